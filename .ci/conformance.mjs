@@ -1,0 +1,23 @@
+// Runs the spec-surface conformance check and fails on any failure not listed in
+// .ci/conformance-pending.txt (checks for routes whose issues are still open). A pending check that
+// now passes also fails the run, so the list only ever shrinks.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const [script, base] = process.argv.slice(2);
+const pending = new Set(readFileSync(new URL('./conformance-pending.txt', import.meta.url), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+let out;
+try {
+  out = execFileSync('node', [script, base], { encoding: 'utf8' });
+} catch (error) {
+  out = error.stdout ?? '';
+}
+process.stdout.write(out);
+const failed = out.split('\n').filter((l) => l.startsWith('FAIL ')).map((l) => l.slice(5).replace(/:.*$/, ''));
+const unexpected = failed.filter((f) => !pending.has(f));
+const nowPassing = [...pending].filter((p) => !failed.includes(p));
+if (!/\d+ passed, \d+ failed/.test(out)) unexpected.push('the conformance script did not finish');
+for (const f of unexpected) console.log(`conformance: unexpected failure: ${f}`);
+for (const p of nowPassing) console.log(`conformance: now passing, remove from .ci/conformance-pending.txt: ${p}`);
+console.log(`conformance: ${failed.length - unexpected.length} pending (open issues), ${unexpected.length} unexpected, ${nowPassing.length} stale`);
+process.exit(unexpected.length || nowPassing.length ? 1 : 0);

@@ -1,0 +1,86 @@
+// bench:read — entity reads with as_of on SQLite, as requests/s relative to bare node:http serving
+// the same bytes, measured in the same run (autocannon, interleaved rounds, medians).
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { generateKeyPairSync } from 'node:crypto';
+import { addDays } from '../src/domain/calendar.js';
+import type { NewObservation } from '../src/domain/observation.js';
+import { logNotary } from '../src/operations/deps.js';
+import { openSqliteStore } from '../src/storage/sqlite/open.js';
+
+const REPOS = 200;
+const DAYS = 120;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 50;
+
+const dir = mkdtempSync(join(tmpdir(), 'tended-bench-'));
+const dbPath = join(dir, 'tended.db');
+const store = await openSqliteStore(dbPath);
+const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+const notary = logNotary('bench/log', privateKey, publicKey);
+await store.initialiseLog(notary.seal);
+for (let day = 0; day < DAYS; day++) {
+  const date = addDays('2025-01-01', day);
+  const batch: NewObservation[] = [];
+  for (let r = 0; r < REPOS; r++) {
+    batch.push({
+      component: { kind: 'github', id: `org${r % 20}/repo${r}` },
+      observed_at: `${date}T06:00:00Z`,
+      observation_date: date,
+      state: (day + r) % 90 < 60 ? 'alive' : 'dormant',
+      source: `https://api.github.com/repos/org${r % 20}/repo${r}`,
+      evidence: { http_status: 200, last_commit: `${addDays(date, -((day + r) % 200))}T00:00:00Z`, archived: false },
+      method: 'github: default-branch head commit date and archived flag',
+      corrects: null,
+    });
+  }
+  await store.appendObservations(batch, notary.seal);
+}
+await store.close();
+console.log(`seeded ${REPOS} repositories × ${DAYS} days = ${REPOS * DAYS} observations`);
+
+const path = '/api/v1/entity/org7/repo7?as_of=2025-03-15';
+
+function start(mode: 'tended' | 'bare', port: number, arg: string): Promise<ChildProcess> {
+  const child = fork(new URL('./read-server.ts', import.meta.url).pathname, [mode, String(port), arg], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
+  });
+}
+
+const tended = await start('tended', 18731, dbPath);
+const answer = Buffer.from(await (await fetch(`http://127.0.0.1:18731${path}`)).arrayBuffer());
+const bodyPath = join(dir, 'answer.json');
+writeFileSync(bodyPath, answer);
+const bare = await start('bare', 18732, bodyPath);
+console.log(`answer: ${answer.length} bytes; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each`);
+
+async function run(port: number): Promise<number> {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: SECONDS });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const bareRates: number[] = [];
+const tendedRates: number[] = [];
+await run(18731); // warm-up, not counted
+for (let round = 0; round < ROUNDS; round++) {
+  bareRates.push(await run(18732));
+  tendedRates.push(await run(18731));
+}
+tended.kill();
+bare.kill();
+rmSync(dir, { recursive: true, force: true });
+const ratio = median(tendedRates) / median(bareRates);
+console.log(`bare node:http, same bytes: ${bareRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(bareRates).toFixed(0)})`);
+console.log(`tended entity read with as_of: ${tendedRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(tendedRates).toFixed(0)})`);
+console.log(`bench:read ratio tended/bare = ${ratio.toFixed(2)} (target ≥ 0.5)`);

@@ -1,0 +1,36 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { RecordDeps } from '../operations/deps.js';
+import { readEntity, readOrg } from '../operations/read-entity.js';
+import { AsOfQuery, EntityAnswerSchema, OrgAnswerSchema, errorResponses, json } from './schemas.js';
+
+const pathParam = (name: string, example: string) =>
+  z.string().openapi({ param: { name, in: 'path' }, example });
+
+const entityRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/entity/{owner}/{repo}',
+  summary: 'The dated continuity series of one GitHub repository',
+  description:
+    'The state at `as_of` (default today) with the real date, source and censoring status of the observation it rests on, ' +
+    'the dated series up to that date and the state-mutation history. Never a nearest-value guess.',
+  request: { params: z.object({ owner: pathParam('owner', 'expressjs'), repo: pathParam('repo', 'express') }), query: AsOfQuery },
+  responses: { 200: json(EntityAnswerSchema, 'The answer at as_of.'), ...errorResponses },
+});
+
+const orgRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/org/{org}',
+  summary: 'The held observations under an owner namespace',
+  request: { params: z.object({ org: pathParam('org', 'expressjs') }), query: AsOfQuery },
+  responses: { 200: json(OrgAnswerSchema, 'One answer per repository held under the owner.'), ...errorResponses },
+});
+
+export function registerEntityRoutes(app: OpenAPIHono, deps: RecordDeps): void {
+  app.openapi(entityRoute, async (c) => {
+    const { owner, repo } = c.req.valid('param');
+    return c.json(await readEntity(deps, owner, repo, c.req.valid('query').as_of), 200);
+  });
+  app.openapi(orgRoute, async (c) => {
+    return c.json(await readOrg(deps, c.req.valid('param').org, c.req.valid('query').as_of), 200);
+  });
+}

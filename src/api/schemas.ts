@@ -1,0 +1,121 @@
+import { z } from '@hono/zod-openapi';
+import { COMPONENT_KINDS } from '../domain/component.js';
+import { STATES } from '../domain/state.js';
+
+/** Response shapes for the OpenAPI document. The operations build these objects; these describe them. */
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).openapi({ example: '2025-07-01' });
+const state = z.enum(STATES).openapi({ description: 'One of the states of the interface spec §3.' });
+const asserted = z.enum(['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol']);
+const evidenceValue = z.json();
+
+export const AsOfQuery = z.object({
+  as_of: z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'as_of', in: 'query' },
+      description: 'A UTC date YYYY-MM-DD, not after today: the answer as the record stood on that date.',
+      example: '2025-07-01',
+    }),
+});
+
+export const ErrorDetail = z
+  .object({ detail: z.string().openapi({ example: 'There is no route GET /api/v2/entity; see /api/v1/docs.' }) })
+  .openapi('Error');
+
+export const ValidationErrorBody = z
+  .object({
+    detail: z.array(
+      z.object({
+        loc: z.array(z.union([z.string(), z.number().int()])),
+        msg: z.string(),
+        type: z.string(),
+      }),
+    ),
+  })
+  .openapi('ValidationError');
+
+export const EntityResultSchema = z
+  .object({
+    purl: z.array(z.string()).openapi({ description: 'Index 0 is the native id; index 1 the pkg: Package-URL.', example: ['expressjs/express', 'pkg:github/expressjs/express'] }),
+    kind: z.enum(COMPONENT_KINDS),
+    as_of: date,
+    state,
+    state_definition: z.string(),
+    observation_date: date.nullable().openapi({ description: 'The real date of the observation the answer rests on; null when none.' }),
+    source: z.string().openapi({ description: 'The evidence: the upstream URL read, or why nothing was checked.' }),
+    censoring_status: z.enum(['observed-on-date', 'interval-censored', 'not-observed-at-date']),
+    observed_at: z.string().nullable(),
+    evidence: z.record(z.string(), evidenceValue).nullable(),
+    method: z.string().nullable(),
+    leaf_index: z.number().int().nullable().openapi({ description: 'The observation’s leaf in the Merkle log; prove it at /api/chain/proof/inclusion.' }),
+    last_asserted: z.object({ state: asserted, observation_date: date, leaf_index: z.number().int() }).nullable(),
+    note: z.string().optional(),
+  })
+  .openapi('EntityResult');
+
+const SeriesRow = z.object({ observation_date: date, state, leaf_index: z.number().int(), corrected: z.boolean() });
+const Mutation = z.object({
+  from: asserted,
+  to: asserted,
+  observed: date,
+  leaf_index: z.number().int(),
+  interval: z.object({ after: date, on_or_before: date }),
+});
+
+export const EntityAnswerSchema = EntityResultSchema.extend({
+  series: z.array(SeriesRow),
+  observations_count: z.number().int(),
+  first_observed: date.nullable(),
+  last_observed: date.nullable(),
+  state_changes: z.number().int(),
+  mutations: z.array(Mutation),
+  license: z.literal('CC-BY-4.0'),
+}).openapi('EntityAnswer');
+
+export const OrgAnswerSchema = z
+  .object({
+    org: z.string(),
+    as_of: date,
+    components_count: z.number().int(),
+    components: z.array(EntityResultSchema.extend({ observations_count: z.number().int(), state_changes: z.number().int() })),
+    note: z.string().optional(),
+    license: z.literal('CC-BY-4.0'),
+  })
+  .openapi('OrgAnswer');
+
+export const HeadSchema = z
+  .object({
+    origin: z.string(),
+    tree_size: z.number().int(),
+    root_hash: z.string().openapi({ description: 'Base64 SHA-256 Merkle root (RFC 9162).' }),
+    timestamp: z.string(),
+    prev_head_hash: z.string().nullable().openapi({ description: 'head_hash of the previous head: the heads form a hash chain.' }),
+    head_hash: z.string(),
+    checkpoint: z.string().openapi({ description: 'The C2SP signed checkpoint; take size and root from it after verifying.' }),
+    verifier_key: z.string().openapi({ description: 'The C2SP verifier key to pin.' }),
+  })
+  .openapi('ChainHead');
+
+export const InclusionProofSchema = z
+  .object({ index: z.number().int(), size: z.number().int(), leaf_hash: z.string(), hashes: z.array(z.string()) })
+  .openapi('InclusionProof');
+
+export const ConsistencyProofSchema = z
+  .object({ from: z.number().int(), to: z.number().int(), hashes: z.array(z.string()) })
+  .openapi('ConsistencyProof');
+
+export const HealthSchema = z
+  .object({ status: z.enum(['ok', 'unavailable']), store: z.string(), tree_size: z.number().int().nullable(), detail: z.string().optional() })
+  .openapi('Health');
+
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+
+export const errorResponses = {
+  404: json(ErrorDetail, 'Nothing at this address.'),
+  422: json(ValidationErrorBody, 'A parameter is malformed; `detail` says which and why.'),
+} as const;

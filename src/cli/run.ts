@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import type { Store } from '../storage/store.js';
+import { serveCommand } from './serve.js';
+import { exportCommand, importCommand, verifyCommand } from './log-commands.js';
+
+/** What the composition root hands the CLI: the only place that knows which adapters exist. */
+export interface CliWiring {
+  openStore(config: Config): Promise<Store>;
+  env: Record<string, string | undefined>;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+const USAGE = `usage: tended <command> [options]
+
+commands:
+  serve                         run the HTTP service (and, with TENDED_OBSERVER=on, the observer)
+  verify [--url URL | --file EXPORT] [--key VKEY]
+                                rebuild the Merkle tree from the store, a running service or an
+                                export, and check it against the signed checkpoint
+  export [--since DATE] [--out FILE]
+                                write the log as JSON Lines (a header, then each leaf's exact bytes)
+  import FILE [--key VKEY]      load a full export into an empty store; refuses anything that
+                                does not verify
+
+configuration is read from the environment: see README.md.`;
+
+/** Runs one command; returns the process exit code. */
+export async function runCli(argv: string[], wiring: CliWiring): Promise<number> {
+  const [command, ...rest] = argv;
+  const fail = (message: string) => {
+    wiring.stderr.write(`tended: ${message}\n`);
+    return 2;
+  };
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    wiring.stdout.write(`${USAGE}\n`);
+    return command ? 0 : 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(wiring.env);
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(error.message);
+    throw error;
+  }
+  try {
+    switch (command) {
+      case 'serve':
+        return await serveCommand(config, wiring);
+      case 'verify': {
+        const { values } = parseArgs({ args: rest, options: { url: { type: 'string' }, file: { type: 'string' }, key: { type: 'string' } } });
+        return await verifyCommand(config, wiring, values);
+      }
+      case 'export': {
+        const { values } = parseArgs({ args: rest, options: { since: { type: 'string' }, out: { type: 'string' } } });
+        return await exportCommand(config, wiring, values);
+      }
+      case 'import': {
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' } } });
+        if (positionals.length !== 1) return fail('import takes one FILE: a full export made by `tended export`');
+        return await importCommand(config, wiring, positionals[0]!, values.key);
+      }
+      default:
+        return fail(`unknown command "${command}"\n\n${USAGE}`);
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return fail((error as Error).message);
+    throw error;
+  }
+}

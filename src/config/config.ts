@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/** The service's configuration, read from the environment once and frozen (DESIGN §7). */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly redisUrl: string | null;
+  readonly upstreams: {
+    readonly github: string;
+    readonly npm: string;
+    readonly pypi: string;
+    readonly endoflife: string;
+    readonly dockerhub: string;
+    readonly dependents: string;
+    readonly dependentsRegistry: string;
+  };
+  readonly githubToken: string | null;
+  readonly observer: boolean;
+  readonly signingKeyPath: string;
+  readonly origin: string;
+  readonly verdicts: boolean;
+  readonly rateLimitFree: number;
+  readonly rateLimitKey: number;
+  readonly pageMinDependents: number;
+  readonly publicUrl: string;
+}
+
+const onOff = z.enum(['on', 'off']);
+const url = z.url({ protocol: /^https?$/ });
+const positiveInt = z.coerce.number().int().positive();
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'DATABASE_URL must be sqlite:PATH or postgres://…')
+    .default('sqlite:./data/tended.db'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
+  TENDED_GITHUB_API_URL: url.default('https://api.github.com'),
+  TENDED_NPM_REGISTRY_URL: url.default('https://registry.npmjs.org'),
+  TENDED_PYPI_URL: url.default('https://pypi.org'),
+  TENDED_EOL_API_URL: url.default('https://endoflife.date'),
+  TENDED_DOCKERHUB_API_URL: url.default('https://hub.docker.com'),
+  TENDED_DEPENDENTS_URL: url.default('https://packages.ecosyste.ms'),
+  TENDED_DEPENDENTS_REGISTRY: z.string().min(1).default('npmjs.org'),
+  GITHUB_TOKEN: z.string().min(1).optional(),
+  TENDED_OBSERVER: onOff.default('on'),
+  TENDED_SIGNING_KEY: z.string().min(1).optional(),
+  TENDED_ORIGIN: z
+    .string()
+    .regex(/^[^\s+]+$/, 'TENDED_ORIGIN is the checkpoint origin line: no spaces and no "+"')
+    .default('tended.local/log/v1'),
+  TENDED_VERDICTS: onOff.default('off'),
+  TENDED_RATE_LIMIT_FREE: positiveInt.default(60),
+  TENDED_RATE_LIMIT_KEY: positiveInt.default(600),
+  TENDED_PAGE_MIN_DEPENDENTS: z.coerce.number().int().min(0).default(1),
+  TENDED_PUBLIC_URL: url.optional(),
+});
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment; a bad value stops the process with a sentence naming the variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = e.DATABASE_URL.startsWith('sqlite:') ? dirOf(e.DATABASE_URL.slice('sqlite:'.length)) : './data';
+  const strip = (u: string) => u.replace(/\/+$/, '');
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL ?? null,
+    upstreams: Object.freeze({
+      github: strip(e.TENDED_GITHUB_API_URL),
+      npm: strip(e.TENDED_NPM_REGISTRY_URL),
+      pypi: strip(e.TENDED_PYPI_URL),
+      endoflife: strip(e.TENDED_EOL_API_URL),
+      dockerhub: strip(e.TENDED_DOCKERHUB_API_URL),
+      dependents: strip(e.TENDED_DEPENDENTS_URL),
+      dependentsRegistry: e.TENDED_DEPENDENTS_REGISTRY,
+    }),
+    githubToken: e.GITHUB_TOKEN ?? null,
+    observer: e.TENDED_OBSERVER === 'on',
+    signingKeyPath: e.TENDED_SIGNING_KEY ?? `${dataDir}/checkpoint-key.pem`,
+    origin: e.TENDED_ORIGIN,
+    verdicts: e.TENDED_VERDICTS === 'on',
+    rateLimitFree: e.TENDED_RATE_LIMIT_FREE,
+    rateLimitKey: e.TENDED_RATE_LIMIT_KEY,
+    pageMinDependents: e.TENDED_PAGE_MIN_DEPENDENTS,
+    publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
+  });
+}
+
+function dirOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i <= 0 ? (i === 0 ? '/' : '.') : path.slice(0, i);
+}

@@ -1,0 +1,28 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * The checkpoint signing key: read from `path`, or generated there (Ed25519, PKCS#8 PEM, mode 0600)
+ * on first start, so a fresh `npm start` needs nothing set up by hand.
+ */
+export function loadOrCreateSigningKey(path: string): { privateKey: KeyObject; publicKey: KeyObject; created: boolean } {
+  if (existsSync(path)) {
+    const privateKey = createPrivateKey(readFileSync(path));
+    if (privateKey.asymmetricKeyType !== 'ed25519') {
+      throw new Error(`the signing key at ${path} is ${privateKey.asymmetricKeyType}, but checkpoints are signed with Ed25519`);
+    }
+    return { privateKey, publicKey: createPublicKey(privateKey), created: false };
+  }
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  mkdirSync(dirname(path), { recursive: true });
+  // 'wx' fails if another process created the key between the check and the write.
+  try {
+    writeFileSync(path, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateSigningKey(path);
+    throw error;
+  }
+  chmodSync(path, 0o600);
+  return { privateKey, publicKey, created: true };
+}

@@ -1,0 +1,117 @@
+/**
+ * Point-in-time reads. The answer for a date rests only on observations dated on or before
+ * it: no nearest-value guess, no look-ahead, and a reading too old to vouch for the date is
+ * reported as unknown-stale rather than carried forward.
+ */
+import { daysBetween, isCalendarDate } from './calendar.js';
+import type { Observation } from './observation.js';
+import { STALE_AFTER_DAYS, isAsserted, type AssertedState, type State } from './state.js';
+
+export type CensoringStatus = 'observed-on-date' | 'interval-censored' | 'not-observed-at-date';
+
+/** The date whose reading `o` gives: a correction speaks for the date of the record it corrects. */
+function readingDate(o: Observation, byLeaf: Map<number, Observation>): string {
+  let cur = o;
+  // Follow corrections of corrections back to the scheduled read. A log only ever points
+  // backwards, so a `corrects` that is not an earlier leaf is bad data and is not followed;
+  // that also rules out a cycle hanging a read.
+  while (cur.corrects !== null && cur.corrects < cur.leaf_index) {
+    const target = byLeaf.get(cur.corrects);
+    if (!target) break;
+    cur = target;
+  }
+  return cur.observation_date;
+}
+
+/**
+ * The read view of one component's record: one observation per observation_date, ascending.
+ *
+ * Where corrections exist for an observation X, the latest of them (highest leaf_index)
+ * gives X's date its reading; it is returned with `observation_date` set to X's date and
+ * keeps its own `observed_at`, `corrects` and `leaf_index`, so the answer still points at
+ * the correction's leaf. The original stays in the record; only this view changes.
+ *
+ * A correction whose target is not in `all` stays on its own date. That makes the view
+ * idempotent (`effectiveObservations(effectiveObservations(x))` equals the first result),
+ * so a view cut at a date can be handed to `seriesRows` or `stateMutations` again.
+ */
+export function effectiveObservations(all: Observation[]): Observation[] {
+  const byLeaf = new Map<number, Observation>();
+  for (const o of all) byLeaf.set(o.leaf_index, o);
+  const byDate = new Map<string, Observation>();
+  for (const o of all) {
+    const date = readingDate(o, byLeaf);
+    const current = byDate.get(date);
+    // A correction is appended after what it corrects, so on one date the highest leaf
+    // wins; this also keeps the answer deterministic if a date ever holds two reads.
+    if (current === undefined || o.leaf_index > current.leaf_index) {
+      byDate.set(date, date === o.observation_date ? o : { ...o, observation_date: date });
+    }
+  }
+  return [...byDate.values()].sort((a, b) =>
+    a.observation_date < b.observation_date ? -1 : a.observation_date > b.observation_date ? 1 : 0,
+  );
+}
+
+export interface Resolution {
+  /** The date answered for: the requested as_of, or today when none was given. */
+  as_of: string;
+  state: State;
+  /** The real date of the observation the answer rests on; null when there is none. */
+  observation_date: string | null;
+  censoring_status: CensoringStatus;
+  observation: Observation | null;
+  /** The observation is more than 180 days older than `as_of`; no state is asserted. */
+  stale: boolean;
+  /** Whole days from `observation_date` to `as_of`; null when there is no observation. */
+  age_days: number | null;
+  /** The latest asserted reading on or before `as_of`, for context; never the answer itself. */
+  last_asserted: { state: AssertedState; observation_date: string; leaf_index: number } | null;
+}
+
+function requireDate(s: string, what: string): void {
+  if (!isCalendarDate(s)) throw new RangeError(`${what} must be a calendar date written YYYY-MM-DD`);
+}
+
+/**
+ * The answer for `asOf` (or for `today` when it is null), from one component's observations.
+ * Validate user input with `parseAsOf` first; this only guards against programming errors.
+ */
+export function resolveAsOf(observations: Observation[], asOf: string | null, today: string): Resolution {
+  requireDate(today, 'today');
+  if (asOf !== null) requireDate(asOf, 'asOf');
+  const date = asOf ?? today;
+  const view = effectiveObservations(observations).filter((o) => o.observation_date <= date);
+  const picked = view.at(-1);
+  const asserted = view.findLast((o) => isAsserted(o.state));
+  const last_asserted =
+    asserted && isAsserted(asserted.state)
+      ? { state: asserted.state, observation_date: asserted.observation_date, leaf_index: asserted.leaf_index }
+      : null;
+  if (picked === undefined) {
+    return {
+      as_of: date,
+      state: 'not_observed',
+      observation_date: null,
+      censoring_status: 'not-observed-at-date',
+      observation: null,
+      stale: false,
+      age_days: null,
+      last_asserted,
+    };
+  }
+  const age = daysBetween(picked.observation_date, date);
+  const stale = age > STALE_AFTER_DAYS;
+  return {
+    as_of: date,
+    // A stale read asserts nothing, whatever it said; a fresh not_observed read is reported
+    // as such, never replaced by an older asserted state.
+    state: stale ? 'unknown-stale' : picked.state,
+    observation_date: picked.observation_date,
+    censoring_status: age === 0 ? 'observed-on-date' : 'interval-censored',
+    observation: picked,
+    stale,
+    age_days: age,
+    last_asserted,
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * Components: the things we observe, named by kind and a normalised native id.
+ *
+ * The id is the key of the record, so two spellings of one component must normalise to one
+ * id (GitHub names compare case-insensitively, PyPI names per PEP 503, image references per
+ * the distribution/reference rules) and normalising an id again must not change it.
+ */
+import { PackageURL } from 'packageurl-js';
+import { ValidationError, quoteInput } from './errors.js';
+import { normaliseDockerReference, parseDockerId, DOCKER_HUB } from './docker-reference.js';
+
+export const COMPONENT_KINDS = ['github', 'npm', 'pypi', 'docker'] as const;
+export type ComponentKind = (typeof COMPONENT_KINDS)[number];
+
+export function isComponentKind(s: string): s is ComponentKind {
+  return (COMPONENT_KINDS as readonly string[]).includes(s);
+}
+
+export interface ComponentRef {
+  kind: ComponentKind;
+  /** Normalised native id; `purl[0]` in every answer. */
+  id: string;
+}
+
+// GitHub owners: letters, digits and hyphens, never a leading hyphen. Consecutive and
+// trailing hyphens are refused for new accounts today but exist on old ones, so we accept them.
+const GITHUB_OWNER = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/;
+const GITHUB_REPO = /^[A-Za-z0-9._-]{1,100}$/;
+// PEP 508 name, compared case-insensitively.
+const PEP508_NAME = /^(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$/;
+const NPM_MAX_LENGTH = 214;
+const NPM_RESERVED = new Set(['node_modules', 'favicon.ico']);
+
+const EXPECTED: Record<ComponentKind, string> = {
+  github:
+    'a github component is named owner/repo, for example expressjs/express: an owner of 1 to 39 letters, digits or hyphens, and a repository of 1 to 100 letters, digits, ".", "_" or "-"',
+  npm: 'an npm component is named name or @scope/name, for example express or @babel/core: at most 214 URL-safe characters, not starting with "." or "_"',
+  pypi: 'a pypi component is named as on PyPI, for example requests: letters, digits, ".", "_" and "-", starting and ending with a letter or digit',
+  docker:
+    'a docker component is an image reference, for example node, node:18-alpine, bitnami/redis:7 or ghcr.io/owner/image:1',
+};
+
+function nameError(kind: ComponentKind, raw: string, why?: string): ValidationError {
+  return new ValidationError([
+    {
+      loc: ['name'],
+      msg: `${EXPECTED[kind]}; got ${quoteInput(raw)}${why ? ` (${why})` : ''}`,
+      type: 'value_error.component_name',
+    },
+  ]);
+}
+
+/** True for a GitHub owner (user or organisation) name; the org read validates its path with it. */
+export function isGithubOwner(s: string): boolean {
+  return GITHUB_OWNER.test(s);
+}
+
+function normaliseGithub(name: string): string | string[] {
+  const parts = name.split('/');
+  if (parts.length !== 2) return 'expected exactly one "/"';
+  const [owner = '', repo = ''] = parts;
+  if (!GITHUB_OWNER.test(owner)) return 'the owner is not a GitHub account name';
+  if (!GITHUB_REPO.test(repo) || repo === '.' || repo === '..') return 'the repository is not a GitHub repository name';
+  // GitHub resolves names case-insensitively; one lower-cased id keeps one record per repository.
+  return [`${owner}/${repo}`.toLowerCase()];
+}
+
+function urlSafe(s: string): boolean {
+  return s.length > 0 && encodeURIComponent(s) === s;
+}
+
+/**
+ * npm's own rules (validate-npm-package-name, "valid for old packages"): capitals and
+ * `~'!()*` are refused for new names but legacy packages such as `JSONStream` still exist,
+ * and the registry is case-sensitive, so the name is kept exactly as given.
+ */
+function normaliseNpm(name: string): string | string[] {
+  if (name.length > NPM_MAX_LENGTH) return `longer than ${NPM_MAX_LENGTH} characters`;
+  if (name.startsWith('.') || name.startsWith('_')) return 'a name cannot start with "." or "_"';
+  if (NPM_RESERVED.has(name.toLowerCase())) return 'a reserved name';
+  if (name.startsWith('@')) {
+    const m = /^@([^/]+)\/([^/]+)$/.exec(name);
+    if (!m || !urlSafe(m[1] ?? '') || !urlSafe(m[2] ?? '')) return 'a scoped name is @scope/name with URL-safe characters';
+    if (m[2]?.startsWith('.') || m[2]?.startsWith('_')) return 'a name cannot start with "." or "_"';
+    return [name];
+  }
+  if (!urlSafe(name)) return 'only URL-safe characters are allowed';
+  return [name];
+}
+
+/** PEP 503 normalisation: `re.sub(r"[-_.]+", "-", name).lower()`. */
+export function pep503(name: string): string {
+  return name.replace(/[-_.]+/g, '-').toLowerCase();
+}
+
+function normalisePypi(name: string): string | string[] {
+  if (!PEP508_NAME.test(name)) return 'not a PEP 508 project name';
+  return [pep503(name)];
+}
+
+/**
+ * Normalises a user-given component. Throws a ValidationError at `['kind']` listing the
+ * accepted kinds, or at `['name']` saying which shape that kind expects.
+ */
+export function normaliseComponent(kind: string, name: string): ComponentRef {
+  const k = typeof kind === 'string' ? kind.trim().toLowerCase() : '';
+  if (!isComponentKind(k)) {
+    throw new ValidationError([
+      {
+        loc: ['kind'],
+        msg: `kind must be one of ${COMPONENT_KINDS.join(', ')}; got ${quoteInput(String(kind))}`,
+        type: 'value_error.component_kind',
+      },
+    ]);
+  }
+  if (typeof name !== 'string') throw nameError(k, String(name), 'not a string');
+  // Surrounding whitespace is never part of any of these ids; it comes from pasted lists.
+  const n = name.trim();
+  if (n === '') throw nameError(k, name, 'empty');
+  const result =
+    k === 'github'
+      ? normaliseGithub(n)
+      : k === 'npm'
+        ? normaliseNpm(n)
+        : k === 'pypi'
+          ? normalisePypi(n)
+          : normaliseDockerReference(n);
+  if (typeof result === 'string') throw nameError(k, name, result);
+  return { kind: k, id: result[0] ?? '' };
+}
+
+/** `[native id, pkg: purl]`: index 0 never changes form, so URLs keyed on it never break. */
+export function componentPurls(ref: ComponentRef): [string, string] {
+  return [ref.id, toPurl(ref).toString()];
+}
+
+function toPurl(ref: ComponentRef): PackageURL {
+  switch (ref.kind) {
+    case 'github': {
+      const [owner, repo] = ref.id.split('/');
+      return new PackageURL('github', owner, repo ?? '');
+    }
+    case 'npm': {
+      // The purl spec percent-encodes the scope's "@" (pkg:npm/%40scope/name) and
+      // lower-cases the name; packageurl-js does both.
+      const slash = ref.id.indexOf('/');
+      return ref.id.startsWith('@') && slash > 0
+        ? new PackageURL('npm', ref.id.slice(0, slash), ref.id.slice(slash + 1))
+        : new PackageURL('npm', null, ref.id);
+    }
+    case 'pypi':
+      return new PackageURL('pypi', null, ref.id);
+    case 'docker': {
+      const r = parseDockerId(ref.id);
+      const slash = r.path.lastIndexOf('/');
+      const namespace = slash >= 0 ? r.path.slice(0, slash) : null;
+      const name = r.path.slice(slash + 1);
+      // purl docker: the version is the tag or the digest; the registry goes in
+      // repository_url unless it is Docker Hub. With both a tag and a digest the digest is
+      // what is pulled, so it is the version and the tag rides along as a qualifier.
+      const qualifiers: Record<string, string> = {};
+      if (r.domain !== DOCKER_HUB) qualifiers['repository_url'] = r.domain;
+      if (r.digest && r.tag) qualifiers['tag'] = r.tag;
+      return new PackageURL(
+        'docker',
+        namespace,
+        name,
+        r.digest ?? r.tag ?? null,
+        Object.keys(qualifiers).length > 0 ? qualifiers : null,
+      );
+    }
+  }
+}
+
+const NPM_REGISTRIES = new Set(['registry.npmjs.org', 'registry.npmjs.com', 'npmjs.com', 'www.npmjs.com', 'npmjs.org']);
+const PYPI_REGISTRIES = new Set(['pypi.org', 'pypi.python.org', 'upload.pypi.org', 'files.pythonhosted.org']);
+
+function registryHost(url: string): string {
+  return url
+    .trim()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/\/.*$/, '')
+    .toLowerCase();
+}
+
+function purlError(raw: string, why: string): ValidationError {
+  return new ValidationError([
+    {
+      loc: ['purl'],
+      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi or pkg:docker, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
+      type: 'value_error.purl',
+    },
+  ]);
+}
+
+/**
+ * The component a purl names (for SBOMs). Versions are dropped except for docker, whose tag
+ * or digest is part of the image's identity. A package from a registry other than the
+ * public one is refused: it is a different component that only shares a name, and
+ * reporting the public package's state for it would be wrong.
+ */
+export function componentFromPurl(purl: string): ComponentRef {
+  let p: PackageURL;
+  try {
+    p = PackageURL.fromString(purl);
+  } catch (e) {
+    throw purlError(String(purl), e instanceof Error ? e.message.replace(/^Invalid purl: /, '') : 'unreadable');
+  }
+  const repositoryUrl = p.qualifiers?.['repository_url'];
+  const wrap = (kind: ComponentKind, name: string): ComponentRef => {
+    try {
+      return normaliseComponent(kind, name);
+    } catch (e) {
+      if (e instanceof ValidationError) throw purlError(purl, `not a valid ${kind} name`);
+      throw e;
+    }
+  };
+  switch (p.type) {
+    case 'github':
+      return wrap('github', `${p.namespace ?? ''}/${p.name}`);
+    case 'githubactions':
+      // An action in a subfolder is owner/repo/path; the component is the repository.
+      return wrap('github', `${p.namespace ?? ''}/${p.name}`.split('/').slice(0, 2).join('/'));
+    case 'npm':
+      if (repositoryUrl && !NPM_REGISTRIES.has(registryHost(repositoryUrl))) {
+        throw purlError(purl, 'only the public npm registry is observed');
+      }
+      return wrap('npm', p.namespace ? `${p.namespace}/${p.name}` : p.name);
+    case 'pypi':
+      if (repositoryUrl && !PYPI_REGISTRIES.has(registryHost(repositoryUrl))) {
+        throw purlError(purl, 'only the public PyPI is observed');
+      }
+      return wrap('pypi', p.name);
+    case 'docker': {
+      const domain = repositoryUrl ? registryHost(repositoryUrl) : '';
+      const path = p.namespace ? `${p.namespace}/${p.name}` : p.name;
+      const tag = p.qualifiers?.['tag'];
+      let ref = domain && domain !== 'hub.docker.com' ? `${domain}/${path}` : path;
+      if (p.version?.includes(':')) ref += `${tag ? `:${tag}` : ''}@${p.version}`;
+      else if (p.version) ref += `:${p.version}`;
+      return wrap('docker', ref);
+    }
+    default:
+      throw purlError(purl, `type "${p.type.slice(0, 20)}" is not observed`);
+  }
+}
+
+/**
+ * The owner namespace of a component: the GitHub owner (what the org read groups by), an
+ * npm scope (`@babel`), or an image's registry and namespace (`docker.io/bitnami`). Kinds
+ * without one (unscoped npm names, PyPI) give '' rather than a guess.
+ */
+export function componentOwner(ref: ComponentRef): string {
+  switch (ref.kind) {
+    case 'github':
+      return ref.id.slice(0, ref.id.indexOf('/'));
+    case 'npm':
+      return ref.id.startsWith('@') ? ref.id.slice(0, ref.id.indexOf('/')) : '';
+    case 'pypi':
+      return '';
+    case 'docker': {
+      const r = parseDockerId(ref.id);
+      return `${r.domain}/${r.path.slice(0, Math.max(0, r.path.lastIndexOf('/')))}`.replace(/\/$/, '');
+    }
+  }
+}

@@ -1,0 +1,134 @@
+/** The states of the spec §3 and the rule that turns what an upstream said into one. */
+import { daysBetween, isRfc3339Instant, utcDateOf } from './calendar.js';
+import type { ComponentKind } from './component.js';
+
+export const STATES = [
+  'alive',
+  'dormant',
+  'abandoned',
+  'archived',
+  'deleted',
+  'eol',
+  'unknown-stale',
+  'not_observed',
+] as const;
+export type State = (typeof STATES)[number];
+
+/** States that say something about the component; the other two only say what we lack. */
+export type AssertedState = Exclude<State, 'unknown-stale' | 'not_observed'>;
+export const ASSERTED_STATES: readonly AssertedState[] = ['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol'];
+
+export function isState(s: string): s is State {
+  return (STATES as readonly string[]).includes(s);
+}
+
+export function isAsserted(state: State): state is AssertedState {
+  return state !== 'unknown-stale' && state !== 'not_observed';
+}
+
+export const ALIVE_MAX_DAYS = 180;
+export const DORMANT_MAX_DAYS = 365;
+/** An observation older than this no longer carries its state into an answer (spec §8). */
+export const STALE_AFTER_DAYS = 180;
+
+/** The spec §3 meaning sentences, word for word. */
+export const STATE_DEFINITIONS: Record<State, string> = {
+  alive: 'last commit 180 days ago or less',
+  dormant: 'last commit 180 to 365 days ago',
+  abandoned: 'last commit more than 365 days ago',
+  archived: "the repository's archived flag is set",
+  deleted: 'an authoritative HTTP 404 was read',
+  eol: 'an end-of-life listing declares end-of-life (used for container base images)',
+  'unknown-stale':
+    'the observation the verdict rests on is older than the 180-day threshold and was not re-verified; no state is asserted; it is not a death',
+  not_observed: 'the check met 403, 429, a time-out or a network failure; it is not dead',
+};
+
+/** What "last activity" is for each kind (DESIGN §3), as the subject of an age sentence. */
+const ACTIVITY: Record<ComponentKind, string> = {
+  github: 'last commit',
+  npm: 'latest published version',
+  pypi: 'latest published version',
+  docker: 'tag last pushed',
+};
+
+/** What sets `archived` for each kind (DESIGN §3). */
+const ARCHIVED: Record<ComponentKind, string> = {
+  github: STATE_DEFINITIONS.archived,
+  npm: 'the latest version carries a registry deprecation notice',
+  pypi: 'the project is marked archived or deprecated, or declares Development Status :: 7 - Inactive',
+  docker: 'the image is deprecated upstream',
+};
+
+/**
+ * The definition sentence worded for a kind: the spec words age states for repositories
+ * ("last commit"), and says that for a package registry they are about the latest
+ * published version, so a page for an npm package must not talk about commits.
+ */
+export function stateDefinition(state: State, kind: ComponentKind): string {
+  const activity = ACTIVITY[kind];
+  switch (state) {
+    case 'alive':
+      return `${activity} 180 days ago or less`;
+    case 'dormant':
+      return `${activity} 180 to 365 days ago`;
+    case 'abandoned':
+      return `${activity} more than 365 days ago`;
+    case 'archived':
+      return ARCHIVED[kind];
+    default:
+      return STATE_DEFINITIONS[state];
+  }
+}
+
+/**
+ * Age in whole days from last activity to the observation date → state:
+ * d ≤ 180 alive, 181–365 dormant, > 365 abandoned. A negative age (an upstream clock ahead
+ * of ours) is activity "now", so alive.
+ */
+export function stateFromAge(days: number): 'alive' | 'dormant' | 'abandoned' {
+  if (Number.isNaN(days)) throw new RangeError('stateFromAge needs a number of days');
+  if (days <= ALIVE_MAX_DAYS) return 'alive';
+  if (days <= DORMANT_MAX_DAYS) return 'dormant';
+  return 'abandoned';
+}
+
+export const UNREACHABLE_REASONS = [
+  'rate_limited',
+  'timeout',
+  'network',
+  'server_error',
+  'unparsable',
+  'unauthorized',
+] as const;
+export type UnreachableReason = (typeof UNREACHABLE_REASONS)[number];
+
+/** What one read of the upstreams established. */
+export interface Signals {
+  /** Set when the read failed: rate_limited | timeout | network | server_error | unparsable | unauthorized. */
+  unreachable?: string;
+  /** An authoritative "this does not exist" (a 404 that is not a rate limit, an unpublish…). */
+  notFound?: boolean;
+  archived?: boolean;
+  eol?: boolean;
+  /** RFC 3339 instant of the last activity (commit, publish, push). */
+  lastActivity?: string | null;
+}
+
+/**
+ * The state one read supports on its observation date.
+ *
+ * A failed read asserts nothing, so it wins over everything: a 429 must never turn into a
+ * death. Otherwise the strongest signal wins: deleted > archived > eol > age. A read that
+ * yields no last-activity date (or one we cannot read as an instant) asserts nothing
+ * either: we do not guess an age.
+ */
+export function classify(signals: Signals, observationDate: string): State {
+  if (signals.unreachable) return 'not_observed';
+  if (signals.notFound) return 'deleted';
+  if (signals.archived) return 'archived';
+  if (signals.eol) return 'eol';
+  const last = signals.lastActivity;
+  if (typeof last !== 'string' || !isRfc3339Instant(last)) return 'not_observed';
+  return stateFromAge(daysBetween(utcDateOf(last), observationDate));
+}

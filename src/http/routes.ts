@@ -1,0 +1,28 @@
+/**
+ * Which methods a path answers to, from the registered routes: the difference between "no such
+ * address" (404) and "not with that method" (405, with Allow).
+ */
+export function methodsAllowedFor(routes: readonly { method: string; path: string }[], path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    if (route.method === 'ALL' || route.path.includes('*')) continue;
+    if (patternOf(route.path).test(path)) methods.add(route.method);
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
+
+const patterns = new Map<string, RegExp>();
+
+function patternOf(routePath: string): RegExp {
+  let pattern = patterns.get(routePath);
+  if (!pattern) {
+    const source = routePath
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    pattern = new RegExp(`^${source}/?$`);
+    patterns.set(routePath, pattern);
+  }
+  return pattern;
+}

@@ -1,0 +1,88 @@
+import { resolveAsOf, type CensoringStatus, type Resolution } from '../domain/as-of.js';
+import { componentPurls, type ComponentRef } from '../domain/component.js';
+import type { Observation } from '../domain/observation.js';
+import { seriesRows, seriesWithin, stateMutations, type Mutation, type SeriesRow } from '../domain/series.js';
+import { stateDefinition, type State } from '../domain/state.js';
+
+export const DATA_LICENSE = 'CC-BY-4.0' as const;
+
+/** The answer for one component at one date: the spec §2.1 fields plus the evidence they rest on. */
+export interface EntityResult {
+  purl: [string, string];
+  kind: ComponentRef['kind'];
+  as_of: string;
+  state: State;
+  state_definition: string;
+  observation_date: string | null;
+  source: string;
+  censoring_status: CensoringStatus;
+  observed_at: string | null;
+  evidence: Observation['evidence'] | null;
+  method: string | null;
+  leaf_index: number | null;
+  /** The latest asserted state on or before the date, when the answer itself asserts none. */
+  last_asserted: Resolution['last_asserted'];
+  /** A sentence for what the answer does not say, when there is something it cannot say. */
+  note?: string;
+}
+
+export interface EntitySeries {
+  series: SeriesRow[];
+  observations_count: number;
+  first_observed: string | null;
+  last_observed: string | null;
+  state_changes: number;
+  mutations: Mutation[];
+}
+
+/** Resolves one component's observations at a date into its answer. Pure: no store, no clock. */
+export function entityResult(ref: ComponentRef, observations: Observation[], asOf: string | null, today: string): EntityResult {
+  const r = resolveAsOf(observations, asOf, today);
+  const o = r.observation;
+  return {
+    purl: componentPurls(ref),
+    kind: ref.kind,
+    as_of: r.as_of,
+    state: r.state,
+    state_definition: stateDefinition(r.state, ref.kind),
+    observation_date: r.observation_date,
+    source: o ? o.source : `not checked: Tended holds no observation of ${ref.kind}:${ref.id} on or before ${r.as_of}`,
+    censoring_status: r.censoring_status,
+    observed_at: o?.observed_at ?? null,
+    evidence: o?.evidence ?? null,
+    method: o?.method ?? null,
+    leaf_index: o?.leaf_index ?? null,
+    last_asserted: r.last_asserted,
+    ...noteFor(r, ref),
+  };
+}
+
+/** The dated series up to the answer's date: nothing after as_of ever leaks into it. */
+export function entitySeries(observations: Observation[], asOf: string): EntitySeries {
+  const within = seriesWithin(observations, asOf);
+  const series = seriesRows(within);
+  const mutations = stateMutations(within);
+  return {
+    series,
+    observations_count: series.length,
+    first_observed: series[0]?.observation_date ?? null,
+    last_observed: series.at(-1)?.observation_date ?? null,
+    state_changes: mutations.length,
+    mutations,
+  };
+}
+
+function noteFor(r: Resolution, ref: ComponentRef): { note?: string } {
+  if (r.observation === null) {
+    return { note: `No observation of ${ref.id} on or before ${r.as_of}: this is "not checked", never "gone".` };
+  }
+  if (r.stale) {
+    return {
+      note: `The latest observation (${r.observation_date}) is more than 180 days before ${r.as_of} and was not re-verified; no state is asserted.`,
+    };
+  }
+  if (r.state === 'not_observed') {
+    return { note: 'The check on this date could not read the upstream (rate limit, time-out or network); it is not a death.' };
+  }
+  return {};
+}

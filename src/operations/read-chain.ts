@@ -1,0 +1,70 @@
+import { ValidationError } from '../domain/errors.js';
+import { toBase64 } from '../notary/hash.js';
+import type { HeadBlock } from '../notary/head.js';
+import { consistencyProofCoords, foldCover, inclusionProofCoords, type NodeCoord } from '../notary/merkle.js';
+import type { StoredLeaf } from '../storage/store.js';
+import type { RecordDeps } from './deps.js';
+
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+export type HeadAnswer = HeadBlock & { origin: string; verifier_key: string };
+
+/** The current head: size, root and the signed checkpoint; clients take size and root from the note. */
+export async function readHead(deps: RecordDeps): Promise<HeadAnswer> {
+  const head = (await deps.store.latestHead()) ?? (await deps.store.initialiseLog(deps.notary.seal));
+  return { origin: deps.notary.origin, ...head, verifier_key: deps.notary.vkey };
+}
+
+export async function readLeaf(deps: RecordDeps, index: number): Promise<StoredLeaf> {
+  const leaf = await deps.store.leaf(index);
+  if (!leaf) throw new NotFoundError(`there is no leaf ${index}: the log holds ${await deps.store.treeSize()} leaves, numbered from 0`);
+  return leaf;
+}
+
+/** Leaves [start, end), at most `max` of them, all below the current tree size. */
+export async function readLeaves(deps: RecordDeps, start: number, end: number, max: number): Promise<StoredLeaf[]> {
+  const size = await deps.store.treeSize();
+  if (end <= start) throw invalid('end', `end (${end}) must be greater than start (${start})`);
+  if (end - start > max) throw invalid('end', `ask for at most ${max} leaves at a time (end − start ≤ ${max})`);
+  if (end > size) throw invalid('end', `end ${end} is beyond the log, which holds ${size} leaves`);
+  return deps.store.leaves(start, end - start);
+}
+
+/** RFC 9162 §2.1.3 inclusion proof of leaf `index` in the tree of `size` (default: the current size). */
+export async function readInclusionProof(deps: RecordDeps, index: number, size: number | undefined) {
+  const treeSize = await deps.store.treeSize();
+  const n = size ?? treeSize;
+  if (n > treeSize) throw invalid('size', `size ${n} is larger than the log (${treeSize} leaves)`);
+  if (index >= n) throw invalid('index', `index ${index} is not in a tree of ${n} leaves; it must be below the size`);
+  const [leaf] = await deps.store.nodeHashes([{ level: 0, index }]);
+  return { index, size: n, leaf_hash: toBase64(leaf!), hashes: await proofHashes(deps, inclusionProofCoords(index, n)) };
+}
+
+/** RFC 9162 §2.1.4 consistency proof between two sizes. A proof from size 0 proves nothing and is refused. */
+export async function readConsistencyProof(deps: RecordDeps, from: number, to: number | undefined) {
+  const treeSize = await deps.store.treeSize();
+  const n = to ?? treeSize;
+  if (n > treeSize) throw invalid('to', `to ${n} is larger than the log (${treeSize} leaves)`);
+  if (from < 1) throw invalid('from', 'from must be at least 1: every tree is consistent with the empty one, so there is nothing to prove');
+  if (from > n) throw invalid('from', `from ${from} is larger than to ${n}`);
+  return { from, to: n, hashes: await proofHashes(deps, consistencyProofCoords(from, n)) };
+}
+
+async function proofHashes(deps: RecordDeps, covers: NodeCoord[][]): Promise<string[]> {
+  const hashes = await deps.store.nodeHashes(covers.flat());
+  let at = 0;
+  return covers.map((cover) => {
+    const part = hashes.slice(at, at + cover.length);
+    at += cover.length;
+    return toBase64(foldCover(part));
+  });
+}
+
+function invalid(param: string, msg: string): ValidationError {
+  return new ValidationError([{ loc: ['query', param], msg, type: 'value_error' }]);
+}

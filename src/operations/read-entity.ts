@@ -1,0 +1,64 @@
+import { parseAsOf, utcDateOf } from '../domain/calendar.js';
+import { componentOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
+import { ValidationError } from '../domain/errors.js';
+import { DATA_LICENSE, entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
+import type { RecordDeps } from './deps.js';
+
+export type EntityAnswer = EntityResult & EntitySeries & { license: typeof DATA_LICENSE };
+
+/** GET /api/v1/entity/{owner}/{repo}: one repository's answer at as_of, with its dated series. */
+export async function readEntity(deps: RecordDeps, owner: string, repo: string, rawAsOf: string | undefined): Promise<EntityAnswer> {
+  const today = utcDateOf(deps.clock.now());
+  const asOf = parseAsOf(rawAsOf, today);
+  const ref = repositoryRef(owner, repo);
+  const observations = await deps.store.observationsOf(ref);
+  const result = entityResult(ref, observations, asOf, today);
+  return { ...result, ...entitySeries(observations, result.as_of), license: DATA_LICENSE };
+}
+
+export interface OrgAnswer {
+  org: string;
+  as_of: string;
+  components_count: number;
+  components: (EntityResult & Pick<EntitySeries, 'observations_count' | 'state_changes'>)[];
+  note?: string;
+  license: typeof DATA_LICENSE;
+}
+
+/** GET /api/v1/org/{org}: the held observations of every repository under an owner namespace. */
+export async function readOrg(deps: RecordDeps, org: string, rawAsOf: string | undefined): Promise<OrgAnswer> {
+  const today = utcDateOf(deps.clock.now());
+  const asOf = parseAsOf(rawAsOf, today);
+  const owner = componentOwner(repositoryRef(org, 'x', 'org'));
+  const held = await deps.store.observationsUnderOwner('github', owner);
+  const date = asOf ?? today;
+  const components = held
+    .map(({ component, observations }) => {
+      const series = entitySeries(observations, date);
+      return { ...entityResult(component, observations, asOf, today), observations_count: series.observations_count, state_changes: series.state_changes };
+    })
+    // Repositories first observed after as_of were not held on that date.
+    .filter((c) => c.observations_count > 0);
+  return {
+    org: owner,
+    as_of: date,
+    components_count: components.length,
+    components,
+    ...(components.length === 0 ? { note: `Tended holds no observation under ${owner} on or before ${date}: not checked, never "gone".` } : {}),
+    license: DATA_LICENSE,
+  };
+}
+
+/** Validates path parts as a GitHub repository, reporting errors against the path parameter names. */
+function repositoryRef(owner: string, repo: string, ownerParam = 'owner'): ComponentRef {
+  try {
+    return normaliseComponent('github', `${owner}/${repo}`);
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      throw new ValidationError(
+        error.issues.map((i) => ({ ...i, loc: ['path', ownerParam === 'org' ? 'org' : i.msg.toLowerCase().includes('repo') ? 'repo' : 'owner'] })),
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,29 @@
+import type { Generated } from 'kysely';
+
+/** Table shapes shared by both adapters; the DDL that creates them lives in each adapter's migrations. */
+export interface Database {
+  components: { id: Generated<number>; kind: string; native_id: string; owner: string | null; purl: string };
+  observations: {
+    leaf_index: number;
+    component_id: number;
+    observed_at: string;
+    observation_date: string;
+    state: string;
+    source: string;
+    evidence: string;
+    method: string;
+    corrects: number | null;
+  };
+  leaves: { idx: number; kind: string; bytes: Uint8Array; hash: Uint8Array; logged_at: string };
+  tree_nodes: { level: number; idx: number; hash: Uint8Array };
+  heads: {
+    tree_size: number;
+    root_hash: string;
+    timestamp: string;
+    prev_head_hash: string | null;
+    head_hash: string;
+    checkpoint: string;
+  };
+  log_state: { id: number; tree_size: number; last_logged_at: string | null; head_hash: string | null };
+  schema_migrations: { version: number; name: string; applied_at: string };
+}

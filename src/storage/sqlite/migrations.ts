@@ -1,0 +1,20 @@
+import type { Migration } from '../migration.js';
+
+export const sqliteMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'record core: components, observations, leaves, tree nodes, heads',
+    statements: [
+      `CREATE TABLE components (id integer PRIMARY KEY AUTOINCREMENT, kind text NOT NULL, native_id text NOT NULL, owner text, purl text NOT NULL, UNIQUE (kind, native_id))`,
+      `CREATE INDEX components_owner ON components (kind, owner)`,
+      `CREATE TABLE leaves (idx integer PRIMARY KEY, kind text NOT NULL, bytes blob NOT NULL, hash blob NOT NULL, logged_at text NOT NULL)`,
+      `CREATE TABLE observations (leaf_index integer PRIMARY KEY REFERENCES leaves (idx), component_id integer NOT NULL REFERENCES components (id), observed_at text NOT NULL, observation_date text NOT NULL, state text NOT NULL, source text NOT NULL, evidence text NOT NULL, method text NOT NULL, corrects integer REFERENCES observations (leaf_index))`,
+      `CREATE UNIQUE INDEX observations_one_per_date ON observations (component_id, observation_date) WHERE corrects IS NULL`,
+      `CREATE INDEX observations_by_component ON observations (component_id, observation_date)`,
+      `CREATE TABLE tree_nodes (level integer NOT NULL, idx integer NOT NULL, hash blob NOT NULL, PRIMARY KEY (level, idx)) WITHOUT ROWID`,
+      `CREATE TABLE heads (tree_size integer PRIMARY KEY, root_hash text NOT NULL, timestamp text NOT NULL, prev_head_hash text, head_hash text NOT NULL UNIQUE, checkpoint text NOT NULL)`,
+      `CREATE TABLE log_state (id integer PRIMARY KEY CHECK (id = 1), tree_size integer NOT NULL, last_logged_at text, head_hash text)`,
+      `INSERT INTO log_state (id, tree_size, last_logged_at, head_hash) VALUES (1, 0, NULL, NULL)`,
+    ],
+  },
+];

@@ -1,0 +1,80 @@
+import type { ComponentRef } from '../domain/component.js';
+import type { NewObservation, Observation } from '../domain/observation.js';
+import type { HeadBlock } from '../notary/head.js';
+import type { Hash } from '../notary/hash.js';
+import type { NodeCoord } from '../notary/merkle.js';
+
+/**
+ * The store port. Two adapters (SQLite, PostgreSQL) implement it with the same query code and are
+ * run by one contract suite (test/store-contract.ts). Only operations/ calls the write methods.
+ */
+export interface Store {
+  readonly backend: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+
+  /** Seals the empty log's first head (size 0) once, so the chain of heads has a start. */
+  initialiseLog(seal: HeadSealer): Promise<HeadBlock>;
+  /**
+   * Appends observations as leaves of the log and seals one new head, all in one transaction:
+   * every observation with its leaf, tree nodes and the head, or nothing. Appends are serialised.
+   */
+  appendObservations(observations: NewObservation[], seal: HeadSealer): Promise<AppendResult>;
+  /**
+   * Appends leaves whose exact bytes come from an export. The bytes are stored verbatim; each
+   * must decode to an observation record. Same all-or-nothing rule as appendObservations.
+   */
+  importLeaves(leaves: ImportedLeaf[], seal: HeadSealer): Promise<AppendResult>;
+
+  observationsOf(ref: ComponentRef): Promise<Observation[]>;
+  /** Every component of `kind` under an owner namespace, with its observations. */
+  observationsUnderOwner(kind: ComponentRef['kind'], owner: string): Promise<{ component: ComponentRef; observations: Observation[] }[]>;
+
+  treeSize(): Promise<number>;
+  latestHead(): Promise<HeadBlock | null>;
+  /** Heads in ascending tree_size order, starting at the first head whose size ≥ fromSize. */
+  heads(fromSize: number, limit: number): Promise<HeadBlock[]>;
+  leaf(index: number): Promise<StoredLeaf | null>;
+  /** Leaves [from, from+limit) in index order. */
+  leaves(from: number, limit: number): Promise<StoredLeaf[]>;
+  /** Hashes of stored perfect subtrees (level 0 = leaf hashes), in the order asked. */
+  nodeHashes(coords: NodeCoord[]): Promise<Hash[]>;
+}
+
+export type HeadSealer = (input: { tree_size: number; root: Hash; timestamp: string; prev_head_hash: string | null }) => HeadBlock;
+
+export interface AppendResult {
+  observations: Observation[];
+  head: HeadBlock;
+}
+
+export interface ImportedLeaf {
+  bytes: Uint8Array;
+  observation: NewObservation;
+  logged_at: string;
+}
+
+export interface StoredLeaf {
+  index: number;
+  bytes: Uint8Array;
+  hash: Hash;
+  logged_at: string;
+}
+
+/** A second observation of one component on one UTC date (only corrections may share a date). */
+export class DuplicateObservationError extends Error {
+  constructor(readonly component: ComponentRef, readonly observation_date: string) {
+    super(`${component.kind}:${component.id} already has an observation dated ${observation_date}; a re-read that day is a correction`);
+    this.name = 'DuplicateObservationError';
+  }
+}
+
+/** An append that would break the log's invariants (logged_at going backwards, a bad leaf). */
+export class LogInvariantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LogInvariantError';
+  }
+}

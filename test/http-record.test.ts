@@ -1,0 +1,246 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { build } from '../src/http/app.js';
+import { fromBase64, leafHash, toBase64 } from '../src/notary/hash.js';
+import { verifyCheckpoint } from '../src/notary/checkpoint.js';
+import { verifyConsistency, verifyInclusion } from '../src/notary/merkle.js';
+import { parseVerifierKey } from '../src/notary/note.js';
+import type { RecordDeps } from '../src/operations/deps.js';
+import { githubObservation, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+let t: TestStore;
+let deps: ReturnType<typeof recordDeps>;
+let app: ReturnType<typeof build>;
+const errors: unknown[] = [];
+
+beforeEach(async () => {
+  t = await sqliteTestStore();
+  deps = recordDeps(t.store, '2026-11-22T12:00:00Z');
+  await t.store.initialiseLog(deps.notary.seal);
+  errors.length = 0;
+  app = build({ ...deps, logError: (e) => errors.push(e) });
+});
+afterEach(async () => {
+  await t.dispose();
+});
+
+const get = async (path: string, init?: RequestInit) => {
+  const res = await app.request(path, init);
+  const text = await res.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: res.headers, body, text };
+};
+
+async function seed(d: RecordDeps) {
+  await d.store.appendObservations(
+    [
+      githubObservation('Acme/Widget', '2025-01-01', 'alive'),
+      githubObservation('acme/widget', '2025-03-01', 'not_observed'),
+      githubObservation('acme/widget', '2025-07-15', 'dormant'),
+      githubObservation('acme/widget', '2025-09-01', 'alive'),
+      githubObservation('acme/gadget', '2025-02-01', 'archived'),
+    ],
+    d.notary.seal,
+  );
+}
+
+describe('GET /api/v1/entity/{owner}/{repo}', () => {
+  it('answers "not observed" for a repository it holds nothing for: not checked, never gone', async () => {
+    const r = await get('/api/v1/entity/acme/unknown');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      purl: ['acme/unknown', 'pkg:github/acme/unknown'],
+      state: 'not_observed',
+      observation_date: null,
+      censoring_status: 'not-observed-at-date',
+      series: [],
+      state_changes: 0,
+      license: 'CC-BY-4.0',
+    });
+    expect(r.body.source).toMatch(/^not checked/);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('link')).toMatch(/rel="license"/);
+  });
+
+  it('reads an exact date as observed-on-date, carries forward with the real date, and never looks ahead', async () => {
+    await seed(deps);
+    const exact = await get('/api/v1/entity/acme/widget?as_of=2025-07-15');
+    expect(exact.body).toMatchObject({ state: 'dormant', observation_date: '2025-07-15', censoring_status: 'observed-on-date' });
+    expect(exact.body.source).toBe('https://api.github.com/repos/acme/widget');
+    expect(typeof exact.body.leaf_index).toBe('number');
+
+    const between = await get('/api/v1/entity/acme/widget?as_of=2025-08-01');
+    expect(between.body).toMatchObject({ state: 'dormant', observation_date: '2025-07-15', censoring_status: 'interval-censored' });
+    expect(between.body.series.map((s: any) => s.observation_date)).toEqual(['2025-01-01', '2025-03-01', '2025-07-15']);
+
+    const before = await get('/api/v1/entity/acme/widget?as_of=2024-12-31');
+    expect(before.body).toMatchObject({ state: 'not_observed', observation_date: null, censoring_status: 'not-observed-at-date', series: [] });
+  });
+
+  it('dates each state change to the first observation that read it, skipping failed checks', async () => {
+    await seed(deps);
+    const r = await get('/api/v1/entity/acme/widget?as_of=2025-09-30');
+    expect(r.body.state_changes).toBe(2);
+    expect(r.body.mutations).toEqual([
+      expect.objectContaining({ from: 'alive', to: 'dormant', observed: '2025-07-15', interval: { after: '2025-01-01', on_or_before: '2025-07-15' } }),
+      expect.objectContaining({ from: 'dormant', to: 'alive', observed: '2025-09-01', interval: { after: '2025-07-15', on_or_before: '2025-09-01' } }),
+    ]);
+    expect(r.body.series).toHaveLength(4);
+  });
+
+  it('asserts no state when the observation is more than 180 days old, but still shows its date and source', async () => {
+    await seed(deps);
+    const r = await get('/api/v1/entity/acme/widget?as_of=2026-03-01');
+    expect(r.body).toMatchObject({ state: 'unknown-stale', observation_date: '2025-09-01', censoring_status: 'interval-censored' });
+    expect(r.body.last_asserted).toMatchObject({ state: 'alive', observation_date: '2025-09-01' });
+    const today = await get('/api/v1/entity/acme/widget');
+    expect(today.body).toMatchObject({ as_of: '2026-11-22', state: 'unknown-stale' });
+  });
+
+  it.each([
+    ['2025-02-30', 'impossible'],
+    ['yesterday', 'malformed'],
+    ['2025-7-01', 'malformed'],
+    ['2026-11-23', 'after today'],
+  ])('refuses as_of=%s (%s) with a 422 in the spec’s shape', async (asOf) => {
+    const r = await get(`/api/v1/entity/acme/widget?as_of=${asOf}`);
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0]).toMatchObject({ loc: ['query', 'as_of'], type: expect.any(String) });
+    expect(r.body.detail[0].msg).toMatch(/YYYY-MM-DD|today/);
+  });
+
+  it('refuses a path that cannot name a GitHub repository', async () => {
+    const r = await get(`/api/v1/entity/${'a'.repeat(40)}/widget`);
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].loc[0]).toBe('path');
+  });
+});
+
+describe('GET /api/v1/org/{org}', () => {
+  it('lists the held repositories under the owner at as_of, and says so when it holds none', async () => {
+    await seed(deps);
+    const r = await get('/api/v1/org/acme?as_of=2025-02-15');
+    expect(r.status).toBe(200);
+    expect(r.body.components.map((c: any) => [c.purl[0], c.state, c.censoring_status])).toEqual([
+      ['acme/gadget', 'archived', 'interval-censored'],
+      ['acme/widget', 'alive', 'interval-censored'],
+    ]);
+    const none = await get('/api/v1/org/nobody');
+    expect(none.body).toMatchObject({ components_count: 0, components: [] });
+    expect(none.body.note).toMatch(/not checked/);
+  });
+});
+
+describe('the log over HTTP', () => {
+  it('publishes a head whose checkpoint verifies, leaves whose hashes prove inclusion, and consistency between sizes', async () => {
+    await deps.store.appendObservations([githubObservation('acme/a', '2025-01-01', 'alive')], deps.notary.seal);
+    const older = (await get('/api/chain/head')).body;
+    await seed(deps);
+    const head = (await get('/api/chain/head')).body;
+    expect(head).toMatchObject({ tree_size: 6, origin: deps.notary.origin, prev_head_hash: older.head_hash });
+    const note = await get('/api/chain/checkpoint');
+    expect(note.headers.get('content-type')).toMatch(/^text\/plain/);
+    const { size, root } = verifyCheckpoint(note.text, parseVerifierKey(head.verifier_key), head.origin);
+    expect(size).toBe(6);
+    for (let index = 0; index < size; index++) {
+      const entry = await app.request(`/api/chain/entries/${index}`);
+      const bytes = new Uint8Array(await entry.arrayBuffer());
+      const proof = (await get(`/api/chain/proof/inclusion?index=${index}&size=${size}`)).body;
+      expect(proof.leaf_hash).toBe(toBase64(leafHash(bytes)));
+      expect(verifyInclusion(leafHash(bytes), index, size, proof.hashes.map(fromBase64), root)).toBe(true);
+    }
+    const consistency = (await get(`/api/chain/proof/consistency?from=${older.tree_size}&to=6`)).body;
+    expect(verifyConsistency(1, 6, consistency.hashes.map(fromBase64), fromBase64(older.root_hash), root)).toBe(true);
+    const page = await get('/api/chain/entries?start=0&end=6');
+    expect(page.text.trim().split('\n')).toHaveLength(6);
+  });
+
+  it('answers bad proof parameters with clear 4xx answers', async () => {
+    await seed(deps);
+    expect((await get('/api/chain/proof/inclusion?index=9')).status).toBe(422);
+    expect((await get('/api/chain/proof/inclusion?index=-1')).status).toBe(422);
+    expect((await get('/api/chain/proof/inclusion?index=abc')).body.detail[0].loc).toEqual(['query', 'index']);
+    expect((await get('/api/chain/proof/consistency?from=0&to=3')).status).toBe(422);
+    const missing = await get('/api/chain/entries/99');
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toMatch(/holds 5 leaves/);
+  });
+});
+
+describe('errors, CORS and the description', () => {
+  it('answers unknown routes 404, wrong methods 405 with Allow, and GET bodies 400 — all JSON with detail', async () => {
+    const unknown = await get('/api/v2/nothing');
+    expect(unknown).toMatchObject({ status: 404, body: { detail: expect.stringMatching(/nothing at/) } });
+    const wrong = await get('/api/v1/entity/acme/widget', { method: 'PUT' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toContain('GET');
+    expect(wrong.body.detail).toMatch(/not allowed/);
+    const body = await get('/api/v1/entity/acme/widget', { method: 'POST', body: '{}' });
+    expect(body.status).toBe(405);
+    const withBody = await app.request(
+      new Request('http://localhost/api/v1/entity/acme/widget', { method: 'GET', headers: { 'content-length': '2' } }),
+    );
+    expect(withBody.status).toBe(400);
+    expect(withBody.headers.get('access-control-allow-origin')).toBe('*');
+    expect(unknown.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('answers an unexpected failure with a 500 that carries no stack trace, and logs it', async () => {
+    await t.store.close();
+    const r = await get('/api/v1/entity/acme/widget');
+    expect(r.status).toBe(500);
+    expect(r.body.detail).toMatch(/nothing was changed/);
+    expect(r.text).not.toMatch(/at .*\.(ts|js):\d+/);
+    expect(errors).toHaveLength(1);
+    const health = await get('/healthz');
+    expect(health).toMatchObject({ status: 503, body: { status: 'unavailable' } });
+  });
+
+  it('reports health with the store and the log size', async () => {
+    await seed(deps);
+    expect((await get('/healthz')).body).toEqual({ status: 'ok', store: 'sqlite', tree_size: 5 });
+  });
+
+  it('allows cross-origin preflight with the MCP and API-key headers', async () => {
+    const r = await app.request('/api/v1/entity/a/b', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key, mcp-protocol-version' },
+    });
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-headers')).toMatch(/mcp-protocol-version/i);
+  });
+
+  it('describes every route of the spec in a valid OpenAPI 3.1 document, version 0.1.0', async () => {
+    const doc = (await get('/api/v1/docs')).body;
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(doc.info.version).toBe('0.1.0');
+    const paths = Object.keys(doc.paths);
+    for (const p of [
+      '/api/v1/entity/{owner}/{repo}',
+      '/api/v1/org/{org}',
+      '/api/v1/manifest',
+      '/api/v1/sbom',
+      '/api/chain/head',
+      '/api/chain/checkpoint',
+      '/api/chain/entries/{index}',
+      '/api/chain/proof/inclusion',
+      '/api/chain/proof/consistency',
+      '/verify',
+      '/v1/trust_score/{kind}/{id}',
+      '/v1/schema_history/{kind}/{id}',
+      '/v1/dependency_risk/{kind}/{id}',
+      '/mcp',
+      '/healthz',
+    ]) {
+      expect(paths).toContain(p);
+    }
+  });
+});

@@ -1,0 +1,201 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { leafHash, fromBase64, toBase64 } from '../src/notary/hash.js';
+import { decodeLeaf, encodeLeaf } from '../src/notary/leaf.js';
+import { consistencyProofCoords, foldCover, inclusionProofCoords, merkleTreeHash, verifyConsistency, verifyInclusion } from '../src/notary/merkle.js';
+import { verifyHeadChain } from '../src/notary/head.js';
+import { observationLeafRecord } from '../src/domain/observation.js';
+import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
+import { DuplicateObservationError, LogInvariantError, type Store } from '../src/storage/store.js';
+import { githubObservation, testNotary, type TestStore } from './support/record.js';
+
+/**
+ * The storage contract: every adapter must pass this suite unchanged. It is what lets the rest of
+ * Tended treat SQLite and PostgreSQL as one store.
+ */
+export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promise<TestStore>): void {
+  describe(`store contract on ${backend}`, () => {
+    let t: TestStore;
+    let store: Store;
+    const notary = testNotary();
+
+    beforeEach(async () => {
+      t = await open();
+      store = t.store;
+    });
+    afterEach(async () => {
+      await t.dispose();
+    });
+
+    const allLeafHashes = async () => (await store.leaves(0, await store.treeSize())).map((l) => l.hash);
+
+    it('names its backend, answers ping, and migrating again changes nothing', async () => {
+      expect(store.backend).toBe(backend);
+      await store.ping();
+      await store.migrate();
+      expect(await store.treeSize()).toBe(0);
+    });
+
+    it('seals one genesis head for the empty log, once', async () => {
+      const first = await store.initialiseLog(notary.seal);
+      const again = await store.initialiseLog(notary.seal);
+      expect(first).toMatchObject({ tree_size: 0, prev_head_hash: null, root_hash: toBase64(merkleTreeHash([])) });
+      expect(again.head_hash).toBe(first.head_hash);
+      expect((await store.heads(0, 10)).length).toBe(1);
+    });
+
+    it('appends observations as leaves whose exact bytes and hashes it keeps, and reads them back', async () => {
+      await store.initialiseLog(notary.seal);
+      const obs = [githubObservation('acme/widget', '2025-01-01', 'alive'), githubObservation('acme/widget', '2025-01-02', 'dormant')];
+      const { observations, head } = await store.appendObservations(obs, notary.seal);
+      expect(observations.map((o) => o.leaf_index)).toEqual([0, 1]);
+      expect(head.tree_size).toBe(2);
+      const read = await store.observationsOf({ kind: 'github', id: 'acme/widget' });
+      expect(read).toEqual(observations);
+      const leaf = (await store.leaf(1))!;
+      const record = decodeLeaf(leaf.bytes) as Record<string, unknown>;
+      expect(record).toEqual(observationLeafRecord(obs[1]!, leaf.logged_at));
+      expect(Buffer.from(leaf.bytes).equals(Buffer.from(encodeLeaf(record)))).toBe(true);
+      expect(toBase64(leaf.hash)).toBe(toBase64(leafHash(leaf.bytes)));
+      expect(head.root_hash).toBe(toBase64(merkleTreeHash(await allLeafHashes())));
+      expect(await store.leaf(2)).toBeNull();
+    });
+
+    it('chains each head to the one before and keeps logged_at from going backwards', async () => {
+      await store.initialiseLog(notary.seal);
+      for (let day = 1; day <= 5; day++) {
+        await store.appendObservations([githubObservation('acme/widget', `2025-01-0${day}`, 'alive')], notary.seal);
+      }
+      const heads = await store.heads(0, 100);
+      expect(heads.map((h) => h.tree_size)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(() => verifyHeadChain(heads, notary.verifier, notary.origin)).not.toThrow();
+      expect((await store.latestHead())!.head_hash).toBe(heads.at(-1)!.head_hash);
+      const loggedAt = (await store.leaves(0, 5)).map((l) => l.logged_at);
+      expect([...loggedAt].sort()).toEqual(loggedAt);
+    });
+
+    it('refuses a second observation of a component on one date and leaves the log as it was', async () => {
+      await store.initialiseLog(notary.seal);
+      await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive')], notary.seal);
+      const before = await store.latestHead();
+      await expect(
+        store.appendObservations([githubObservation('acme/other', '2025-01-01', 'alive'), githubObservation('acme/widget', '2025-01-01', 'dormant')], notary.seal),
+      ).rejects.toBeInstanceOf(DuplicateObservationError);
+      await expect(
+        store.appendObservations([githubObservation('acme/dup', '2025-01-01', 'alive'), githubObservation('acme/dup', '2025-01-01', 'alive')], notary.seal),
+      ).rejects.toBeInstanceOf(DuplicateObservationError);
+      expect(await store.treeSize()).toBe(1);
+      expect(await store.latestHead()).toEqual(before);
+      expect(await store.observationsOf({ kind: 'github', id: 'acme/other' })).toEqual([]);
+    });
+
+    it('writes nothing when a fault strikes halfway through an append', async () => {
+      await store.initialiseLog(notary.seal);
+      await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive')], notary.seal);
+      const before = { size: await store.treeSize(), head: await store.latestHead() };
+      const bad = { ...githubObservation('acme/widget', '2025-01-03', 'alive'), evidence: { ratio: 0.5 } };
+      await expect(store.appendObservations([githubObservation('acme/widget', '2025-01-02', 'alive'), bad], notary.seal)).rejects.toThrow();
+      await expect(
+        store.appendObservations([githubObservation('acme/widget', '2025-01-02', 'alive')], () => {
+          throw new Error('the signer failed');
+        }),
+      ).rejects.toThrow('the signer failed');
+      expect(await store.treeSize()).toBe(before.size);
+      expect(await store.latestHead()).toEqual(before.head);
+      expect(await store.leaves(0, 10)).toHaveLength(1);
+      expect(await store.observationsOf({ kind: 'github', id: 'acme/widget' })).toHaveLength(1);
+      const { observations } = await store.appendObservations([githubObservation('acme/widget', '2025-01-02', 'alive')], notary.seal);
+      expect(observations[0]!.leaf_index).toBe(1);
+    });
+
+    it('takes a correction on the same date, pointing at an observation of the same component only', async () => {
+      await store.initialiseLog(notary.seal);
+      const { observations } = await store.appendObservations(
+        [githubObservation('acme/widget', '2025-01-01', 'deleted'), githubObservation('acme/other', '2025-01-01', 'alive')],
+        notary.seal,
+      );
+      const correction = { ...githubObservation('acme/widget', '2025-01-01', 'alive'), corrects: observations[0]!.leaf_index };
+      const { observations: [stored] } = await store.appendObservations([correction], notary.seal);
+      expect(stored!.corrects).toBe(0);
+      const wrong = { ...githubObservation('acme/widget', '2025-01-01', 'alive'), corrects: observations[1]!.leaf_index };
+      await expect(store.appendObservations([wrong], notary.seal)).rejects.toBeInstanceOf(LogInvariantError);
+      expect(await store.observationsOf({ kind: 'github', id: 'acme/widget' })).toHaveLength(2);
+    });
+
+    it('serves stored subtree hashes from which every inclusion and consistency proof verifies', async () => {
+      await store.initialiseLog(notary.seal);
+      for (let batch = 0; batch < 6; batch++) {
+        const obs = Array.from({ length: batch + 2 }, (_, i) => githubObservation(`acme/r${batch}-${i}`, '2025-03-01', 'alive'));
+        await store.appendObservations(obs, notary.seal);
+      }
+      const size = await store.treeSize();
+      expect(size).toBe(27);
+      const hashes = await allLeafHashes();
+      const heads = await store.heads(1, 100);
+      for (const head of heads) {
+        const root = fromBase64(head.root_hash);
+        expect(toBase64(merkleTreeHash(hashes.slice(0, head.tree_size)))).toBe(head.root_hash);
+        for (let index = 0; index < head.tree_size; index++) {
+          const covers = inclusionProofCoords(index, head.tree_size);
+          const flat = await store.nodeHashes(covers.flat());
+          let at = 0;
+          const proof = covers.map((c) => foldCover(flat.slice(at, (at += c.length))));
+          expect(verifyInclusion(hashes[index]!, index, head.tree_size, proof, root)).toBe(true);
+        }
+      }
+      const last = fromBase64(heads.at(-1)!.root_hash);
+      for (const older of heads.slice(0, -1)) {
+        const covers = consistencyProofCoords(older.tree_size, size);
+        const flat = await store.nodeHashes(covers.flat());
+        let at = 0;
+        const proof = covers.map((c) => foldCover(flat.slice(at, (at += c.length))));
+        expect(verifyConsistency(older.tree_size, size, proof, fromBase64(older.root_hash), last)).toBe(true);
+      }
+    });
+
+    it('serialises appends from two connections so the log still verifies', async () => {
+      await store.initialiseLog(notary.seal);
+      const other = await t.reopen();
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (i % 2 ? other : store).appendObservations([githubObservation(`acme/c${i}`, '2025-02-01', 'alive'), githubObservation(`acme/c${i}`, '2025-02-02', 'alive')], notary.seal),
+        ),
+      );
+      expect(await store.treeSize()).toBe(24);
+      const head = (await store.latestHead())!;
+      const report = await auditLog(storeLogSource(store, head), notary.verifier, notary.origin);
+      expect(report).toMatchObject({ tree_size: 24, heads_checked: 13 });
+    });
+
+    it('groups the components under an owner namespace, and only those', async () => {
+      await store.initialiseLog(notary.seal);
+      await store.appendObservations(
+        [
+          githubObservation('acme/b', '2025-01-01', 'alive'),
+          githubObservation('acme/a', '2025-01-01', 'dormant'),
+          githubObservation('acme/a', '2025-01-02', 'alive'),
+          githubObservation('acmecorp/x', '2025-01-01', 'alive'),
+        ],
+        notary.seal,
+      );
+      const held = await store.observationsUnderOwner('github', 'acme');
+      expect(held.map((h) => [h.component.id, h.observations.length])).toEqual([
+        ['acme/a', 2],
+        ['acme/b', 1],
+      ]);
+      expect(await store.observationsUnderOwner('github', 'nobody')).toEqual([]);
+    });
+
+    it('imports exact leaf bytes and refuses logged_at going backwards', async () => {
+      await store.initialiseLog(notary.seal);
+      const o = githubObservation('acme/widget', '2025-01-01', 'alive');
+      const bytes = encodeLeaf(observationLeafRecord(o, '2025-01-01T07:00:00.000Z'));
+      await store.importLeaves([{ bytes, observation: o, logged_at: '2025-01-01T07:00:00.000Z' }], notary.seal);
+      expect(Buffer.from((await store.leaf(0))!.bytes).equals(Buffer.from(bytes))).toBe(true);
+      const o2 = githubObservation('acme/widget', '2025-01-02', 'alive');
+      await expect(
+        store.importLeaves([{ bytes: encodeLeaf(observationLeafRecord(o2, '2024-12-31T00:00:00.000Z')), observation: o2, logged_at: '2024-12-31T00:00:00.000Z' }], notary.seal),
+      ).rejects.toBeInstanceOf(LogInvariantError);
+      expect(await store.treeSize()).toBe(1);
+    });
+  });
+}

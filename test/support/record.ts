@@ -1,0 +1,99 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { normaliseComponent } from '../../src/domain/component.js';
+import type { NewObservation } from '../../src/domain/observation.js';
+import type { State } from '../../src/domain/state.js';
+import { logNotary, type Clock, type RecordDeps } from '../../src/operations/deps.js';
+import { openPostgresStore } from '../../src/storage/postgres/open.js';
+import { openSqliteStore } from '../../src/storage/sqlite/open.js';
+import type { Store } from '../../src/storage/store.js';
+
+/** Where the PostgreSQL suites run. CI points it at a throw-away database; a missing server fails them. */
+export const POSTGRES_URL = process.env.TENDED_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestStore {
+  store: Store;
+  /** Opens a second, independent connection to the same database (another process, in effect). */
+  reopen(): Promise<Store>;
+  dispose(): Promise<void>;
+}
+
+export async function sqliteTestStore(): Promise<TestStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'tended-test-'));
+  const path = join(dir, 'tended.db');
+  const store = await openSqliteStore(path);
+  const extra: Store[] = [];
+  return {
+    store,
+    reopen: async () => {
+      const s = await openSqliteStore(path);
+      extra.push(s);
+      return s;
+    },
+    dispose: async () => {
+      for (const s of [store, ...extra]) await s.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh schema per test in the PostgreSQL database: isolated, and much faster than CREATE DATABASE. */
+export async function postgresTestStore(): Promise<TestStore> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const store = await openPostgresStore(url.toString(), { max: 4 });
+  const extra: Store[] = [];
+  return {
+    store,
+    reopen: async () => {
+      const s = await openPostgresStore(url.toString(), { max: 4 });
+      extra.push(s);
+      return s;
+    },
+    dispose: async () => {
+      for (const s of [store, ...extra]) await s.close().catch(() => {});
+      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+export function testNotary(origin = 'test.tended.local/log') {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return logNotary(origin, privateKey, publicKey);
+}
+
+export function fixedClock(isoInstant: string): Clock & { set(iso: string): void } {
+  let now = new Date(isoInstant);
+  return { now: () => now, set: (iso) => (now = new Date(iso)) };
+}
+
+export function recordDeps(store: Store, clockAt = '2026-11-22T12:00:00Z'): RecordDeps & { clock: ReturnType<typeof fixedClock> } {
+  return { store, notary: testNotary(), clock: fixedClock(clockAt) };
+}
+
+/** A GitHub observation as the observer would record it. */
+export function githubObservation(repo: string, date: string, state: State, extra: Partial<NewObservation> = {}): NewObservation {
+  const component = normaliseComponent('github', repo);
+  return {
+    component,
+    observed_at: `${date}T06:00:00Z`,
+    observation_date: date,
+    state,
+    source: `https://api.github.com/repos/${component.id}`,
+    evidence: { http_status: state === 'not_observed' ? 429 : 200, archived: state === 'archived' },
+    method: 'github: default-branch head commit date and archived flag',
+    corrects: null,
+    ...extra,
+  };
+}
