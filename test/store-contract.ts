@@ -6,7 +6,10 @@ import { verifyHeadChain } from '../src/notary/head.js';
 import { observationLeafRecord } from '../src/domain/observation.js';
 import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
 import { DuplicateObservationError, LogInvariantError, type Store } from '../src/storage/store.js';
-import { githubObservation, testNotary, type TestStore } from './support/record.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appendProcess, githubObservation, testNotary, type TestStore } from './support/record.js';
 
 /**
  * The storage contract: every adapter must pass this suite unchanged. It is what lets the rest of
@@ -152,18 +155,42 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       }
     });
 
-    it('serialises appends from two connections so the log still verifies', async () => {
+    it('serialises appends from another process so the log still verifies', async () => {
       await store.initialiseLog(notary.seal);
-      const other = await t.reopen();
-      await Promise.all(
-        Array.from({ length: 12 }, (_, i) =>
-          (i % 2 ? other : store).appendObservations([githubObservation(`acme/c${i}`, '2025-02-01', 'alive'), githubObservation(`acme/c${i}`, '2025-02-02', 'alive')], notary.seal),
-        ),
-      );
-      expect(await store.treeSize()).toBe(24);
+      const dir = mkdtempSync(join(tmpdir(), 'tended-key-'));
+      const writer = appendProcess({ url: t.url, keyFile: notary.keyFile(dir), origin: notary.origin, prefix: 'other', count: 40, batch: 4 });
+      for (let i = 0; i < 10; i++) {
+        await store.appendObservations([githubObservation(`acme/c${i}`, '2025-02-01', 'alive'), githubObservation(`acme/c${i}`, '2025-02-02', 'alive')], notary.seal);
+      }
+      const { code, err } = await writer.exited;
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+      expect(await store.treeSize()).toBe(60);
       const head = (await store.latestHead())!;
       const report = await auditLog(storeLogSource(store, head), notary.verifier, notary.origin);
-      expect(report).toMatchObject({ tree_size: 24, heads_checked: 13 });
+      expect(report).toMatchObject({ tree_size: 60, heads_checked: 21 });
+    });
+
+    it('leaves a log that verifies when a writer process is killed in the middle of an append', async () => {
+      await store.initialiseLog(notary.seal);
+      const dir = mkdtempSync(join(tmpdir(), 'tended-key-'));
+      const writer = appendProcess({ url: t.url, keyFile: notary.keyFile(dir), origin: notary.origin, prefix: 'killed', count: 40_000, batch: 4_000 });
+      await writer.batches(2);
+      writer.child.kill('SIGKILL');
+      const { signal } = await writer.exited;
+      rmSync(dir, { recursive: true, force: true });
+      expect(signal).toBe('SIGKILL');
+      const reopened = await t.reopen();
+      const size = await reopened.treeSize();
+      expect(size % 4_000).toBe(0);
+      expect(size).toBeLessThan(40_000);
+      const head = (await reopened.latestHead())!;
+      expect(head.tree_size).toBe(size);
+      const report = await auditLog(storeLogSource(reopened, head), notary.verifier, notary.origin);
+      expect(report.tree_size).toBe(size);
+      await reopened.appendObservations([githubObservation('acme/after', '2025-02-01', 'alive')], notary.seal);
+      expect(await reopened.treeSize()).toBe(size + 1);
     });
 
     it('groups the components under an owner namespace, and only those', async () => {

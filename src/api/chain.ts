@@ -9,7 +9,7 @@ const count = (name: string, where: 'path' | 'query', description: string) =>
     .int(`${name} must be a whole number`)
     .min(0, `${name} cannot be negative`)
     .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name, in: where }, description, type: 'integer' });
+    .openapi({ param: { name, in: where, ...(where === 'path' ? { required: true } : {}) }, description, type: 'integer' });
 
 const headRoute = createRoute({
   method: 'get',
@@ -30,7 +30,7 @@ const entryRoute = createRoute({
   path: '/api/chain/entries/{index}',
   summary: 'The exact bytes of one leaf (RFC 8785 JSON); its hash is SHA-256(0x00 ‖ bytes)',
   request: { params: z.object({ index: count('index', 'path', 'Leaf index, from 0.') }) },
-  responses: { 200: json(z.record(z.string(), z.json()), 'The leaf bytes, exactly as hashed.'), ...errorResponses },
+  responses: { 200: json(z.record(z.string(), z.unknown()), 'The leaf bytes, exactly as hashed.'), ...errorResponses },
 });
 
 export const ENTRIES_PAGE_MAX = 1000;

@@ -7,7 +7,6 @@ import { STATES } from '../domain/state.js';
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).openapi({ example: '2025-07-01' });
 const state = z.enum(STATES).openapi({ description: 'One of the states of the interface spec §3.' });
 const asserted = z.enum(['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol']);
-const evidenceValue = z.json();
 
 export const AsOfQuery = z.object({
   as_of: z
@@ -47,7 +46,10 @@ export const EntityResultSchema = z
     source: z.string().openapi({ description: 'The evidence: the upstream URL read, or why nothing was checked.' }),
     censoring_status: z.enum(['observed-on-date', 'interval-censored', 'not-observed-at-date']),
     observed_at: z.string().nullable(),
-    evidence: z.record(z.string(), evidenceValue).nullable(),
+    evidence: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'The raw facts read: HTTP status, dates, flags. Numbers are integers.' }),
     method: z.string().nullable(),
     leaf_index: z.number().int().nullable().openapi({ description: 'The observation’s leaf in the Merkle log; prove it at /api/chain/proof/inclusion.' }),
     last_asserted: z.object({ state: asserted, observation_date: date, leaf_index: z.number().int() }).nullable(),

@@ -31,7 +31,7 @@ export function logNotary(origin: string, privateKey: KeyObject, publicKey: KeyO
     signer,
     verifier: noteVerifier(origin, publicKey),
     vkey: verifierKey(origin, publicKey),
-    seal: (input) => sealHead(input, origin, signer),
+    seal: ((input) => sealHead(input, origin, signer)) satisfies HeadSealer,
   });
 }
 

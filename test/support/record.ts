@@ -1,5 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -16,6 +18,8 @@ export const POSTGRES_URL = process.env.TENDED_TEST_POSTGRES_URL ?? 'postgres://
 
 export interface TestStore {
   store: Store;
+  /** The store's address, for another process: `sqlite:PATH` or a postgres:// URL. */
+  url: string;
   /** Opens a second, independent connection to the same database (another process, in effect). */
   reopen(): Promise<Store>;
   dispose(): Promise<void>;
@@ -28,6 +32,7 @@ export async function sqliteTestStore(): Promise<TestStore> {
   const extra: Store[] = [];
   return {
     store,
+    url: `sqlite:${path}`,
     reopen: async () => {
       const s = await openSqliteStore(path);
       extra.push(s);
@@ -53,6 +58,7 @@ export async function postgresTestStore(): Promise<TestStore> {
   const extra: Store[] = [];
   return {
     store,
+    url: url.toString(),
     reopen: async () => {
       const s = await openPostgresStore(url.toString(), { max: 4 });
       extra.push(s);
@@ -70,7 +76,39 @@ export async function postgresTestStore(): Promise<TestStore> {
 
 export function testNotary(origin = 'test.tended.local/log') {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return logNotary(origin, privateKey, publicKey);
+  return {
+    ...logNotary(origin, privateKey, publicKey),
+    /** Writes the private key to a PEM file, for another process that must sign as this log. */
+    keyFile(dir: string): string {
+      const path = join(dir, `key-${randomBytes(4).toString('hex')}.pem`);
+      writeFileSync(path, privateKey.export({ format: 'pem', type: 'pkcs8' }));
+      return path;
+    },
+  };
+}
+
+/** Starts test/support/append-process.ts; resolves its exit code, and lets the test kill it. */
+export function appendProcess(args: { url: string; keyFile: string; origin: string; prefix: string; count: number; batch: number }) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./append-process.ts', import.meta.url)), args.url, args.keyFile, args.origin, args.prefix, String(args.count), String(args.batch)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, out, err })),
+  );
+  const batches = (n: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => (out.split('batch').length - 1 >= n ? resolve() : undefined);
+      child.stdout.on('data', check);
+      child.on('exit', () => reject(new Error(`the append process exited before ${n} batches: ${err}`)));
+      check();
+    });
+  return { child, exited, batches };
 }
 
 export function fixedClock(isoInstant: string): Clock & { set(iso: string): void } {
