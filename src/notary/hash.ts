@@ -28,13 +28,39 @@ let leafScratch = Buffer.allocUnsafe(4096);
 const nodeScratch = Buffer.allocUnsafe(1 + 2 * HASH_SIZE);
 nodeScratch[0] = 0x01;
 
-/** SHA-256(0x00 ‖ bytes). */
-export function leafHash(bytes: Uint8Array): Hash {
+/**
+ * leafHash as Node hands it back: a Buffer, not re-wrapped. Only for hot loops whose hashes never
+ * leave the caller (CompactRange's right edge): Buffer#slice is a view, so never hand these out.
+ */
+export function leafHashBuffer(bytes: Uint8Array): Buffer {
   const n = bytes.length + 1;
   if (n > leafScratch.length) leafScratch = Buffer.allocUnsafe(Math.max(n, 2 * leafScratch.length));
   leafScratch[0] = 0x00;
   leafScratch.set(bytes, 1);
-  return sha(leafScratch.subarray(0, n));
+  return digest('sha256', leafScratch.subarray(0, n), 'buffer');
+}
+
+/** nodeHash as a Buffer; same caveat as leafHashBuffer. */
+export function nodeHashBuffer(l: Uint8Array, r: Uint8Array): Buffer {
+  if (l.length === HASH_SIZE && r.length === HASH_SIZE) {
+    nodeScratch.set(l, 1);
+    nodeScratch.set(r, 1 + HASH_SIZE);
+    return digest('sha256', nodeScratch, 'buffer');
+  }
+  const buf = Buffer.allocUnsafe(1 + l.length + r.length);
+  buf[0] = 0x01;
+  buf.set(l, 1);
+  buf.set(r, 1 + l.length);
+  return digest('sha256', buf, 'buffer');
+}
+
+function plain(b: Buffer): Hash {
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** SHA-256(0x00 ‖ bytes). */
+export function leafHash(bytes: Uint8Array): Hash {
+  return plain(leafHashBuffer(bytes));
 }
 
 /**
@@ -42,16 +68,7 @@ export function leafHash(bytes: Uint8Array): Hash {
  * upstream hasher test feeds "N123"/"N456"), so length checks belong to the verifiers.
  */
 export function nodeHash(l: Hash, r: Hash): Hash {
-  if (l.length === HASH_SIZE && r.length === HASH_SIZE) {
-    nodeScratch.set(l, 1);
-    nodeScratch.set(r, 1 + HASH_SIZE);
-    return sha(nodeScratch);
-  }
-  const buf = Buffer.allocUnsafe(1 + l.length + r.length);
-  buf[0] = 0x01;
-  buf.set(l, 1);
-  buf.set(r, 1 + l.length);
-  return sha(buf);
+  return plain(nodeHashBuffer(l, r));
 }
 
 /** Plain SHA-256, for key IDs and head hashes. */

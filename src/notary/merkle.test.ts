@@ -230,6 +230,25 @@ describe('properties (sizes up to 300)', () => {
     expect(() => new CompactRange(3, [leaves[0]!])).toThrow(RangeError);
   });
 
+  it('pushLeaf(bytes) equals push(leafHash(bytes)), and outputs are copies', () => {
+    const a = new CompactRange();
+    const b = new CompactRange();
+    for (let i = 0; i < 37; i++) {
+      a.pushLeaf(Buffer.from(`leaf ${i}`));
+      b.push(leaves[i]!);
+      expect(hex(a.root())).toBe(hex(b.root()));
+    }
+    const one = new CompactRange();
+    one.pushLeaf(Buffer.from('leaf 0'));
+    const r = one.root();
+    r[0] = r[0]! ^ 0xff;
+    expect(hex(one.root())).toBe(hex(leaves[0]!));
+    const edge = a.rightEdge();
+    edge[0]![0] = edge[0]![0]! ^ 0xff;
+    expect(hex(a.root())).toBe(hex(b.root()));
+    expect(Buffer.isBuffer(a.root()) || Buffer.isBuffer(a.rightEdge()[0])).toBe(false);
+  });
+
   it('inclusion: coordinate proofs equal the RFC recursion, verify, and fail when tampered', () => {
     fc.assert(
       fc.property(

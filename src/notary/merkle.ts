@@ -9,7 +9,7 @@
  * Sizes and indices are JS numbers; all arithmetic here uses division rather than bit operators
  * so that trees beyond 2^31 leaves stay correct (bit operators truncate to 32 bits).
  */
-import { EMPTY_ROOT, HASH_SIZE, equalBytes, nodeHash, type Hash } from './hash.js';
+import { EMPTY_ROOT, HASH_SIZE, equalBytes, leafHashBuffer, nodeHash, nodeHashBuffer, type Hash } from './hash.js';
 
 export interface NodeCoord {
   level: number;
@@ -271,7 +271,7 @@ export class CompactRange {
     }
     if (!isHashList(rightEdge)) throw new RangeError('right-edge nodes must be 32-byte hashes');
     this.n = size;
-    this.edge = rightEdge.slice();
+    this.edge = rightEdge.map((h) => new Uint8Array(h));
   }
 
   get size(): number {
@@ -296,13 +296,26 @@ export class CompactRange {
     return { completed };
   }
 
-  /** append without the report: the audit loop needs only the root, so it allocates nothing else. */
+  /**
+   * append without the report, for the audit loop, which needs only the root. The range keeps a
+   * reference to `leaf` (no copy in the hot loop). Interior nodes stay as the Buffers node:crypto
+   * returns, never re-wrapped per hash; root() and rightEdge() hand out copies.
+   */
   push(leaf: Hash): void {
     if (leaf.length !== HASH_SIZE) throw new RangeError('leaf hash must be 32 bytes');
+    this.merge(leaf);
+  }
+
+  /** push(leafHash(bytes)) in one step, without exposing (or re-wrapping) the leaf hash. */
+  pushLeaf(bytes: Uint8Array): void {
+    this.merge(leafHashBuffer(bytes));
+  }
+
+  private merge(leaf: Uint8Array): void {
     let node = leaf;
     let s = this.n;
     while (isOdd(s)) {
-      node = nodeHash(this.edge.pop()!, node);
+      node = nodeHashBuffer(this.edge.pop()!, node);
       s = (s - 1) / 2;
     }
     this.edge.push(node);
@@ -310,12 +323,17 @@ export class CompactRange {
   }
 
   root(): Hash {
-    if (this.edge.length === 0) return EMPTY_ROOT.slice();
-    return foldCover(this.edge);
+    const edge = this.edge;
+    if (edge.length === 0) return EMPTY_ROOT.slice();
+    if (edge.length === 1) return new Uint8Array(edge[0]!);
+    let acc = nodeHash(edge[edge.length - 2]!, edge[edge.length - 1]!);
+    for (let j = edge.length - 3; j >= 0; j--) acc = nodeHash(edge[j]!, acc);
+    return acc;
   }
 
+  /** Copies of the right-edge hashes (left to right), e.g. to persist and later resume from. */
   rightEdge(): Hash[] {
-    return this.edge.slice();
+    return this.edge.map((h) => new Uint8Array(h));
   }
 }
 

@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
+import { logNotary } from '../src/operations/deps.js';
+import { openSqliteStore } from '../src/storage/sqlite/open.js';
+import { githubObservation, postgresTestStore } from './support/record.js';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+/** Runs `tended ARGS` as a real process with the given environment. */
+function tended(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, TENDED_OBSERVER: 'off', ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+let dir: string;
+let source: Record<string, string>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'tended-cli-'));
+  source = { DATABASE_URL: `sqlite:${join(dir, 'source', 'tended.db')}` };
+  // Seed the source store the way the service would, signed with the key `tended` will find.
+  const key = loadOrCreateSigningKey(join(dir, 'source', 'checkpoint-key.pem'));
+  const notary = logNotary('tended.local/log/v1', key.privateKey, key.publicKey);
+  const store = await openSqliteStore(join(dir, 'source', 'tended.db'));
+  await store.initialiseLog(notary.seal);
+  for (let month = 1; month <= 9; month++) {
+    await store.appendObservations(
+      [githubObservation('acme/widget', `2025-0${month}-01`, month < 5 ? 'alive' : 'dormant'), githubObservation('acme/gadget', `2025-0${month}-01`, 'alive')],
+      notary.seal,
+    );
+  }
+  await store.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('tended export / import / verify', () => {
+  it('verifies the store, exports it, and imports it into an empty store with the same root', async () => {
+    const verified = await tended(['verify'], source);
+    expect(verified.code).toBe(0);
+    expect(verified.out).toMatch(/verified: 18 leaves .* as signed; 10 heads chain/);
+
+    const file = join(dir, 'export.jsonl');
+    expect((await tended(['export', '--out', file], source)).code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(19);
+    const header = JSON.parse(lines[0]!);
+    expect(header).toMatchObject({ _type: 'tended/export/v1', start: 0, tree_size: 18, license: 'CC-BY-4.0' });
+
+    expect((await tended(['verify', '--file', file], {})).code).toBe(0);
+
+    const copy = { DATABASE_URL: `sqlite:${join(dir, 'copy', 'tended.db')}` };
+    const imported = await tended(['import', file], copy);
+    expect(imported.err).not.toMatch(/Error/);
+    expect(imported.code).toBe(0);
+    const root = header.checkpoint.split('\n')[2];
+    expect(imported.out).toContain(`root ${root} matches`);
+    expect((await tended(['verify'], copy)).code).toBe(0);
+
+    const again = await tended(['import', file], copy);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/already holds leaves/);
+  });
+
+  it('imports into PostgreSQL and reproduces the root', async () => {
+    const file = join(dir, 'export-pg.jsonl');
+    expect((await tended(['export', '--out', file], source)).code).toBe(0);
+    const pg = await postgresTestStore();
+    try {
+      const env = { DATABASE_URL: pg.url, TENDED_SIGNING_KEY: join(dir, 'pg-key.pem') };
+      const imported = await tended(['import', file], env);
+      expect(imported.code).toBe(0);
+      expect(await pg.store.treeSize()).toBe(18);
+      expect((await pg.store.latestHead())!.root_hash).toBe(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!).checkpoint.split('\n')[2]);
+      expect((await tended(['verify'], env)).code).toBe(0);
+    } finally {
+      await pg.dispose();
+    }
+  });
+
+  it('refuses a tampered export and writes nothing', async () => {
+    const file = join(dir, 'export.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[5] = lines[5]!.replace('"alive"', '"abandoned"');
+    const tampered = join(dir, 'tampered.jsonl');
+    writeFileSync(tampered, lines.join('\n'));
+    const verify = await tended(['verify', '--file', tampered], {});
+    expect(verify.code).toBe(1);
+    expect(verify.err).toMatch(/does NOT verify: the leaves give root/);
+    const target = { DATABASE_URL: `sqlite:${join(dir, 'refused', 'tended.db')}` };
+    const imported = await tended(['import', tampered], target);
+    expect(imported.code).toBe(1);
+    expect(imported.err).toMatch(/nothing was imported/);
+    const store = await openSqliteStore(join(dir, 'refused', 'tended.db'));
+    expect(await store.treeSize()).toBe(0);
+    await store.close();
+
+    const wrongKey = await tended(['verify', '--file', file, '--key', 'other+00000000+AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'], {});
+    expect(wrongKey.code).toBe(1);
+  });
+
+  it('verifies a running service from its published entries alone', async () => {
+    const port = 18000 + Math.floor(Math.random() * 1000);
+    const server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+      env: { ...process.env, ...source, PORT: String(port), TENDED_OBSERVER: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.stdout.on('data', (d) => String(d).includes('listening') && resolve());
+        server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const head = await (await fetch(`http://127.0.0.1:${port}/api/chain/head`)).json();
+      const result = await tended(['verify', '--url', `http://127.0.0.1:${port}`, '--key', head.verifier_key], {});
+      expect(result.err).toBe('');
+      expect(result.out).toMatch(/verified: 18 leaves/);
+      expect(result.code).toBe(0);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
+  it('explains usage errors with exit code 2', async () => {
+    expect((await tended(['frobnicate'], {})).code).toBe(2);
+    const bad = await tended(['serve'], { PORT: 'eighty' });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/PORT/);
+    expect((await tended(['export', '--since', 'last week'], source)).err).toMatch(/YYYY-MM-DD/);
+  });
+});
