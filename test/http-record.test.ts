@@ -102,6 +102,19 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
     expect(today.body).toMatchObject({ as_of: '2026-11-22', state: 'unknown-stale' });
   });
 
+  it('answers with the new observation as soon as it is appended, and 304 to a client holding the current answer', async () => {
+    await seed(deps);
+    const before = await get('/api/v1/entity/acme/widget?as_of=2025-09-30');
+    expect(before.body.state).toBe('alive');
+    const etag = before.headers.get('etag')!;
+    expect((await app.request('/api/v1/entity/acme/widget?as_of=2025-09-30', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    await deps.store.appendObservations([githubObservation('acme/widget', '2025-09-20', 'archived')], deps.notary.seal);
+    const after = await get('/api/v1/entity/acme/widget?as_of=2025-09-30', { headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ state: 'archived', observation_date: '2025-09-20' });
+    expect(after.headers.get('etag')).not.toBe(etag);
+  });
+
   it.each([
     ['2025-02-30', 'impossible'],
     ['yesterday', 'malformed'],
@@ -112,6 +125,7 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
     expect(r.status).toBe(422);
     expect(r.body.detail[0]).toMatchObject({ loc: ['query', 'as_of'], type: expect.any(String) });
     expect(r.body.detail[0].msg).toMatch(/YYYY-MM-DD|today/);
+    expect(r.headers.get('link')).toBeNull();
   });
 
   it('refuses a path that cannot name a GitHub repository', async () => {

@@ -193,6 +193,21 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await reopened.treeSize()).toBe(size + 1);
     });
 
+    it('names a component’s version (its latest leaf), which moves with every append, from any connection', async () => {
+      await store.initialiseLog(notary.seal);
+      const widget = { kind: 'github' as const, id: 'acme/widget' };
+      expect(await store.componentVersion(widget)).toBeNull();
+      await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive'), githubObservation('acme/other', '2025-01-01', 'alive')], notary.seal);
+      expect(await store.componentVersion(widget)).toBe(0);
+      const other = await t.reopen();
+      expect(await other.componentVersion(widget)).toBe(0);
+      await other.appendObservations([githubObservation('acme/widget', '2025-01-02', 'dormant')], notary.seal);
+      expect(await store.componentVersion(widget)).toBe(2);
+      await store.appendObservations([{ ...githubObservation('acme/widget', '2025-01-02', 'alive'), corrects: 2 }], notary.seal);
+      expect(await other.componentVersion(widget)).toBe(3);
+      expect(await store.componentVersion({ kind: 'github', id: 'acme/other' })).toBe(1);
+    });
+
     it('groups the components under an owner namespace, and only those', async () => {
       await store.initialiseLog(notary.seal);
       await store.appendObservations(

@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { RecordDeps } from '../operations/deps.js';
-import { readEntity, readOrg } from '../operations/read-entity.js';
+import { AnswerCache } from '../operations/answer-cache.js';
+import { readEntityJson, readOrg, type EntityJson } from '../operations/read-entity.js';
 import { AsOfQuery, EntityAnswerSchema, OrgAnswerSchema, errorResponses, json } from './schemas.js';
 
 const pathParam = (name: string, example: string) =>
@@ -25,10 +26,17 @@ const orgRoute = createRoute({
   responses: { 200: json(OrgAnswerSchema, 'One answer per repository held under the owner.'), ...errorResponses },
 });
 
+// About 2,000 answers of a few kB each: the hot repositories of a day, in a few MB.
+const ENTITY_CACHE_ENTRIES = 2000;
+
 export function registerEntityRoutes(app: OpenAPIHono, deps: RecordDeps): void {
-  app.openapi(entityRoute, async (c) => {
-    const { owner, repo } = c.req.valid('param');
-    return c.json(await readEntity(deps, owner, repo, c.req.valid('query').as_of), 200);
+  const answers = new AnswerCache<EntityJson>(ENTITY_CACHE_ENTRIES);
+  app.openAPIRegistry.registerPath(entityRoute);
+  app.get('/api/v1/entity/:owner/:repo', async (c) => {
+    const answer = await readEntityJson(deps, answers, c.req.param('owner'), c.req.param('repo'), c.req.query('as_of'));
+    if (c.req.header('if-none-match') === answer.etag) return c.body(null, 304, { ETag: answer.etag }) as never;
+    // The body is the serialised EntityAnswer the schema describes; it is built by readEntity.
+    return c.body(answer.json, 200, { 'content-type': 'application/json', ETag: answer.etag }) as never;
   });
   app.openapi(orgRoute, async (c) => {
     return c.json(await readOrg(deps, c.req.valid('param').org, c.req.valid('query').as_of), 200);

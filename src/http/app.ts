@@ -1,10 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { cors } from 'hono/cors';
 import { registerChainRoutes } from '../api/chain.js';
 import { registerEntityRoutes } from '../api/entity.js';
 import { registerHealthRoute } from '../api/health.js';
 import { registerPendingRoutes } from '../api/pending.js';
 import type { RecordDeps } from '../operations/deps.js';
+import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
 
@@ -25,32 +25,21 @@ export function build(deps: AppDeps): OpenAPIHono {
     },
   });
 
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Content-Type', 'Accept', 'X-API-Key', 'MCP-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
-      exposeHeaders: ['Mcp-Session-Id', 'Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
-      maxAge: 86400,
-    }),
-  );
-
+  // One edge middleware rather than several: each hono middleware is a step on every request.
   app.use('*', async (c, next) => {
     const method = c.req.method;
+    if (method === 'OPTIONS' && c.req.header('access-control-request-method')) return preflightResponse();
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
     if ((method === 'GET' || method === 'HEAD' || method === 'DELETE') && hasBody(c.req.raw.headers)) {
       return detailResponse(c, 400, `${method} requests take no body; put parameters in the path or the query string.`);
     }
+    // Data answers carry their licence in the body and as a Link header (DESIGN §6); error answers
+    // drop it again (errors.ts): an error is not licensed data.
+    const path = c.req.path;
+    if (path.startsWith('/api/chain/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
     await next();
   });
-
-  // Data answers carry their licence in the body and as a Link header (DESIGN §6).
-  for (const prefix of ['/api/v1/*', '/api/chain/*']) {
-    app.use(prefix, async (c, next) => {
-      await next();
-      if (c.res.status < 400) c.res.headers.set('Link', LICENSE_LINK);
-    });
-  }
 
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);

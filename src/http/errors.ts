@@ -8,11 +8,13 @@ export type Issue = { loc: (string | number)[]; msg: string; type: string };
 
 /** 422 in the spec's shape: `detail` is a list of {loc, msg, type}. */
 export function validationResponse(c: Context, issues: Issue[]): Response {
+  c.header('Link', undefined);
   return c.json({ detail: issues }, 422);
 }
 
 /** Every other error: `{"detail": "<sentence>"}`. Never a stack trace. */
 export function detailResponse(c: Context, status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 501 | 503, detail: string, headers?: Record<string, string>): Response {
+  c.header('Link', undefined);
   return c.json({ detail }, status, headers);
 }
 

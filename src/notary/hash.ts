@@ -13,9 +13,12 @@ export const HASH_SIZE = 32;
 
 // Hashes are handed out as plain Uint8Arrays, not Buffers: Buffer#slice returns a view, so a
 // caller "copying" a Buffer hash with .slice() and then editing it would corrupt stored nodes.
+function plain(b: Buffer): Hash {
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
 function sha(data: Uint8Array): Hash {
-  const out = digest('sha256', data, 'buffer');
-  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  return plain(digest('sha256', data, 'buffer'));
 }
 
 /** MTH({}) = SHA-256 of the empty string. Shared: never mutate it; functions hand out copies. */
@@ -52,10 +55,6 @@ export function nodeHashBuffer(l: Uint8Array, r: Uint8Array): Buffer {
   buf.set(l, 1);
   buf.set(r, 1 + l.length);
   return digest('sha256', buf, 'buffer');
-}
-
-function plain(b: Buffer): Hash {
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /** SHA-256(0x00 ‖ bytes). */

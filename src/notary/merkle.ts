@@ -184,11 +184,9 @@ export function verifyInclusion(leaf: Hash, index: number, size: number, proof: 
       if (sn === 0) return false;
       if (isOdd(fn) || fn === sn) {
         r = nodeHash(p, r);
-        if (!isOdd(fn)) {
-          while (!isOdd(fn) && fn !== 0) {
-            fn = half(fn);
-            sn = half(sn);
-          }
+        while (!isOdd(fn) && fn !== 0) {
+          fn = half(fn);
+          sn = half(sn);
         }
       } else {
         r = nodeHash(r, p);
@@ -237,11 +235,9 @@ export function verifyConsistency(from: number, to: number, proof: Hash[], fromR
       if (isOdd(fn) || fn === sn) {
         fr = nodeHash(c, fr);
         sr = nodeHash(c, sr);
-        if (!isOdd(fn)) {
-          while (!isOdd(fn) && fn !== 0) {
-            fn = half(fn);
-            sn = half(sn);
-          }
+        while (!isOdd(fn) && fn !== 0) {
+          fn = half(fn);
+          sn = half(sn);
         }
       } else {
         sr = nodeHash(sr, c);

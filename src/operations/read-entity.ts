@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
+import type { AnswerCache } from './answer-cache.js';
 import { componentOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { DATA_LICENSE, entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
@@ -14,6 +16,39 @@ export async function readEntity(deps: RecordDeps, owner: string, repo: string, 
   const observations = await deps.store.observationsOf(ref);
   const result = entityResult(ref, observations, asOf, today);
   return { ...result, ...entitySeries(observations, result.as_of), license: DATA_LICENSE };
+}
+
+/** An entity answer serialised once, and the tag that names the data it was computed from. */
+export interface EntityJson {
+  json: string;
+  etag: string;
+}
+
+/**
+ * readEntity through a cache of serialised answers. The key names the component's version (its
+ * latest leaf), so the cached bytes are exactly what readEntity would compute now: one indexed
+ * lookup replaces reading and resolving the whole series.
+ */
+export async function readEntityJson(
+  deps: RecordDeps,
+  cache: AnswerCache<EntityJson>,
+  owner: string,
+  repo: string,
+  rawAsOf: string | undefined,
+): Promise<EntityJson> {
+  const today = utcDateOf(deps.clock.now());
+  const asOf = parseAsOf(rawAsOf, today);
+  const ref = repositoryRef(owner, repo);
+  const version = await deps.store.componentVersion(ref);
+  // Without as_of the answer is as of today, and staleness moves with the calendar.
+  const key = `${ref.kind}:${ref.id}|${asOf ?? `today ${today}`}|${version ?? 'none'}`;
+  let answer = cache.get(key);
+  if (!answer) {
+    const entity = await readEntity(deps, owner, repo, asOf ?? undefined);
+    answer = { json: JSON.stringify(entity), etag: `W/"${createHash('sha256').update(key).digest('base64url').slice(0, 22)}"` };
+    cache.set(key, answer);
+  }
+  return answer;
 }
 
 export interface OrgAnswer {

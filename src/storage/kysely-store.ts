@@ -193,6 +193,16 @@ export class KyselyStore implements Store {
     return rows.map((row) => toObservation(ref, row));
   }
 
+  async componentVersion(ref: ComponentRef): Promise<number | null> {
+    // A raw template: this runs on every entity read, and kysely's builder costs more than the
+    // indexed lookup itself. Plain SQL that both backends read the same way.
+    const { rows } = await sql<{ version: number | null }>`
+      SELECT max(leaf_index) AS version FROM observations
+      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(this.db);
+    const version = rows[0]?.version;
+    return version === null || version === undefined ? null : Number(version);
+  }
+
   async observationsUnderOwner(kind: ComponentRef['kind'], owner: string) {
     const rows = await this.db
       .selectFrom('observations')

@@ -29,6 +29,11 @@ export interface Store {
   importLeaves(leaves: ImportedLeaf[], seal: HeadSealer): Promise<AppendResult>;
 
   observationsOf(ref: ComponentRef): Promise<Observation[]>;
+  /**
+   * The leaf index of the component's latest observation or correction, or null when none is held:
+   * anything computed from observationsOf(ref) stays true until this changes.
+   */
+  componentVersion(ref: ComponentRef): Promise<number | null>;
   /** Every component of `kind` under an owner namespace, with its observations. */
   observationsUnderOwner(kind: ComponentRef['kind'], owner: string): Promise<{ component: ComponentRef; observations: Observation[] }[]>;
 

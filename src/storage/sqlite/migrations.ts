@@ -10,7 +10,7 @@ export const sqliteMigrations: Migration[] = [
       `CREATE TABLE leaves (idx integer PRIMARY KEY, kind text NOT NULL, bytes blob NOT NULL, hash blob NOT NULL, logged_at text NOT NULL)`,
       `CREATE TABLE observations (leaf_index integer PRIMARY KEY REFERENCES leaves (idx), component_id integer NOT NULL REFERENCES components (id), observed_at text NOT NULL, observation_date text NOT NULL, state text NOT NULL, source text NOT NULL, evidence text NOT NULL, method text NOT NULL, corrects integer REFERENCES observations (leaf_index))`,
       `CREATE UNIQUE INDEX observations_one_per_date ON observations (component_id, observation_date) WHERE corrects IS NULL`,
-      `CREATE INDEX observations_by_component ON observations (component_id, observation_date)`,
+      `CREATE INDEX observations_by_component ON observations (component_id, leaf_index)`,
       `CREATE TABLE tree_nodes (level integer NOT NULL, idx integer NOT NULL, hash blob NOT NULL, PRIMARY KEY (level, idx)) WITHOUT ROWID`,
       `CREATE TABLE heads (tree_size integer PRIMARY KEY, root_hash text NOT NULL, timestamp text NOT NULL, prev_head_hash text, head_hash text NOT NULL UNIQUE, checkpoint text NOT NULL)`,
       `CREATE TABLE log_state (id integer PRIMARY KEY CHECK (id = 1), tree_size integer NOT NULL, last_logged_at text, head_hash text)`,

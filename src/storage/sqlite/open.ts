@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import type { ComponentRef } from '../../domain/component.js';
 import { KyselyStore } from '../kysely-store.js';
 import type { Database as Schema } from '../schema.js';
 import type { Store } from '../store.js';
@@ -17,7 +18,90 @@ export async function openSqliteStore(path: string): Promise<Store> {
   database.pragma('busy_timeout = 10000');
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
-  const store = new KyselyStore('sqlite', new Kysely<Schema>({ dialect: new SqliteDialect({ database }) }), sqliteMigrations);
+  const store = new SqliteStore(database);
   await store.migrate();
   return store;
+}
+
+// The same statement as KyselyStore.componentVersion, with SQLite's placeholders.
+const COMPONENT_VERSION_SQL =
+  'SELECT max(leaf_index) AS version FROM observations WHERE component_id = (SELECT id FROM components WHERE kind = ? AND native_id = ?)';
+
+/**
+ * The shared kysely store, with the one query every entity read makes answered from memory while
+ * the database is unchanged. SQLite's data_version moves whenever another connection (another
+ * process) commits; this connection's own appends clear the memory as they commit.
+ */
+class SqliteStore extends KyselyStore {
+  private readonly versions = new Map<string, number | null>();
+  private dataVersion: Database.Statement<[], number>;
+  private seenDataVersion = -1;
+  private versionQuery: Database.Statement<[string, string], { version: number | null }> | null = null;
+
+  constructor(private readonly database: Database.Database) {
+    super('sqlite', new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), sqliteMigrations);
+    this.dataVersion = database.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  override async componentVersion(ref: ComponentRef): Promise<number | null> {
+    // While an append is open on this connection, a direct read would see its uncommitted rows;
+    // the kysely path waits for the append to finish.
+    if (this.database.inTransaction) return super.componentVersion(ref);
+    const dataVersion = this.dataVersion.get()!;
+    if (dataVersion !== this.seenDataVersion) {
+      this.versions.clear();
+      this.seenDataVersion = dataVersion;
+    }
+    const key = `${ref.kind}:${ref.id}`;
+    let version = this.versions.get(key);
+    if (version === undefined) {
+      // Prepared on first use: the tables exist only once migrations have run.
+      this.versionQuery ??= this.database.prepare(COMPONENT_VERSION_SQL);
+      version = this.versionQuery.get(ref.kind, ref.id)?.version ?? null;
+      if (this.versions.size >= VERSION_CACHE_ENTRIES) this.versions.clear();
+      this.versions.set(key, version);
+    }
+    return version;
+  }
+
+  override async appendObservations(...args: Parameters<KyselyStore['appendObservations']>) {
+    try {
+      return await super.appendObservations(...args);
+    } finally {
+      this.versions.clear();
+    }
+  }
+
+  override async importLeaves(...args: Parameters<KyselyStore['importLeaves']>) {
+    try {
+      return await super.importLeaves(...args);
+    } finally {
+      this.versions.clear();
+    }
+  }
+}
+
+const VERSION_CACHE_ENTRIES = 10_000;
+
+const STATEMENT_CACHE_ENTRIES = 500;
+
+/**
+ * kysely prepares every query anew; preparing costs more than running a small indexed query. The
+ * store issues a few hundred distinct SQL strings (their shape, not their values), so keep the
+ * prepared statements. Safe because better-sqlite3 runs each statement to completion synchronously.
+ */
+function withStatementCache(database: Database.Database): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => database.close(),
+    prepare: (sql: string) => {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = database.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_ENTRIES) statements.delete(statements.keys().next().value!);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }

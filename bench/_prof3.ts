@@ -1,0 +1,16 @@
+import { openSqliteStore } from '../src/storage/sqlite/open.js';
+import { logNotary, systemClock } from '../src/operations/deps.js';
+import { build } from '../src/http/app.js';
+import { generateKeyPairSync } from 'node:crypto';
+import { Hono } from 'hono';
+const store = await openSqliteStore('/tmp/prof.db');
+const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+const deps = { store, notary: logNotary('b/l', privateKey, publicKey), clock: systemClock, logError: console.error };
+const app = build(deps);
+const bare = new Hono(); bare.get('/x/:a/:b', (c) => c.body('{"a":1}', 200, { 'content-type': 'application/json' }));
+const N = 3000;
+const time = async (name: string, f: () => unknown) => { for (let i = 0; i < 200; i++) await f(); const t = performance.now(); for (let i = 0; i < N; i++) await f(); console.log(name, ((performance.now() - t) / N * 1000).toFixed(1), 'µs'); };
+await time('componentVersion', () => store.componentVersion({ kind: 'github', id: 'org7/repo7' }));
+await time('treeSize', () => store.treeSize());
+await time('app.request', async () => { const r = await app.request('/api/v1/entity/org7/repo7?as_of=2025-03-15'); await r.text(); });
+await time('bare hono', async () => { const r = await bare.request('/x/org7/repo7?as_of=2025-03-15'); await r.text(); });
