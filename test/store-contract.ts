@@ -5,7 +5,8 @@ import { consistencyProofCoords, foldCover, inclusionProofCoords, merkleTreeHash
 import { verifyHeadChain } from '../src/notary/head.js';
 import { observationLeafRecord } from '../src/domain/observation.js';
 import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
-import { DuplicateObservationError, LogInvariantError, type Store } from '../src/storage/store.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DuplicateObservationError, LogInvariantError, OTHER_WRITER_LAG_MS, type Store } from '../src/storage/store.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -202,8 +203,12 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       const other = await t.reopen();
       expect(await other.componentVersion(widget)).toBe(0);
       await other.appendObservations([githubObservation('acme/widget', '2025-01-02', 'dormant')], notary.seal);
+      expect(await other.componentVersion(widget)).toBe(2);
+      await sleep(OTHER_WRITER_LAG_MS + 5);
       expect(await store.componentVersion(widget)).toBe(2);
       await store.appendObservations([{ ...githubObservation('acme/widget', '2025-01-02', 'alive'), corrects: 2 }], notary.seal);
+      expect(await store.componentVersion(widget)).toBe(3);
+      await sleep(OTHER_WRITER_LAG_MS + 5);
       expect(await other.componentVersion(widget)).toBe(3);
       expect(await store.componentVersion({ kind: 'github', id: 'acme/other' })).toBe(1);
     });

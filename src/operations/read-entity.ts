@@ -20,7 +20,8 @@ export async function readEntity(deps: RecordDeps, owner: string, repo: string, 
 
 /** An entity answer serialised once, and the tag that names the data it was computed from. */
 export interface EntityJson {
-  json: string;
+  /** UTF-8 JSON, encoded once: the hot path writes these bytes as they are. */
+  json: Uint8Array<ArrayBuffer>;
   etag: string;
 }
 
@@ -45,7 +46,7 @@ export async function readEntityJson(
   let answer = cache.get(key);
   if (!answer) {
     const entity = await readEntity(deps, owner, repo, asOf ?? undefined);
-    answer = { json: JSON.stringify(entity), etag: `W/"${createHash('sha256').update(key).digest('base64url').slice(0, 22)}"` };
+    answer = { json: new TextEncoder().encode(JSON.stringify(entity)), etag: `W/"${createHash('sha256').update(key).digest('base64url').slice(0, 22)}"` };
     cache.set(key, answer);
   }
   return answer;

@@ -31,7 +31,8 @@ export interface Store {
   observationsOf(ref: ComponentRef): Promise<Observation[]>;
   /**
    * The leaf index of the component's latest observation or correction, or null when none is held:
-   * anything computed from observationsOf(ref) stays true until this changes.
+   * anything computed from observationsOf(ref) stays true until this changes. It moves at once
+   * with this store's own appends, and within OTHER_WRITER_LAG_MS with another process's.
    */
   componentVersion(ref: ComponentRef): Promise<number | null>;
   /** Every component of `kind` under an owner namespace, with its observations. */
@@ -47,6 +48,13 @@ export interface Store {
   /** Hashes of stored perfect subtrees (level 0 = leaf hashes), in the order asked. */
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]>;
 }
+
+/**
+ * How long an append by another process may go unseen by componentVersion: the SQLite adapter
+ * checks for other writers at most this often, because touching the database on every read costs
+ * as much as the rest of an entity read. PostgreSQL reads it exactly.
+ */
+export const OTHER_WRITER_LAG_MS = 50;
 
 export type HeadSealer = (input: { tree_size: number; root: Hash; timestamp: string; prev_head_hash: string | null }) => HeadBlock;
 

@@ -5,7 +5,7 @@ import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { ComponentRef } from '../../domain/component.js';
 import { KyselyStore } from '../kysely-store.js';
 import type { Database as Schema } from '../schema.js';
-import type { Store } from '../store.js';
+import { OTHER_WRITER_LAG_MS, type Store } from '../store.js';
 import { sqliteMigrations } from './migrations.js';
 
 /** Opens (creating if needed) the SQLite file at `path` and applies pending migrations. */
@@ -29,13 +29,15 @@ const COMPONENT_VERSION_SQL =
 
 /**
  * The shared kysely store, with the one query every entity read makes answered from memory while
- * the database is unchanged. SQLite's data_version moves whenever another connection (another
- * process) commits; this connection's own appends clear the memory as they commit.
+ * the database is unchanged. This connection's own appends clear the memory as they commit;
+ * SQLite's data_version, which moves when another connection (another process) commits, is read
+ * at most every OTHER_WRITER_LAG_MS.
  */
 class SqliteStore extends KyselyStore {
   private readonly versions = new Map<string, number | null>();
   private dataVersion: Database.Statement<[], number>;
   private seenDataVersion = -1;
+  private checkedAt = -Infinity;
   private versionQuery: Database.Statement<[string, string], { version: number | null }> | null = null;
 
   constructor(private readonly database: Database.Database) {
@@ -47,10 +49,14 @@ class SqliteStore extends KyselyStore {
     // While an append is open on this connection, a direct read would see its uncommitted rows;
     // the kysely path waits for the append to finish.
     if (this.database.inTransaction) return super.componentVersion(ref);
-    const dataVersion = this.dataVersion.get()!;
-    if (dataVersion !== this.seenDataVersion) {
-      this.versions.clear();
-      this.seenDataVersion = dataVersion;
+    const now = performance.now();
+    if (now - this.checkedAt >= OTHER_WRITER_LAG_MS) {
+      this.checkedAt = now;
+      const dataVersion = this.dataVersion.get()!;
+      if (dataVersion !== this.seenDataVersion) {
+        this.versions.clear();
+        this.seenDataVersion = dataVersion;
+      }
     }
     const key = `${ref.kind}:${ref.id}`;
     let version = this.versions.get(key);
