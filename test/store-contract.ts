@@ -10,7 +10,7 @@ import { DuplicateObservationError, LogInvariantError, OTHER_WRITER_LAG_MS, type
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendProcess, githubObservation, testNotary, type TestStore } from './support/record.js';
+import { appendProcess, claimProcess, githubObservation, testNotary, type TestStore } from './support/record.js';
 
 /**
  * The storage contract: every adapter must pass this suite unchanged. It is what lets the rest of
@@ -211,6 +211,46 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       await sleep(OTHER_WRITER_LAG_MS + 5);
       expect(await other.componentVersion(widget)).toBe(3);
       expect(await store.componentVersion({ kind: 'github', id: 'acme/other' })).toBe(1);
+    });
+
+    it('keeps a watch list: added once, due at once, listed, removed without touching the record', async () => {
+      const refs = ['acme/a', 'acme/b'].map((id) => ({ kind: 'github' as const, id }));
+      expect(await store.watchAdd(refs, '2025-01-01T00:00:00.000Z')).toBe(2);
+      expect(await store.watchAdd([refs[0]!, { kind: 'npm', id: '@scope/pkg' }], '2025-01-02T00:00:00.000Z')).toBe(1);
+      const list = await store.watchList();
+      expect(list.map((w) => `${w.component.kind}:${w.component.id}`)).toEqual(['github:acme/a', 'github:acme/b', 'npm:@scope/pkg']);
+      expect(list[0]).toMatchObject({ due_at: '2025-01-01T00:00:00.000Z', claimed_until: null });
+      expect(await store.watchRemove(refs[1]!)).toBe(true);
+      expect(await store.watchRemove(refs[1]!)).toBe(false);
+      expect((await store.watchList()).length).toBe(2);
+      expect(await store.treeSize()).toBe(0);
+    });
+
+    it('gives each due component to exactly one of several racing claimer processes, until its lease ends', async () => {
+      const refs = Array.from({ length: 60 }, (_, i) => ({ kind: 'github' as const, id: `acme/r${String(i).padStart(2, '0')}` }));
+      await store.watchAdd(refs, '2025-01-01T00:00:00.000Z');
+      const now = '2025-01-01T06:00:00.000Z';
+      const lease = '2025-01-01T06:10:00.000Z';
+      const [a, b, c] = await Promise.all([
+        claimProcess(t.url, now, lease, 3, 10),
+        claimProcess(t.url, now, lease, 3, 10),
+        claimProcess(t.url, now, lease, 3, 10),
+      ]);
+      const claimed = [...a, ...b, ...c];
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed.length).toBe(60);
+      expect(await store.claimDue(now, 10, lease)).toEqual([]);
+      for (const ref of refs.slice(1)) await store.releaseWatch(ref, '2025-01-03T00:00:00.000Z');
+      await store.releaseWatch(refs[0]!, '2025-01-02T00:00:00.000Z');
+      expect(await store.claimDue('2025-01-01T07:00:00.000Z', 100, '2025-01-01T07:10:00.000Z')).toEqual([]);
+      expect(await store.claimDue('2025-01-02T00:00:00.000Z', 100, '2025-01-02T00:10:00.000Z')).toEqual([refs[0]]);
+    });
+
+    it('remembers an upstream answer’s validators and facts, replacing them on the next full answer', async () => {
+      expect(await store.cacheGet('https://registry.example/left-pad')).toBeNull();
+      await store.cacheSet('https://registry.example/left-pad', { etag: 'W/"1"', last_modified: null, facts: { latest: '1.3.0' } });
+      await store.cacheSet('https://registry.example/left-pad', { etag: 'W/"2"', last_modified: 'Tue, 01 Jan 2025 00:00:00 GMT', facts: { latest: '1.4.0' } });
+      expect(await store.cacheGet('https://registry.example/left-pad')).toEqual({ etag: 'W/"2"', last_modified: 'Tue, 01 Jan 2025 00:00:00 GMT', facts: { latest: '1.4.0' } });
     });
 
     it('groups the components under an owner namespace, and only those', async () => {

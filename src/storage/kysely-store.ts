@@ -7,11 +7,13 @@ import { EMPTY_ROOT, leafHash, type Hash } from '../notary/hash.js';
 import { encodeLeaf } from '../notary/leaf.js';
 import { CompactRange, rootCoords, type NodeCoord } from '../notary/merkle.js';
 import { applyMigrations, type Migration } from './migration.js';
+import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
 import {
   DuplicateObservationError,
   LogInvariantError,
   type AppendResult,
+  type CachedAnswer,
   type HeadSealer,
   type ImportedLeaf,
   type Store,
@@ -224,6 +226,34 @@ export class KyselyStore implements Store {
       group.observations.push(toObservation(group.component, row));
     }
     return [...byComponent.values()];
+  }
+
+  watchAdd(refs: ComponentRef[], now: string) {
+    return watch.watchAdd(this.db, refs, now);
+  }
+
+  watchRemove(ref: ComponentRef) {
+    return watch.watchRemove(this.db, ref);
+  }
+
+  watchList() {
+    return watch.watchList(this.db);
+  }
+
+  claimDue(now: string, limit: number, leaseUntil: string) {
+    return watch.claimDue(this.db, this.backend, now, limit, leaseUntil);
+  }
+
+  releaseWatch(ref: ComponentRef, nextDue: string) {
+    return watch.releaseWatch(this.db, ref, nextDue);
+  }
+
+  cacheGet(url: string) {
+    return watch.cacheGet(this.db, url);
+  }
+
+  cacheSet(url: string, entry: CachedAnswer) {
+    return watch.cacheSet(this.db, url, entry);
   }
 
   async treeSize(): Promise<number> {

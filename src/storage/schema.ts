@@ -25,5 +25,7 @@ export interface Database {
     checkpoint: string;
   };
   log_state: { id: number; tree_size: number; last_logged_at: string | null; head_hash: string | null };
+  watch: { component_id: number; added_at: string; due_at: string; claimed_until: string | null };
+  upstream_cache: { url: string; etag: string | null; last_modified: string | null; facts: string; stored_at: string };
   schema_migrations: { version: number; name: string; applied_at: string };
 }

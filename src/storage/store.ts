@@ -1,5 +1,5 @@
 import type { ComponentRef } from '../domain/component.js';
-import type { NewObservation, Observation } from '../domain/observation.js';
+import type { EvidenceValue, NewObservation, Observation } from '../domain/observation.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { Hash } from '../notary/hash.js';
 import type { NodeCoord } from '../notary/merkle.js';
@@ -38,6 +38,22 @@ export interface Store {
   /** Every component of `kind` under an owner namespace, with its observations. */
   observationsUnderOwner(kind: ComponentRef['kind'], owner: string): Promise<{ component: ComponentRef; observations: Observation[] }[]>;
 
+  /** Adds components to the watch list, due at once (`now`); returns how many were not watched yet. */
+  watchAdd(refs: ComponentRef[], now: string): Promise<number>;
+  /** Removes a component from the watch list; false when it was not on it. Its record stays. */
+  watchRemove(ref: ComponentRef): Promise<boolean>;
+  watchList(): Promise<WatchEntry[]>;
+  /**
+   * Claims up to `limit` watched components due at `now`, until `leaseUntil`. Claimers racing on
+   * any number of connections never get the same component while its lease runs.
+   */
+  claimDue(now: string, limit: number, leaseUntil: string): Promise<ComponentRef[]>;
+  /** Ends a claim: the component is next due at `nextDue`. */
+  releaseWatch(ref: ComponentRef, nextDue: string): Promise<void>;
+  /** Validators and extracted facts of an upstream URL's last full answer (conditional requests). */
+  cacheGet(url: string): Promise<CachedAnswer | null>;
+  cacheSet(url: string, entry: CachedAnswer): Promise<void>;
+
   treeSize(): Promise<number>;
   latestHead(): Promise<HeadBlock | null>;
   /** Heads in ascending tree_size order, starting at the first head whose size ≥ fromSize. */
@@ -57,6 +73,19 @@ export interface Store {
 export const OTHER_WRITER_LAG_MS = 50;
 
 export type HeadSealer = (input: { tree_size: number; root: Hash; timestamp: string; prev_head_hash: string | null }) => HeadBlock;
+
+export interface WatchEntry {
+  component: ComponentRef;
+  added_at: string;
+  due_at: string;
+  claimed_until: string | null;
+}
+
+export interface CachedAnswer {
+  etag: string | null;
+  last_modified: string | null;
+  facts: EvidenceValue;
+}
 
 export interface AppendResult {
   observations: Observation[];

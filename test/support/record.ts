@@ -87,6 +87,22 @@ export function testNotary(origin = 'test.tended.local/log') {
   };
 }
 
+/** Runs test/support/claim-process.ts to completion; resolves the ids it claimed. */
+export function claimProcess(url: string, now: string, lease: string, limit: number, rounds: number): Promise<string[]> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./claim-process.ts', import.meta.url)), url, now, lease, String(limit), String(rounds)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`claim process failed: ${err}`)))),
+  );
+}
+
 /** Starts test/support/append-process.ts; resolves its exit code, and lets the test kill it. */
 export function appendProcess(args: { url: string; keyFile: string; origin: string; prefix: string; count: number; batch: number }) {
   const child = spawn(

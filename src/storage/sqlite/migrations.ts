@@ -17,4 +17,13 @@ export const sqliteMigrations: Migration[] = [
       `INSERT INTO log_state (id, tree_size, last_logged_at, head_hash) VALUES (1, 0, NULL, NULL)`,
     ],
   },
+  {
+    version: 2,
+    name: 'observer: watch list with claims, conditional-request cache',
+    statements: [
+      `CREATE TABLE watch (component_id integer PRIMARY KEY REFERENCES components (id), added_at text NOT NULL, due_at text NOT NULL, claimed_until text)`,
+      `CREATE INDEX watch_due ON watch (due_at)`,
+      `CREATE TABLE upstream_cache (url text PRIMARY KEY, etag text, last_modified text, facts text NOT NULL, stored_at text NOT NULL)`,
+    ],
+  },
 ];

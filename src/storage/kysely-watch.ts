@@ -1,0 +1,103 @@
+import { sql, type Kysely } from 'kysely';
+import { componentOwner, componentPurls, isComponentKind, type ComponentRef } from '../domain/component.js';
+import type { Database } from './schema.js';
+import type { CachedAnswer, WatchEntry } from './store.js';
+
+/**
+ * The observer's bookkeeping (watch list, claims, conditional-request cache): queries shared by
+ * both adapters. None of it is part of the record; the log never depends on it.
+ */
+
+type Db = Kysely<Database>;
+
+export async function watchAdd(db: Db, refs: ComponentRef[], now: string): Promise<number> {
+  if (refs.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    let added = 0;
+    for (const ref of refs) {
+      await trx
+        .insertInto('components')
+        .values({ kind: ref.kind, native_id: ref.id, owner: componentOwner(ref), purl: componentPurls(ref)[1] })
+        .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
+        .execute();
+      const { id } = await trx.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id).executeTakeFirstOrThrow();
+      const result = await trx
+        .insertInto('watch')
+        .values({ component_id: id, added_at: now, due_at: now, claimed_until: null })
+        .onConflict((oc) => oc.column('component_id').doNothing())
+        .executeTakeFirst();
+      added += Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+    return added;
+  });
+}
+
+export async function watchRemove(db: Db, ref: ComponentRef): Promise<boolean> {
+  const result = await db
+    .deleteFrom('watch')
+    .where('component_id', '=', (eb) => eb.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function watchList(db: Db): Promise<WatchEntry[]> {
+  const rows = await db
+    .selectFrom('watch')
+    .innerJoin('components', 'components.id', 'watch.component_id')
+    .select(['components.kind', 'components.native_id', 'watch.added_at', 'watch.due_at', 'watch.claimed_until'])
+    .orderBy('components.kind')
+    .orderBy('components.native_id')
+    .execute();
+  return rows.map((r) => ({ component: toRef(r.kind, r.native_id), added_at: r.added_at, due_at: r.due_at, claimed_until: r.claimed_until }));
+}
+
+export async function claimDue(db: Db, backend: 'sqlite' | 'postgres', now: string, limit: number, leaseUntil: string): Promise<ComponentRef[]> {
+  return db.transaction().execute(async (trx) => {
+    // SQLite: a write first takes the database's write lock at the start, so a claimer waits its
+    // turn instead of failing when it tries to upgrade a read snapshot another claimer has moved on.
+    if (backend === 'sqlite') await trx.updateTable('watch').set({ due_at: sql`due_at` }).where(sql<boolean>`0 = 1`).execute();
+    // PostgreSQL: SKIP LOCKED lets several workers claim side by side without waiting on each
+    // other or taking the same row. SQLite: the transaction's write lock serialises claimers.
+    const due = await trx
+      .selectFrom('watch')
+      .select('component_id')
+      .where('due_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .orderBy('due_at')
+      .limit(limit)
+      .$if(backend === 'postgres', (qb) => qb.forUpdate().skipLocked())
+      .execute();
+    if (due.length === 0) return [];
+    const ids = due.map((d) => Number(d.component_id));
+    await trx.updateTable('watch').set({ claimed_until: leaseUntil }).where('component_id', 'in', ids).execute();
+    const rows = await trx.selectFrom('components').select(['kind', 'native_id']).where('id', 'in', ids).orderBy('kind').orderBy('native_id').execute();
+    return rows.map((r) => toRef(r.kind, r.native_id));
+  });
+}
+
+export async function releaseWatch(db: Db, ref: ComponentRef, nextDue: string): Promise<void> {
+  await db
+    .updateTable('watch')
+    .set({ due_at: nextDue, claimed_until: null })
+    .where('component_id', '=', (eb) => eb.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id))
+    .execute();
+}
+
+export async function cacheGet(db: Db, url: string): Promise<CachedAnswer | null> {
+  const row = await db.selectFrom('upstream_cache').selectAll().where('url', '=', url).executeTakeFirst();
+  return row ? { etag: row.etag, last_modified: row.last_modified, facts: JSON.parse(row.facts) } : null;
+}
+
+export async function cacheSet(db: Db, url: string, entry: CachedAnswer): Promise<void> {
+  const values = { etag: entry.etag, last_modified: entry.last_modified, facts: JSON.stringify(entry.facts), stored_at: new Date().toISOString() };
+  await db
+    .insertInto('upstream_cache')
+    .values({ url, ...values })
+    .onConflict((oc) => oc.column('url').doUpdateSet(values))
+    .execute();
+}
+
+function toRef(kind: string, id: string): ComponentRef {
+  if (!isComponentKind(kind)) throw new Error(`the store holds a component of unknown kind ${kind}`);
+  return { kind, id };
+}
