@@ -120,8 +120,10 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       const correction = { ...githubObservation('acme/widget', '2025-01-01', 'alive'), corrects: observations[0]!.leaf_index };
       const { observations: [stored] } = await store.appendObservations([correction], notary.seal);
       expect(stored!.corrects).toBe(0);
-      const wrong = { ...githubObservation('acme/widget', '2025-01-01', 'alive'), corrects: observations[1]!.leaf_index };
+      const wrong = { ...githubObservation('acme/widget', '2025-01-02', 'alive'), corrects: observations[1]!.leaf_index };
       await expect(store.appendObservations([wrong], notary.seal)).rejects.toBeInstanceOf(LogInvariantError);
+      const second = { ...githubObservation('acme/widget', '2025-01-01', 'dormant'), corrects: observations[0]!.leaf_index };
+      await expect(store.appendObservations([second], notary.seal)).rejects.toBeInstanceOf(DuplicateObservationError);
       expect(await store.observationsOf({ kind: 'github', id: 'acme/widget' })).toHaveLength(2);
     });
 

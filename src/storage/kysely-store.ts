@@ -110,14 +110,12 @@ export class KyselyStore implements Store {
         const o = entry.observation;
         const componentId = await this.componentId(trx, o.component, components);
         const dateKey = `${componentId} ${o.observation_date}`;
-        if (o.corrects === null) {
-          if (seenDates.has(dateKey) || (await hasObservationOn(trx, componentId, o.observation_date))) {
-            throw new DuplicateObservationError(o.component, o.observation_date);
-          }
-          seenDates.add(dateKey);
-        } else {
-          await assertCorrectable(trx, componentId, o.corrects, appended);
+        const correction = o.corrects !== null;
+        if (seenDates.has(`${dateKey} ${correction}`) || (await hasObservationOn(trx, componentId, o.observation_date, correction))) {
+          throw new DuplicateObservationError(o.component, o.observation_date, correction);
         }
+        seenDates.add(`${dateKey} ${correction}`);
+        if (o.corrects !== null) await assertCorrectable(trx, componentId, o.corrects, appended);
         const now = new Date().toISOString();
         const loggedAt = entry.logged_at ?? (lastLoggedAt !== null && lastLoggedAt > now ? lastLoggedAt : now);
         if (lastLoggedAt !== null && loggedAt < lastLoggedAt) {
@@ -328,13 +326,14 @@ async function readNodeHashes(db: Db, coords: NodeCoord[]): Promise<Hash[]> {
   });
 }
 
-async function hasObservationOn(trx: Db, componentId: number, date: string): Promise<boolean> {
+/** At most one scheduled observation and one correction per component per date. */
+async function hasObservationOn(trx: Db, componentId: number, date: string, correction: boolean): Promise<boolean> {
   const row = await trx
     .selectFrom('observations')
     .select('leaf_index')
     .where('component_id', '=', componentId)
     .where('observation_date', '=', date)
-    .where('corrects', 'is', null)
+    .where('corrects', correction ? 'is not' : 'is', null)
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -105,10 +105,14 @@ export interface StoredLeaf {
   logged_at: string;
 }
 
-/** A second observation of one component on one UTC date (only corrections may share a date). */
+/** A second observation (or a second correction) of one component on one UTC date. */
 export class DuplicateObservationError extends Error {
-  constructor(readonly component: ComponentRef, readonly observation_date: string) {
-    super(`${component.kind}:${component.id} already has an observation dated ${observation_date}; a re-read that day is a correction`);
+  constructor(readonly component: ComponentRef, readonly observation_date: string, readonly correction = false) {
+    super(
+      correction
+        ? `${component.kind}:${component.id} already has a correction dated ${observation_date}; one re-read per component per day`
+        : `${component.kind}:${component.id} already has an observation dated ${observation_date}; a re-read that day is a correction`,
+    );
     this.name = 'DuplicateObservationError';
   }
 }

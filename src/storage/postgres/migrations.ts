@@ -19,10 +19,11 @@ export const postgresMigrations: Migration[] = [
   },
   {
     version: 2,
-    name: 'observer: watch list with claims, conditional-request cache',
+    name: 'observer: watch list with claims, conditional-request cache, one correction per component per date',
     statements: [
       `CREATE TABLE watch (component_id integer PRIMARY KEY REFERENCES components (id), added_at text NOT NULL, due_at text NOT NULL, claimed_until text)`,
       `CREATE INDEX watch_due ON watch (due_at)`,
+      `CREATE UNIQUE INDEX observations_one_correction_per_date ON observations (component_id, observation_date) WHERE corrects IS NOT NULL`,
       `CREATE TABLE upstream_cache (url text PRIMARY KEY, etag text, last_modified text, facts text NOT NULL, stored_at text NOT NULL)`,
     ],
   },

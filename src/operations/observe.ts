@@ -1,0 +1,116 @@
+import { addDays, utcDateOf } from '../domain/calendar.js';
+import type { ComponentRef } from '../domain/component.js';
+import type { NewObservation, Observation } from '../domain/observation.js';
+import { classify, type State } from '../domain/state.js';
+import { DuplicateObservationError } from '../storage/store.js';
+import type { Reading, Sources } from '../upstreams/source.js';
+import type { RecordDeps } from './deps.js';
+
+export interface ObserverDeps extends RecordDeps {
+  readonly sources: Sources;
+}
+
+export type ObserveOutcome =
+  | { component: ComponentRef; observation: Observation }
+  | { component: ComponentRef; skipped: 'already observed today' };
+
+/**
+ * Reads one component from its upstream now and appends the dated observation. The date is the
+ * read's own (the clock at the time of the read): nothing lets a caller choose it.
+ */
+export async function observeComponent(deps: ObserverDeps, ref: ComponentRef): Promise<ObserveOutcome> {
+  const readAt = deps.clock.now();
+  const today = utcDateOf(readAt);
+  const reading = await deps.sources[ref.kind].read(ref, today);
+  const observation = observationOf(ref, reading, readAt, null);
+  try {
+    const { observations } = await deps.store.appendObservations([observation], deps.notary.seal);
+    // A rename is recorded on the observation and never read as a death; the new name is watched too.
+    if (reading.renamed_to) await deps.store.watchAdd([reading.renamed_to], readAt.toISOString());
+    return { component: ref, observation: observations[0]! };
+  } catch (error) {
+    if (error instanceof DuplicateObservationError) return { component: ref, skipped: 'already observed today' };
+    throw error;
+  }
+}
+
+/** The observation a reading makes: its state is classified on the date it was read. */
+export function observationOf(ref: ComponentRef, reading: Reading, readAt: Date, corrects: number | null): NewObservation {
+  const today = utcDateOf(readAt);
+  return {
+    component: ref,
+    observed_at: readAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    observation_date: today,
+    state: classify(reading.signals, today),
+    source: reading.source,
+    evidence: reading.renamed_to ? { ...reading.evidence, renamed_to: `${reading.renamed_to.kind}:${reading.renamed_to.id}` } : reading.evidence,
+    method: reading.method,
+    corrects,
+  };
+}
+
+export interface PassReport {
+  observed: number;
+  skipped: number;
+  failed: number;
+  states: Partial<Record<State, number>>;
+}
+
+export interface PassOptions {
+  /** Components claimed at a time. */
+  batch: number;
+  /** Components read at once (each upstream also limits its own concurrency). */
+  concurrency: number;
+  /** How long a claim holds before another worker may take the component. */
+  leaseMs: number;
+}
+
+/**
+ * One pass of the schedule: claims due components in batches until none is due, observes each,
+ * and makes it due again at the start of the next UTC day (each component is read once a day).
+ * Safe to run in several processes at once: claims never overlap, and a second observation of a
+ * component on one date is refused by the store.
+ */
+export async function observeDue(deps: ObserverDeps, options: PassOptions): Promise<PassReport> {
+  const report: PassReport = { observed: 0, skipped: 0, failed: 0, states: {} };
+  for (;;) {
+    const now = deps.clock.now();
+    const claimed = await deps.store.claimDue(now.toISOString(), options.batch, new Date(now.getTime() + options.leaseMs).toISOString());
+    if (claimed.length === 0) return report;
+    await inParallel(claimed, options.concurrency, async (ref) => {
+      try {
+        tally(report, await observeComponent(deps, ref));
+      } catch {
+        // A store fault on one component must not stop the pass; its claim lapses and it is retried.
+        report.failed++;
+        return;
+      }
+      await deps.store.releaseWatch(ref, `${addDays(utcDateOf(deps.clock.now()), 1)}T00:00:00.000Z`);
+    });
+  }
+}
+
+/** Observes the named components now, whether or not they are watched or due. */
+export async function observeNamed(deps: ObserverDeps, refs: ComponentRef[], concurrency: number): Promise<PassReport> {
+  const report: PassReport = { observed: 0, skipped: 0, failed: 0, states: {} };
+  await inParallel(refs, concurrency, async (ref) => tally(report, await observeComponent(deps, ref)));
+  return report;
+}
+
+function tally(report: PassReport, outcome: ObserveOutcome): void {
+  if ('skipped' in outcome) {
+    report.skipped++;
+    return;
+  }
+  report.observed++;
+  const state = outcome.observation.state;
+  report.states[state] = (report.states[state] ?? 0) + 1;
+}
+
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(workers);
+}
