@@ -255,6 +255,31 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await store.cacheGet('https://registry.example/left-pad')).toEqual({ etag: 'W/"2"', last_modified: 'Tue, 01 Jan 2025 00:00:00 GMT', facts: { latest: '1.4.0' } });
     });
 
+    it('chains census reads beside observations and gives back the latest', async () => {
+      await store.initialiseLog(notary.seal);
+      const pkg = { kind: 'npm' as const, id: '@acme/widget' };
+      expect(await store.latestCensus(pkg)).toBeNull();
+      const read = (date: string, dependents: number | null) => ({
+        component: pkg,
+        read_at: `${date}T03:00:00Z`,
+        read_date: date,
+        dependents,
+        source: 'https://packages.ecosyste.ms/api/v1/registries/npmjs.org/packages/@acme%2Fwidget',
+        evidence: { http_status: dependents === null ? 503 : 200 },
+        method: 'ecosyste.ms dependent_packages_count',
+      });
+      await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive')], notary.seal);
+      const { census } = await store.appendCensus([read('2025-01-01', 12), read('2025-01-02', null)], notary.seal);
+      expect(census.map((c) => c.leaf_index)).toEqual([1, 2]);
+      expect(await store.latestCensus(pkg)).toMatchObject({ read_date: '2025-01-02', dependents: null, leaf_index: 2 });
+      const leaf = decodeLeaf((await store.leaf(1))!.bytes) as Record<string, unknown>;
+      expect(leaf).toMatchObject({ _type: 'tended/census/v1', component: 'pkg:npm/%40acme/widget', dependents: 12 });
+      const report = await auditLog(storeLogSource(store, (await store.latestHead())!), notary.verifier, notary.origin);
+      expect(report.tree_size).toBe(3);
+      await expect(store.appendCensus([{ ...read('2025-01-03', 1), dependents: -1 }], notary.seal)).rejects.toThrow(/dependents/);
+      expect(await store.treeSize()).toBe(3);
+    });
+
     it('groups the components under an owner namespace, and only those', async () => {
       await store.initialiseLog(notary.seal);
       await store.appendObservations(

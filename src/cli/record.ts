@@ -2,6 +2,8 @@ import { loadOrCreateSigningKey } from '../config/signing-key.js';
 import type { Config } from '../config/config.js';
 import { logNotary, systemClock, type RecordDeps } from '../operations/deps.js';
 import type { CliWiring } from './run.js';
+import type { ObserverDeps } from '../operations/observe.js';
+import { createSources } from '../upstreams/sources.js';
 
 /** Opens the store and the signing key: what every command that reads or writes the record needs. */
 export async function openRecord(config: Config, wiring: CliWiring): Promise<RecordDeps> {
@@ -12,3 +14,22 @@ export async function openRecord(config: Config, wiring: CliWiring): Promise<Rec
   await store.initialiseLog(notary.seal);
   return { store, notary, clock: systemClock };
 }
+
+/** How a pass claims and reads: small claims so several workers share a large watch list. */
+export const PASS_OPTIONS = { batch: 50, concurrency: 8, leaseMs: 10 * 60_000 } as const;
+
+/** openRecord plus the upstream readers, with conditional-request validators kept in the store. */
+export async function openObserver(config: Config, wiring: CliWiring): Promise<ObserverDeps> {
+  const deps = await openRecord(config, wiring);
+  const sources = createSources({
+    urls: config.upstreams,
+    githubToken: config.githubToken,
+    userAgent: USER_AGENT,
+    timeoutMs: 15_000,
+    concurrency: 4,
+    cache: { get: (url) => deps.store.cacheGet(url), set: (url, entry) => deps.store.cacheSet(url, entry) },
+  });
+  return { ...deps, sources };
+}
+
+const USER_AGENT = 'tended/0.1.0 (maintenance observation service; public metadata reads only)';

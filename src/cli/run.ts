@@ -3,6 +3,8 @@ import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import type { Store } from '../storage/store.js';
 import { serveCommand } from './serve.js';
 import { exportCommand, importCommand, verifyCommand } from './log-commands.js';
+import { observeCommand, watchCommand } from './observer-commands.js';
+import { simulateCommand } from './simulate.js';
 
 /** What the composition root hands the CLI: the only place that knows which adapters exist. */
 export interface CliWiring {
@@ -16,6 +18,13 @@ const USAGE = `usage: tended <command> [options]
 
 commands:
   serve                         run the HTTP service (and, with TENDED_OBSERVER=on, the observer)
+  watch add KIND ID [KIND ID…] | watch remove KIND ID | watch list
+                                the components the observer reads once per UTC day
+                                (KIND: github, npm, pypi, docker)
+  observe [--once] [KIND ID…]   read the named components now; or, with --once, one pass over
+                                the due ones; or, with neither, run the schedule until stopped
+  simulate [--scenario FILE] [--port N]
+                                serve simulated upstreams on loopback (for tests and the demo)
   verify [--url URL | --file EXPORT] [--key VKEY]
                                 rebuild the Merkle tree from the store, a running service or an
                                 export, and check it against the signed checkpoint
@@ -55,6 +64,16 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
       case 'export': {
         const { values } = parseArgs({ args: rest, options: { since: { type: 'string' }, out: { type: 'string' } } });
         return await exportCommand(config, wiring, values);
+      }
+      case 'watch':
+        return await watchCommand(config, wiring, rest);
+      case 'observe': {
+        const once = rest.includes('--once');
+        return await observeCommand(config, wiring, once, rest.filter((a) => a !== '--once'));
+      }
+      case 'simulate': {
+        const { values } = parseArgs({ args: rest, options: { scenario: { type: 'string' }, port: { type: 'string' } } });
+        return await simulateCommand(wiring, values);
       }
       case 'import': {
         const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' } } });

@@ -3,7 +3,8 @@ import { registerChainRoutes } from '../api/chain.js';
 import { registerEntityRoutes } from '../api/entity.js';
 import { registerHealthRoute } from '../api/health.js';
 import { registerPendingRoutes } from '../api/pending.js';
-import type { RecordDeps } from '../operations/deps.js';
+import type { ObserverDeps } from '../operations/observe.js';
+import { registerDisputeRoute } from '../api/dispute.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -11,7 +12,7 @@ import { methodsAllowedFor } from './routes.js';
 export const API_VERSION = '0.1.0';
 const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
 
-export interface AppDeps extends RecordDeps {
+export interface AppDeps extends ObserverDeps {
   /** Where unexpected errors go (pino in production). Never a request body, never a client IP. */
   readonly logError: (error: unknown) => void;
 }
@@ -44,6 +45,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);
   registerChainRoutes(app, deps);
+  registerDisputeRoute(app, deps);
   registerPendingRoutes(app);
 
   app.doc31('/api/v1/docs', {

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ValidationError } from '../domain/errors.js';
+import { DisputeRefusedError } from '../operations/dispute.js';
 import { NotFoundError } from '../operations/read-chain.js';
 import { DuplicateObservationError } from '../storage/store.js';
 
@@ -22,7 +23,7 @@ export function detailResponse(c: Context, status: 400 | 401 | 404 | 405 | 409 |
 export function errorResponse(c: Context, error: unknown, log: (error: unknown) => void): Response {
   if (error instanceof ValidationError) return validationResponse(c, error.issues);
   if (error instanceof NotFoundError) return detailResponse(c, 404, error.message);
-  if (error instanceof DuplicateObservationError) return detailResponse(c, 409, error.message);
+  if (error instanceof DuplicateObservationError || error instanceof DisputeRefusedError) return detailResponse(c, 409, error.message);
   if (error instanceof HTTPException) {
     const status = error.status as 400;
     return detailResponse(c, status, error.message || 'the request could not be read');

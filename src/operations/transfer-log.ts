@@ -1,3 +1,4 @@
+import { CENSUS_LEAF_TYPE, censusFromLeafRecord } from '../domain/census.js';
 import { observationFromLeafRecord } from '../domain/observation-record.js';
 import { ValidationError } from '../domain/errors.js';
 import { toBase64 } from '../notary/hash.js';
@@ -75,9 +76,10 @@ export async function importLog(deps: RecordDeps, lines: AsyncIterable<string>, 
   const report = await auditLog({ checkpoint: header.checkpoint, leaves: iterate(leaves) }, verifier, header.origin);
   const imported: ImportedLeaf[] = leaves.map((bytes, index) => {
     try {
-      return { bytes, ...observationFromLeafRecord(decodeLeaf(bytes)) };
+      const record = decodeLeaf(bytes) as Record<string, unknown>;
+      return record['_type'] === CENSUS_LEAF_TYPE ? { bytes, ...censusFromLeafRecord(record) } : { bytes, ...observationFromLeafRecord(record) };
     } catch (error) {
-      throw importError(`leaf ${index} is not an observation record Tended can hold: ${(error as Error).message}`);
+      throw importError(`leaf ${index} is not an observation or census record Tended can hold: ${(error as Error).message}`);
     }
   });
   if ((await deps.store.treeSize()) !== 0) throw importError('the store already holds leaves; import only into an empty store');

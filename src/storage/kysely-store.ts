@@ -1,35 +1,24 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { componentOwner, componentPurls, type ComponentRef } from '../domain/component.js';
+import { sql, type Kysely } from 'kysely';
+import { censusLeafRecord, type Census, type NewCensus } from '../domain/census.js';
+import type { ComponentRef } from '../domain/component.js';
 import { observationLeafRecord, type NewObservation, type Observation } from '../domain/observation.js';
-import type { State } from '../domain/state.js';
 import type { HeadBlock } from '../notary/head.js';
-import { EMPTY_ROOT, leafHash, type Hash } from '../notary/hash.js';
+import type { Hash } from '../notary/hash.js';
 import { encodeLeaf } from '../notary/leaf.js';
-import { CompactRange, rootCoords, type NodeCoord } from '../notary/merkle.js';
+import type { NodeCoord } from '../notary/merkle.js';
+import { appendLeaves, initialiseLog } from './kysely-append.js';
+import { readNodeHashes, toCensus, toHead, toLeaf, toObservation } from './kysely-read.js';
 import { applyMigrations, type Migration } from './migration.js';
 import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
-import {
-  DuplicateObservationError,
-  LogInvariantError,
-  type AppendResult,
-  type CachedAnswer,
-  type HeadSealer,
-  type ImportedLeaf,
-  type Store,
-  type StoredLeaf,
+import type {
+  AppendResult,
+  CachedAnswer,
+  HeadSealer,
+  ImportedLeaf,
+  Store,
+  StoredLeaf,
 } from './store.js';
-
-type Db = Kysely<Database> | Transaction<Database>;
-
-/** A leaf ready to append: its observation and a way to get its exact bytes once logged_at is fixed. */
-interface PendingLeaf {
-  observation: NewObservation;
-  logged_at: string | null;
-  bytes: (loggedAt: string) => Uint8Array;
-}
-
-const ROWS_PER_INSERT = 500;
 
 /**
  * The store's query code, shared by both adapters through kysely: the adapters differ only in the
@@ -56,24 +45,14 @@ export class KyselyStore implements Store {
   }
 
   initialiseLog(seal: HeadSealer): Promise<HeadBlock> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('log_state').set({ tree_size: sql`tree_size` }).where('id', '=', 1).execute();
-      const state = await trx.selectFrom('log_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-      if (state.head_hash !== null) {
-        const head = await trx.selectFrom('heads').selectAll().where('head_hash', '=', state.head_hash).executeTakeFirstOrThrow();
-        return toHead(head);
-      }
-      const head = seal({ tree_size: 0, root: EMPTY_ROOT, timestamp: headTimestamp(), prev_head_hash: null });
-      await trx.insertInto('heads').values(head).execute();
-      await trx.updateTable('log_state').set({ head_hash: head.head_hash }).where('id', '=', 1).execute();
-      return head;
-    });
+    return initialiseLog(this.db, seal);
   }
 
   appendObservations(observations: NewObservation[], seal: HeadSealer): Promise<AppendResult> {
-    return this.append(
+    return appendLeaves(
+      this.db,
       observations.map((observation) => ({
-        observation,
+        record: { observation },
         logged_at: null,
         bytes: (loggedAt) => encodeLeaf(observationLeafRecord(observation, loggedAt)),
       })),
@@ -81,104 +60,37 @@ export class KyselyStore implements Store {
     );
   }
 
-  importLeaves(leaves: ImportedLeaf[], seal: HeadSealer): Promise<AppendResult> {
-    return this.append(
-      leaves.map((leaf) => ({ observation: leaf.observation, logged_at: leaf.logged_at, bytes: () => leaf.bytes })),
+  appendCensus(census: NewCensus[], seal: HeadSealer): Promise<AppendResult> {
+    return appendLeaves(
+      this.db,
+      census.map((c) => ({ record: { census: c }, logged_at: null, bytes: (loggedAt) => encodeLeaf(censusLeafRecord(c, loggedAt)) })),
       seal,
     );
   }
 
-  private append(pending: PendingLeaf[], seal: HeadSealer): Promise<AppendResult> {
-    if (pending.length === 0) return Promise.reject(new LogInvariantError('nothing to append'));
-    return this.db.transaction().execute(async (trx) => {
-      // The sequencer: writing the single log_state row first takes the write lock on both
-      // backends (a row lock on PostgreSQL, the database's RESERVED lock on SQLite), so appends
-      // from any number of processes are serialised and each sees the tree its append extends.
-      await trx.updateTable('log_state').set({ tree_size: sql`tree_size` }).where('id', '=', 1).execute();
-      const state = await trx.selectFrom('log_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-      const startSize = Number(state.tree_size);
-      const range = new CompactRange(startSize, await readNodeHashes(trx, rootCoords(startSize)));
-      let lastLoggedAt = state.last_logged_at;
-      const components = new Map<string, number>();
-      const seenDates = new Set<string>();
-      const leafRows: Database['leaves'][] = [];
-      const nodeRows: Database['tree_nodes'][] = [];
-      const observationRows: Database['observations'][] = [];
-      const appended: Observation[] = [];
-
-      for (const entry of pending) {
-        const o = entry.observation;
-        const componentId = await this.componentId(trx, o.component, components);
-        const dateKey = `${componentId} ${o.observation_date}`;
-        const correction = o.corrects !== null;
-        if (seenDates.has(`${dateKey} ${correction}`) || (await hasObservationOn(trx, componentId, o.observation_date, correction))) {
-          throw new DuplicateObservationError(o.component, o.observation_date, correction);
-        }
-        seenDates.add(`${dateKey} ${correction}`);
-        if (o.corrects !== null) await assertCorrectable(trx, componentId, o.corrects, appended);
-        const now = new Date().toISOString();
-        const loggedAt = entry.logged_at ?? (lastLoggedAt !== null && lastLoggedAt > now ? lastLoggedAt : now);
-        if (lastLoggedAt !== null && loggedAt < lastLoggedAt) {
-          throw new LogInvariantError(`leaf ${range.size} was logged at ${loggedAt}, before leaf ${range.size - 1} (${lastLoggedAt})`);
-        }
-        lastLoggedAt = loggedAt;
-        const bytes = entry.bytes(loggedAt);
-        const index = range.size;
-        const hash = leafHash(bytes);
-        for (const { coord, hash: nodeHash } of range.append(hash).completed) {
-          if (coord.level > 0) nodeRows.push({ level: coord.level, idx: coord.index, hash: nodeHash });
-        }
-        leafRows.push({ idx: index, kind: 'observation', bytes, hash, logged_at: loggedAt });
-        observationRows.push({
-          leaf_index: index,
-          component_id: componentId,
-          observed_at: o.observed_at,
-          observation_date: o.observation_date,
-          state: o.state,
-          source: o.source,
-          evidence: JSON.stringify(o.evidence),
-          method: o.method,
-          corrects: o.corrects,
-        });
-        appended.push({ ...o, leaf_index: index });
-      }
-
-      await insertChunked(trx, 'leaves', leafRows);
-      await insertChunked(trx, 'tree_nodes', nodeRows);
-      await insertChunked(trx, 'observations', observationRows);
-      const head = seal({
-        tree_size: range.size,
-        root: range.root(),
-        timestamp: headTimestamp(),
-        prev_head_hash: state.head_hash,
-      });
-      await trx.insertInto('heads').values(head).execute();
-      await trx
-        .updateTable('log_state')
-        .set({ tree_size: range.size, last_logged_at: lastLoggedAt, head_hash: head.head_hash })
-        .where('id', '=', 1)
-        .execute();
-      return { observations: appended, head };
-    });
+  importLeaves(leaves: ImportedLeaf[], seal: HeadSealer): Promise<AppendResult> {
+    return appendLeaves(
+      this.db,
+      leaves.map((leaf) => ({
+        record: 'observation' in leaf ? { observation: leaf.observation } : { census: leaf.census },
+        logged_at: leaf.logged_at,
+        bytes: () => leaf.bytes,
+      })),
+      seal,
+    );
   }
 
-  private async componentId(trx: Db, ref: ComponentRef, cache: Map<string, number>): Promise<number> {
-    const key = `${ref.kind}:${ref.id}`;
-    const cached = cache.get(key);
-    if (cached !== undefined) return cached;
-    await trx
-      .insertInto('components')
-      .values({ kind: ref.kind, native_id: ref.id, owner: componentOwner(ref), purl: componentPurls(ref)[1] })
-      .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
-      .execute();
-    const row = await trx
-      .selectFrom('components')
-      .select('id')
-      .where('kind', '=', ref.kind)
-      .where('native_id', '=', ref.id)
-      .executeTakeFirstOrThrow();
-    cache.set(key, Number(row.id));
-    return Number(row.id);
+  async latestCensus(ref: ComponentRef): Promise<Census | null> {
+    const row = await this.db
+      .selectFrom('census')
+      .innerJoin('components', 'components.id', 'census.component_id')
+      .selectAll('census')
+      .where('components.kind', '=', ref.kind)
+      .where('components.native_id', '=', ref.id)
+      .orderBy('census.leaf_index', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toCensus(ref, row) : null;
   }
 
   async observationsOf(ref: ComponentRef): Promise<Observation[]> {
@@ -299,80 +211,4 @@ export class KyselyStore implements Store {
 /** Heads carry second-precision RFC 3339 UTC times, as checkpoints and their readers expect. */
 function headTimestamp(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-async function readNodeHashes(db: Db, coords: NodeCoord[]): Promise<Hash[]> {
-  if (coords.length === 0) return [];
-  const leafIdx = coords.filter((c) => c.level === 0).map((c) => c.index);
-  const inner = coords.filter((c) => c.level > 0);
-  const found = new Map<string, Hash>();
-  if (leafIdx.length > 0) {
-    for (const row of await db.selectFrom('leaves').select(['idx', 'hash']).where('idx', 'in', leafIdx).execute()) {
-      found.set(`0/${Number(row.idx)}`, new Uint8Array(row.hash));
-    }
-  }
-  if (inner.length > 0) {
-    const rows = await db
-      .selectFrom('tree_nodes')
-      .select(['level', 'idx', 'hash'])
-      .where((eb) => eb.or(inner.map((c) => eb.and([eb('level', '=', c.level), eb('idx', '=', c.index)]))))
-      .execute();
-    for (const row of rows) found.set(`${row.level}/${Number(row.idx)}`, new Uint8Array(row.hash));
-  }
-  return coords.map((c) => {
-    const hash = found.get(`${c.level}/${c.index}`);
-    if (!hash) throw new LogInvariantError(`the tree has no stored node at level ${c.level}, index ${c.index}`);
-    return hash;
-  });
-}
-
-/** At most one scheduled observation and one correction per component per date. */
-async function hasObservationOn(trx: Db, componentId: number, date: string, correction: boolean): Promise<boolean> {
-  const row = await trx
-    .selectFrom('observations')
-    .select('leaf_index')
-    .where('component_id', '=', componentId)
-    .where('observation_date', '=', date)
-    .where('corrects', correction ? 'is not' : 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-async function assertCorrectable(trx: Db, componentId: number, corrects: number, pending: Observation[]): Promise<void> {
-  const inBatch = pending.some((o) => o.leaf_index === corrects);
-  const row = inBatch
-    ? { component_id: componentId }
-    : await trx.selectFrom('observations').select('component_id').where('leaf_index', '=', corrects).executeTakeFirst();
-  if (!row || Number(row.component_id) !== componentId) {
-    throw new LogInvariantError(`a correction must point at an earlier observation of the same component; leaf ${corrects} is not one`);
-  }
-}
-
-async function insertChunked<T extends 'leaves' | 'tree_nodes' | 'observations'>(trx: Db, table: T, rows: Database[T][]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    // kysely's typing of a generic table name is too wide to check here; the row type is fixed by T.
-    await trx.insertInto(table).values(rows.slice(i, i + ROWS_PER_INSERT) as never).execute();
-  }
-}
-
-function toObservation(component: ComponentRef, row: Database['observations']): Observation {
-  return {
-    component,
-    observed_at: row.observed_at,
-    observation_date: row.observation_date,
-    state: row.state as State,
-    source: row.source,
-    evidence: JSON.parse(row.evidence),
-    method: row.method,
-    corrects: row.corrects === null ? null : Number(row.corrects),
-    leaf_index: Number(row.leaf_index),
-  };
-}
-
-function toHead(row: Database['heads']): HeadBlock {
-  return { ...row, tree_size: Number(row.tree_size) };
-}
-
-function toLeaf(row: Database['leaves']): StoredLeaf {
-  return { index: Number(row.idx), bytes: new Uint8Array(row.bytes), hash: new Uint8Array(row.hash), logged_at: row.logged_at };
 }

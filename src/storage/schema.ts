@@ -14,6 +14,16 @@ export interface Database {
     method: string;
     corrects: number | null;
   };
+  census: {
+    leaf_index: number;
+    component_id: number;
+    read_at: string;
+    read_date: string;
+    dependents: number | null;
+    source: string;
+    evidence: string;
+    method: string;
+  };
   leaves: { idx: number; kind: string; bytes: Uint8Array; hash: Uint8Array; logged_at: string };
   tree_nodes: { level: number; idx: number; hash: Uint8Array };
   heads: {

@@ -1,3 +1,4 @@
+import type { Census, NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { EvidenceValue, NewObservation, Observation } from '../domain/observation.js';
 import type { HeadBlock } from '../notary/head.js';
@@ -27,6 +28,10 @@ export interface Store {
    * must decode to an observation record. Same all-or-nothing rule as appendObservations.
    */
   importLeaves(leaves: ImportedLeaf[], seal: HeadSealer): Promise<AppendResult>;
+  /** Appends census reads as leaves, with one new head; same all-or-nothing rule. */
+  appendCensus(census: NewCensus[], seal: HeadSealer): Promise<AppendResult>;
+  /** The component's latest census, or null when its dependents were never read. */
+  latestCensus(ref: ComponentRef): Promise<Census | null>;
 
   observationsOf(ref: ComponentRef): Promise<Observation[]>;
   /**
@@ -89,14 +94,11 @@ export interface CachedAnswer {
 
 export interface AppendResult {
   observations: Observation[];
+  census: Census[];
   head: HeadBlock;
 }
 
-export interface ImportedLeaf {
-  bytes: Uint8Array;
-  observation: NewObservation;
-  logged_at: string;
-}
+export type ImportedLeaf = { bytes: Uint8Array; logged_at: string } & ({ observation: NewObservation } | { census: NewCensus });
 
 export interface StoredLeaf {
   index: number;

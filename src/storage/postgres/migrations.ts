@@ -27,4 +27,12 @@ export const postgresMigrations: Migration[] = [
       `CREATE TABLE upstream_cache (url text PRIMARY KEY, etag text, last_modified text, facts text NOT NULL, stored_at text NOT NULL)`,
     ],
   },
+  {
+    version: 3,
+    name: 'census: dated reads of dependents, chained as leaves',
+    statements: [
+      `CREATE TABLE census (leaf_index bigint PRIMARY KEY REFERENCES leaves (idx), component_id integer NOT NULL REFERENCES components (id), read_at text NOT NULL, read_date text NOT NULL, dependents bigint, source text NOT NULL, evidence text NOT NULL, method text NOT NULL)`,
+      `CREATE INDEX census_by_component ON census (component_id, leaf_index)`,
+    ],
+  },
 ];

@@ -1,0 +1,53 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { COMPONENT_KINDS } from '../domain/component.js';
+import { disputeComponent } from '../operations/dispute.js';
+import type { ObserverDeps } from '../operations/observe.js';
+import { EntityResultSchema, ErrorDetail, errorResponses, json } from './schemas.js';
+
+const DisputeBody = z
+  .object({
+    kind: z.string().openapi({ description: `One of ${COMPONENT_KINDS.join(', ')}.`, example: 'npm' }),
+    name: z.string().min(1, 'name must name the component, e.g. "left-pad" or "expressjs/express"').openapi({ example: 'left-pad' }),
+  })
+  .openapi('DisputeRequest');
+
+const ObservationSchema = z.object({
+  observation_date: z.string(),
+  observed_at: z.string(),
+  state: z.string(),
+  source: z.string(),
+  evidence: z.record(z.string(), z.unknown()),
+  method: z.string(),
+  corrects: z.number().int().nullable(),
+  leaf_index: z.number().int(),
+});
+
+const disputeRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/dispute',
+  summary: 'Re-read a component’s public registry metadata now and record the result as a dated correction',
+  description:
+    'Appends a correction linked to today’s observation (or today’s first observation when there is none yet); never an edit of history. One dispute per component per day.',
+  request: { body: { content: { 'application/json': { schema: DisputeBody } }, required: true } },
+  responses: {
+    200: json(
+      z.object({
+        disputed: z.object({ leaf_index: z.number().int(), state: z.string(), observation_date: z.string() }),
+        reread: ObservationSchema,
+        kind_of_record: z.enum(['correction', 'observation']),
+        result: EntityResultSchema,
+        license: z.literal('CC-BY-4.0'),
+      }),
+      'The re-read, as appended to the record.',
+    ),
+    409: json(ErrorDetail, 'This component was already disputed today.'),
+    ...errorResponses,
+  },
+});
+
+export function registerDisputeRoute(app: OpenAPIHono, deps: ObserverDeps): void {
+  app.openapi(disputeRoute, async (c) => {
+    const { kind, name } = c.req.valid('json');
+    return c.json(await disputeComponent(deps, kind, name), 200) as never;
+  });
+}

@@ -1,0 +1,87 @@
+import { normaliseComponent, type ComponentRef } from '../domain/component.js';
+import { ValidationError } from '../domain/errors.js';
+import type { Config } from '../config/config.js';
+import { observeDue, observeNamed, type PassReport } from '../operations/observe.js';
+import { startSchedule } from '../observer/schedule.js';
+import { openObserver, PASS_OPTIONS } from './record.js';
+import type { CliWiring } from './run.js';
+
+/** `tended watch add|remove|list [KIND ID…]`: what the schedule reads once a day. */
+export async function watchCommand(config: Config, wiring: CliWiring, args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  if (action !== 'add' && action !== 'remove' && action !== 'list') {
+    wiring.stderr.write('tended: watch takes add KIND ID [KIND ID…], remove KIND ID, or list\n');
+    return 2;
+  }
+  const refs = parsePairs(wiring, rest);
+  if (refs === null) return 2;
+  const deps = await openObserver(config, wiring);
+  try {
+    if (action === 'add') {
+      if (refs.length === 0) return usage(wiring, 'watch add takes KIND ID pairs, e.g. `watch add npm express github expressjs/express`');
+      const added = await deps.store.watchAdd(refs, deps.clock.now().toISOString());
+      wiring.stdout.write(`watching ${refs.length} component(s), ${added} new; each is read once per UTC day\n`);
+    } else if (action === 'remove') {
+      if (refs.length !== 1) return usage(wiring, 'watch remove takes one KIND ID pair');
+      const removed = await deps.store.watchRemove(refs[0]!);
+      wiring.stdout.write(removed ? `no longer watching ${refs[0]!.kind} ${refs[0]!.id}; its record stays\n` : `${refs[0]!.kind} ${refs[0]!.id} was not watched\n`);
+    } else {
+      for (const w of await deps.store.watchList()) wiring.stdout.write(`${w.component.kind}\t${w.component.id}\tdue ${w.due_at}\n`);
+    }
+    return 0;
+  } finally {
+    await deps.store.close();
+  }
+}
+
+/** `tended observe [--once] [KIND ID…]`: named components now; or due ones once; or the schedule. */
+export async function observeCommand(config: Config, wiring: CliWiring, once: boolean, args: string[]): Promise<number> {
+  const refs = parsePairs(wiring, args);
+  if (refs === null) return 2;
+  const deps = await openObserver(config, wiring);
+  try {
+    if (refs.length > 0) {
+      printReport(wiring, await observeNamed(deps, refs, PASS_OPTIONS.concurrency));
+    } else if (once) {
+      printReport(wiring, await observeDue(deps, PASS_OPTIONS));
+    } else {
+      const schedule = startSchedule(deps, { ...PASS_OPTIONS, everyMs: 60_000, onPass: (r) => printReport(wiring, r) });
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await schedule.stop();
+    }
+    return 0;
+  } finally {
+    await deps.store.close();
+  }
+}
+
+function printReport(wiring: CliWiring, report: PassReport): void {
+  const states = Object.entries(report.states).map(([state, n]) => `${state} ${n}`).join(', ');
+  wiring.stdout.write(`observed ${report.observed}${states ? ` (${states})` : ''}; already observed today ${report.skipped}; failed ${report.failed}\n`);
+}
+
+function parsePairs(wiring: CliWiring, args: string[]): ComponentRef[] | null {
+  if (args.length % 2 !== 0) {
+    wiring.stderr.write('tended: components are given as KIND ID pairs (kinds: github, npm, pypi, docker)\n');
+    return null;
+  }
+  const refs: ComponentRef[] = [];
+  for (let i = 0; i < args.length; i += 2) {
+    try {
+      refs.push(normaliseComponent(args[i]!, args[i + 1]!));
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      wiring.stderr.write(`tended: ${args[i]} ${args[i + 1]}: ${error.message}\n`);
+      return null;
+    }
+  }
+  return refs;
+}
+
+function usage(wiring: CliWiring, message: string): number {
+  wiring.stderr.write(`tended: ${message}\n`);
+  return 2;
+}

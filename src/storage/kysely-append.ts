@@ -1,0 +1,155 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Census, NewCensus } from '../domain/census.js';
+import { componentOwner, componentPurls, type ComponentRef } from '../domain/component.js';
+import type { NewObservation, Observation } from '../domain/observation.js';
+import { EMPTY_ROOT, leafHash } from '../notary/hash.js';
+import type { HeadBlock } from '../notary/head.js';
+import { CompactRange, rootCoords } from '../notary/merkle.js';
+import { readNodeHashes, toHead } from './kysely-read.js';
+import type { Database } from './schema.js';
+import { DuplicateObservationError, LogInvariantError, type AppendResult, type HeadSealer } from './store.js';
+
+type Trx = Transaction<Database>;
+
+/** A leaf ready to append: what it records, and its exact bytes once logged_at is fixed. */
+export interface PendingLeaf {
+  record: { observation: NewObservation } | { census: NewCensus };
+  /** Set for imported leaves, whose bytes already carry it; null for new ones. */
+  logged_at: string | null;
+  bytes: (loggedAt: string) => Uint8Array;
+}
+
+const ROWS_PER_INSERT = 500;
+
+/**
+ * The one way leaves enter the log: under the sequencer lock, every leaf with its row, its tree
+ * nodes and one new head, in one transaction — all of it or none of it.
+ */
+export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal: HeadSealer): Promise<AppendResult> {
+  if (pending.length === 0) return Promise.reject(new LogInvariantError('nothing to append'));
+  return db.transaction().execute(async (trx) => {
+    const state = await lockLog(trx);
+    const startSize = Number(state.tree_size);
+    const range = new CompactRange(startSize, await readNodeHashes(trx, rootCoords(startSize)));
+    let lastLoggedAt = state.last_logged_at;
+    const components = new Map<string, number>();
+    const seen = new Set<string>();
+    const rows = { leaves: [] as Database['leaves'][], tree_nodes: [] as Database['tree_nodes'][], observations: [] as Database['observations'][], census: [] as Database['census'][] };
+    const result: AppendResult = { observations: [], census: [], head: undefined as unknown as HeadBlock };
+
+    for (const entry of pending) {
+      const index = range.size;
+      const ref = 'observation' in entry.record ? entry.record.observation.component : entry.record.census.component;
+      const componentId = await componentIdOf(trx, ref, components);
+      if ('observation' in entry.record) {
+        const o = entry.record.observation;
+        const key = `${componentId} ${o.observation_date} ${o.corrects !== null}`;
+        if (seen.has(key) || (await hasObservationOn(trx, componentId, o.observation_date, o.corrects !== null))) {
+          throw new DuplicateObservationError(o.component, o.observation_date, o.corrects !== null);
+        }
+        seen.add(key);
+        if (o.corrects !== null) await assertCorrectable(trx, componentId, ref, o.corrects, result.observations);
+      }
+      const now = new Date().toISOString();
+      const loggedAt = entry.logged_at ?? (lastLoggedAt !== null && lastLoggedAt > now ? lastLoggedAt : now);
+      if (lastLoggedAt !== null && loggedAt < lastLoggedAt) {
+        throw new LogInvariantError(`leaf ${index} was logged at ${loggedAt}, before leaf ${index - 1} (${lastLoggedAt})`);
+      }
+      lastLoggedAt = loggedAt;
+      const bytes = entry.bytes(loggedAt);
+      const hash = leafHash(bytes);
+      for (const { coord, hash: nodeHash } of range.append(hash).completed) {
+        if (coord.level > 0) rows.tree_nodes.push({ level: coord.level, idx: coord.index, hash: nodeHash });
+      }
+      if ('observation' in entry.record) {
+        const o = entry.record.observation;
+        rows.leaves.push({ idx: index, kind: 'observation', bytes, hash, logged_at: loggedAt });
+        rows.observations.push({ leaf_index: index, component_id: componentId, observed_at: o.observed_at, observation_date: o.observation_date, state: o.state, source: o.source, evidence: JSON.stringify(o.evidence), method: o.method, corrects: o.corrects });
+        result.observations.push({ ...o, leaf_index: index });
+      } else {
+        const c = entry.record.census;
+        rows.leaves.push({ idx: index, kind: 'census', bytes, hash, logged_at: loggedAt });
+        rows.census.push({ leaf_index: index, component_id: componentId, read_at: c.read_at, read_date: c.read_date, dependents: c.dependents, source: c.source, evidence: JSON.stringify(c.evidence), method: c.method });
+        result.census.push({ ...c, leaf_index: index } satisfies Census);
+      }
+    }
+
+    for (const table of ['leaves', 'tree_nodes', 'observations', 'census'] as const) await insertChunked(trx, table, rows[table]);
+    result.head = seal({ tree_size: range.size, root: range.root(), timestamp: headTimestamp(), prev_head_hash: state.head_hash });
+    await trx.insertInto('heads').values(result.head).execute();
+    await trx.updateTable('log_state').set({ tree_size: range.size, last_logged_at: lastLoggedAt, head_hash: result.head.head_hash }).where('id', '=', 1).execute();
+    return result;
+  });
+}
+
+/** Seals the empty log's first head once (size 0), under the same lock. */
+export function initialiseLog(db: Kysely<Database>, seal: HeadSealer): Promise<HeadBlock> {
+  return db.transaction().execute(async (trx) => {
+    const state = await lockLog(trx);
+    if (state.head_hash !== null) {
+      return toHead(await trx.selectFrom('heads').selectAll().where('head_hash', '=', state.head_hash).executeTakeFirstOrThrow());
+    }
+    const head = seal({ tree_size: 0, root: EMPTY_ROOT, timestamp: headTimestamp(), prev_head_hash: null });
+    await trx.insertInto('heads').values(head).execute();
+    await trx.updateTable('log_state').set({ head_hash: head.head_hash }).where('id', '=', 1).execute();
+    return head;
+  });
+}
+
+/**
+ * The sequencer: writing the single log_state row first takes the write lock on both backends (a
+ * row lock on PostgreSQL, the database's RESERVED lock on SQLite), so appends from any number of
+ * processes are serialised and each sees the tree its append extends.
+ */
+async function lockLog(trx: Trx) {
+  await trx.updateTable('log_state').set({ tree_size: sql`tree_size` }).where('id', '=', 1).execute();
+  return trx.selectFrom('log_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+}
+
+/** Heads carry second-precision RFC 3339 UTC times, as checkpoints and their readers expect. */
+function headTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+async function componentIdOf(trx: Trx, ref: ComponentRef, cache: Map<string, number>): Promise<number> {
+  const key = `${ref.kind}:${ref.id}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  await trx
+    .insertInto('components')
+    .values({ kind: ref.kind, native_id: ref.id, owner: componentOwner(ref), purl: componentPurls(ref)[1] })
+    .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
+    .execute();
+  const row = await trx.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id).executeTakeFirstOrThrow();
+  cache.set(key, Number(row.id));
+  return Number(row.id);
+}
+
+/** At most one scheduled observation and one correction per component per date. */
+async function hasObservationOn(trx: Trx, componentId: number, date: string, correction: boolean): Promise<boolean> {
+  const row = await trx
+    .selectFrom('observations')
+    .select('leaf_index')
+    .where('component_id', '=', componentId)
+    .where('observation_date', '=', date)
+    .where('corrects', correction ? 'is not' : 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function assertCorrectable(trx: Trx, componentId: number, ref: ComponentRef, corrects: number, pending: Observation[]): Promise<void> {
+  const inBatch = pending.find((o) => o.leaf_index === corrects);
+  const same = inBatch
+    ? inBatch.component.kind === ref.kind && inBatch.component.id === ref.id
+    : Number((await trx.selectFrom('observations').select('component_id').where('leaf_index', '=', corrects).executeTakeFirst())?.component_id) === componentId;
+  if (!same) {
+    throw new LogInvariantError(`a correction must point at an earlier observation of the same component; leaf ${corrects} is not one`);
+  }
+}
+
+async function insertChunked<T extends 'leaves' | 'tree_nodes' | 'observations' | 'census'>(trx: Trx, table: T, rows: Database[T][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    // kysely's typing of a generic table name is too wide to check here; the row type is fixed by T.
+    await trx.insertInto(table).values(rows.slice(i, i + ROWS_PER_INSERT) as never).execute();
+  }
+}
