@@ -1,6 +1,7 @@
 import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import type { Config } from '../config/config.js';
+import { takeCensus } from '../operations/census.js';
 import { observeDue, observeNamed, type PassReport } from '../operations/observe.js';
 import { startSchedule } from '../observer/schedule.js';
 import { openObserver, PASS_OPTIONS } from './record.js';
@@ -84,4 +85,19 @@ function parsePairs(wiring: CliWiring, args: string[]): ComponentRef[] | null {
 function usage(wiring: CliWiring, message: string): number {
   wiring.stderr.write(`tended: ${message}\n`);
   return 2;
+}
+
+/** `tended census [KIND ID…]`: the dependents count of the watched (or named) packages, chained. */
+export async function censusCommand(config: Config, wiring: CliWiring, args: string[]): Promise<number> {
+  const refs = parsePairs(wiring, args);
+  if (refs === null) return 2;
+  const deps = await openObserver(config, wiring);
+  try {
+    const census = await takeCensus(deps, refs.length > 0 ? refs : undefined);
+    for (const c of census) wiring.stdout.write(`${c.component.kind}\t${c.component.id}\t${c.dependents ?? 'not read'}\t${c.read_date}\n`);
+    wiring.stdout.write(`census: ${census.length} package(s) read\n`);
+    return 0;
+  } finally {
+    await deps.store.close();
+  }
 }

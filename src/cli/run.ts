@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import type { Store } from '../storage/store.js';
 import { serveCommand } from './serve.js';
 import { exportCommand, importCommand, verifyCommand } from './log-commands.js';
-import { observeCommand, watchCommand } from './observer-commands.js';
+import { censusCommand, observeCommand, watchCommand } from './observer-commands.js';
 import { simulateCommand } from './simulate.js';
 
 /** What the composition root hands the CLI: the only place that knows which adapters exist. */
@@ -23,6 +23,7 @@ commands:
                                 (KIND: github, npm, pypi, docker)
   observe [--once] [KIND ID…]   read the named components now; or, with --once, one pass over
                                 the due ones; or, with neither, run the schedule until stopped
+  census [KIND ID…]             read and record the dependents count of the watched npm packages
   simulate [--scenario FILE] [--port N]
                                 serve simulated upstreams on loopback (for tests and the demo)
   verify [--url URL | --file EXPORT] [--key VKEY]
@@ -71,6 +72,8 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
         const once = rest.includes('--once');
         return await observeCommand(config, wiring, once, rest.filter((a) => a !== '--once'));
       }
+      case 'census':
+        return await censusCommand(config, wiring, rest);
       case 'simulate': {
         const { values } = parseArgs({ args: rest, options: { scenario: { type: 'string' }, port: { type: 'string' } } });
         return await simulateCommand(wiring, values);

@@ -1,0 +1,32 @@
+import { utcDateOf } from '../domain/calendar.js';
+import type { Census, NewCensus } from '../domain/census.js';
+import type { ComponentRef } from '../domain/component.js';
+import type { ObserverDeps } from './observe.js';
+
+/** The kinds whose adoption signal the dependents source counts (DESIGN §7: the npm registry). */
+const CENSUS_KINDS: ReadonlySet<ComponentRef['kind']> = new Set(['npm']);
+
+/**
+ * `tended census`: reads the dependents count of every watched package the dependents source
+ * covers and appends each read, dated when it was read. A failed read is recorded as such
+ * (dependents null, with its evidence), never as zero.
+ */
+export async function takeCensus(deps: ObserverDeps, refs?: ComponentRef[]): Promise<Census[]> {
+  const targets = (refs ?? (await deps.store.watchList()).map((w) => w.component)).filter((r) => CENSUS_KINDS.has(r.kind));
+  if (targets.length === 0) return [];
+  const reads: NewCensus[] = [];
+  for (const ref of targets) {
+    const readAt = deps.clock.now();
+    const reading = await deps.sources.dependents.read(ref);
+    reads.push({
+      component: ref,
+      read_at: readAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      read_date: utcDateOf(readAt),
+      dependents: reading.dependents,
+      source: reading.source,
+      evidence: reading.evidence,
+      method: reading.method,
+    });
+  }
+  return (await deps.store.appendCensus(reads, deps.notary.seal)).census;
+}
