@@ -6,21 +6,29 @@ import { verifyCheckpoint } from '../src/notary/checkpoint.js';
 import { verifyConsistency, verifyInclusion } from '../src/notary/merkle.js';
 import { parseVerifierKey } from '../src/notary/note.js';
 import type { RecordDeps } from '../src/operations/deps.js';
+import { readFileSync } from 'node:fs';
+import { startHarness, type Harness } from '../src/simulator/harness.js';
+import { parseScenario } from '../src/simulator/scenario.js';
 import { githubObservation, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
+const demo = parseScenario(JSON.parse(readFileSync(new URL('../src/simulator/demo-scenario.json', import.meta.url), 'utf8')));
+
 let t: TestStore;
-let deps: ReturnType<typeof recordDeps>;
+let harness: Harness;
+let deps: ReturnType<typeof recordDeps> & { sources: Harness['sources'] };
 let app: ReturnType<typeof build>;
 const errors: unknown[] = [];
 
 beforeEach(async () => {
   t = await sqliteTestStore();
-  deps = recordDeps(t.store, '2026-11-22T12:00:00Z');
+  harness = await startHarness({ scenario: demo, today: '2026-11-22' });
+  deps = { ...recordDeps(t.store, '2026-11-22T12:00:00Z'), sources: harness.sources };
   await t.store.initialiseLog(deps.notary.seal);
   errors.length = 0;
   app = build({ ...deps, logError: (e) => errors.push(e) });
 });
 afterEach(async () => {
+  await harness.close();
   await t.dispose();
 });
 
@@ -183,6 +191,41 @@ describe('the log over HTTP', () => {
     const missing = await get('/api/chain/entries/99');
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toMatch(/holds 5 leaves/);
+  });
+});
+
+describe('POST /api/v1/dispute', () => {
+  const post = (body: string, contentType = 'application/json') =>
+    get('/api/v1/dispute', { method: 'POST', headers: { 'content-type': contentType }, body });
+
+  it('re-reads the upstream and appends a dated correction, once per component per day', async () => {
+    await deps.store.appendObservations(
+      [{ ...githubObservation('acme/rocket', '2026-11-22', 'deleted'), evidence: { http_status: 404 } }],
+      deps.notary.seal,
+    );
+    const r = await post('{"kind":"github","name":"acme/rocket"}');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ kind_of_record: 'correction', disputed: { state: 'deleted' }, reread: { state: 'archived', corrects: 0 }, license: 'CC-BY-4.0' });
+    const entity = await get('/api/v1/entity/acme/rocket');
+    expect(entity.body).toMatchObject({ state: 'archived', observation_date: '2026-11-22' });
+    const again = await post('{"kind":"github","name":"acme/rocket"}');
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/one dispute per component per day/);
+    expect(await deps.store.treeSize()).toBe(2);
+  });
+
+  it('refuses what it cannot act on with a clear 4xx and appends nothing', async () => {
+    expect((await post('{"kind":"github",')).status).toBe(400);
+    const missing = await post('{"kind":"github"}');
+    expect(missing.status).toBe(422);
+    expect(missing.body.detail[0].loc).toEqual(['json', 'name']);
+    const kind = await post('{"kind":"cargo","name":"serde"}');
+    expect(kind.status).toBe(422);
+    expect(kind.body.detail[0].msg).toMatch(/github/);
+    const unknown = await post('{"kind":"npm","name":"never-seen"}');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toMatch(/not checked/);
+    expect(await deps.store.treeSize()).toBe(0);
   });
 });
 

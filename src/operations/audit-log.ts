@@ -55,7 +55,7 @@ export async function auditLog(source: LogSource, verifier: NoteVerifier, origin
         throw new AuditError(`head ${head.head_hash} claims root ${head.root_hash} at size ${size}, but the leaves give ${toBase64(range.root())}`);
       }
       try {
-        verifyHeadChain(previous ? [previous, head] : [head], verifier, origin);
+        verifyHeadChain(previous ? [previous, head] : [head], verifier, origin, { genesis: previous === null && head.tree_size === 0 });
       } catch (error) {
         throw new AuditError(`the head at size ${size} does not link to the one before it: ${(error as Error).message}`);
       }

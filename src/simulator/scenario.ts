@@ -1,0 +1,238 @@
+/**
+ * The simulator's scenario: what each simulated upstream says about each component, in dated
+ * phases. A phase says what the upstream answers from its `from` date on; the phase in force is
+ * picked by the simulator's clock, so moving the clock (faketime, or `clock` in tests) plays a
+ * component's life forward. Later phases inherit the fields of earlier ones, except `fail`,
+ * `status` and `dependents_fail`, which hold for their own phase only. Before its first phase a
+ * component does not exist (404).
+ */
+import { z } from 'zod';
+import { isCalendarDate, isRfc3339Instant } from '../domain/calendar.js';
+import { isComponentKind, normaliseComponent, type ComponentKind, type ComponentRef } from '../domain/component.js';
+
+/** Failures every simulated upstream can answer with. */
+export const COMMON_FAILS = [
+  'rate_limit_403',
+  'rate_limit_429',
+  'secondary_rate_limit',
+  'secondary_rate_limit_no_headers',
+  'server_error',
+  'timeout',
+  'reset',
+  'malformed',
+  'not_found',
+  'unauthorized',
+] as const;
+/** Each upstream's failures: the common ones plus those only it has. */
+export const FAILS = {
+  github: [...COMMON_FAILS, 'dmca', 'tos_block', 'forbidden', 'empty_repo'],
+  npm: [...COMMON_FAILS, 'unpublished', 'security_holding'],
+  pypi: [...COMMON_FAILS, 'all_yanked'],
+  docker: [...COMMON_FAILS],
+  endoflife: [...COMMON_FAILS],
+  dependents: [...COMMON_FAILS],
+} as const;
+export type Fail = (typeof FAILS)[keyof typeof FAILS][number];
+export type CommonFail = (typeof COMMON_FAILS)[number];
+
+const instant = z.string().refine(isRfc3339Instant, 'must be an RFC 3339 instant such as 2025-01-31T12:00:00Z');
+const date = z.string().refine(isCalendarDate, 'must be a date written YYYY-MM-DD');
+const base = {
+  from: date,
+  /** For `fail: "server_error"`: which 5xx (default 500; endoflife's Netlify says 502/503). */
+  status: z.number().int().min(500).max(599).optional(),
+};
+
+const GithubPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.github).optional(),
+  pushed_at: instant.nullable().optional(),
+  /** Committer date of the default branch's head commit (default: pushed_at). */
+  last_commit: instant.optional(),
+  created_at: instant.optional(),
+  archived: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  fork: z.boolean().optional(),
+  id: z.number().int().positive().optional(),
+  default_branch: z.string().optional(),
+  /** A rename or transfer: the old name answers 301 to /repositories/{id}, which names the new one. */
+  renamed_to: z.string().regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, 'must be owner/repo').optional(),
+});
+
+const NpmPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.npm).optional(),
+  /** version → publish instant. */
+  versions: z.record(z.string(), instant).optional(),
+  latest: z.string().optional(),
+  /** A deprecation message on the latest version. */
+  deprecated: z.string().optional(),
+  /** Unpublished versions: their `time` entries stay in the packument (the trap of research §2.1). */
+  removed_versions: z.record(z.string(), instant).optional(),
+  description: z.string().optional(),
+  repository: z.string().optional(),
+  /** What the dependents source counts for this package (absent: the source answers 404). */
+  dependents: z.number().int().min(0).nullable().optional(),
+  dependents_fail: z.enum(FAILS.dependents).optional(),
+});
+
+const PypiFile = z.strictObject({ upload_time: instant, yanked: z.boolean().optional(), filename: z.string().optional() });
+const PypiPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.pypi).optional(),
+  /** version → its files, or one upload instant (one sdist), or [] for a release without files. */
+  releases: z.record(z.string(), z.union([instant, z.array(PypiFile)])).optional(),
+  /** Versions yanked whole. */
+  yanked: z.array(z.string()).optional(),
+  classifiers: z.array(z.string()).optional(),
+  project_status: z.enum(['active', 'archived', 'quarantined', 'deprecated']).optional(),
+  project_status_reason: z.string().optional(),
+});
+
+const DockerPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.docker).optional(),
+  tag_last_pushed: instant.optional(),
+  last_updated: instant.optional(),
+  tag_status: z.enum(['active', 'inactive']).optional(),
+  digest: z.string().optional(),
+});
+
+const EolRelease = z.strictObject({
+  name: z.string().min(1),
+  codename: z.string().optional(),
+  releaseDate: date.optional(),
+  /** End-of-life date; null when unknown. `isEol` is computed from it on the simulator's date unless `eol` says. */
+  eolFrom: date.nullable().optional(),
+  eol: z.boolean().optional(),
+  eoesFrom: date.optional(),
+  isLts: z.boolean().optional(),
+  latest: z.string().optional(),
+});
+const EolPhase = z.strictObject({ ...base, fail: z.enum(FAILS.endoflife).optional(), releases: z.array(EolRelease).optional() });
+const EolProduct = z.strictObject({ label: z.string().optional(), aliases: z.array(z.string()).optional(), phases: z.array(EolPhase).min(1) });
+
+export type GithubPhase = z.infer<typeof GithubPhase>;
+export type NpmPhase = z.infer<typeof NpmPhase>;
+export type PypiPhase = z.infer<typeof PypiPhase>;
+export type DockerPhase = z.infer<typeof DockerPhase>;
+export type EolPhase = z.infer<typeof EolPhase>;
+export type EolRelease = z.infer<typeof EolRelease>;
+export type EolProduct = z.infer<typeof EolProduct>;
+export type Phase = GithubPhase | NpmPhase | PypiPhase | DockerPhase;
+
+export interface Scenario {
+  /** Keyed `kind:id` (`github:owner/repo`, `npm:@scope/name`, `pypi:name`, `docker:node:18-alpine`). */
+  components: Record<string, Phase[]>;
+  /** endoflife.date products by canonical name. */
+  endoflife?: Record<string, EolProduct>;
+  /** Enforce a primary GitHub limit of this many requests per hour (unset: never exhausted). */
+  github_rate_limit?: number;
+  /** The dependents source's registry identifier (default `npmjs.org`). */
+  dependents_registry?: string;
+}
+
+const PHASES: Record<ComponentKind, z.ZodType<Phase>> = { github: GithubPhase, npm: NpmPhase, pypi: PypiPhase, docker: DockerPhase };
+
+export class ScenarioError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid scenario:\n  ${problems.join('\n  ')}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+function where(path: PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+}
+
+function checkOrder(phases: { from: string }[], at: string, problems: string[]): void {
+  for (let i = 1; i < phases.length; i++) {
+    if (phases[i]!.from <= phases[i - 1]!.from) problems.push(`${at}[${i}].from: phases must be in ascending date order (${phases[i]!.from} after ${phases[i - 1]!.from})`);
+  }
+}
+
+/** Validates a scenario (parsed JSON) and normalises its keys; throws a ScenarioError listing every problem. */
+export function parseScenario(input: unknown): Scenario {
+  const problems: string[] = [];
+  const top = z
+    .strictObject({
+      components: z.record(z.string(), z.array(z.unknown()).min(1, 'needs at least one phase')),
+      endoflife: z.record(z.string(), z.unknown()).optional(),
+      github_rate_limit: z.number().int().positive().optional(),
+      dependents_registry: z.string().min(1).optional(),
+    })
+    .safeParse(input);
+  if (!top.success) throw new ScenarioError(top.error.issues.map((i) => `scenario${where(i.path)}: ${i.message}`));
+  const out: Scenario = { components: {}, endoflife: {} };
+  if (top.data.github_rate_limit !== undefined) out.github_rate_limit = top.data.github_rate_limit;
+  if (top.data.dependents_registry !== undefined) out.dependents_registry = top.data.dependents_registry;
+
+  for (const [key, phases] of Object.entries(top.data.components)) {
+    const at = `components[${JSON.stringify(key)}]`;
+    const colon = key.indexOf(':');
+    const kind = key.slice(0, colon);
+    if (colon < 0 || !isComponentKind(kind)) {
+      problems.push(`${at}: a component key is kind:id with kind github, npm, pypi or docker`);
+      continue;
+    }
+    let ref: ComponentRef;
+    try {
+      ref = normaliseComponent(kind, key.slice(colon + 1));
+    } catch (e) {
+      problems.push(`${at}: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    const normal = `${ref.kind}:${ref.id}`;
+    if (out.components[normal]) {
+      problems.push(`${at}: the same component as another key (both are ${normal})`);
+      continue;
+    }
+    const parsed = z.array(PHASES[ref.kind]).safeParse(phases);
+    if (!parsed.success) {
+      for (const i of parsed.error.issues) problems.push(`${at}${where(i.path)}: ${i.message}`);
+      continue;
+    }
+    checkOrder(parsed.data, at, problems);
+    out.components[normal] = parsed.data;
+  }
+
+  const names = new Set<string>();
+  for (const [name, raw] of Object.entries(top.data.endoflife ?? {})) {
+    const at = `endoflife[${JSON.stringify(name)}]`;
+    const parsed = EolProduct.safeParse(raw);
+    if (!parsed.success) {
+      for (const i of parsed.error.issues) problems.push(`${at}${where(i.path)}: ${i.message}`);
+      continue;
+    }
+    for (const n of [name, ...(parsed.data.aliases ?? [])]) {
+      if (names.has(n.toLowerCase())) problems.push(`${at}: the name or alias "${n}" is used twice`);
+      names.add(n.toLowerCase());
+    }
+    checkOrder(parsed.data.phases, `${at}.phases`, problems);
+    out.endoflife![name.toLowerCase()] = parsed.data;
+  }
+  if (problems.length > 0) throw new ScenarioError(problems);
+  return out;
+}
+
+/** Fields that hold for their own phase only. */
+const NOT_INHERITED = new Set(['fail', 'status', 'dependents_fail', 'from']);
+
+/** The phase in force on `today`: every phase from on or before it, merged in order. Null before the first. */
+export function phaseAt<P extends { from: string }>(phases: readonly P[], today: string): P | null {
+  let merged: Record<string, unknown> | null = null;
+  for (const p of phases) {
+    if (p.from > today) break;
+    const carried: Record<string, unknown> = Object.fromEntries(Object.entries(merged ?? {}).filter(([k]) => !NOT_INHERITED.has(k)));
+    merged = { ...carried, ...p };
+  }
+  return merged as P | null;
+}
+
+/** Every component a scenario describes, as references (for the demo and the benchmark). */
+export function scenarioComponents(scenario: Scenario): ComponentRef[] {
+  return Object.keys(scenario.components).map((key) => {
+    const colon = key.indexOf(':');
+    return normaliseComponent(key.slice(0, colon), key.slice(colon + 1));
+  });
+}

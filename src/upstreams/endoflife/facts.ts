@@ -1,0 +1,60 @@
+/** What the reader keeps from an endoflife.date v1 product answer (research §4.2). */
+import { isCalendarDate } from '../../domain/calendar.js';
+import type { FactsSpec } from '../http.js';
+
+export type ReleaseFacts = {
+  name: string;
+  codename: string | null;
+  is_eol: boolean;
+  /** Calendar date (YYYY-MM-DD) or null when unknown. */
+  eol_from: string | null;
+  is_maintained: boolean | null;
+  eoes_from: string | null;
+};
+
+export type ProductFacts = {
+  name: string;
+  releases: ReleaseFacts[];
+};
+
+function record(v: unknown): Record<string, unknown> | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** The listing writes dates as YYYY-MM-DD; anything else (a boolean in v0 style, a typo) is no date. */
+function date(v: unknown): string | null {
+  return typeof v === 'string' && isCalendarDate(v.slice(0, 10)) ? v.slice(0, 10) : null;
+}
+
+export const PRODUCT_FACTS: FactsSpec<ProductFacts> = {
+  version: 'endoflife-product/1',
+  extract(body) {
+    const result = record(record(body)?.['result']);
+    if (!result || typeof result['name'] !== 'string' || !Array.isArray(result['releases'])) {
+      return 'not an endoflife.date v1 product (no result.name and result.releases)';
+    }
+    const releases: ReleaseFacts[] = [];
+    for (const raw of result['releases']) {
+      const r = record(raw);
+      if (!r || typeof r['name'] !== 'string') continue;
+      releases.push({
+        name: r['name'],
+        codename: typeof r['codename'] === 'string' ? r['codename'] : null,
+        is_eol: r['isEol'] === true,
+        eol_from: date(r['eolFrom']),
+        is_maintained: typeof r['isMaintained'] === 'boolean' ? r['isMaintained'] : null,
+        eoes_from: date(r['eoesFrom']),
+      });
+    }
+    return { name: result['name'], releases };
+  },
+};
+
+/**
+ * End of life on `today`: the listing says so, or its end-of-life date has come (the listing's
+ * own flag was computed when it was generated, which may be before today). Paid or extended
+ * support (`isMaintained`) does not undo it; it is recorded beside.
+ */
+export function isEolOn(release: ReleaseFacts, today: string): boolean {
+  return release.is_eol || (release.eol_from !== null && release.eol_from <= today);
+}

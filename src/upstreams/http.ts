@@ -1,0 +1,337 @@
+/**
+ * The one HTTP client every reader uses, one instance per upstream.
+ *
+ * It owns what must be the same everywhere: the User-Agent, time-outs, a cap on bodies and on
+ * requests in flight, conditional requests, manual redirects (so a GitHub 301 is seen), and
+ * rate limits. It never throws for upstream trouble: every transport failure, unreadable body
+ * or rate limit comes back as an `unreachable` answer with a reason the record can keep.
+ */
+import type { EvidenceValue } from '../domain/observation.js';
+import type { UnreachableReason } from '../domain/state.js';
+import { rateLimitOf, retryAfterMs, spentUntil } from './rate-limit.js';
+import type { ConditionalCache } from './source.js';
+
+/** How a 200 body becomes the facts a reader works on; only facts are cached, never bodies. */
+export interface FactsSpec<F extends EvidenceValue> {
+  /** Names the facts' format: facts cached in another format are not re-confirmed by a 304. */
+  version: string;
+  /** The facts a 200 body establishes, or a sentence saying why the body cannot be read. */
+  extract(body: unknown): F | string;
+}
+
+export interface RequestSpec<F extends EvidenceValue> {
+  accept: string;
+  headers?: Record<string, string>;
+  facts: FactsSpec<F>;
+}
+
+export interface Redirect {
+  status: number;
+  from: string;
+  to: string;
+}
+
+export type Answer<F> =
+  /** A 200, or a 304 re-confirming the facts of the last 200 for this URL. */
+  | { kind: 'facts'; url: string; status: 200 | 304; facts: F; redirects: Redirect[] }
+  /** Any other answer the reader must interpret (404, 409, 451, a 403 that is no rate limit…). */
+  | { kind: 'status'; url: string; status: number; body: unknown; text: string; headers: Headers; redirects: Redirect[] }
+  /** No answer the record can rest on: transport failure, rate limit, 5xx, 401, unreadable body. */
+  | { kind: 'unreachable'; url: string; reason: UnreachableReason; evidence: Record<string, EvidenceValue>; redirects: Redirect[] };
+
+export interface HttpClientOptions {
+  /** The upstream's name, for evidence. */
+  upstream: string;
+  /** The configured base URL: a bearer token is only ever sent to its origin. */
+  base: string;
+  userAgent: string;
+  timeoutMs: number;
+  concurrency: number;
+  cache: ConditionalCache;
+  bearerToken?: string | null;
+  maxBodyBytes: number;
+  /** Local clock for rate-limit waits (tests move it). */
+  now?: () => number;
+}
+
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A usable cache entry: validators to send, and the facts a 304 re-confirms. */
+interface CachedFacts {
+  etag: string | null;
+  last_modified: string | null;
+  facts: EvidenceValue;
+}
+
+type Exchange =
+  | { ok: true; status: number; headers: Headers; text: string }
+  | { ok: false; reason: UnreachableReason; evidence: Record<string, EvidenceValue> };
+
+/** A counting semaphore: at most `limit` exchanges with one upstream at a time. */
+class Slots {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+
+  async acquire(): Promise<void> {
+    if (this.active < this.limit) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    // The slot passes straight to the next waiter, so `active` is unchanged.
+    if (next) next();
+    else this.active--;
+  }
+}
+
+export class HttpClient {
+  private readonly slots: Slots;
+  private readonly now: () => number;
+  private readonly baseOrigin: string;
+  /** Set when the upstream said "rate limited until T": no request goes out before T. */
+  private blockedUntil = 0;
+  private blockedBy: Record<string, EvidenceValue> = {};
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.slots = new Slots(Math.max(1, Math.floor(options.concurrency)));
+    this.now = options.now ?? Date.now;
+    this.baseOrigin = new URL(options.base).origin;
+  }
+
+  /** GETs a JSON resource, following redirects by hand and re-validating cached facts. */
+  async get<F extends EvidenceValue>(url: string, spec: RequestSpec<F>): Promise<Answer<F>> {
+    const redirects: Redirect[] = [];
+    let current = url;
+    for (;;) {
+      const cached = await this.cached(current, spec.facts.version);
+      const x = await this.exchange(current, this.headersFor(current, spec, cached));
+      if (!x.ok) return { kind: 'unreachable', url: current, reason: x.reason, evidence: x.evidence, redirects };
+      if (REDIRECTS.has(x.status)) {
+        const location = x.headers.get('location');
+        const next = location ? safeUrl(location, current) : null;
+        if (!next || redirects.length >= MAX_REDIRECTS) {
+          const why = next ? `more than ${MAX_REDIRECTS} redirects` : `a ${x.status} without a usable Location`;
+          return this.unreachable(current, 'unparsable', { http_status: x.status, error: why }, redirects);
+        }
+        redirects.push({ status: x.status, from: current, to: next });
+        current = next;
+        continue;
+      }
+      return this.interpret<F>(current, x, spec, cached, redirects);
+    }
+  }
+
+  private async interpret<F extends EvidenceValue>(
+    url: string,
+    x: Extract<Exchange, { ok: true }>,
+    spec: RequestSpec<F>,
+    cached: CachedFacts | null,
+    redirects: Redirect[],
+  ): Promise<Answer<F>> {
+    // Even a good answer (a 304 too) can say it spent the window; the next request would be refused.
+    const spent = spentUntil(x.headers, this.now());
+    if (spent) this.block(spent.waitMs, { ...spent.evidence, url });
+    if (x.status === 304) {
+      if (cached) return { kind: 'facts', url, status: 304, facts: cached.facts as F, redirects };
+      return this.unreachable(url, 'unparsable', { http_status: 304, error: 'a 304 to a request that sent no validators' }, redirects);
+    }
+    const body = parseJson(x.text);
+    const limit = rateLimitOf(x.status, x.headers, body, x.text, this.now());
+    if (limit) {
+      this.block(limit.waitMs, { ...limit.evidence, url });
+      return this.unreachable(url, 'rate_limited', { ...limit.evidence, rate_limited_for_seconds: Math.ceil(limit.waitMs / 1000) }, redirects);
+    }
+    if (x.status >= 500) {
+      // A 503 that says when to come back is honoured like a rate limit, without calling it one.
+      const wait = retryAfterMs(x.headers, this.now());
+      if (wait !== null) this.block(wait, { http_status: x.status, url, retry_after: x.headers.get('retry-after') ?? '' });
+      return this.unreachable(url, 'server_error', { http_status: x.status }, redirects);
+    }
+    if (x.status === 401) return this.unreachable(url, 'unauthorized', { http_status: 401, message: messageOf(body, x.text) }, redirects);
+    if (x.status !== 200) return { kind: 'status', url, status: x.status, body, text: x.text, headers: x.headers, redirects };
+    if (body === undefined) {
+      return this.unreachable(url, 'unparsable', { http_status: 200, error: 'the body is not JSON', content_type: contentType(x.headers) }, redirects);
+    }
+    let facts: F | string;
+    try {
+      facts = spec.facts.extract(body);
+    } catch (error) {
+      // An extractor bug met by an odd body is still an odd body, not a crash of the pass.
+      facts = `the body could not be read: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (typeof facts === 'string') return this.unreachable(url, 'unparsable', { http_status: 200, error: facts.slice(0, 300) }, redirects);
+    await this.remember(url, x.headers, spec.facts.version, facts);
+    return { kind: 'facts', url, status: 200, facts, redirects };
+  }
+
+  private headersFor<F extends EvidenceValue>(url: string, spec: RequestSpec<F>, cached: CachedFacts | null): Record<string, string> {
+    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: spec.accept, ...spec.headers };
+    // Only to the configured origin: a redirect to another host must never carry the token.
+    if (this.options.bearerToken && new URL(url).origin === this.baseOrigin) headers['authorization'] = `Bearer ${this.options.bearerToken}`;
+    if (cached?.etag) headers['if-none-match'] = cached.etag;
+    else if (cached?.last_modified) headers['if-modified-since'] = cached.last_modified;
+    return headers;
+  }
+
+  /** The cache entry for `url` when it holds facts in this format and a validator to send. */
+  private async cached(url: string, format: string): Promise<CachedFacts | null> {
+    let entry;
+    try {
+      entry = await this.options.cache.get(url);
+    } catch {
+      // The cache only saves requests; when it cannot be read, ask for the full answer.
+      return null;
+    }
+    if (!entry || (!entry.etag && !entry.last_modified)) return null;
+    const f = entry.facts;
+    if (typeof f !== 'object' || f === null || Array.isArray(f) || f['format'] !== format || !('facts' in f)) return null;
+    return { etag: entry.etag, last_modified: entry.last_modified, facts: f['facts'] ?? null };
+  }
+
+  private async remember(url: string, headers: Headers, format: string, facts: EvidenceValue): Promise<void> {
+    const etag = headers.get('etag');
+    const lastModified = headers.get('last-modified');
+    // Without a validator there is nothing to re-confirm, so nothing is worth keeping.
+    if (!etag && !lastModified) return;
+    try {
+      await this.options.cache.set(url, { etag, last_modified: lastModified, facts: { format, facts } });
+    } catch {
+      // Losing validators costs one full answer next time, not a reading.
+    }
+  }
+
+  private block(waitMs: number, why: Record<string, EvidenceValue>): void {
+    const until = this.now() + waitMs;
+    if (until > this.blockedUntil) {
+      this.blockedUntil = until;
+      this.blockedBy = why;
+    }
+  }
+
+  /** Non-null while the upstream's last rate limit runs: the request is not sent. */
+  private deferred(): Exchange | null {
+    if (this.now() >= this.blockedUntil) return null;
+    return {
+      ok: false,
+      reason: 'rate_limited',
+      evidence: {
+        rate_limited: `not sent: ${this.options.upstream} asked us to wait`,
+        rate_limited_until: new Date(this.blockedUntil).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        rate_limited_by: this.blockedBy,
+      },
+    };
+  }
+
+  private async exchange(url: string, headers: Record<string, string>): Promise<Exchange> {
+    // Checked before queueing and again after, since a limit may be read while this one waits.
+    const early = this.deferred();
+    if (early) return early;
+    await this.slots.acquire();
+    try {
+      const late = this.deferred();
+      if (late) return late;
+      const signal = AbortSignal.timeout(this.options.timeoutMs);
+      let res: Response;
+      try {
+        res = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
+      } catch (error) {
+        return transportFailure(error, this.options.timeoutMs);
+      }
+      if (REDIRECTS.has(res.status) || res.status === 304) {
+        await res.body?.cancel().catch(() => undefined);
+        return { ok: true, status: res.status, headers: res.headers, text: '' };
+      }
+      try {
+        const text = await readCapped(res, this.options.maxBodyBytes);
+        if (text === null) {
+          return { ok: false, reason: 'unparsable', evidence: { http_status: res.status, error: `the body is larger than ${this.options.maxBodyBytes} bytes` } };
+        }
+        return { ok: true, status: res.status, headers: res.headers, text };
+      } catch (error) {
+        return transportFailure(error, this.options.timeoutMs, res.status);
+      }
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  private unreachable(url: string, reason: UnreachableReason, evidence: Record<string, EvidenceValue>, redirects: Redirect[]): Answer<never> {
+    return { kind: 'unreachable', url, reason, evidence, redirects };
+  }
+}
+
+function safeUrl(location: string, base: string): string | null {
+  try {
+    const u = new URL(location, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The parsed body, or undefined when it is not JSON (endoflife's 404 is HTML, for one). */
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function messageOf(body: unknown, text: string): string {
+  if (typeof body === 'object' && body !== null) {
+    const b = body as { message?: unknown; error?: unknown };
+    if (typeof b.message === 'string') return b.message.slice(0, 300);
+    if (typeof b.error === 'string') return b.error.slice(0, 300);
+  }
+  return text.slice(0, 300).replace(/\s+/g, ' ').trim();
+}
+
+function contentType(headers: Headers): string {
+  return (headers.get('content-type') ?? '').slice(0, 100);
+}
+
+/** The body as text, or null once it passes `cap` bytes (the rest is not downloaded). */
+async function readCapped(res: Response, cap: number): Promise<string | null> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > cap) {
+    await res.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+/** A fetch or body-read failure as a reason: our own time-out, or the network. */
+function transportFailure(error: unknown, timeoutMs: number, status?: number): Exchange {
+  const e = error as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const code = typeof e?.cause?.code === 'string' ? e.cause.code : typeof e?.code === 'string' ? e.code : null;
+  const evidence: Record<string, EvidenceValue> = status === undefined ? {} : { http_status: status };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || (code && TIMEOUT_CODES.has(code))) {
+    return { ok: false, reason: 'timeout', evidence: { ...evidence, error: `no complete answer within ${timeoutMs} ms` } };
+  }
+  const message = typeof e?.cause?.message === 'string' ? e.cause.message : typeof e?.message === 'string' ? e.message : String(error);
+  return { ok: false, reason: 'network', evidence: { ...evidence, error: message.slice(0, 200), ...(code ? { error_code: code } : {}) } };
+}

@@ -1,0 +1,24 @@
+import type { ConditionalCache, ConditionalEntry } from './source.js';
+
+/** A ConditionalCache held in memory: for tests, the simulator demo and one-off reads. */
+export class MemoryConditionalCache implements ConditionalCache {
+  private readonly entries = new Map<string, ConditionalEntry>();
+
+  async get(url: string): Promise<ConditionalEntry | null> {
+    const entry = this.entries.get(url);
+    // A copy, so a reader that changes what it got cannot change what a 304 later re-confirms.
+    return entry ? structuredClone(entry) : null;
+  }
+
+  async set(url: string, entry: ConditionalEntry): Promise<void> {
+    this.entries.set(url, structuredClone(entry));
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,77 @@
+/** Pieces every reader uses to turn HTTP answers into a Reading the same way. */
+import { isRfc3339Instant, utcDateOf } from '../domain/calendar.js';
+import type { EvidenceValue } from '../domain/observation.js';
+import type { Signals } from '../domain/state.js';
+import { messageOf, type Answer } from './http.js';
+import type { Reading } from './source.js';
+
+export type Unreachable = Extract<Answer<never>, { kind: 'unreachable' }>;
+export type StatusAnswer = Extract<Answer<never>, { kind: 'status' }>;
+
+/** What a reader makes of one answer: the signals and the evidence they rest on. */
+export interface Verdict {
+  signals: Signals;
+  evidence: Record<string, EvidenceValue>;
+}
+
+/** A failed read: not_observed, with why and where, and whatever was read before it. */
+export function unreachableReading(answer: Unreachable, method: string, before: Record<string, EvidenceValue> = {}): Reading {
+  return {
+    signals: { unreachable: answer.reason },
+    source: answer.url,
+    evidence: { ...before, ...answer.evidence, unreachable: answer.reason, ...redirectEvidence(answer.redirects) },
+    method,
+  };
+}
+
+/**
+ * An answer no reader rule covers (a 400, a 410, a 202…). It asserts nothing: only the
+ * statuses each upstream documents as "gone" may make a death.
+ */
+export function unexpectedStatus(answer: StatusAnswer): Verdict {
+  const reason = answer.status >= 500 ? 'server_error' : 'unparsable';
+  return {
+    signals: { unreachable: reason },
+    evidence: { http_status: answer.status, message: messageOf(answer.body, answer.text), unreachable: reason, error: `HTTP ${answer.status} is not an answer this reader interprets` },
+  };
+}
+
+export function redirectEvidence(redirects: { status: number; from: string; to: string }[]): Record<string, EvidenceValue> {
+  return redirects.length === 0 ? {} : { redirects: redirects.map((r) => ({ status: r.status, from: r.from, to: r.to })) };
+}
+
+/** An RFC 3339 instant from an upstream field, or null (a missing or garbled date is no date). */
+export function instant(v: unknown): string | null {
+  return typeof v === 'string' && isRfc3339Instant(v) ? v : null;
+}
+
+/** The latest of some instants (compared as times, not as strings: offsets and fractions differ). */
+export function latestInstant(values: Iterable<string | null | undefined>): string | null {
+  let best: string | null = null;
+  let bestMs = -Infinity;
+  for (const v of values) {
+    const s = instant(v);
+    if (s === null) continue;
+    const ms = Date.parse(s);
+    if (!Number.isNaN(ms) && ms > bestMs) {
+      best = s;
+      bestMs = ms;
+    }
+  }
+  return best;
+}
+
+/**
+ * Activity dates are set by clients and can lie about the future (research §1.2); a date after
+ * the observation date counts as activity on that date, and the evidence keeps the raw date.
+ */
+export function activityAsOf(at: string | null, today: string): { lastActivity: string | null; evidence: Record<string, EvidenceValue> } {
+  if (at === null) return { lastActivity: null, evidence: {} };
+  if (utcDateOf(at) > today) return { lastActivity: `${today}T00:00:00Z`, evidence: { activity_in_future: true } };
+  return { lastActivity: at, evidence: {} };
+}
+
+/** A short excerpt of an error body for the record. */
+export function excerpt(answer: StatusAnswer): string {
+  return messageOf(answer.body, answer.text);
+}

@@ -1,0 +1,74 @@
+/**
+ * The port between the observer and the upstreams: one reader per component kind, each turning
+ * a component into what its upstream said (a Reading), plus the dependents source for the census.
+ */
+import type { ComponentKind, ComponentRef } from '../domain/component.js';
+import type { EvidenceValue } from '../domain/observation.js';
+import type { Signals } from '../domain/state.js';
+
+export interface Reading {
+  /** The observer calls classify(signals, observationDate). */
+  signals: Signals;
+  /** The URL whose answer the state rests on (after redirects). */
+  source: string;
+  /** The raw facts read; integers only, since evidence is committed to a leaf as canonical JSON. */
+  evidence: Record<string, EvidenceValue>;
+  /** One sentence naming the metadata used. */
+  method: string;
+  /** GitHub 301 rename or transfer: the new id (also in evidence). Never a death. */
+  renamed_to?: ComponentRef;
+}
+
+export interface UpstreamSource {
+  /** Never throws for upstream trouble: a failed read comes back as signals.unreachable with the reason. */
+  read(ref: ComponentRef, today: string): Promise<Reading>;
+}
+
+export interface DependentsReading {
+  /** null when the count could not be read: not zero, not known. */
+  dependents: number | null;
+  source: string;
+  evidence: Record<string, EvidenceValue>;
+  method: string;
+}
+
+export interface DependentsSource {
+  read(ref: ComponentRef): Promise<DependentsReading>;
+}
+
+export interface ConditionalEntry {
+  etag: string | null;
+  last_modified: string | null;
+  facts: EvidenceValue;
+}
+
+/** Remembers, per URL, the validators and the facts extracted from the last 200, so a 304 can re-confirm them. */
+export interface ConditionalCache {
+  get(url: string): Promise<ConditionalEntry | null>;
+  set(url: string, entry: ConditionalEntry): Promise<void>;
+}
+
+export interface UpstreamUrls {
+  github: string;
+  npm: string;
+  pypi: string;
+  endoflife: string;
+  dockerhub: string;
+  dependents: string;
+  /** The dependents source's identifier for the npm registry (ecosyste.ms: `npmjs.org`). */
+  dependentsRegistry: string;
+}
+
+export interface UpstreamOptions {
+  /** Base URLs without a trailing slash; a base may carry a path (http://host:1/github) which every request keeps. */
+  urls: UpstreamUrls;
+  githubToken: string | null;
+  userAgent: string;
+  /** Per request. */
+  timeoutMs: number;
+  /** Requests in flight per upstream. */
+  concurrency: number;
+  cache: ConditionalCache;
+}
+
+export type Sources = Record<ComponentKind, UpstreamSource> & { dependents: DependentsSource };

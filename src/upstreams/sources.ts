@@ -1,0 +1,38 @@
+/** Builds every reader over one HTTP client per upstream: each upstream has its own limits. */
+import { createDependentsSource } from './dependents/read.js';
+import { createDockerSource } from './docker/read.js';
+import { EndoflifeReader } from './endoflife/read.js';
+import { createGithubSource } from './github/read.js';
+import { HttpClient } from './http.js';
+import { createNpmSource } from './npm/read.js';
+import { createPypiSource } from './pypi/read.js';
+import type { Sources, UpstreamOptions } from './source.js';
+
+const MiB = 1024 * 1024;
+/** Full packuments and PyPI project documents of big projects run to tens of megabytes. */
+const LARGE_BODY = 96 * MiB;
+const SMALL_BODY = 8 * MiB;
+
+export function createSources(options: UpstreamOptions): Sources {
+  const base = (url: string) => url.replace(/\/+$/, '');
+  const client = (upstream: keyof Omit<UpstreamOptions['urls'], 'dependentsRegistry'>, maxBodyBytes: number) =>
+    new HttpClient({
+      upstream,
+      base: base(options.urls[upstream]),
+      userAgent: options.userAgent,
+      timeoutMs: options.timeoutMs,
+      concurrency: options.concurrency,
+      cache: options.cache,
+      // GitHub only: no other upstream is ever sent the token.
+      bearerToken: upstream === 'github' ? options.githubToken : null,
+      maxBodyBytes,
+    });
+  const endoflife = new EndoflifeReader(client('endoflife', SMALL_BODY), base(options.urls.endoflife));
+  return {
+    github: createGithubSource(client('github', SMALL_BODY), base(options.urls.github)),
+    npm: createNpmSource(client('npm', LARGE_BODY), base(options.urls.npm)),
+    pypi: createPypiSource(client('pypi', LARGE_BODY), base(options.urls.pypi)),
+    docker: createDockerSource(client('dockerhub', SMALL_BODY), base(options.urls.dockerhub), endoflife),
+    dependents: createDependentsSource(client('dependents', SMALL_BODY), base(options.urls.dependents), options.urls.dependentsRegistry),
+  };
+}

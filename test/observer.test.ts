@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { normaliseComponent } from '../src/domain/component.js';
+import { takeCensus } from '../src/operations/census.js';
+import { disputeComponent, DisputeRefusedError } from '../src/operations/dispute.js';
+import { observeDue, observeNamed, type ObserverDeps } from '../src/operations/observe.js';
+import { NotFoundError } from '../src/operations/read-chain.js';
+import { startHarness, type Harness } from '../src/simulator/harness.js';
+import { parseScenario } from '../src/simulator/scenario.js';
+import { postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+const demo = parseScenario(JSON.parse(readFileSync(new URL('../src/simulator/demo-scenario.json', import.meta.url), 'utf8')));
+const ref = (kind: string, id: string) => normaliseComponent(kind, id);
+const PASS = { batch: 4, concurrency: 3, leaseMs: 60_000 };
+
+describe.each([
+  ['sqlite', sqliteTestStore],
+  ['postgres', postgresTestStore],
+] as const)('the observer over the simulator, on %s', (_backend, open) => {
+  let t: TestStore;
+  let harness: Harness;
+  let deps: ObserverDeps & { clock: { set(iso: string): void } };
+
+  beforeEach(async () => {
+    t = await open();
+    harness = await startHarness({ scenario: demo, today: '2026-03-15' });
+    deps = { ...recordDeps(t.store, '2026-03-15T12:00:00Z'), sources: harness.sources };
+    await t.store.initialiseLog(deps.notary.seal);
+  });
+  afterEach(async () => {
+    await harness.close();
+    await t.dispose();
+  });
+
+  it('observes every due component once per UTC date and records what each upstream said', async () => {
+    const watched = [
+      ref('github', 'acme/rocket'),
+      ref('github', 'acme/vanishing'),
+      ref('npm', 'left-padded'),
+      ref('npm', 'evil-pkg'),
+      ref('pypi', 'tiny-parser'),
+      ref('pypi', 'yanky'),
+      ref('docker', 'node:18-alpine'),
+      ref('docker', 'python:3.12-slim-bookworm'),
+    ];
+    await t.store.watchAdd(watched, '2026-03-15T00:00:00.000Z');
+    const first = await observeDue(deps, PASS);
+    expect(first).toMatchObject({ observed: 8, skipped: 0, failed: 0 });
+    const states = Object.fromEntries(
+      await Promise.all(watched.map(async (r) => [`${r.kind}:${r.id}`, (await t.store.observationsOf(r))[0]!.state])),
+    );
+    expect(states).toEqual({
+      'github:acme/rocket': 'dormant',
+      'github:acme/vanishing': 'deleted',
+      'npm:left-padded': 'archived',
+      'npm:evil-pkg': 'deleted',
+      'pypi:tiny-parser': 'archived',
+      'pypi:yanky': 'deleted',
+      'docker:docker.io/library/node:18-alpine': 'eol',
+      'docker:docker.io/library/python:3.12-slim-bookworm': 'alive',
+    });
+    const rocket = (await t.store.observationsOf(ref('github', 'acme/rocket')))[0]!;
+    expect(rocket).toMatchObject({ observation_date: '2026-03-15', observed_at: '2026-03-15T12:00:00Z' });
+    expect(rocket.source).toContain('/github/');
+    expect(rocket.evidence).toMatchObject({ http_status: 200 });
+
+    expect(await observeDue(deps, PASS)).toMatchObject({ observed: 0, skipped: 0 });
+    expect(await observeNamed(deps, [ref('github', 'acme/rocket')], 2)).toMatchObject({ observed: 0, skipped: 1 });
+    deps.clock.set('2026-03-16T00:30:00Z');
+    expect(await observeDue(deps, PASS)).toMatchObject({ observed: 8 });
+    expect(await t.store.observationsOf(ref('github', 'acme/rocket'))).toHaveLength(2);
+  });
+
+  it('records a rename as evidence, never a death, and watches the new name', async () => {
+    await harness.close();
+    harness = await startHarness({ scenario: demo, today: '2025-10-15' });
+    deps = { ...recordDeps(t.store, '2025-10-15T12:00:00Z'), sources: harness.sources };
+    await observeNamed(deps, [ref('github', 'acme/old-name')], 1);
+    const [o] = await t.store.observationsOf(ref('github', 'acme/old-name'));
+    expect(o!.state).not.toBe('deleted');
+    expect(o!.evidence).toMatchObject({ renamed_to: 'github:acme/new-name' });
+    expect((await t.store.watchList()).map((w) => w.component.id)).toContain('acme/new-name');
+  });
+
+  it('answers a dispute with a dated correction of today’s observation, once per day', async () => {
+    await expect(disputeComponent(deps, 'npm', 'left-padded')).rejects.toBeInstanceOf(NotFoundError);
+    await observeNamed(deps, [ref('npm', 'left-padded')], 1);
+    const answer = await disputeComponent(deps, 'npm', 'left-padded');
+    expect(answer.kind_of_record).toBe('correction');
+    expect(answer.reread).toMatchObject({ corrects: answer.disputed.leaf_index, observation_date: '2026-03-15', state: 'archived' });
+    await expect(disputeComponent(deps, 'npm', 'left-padded')).rejects.toBeInstanceOf(DisputeRefusedError);
+    const held = await t.store.observationsOf(ref('npm', 'left-padded'));
+    expect(held).toHaveLength(2);
+    expect(held[0]!.corrects).toBeNull();
+
+    deps.clock.set('2026-03-17T09:00:00Z');
+    const nextDay = await disputeComponent(deps, 'npm', 'left-padded');
+    expect(nextDay).toMatchObject({ kind_of_record: 'observation', reread: { corrects: null, observation_date: '2026-03-17' } });
+  });
+
+  it('takes a census of the watched npm packages and chains it', async () => {
+    await t.store.watchAdd([ref('npm', 'left-padded'), ref('npm', '@acme/widgets'), ref('github', 'acme/rocket')], '2026-03-15T00:00:00.000Z');
+    const census = await takeCensus(deps);
+    expect(census.map((c) => [c.component.id, c.dependents])).toEqual([
+      ['@acme/widgets', 9],
+      ['left-padded', 42],
+    ]);
+    expect(await t.store.latestCensus(ref('npm', 'left-padded'))).toMatchObject({ dependents: 42, read_date: '2026-03-15' });
+  });
+});
