@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { generatedScenario } from '../src/simulator/generated-scenario.js';
+import { scenarioComponents } from '../src/simulator/scenario.js';
+import { startSimulator, type Simulator } from '../src/simulator/server.js';
+import { postgresTestStore, type TestStore } from './support/record.js';
+
+/** DESIGN §8: several `observe` workers on one PostgreSQL share the watch list. */
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const scenario = generatedScenario(60, 11);
+const KEY = join(tmpdir(), `tended-workers-${process.pid}.pem`);
+
+let t: TestStore;
+let simulator: Simulator;
+
+beforeAll(async () => {
+  t = await postgresTestStore();
+  simulator = await startSimulator({ scenario });
+});
+afterAll(async () => {
+  await simulator.close();
+  await t.dispose();
+  rmSync(KEY, { force: true });
+});
+
+function observeOnce(): Promise<{ code: number | null; out: string; err: string }> {
+  const u = simulator.urls;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'observe', '--once'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: t.url,
+        TENDED_SIGNING_KEY: KEY,
+        TENDED_GITHUB_API_URL: u.github,
+        TENDED_NPM_REGISTRY_URL: u.npm,
+        TENDED_PYPI_URL: u.pypi,
+        TENDED_EOL_API_URL: u.endoflife,
+        TENDED_DOCKERHUB_API_URL: u.dockerhub,
+        TENDED_DEPENDENTS_URL: u.dependents,
+      },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+it('gives each due component to one of three racing workers: observed exactly once on the date', async () => {
+  const components = scenarioComponents(scenario);
+  await t.store.watchAdd(components, new Date().toISOString());
+  const runs = await Promise.all([observeOnce(), observeOnce(), observeOnce()]);
+  for (const run of runs) expect(run.code, run.err).toBe(0);
+  const observedBy = runs.map((r) => Number(/^observed (\d+)/m.exec(r.out)?.[1]));
+  expect(observedBy.reduce((a, b) => a + b, 0)).toBe(components.length);
+  for (const ref of components) expect(await t.store.observationsOf(ref)).toHaveLength(1);
+  expect(await t.store.treeSize()).toBe(components.length);
+}, 120_000);
