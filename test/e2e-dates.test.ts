@@ -30,9 +30,9 @@ let simulator: Simulator;
 let simulatedDate = DATES[0]!;
 let env: Record<string, string>;
 
-function tendedOn(date: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function tendedOn(date: string, args: string[], time = '08:00:00'): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn('faketime', [`${date} 08:00:00`, process.execPath, '--import', 'tsx', MAIN, ...args], {
+    const child = spawn('faketime', [`${date} ${time}`, process.execPath, '--import', 'tsx', MAIN, ...args], {
       env: { ...process.env, ...env, TZ: 'UTC' },
     });
     let out = '';
@@ -57,7 +57,7 @@ beforeAll(async () => {
     TENDED_DOCKERHUB_API_URL: u.dockerhub,
     TENDED_DEPENDENTS_URL: u.dependents,
   };
-  const added = await tendedOn(DATES[0]!, ['watch', 'add', 'github', 'acme/rocket', 'github', 'acme/vanishing', 'npm', '@acme/widgets', 'pypi', 'yanky']);
+  const added = await tendedOn(DATES[0]!, ['watch', 'add', 'github', 'acme/rocket', 'github', 'acme/vanishing', 'npm', '@acme/widgets', 'pypi', 'yanky'], '07:00:00');
   expect(added.err).not.toMatch(/error/i);
   expect(added.code).toBe(0);
   for (const date of DATES) {

@@ -242,8 +242,11 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(new Set(claimed).size).toBe(claimed.length);
       expect(claimed.length).toBe(60);
       expect(await store.claimDue(now, 10, lease)).toEqual([]);
-      for (const ref of refs.slice(1)) await store.releaseWatch(ref, '2025-01-03T00:00:00.000Z');
-      await store.releaseWatch(refs[0]!, '2025-01-02T00:00:00.000Z');
+      // Instants in either RFC 3339 spelling compare as instants, not as text.
+      expect(await store.claimDue('2025-01-01T06:10:00Z', 1, '2025-01-01T06:20:00Z')).toHaveLength(0);
+      expect(await store.claimDue('2025-01-01T06:10:00.001Z', 1, '2025-01-01T06:20:00Z')).toHaveLength(1);
+      await store.releaseWatch(refs.slice(1), '2025-01-03T00:00:00.000Z');
+      await store.releaseWatch([refs[0]!], '2025-01-02T00:00:00.000Z');
       expect(await store.claimDue('2025-01-01T07:00:00.000Z', 100, '2025-01-01T07:10:00.000Z')).toEqual([]);
       expect(await store.claimDue('2025-01-02T00:00:00.000Z', 100, '2025-01-02T00:10:00.000Z')).toEqual([refs[0]]);
     });

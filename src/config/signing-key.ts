@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -16,13 +16,17 @@ export function loadOrCreateSigningKey(path: string): { privateKey: KeyObject; p
   }
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   mkdirSync(dirname(path), { recursive: true });
-  // 'wx' fails if another process created the key between the check and the write.
+  // Written whole under a temporary name, then linked into place: link fails if another process
+  // got there first, and no process ever reads a half-written key.
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
   try {
-    writeFileSync(path, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
+    linkSync(temporary, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateSigningKey(path);
     throw error;
+  } finally {
+    rmSync(temporary, { force: true });
   }
-  chmodSync(path, 0o600);
   return { privateKey, publicKey, created: true };
 }

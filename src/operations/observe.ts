@@ -19,19 +19,42 @@ export type ObserveOutcome =
  * read's own (the clock at the time of the read): nothing lets a caller choose it.
  */
 export async function observeComponent(deps: ObserverDeps, ref: ComponentRef): Promise<ObserveOutcome> {
+  return (await recordReadings(deps, [await readComponent(deps, ref)]))[0]!;
+}
+
+interface ComponentReading {
+  ref: ComponentRef;
+  observation: NewObservation;
+  renamed_to: ComponentRef | undefined;
+}
+
+async function readComponent(deps: ObserverDeps, ref: ComponentRef): Promise<ComponentReading> {
   const readAt = deps.clock.now();
-  const today = utcDateOf(readAt);
-  const reading = await deps.sources[ref.kind].read(ref, today);
-  const observation = observationOf(ref, reading, readAt, null);
+  const reading = await deps.sources[ref.kind].read(ref, utcDateOf(readAt));
+  return { ref, observation: observationOf(ref, reading, readAt, null), renamed_to: reading.renamed_to };
+}
+
+/**
+ * Appends readings in one transaction (one head for the lot); if one of them was already observed
+ * that day, falls back to one append each so the others still land.
+ */
+async function recordReadings(deps: ObserverDeps, readings: ComponentReading[]): Promise<ObserveOutcome[]> {
+  let outcomes: ObserveOutcome[];
   try {
-    const { observations } = await deps.store.appendObservations([observation], deps.notary.seal);
-    // A rename is recorded on the observation and never read as a death; the new name is watched too.
-    if (reading.renamed_to) await deps.store.watchAdd([reading.renamed_to], readAt.toISOString());
-    return { component: ref, observation: observations[0]! };
+    const { observations } = await deps.store.appendObservations(readings.map((r) => r.observation), deps.notary.seal);
+    outcomes = observations.map((observation, i) => ({ component: readings[i]!.ref, observation }));
   } catch (error) {
-    if (error instanceof DuplicateObservationError) return { component: ref, skipped: 'already observed today' };
-    throw error;
+    if (!(error instanceof DuplicateObservationError) || readings.length === 1) {
+      if (error instanceof DuplicateObservationError) return [{ component: readings[0]!.ref, skipped: 'already observed today' }];
+      throw error;
+    }
+    outcomes = [];
+    for (const reading of readings) outcomes.push(...(await recordReadings(deps, [reading])));
   }
+  // A rename is recorded on the observation and never read as a death; the new name is watched too.
+  const renamed = readings.flatMap((r) => (r.renamed_to ? [r.renamed_to] : []));
+  if (renamed.length > 0) await deps.store.watchAdd(renamed, deps.clock.now().toISOString());
+  return outcomes;
 }
 
 /** The observation a reading makes: its state is classified on the date it was read. */
@@ -77,23 +100,26 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
     const now = deps.clock.now();
     const claimed = await deps.store.claimDue(now.toISOString(), options.batch, new Date(now.getTime() + options.leaseMs).toISOString());
     if (claimed.length === 0) return report;
-    await inParallel(claimed, options.concurrency, async (ref) => {
-      try {
-        tally(report, await observeComponent(deps, ref));
-      } catch {
-        // A store fault on one component must not stop the pass; its claim lapses and it is retried.
-        report.failed++;
-        return;
-      }
-      await deps.store.releaseWatch(ref, `${addDays(utcDateOf(deps.clock.now()), 1)}T00:00:00.000Z`);
-    });
+    const readings = await inParallel(claimed, options.concurrency, (ref) => readComponent(deps, ref));
+    let outcomes: ObserveOutcome[];
+    try {
+      outcomes = await recordReadings(deps, readings);
+    } catch {
+      // A store fault must not stop the pass; these claims lapse and the components are retried.
+      report.failed += claimed.length;
+      continue;
+    }
+    outcomes.forEach((outcome) => tally(report, outcome));
+    const nextDue = `${addDays(utcDateOf(deps.clock.now()), 1)}T00:00:00.000Z`;
+    await deps.store.releaseWatch(claimed, nextDue);
   }
 }
 
 /** Observes the named components now, whether or not they are watched or due. */
 export async function observeNamed(deps: ObserverDeps, refs: ComponentRef[], concurrency: number): Promise<PassReport> {
   const report: PassReport = { observed: 0, skipped: 0, failed: 0, states: {} };
-  await inParallel(refs, concurrency, async (ref) => tally(report, await observeComponent(deps, ref)));
+  const readings = await inParallel(refs, concurrency, (ref) => readComponent(deps, ref));
+  (await recordReadings(deps, readings)).forEach((outcome) => tally(report, outcome));
   return report;
 }
 
@@ -107,10 +133,16 @@ function tally(report: PassReport, outcome: ObserveOutcome): void {
   report.states[state] = (report.states[state] ?? 0) + 1;
 }
 
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+/** Maps with at most `limit` calls in flight, keeping the order of `items`. */
+async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
   });
   await Promise.all(workers);
+  return results;
 }

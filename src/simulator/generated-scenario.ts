@@ -81,8 +81,11 @@ export function generatedScenario(n: number, seed: number): Scenario {
     const count = 1 + Math.floor(random() * 3);
     const days = [day()];
     for (let i = 1; i < count; i++) days.unshift(addDays(days[0]!, -(30 + Math.floor(random() * 300))));
-    const phases: P[] = days.map((d) => ({ from: d, ...healthy(d) }) as P);
-    let d = addDays(days.at(-1)!, 30 + Math.floor(random() * 120));
+    // Every component exists from 2020 on, with an old first release, so no simulated date
+    // before its later phases reads it as missing (a 404, a death).
+    const phases: P[] = [{ from: '2020-01-01', ...healthy(addDays('2019-06-01', Math.floor(random() * 180))) } as P];
+    phases.push(...days.map((d) => ({ from: d, ...healthy(d) }) as P));
+    const d = addDays(days.at(-1)!, 30 + Math.floor(random() * 120));
     const end = ending();
     if (end) phases.push({ from: d, ...end } as P);
     return phases;
@@ -93,7 +96,7 @@ export function generatedScenario(n: number, seed: number): Scenario {
     const r = roll();
     if (r < 0.4) {
       components[`github:gen-org-${i % 97}/repo-${i}`] = life<GithubPhase>(
-        (d) => ({ created_at: `${START}T00:00:00Z`, pushed_at: at(d), last_commit: at(d) }),
+        (d) => ({ created_at: '2019-01-01T00:00:00Z', pushed_at: at(d), last_commit: at(d) }),
         () => {
           const e = roll();
           return e < 0.03 ? { archived: true } : e < 0.05 ? { fail: 'not_found' } : e < 0.06 ? { renamed_to: `gen-moved/repo-${i}` } : e < 0.07 ? { fail: 'server_error' } : null;

@@ -1,14 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMPONENT_KINDS } from '../domain/component.js';
 import { classify, type State } from '../domain/state.js';
 import { MemoryConditionalCache } from '../upstreams/memory-cache.js';
 import { createSources } from '../upstreams/sources.js';
+import { demoScenario } from './demo.js';
 import { generatedScenario } from './generated-scenario.js';
-import { parseScenario, phaseAt, scenarioComponents, ScenarioError, type Scenario } from './scenario.js';
+import { parseScenario, phaseAt, scenarioComponents, ScenarioError } from './scenario.js';
 import { startSimulator } from './server.js';
 
-const demo = (): Scenario => parseScenario(JSON.parse(readFileSync(new URL('./demo-scenario.json', import.meta.url), 'utf8')));
+const demo = demoScenario;
 
 function problems(input: unknown): string[] {
   try {

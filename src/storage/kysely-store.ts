@@ -154,8 +154,8 @@ export class KyselyStore implements Store {
     return watch.claimDue(this.db, this.backend, now, limit, leaseUntil);
   }
 
-  releaseWatch(ref: ComponentRef, nextDue: string) {
-    return watch.releaseWatch(this.db, ref, nextDue);
+  releaseWatch(refs: ComponentRef[], nextDue: string) {
+    return watch.releaseWatch(this.db, refs, nextDue);
   }
 
   cacheGet(url: string) {

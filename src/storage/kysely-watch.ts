@@ -10,8 +10,19 @@ import type { CachedAnswer, WatchEntry } from './store.js';
 
 type Db = Kysely<Database>;
 
-export async function watchAdd(db: Db, refs: ComponentRef[], now: string): Promise<number> {
+/**
+ * Instants are compared as text, so every one is stored in the single form toISOString gives
+ * (`2025-01-01T00:00:00.000Z`); `…00Z` would sort after `…00.000Z` and never fall due.
+ */
+function instant(value: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new RangeError(`not an instant: ${value}`);
+  return date.toISOString();
+}
+
+export async function watchAdd(db: Db, refs: ComponentRef[], at: string): Promise<number> {
   if (refs.length === 0) return 0;
+  const now = instant(at);
   return db.transaction().execute(async (trx) => {
     let added = 0;
     for (const ref of refs) {
@@ -51,7 +62,9 @@ export async function watchList(db: Db): Promise<WatchEntry[]> {
   return rows.map((r) => ({ component: toRef(r.kind, r.native_id), added_at: r.added_at, due_at: r.due_at, claimed_until: r.claimed_until }));
 }
 
-export async function claimDue(db: Db, backend: 'sqlite' | 'postgres', now: string, limit: number, leaseUntil: string): Promise<ComponentRef[]> {
+export async function claimDue(db: Db, backend: 'sqlite' | 'postgres', at: string, limit: number, until: string): Promise<ComponentRef[]> {
+  const now = instant(at);
+  const leaseUntil = instant(until);
   return db.transaction().execute(async (trx) => {
     // SQLite: a write first takes the database's write lock at the start, so a claimer waits its
     // turn instead of failing when it tries to upgrade a read snapshot another claimer has moved on.
@@ -75,12 +88,21 @@ export async function claimDue(db: Db, backend: 'sqlite' | 'postgres', now: stri
   });
 }
 
-export async function releaseWatch(db: Db, ref: ComponentRef, nextDue: string): Promise<void> {
-  await db
-    .updateTable('watch')
-    .set({ due_at: nextDue, claimed_until: null })
-    .where('component_id', '=', (eb) => eb.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id))
-    .execute();
+export async function releaseWatch(db: Db, refs: ComponentRef[], nextDue: string): Promise<void> {
+  const due = instant(nextDue);
+  for (let i = 0; i < refs.length; i += 200) {
+    const chunk = refs.slice(i, i + 200);
+    await db
+      .updateTable('watch')
+      .set({ due_at: due, claimed_until: null })
+      .where('component_id', 'in', (eb) =>
+        eb
+          .selectFrom('components')
+          .select('id')
+          .where((w) => w.or(chunk.map((r) => w.and([w('kind', '=', r.kind), w('native_id', '=', r.id)])))),
+      )
+      .execute();
+  }
 }
 
 export async function cacheGet(db: Db, url: string): Promise<CachedAnswer | null> {

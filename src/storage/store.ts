@@ -53,8 +53,8 @@ export interface Store {
    * any number of connections never get the same component while its lease runs.
    */
   claimDue(now: string, limit: number, leaseUntil: string): Promise<ComponentRef[]>;
-  /** Ends a claim: the component is next due at `nextDue`. */
-  releaseWatch(ref: ComponentRef, nextDue: string): Promise<void>;
+  /** Ends claims: the components are next due at `nextDue`. */
+  releaseWatch(refs: ComponentRef[], nextDue: string): Promise<void>;
   /** Validators and extracted facts of an upstream URL's last full answer (conditional requests). */
   cacheGet(url: string): Promise<CachedAnswer | null>;
   cacheSet(url: string, entry: CachedAnswer): Promise<void>;
