@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -196,11 +196,15 @@ await sim.close();
       const { stdout } = await promisify(execFile)('faketime', [at, process.execPath, '--import', 'tsx', script], { cwd: process.cwd(), timeout: 20_000 });
       return JSON.parse(stdout) as { date: string; status: number };
     };
-    const before = await run('2025-06-01 12:00:00');
-    expect(before.status).toBe(200);
-    expect(before.date).toMatch(/ Jun 2025 /);
-    const after = await run('2026-06-01 12:00:00');
-    expect(after.status).toBe(404);
-    expect(after.date).toMatch(/ Jun 2026 /);
+    try {
+      const before = await run('2025-06-01 12:00:00');
+      expect(before.status).toBe(200);
+      expect(before.date).toMatch(/ Jun 2025 /);
+      const after = await run('2026-06-01 12:00:00');
+      expect(after.status).toBe(404);
+      expect(after.date).toMatch(/ Jun 2026 /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,66 @@
+// npm run demo — a living record in a minute: the simulator answers like the real upstreams, the
+// observer reads it on several dates (under faketime, the only way to read on another date: Tended
+// has no option for it), and the service serves the result on http://127.0.0.1:8080.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseScenario, scenarioComponents } from '../src/simulator/scenario.js';
+import { startSimulator } from '../src/simulator/server.js';
+
+const MAIN = new URL('../dist/main.js', import.meta.url).pathname;
+const PORT = process.env.PORT ?? '8080';
+const scenario = parseScenario(JSON.parse(readFileSync(new URL('../src/simulator/demo-scenario.json', import.meta.url), 'utf8')));
+let simulated = new Date();
+const simulator = await startSimulator({ scenario, clock: () => simulated });
+const dir = mkdtempSync(join(tmpdir(), 'tended-demo-'));
+const u = simulator.urls;
+const env = {
+  ...process.env,
+  DATABASE_URL: `sqlite:${join(dir, 'tended.db')}`,
+  TENDED_OBSERVER: 'off',
+  TENDED_GITHUB_API_URL: u.github,
+  TENDED_NPM_REGISTRY_URL: u.npm,
+  TENDED_PYPI_URL: u.pypi,
+  TENDED_EOL_API_URL: u.endoflife,
+  TENDED_DOCKERHUB_API_URL: u.dockerhub,
+  TENDED_DEPENDENTS_URL: u.dependents,
+};
+const hasFaketime = spawnSync('faketime', ['2000-01-01 00:00:00', 'true']).status === 0;
+const today = new Date().toISOString().slice(0, 10);
+const dates = hasFaketime ? ['2025-01-15', '2025-04-15', '2025-07-15', '2025-10-15', '2026-01-15', '2026-04-15', '2026-07-15', today] : [today];
+// Asynchronous, so the simulator in this process keeps answering while the observer reads it.
+const tended = (date: string, time: string, args: string[]) =>
+  new Promise<string>((resolve, reject) => {
+    const faked = hasFaketime && date !== today;
+    const child = spawn(faked ? 'faketime' : process.execPath, [...(faked ? [`${date} ${time}`, process.execPath] : []), MAIN, ...args], { env });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => process.stderr.write(d));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`tended ${args.join(' ')} exited with ${code}`))));
+  });
+
+console.log(`demo record in ${dir}; simulated upstreams on ${simulator.url}`);
+if (!hasFaketime) console.log('faketime is not installed (apt-get install faketime): observing today only');
+const pairs = scenarioComponents(scenario).flatMap((r) => [r.kind, r.id]);
+process.stdout.write(await tended(dates[0]!, '06:00:00', ['watch', 'add', ...pairs]));
+for (const date of dates) {
+  simulated = new Date(`${date}T12:00:00Z`);
+  process.stdout.write(`${date}: ${await tended(date, '08:00:00', ['observe', '--once'])}`);
+}
+simulated = new Date();
+const server = spawn(process.execPath, [MAIN, 'serve'], { env: { ...env, PORT }, stdio: 'inherit' });
+console.log(`
+Try:
+  curl -s http://127.0.0.1:${PORT}/api/v1/entity/acme/rocket | jq '{state, observation_date, censoring_status, mutations}'
+  curl -s 'http://127.0.0.1:${PORT}/api/v1/entity/acme/vanishing?as_of=2025-08-01' | jq '{state, observation_date, censoring_status}'
+  curl -s http://127.0.0.1:${PORT}/api/v1/org/acme | jq '.components[] | {purl: .purl[0], state}'
+  curl -s http://127.0.0.1:${PORT}/api/chain/head | jq
+  DATABASE_URL=sqlite:${join(dir, 'tended.db')} npm run tended -- verify
+Ctrl-C to stop.`);
+const stop = () => {
+  server.kill('SIGTERM');
+  void simulator.close();
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
