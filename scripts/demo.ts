@@ -2,15 +2,16 @@
 // observer reads it on several dates (under faketime, the only way to read on another date: Tended
 // has no option for it), and the service serves the result on http://127.0.0.1:8080.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseScenario, scenarioComponents } from '../src/simulator/scenario.js';
+import { demoScenario } from '../src/simulator/demo.js';
+import { scenarioComponents } from '../src/simulator/scenario.js';
 import { startSimulator } from '../src/simulator/server.js';
 
 const MAIN = new URL('../dist/main.js', import.meta.url).pathname;
 const PORT = process.env.PORT ?? '8080';
-const scenario = parseScenario(JSON.parse(readFileSync(new URL('../src/simulator/demo-scenario.json', import.meta.url), 'utf8')));
+const scenario = demoScenario();
 let simulated = new Date();
 const simulator = await startSimulator({ scenario, clock: () => simulated });
 const dir = mkdtempSync(join(tmpdir(), 'tended-demo-'));

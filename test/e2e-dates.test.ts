@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
 import { build } from '../src/http/app.js';
 import { logNotary } from '../src/operations/deps.js';
 import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
-import { parseScenario } from '../src/simulator/scenario.js';
+import { demoScenario } from '../src/simulator/demo.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import type { Store } from '../src/storage/store.js';
@@ -23,7 +23,7 @@ import { fixedClock } from './support/record.js';
  */
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const DATES = ['2025-02-01', '2025-05-01', '2025-10-15', '2026-02-15', '2026-07-01'];
-const scenario = parseScenario(JSON.parse(readFileSync(new URL('../src/simulator/demo-scenario.json', import.meta.url), 'utf8')));
+const scenario = demoScenario();
 
 let dir: string;
 let simulator: Simulator;

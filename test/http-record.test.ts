@@ -6,12 +6,11 @@ import { verifyCheckpoint } from '../src/notary/checkpoint.js';
 import { verifyConsistency, verifyInclusion } from '../src/notary/merkle.js';
 import { parseVerifierKey } from '../src/notary/note.js';
 import type { RecordDeps } from '../src/operations/deps.js';
-import { readFileSync } from 'node:fs';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
-import { parseScenario } from '../src/simulator/scenario.js';
+import { demoScenario } from '../src/simulator/demo.js';
 import { githubObservation, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
-const demo = parseScenario(JSON.parse(readFileSync(new URL('../src/simulator/demo-scenario.json', import.meta.url), 'utf8')));
+const demo = demoScenario();
 
 let t: TestStore;
 let harness: Harness;

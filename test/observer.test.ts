@@ -1,15 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { normaliseComponent } from '../src/domain/component.js';
 import { takeCensus } from '../src/operations/census.js';
 import { disputeComponent, DisputeRefusedError } from '../src/operations/dispute.js';
 import { observeDue, observeNamed, type ObserverDeps } from '../src/operations/observe.js';
 import { NotFoundError } from '../src/operations/read-chain.js';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
-import { parseScenario } from '../src/simulator/scenario.js';
+import { demoScenario } from '../src/simulator/demo.js';
 import { postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
-const demo = parseScenario(JSON.parse(readFileSync(new URL('../src/simulator/demo-scenario.json', import.meta.url), 'utf8')));
+const demo = demoScenario();
 const ref = (kind: string, id: string) => normaliseComponent(kind, id);
 const PASS = { batch: 4, concurrency: 3, leaseMs: 60_000 };
 

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { demoScenario } from '../simulator/demo.js';
 import { parseScenario } from '../simulator/scenario.js';
 import { startSimulator } from '../simulator/server.js';
 import type { CliWiring } from './run.js';
 
-const DEMO_SCENARIO = new URL('../simulator/demo-scenario.json', import.meta.url);
-
 /** `tended simulate`: the simulated upstreams on loopback, and the variables that point Tended at them. */
 export async function simulateCommand(wiring: CliWiring, opts: { scenario?: string; port?: string }): Promise<number> {
-  const scenario = parseScenario(JSON.parse(readFileSync(opts.scenario ?? DEMO_SCENARIO, 'utf8')));
+  const scenario = opts.scenario ? parseScenario(JSON.parse(readFileSync(opts.scenario, 'utf8'))) : demoScenario();
   const simulator = await startSimulator({ scenario, port: opts.port ? Number(opts.port) : 0 });
   const u = simulator.urls;
   wiring.stdout.write(

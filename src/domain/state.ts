@@ -100,6 +100,8 @@ export const UNREACHABLE_REASONS = [
   'server_error',
   'unparsable',
   'unauthorized',
+  // The reference names something the readers cannot read honestly (another registry, a bare digest).
+  'unsupported',
 ] as const;
 export type UnreachableReason = (typeof UNREACHABLE_REASONS)[number];
 
