@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leafHash, fromBase64, toBase64 } from '../src/notary/hash.js';
 import { decodeLeaf, encodeLeaf } from '../src/notary/leaf.js';
-import { consistencyProofCoords, foldCover, inclusionProofCoords, merkleTreeHash, verifyConsistency, verifyInclusion } from '../src/notary/merkle.js';
+import { assembleProof, consistencyProofCoords, inclusionProofCoords, merkleTreeHash, verifyConsistency, verifyInclusion, type NodeCoord } from '../src/notary/merkle.js';
 import { verifyHeadChain } from '../src/notary/head.js';
 import { observationLeafRecord } from '../src/domain/observation.js';
 import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
@@ -30,6 +30,12 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       await t.dispose();
     });
 
+    /** A proof assembled from the nodes the store keeps, as the chain routes assemble it. */
+    const storedProof = async (covers: NodeCoord[][]) => {
+      const coords = covers.flat();
+      const hashes = await store.nodeHashes(coords);
+      return assembleProof(covers, (c) => hashes[coords.findIndex((x) => x.level === c.level && x.index === c.index)]!);
+    };
     const allLeafHashes = async () => (await store.leaves(0, await store.treeSize())).map((l) => l.hash);
 
     it('names its backend, answers ping, and migrating again changes nothing', async () => {
@@ -141,19 +147,13 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
         const root = fromBase64(head.root_hash);
         expect(toBase64(merkleTreeHash(hashes.slice(0, head.tree_size)))).toBe(head.root_hash);
         for (let index = 0; index < head.tree_size; index++) {
-          const covers = inclusionProofCoords(index, head.tree_size);
-          const flat = await store.nodeHashes(covers.flat());
-          let at = 0;
-          const proof = covers.map((c) => foldCover(flat.slice(at, (at += c.length))));
+          const proof = await storedProof(inclusionProofCoords(index, head.tree_size));
           expect(verifyInclusion(hashes[index]!, index, head.tree_size, proof, root)).toBe(true);
         }
       }
       const last = fromBase64(heads.at(-1)!.root_hash);
       for (const older of heads.slice(0, -1)) {
-        const covers = consistencyProofCoords(older.tree_size, size);
-        const flat = await store.nodeHashes(covers.flat());
-        let at = 0;
-        const proof = covers.map((c) => foldCover(flat.slice(at, (at += c.length))));
+        const proof = await storedProof(consistencyProofCoords(older.tree_size, size));
         expect(verifyConsistency(older.tree_size, size, proof, fromBase64(older.root_hash), last)).toBe(true);
       }
     });

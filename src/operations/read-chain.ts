@@ -1,7 +1,7 @@
 import { ValidationError } from '../domain/errors.js';
 import { toBase64 } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
-import { consistencyProofCoords, foldCover, inclusionProofCoords, type NodeCoord } from '../notary/merkle.js';
+import { assembleProof, consistencyProofCoords, inclusionProofCoords, type NodeCoord } from '../notary/merkle.js';
 import type { StoredLeaf } from '../storage/store.js';
 import type { RecordDeps } from './deps.js';
 
@@ -56,13 +56,10 @@ export async function readConsistencyProof(deps: RecordDeps, from: number, to: n
 }
 
 async function proofHashes(deps: RecordDeps, covers: NodeCoord[][]): Promise<string[]> {
-  const hashes = await deps.store.nodeHashes(covers.flat());
-  let at = 0;
-  return covers.map((cover) => {
-    const part = hashes.slice(at, at + cover.length);
-    at += cover.length;
-    return toBase64(foldCover(part));
-  });
+  const coords = covers.flat();
+  const hashes = await deps.store.nodeHashes(coords);
+  const byCoord = new Map(coords.map((c, i) => [`${c.level}/${c.index}`, hashes[i]!]));
+  return assembleProof(covers, (c) => byCoord.get(`${c.level}/${c.index}`)!).map(toBase64);
 }
 
 function invalid(param: string, msg: string): ValidationError {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import type { AnswerCache } from './answer-cache.js';
-import { componentOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
+import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { DATA_LICENSE, entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
 import type { RecordDeps } from './deps.js';
@@ -85,16 +85,13 @@ export async function readOrg(deps: RecordDeps, org: string, rawAsOf: string | u
   };
 }
 
-/** Validates path parts as a GitHub repository, reporting errors against the path parameter names. */
-function repositoryRef(owner: string, repo: string, ownerParam = 'owner'): ComponentRef {
+/** Validates path parts as a GitHub repository, reporting errors against the path parameter at fault. */
+function repositoryRef(owner: string, repo: string, ownerParam: 'owner' | 'org' = 'owner'): ComponentRef {
   try {
     return normaliseComponent('github', `${owner}/${repo}`);
   } catch (error) {
-    if (error instanceof ValidationError) {
-      throw new ValidationError(
-        error.issues.map((i) => ({ ...i, loc: ['path', ownerParam === 'org' ? 'org' : i.msg.toLowerCase().includes('repo') ? 'repo' : 'owner'] })),
-      );
-    }
-    throw error;
+    if (!(error instanceof ValidationError)) throw error;
+    const at = isGithubOwner(owner) ? 'repo' : ownerParam;
+    throw new ValidationError(error.issues.map((i) => ({ ...i, loc: ['path', at] })));
   }
 }
