@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoScenario } from '../src/simulator/demo.js';
 import { scenarioComponents } from '../src/simulator/scenario.js';
+import { upstreamEnv } from '../src/simulator/env.js';
 import { startSimulator } from '../src/simulator/server.js';
 
 const MAIN = new URL('../dist/main.js', import.meta.url).pathname;
@@ -15,17 +16,11 @@ const scenario = demoScenario();
 let simulated = new Date();
 const simulator = await startSimulator({ scenario, clock: () => simulated });
 const dir = mkdtempSync(join(tmpdir(), 'tended-demo-'));
-const u = simulator.urls;
 const env = {
   ...process.env,
   DATABASE_URL: `sqlite:${join(dir, 'tended.db')}`,
   TENDED_OBSERVER: 'off',
-  TENDED_GITHUB_API_URL: u.github,
-  TENDED_NPM_REGISTRY_URL: u.npm,
-  TENDED_PYPI_URL: u.pypi,
-  TENDED_EOL_API_URL: u.endoflife,
-  TENDED_DOCKERHUB_API_URL: u.dockerhub,
-  TENDED_DEPENDENTS_URL: u.dependents,
+  ...upstreamEnv(simulator.urls),
 };
 const hasFaketime = spawnSync('faketime', ['2000-01-01 00:00:00', 'true']).status === 0;
 const today = new Date().toISOString().slice(0, 10);

@@ -9,6 +9,7 @@ import { build } from '../src/http/app.js';
 import { logNotary } from '../src/operations/deps.js';
 import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
 import { demoScenario } from '../src/simulator/demo.js';
+import { upstreamEnv } from '../src/simulator/env.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import type { Store } from '../src/storage/store.js';
@@ -46,16 +47,10 @@ function tendedOn(date: string, args: string[], time = '08:00:00'): Promise<{ co
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tended-e2e-'));
   simulator = await startSimulator({ scenario, clock: () => new Date(`${simulatedDate}T12:00:00Z`) });
-  const u = simulator.urls;
   env = {
     DATABASE_URL: `sqlite:${join(dir, 'tended.db')}`,
     TENDED_OBSERVER: 'off',
-    TENDED_GITHUB_API_URL: u.github,
-    TENDED_NPM_REGISTRY_URL: u.npm,
-    TENDED_PYPI_URL: u.pypi,
-    TENDED_EOL_API_URL: u.endoflife,
-    TENDED_DOCKERHUB_API_URL: u.dockerhub,
-    TENDED_DEPENDENTS_URL: u.dependents,
+    ...upstreamEnv(simulator.urls),
   };
   const added = await tendedOn(DATES[0]!, ['watch', 'add', 'github', 'acme/rocket', 'github', 'acme/vanishing', 'npm', '@acme/widgets', 'pypi', 'yanky'], '07:00:00');
   expect(added.err).not.toMatch(/error/i);

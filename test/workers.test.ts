@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generatedScenario } from '../src/simulator/generated-scenario.js';
 import { scenarioComponents } from '../src/simulator/scenario.js';
+import { upstreamEnv } from '../src/simulator/env.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { postgresTestStore, type TestStore } from './support/record.js';
 
@@ -28,19 +29,13 @@ afterAll(async () => {
 });
 
 function observeOnce(): Promise<{ code: number | null; out: string; err: string }> {
-  const u = simulator.urls;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'observe', '--once'], {
       env: {
         ...process.env,
         DATABASE_URL: t.url,
         TENDED_SIGNING_KEY: KEY,
-        TENDED_GITHUB_API_URL: u.github,
-        TENDED_NPM_REGISTRY_URL: u.npm,
-        TENDED_PYPI_URL: u.pypi,
-        TENDED_EOL_API_URL: u.endoflife,
-        TENDED_DOCKERHUB_API_URL: u.dockerhub,
-        TENDED_DEPENDENTS_URL: u.dependents,
+        ...upstreamEnv(simulator.urls),
       },
     });
     let out = '';

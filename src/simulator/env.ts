@@ -1,0 +1,13 @@
+import type { UpstreamUrls } from '../upstreams/source.js';
+
+/** The configuration variables (DESIGN §7) that point Tended at a set of upstream base URLs. */
+export function upstreamEnv(urls: UpstreamUrls): Record<string, string> {
+  return {
+    TENDED_GITHUB_API_URL: urls.github,
+    TENDED_NPM_REGISTRY_URL: urls.npm,
+    TENDED_PYPI_URL: urls.pypi,
+    TENDED_EOL_API_URL: urls.endoflife,
+    TENDED_DOCKERHUB_API_URL: urls.dockerhub,
+    TENDED_DEPENDENTS_URL: urls.dependents,
+  };
+}
