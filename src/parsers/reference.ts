@@ -1,0 +1,43 @@
+import type { ComponentRef } from '../domain/component.js';
+
+/**
+ * What every parser returns: the components an input names, each with where it was found, and
+ * every entry that names no component Tended can observe, with the reason. Nothing is dropped
+ * silently: references + unresolved account for the whole input.
+ */
+export interface ComponentReference {
+  /** Normalised with normaliseComponent / componentFromPurl. */
+  ref: ComponentRef;
+  /** The text as written in the input (`actions/checkout@v4`, `express: ^4.18.0`, a purl). */
+  input: string;
+  /** Where: `line 12`, `jobs.build.steps[3].uses`, `bom-ref pkg:npm/x@1.0.0`, `SPDXRef-Package-x`. */
+  location: string;
+}
+
+export interface UnresolvedEntry {
+  input: string;
+  location: string;
+  /** A sentence a person can act on: why this entry names no observable component. */
+  reason: string;
+}
+
+export const MANIFEST_FORMATS = ['workflow', 'dockerfile', 'package-json', 'requirements'] as const;
+export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
+export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
+export type SbomFormat = (typeof SBOM_FORMATS)[number];
+
+export interface ParseResult {
+  format: ManifestFormat | SbomFormat;
+  /** Finer detail when known: `CycloneDX 1.4 XML`, `SPDX 2.3 tag-value`, `SPDX 3.0 JSON-LD`. */
+  variant?: string;
+  references: ComponentReference[];
+  unresolved: UnresolvedEntry[];
+}
+
+/** The input is not a readable file of the format it was parsed as; the message says what is wrong and where. */
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
