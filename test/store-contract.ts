@@ -283,6 +283,18 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await store.treeSize()).toBe(3);
     });
 
+    it('reads the observations of many components at once, leaving out what it does not hold', async () => {
+      await store.initialiseLog(notary.seal);
+      const obs = Array.from({ length: 450 }, (_, i) => githubObservation(`acme/m${i}`, '2025-01-01', 'alive'));
+      await store.appendObservations(obs, notary.seal);
+      await store.appendObservations([githubObservation('acme/m7', '2025-01-02', 'dormant')], notary.seal);
+      const refs = [...obs.map((o) => o.component), { kind: 'npm' as const, id: 'acme-m7' }];
+      const held = await store.observationsOfMany(refs);
+      expect(held.size).toBe(450);
+      expect(held.get('github:acme/m7')!.map((o) => o.state)).toEqual(['alive', 'dormant']);
+      expect(held.has('npm:acme-m7')).toBe(false);
+    });
+
     it('groups the components under an owner namespace, and only those', async () => {
       await store.initialiseLog(notary.seal);
       await store.appendObservations(

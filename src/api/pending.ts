@@ -7,8 +7,6 @@ import { ErrorDetail, json } from './schemas.js';
  * when it is built, and leaves this list.
  */
 const pending: { method: 'get' | 'post' | 'delete'; path: string; summary: string }[] = [
-  { method: 'post', path: '/api/v1/manifest', summary: 'One dated result per component of a manifest (components list, workflow, Dockerfile, package.json, requirements.txt)' },
-  { method: 'post', path: '/api/v1/sbom', summary: 'One dated result per component of a CycloneDX or SPDX SBOM (max 4 MB; never stored)' },
   { method: 'get', path: '/v1/trust_score/{kind}/{id}', summary: 'The dated facts a trust decision rests on; no score is computed' },
   { method: 'get', path: '/v1/schema_history/{kind}/{id}', summary: 'The dated history of a component’s declared interface facts' },
   { method: 'get', path: '/v1/dependency_risk/{kind}/{id}', summary: 'The held state of each direct dependency, one dated result each' },

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import type { Store } from '../storage/store.js';
 import { serveCommand } from './serve.js';
 import { exportCommand, importCommand, verifyCommand } from './log-commands.js';
+import { checkCommand } from './check.js';
 import { censusCommand, observeCommand, watchCommand } from './observer-commands.js';
 import { simulateCommand } from './simulate.js';
 
@@ -23,6 +24,10 @@ commands:
                                 (KIND: github, npm, pypi, docker)
   observe [--once] [KIND ID…]   read the named components now; or, with --once, one pass over
                                 the due ones; or, with neither, run the schedule until stopped
+  check FILE [--url URL] [--as-of DATE] [--format table|json]
+                                one dated result per component of a local manifest or SBOM, from
+                                the local store or a running service; exit code 1 when one is
+                                abandoned, archived, deleted or eol (a CI gate)
   census [KIND ID…]             read and record the dependents count of the watched npm packages
   simulate [--scenario FILE] [--port N]
                                 serve simulated upstreams on loopback (for tests and the demo)
@@ -71,6 +76,15 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
       case 'observe': {
         const once = rest.includes('--once');
         return await observeCommand(config, wiring, once, rest.filter((a) => a !== '--once'));
+      }
+      case 'check': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: { url: { type: 'string' }, 'as-of': { type: 'string' }, format: { type: 'string' } },
+        });
+        if (positionals.length !== 1) return fail('check takes one FILE: a manifest (workflow, Dockerfile, package.json, requirements.txt) or an SBOM');
+        return await checkCommand(config, wiring, positionals[0]!, values);
       }
       case 'census':
         return await censusCommand(config, wiring, rest);

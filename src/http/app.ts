@@ -5,6 +5,7 @@ import { registerHealthRoute } from '../api/health.js';
 import { registerPendingRoutes } from '../api/pending.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import { registerDisputeRoute } from '../api/dispute.js';
+import { registerSubmissionRoutes } from '../api/submissions.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -46,6 +47,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerEntityRoutes(app, deps);
   registerChainRoutes(app, deps);
   registerDisputeRoute(app, deps);
+  registerSubmissionRoutes(app, deps);
   registerPendingRoutes(app);
 
   app.doc31('/api/v1/docs', {

@@ -1,6 +1,9 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { BodyTooLargeError, UnsupportedMediaTypeError } from '../api/body.js';
+import { MalformedJsonError } from '../api/submissions.js';
 import { ValidationError } from '../domain/errors.js';
+import { InputError } from '../parsers/reference.js';
 import { DisputeRefusedError } from '../operations/dispute.js';
 import { NotFoundError } from '../operations/read-chain.js';
 import { DuplicateObservationError } from '../storage/store.js';
@@ -24,6 +27,10 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
   if (error instanceof ValidationError) return validationResponse(c, error.issues);
   if (error instanceof NotFoundError) return detailResponse(c, 404, error.message);
   if (error instanceof DuplicateObservationError || error instanceof DisputeRefusedError) return detailResponse(c, 409, error.message);
+  if (error instanceof InputError) return validationResponse(c, [{ loc: ['body'], msg: error.message, type: 'value_error.input' }]);
+  if (error instanceof BodyTooLargeError) return detailResponse(c, 413, error.message);
+  if (error instanceof UnsupportedMediaTypeError) return detailResponse(c, 415, error.message);
+  if (error instanceof MalformedJsonError) return detailResponse(c, 400, error.message);
   if (error instanceof HTTPException) {
     const status = error.status as 400;
     return detailResponse(c, status, error.message || 'the request could not be read');

@@ -27,7 +27,8 @@ export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
 export type SbomFormat = (typeof SBOM_FORMATS)[number];
 
 export interface ParseResult {
-  format: ManifestFormat | SbomFormat;
+  /** `components` for a request that lists components by name and kind rather than pasting a file. */
+  format: ManifestFormat | SbomFormat | 'components';
   /** Finer detail when known: `CycloneDX 1.4 XML`, `SPDX 2.3 tag-value`, `SPDX 3.0 JSON-LD`. */
   variant?: string;
   references: ComponentReference[];

@@ -20,6 +20,9 @@ import type {
   StoredLeaf,
 } from './store.js';
 
+// Components per query when reading many at once: well under both backends' parameter limits.
+const MANY_CHUNK = 400;
+
 /**
  * The store's query code, shared by both adapters through kysely: the adapters differ only in the
  * dialect they hand in and the DDL of their migrations.
@@ -103,6 +106,28 @@ export class KyselyStore implements Store {
       .orderBy('observations.leaf_index')
       .execute();
     return rows.map((row) => toObservation(ref, row));
+  }
+
+  async observationsOfMany(refs: ComponentRef[]): Promise<Map<string, Observation[]>> {
+    const held = new Map<string, Observation[]>();
+    for (let i = 0; i < refs.length; i += MANY_CHUNK) {
+      const chunk = refs.slice(i, i + MANY_CHUNK);
+      const rows = await this.db
+        .selectFrom('observations')
+        .innerJoin('components', 'components.id', 'observations.component_id')
+        .selectAll('observations')
+        .select(['components.kind', 'components.native_id'])
+        .where((eb) => eb.or(chunk.map((r) => eb.and([eb('components.kind', '=', r.kind), eb('components.native_id', '=', r.id)]))))
+        .orderBy('observations.leaf_index')
+        .execute();
+      for (const row of rows) {
+        const key = `${row.kind}:${row.native_id}`;
+        const list = held.get(key) ?? [];
+        list.push(toObservation({ kind: row.kind as ComponentRef['kind'], id: row.native_id }, row));
+        held.set(key, list);
+      }
+    }
+    return held;
   }
 
   async componentVersion(ref: ComponentRef): Promise<number | null> {

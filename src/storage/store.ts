@@ -34,6 +34,8 @@ export interface Store {
   latestCensus(ref: ComponentRef): Promise<Census | null>;
 
   observationsOf(ref: ComponentRef): Promise<Observation[]>;
+  /** observationsOf for many components in a few queries, keyed `kind:id`; components held nowhere are absent. */
+  observationsOfMany(refs: ComponentRef[]): Promise<Map<string, Observation[]>>;
   /**
    * The leaf index of the component's latest observation or correction, or null when none is held:
    * anything computed from observationsOf(ref) stays true until this changes. It moves at once

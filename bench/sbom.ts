@@ -1,0 +1,80 @@
+// bench:sbom — a generated ~4 MB CycloneDX SBOM (~10,000 components) posted end to end: MB/s as a
+// ratio to JSON.parse of the same body in the same run, and the server's peak RSS growth against
+// the body's size.
+import { fork, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { logNotary } from '../src/operations/deps.js';
+import { openSqliteStore } from '../src/storage/sqlite/open.js';
+
+const COMPONENTS = 10_000;
+const ROUNDS = 5;
+const components = Array.from({ length: COMPONENTS }, (_, i) => ({
+  type: 'library',
+  'bom-ref': `pkg:npm/bench-package-${i}@1.${i % 50}.0`,
+  name: `bench-package-${i}`,
+  version: `1.${i % 50}.0`,
+  purl: `pkg:npm/bench-package-${i}@1.${i % 50}.0`,
+  description: 'A generated bench:sbom component.',
+  licenses: [{ license: { id: 'MIT' } }],
+  hashes: [{ alg: 'SHA-512', content: 'ab'.repeat(64) }],
+}));
+const body = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, metadata: { component: { type: 'application', name: 'bench' } }, components });
+const mb = body.length / (1024 * 1024);
+if (body.length > 4 * 1024 * 1024) throw new Error(`the generated SBOM is ${mb.toFixed(2)} MB, over the 4 MB limit`);
+
+const dir = mkdtempSync(join(tmpdir(), 'tended-bench-sbom-'));
+const store = await openSqliteStore(join(dir, 'tended.db'));
+const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+const notary = logNotary('bench/log', privateKey, publicKey);
+await store.initialiseLog(notary.seal);
+// A fifth of the SBOM's packages are held in the record, as on a real service.
+const held = Array.from({ length: COMPONENTS / 5 }, (_, i) => ({
+  component: { kind: 'npm' as const, id: `bench-package-${i * 5}` },
+  observed_at: '2026-11-01T06:00:00Z',
+  observation_date: '2026-11-01',
+  state: 'alive' as const,
+  source: `https://registry.npmjs.org/bench-package-${i * 5}`,
+  evidence: { http_status: 200 },
+  method: 'npm: latest publish and deprecation of latest',
+  corrects: null,
+}));
+await store.appendObservations(held, notary.seal);
+await store.close();
+
+const server: ChildProcess = fork(new URL('./sbom-server.ts', import.meta.url).pathname, ['18741', join(dir, 'tended.db')], {
+  execArgv: ['--import', 'tsx', '--expose-gc'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+const message = () => new Promise<Record<string, number>>((resolve) => server.once('message', (m) => resolve(m as Record<string, number>)));
+const { rss: baseRss } = await message();
+
+let tended = Infinity;
+// The server is killed whatever happens, so a failed run leaves no process behind.
+process.on('exit', () => server.kill());
+for (let round = 0; round < ROUNDS; round++) {
+  const t = performance.now();
+  const response = await fetch('http://127.0.0.1:18741/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body });
+  const answer = (await response.json()) as { results_count: number; states: Record<string, number> };
+  if (response.status !== 200 || answer.results_count !== COMPONENTS) throw new Error(`unexpected answer ${response.status} ${answer.results_count}`);
+  tended = Math.min(tended, performance.now() - t);
+}
+server.send('report');
+const { maxRss } = await message();
+server.kill();
+
+let parse = Infinity;
+for (let round = 0; round < ROUNDS; round++) {
+  const t = performance.now();
+  JSON.parse(body);
+  parse = Math.min(parse, performance.now() - t);
+}
+rmSync(dir, { recursive: true, force: true });
+const rate = mb / (tended / 1000);
+const growth = maxRss! - baseRss!;
+console.log(`SBOM: ${mb.toFixed(2)} MB, ${COMPONENTS} components, ${COMPONENTS / 5} of them held in the record; best of ${ROUNDS}`);
+console.log(`end to end (HTTP, parse, record lookups, answer): ${tended.toFixed(0)} ms = ${rate.toFixed(1)} MB/s (target ≥ 20)`);
+console.log(`baseline JSON.parse of the same body: ${parse.toFixed(0)} ms = ${(mb / (parse / 1000)).toFixed(1)} MB/s; ratio end-to-end/JSON.parse time = ${(tended / parse).toFixed(1)}`);
+console.log(`server peak RSS growth: ${(growth / (1024 * 1024)).toFixed(1)} MB = ${(growth / body.length).toFixed(1)}× the body (target < 10×)`);

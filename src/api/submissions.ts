@@ -1,0 +1,161 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
+import { ValidationError } from '../domain/errors.js';
+import { checkComponents } from '../operations/check-components.js';
+import type { RecordDeps } from '../operations/deps.js';
+import { parseManifest, parseSbom } from '../operations/parse-submission.js';
+import type { ComponentReference, ParseResult } from '../parsers/reference.js';
+import { decodeText, mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
+import { AsOfQuery, EntityResultSchema, ErrorDetail, errorResponses, json } from './schemas.js';
+
+const MANIFEST_TYPES = ['application/json', 'text/plain', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-dockerfile'];
+const SBOM_TYPES = [
+  'application/vnd.cyclonedx+json',
+  'application/vnd.cyclonedx+xml',
+  'application/spdx+json',
+  'application/spdx+yaml',
+  'text/spdx',
+  'application/json',
+  'application/xml',
+  'text/xml',
+  'application/yaml',
+  'application/x-yaml',
+  'text/yaml',
+  'text/plain',
+  'application/ld+json',
+];
+
+const ComponentsBody = z.object({
+  components: z
+    .array(
+      z.object({
+        name: z.string().min(1, 'name must name the component, e.g. "express" or "expressjs/express"'),
+        kind: z.enum(COMPONENT_KINDS, { error: `kind must be one of ${COMPONENT_KINDS.join(', ')} (npm is the JavaScript registry)` }),
+      }),
+    )
+    .max(10_000, 'at most 10,000 components per request'),
+});
+const PastedBody = z.object({ filename: z.string().max(255).optional(), content: z.string() });
+
+const CheckAnswerSchema = z
+  .object({
+    as_of: z.string(),
+    format: z.string(),
+    variant: z.string().optional(),
+    results_count: z.number().int(),
+    unresolved_count: z.number().int(),
+    results: z.array(
+      EntityResultSchema.extend({
+        input: z.object({ name: z.string(), kind: z.enum(COMPONENT_KINDS), locations: z.array(z.object({ input: z.string(), location: z.string() })) }),
+      }),
+    ),
+    unresolved: z.array(z.object({ input: z.string(), location: z.string(), reason: z.string() })),
+    states: z.record(z.string(), z.number().int()),
+    note: z.string(),
+    license: z.literal('CC-BY-4.0'),
+  })
+  .openapi('CheckAnswer');
+
+const submissionResponses = {
+  200: json(CheckAnswerSchema, 'One dated result per component, and every entry that names none with the reason.'),
+  400: json(ErrorDetail, 'The JSON body does not parse.'),
+  413: json(ErrorDetail, 'The body is over 4 MB.'),
+  415: json(ErrorDetail, 'A content type this route does not read.'),
+  422: errorResponses[422],
+};
+
+const manifestRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/manifest',
+  summary: 'One dated result per component a manifest names',
+  description:
+    'JSON `{"components":[{"name","kind"}]}` (kind: github, npm, pypi, docker), or `{"filename"?, "content"}` holding a pasted GitHub Actions workflow, Dockerfile, package.json or requirements.txt, or the file itself as the body. The format comes from `?format=`, then `filename`, then the content. Nothing is stored.',
+  request: {
+    query: AsOfQuery.extend({ format: z.enum(['workflow', 'dockerfile', 'package-json', 'requirements']).optional() }),
+    body: {
+      content: {
+        'application/json': { schema: z.union([ComponentsBody, PastedBody]) },
+        'text/plain': { schema: z.string() },
+      },
+    },
+  },
+  responses: submissionResponses,
+});
+
+const sbomRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/sbom',
+  summary: 'One dated result per component of a CycloneDX or SPDX SBOM (max 4 MB)',
+  description: 'CycloneDX 1.2–1.7 JSON or XML, SPDX 2.2/2.3 JSON, YAML or tag-value, SPDX 3.0 JSON-LD; by content type or detection. Parsed in memory, never stored or logged.',
+  request: {
+    query: AsOfQuery,
+    body: {
+      content: Object.fromEntries(SBOM_TYPES.map((type) => [type, { schema: z.string() }])),
+    },
+  },
+  responses: submissionResponses,
+});
+
+/**
+ * The submission routes read their bodies themselves (readBody), so the 4 MB limit holds while the
+ * body streams in; the route definitions go to the OpenAPI registry for the description only.
+ */
+export function registerSubmissionRoutes(app: OpenAPIHono, deps: RecordDeps): void {
+  app.openAPIRegistry.registerPath(manifestRoute);
+  app.openAPIRegistry.registerPath(sbomRoute);
+
+  app.post('/api/v1/manifest', async (c) => {
+    const type = mediaType(c);
+    if (type !== '' && !MANIFEST_TYPES.includes(type) && !type.startsWith('text/')) throw new UnsupportedMediaTypeError(type, MANIFEST_TYPES);
+    const text = decodeText(await readBody(c));
+    const format = c.req.query('format');
+    const parsed = type === 'application/json' ? manifestFromJson(text, format) : parseManifest(text, { format });
+    return c.json(await checkComponents(deps, parsed, c.req.query('as_of')), 200);
+  });
+
+  app.post('/api/v1/sbom', async (c) => {
+    const type = mediaType(c);
+    if (type !== '' && !SBOM_TYPES.includes(type)) throw new UnsupportedMediaTypeError(type, SBOM_TYPES);
+    const parsed = parseSbom(decodeText(await readBody(c)), type);
+    return c.json(await checkComponents(deps, parsed, c.req.query('as_of')), 200);
+  });
+}
+
+/** A JSON manifest body: a components list, a pasted file, or (a package.json sent as JSON) the file itself. */
+function manifestFromJson(text: string, format: string | undefined): ParseResult {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new MalformedJsonError((error as Error).message);
+  }
+  if (body !== null && typeof body === 'object' && 'components' in body) {
+    const parsed = ComponentsBody.safeParse(body);
+    if (!parsed.success) {
+      throw new ValidationError(parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })));
+    }
+    const references: ComponentReference[] = parsed.data.components.map((item, i) => {
+      try {
+        return { ref: normaliseComponent(item.kind, item.name), input: item.name, location: `components[${i}]` };
+      } catch (error) {
+        if (error instanceof ValidationError) throw new ValidationError(error.issues.map((issue) => ({ ...issue, loc: ['body', 'components', i, 'name'] })));
+        throw error;
+      }
+    });
+    return { format: 'components', references, unresolved: [] };
+  }
+  if (body !== null && typeof body === 'object' && 'content' in body) {
+    const parsed = PastedBody.safeParse(body);
+    if (!parsed.success) throw new ValidationError([{ loc: ['body', 'content'], msg: 'content must be the pasted file as a string', type: 'value_error' }]);
+    return parseManifest(parsed.data.content, { format, filename: parsed.data.filename });
+  }
+  return parseManifest(text, { format: format ?? 'package-json' });
+}
+
+/** A JSON body that does not parse: answered 400 with where it broke. */
+export class MalformedJsonError extends Error {
+  constructor(reason: string) {
+    super(`The body is not valid JSON (${reason.slice(0, 120)}). Send {"components":[{"name","kind"}]} or {"filename","content"}.`);
+    this.name = 'MalformedJsonError';
+  }
+}

@@ -1,0 +1,70 @@
+import { ValidationError } from '../domain/errors.js';
+import { looksCycloneDx } from '../parsers/cyclonedx/detect.js';
+import { parseCycloneDx } from '../parsers/cyclonedx/parse.js';
+import { looksDockerfile } from '../parsers/dockerfile/detect.js';
+import { parseDockerfile } from '../parsers/dockerfile/parse.js';
+import { looksPackageJson } from '../parsers/package-json/detect.js';
+import { parsePackageJson } from '../parsers/package-json/parse.js';
+import { MANIFEST_FORMATS, type ManifestFormat, type ParseResult } from '../parsers/reference.js';
+import { looksRequirements } from '../parsers/requirements/detect.js';
+import { parseRequirements } from '../parsers/requirements/parse.js';
+import { looksSpdx } from '../parsers/spdx/detect.js';
+import { parseSpdx } from '../parsers/spdx/parse.js';
+import { looksWorkflow } from '../parsers/workflow/detect.js';
+import { parseWorkflow } from '../parsers/workflow/parse.js';
+
+interface Format {
+  parse(text: string): ParseResult;
+  looks(text: string): boolean;
+}
+
+// In detection order: the JSON format first, then the more particular text shapes.
+const MANIFESTS: Record<ManifestFormat, Format> = {
+  'package-json': { parse: parsePackageJson, looks: looksPackageJson },
+  workflow: { parse: parseWorkflow, looks: looksWorkflow },
+  dockerfile: { parse: parseDockerfile, looks: looksDockerfile },
+  requirements: { parse: parseRequirements, looks: looksRequirements },
+};
+
+const ACCEPTED_MANIFESTS =
+  'a GitHub Actions workflow, a Dockerfile, a package.json or a requirements.txt (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements), or {"components":[{"name","kind"}]}';
+
+/** The format a file name implies, when it implies one. */
+export function formatOfFilename(filename: string): ManifestFormat | null {
+  const base = filename.split(/[\\/]/).pop()!.toLowerCase();
+  if (base === 'package.json') return 'package-json';
+  if (/(^|\.)(dockerfile|containerfile)$/.test(base) || /^(dockerfile|containerfile)(\.|$)/.test(base)) return 'dockerfile';
+  if (/\.ya?ml$/.test(base)) return 'workflow';
+  if (/requirements.*\.(txt|in)$/.test(base) || /\.txt$/.test(base)) return 'requirements';
+  return null;
+}
+
+/** Parses a pasted manifest: the format named (format, then filename), else the one its content shows. */
+export function parseManifest(text: string, named: { format?: string | undefined; filename?: string | undefined }): ParseResult {
+  if (named.format !== undefined) {
+    if (!(MANIFEST_FORMATS as readonly string[]).includes(named.format)) {
+      throw unsupported(['query', 'format'], `format must be one of ${MANIFEST_FORMATS.join(', ')}; got "${named.format.slice(0, 40)}"`);
+    }
+    return MANIFESTS[named.format as ManifestFormat].parse(text);
+  }
+  const byName = named.filename ? formatOfFilename(named.filename) : null;
+  if (byName) return MANIFESTS[byName].parse(text);
+  for (const format of Object.values(MANIFESTS)) if (format.looks(text)) return format.parse(text);
+  throw unsupported(['body'], `Tended could not tell what kind of file this is. Send ${ACCEPTED_MANIFESTS}.`);
+}
+
+/** Parses an SBOM: CycloneDX (JSON, XML) or SPDX (2.x JSON, YAML, tag-value; 3.0 JSON-LD), by content type or content. */
+export function parseSbom(text: string, contentType: string): ParseResult {
+  if (/cyclonedx/.test(contentType)) return parseCycloneDx(text);
+  if (/spdx/.test(contentType)) return parseSpdx(text);
+  if (looksCycloneDx(text)) return parseCycloneDx(text);
+  if (looksSpdx(text)) return parseSpdx(text);
+  throw unsupported(
+    ['body'],
+    'This is not an SBOM Tended reads. Send CycloneDX 1.2–1.7 (JSON or XML) or SPDX 2.2/2.3 (JSON, YAML or tag-value) or SPDX 3.0 JSON-LD.',
+  );
+}
+
+function unsupported(loc: string[], msg: string): ValidationError {
+  return new ValidationError([{ loc, msg, type: 'value_error.format' }]);
+}

@@ -1,0 +1,200 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InputError, type ParseResult } from '../reference.js';
+import { looksCycloneDx } from './detect.js';
+import { MAX_COMPONENT_DEPTH, parseCycloneDx } from './parse.js';
+import { NO_PURL_REASON } from '../purl-entry.js';
+
+const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+function corpus(): { file: string; expected: number; note: string }[] {
+  // A missing corpus must fail the run, not pass it with zero cases.
+  if (!existsSync(`${CORPUS}MANIFEST.tsv`)) throw new Error(`SBOM corpus not found at ${CORPUS}`);
+  return readFileSync(`${CORPUS}MANIFEST.tsv`, 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'))
+    .filter((c) => c[0]?.startsWith('cyclonedx/'))
+    .map((c) => ({ file: c[0] ?? '', expected: Number(c[6]), note: c[7] ?? '' }));
+}
+
+function figure(note: string, name: string): number {
+  const m = new RegExp(`\\b${name}=(\\d+)`).exec(note);
+  if (!m) throw new Error(`counting note has no ${name}`);
+  return Number(m[1]);
+}
+
+/** Entries that carried a purl: the references, plus the unresolved ones refused for their purl. */
+function purlInputs(r: ParseResult): string[] {
+  return [...r.references.map((x) => x.input), ...r.unresolved.filter((u) => u.reason !== NO_PURL_REASON).map((u) => u.input)];
+}
+
+function onlyInputErrors(text: string): void {
+  try {
+    parseCycloneDx(text);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+  }
+}
+
+function nestedJson(depth: number): string {
+  // Built as text: JSON.stringify itself recurses and would overflow on the deepest case.
+  const open = '{"name":"n","components":['.repeat(depth - 1);
+  const close = ']}'.repeat(depth - 1);
+  return `{"bomFormat":"CycloneDX","specVersion":"1.6","components":[${open}{"name":"leaf","purl":"pkg:npm/leaf@1"}${close}]}`;
+}
+
+describe('parseCycloneDx on the corpus', () => {
+  const rows = corpus();
+
+  it('covers every CycloneDX file in the corpus', () => {
+    expect(rows.map((r) => r.file).sort()).toEqual(readdirSync(`${CORPUS}cyclonedx`).map((f) => `cyclonedx/${f}`).sort());
+  });
+
+  it.each(rows)('$file: every entry accounted for, purl figures match', ({ file, expected, note }) => {
+    const text = readFileSync(`${CORPUS}${file}`, 'utf8');
+    expect(looksCycloneDx(text)).toBe(true);
+    const r = parseCycloneDx(text);
+    expect(r.format).toBe('cyclonedx');
+    expect(r.variant).toMatch(/^CycloneDX 1\.\d (JSON|XML)$/);
+    expect(r.references.length + r.unresolved.length).toBe(expected);
+    expect(purlInputs(r).length).toBe(figure(note, 'with_purl'));
+    expect(new Set(purlInputs(r)).size).toBe(figure(note, 'distinct_purls'));
+    for (const u of r.unresolved) expect(u.reason.length).toBeGreaterThan(10);
+  });
+
+  it('reads the XML twin of juice-shop exactly like the JSON', () => {
+    const json = parseCycloneDx(readFileSync(`${CORPUS}cyclonedx/juice-shop-bare.1.4.json`, 'utf8'));
+    const xml = parseCycloneDx(readFileSync(`${CORPUS}cyclonedx/juice-shop-bare.1.4.xml`, 'utf8'));
+    expect(xml.variant).toBe('CycloneDX 1.4 XML');
+    expect(xml.references).toEqual(json.references);
+  });
+
+  it('names the purl type it does not observe (laravel, composer)', () => {
+    const r = parseCycloneDx(readFileSync(`${CORPUS}cyclonedx/laravel-7.12.0.1.1.xml`, 'utf8'));
+    expect(r.variant).toBe('CycloneDX 1.1 XML');
+    expect(r.unresolved[0]?.reason).toMatch(/type "composer".*npm, pypi and docker/);
+  });
+});
+
+describe('parseCycloneDx on npm sbom output for this repository', () => {
+  it('gives one reference per component with a purl and leaves nothing unaccounted', () => {
+    const text = execFileSync('npm', ['sbom', '--sbom-format', 'cyclonedx'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const bom = JSON.parse(text) as { components: { purl?: string }[] };
+    const withPurl = bom.components.filter((c) => typeof c.purl === 'string');
+    expect(withPurl.length).toBeGreaterThan(10);
+    const r = parseCycloneDx(text);
+    expect(r.variant).toMatch(/^CycloneDX 1\.\d JSON$/);
+    expect(r.references.map((x) => x.input)).toEqual(withPurl.map((c) => c.purl));
+    expect(r.unresolved).toEqual([]);
+    expect(r.references.map((x) => x.ref)).toContainEqual({ kind: 'npm', id: 'fast-xml-parser' });
+  });
+});
+
+describe('parseCycloneDx rules', () => {
+  it('leaves out metadata.component, counts its children, and locates entries without bom-ref by path', () => {
+    const r = parseCycloneDx(
+      JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.7',
+        metadata: { component: { name: 'me', purl: 'pkg:npm/me@1', components: [{ name: 'part', purl: 'pkg:pypi/Flask_Login@1' }] } },
+        components: [{ name: 'a', 'bom-ref': 'a-ref', purl: 'pkg:npm/a@1', components: [{ name: 'b' }, { name: 'c', purl: 'pkg:maven/g/c@1' }] }],
+      }),
+    );
+    expect(r.variant).toBe('CycloneDX 1.7 JSON');
+    expect(r.references).toEqual([
+      { ref: { kind: 'pypi', id: 'flask-login' }, input: 'pkg:pypi/Flask_Login@1', location: 'metadata.component.components[0]' },
+      { ref: { kind: 'npm', id: 'a' }, input: 'pkg:npm/a@1', location: 'bom-ref a-ref' },
+    ]);
+    expect(r.unresolved).toEqual([
+      { input: 'b', location: 'components[0].components[0]', reason: NO_PURL_REASON },
+      { input: 'pkg:maven/g/c@1', location: 'components[0].components[1]', reason: expect.stringContaining('"maven"') },
+    ]);
+  });
+
+  it('reads nested XML components and a lone <component>', () => {
+    const r = parseCycloneDx(
+      `<?xml version="1.0"?><bom xmlns="http://cyclonedx.org/schema/bom/1.5"><metadata><component type="application"><name>me</name><purl>pkg:npm/me@1</purl></component></metadata>
+      <components><component type="library" bom-ref="x"><name>x</name><purl>pkg:npm/x@1</purl><components><component><name>y</name></component></components></component></components></bom>`,
+    );
+    expect(r.variant).toBe('CycloneDX 1.5 XML');
+    expect(r.references).toEqual([{ ref: { kind: 'npm', id: 'x' }, input: 'pkg:npm/x@1', location: 'bom-ref x' }]);
+    expect(r.unresolved).toEqual([{ input: 'y', location: 'components[0].components[0]', reason: NO_PURL_REASON }]);
+  });
+
+  it.each([
+    ['malformed JSON', '{"bomFormat": "CycloneDX", ', /JSON is malformed/],
+    ['JSON that is not CycloneDX', '{"spdxVersion": "SPDX-2.3"}', /bomFormat/],
+    ['components not a list', '{"bomFormat": "CycloneDX", "components": {}}', /list of components/],
+    ['malformed XML', '<bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components></bom>', /malformed on line 1/],
+    ['XML in another namespace', '<bom xmlns="http://example.com/bom"></bom>', /namespace/],
+    ['plain text', 'hello', /starts with "hello"/],
+  ])('refuses %s with an InputError', (_name, text, message) => {
+    expect(() => parseCycloneDx(text)).toThrow(InputError);
+    expect(() => parseCycloneDx(text)).toThrow(message);
+  });
+
+  it('refuses a billion-laughs file quickly, without expanding anything', () => {
+    const lol = `<?xml version="1.0"?><!DOCTYPE bom [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`).join('')}]><bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components><component><name>&lol9;</name></component></components></bom>`;
+    const start = performance.now();
+    expect(() => parseCycloneDx(lol)).toThrow(/DTDs and entities are not accepted/);
+    expect(performance.now() - start).toBeLessThan(200);
+  });
+
+  it('leaves undeclared entity references as text', () => {
+    const r = parseCycloneDx('<bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components><component><name>&lol9;</name></component></components></bom>');
+    expect(r.unresolved).toHaveLength(1);
+  });
+
+  it(`accepts ${MAX_COMPONENT_DEPTH} levels of nesting and refuses more`, () => {
+    expect(parseCycloneDx(nestedJson(MAX_COMPONENT_DEPTH)).unresolved).toHaveLength(MAX_COMPONENT_DEPTH - 1);
+    expect(() => parseCycloneDx(nestedJson(MAX_COMPONENT_DEPTH + 1))).toThrow(/nested more than 64 levels/);
+    expect(() => parseCycloneDx(nestedJson(100_000))).toThrow(InputError);
+    // A deep non-component entry must be described, not serialised.
+    const deepEntry = parseCycloneDx(`{"bomFormat":"CycloneDX","components":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`);
+    expect(deepEntry.unresolved).toEqual([{ input: '(a list)', location: 'components[0]', reason: expect.stringContaining('not a component') }]);
+    const deepXml = `<bom xmlns="http://cyclonedx.org/schema/bom/1.4">${'<components><component>'.repeat(100_000)}${'</component></components>'.repeat(100_000)}</bom>`;
+    expect(() => parseCycloneDx(deepXml)).toThrow(/nested more than/);
+  });
+});
+
+describe('parseCycloneDx properties', () => {
+  const small = ['cern-lhc-vdm-editor.bom.json', 'laravel-7.12.0.1.1.xml', 'cbom-algorithm.bom.json', 'trivy-nested-packages-bom.json'].map(
+    (f) => readFileSync(`${CORPUS}cyclonedx/${f}`),
+  );
+
+  it('throws nothing but InputError on arbitrary strings', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), onlyInputErrors), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.constantFrom('{"bomFormat":"CycloneDX","components":', '<bom xmlns="http://cyclonedx.org/schema/bom/1.6">'), fc.string(), (a, b) =>
+        onlyInputErrors(a + b),
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('throws nothing but InputError on corpus files with flipped bytes or cut short', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...small),
+        fc.array(fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }), { maxLength: 8 }),
+        fc.option(fc.nat()),
+        (file, flips, cut) => {
+          const b = Buffer.from(file);
+          for (const f of flips) b[f.at % b.length] = f.byte;
+          onlyInputErrors(b.subarray(0, cut === null ? b.length : cut % b.length).toString('utf8'));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

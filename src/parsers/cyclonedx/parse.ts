@@ -1,0 +1,189 @@
+/**
+ * CycloneDX 1.1–1.7, JSON and XML: every entry of `components`, recursively through nested
+ * `components`, becomes a reference (purl of an observed kind) or an unresolved entry with
+ * the reason. `metadata.component` is the SBOM's subject, not one of its parts, and the
+ * corpus counts leave it out, so it is reported as neither; its own nested components are
+ * parts of the subject and are counted like any other (as Dependency-Track does).
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { InputError, type ParseResult } from '../reference.js';
+import { accountEntry, entryLabel, shownValue, type Accounting } from '../purl-entry.js';
+
+/** Deeper than any real BOM nests; the walk is recursive, so hostile input must stop here. */
+export const MAX_COMPONENT_DEPTH = 64;
+// Each component level is two XML elements (<components><component>) plus a few wrappers.
+const MAX_XML_ELEMENT_DEPTH = MAX_COMPONENT_DEPTH * 2 + 32;
+
+/** The fields the walk needs, read the same way from a JSON object or a parsed XML element. */
+interface Entry {
+  bomRef: unknown;
+  purl: unknown;
+  label: string;
+  children: unknown;
+}
+
+type Adapt = (raw: Record<string, unknown>) => Entry;
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+export function parseCycloneDx(text: string): ParseResult {
+  const body = text.replace(/^\uFEFF/, '').trimStart();
+  if (body.startsWith('{')) return parseJson(body);
+  if (body.startsWith('<')) return parseXml(body);
+  throw new InputError(
+    `Expected a CycloneDX SBOM in JSON (starting with "{") or XML (starting with "<"), but the text starts with ${JSON.stringify(body.slice(0, 20))}.`,
+  );
+}
+
+function walk(acc: Accounting, list: unknown, path: string, depth: number, adapt: Adapt): void {
+  if (list === undefined || list === null || list === '') return;
+  if (!Array.isArray(list)) {
+    throw new InputError(`Expected "${path}" to be a list of components, but it is a ${typeof list}.`);
+  }
+  if (depth > MAX_COMPONENT_DEPTH) {
+    throw new InputError(
+      `Components are nested more than ${MAX_COMPONENT_DEPTH} levels deep (at "${path.slice(0, 120)}…"); no real SBOM nests that far, so the file is refused.`,
+    );
+  }
+  list.forEach((raw: unknown, i) => {
+    const at = `${path}[${i}]`;
+    if (!isObject(raw)) {
+      acc.unresolved.push({
+        input: shownValue(raw),
+        location: at,
+        reason: 'is not a component object, so it names nothing to look up',
+      });
+      return;
+    }
+    const e = adapt(raw);
+    const location = typeof e.bomRef === 'string' && e.bomRef !== '' ? `bom-ref ${e.bomRef}` : at;
+    accountEntry(acc, e.purl, e.label, location);
+    walk(acc, e.children, `${at}.components`, depth + 1, adapt);
+  });
+}
+
+// ---------------------------------------------------------------- JSON
+
+const fromJson: Adapt = (o) => ({
+  bomRef: o['bom-ref'],
+  purl: o['purl'],
+  label: entryLabel(o['name'], o['version'], o['group']),
+  children: o['components'],
+});
+
+function parseJson(body: string): ParseResult {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(body);
+  } catch (e) {
+    throw new InputError(`Expected CycloneDX JSON, but the JSON is malformed: ${e instanceof Error ? e.message : String(e)}.`);
+  }
+  if (!isObject(doc) || doc['bomFormat'] !== 'CycloneDX') {
+    throw new InputError('Expected a CycloneDX JSON document with "bomFormat": "CycloneDX" at the top level, but it has none.');
+  }
+  const spec = typeof doc['specVersion'] === 'string' ? `${doc['specVersion'].slice(0, 10)} ` : '';
+  const acc: Accounting = { references: [], unresolved: [] };
+  const metadata = doc['metadata'];
+  if (isObject(metadata) && isObject(metadata['component'])) {
+    walk(acc, metadata['component']['components'], 'metadata.component.components', 1, fromJson);
+  }
+  walk(acc, doc['components'], 'components', 1, fromJson);
+  return { format: 'cyclonedx', variant: `CycloneDX ${spec}JSON`, ...acc };
+}
+
+// ---------------------------------------------------------------- XML
+
+/** Element text whether the parser gave a string or an object with `#text` (attributes present). */
+function xmlText(x: unknown): unknown {
+  if (isObject(x)) return x['#text'];
+  return x;
+}
+
+const fromXml: Adapt = (o) => {
+  const nested = o['components'];
+  return {
+    bomRef: o['@_bom-ref'],
+    purl: xmlText(o['purl']),
+    label: entryLabel(xmlText(o['name']), xmlText(o['version']), xmlText(o['group'])),
+    // <components/> parses to ''; <components><component/>… to { component: [...] }.
+    children: isObject(nested) ? (nested['component'] ?? []) : nested,
+  };
+};
+
+const xmlParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  // Entities are never expanded: a billion-laughs file must not cost memory (and DTDs are refused first).
+  processEntities: false,
+  htmlEntities: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  // A lone <component> must still be a list so one walk handles one entry and many alike.
+  isArray: (name, jpath) => name === 'component' && String(jpath).endsWith('components.component'),
+});
+
+/**
+ * Cheap depth check before the real parse, whose tree building recurses. Comments, CDATA and
+ * processing instructions are removed first so the `<` inside them are not counted.
+ */
+function xmlElementDepth(body: string): { depth: number; offset: number } {
+  const stripped = body.replace(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g, (m) => ' '.repeat(m.length));
+  let depth = 0;
+  for (const m of stripped.matchAll(/<(\/?)[^<>]*?(\/?)>/g)) {
+    if (m[1] === '/') depth -= 1;
+    else if (m[2] !== '/') depth += 1;
+    if (depth > MAX_XML_ELEMENT_DEPTH) return { depth, offset: m.index ?? 0 };
+  }
+  return { depth, offset: -1 };
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i += 1) if (text.charCodeAt(i) === 10) line += 1;
+  return line;
+}
+
+function parseXml(body: string): ParseResult {
+  const dtd = /<!DOCTYPE|<!ENTITY/i.exec(body);
+  if (dtd) {
+    throw new InputError(
+      `DTDs and entities are not accepted: found "${dtd[0]}" on line ${lineOf(body, dtd.index)}; CycloneDX XML needs neither.`,
+    );
+  }
+  const deep = xmlElementDepth(body);
+  if (deep.offset >= 0) {
+    throw new InputError(
+      `XML elements are nested more than ${MAX_XML_ELEMENT_DEPTH} levels deep (line ${lineOf(body, deep.offset)}); no real SBOM nests that far, so the file is refused.`,
+    );
+  }
+  const valid = XMLValidator.validate(body);
+  if (valid !== true) {
+    throw new InputError(`Expected CycloneDX XML, but the XML is malformed on line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
+  }
+  const ns = /<(?:[\w.-]+:)?bom\b[^>]*?\sxmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/cyclonedx\.org\/schema\/bom\/(\d+\.\d+)["']/.exec(body);
+  let doc: unknown;
+  try {
+    doc = xmlParser.parse(body);
+  } catch (e) {
+    throw new InputError(`Expected CycloneDX XML, but it could not be read: ${e instanceof Error ? e.message : String(e)}.`);
+  }
+  const bom = isObject(doc) ? doc['bom'] : undefined;
+  if (!ns || bom === undefined) {
+    throw new InputError(
+      'Expected a CycloneDX XML document whose root element is <bom> in the namespace http://cyclonedx.org/schema/bom/1.N, but none was found.',
+    );
+  }
+  const acc: Accounting = { references: [], unresolved: [] };
+  if (isObject(bom)) {
+    const metadata = bom['metadata'];
+    const subject = isObject(metadata) ? metadata['component'] : undefined;
+    if (isObject(subject)) {
+      walk(acc, fromXml(subject).children, 'metadata.component.components', 1, fromXml);
+    }
+    walk(acc, fromXml({ components: bom['components'] }).children, 'components', 1, fromXml);
+  }
+  return { format: 'cyclonedx', variant: `CycloneDX ${ns[1]} XML`, ...acc };
+}

@@ -1,0 +1,121 @@
+/**
+ * package.json: the names of the four dependency sections. A registry spec names the npm
+ * package under its key; an `npm:` alias names the real package; a GitHub spec names the
+ * repository. Local paths, tarballs and other git hosts name nothing Tended observes.
+ */
+import npa from 'npm-package-arg';
+import { normaliseComponent } from '../../domain/component.js';
+import type { ComponentKind } from '../../domain/component.js';
+import { ValidationError } from '../../domain/errors.js';
+import { InputError } from '../reference.js';
+import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
+
+export const DEPENDENCY_SECTIONS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
+
+// pnpm/yarn protocols whose version lives elsewhere in the workspace; the key still names a
+// registry package (npm-package-arg refuses them with EUNSUPPORTEDPROTOCOL, so test first).
+const WORKSPACE_PROTOCOLS = /^(?:catalog|workspace):/;
+const LOCAL_PROTOCOLS = /^(?:link|portal|patch|exec):/;
+
+interface Out {
+  references: ComponentReference[];
+  unresolved: UnresolvedEntry[];
+}
+
+export function parsePackageJson(text: string): ParseResult {
+  const source = text.replace(/^\uFEFF/, '');
+  let doc: unknown;
+  try {
+    doc = JSON.parse(source);
+  } catch (e) {
+    throw new InputError(`not valid JSON${where(source, e)}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new InputError('not a package.json: the document is not a JSON object');
+  }
+  const out: Out = { references: [], unresolved: [] };
+  for (const section of DEPENDENCY_SECTIONS) {
+    const deps = (doc as Record<string, unknown>)[section];
+    if (deps === undefined || deps === null) continue;
+    if (typeof deps !== 'object' || Array.isArray(deps)) {
+      out.unresolved.push({ input: JSON.stringify(deps).slice(0, 80), location: section, reason: `${section} must be an object of name: version; nothing in it was read.` });
+      continue;
+    }
+    for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) readEntry(out, section, name, spec);
+  }
+  return { format: 'package-json', references: out.references, unresolved: out.unresolved };
+}
+
+function readEntry(out: Out, section: string, name: string, spec: unknown): void {
+  const location = `${section}.${name}`;
+  if (typeof spec !== 'string') {
+    out.unresolved.push({ input: `${name}: ${JSON.stringify(spec)?.slice(0, 80)}`, location, reason: 'the version is not a string, so npm cannot install it.' });
+    return;
+  }
+  const input = `${name}: ${spec}`;
+  const s = spec.trim();
+  if (WORKSPACE_PROTOCOLS.test(s)) {
+    // The version is defined in the workspace catalog or package, but the package is still the registry one.
+    add(out, 'npm', name, input, location);
+    return;
+  }
+  if (LOCAL_PROTOCOLS.test(s)) {
+    out.unresolved.push({ input, location, reason: `"${s.split(':')[0]}:" points at local files, not a published package.` });
+    return;
+  }
+  let parsed: npa.Result;
+  try {
+    // `where` is fixed so that file specs never consult the process's working directory.
+    parsed = npa.resolve(name, s, '/');
+  } catch (e) {
+    out.unresolved.push({ input, location, reason: `npm cannot read this dependency: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}` });
+    return;
+  }
+  switch (parsed.type) {
+    case 'version':
+    case 'range':
+    case 'tag':
+      add(out, 'npm', name, input, location);
+      return;
+    case 'alias':
+      // @types/npm-package-arg 6 predates aliases; npm-package-arg 13 puts the real package in subSpec.
+      add(out, 'npm', (parsed as npa.Result & { subSpec?: npa.Result }).subSpec?.name ?? name, input, location);
+      return;
+    case 'git':
+      if (parsed.hosted?.type === 'github' && parsed.hosted.user && parsed.hosted.project) {
+        add(out, 'github', `${parsed.hosted.user}/${parsed.hosted.project}`, input, location);
+      } else {
+        out.unresolved.push({ input, location, reason: 'a git repository not on GitHub; Tended observes GitHub repositories and registry packages only.' });
+      }
+      return;
+    case 'file':
+    case 'directory':
+      out.unresolved.push({ input, location, reason: 'a local path, not a published package.' });
+      return;
+    case 'remote':
+      out.unresolved.push({ input, location, reason: 'a tarball URL, not a registry package; its source cannot be identified.' });
+      return;
+  }
+}
+
+function add(out: Out, kind: ComponentKind, name: string, input: string, location: string): void {
+  try {
+    out.references.push({ ref: normaliseComponent(kind, name), input, location });
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    out.unresolved.push({ input, location, reason: `not a valid ${kind} name: ${e.message}` });
+  }
+}
+
+/** " at line L column C" from the offset V8 puts in JSON.parse messages (Node 20: "at position N"). */
+function where(source: string, e: unknown): string {
+  const message = e instanceof Error ? e.message : '';
+  const lc = /line (\d+) column (\d+)/.exec(message);
+  if (lc) return '';
+  const m = /position (\d+)/.exec(message);
+  const offset = m ? Number(m[1]) : message.includes('end of JSON') ? source.length : null;
+  if (offset === null) return '';
+  const before = source.slice(0, offset);
+  const line = before.split('\n').length;
+  return ` at line ${line} column ${offset - before.lastIndexOf('\n')} (position ${offset})`;
+}

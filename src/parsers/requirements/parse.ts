@@ -1,0 +1,145 @@
+/**
+ * pip requirements files: PEP 508 lines, pip's options, `-e` VCS lines and includes. A line
+ * that cannot be read is reported and the rest of the file still counts, as pip-tools, osv
+ * and Dependabot do: one odd line must not hide a file's other components.
+ */
+import { normaliseComponent } from '../../domain/component.js';
+import type { ComponentKind } from '../../domain/component.js';
+import { ValidationError } from '../../domain/errors.js';
+import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
+
+// pip's COMMENT_RE: a "#" starts a comment only at the start or after whitespace, so a URL
+// fragment such as "#egg=x" survives.
+const COMMENT = /(^|\s+)#.*$/;
+const NAME = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*/;
+// What may follow a name: nothing, a version specifier (bare or in parentheses), a marker or "@ url".
+const AFTER_NAME = /^(?:$|\(|[<>=!~]|;|@)/;
+// Per-requirement options that carry no component (pip strips them before PEP 508 parsing).
+const REQUIREMENT_OPTION = /\s+--(?:hash|config-settings|global-option|install-option)(?:=|\s+)\S+/g;
+const GITHUB_VCS = /^(?:git\+)?(?:https?|ssh|git):\/\/(?:git@)?github\.com[/:]([^/\s]+)\/([^/@#\s]+?)(?:\.git)?(?:[@#/].*)?$/i;
+const INCLUDE = /^(?:-r|--requirement|-c|--constraint)(?:=|\s+|(?=\S))(.*)$/;
+const EDITABLE = /^(?:-e|--editable)(?:=|\s+|(?=\S))(.*)$/;
+// Options that choose where packages come from or how they are built; they name no component.
+const GLOBAL_OPTION =
+  /^(?:-i|--index-url|--extra-index-url|--no-index|-f|--find-links|--pre|--prefer-binary|--only-binary|--no-binary|--trusted-host|--use-feature|--require-hashes|--no-deps|--upgrade-strategy|--progress-bar|--use-pep517|--no-build-isolation)(?:[=\s]|$)/;
+const URL_OR_PATH = /^(?:[a-z][a-z0-9+.-]*:\/\/|file:|\.{0,2}\/|~\/|[A-Za-z]:\\)|\.(?:whl|tar\.gz|zip|tar\.bz2)$/i;
+
+interface Out {
+  references: ComponentReference[];
+  unresolved: UnresolvedEntry[];
+}
+
+/** Reads a requirements file given as bytes: UTF-16 LE/BE or UTF-8 by their BOM, else UTF-8. */
+export function decodeRequirementsBytes(bytes: Uint8Array): string {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
+    // Swapped into LE by hand: Node's small-ICU builds lack a utf-16be decoder.
+    const le = new Uint8Array(bytes.length - 2 - ((bytes.length - 2) % 2));
+    for (let i = 0; i + 1 < le.length; i += 2) {
+      le[i] = bytes[i + 3] ?? 0;
+      le[i + 1] = bytes[i + 2] ?? 0;
+    }
+    return new TextDecoder('utf-16le').decode(le);
+  }
+  // TextDecoder('utf-8') drops a UTF-8 BOM itself (ignoreBOM defaults to false).
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+export function parseRequirements(text: string): ParseResult {
+  const out: Out = { references: [], unresolved: [] };
+  for (const { line, text: logical } of logicalLines(text.replace(/^\uFEFF/, ''))) readLine(out, logical, `line ${line}`);
+  return { format: 'requirements', references: out.references, unresolved: out.unresolved };
+}
+
+/** Joins `\` continuations first and strips comments after, as pip does (pypa/pip#7780). */
+function logicalLines(text: string): { line: number; text: string }[] {
+  const physical = text.split(/\r\n|\r|\n/);
+  const result: { line: number; text: string }[] = [];
+  let start = 0;
+  let buffer: string | null = null;
+  physical.forEach((raw, i) => {
+    if (buffer === null) start = i + 1;
+    // A comment line ending in a backslash does not continue (pip's join_lines), so it cannot swallow the next requirement.
+    const continued = !/^\s*#/.test(raw) && /(?:^|[^\\])(?:\\\\)*\\$/.test(raw);
+    buffer = (buffer ?? '') + (continued ? raw.slice(0, -1) : raw);
+    if (!continued) {
+      result.push({ line: start, text: buffer });
+      buffer = null;
+    }
+  });
+  if (buffer !== null) result.push({ line: start, text: buffer });
+  return result;
+}
+
+function readLine(out: Out, raw: string, location: string): void {
+  const line = raw.replace(COMMENT, '').trim();
+  if (line === '') return;
+  const input = line;
+  const include = INCLUDE.exec(line);
+  if (include) {
+    out.unresolved.push({ input, location, reason: `included file not sent: "${(include[1] ?? '').trim()}" is another file; paste it too to check what it lists.` });
+    return;
+  }
+  const editable = EDITABLE.exec(line);
+  if (editable) {
+    readUrl(out, (editable[1] ?? '').trim(), input, location, true);
+    return;
+  }
+  if (GLOBAL_OPTION.test(line)) return;
+  if (line.startsWith('-')) {
+    out.unresolved.push({ input, location, reason: 'an option Tended does not know; it names no component.' });
+    return;
+  }
+  if (/\$\{|\{\{|\{%/.test(line)) {
+    out.unresolved.push({ input, location, reason: 'holds a variable or template placeholder, so the requirement is known only when it is filled in.' });
+    return;
+  }
+  // The input shown back is the requirement without its hashes: uv output carries dozens per line.
+  const requirement = (' ' + line).replace(REQUIREMENT_OPTION, '').trim().replace(/\s+/g, ' ');
+  if (URL_OR_PATH.test(requirement)) {
+    readUrl(out, requirement, requirement, location, false);
+    return;
+  }
+  const name = NAME.exec(requirement);
+  const rest = name ? requirement.slice(name[0].length) : '';
+  if (!name || !AFTER_NAME.test(rest)) {
+    out.unresolved.push({ input: requirement, location, reason: 'not a PEP 508 requirement (name, optional [extras], version specifiers, ; marker).' });
+    return;
+  }
+  if (rest.startsWith('@')) {
+    // `name @ url`: installed from that URL, not from PyPI, so the PyPI project's state would be the wrong answer.
+    const github = GITHUB_VCS.exec(rest.slice(1).trim().split(/\s*;/)[0] ?? '');
+    if (github) add(out, 'github', `${github[1]}/${github[2]}`, requirement, location);
+    else out.unresolved.push({ input: requirement, location, reason: 'installed from a direct URL rather than from PyPI; its source cannot be identified.' });
+    return;
+  }
+  add(out, 'pypi', name[1] ?? '', requirement, location);
+}
+
+/** `-e` targets and bare URLs or paths. Only an editable GitHub checkout names a component. */
+function readUrl(out: Out, target: string, input: string, location: string, editable: boolean): void {
+  const github = editable ? GITHUB_VCS.exec(target) : null;
+  if (github) {
+    add(out, 'github', `${github[1]}/${github[2]}`, input, location);
+    return;
+  }
+  const local = !/^[a-z][a-z0-9+.-]*:\/\//i.test(target);
+  out.unresolved.push({
+    input,
+    location,
+    reason: local
+      ? 'a local path, not a published package.'
+      : editable
+        ? 'an editable install from a source other than a GitHub repository; Tended observes GitHub repositories and PyPI projects.'
+        : 'a bare URL, not a PyPI project; name the project (name @ url) or pin it from PyPI to check it.',
+  });
+}
+
+function add(out: Out, kind: ComponentKind, name: string, input: string, location: string): void {
+  try {
+    out.references.push({ ref: normaliseComponent(kind, name), input, location });
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    out.unresolved.push({ input, location, reason: `not a valid ${kind} name: ${e.message}` });
+  }
+}

@@ -1,0 +1,226 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { NO_PURL_REASON } from '../purl-entry.js';
+import { looksCycloneDx } from '../cyclonedx/detect.js';
+import { InputError, type ParseResult } from '../reference.js';
+import { looksSpdx } from './detect.js';
+import { parseSpdx } from './parse.js';
+
+const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+function corpus(): { file: string; expected: number; note: string }[] {
+  // A missing corpus must fail the run, not pass it with zero cases.
+  if (!existsSync(`${CORPUS}MANIFEST.tsv`)) throw new Error(`SBOM corpus not found at ${CORPUS}`);
+  return readFileSync(`${CORPUS}MANIFEST.tsv`, 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'))
+    .filter((c) => c[0]?.startsWith('spdx/'))
+    .map((c) => ({ file: c[0] ?? '', expected: Number(c[6]), note: c[7] ?? '' }));
+}
+
+function figure(note: string, name: string): number {
+  const m = new RegExp(`\\b${name}=(\\d+)`).exec(note);
+  if (!m) throw new Error(`counting note has no ${name}`);
+  return Number(m[1]);
+}
+
+/** Entries that carried a purl: the references, plus the unresolved ones refused for their purl. */
+function purlInputs(r: ParseResult): string[] {
+  return [...r.references.map((x) => x.input), ...r.unresolved.filter((u) => u.reason !== NO_PURL_REASON).map((u) => u.input)];
+}
+
+function onlyInputErrors(text: string): void {
+  try {
+    parseSpdx(text);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+  }
+}
+
+const rows = corpus();
+const read = (file: string): string => readFileSync(`${CORPUS}${file}`, 'utf8');
+
+describe('parseSpdx on the corpus', () => {
+  it('covers every SPDX file in the corpus', () => {
+    expect(rows.map((r) => r.file).sort()).toEqual(readdirSync(`${CORPUS}spdx`).map((f) => `spdx/${f}`).sort());
+  });
+
+  it.each(rows)('$file: every package accounted for, purl figures match', ({ file, expected, note }) => {
+    const text = read(file);
+    expect(looksSpdx(text)).toBe(true);
+    expect(looksCycloneDx(text)).toBe(false);
+    const r = parseSpdx(text);
+    expect(r.format).toBe('spdx');
+    expect(r.references.length + r.unresolved.length).toBe(expected);
+    expect(purlInputs(r).length).toBe(figure(note, 'with_purl'));
+    expect(new Set(purlInputs(r)).size).toBe(figure(note, 'distinct_purls'));
+  });
+
+  it('names the variant and locates packages by SPDXID', () => {
+    const tag = parseSpdx(read('spdx/spdx-spec-SPDXTagExample-v2.3.spdx'));
+    const json = parseSpdx(read('spdx/spdx-spec-SPDXJSONExample-v2.3.spdx.json'));
+    expect(tag.variant).toBe('SPDX 2.3 tag-value');
+    expect(json.variant).toBe('SPDX 2.3 JSON');
+    expect(tag.unresolved).toEqual(json.unresolved);
+    expect(tag.unresolved.find((u) => u.location === 'SPDXRef-fromDoap-0')?.input).toBe('pkg:maven/org.apache.jena/apache-jena@3.12.0');
+    expect(parseSpdx(read('spdx/appbomination-3.0.spdx3.json')).variant).toBe('SPDX 3.0.1 JSON-LD');
+    expect(parseSpdx(read('spdx/trivy-elasticsearch.spdx.json')).unresolved[0]?.reason).toMatch(/type "bitnami"/);
+  });
+
+  it.each(rows.filter((r) => r.file.endsWith('.spdx.json')))('$file reads the same as YAML', ({ file }) => {
+    const json = parseSpdx(read(file));
+    const yaml = stringify(JSON.parse(read(file)));
+    expect(looksSpdx(yaml)).toBe(true);
+    const r = parseSpdx(yaml);
+    expect(r.variant).toBe(json.variant?.replace('JSON', 'YAML'));
+    expect({ ...r, variant: '' }).toEqual({ ...json, variant: '' });
+  });
+});
+
+describe('parseSpdx on npm sbom output for this repository', () => {
+  it('gives one reference per package with a purl and leaves nothing unaccounted', () => {
+    const text = execFileSync('npm', ['sbom', '--sbom-format', 'spdx'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const doc = JSON.parse(text) as { packages: { externalRefs?: { referenceType: string; referenceLocator: string }[] }[] };
+    const purls = doc.packages.flatMap((p) => (p.externalRefs ?? []).filter((x) => x.referenceType === 'purl').map((x) => x.referenceLocator));
+    expect(purls.length).toBeGreaterThan(10);
+    expect(purls.length).toBe(doc.packages.length);
+    const r = parseSpdx(text);
+    expect(r.variant).toBe('SPDX 2.3 JSON');
+    expect(r.references.map((x) => x.input)).toEqual(purls);
+    expect(r.unresolved).toEqual([]);
+    expect(r.references.map((x) => x.ref)).toContainEqual({ kind: 'npm', id: 'tended' });
+  });
+});
+
+describe('parseSpdx rules', () => {
+  it('accepts PACKAGE_MANAGER and PACKAGE-MANAGER, ignores other references and files', () => {
+    const r = parseSpdx(
+      JSON.stringify({
+        spdxVersion: 'SPDX-2.2',
+        packages: [
+          { SPDXID: 'SPDXRef-a', name: 'a', externalRefs: [{ referenceCategory: 'PACKAGE_MANAGER', referenceType: 'purl', referenceLocator: 'pkg:npm/a@1' }] },
+          { SPDXID: 'SPDXRef-b', name: 'b', versionInfo: '2', externalRefs: [{ referenceCategory: 'SECURITY', referenceType: 'cpe23Type', referenceLocator: 'cpe:2.3:a:b' }] },
+          { name: 'c', externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: 'pkg:github/Owner/Repo' }] },
+        ],
+        files: [{ SPDXID: 'SPDXRef-f', fileName: './x' }],
+      }),
+    );
+    expect(r.references).toEqual([
+      { ref: { kind: 'npm', id: 'a' }, input: 'pkg:npm/a@1', location: 'SPDXRef-a' },
+      { ref: { kind: 'github', id: 'owner/repo' }, input: 'pkg:github/Owner/Repo', location: 'packages[2]' },
+    ]);
+    expect(r.unresolved).toEqual([{ input: 'b@2', location: 'SPDXRef-b', reason: NO_PURL_REASON }]);
+  });
+
+  it('reads SPDX 3.0 externalIdentifier purls and packages listed under element', () => {
+    const r = parseSpdx(
+      JSON.stringify({
+        '@context': 'https://spdx.org/rdf/3.0.1/spdx-context.jsonld',
+        element: [
+          'urn:x:only-an-id',
+          { type: 'software_Package', spdxId: 'urn:p1', name: 'p1', externalIdentifier: [{ type: 'ExternalIdentifier', externalIdentifierType: 'packageUrl', identifier: 'pkg:pypi/Requests@2' }] },
+          { type: 'software_File', spdxId: 'urn:f', name: 'f' },
+        ],
+      }),
+    );
+    expect(r.references).toEqual([{ ref: { kind: 'pypi', id: 'requests' }, input: 'pkg:pypi/Requests@2', location: 'urn:p1' }]);
+    expect(r.unresolved).toEqual([]);
+  });
+
+  it('reads tag-value packages, <text> spanning lines and comments', () => {
+    const r = parseSpdx(
+      [
+        '## header comment',
+        'SPDXVersion: SPDX-2.3',
+        'PackageName: left',
+        'SPDXID: SPDXRef-left',
+        'PackageComment: <text>a comment',
+        'PackageName: not-a-package',
+        '</text>',
+        'ExternalRef: PACKAGE_MANAGER purl pkg:docker/library/node@18',
+        'FileName: ./f',
+        'SPDXID: SPDXRef-file',
+        'PackageName: right',
+      ].join('\r\n'),
+    );
+    expect(r.references).toEqual([{ ref: { kind: 'docker', id: 'docker.io/library/node:18' }, input: 'pkg:docker/library/node@18', location: 'SPDXRef-left' }]);
+    expect(r.unresolved).toEqual([{ input: 'right', location: 'package on line 11', reason: NO_PURL_REASON }]);
+  });
+
+  it.each([
+    ['malformed JSON', '{"spdxVersion": ', /JSON is malformed/],
+    ['JSON that is not SPDX', '{"bomFormat": "CycloneDX"}', /spdxVersion/],
+    ['a tag-value line without a tag', 'SPDXVersion: SPDX-2.3\nthis is not a tag', /line 2/],
+    ['an unclosed <text>', 'SPDXVersion: SPDX-2.3\nPackageComment: <text>open', /never closed/],
+    ['malformed YAML', 'spdxVersion: [unclosed', /as YAML/],
+    ['YAML that is not SPDX', 'just: a mapping', /spdxVersion/],
+    ['plain text', 'hello', /spdxVersion/],
+  ])('refuses %s with an InputError', (_name, text, message) => {
+    expect(() => parseSpdx(text)).toThrow(InputError);
+    expect(() => parseSpdx(text)).toThrow(message);
+  });
+
+  it('refuses YAML alias bombs quickly', () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 10; i += 1) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    const start = performance.now();
+    expect(() => parseSpdx(`spdxVersion: SPDX-2.3\n${lines.join('\n')}\n`)).toThrow(InputError);
+    expect(performance.now() - start).toBeLessThan(500);
+  });
+
+  it('refuses deep nesting with an InputError', () => {
+    expect(() => parseSpdx(`spdxVersion: ${'['.repeat(100_000)}`)).toThrow(InputError);
+    // A deep non-package entry is described, not serialised (which would overflow the stack).
+    const r = parseSpdx(`{"spdxVersion":"SPDX-2.3","packages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    expect(r.unresolved).toEqual([{ input: '(a list)', location: 'packages[0]', reason: expect.stringContaining('not a package') }]);
+  });
+
+  it('sniffs SPDX and not CycloneDX', () => {
+    expect(looksSpdx('{"bomFormat":"CycloneDX"}')).toBe(false);
+    expect(looksSpdx('## c\nSPDXVersion: SPDX-2.2\n')).toBe(true);
+    expect(looksSpdx('spdxVersion: "SPDX-2.3"\n')).toBe(true);
+    expect(looksSpdx('{"@context": "https://spdx.org/rdf/3.0.1/spdx-context.jsonld", "@graph": []}')).toBe(true);
+    expect(looksSpdx('name: x')).toBe(false);
+  });
+});
+
+describe('parseSpdx properties', () => {
+  const files = rows.map((r) => readFileSync(`${CORPUS}${r.file}`));
+
+  it('throws nothing but InputError on arbitrary strings', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), onlyInputErrors), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.constantFrom('SPDXVersion: SPDX-2.3\n', 'spdxVersion: SPDX-2.3\npackages:\n', '{"@context":"spdx.org/rdf/3","@graph":'), fc.string(), (a, b) =>
+        onlyInputErrors(a + b),
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('throws nothing but InputError on corpus files with flipped bytes or cut short', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...files),
+        fc.array(fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }), { maxLength: 8 }),
+        fc.option(fc.nat()),
+        (file, flips, cut) => {
+          const b = Buffer.from(file);
+          for (const f of flips) b[f.at % b.length] = f.byte;
+          onlyInputErrors(b.subarray(0, cut === null ? b.length : cut % b.length).toString('utf8'));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * SPDX 2.2/2.3 as JSON, YAML or tag-value, and SPDX 3.0 JSON-LD read as plain JSON (a JSON-LD
+ * processor would fetch the remote context). Every package becomes a reference (purl of an
+ * observed kind) or an unresolved entry with the reason; files, snippets and relationships
+ * are not packages and are not counted.
+ */
+import { parse as parseYaml } from 'yaml';
+import { InputError, type ParseResult } from '../reference.js';
+import { accountEntry, entryLabel, shownValue, type Accounting } from '../purl-entry.js';
+import { isPackageManagerCategory, readTagValue } from './tag-value.js';
+
+// Billion-laughs for YAML: aliases are what multiply; no real SPDX document needs many.
+const MAX_YAML_ALIASES = 100;
+const SPDX3_CONTEXT = /spdx\.org\/rdf\/(3(?:\.\d+)*)/;
+const SPDX3_PACKAGE_TYPES = new Set(['software_Package', 'ai_AIPackage', 'dataset_DatasetPackage']);
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function message(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+}
+
+export function parseSpdx(text: string): ParseResult {
+  const body = text.replace(/^\uFEFF/, '').trimStart();
+  if (body.startsWith('{')) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(body);
+    } catch (e) {
+      throw new InputError(`Expected SPDX JSON, but the JSON is malformed: ${message(e)}.`);
+    }
+    const context = isObject(doc) ? contextVersion(doc['@context']) : undefined;
+    if (context !== undefined && isObject(doc)) return fromSpdx3(doc, context);
+    return fromSpdx2(doc, 'JSON');
+  }
+  const firstTag = body.split(/\r\n|\r|\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  if (firstTag !== undefined && /^\s*SPDXVersion\s*:/.test(firstTag)) return fromTagValue(body);
+  let doc: unknown;
+  try {
+    doc = parseYaml(body, { maxAliasCount: MAX_YAML_ALIASES });
+  } catch (e) {
+    throw new InputError(
+      `Expected SPDX as JSON, YAML or tag-value (beginning with "SPDXVersion:"), but it is none of them; as YAML: ${message(e)}.`,
+    );
+  }
+  return fromSpdx2(doc, 'YAML');
+}
+
+function contextVersion(context: unknown): string | undefined {
+  const all = Array.isArray(context) ? context : [context];
+  for (const c of all) {
+    const m = typeof c === 'string' ? SPDX3_CONTEXT.exec(c) : null;
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- SPDX 2.x (JSON, YAML)
+
+/** The locator of the first package-manager purl reference; SPDX allows several, one names the package. */
+function purlOf(externalRefs: unknown): unknown {
+  if (!Array.isArray(externalRefs)) return undefined;
+  for (const r of externalRefs) {
+    if (!isObject(r) || !isPackageManagerCategory(r['referenceCategory'])) continue;
+    const type = r['referenceType'];
+    // The RDF form writes the type as a URI ending in /purl.
+    if (typeof type === 'string' && (type === 'purl' || type.endsWith('/purl'))) return r['referenceLocator'];
+  }
+  return undefined;
+}
+
+function fromSpdx2(doc: unknown, syntax: 'JSON' | 'YAML'): ParseResult {
+  const version = isObject(doc) ? doc['spdxVersion'] : undefined;
+  if (!isObject(doc) || typeof version !== 'string' || !version.startsWith('SPDX-')) {
+    throw new InputError(`Expected an SPDX ${syntax} document with "spdxVersion" (for example "SPDX-2.3") at the top level, but it has none.`);
+  }
+  const packages = doc['packages'] ?? [];
+  if (!Array.isArray(packages)) throw new InputError(`Expected "packages" to be a list in the SPDX ${syntax} document, but it is a ${typeof packages}.`);
+  const acc: Accounting = { references: [], unresolved: [] };
+  packages.forEach((p: unknown, i) => {
+    const at = `packages[${i}]`;
+    if (!isObject(p)) {
+      acc.unresolved.push({ input: shownValue(p), location: at, reason: 'is not a package object, so it names nothing to look up' });
+      return;
+    }
+    const id = p['SPDXID'];
+    accountEntry(acc, purlOf(p['externalRefs']), entryLabel(p['name'], p['versionInfo']), typeof id === 'string' && id !== '' ? id : at);
+  });
+  return { format: 'spdx', variant: `SPDX ${version.slice(5, 15)} ${syntax}`, ...acc };
+}
+
+function fromTagValue(body: string): ParseResult {
+  const doc = readTagValue(body);
+  const acc: Accounting = { references: [], unresolved: [] };
+  for (const p of doc.packages) {
+    accountEntry(acc, p.purl, entryLabel(p.name, p.version), p.spdxId ?? `package on line ${p.line}`);
+  }
+  return { format: 'spdx', variant: `SPDX ${doc.version.replace(/^SPDX-/, '').slice(0, 10)} tag-value`, ...acc };
+}
+
+// ---------------------------------------------------------------- SPDX 3.0 JSON-LD
+
+function spdx3Purl(el: Record<string, unknown>): unknown {
+  if (el['software_packageUrl'] !== undefined) return el['software_packageUrl'];
+  const ids = el['externalIdentifier'];
+  if (!Array.isArray(ids)) return undefined;
+  const hit = ids.find((x: unknown) => isObject(x) && x['externalIdentifierType'] === 'packageUrl');
+  return isObject(hit) ? hit['identifier'] : undefined;
+}
+
+function fromSpdx3(doc: Record<string, unknown>, version: string): ParseResult {
+  // A document is either a graph of elements or one element whose `element` lists others.
+  const key = Array.isArray(doc['@graph']) ? '@graph' : 'element';
+  const elements = doc[key] ?? [];
+  if (!Array.isArray(elements)) throw new InputError(`Expected "${key}" to be a list of elements in the SPDX 3 JSON-LD document, but it is a ${typeof elements}.`);
+  const acc: Accounting = { references: [], unresolved: [] };
+  elements.forEach((el: unknown, i) => {
+    if (!isObject(el)) return; // An element named only by id is declared elsewhere; it is not a package entry here.
+    const type = el['type'] ?? el['@type'];
+    if (typeof type !== 'string' || !SPDX3_PACKAGE_TYPES.has(type)) return;
+    const id = el['spdxId'] ?? el['@id'];
+    accountEntry(acc, spdx3Purl(el), entryLabel(el['name'], el['software_packageVersion']), typeof id === 'string' && id !== '' ? id : `${key}[${i}]`);
+  });
+  return { format: 'spdx', variant: `SPDX ${version} JSON-LD`, ...acc };
+}

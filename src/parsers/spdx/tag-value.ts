@@ -1,0 +1,85 @@
+/**
+ * SPDX 2.x tag-value: `Tag: value` lines, `#` comments, and `<text>…</text>` values that may
+ * span lines. `PackageName:` opens a package; the `SPDXID:` and `ExternalRef:` lines that
+ * follow belong to it until a file, snippet or licence section begins.
+ */
+import { InputError } from '../reference.js';
+
+export interface TagValuePackage {
+  name: string;
+  version?: string;
+  spdxId?: string;
+  purl?: string;
+  line: number;
+}
+
+export interface TagValueDocument {
+  version: string;
+  packages: TagValuePackage[];
+}
+
+// Tags that open a section that is not a package, so later SPDXID lines are not the package's.
+const SECTION_ENDS = new Set(['FileName', 'SnippetSPDXID', 'LicenseID']);
+
+/** True when the category names a package manager in any spelling SPDX writers use. */
+export function isPackageManagerCategory(category: unknown): boolean {
+  if (typeof category !== 'string') return false;
+  return category.replace(/^.*referenceCategory_/, '').replace(/[-_\s]/g, '').toLowerCase() === 'packagemanager';
+}
+
+function shown(line: string): string {
+  return JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}…` : line);
+}
+
+export function readTagValue(text: string): TagValueDocument {
+  const lines = text.split(/\r\n|\r|\n/);
+  const doc: TagValueDocument = { version: '', packages: [] };
+  let current: TagValuePackage | undefined;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = (lines[i] ?? '').replace(/^\uFEFF/, '');
+    const lineNo = i + 1;
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const m = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s?(.*)$/.exec(line);
+    if (!m) {
+      throw new InputError(`Expected an SPDX tag-value line "Tag: value" on line ${lineNo}, but found ${shown(line)}.`);
+    }
+    const tag = m[1] ?? '';
+    let value = (m[2] ?? '').trim();
+    if (value.startsWith('<text>')) {
+      // A <text> value runs to the first </text>, possibly lines later; its lines are not tags.
+      let collected = value.slice('<text>'.length);
+      let j = i;
+      while (!collected.includes('</text>')) {
+        j += 1;
+        if (j >= lines.length) {
+          throw new InputError(`The <text> value of "${tag}" that starts on line ${lineNo} is never closed with </text>.`);
+        }
+        collected += `\n${lines[j] ?? ''}`;
+      }
+      value = collected.slice(0, collected.indexOf('</text>')).trim();
+      i = j;
+    }
+    if (doc.version === '') {
+      if (tag !== 'SPDXVersion') {
+        throw new InputError(`Expected SPDX tag-value to begin with "SPDXVersion:", but line ${lineNo} is ${shown(line)}.`);
+      }
+      doc.version = value;
+      continue;
+    }
+    if (tag === 'PackageName') {
+      current = { name: value, line: lineNo };
+      doc.packages.push(current);
+    } else if (SECTION_ENDS.has(tag)) {
+      current = undefined;
+    } else if (current) {
+      if (tag === 'SPDXID' && current.spdxId === undefined) current.spdxId = value;
+      else if (tag === 'PackageVersion') current.version = value;
+      else if (tag === 'ExternalRef' && current.purl === undefined) {
+        const [category, type, locator] = value.split(/\s+/);
+        if (isPackageManagerCategory(category) && type === 'purl' && locator) current.purl = locator;
+      }
+    }
+  }
+  if (doc.version === '') throw new InputError('Expected SPDX tag-value beginning with "SPDXVersion:", but the text has no tags.');
+  return doc;
+}

@@ -1,0 +1,200 @@
+/**
+ * GitHub Actions workflows (and composite/docker `action.yml` files): every `uses:` of a step
+ * or a job (reusable workflow), and every image named by `docker://`, `container:` or
+ * `services:`. The YAML node tree is walked rather than its JS value so each entry keeps its line.
+ */
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Document, Node, YAMLMap } from 'yaml';
+import { normaliseComponent } from '../../domain/component.js';
+import { ValidationError } from '../../domain/errors.js';
+import { InputError } from '../reference.js';
+import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
+
+// Anchors are legitimate in workflows (D parses with aliases on); the cap stops a billion-laughs
+// document from expanding into gigabytes when it is converted.
+const MAX_ALIAS_COUNT = 100;
+
+interface Walk {
+  doc: Document;
+  lines: LineCounter;
+  references: ComponentReference[];
+  unresolved: UnresolvedEntry[];
+}
+
+export function parseWorkflow(text: string): ParseResult {
+  const lines = new LineCounter();
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, logLevel: 'silent' });
+  } catch (e) {
+    throw new InputError(`not readable YAML: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const err = doc.errors[0];
+  if (err) {
+    // err.pos is an offset; linePos is only filled with prettyErrors, which also rewrites the message.
+    const line = lines.linePos(err.pos[0]).line;
+    throw new InputError(`not readable YAML${line ? ` at line ${line}` : ''}: ${err.message.split('\n')[0]}`);
+  }
+  // Conversion enforces the alias cap; the walk below never expands aliases beyond one lookup.
+  try {
+    doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    if (e instanceof Error) {
+      throw new InputError(`not a usable workflow: ${e.message.split('\n')[0]}`);
+    }
+    throw e;
+  }
+  const w: Walk = { doc, lines, references: [], unresolved: [] };
+  const root = resolve(w, doc.contents);
+  if (!isMap(root)) throw new InputError('not a GitHub Actions workflow: the document is not a YAML mapping');
+  const jobs = resolve(w, root.get('jobs', true));
+  const runs = resolve(w, root.get('runs', true));
+  if (isMap(jobs)) {
+    for (const pair of jobs.items) {
+      const name = keyText(pair.key);
+      const job = resolve(w, pair.value as Node | null);
+      if (isMap(job)) walkJob(w, job, `jobs.${name}`);
+    }
+  } else if (isMap(runs)) {
+    // An action's own action.yml: composite steps, or the image a docker action runs.
+    walkSteps(w, resolve(w, runs.get('steps', true)), 'runs.steps');
+    const image = runs.get('image', true);
+    if (isScalar(image) && typeof image.value === 'string' && image.value.trim().startsWith('docker://')) {
+      addUses(w, image.value, `runs.image${at(w, image)}`);
+    }
+  } else {
+    throw new InputError('not a GitHub Actions workflow: no `jobs:` mapping (nor `runs:` of an action.yml)');
+  }
+  return { format: 'workflow', references: w.references, unresolved: w.unresolved };
+}
+
+function walkJob(w: Walk, job: YAMLMap, path: string): void {
+  const uses = job.get('uses', true);
+  if (uses !== undefined) addUses(w, uses, path + '.uses');
+  const container = resolve(w, job.get('container', true));
+  if (container) addImageNode(w, container, `${path}.container`);
+  const services = resolve(w, job.get('services', true));
+  if (isMap(services)) {
+    for (const pair of services.items) {
+      const svc = resolve(w, pair.value as Node | null);
+      if (svc) addImageNode(w, svc, `${path}.services.${keyText(pair.key)}`);
+    }
+  }
+  walkSteps(w, resolve(w, job.get('steps', true)), `${path}.steps`);
+}
+
+function walkSteps(w: Walk, steps: Node | null, path: string): void {
+  if (!isSeq(steps)) return;
+  steps.items.forEach((item, i) => {
+    const step = resolve(w, item as Node | null);
+    if (!isMap(step)) return;
+    const uses = step.get('uses', true);
+    if (uses !== undefined) addUses(w, uses, `${path}[${i}].uses`);
+    // `parallel:` groups hold steps of their own, either directly or under `steps:`.
+    const parallel = resolve(w, step.get('parallel', true));
+    if (isSeq(parallel)) walkSteps(w, parallel, `${path}[${i}].parallel`);
+    else if (isMap(parallel)) walkSteps(w, resolve(w, parallel.get('steps', true)), `${path}[${i}].parallel.steps`);
+  });
+}
+
+/** `container:`/`services.x:` are an image string or a mapping with `image:`. */
+function addImageNode(w: Walk, node: Node, path: string): void {
+  if (isMap(node)) {
+    const image = node.get('image', true);
+    if (image !== undefined) addImage(w, resolve(w, image), `${path}.image`);
+    return;
+  }
+  addImage(w, node, path);
+}
+
+function addImage(w: Walk, node: Node | null, path: string): void {
+  const location = path + at(w, node);
+  const value = scalarText(node);
+  if (value === null) {
+    w.unresolved.push({ input: String(nodeSource(node)), location, reason: 'the image is not a string, so it names no image.' });
+    return;
+  }
+  addDocker(w, value.trim(), value.trim(), location);
+}
+
+function addDocker(w: Walk, image: string, input: string, location: string): void {
+  if (image === '') {
+    w.unresolved.push({ input, location, reason: 'the image is empty.' });
+    return;
+  }
+  if (image.includes('${{')) {
+    w.unresolved.push({ input, location, reason: 'the image is a `${{ }}` expression, known only when the workflow runs; paste the resolved image to check it.' });
+    return;
+  }
+  push(w, 'docker', image, input, location);
+}
+
+function addUses(w: Walk, raw: Node | unknown, path: string): void {
+  const node = resolve(w, raw as Node | null);
+  const location = path + at(w, node);
+  const text = scalarText(node);
+  if (text === null) {
+    w.unresolved.push({ input: String(nodeSource(node)), location, reason: '`uses:` is not a string, so it names no action.' });
+    return;
+  }
+  const uses = text.trim();
+  if (uses.includes('${{')) {
+    w.unresolved.push({ input: uses, location, reason: 'this `uses:` is a `${{ }}` expression, known only when the workflow runs.' });
+    return;
+  }
+  if (uses.startsWith('./') || uses.startsWith('../') || uses.startsWith('.\\') || uses.startsWith('$/') || uses === '.') {
+    w.unresolved.push({ input: uses, location, reason: 'a local action or workflow in this repository, not a separate component.' });
+    return;
+  }
+  if (/^docker:\/\//i.test(uses)) {
+    addDocker(w, uses.slice('docker://'.length).trim(), uses, location);
+    return;
+  }
+  // The ref may itself contain "@" only in theory; GitHub splits at the last one.
+  const atSign = uses.lastIndexOf('@');
+  if (atSign <= 0 || atSign === uses.length - 1) {
+    w.unresolved.push({ input: uses, location, reason: 'a remote action is written owner/repo@ref; this has no ref after "@".' });
+    return;
+  }
+  const parts = uses.slice(0, atSign).split('/');
+  if (parts.length < 2) {
+    w.unresolved.push({ input: uses, location, reason: 'a remote action is written owner/repo[/path]@ref; this has no repository.' });
+    return;
+  }
+  // The component is the repository; a subpath (owner/repo/dir, or a reusable workflow file) is part of it.
+  push(w, 'github', `${parts[0]}/${parts[1]}`, uses, location);
+}
+
+function push(w: Walk, kind: 'github' | 'docker', name: string, input: string, location: string): void {
+  try {
+    w.references.push({ ref: normaliseComponent(kind, name), input, location });
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    w.unresolved.push({ input, location, reason: `not a ${kind} component: ${e.message}` });
+  }
+}
+
+function resolve(w: Walk, node: Node | unknown): Node | null {
+  let n = node as Node | null | undefined;
+  // Aliases may point at aliases only through anchors defined earlier, so a few hops suffice.
+  for (let hops = 0; n && isAlias(n) && hops < 8; hops++) n = (n.resolve(w.doc) as Node | undefined) ?? null;
+  return n && !isAlias(n) ? n : null;
+}
+
+function scalarText(node: Node | null): string | null {
+  return isScalar(node) && typeof node.value === 'string' ? node.value : null;
+}
+
+function nodeSource(node: Node | null): string {
+  if (isScalar(node)) return String(node.value);
+  return node ? node.toString().slice(0, 80) : '';
+}
+
+function keyText(key: unknown): string {
+  return isScalar(key) ? String(key.value) : String(key);
+}
+
+function at(w: Walk, node: Node | null): string {
+  const start = node?.range?.[0];
+  return start === undefined ? '' : ` (line ${w.lines.linePos(start).line})`;
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { build } from '../src/http/app.js';
+import { demoScenario } from '../src/simulator/demo.js';
+import { startHarness, type Harness } from '../src/simulator/harness.js';
+import { githubObservation, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+const corpus = (path: string) => readFileSync(new URL(`../../shared/corpus/${path}`, import.meta.url));
+
+let t: TestStore;
+let harness: Harness;
+let app: ReturnType<typeof build>;
+let deps: ReturnType<typeof recordDeps>;
+
+beforeEach(async () => {
+  t = await sqliteTestStore();
+  harness = await startHarness({ scenario: demoScenario(), today: '2026-11-22' });
+  deps = recordDeps(t.store, '2026-11-22T12:00:00Z');
+  await t.store.initialiseLog(deps.notary.seal);
+  await t.store.appendObservations(
+    [
+      { ...githubObservation('expressjs/express', '2026-11-01', 'alive') },
+      {
+        component: { kind: 'npm', id: 'express' },
+        observed_at: '2026-11-01T06:00:00Z',
+        observation_date: '2026-11-01',
+        state: 'alive',
+        source: 'https://registry.npmjs.org/express',
+        evidence: { http_status: 200, latest_published: '2026-10-01T00:00:00.000Z' },
+        method: 'npm: latest publish and deprecation of latest',
+        corrects: null,
+      },
+      { ...githubObservation('actions/checkout', '2026-11-01', 'alive') },
+    ],
+    deps.notary.seal,
+  );
+  app = build({ ...deps, sources: harness.sources, logError: () => {} });
+});
+afterEach(async () => {
+  await harness.close();
+  await t.dispose();
+});
+
+const post = async (path: string, body: BodyInit, type: string) => {
+  const res = await app.request(path, { method: 'POST', headers: { 'content-type': type }, body });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, body: json, headers: res.headers };
+};
+
+describe('POST /api/v1/manifest', () => {
+  it('answers a components list with one dated result each, from the record, at as_of', async () => {
+    const body = JSON.stringify({ components: [{ name: 'express', kind: 'npm' }, { name: 'expressjs/express', kind: 'github' }, { name: 'left-pad', kind: 'npm' }] });
+    const r = await post('/api/v1/manifest', body, 'application/json');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ format: 'components', results_count: 3, unresolved_count: 0, license: 'CC-BY-4.0' });
+    const byName = Object.fromEntries(r.body.results.map((x: any) => [x.input.name, x]));
+    expect(byName['express']).toMatchObject({ state: 'alive', observation_date: '2026-11-01', censoring_status: 'interval-censored', purl: ['express', 'pkg:npm/express'] });
+    expect(byName['left-pad']).toMatchObject({ state: 'not_observed', observation_date: null, censoring_status: 'not-observed-at-date' });
+    const earlier = await post('/api/v1/manifest?as_of=2026-10-01', body, 'application/json');
+    expect(earlier.body.results.every((x: any) => x.censoring_status === 'not-observed-at-date')).toBe(true);
+  });
+
+  it('reads a pasted package.json, Dockerfile, workflow and requirements.txt, merging duplicates with every location', async () => {
+    const pkg = await post('/api/v1/manifest', JSON.stringify({ filename: 'package.json', content: corpus('package-json/express.package.json').toString() }), 'application/json');
+    expect(pkg.status).toBe(200);
+    expect(pkg.body).toMatchObject({ format: 'package-json', results_count: 44 });
+    const docker = await post('/api/v1/manifest?format=dockerfile', corpus('dockerfile/grafana.Dockerfile'), 'text/plain');
+    expect(docker.body.format).toBe('dockerfile');
+    expect(docker.body.results.map((x: any) => x.purl[0])).toEqual(expect.arrayContaining(['docker.io/library/alpine:3.21', 'docker.io/library/node:22-alpine']));
+    const workflow = await post('/api/v1/manifest', JSON.stringify({ filename: 'build.yml', content: corpus('workflow/renovate-build.yml').toString() }), 'application/json');
+    expect(workflow.body.format).toBe('workflow');
+    const checkout = workflow.body.results.find((x: any) => x.input.name === 'actions/checkout');
+    expect(checkout.state).toBe('alive');
+    expect(checkout.input.locations.length).toBeGreaterThan(1);
+    const reqs = await post('/api/v1/manifest', corpus('requirements/trivy-requirements_utf16le.txt'), 'text/plain');
+    expect(reqs.body).toMatchObject({ format: 'requirements', results_count: 1 });
+  });
+
+  it('refuses what it cannot read with a 4xx that says what to send, and keeps nothing', async () => {
+    expect((await post('/api/v1/manifest', '{"components": [', 'application/json')).status).toBe(400);
+    const kind = await post('/api/v1/manifest', '{"components":[{"name":"x","kind":"nope"}]}', 'application/json');
+    expect(kind.status).toBe(422);
+    expect(kind.body.detail[0].loc).toEqual(['body', 'components', 0, 'kind']);
+    const unknown = await post('/api/v1/manifest', 'just some words\nthat are no manifest', 'text/plain');
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail[0].msg).toMatch(/Dockerfile/);
+    expect((await post('/api/v1/manifest', 'x', 'image/png')).status).toBe(415);
+  });
+
+  it('changes nothing in the record: the store’s bytes are the same after a submission', async () => {
+    const digest = () => createHash('sha256').update(readFileSync(t.url.slice('sqlite:'.length))).digest('hex');
+    const before = { db: digest(), size: await t.store.treeSize(), watch: await t.store.watchList() };
+    await post('/api/v1/manifest', JSON.stringify({ components: [{ name: '@private/secret-thing', kind: 'npm' }] }), 'application/json');
+    await post('/api/v1/sbom', corpus('cyclonedx/cern-lhc-vdm-editor.bom.json'), 'application/vnd.cyclonedx+json');
+    expect(digest()).toBe(before.db);
+    expect(await t.store.treeSize()).toBe(before.size);
+    expect(await t.store.watchList()).toEqual(before.watch);
+    expect(await t.store.componentVersion({ kind: 'npm', id: '@private/secret-thing' })).toBeNull();
+  });
+});
+
+describe('POST /api/v1/sbom', () => {
+  it.each([
+    ['cyclonedx/cern-lhc-vdm-editor.bom.json', 'application/vnd.cyclonedx+json', 43],
+    ['cyclonedx/laravel-7.12.0.1.1.xml', 'application/xml', 62],
+    ['spdx/spdx-spec-SPDXTagExample-v2.3.spdx', 'text/spdx', 4],
+    ['spdx/appbomination-3.0.spdx3.json', 'application/ld+json', 7],
+  ])('%s: every entry is a result or an unresolved entry with its reason', async (file, type, entries) => {
+    const r = await post('/api/v1/sbom', corpus(file), type);
+    expect(r.status).toBe(200);
+    const located = r.body.results.reduce((n: number, x: any) => n + x.input.locations.length, 0);
+    expect(located + r.body.unresolved_count).toBe(entries);
+    for (const u of r.body.unresolved) expect(u.reason.length).toBeGreaterThan(10);
+  });
+
+  it('refuses a body over 4 MB while it streams in, with or without a declared length', async () => {
+    const big = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', components: [], pad: 'x'.repeat(4 * 1024 * 1024) });
+    const declared = await post('/api/v1/sbom', big, 'application/vnd.cyclonedx+json');
+    expect(declared.status).toBe(413);
+    expect(declared.body.detail).toMatch(/4 MB/);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > 16 * 1024 * 1024) return controller.close();
+        sent += 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    const streamed = await app.request('/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(sent).toBeLessThan(6 * 1024 * 1024);
+  });
+
+  it('answers malformed, hostile and foreign bodies with a 4xx, never a 5xx', async () => {
+    expect((await post('/api/v1/sbom', '{"hello":"world"}', 'application/json')).status).toBe(422);
+    const bomb = '<?xml version="1.0"?><!DOCTYPE bom [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><bom xmlns="http://cyclonedx.org/schema/bom/1.5"><components><component type="library"><name>&b;</name></component></components></bom>';
+    const r = await post('/api/v1/sbom', bomb, 'application/xml');
+    expect(r.status).toBe(422);
+    expect((await post('/api/v1/sbom', 'x', 'image/png')).status).toBe(415);
+    expect((await post('/api/v1/sbom', corpus('cyclonedx/cern-lhc-vdm-editor.bom.json').subarray(0, 5000), 'application/json')).status).toBe(422);
+  });
+});
