@@ -40,6 +40,7 @@ beforeAll(async () => {
       notary.seal,
     );
   }
+  await store.appendObservations([githubObservation('acme/retired', '2025-09-01', 'archived')], notary.seal);
   await store.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,14 +49,14 @@ describe('tended export / import / verify', () => {
   it('verifies the store, exports it, and imports it into an empty store with the same root', async () => {
     const verified = await tended(['verify'], source);
     expect(verified.code).toBe(0);
-    expect(verified.out).toMatch(/verified: 18 leaves .* as signed; 10 heads chain/);
+    expect(verified.out).toMatch(/verified: 19 leaves .* as signed; 11 heads chain/);
 
     const file = join(dir, 'export.jsonl');
     expect((await tended(['export', '--out', file], source)).code).toBe(0);
     const lines = readFileSync(file, 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(19);
+    expect(lines).toHaveLength(20);
     const header = JSON.parse(lines[0]!);
-    expect(header).toMatchObject({ _type: 'tended/export/v1', start: 0, tree_size: 18, license: 'CC-BY-4.0' });
+    expect(header).toMatchObject({ _type: 'tended/export/v1', start: 0, tree_size: 19, license: 'CC-BY-4.0' });
 
     expect((await tended(['verify', '--file', file], {})).code).toBe(0);
 
@@ -80,7 +81,7 @@ describe('tended export / import / verify', () => {
       const env = { DATABASE_URL: pg.url, TENDED_SIGNING_KEY: join(dir, 'pg-key.pem') };
       const imported = await tended(['import', file], env);
       expect(imported.code).toBe(0);
-      expect(await pg.store.treeSize()).toBe(18);
+      expect(await pg.store.treeSize()).toBe(19);
       expect((await pg.store.latestHead())!.root_hash).toBe(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!).checkpoint.split('\n')[2]);
       expect((await tended(['verify'], env)).code).toBe(0);
     } finally {
@@ -123,11 +124,29 @@ describe('tended export / import / verify', () => {
       const head = await (await fetch(`http://127.0.0.1:${port}/api/chain/head`)).json();
       const result = await tended(['verify', '--url', `http://127.0.0.1:${port}`, '--key', head.verifier_key], {});
       expect(result.err).toBe('');
-      expect(result.out).toMatch(/verified: 18 leaves/);
+      expect(result.out).toMatch(/verified: 19 leaves/);
       expect(result.code).toBe(0);
     } finally {
       server.kill('SIGTERM');
     }
+  });
+
+  it('checks a local manifest against the store, failing the gate only on a component that is not maintained', async () => {
+    const ok = join(dir, 'ok.yml');
+    writeFileSync(ok, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/widget@v1\n      - uses: acme/unknown@v2\n');
+    const passed = await tended(['check', ok, '--as-of', '2025-09-15'], source);
+    expect(passed.code).toBe(0);
+    expect(passed.out).toMatch(/dormant\s+2025-09-01\s+interval-censored\s+github:acme\/widget/);
+    expect(passed.out).toMatch(/not_observed\s+-\s+not-observed-at-date\s+github:acme\/unknown/);
+    const gate = join(dir, 'gate.yml');
+    writeFileSync(gate, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/retired@v1\n');
+    const failed = await tended(['check', gate, '--format', 'json', '--as-of', '2025-10-01'], source);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.out).results[0]).toMatchObject({ state: 'archived', observation_date: '2025-09-01' });
+    // Today the same reading is over 180 days old: no state is asserted, and the gate does not fail on it.
+    const stale = await tended(['check', gate, '--format', 'json'], source);
+    expect(stale.code).toBe(0);
+    expect(JSON.parse(stale.out).results[0]).toMatchObject({ state: 'unknown-stale', observation_date: '2025-09-01' });
   });
 
   it('explains usage errors with exit code 2', async () => {

@@ -51,7 +51,7 @@ export async function checkCommand(
 }
 
 async function localCheck(config: Config, wiring: CliWiring, parsed: ParseResult, asOf: string | undefined): Promise<CheckAnswer> {
-  const deps = await openRecord(config, wiring);
+  const deps = await openRecord(config, wiring, { readOnly: true });
   try {
     return await checkComponents(deps, parsed, asOf);
   } finally {
@@ -84,9 +84,10 @@ async function remoteCheck(url: string, text: string, filename: string, isSbom: 
 
 function table(answer: CheckAnswer): string {
   const rows = answer.results.map((r) => [r.state, r.observation_date ?? '-', r.censoring_status, `${r.kind}:${r.input.name}`, r.input.locations[0]?.location ?? '']);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length), 5));
+  const header = ['state', 'observed', 'censoring', 'component', 'where'];
+  const widths = [0, 1, 2, 3].map((i) => Math.max(header[i]!.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ');
-  const out = [`as of ${answer.as_of} (${answer.format}): ${answer.results_count} components, ${answer.unresolved_count} entries without one`, line(['state', 'observed', 'censoring', 'component', 'where'])];
+  const out = [`as of ${answer.as_of} (${answer.format}): ${answer.results_count} components, ${answer.unresolved_count} entries without one`, line(header)];
   out.push(...rows.map(line));
   for (const u of answer.unresolved) out.push(`  unresolved ${u.location}: ${u.input} — ${u.reason}`);
   return `${out.join('\n')}\n`;

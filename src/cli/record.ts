@@ -6,12 +6,13 @@ import type { ObserverDeps } from '../operations/observe.js';
 import { createSources } from '../upstreams/sources.js';
 
 /** Opens the store and the signing key: what every command that reads or writes the record needs. */
-export async function openRecord(config: Config, wiring: CliWiring): Promise<RecordDeps> {
+export async function openRecord(config: Config, wiring: CliWiring, options: { readOnly?: boolean } = {}): Promise<RecordDeps> {
   const key = loadOrCreateSigningKey(config.signingKeyPath);
   if (key.created) wiring.stderr.write(`tended: generated a new checkpoint signing key at ${config.signingKeyPath}\n`);
   const store = await wiring.openStore(config);
   const notary = logNotary(config.origin, key.privateKey, key.publicKey);
-  await store.initialiseLog(notary.seal);
+  // A command that only reads (check) leaves even an empty store as it found it.
+  if (!options.readOnly) await store.initialiseLog(notary.seal);
   return { store, notary, clock: systemClock };
 }
 
