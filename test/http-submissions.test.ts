@@ -6,7 +6,7 @@ import { demoScenario } from '../src/simulator/demo.js';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
 import { githubObservation, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
-const corpus = (path: string) => readFileSync(new URL(`../../shared/corpus/${path}`, import.meta.url));
+const corpus = (path: string) => readFileSync(new URL(`./corpus/${path}`, import.meta.url));
 
 let t: TestStore;
 let harness: Harness;

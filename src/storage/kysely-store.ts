@@ -110,21 +110,31 @@ export class KyselyStore implements Store {
 
   async observationsOfMany(refs: ComponentRef[]): Promise<Map<string, Observation[]>> {
     const held = new Map<string, Observation[]>();
-    for (let i = 0; i < refs.length; i += MANY_CHUNK) {
-      const chunk = refs.slice(i, i + MANY_CHUNK);
-      const rows = await this.db
-        .selectFrom('observations')
-        .innerJoin('components', 'components.id', 'observations.component_id')
-        .selectAll('observations')
-        .select(['components.kind', 'components.native_id'])
-        .where((eb) => eb.or(chunk.map((r) => eb.and([eb('components.kind', '=', r.kind), eb('components.native_id', '=', r.id)]))))
-        .orderBy('observations.leaf_index')
-        .execute();
-      for (const row of rows) {
-        const key = `${row.kind}:${row.native_id}`;
-        const list = held.get(key) ?? [];
-        list.push(toObservation({ kind: row.kind as ComponentRef['kind'], id: row.native_id }, row));
-        held.set(key, list);
+    // One `kind = ? AND native_id IN (…)` per kind and chunk: both backends answer it from the
+    // (kind, native_id) index, where an OR of pairs would make them scan.
+    const byKind = new Map<ComponentRef['kind'], string[]>();
+    for (const ref of refs) {
+      const ids = byKind.get(ref.kind);
+      if (ids) ids.push(ref.id);
+      else byKind.set(ref.kind, [ref.id]);
+    }
+    for (const [kind, ids] of byKind) {
+      for (let i = 0; i < ids.length; i += MANY_CHUNK) {
+        const rows = await this.db
+          .selectFrom('observations')
+          .innerJoin('components', 'components.id', 'observations.component_id')
+          .selectAll('observations')
+          .select('components.native_id')
+          .where('components.kind', '=', kind)
+          .where('components.native_id', 'in', ids.slice(i, i + MANY_CHUNK))
+          .orderBy('observations.leaf_index')
+          .execute();
+        for (const row of rows) {
+          const key = `${kind}:${row.native_id}`;
+          const list = held.get(key) ?? [];
+          list.push(toObservation({ kind, id: row.native_id }, row));
+          held.set(key, list);
+        }
       }
     }
     return held;

@@ -8,7 +8,7 @@ import { looksCycloneDx } from './detect.js';
 import { MAX_COMPONENT_DEPTH, parseCycloneDx } from './parse.js';
 import { NO_PURL_REASON } from '../purl-entry.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../../test/corpus/', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function corpus(): { file: string; expected: number; note: string }[] {

@@ -8,7 +8,7 @@ import type { ParseResult } from '../reference.js';
 import { decodeRequirementsBytes, parseRequirements } from './parse.js';
 import { looksRequirements } from './detect.js';
 
-const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '../../../../shared/corpus');
+const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '../../../test/corpus');
 if (!existsSync(join(CORPUS, 'MANIFEST.tsv'))) throw new Error(`parsing corpus not found at ${CORPUS}`);
 const expected = new Map(
   readFileSync(join(CORPUS, 'MANIFEST.tsv'), 'utf8')

@@ -10,7 +10,7 @@ import { InputError, type ParseResult } from '../reference.js';
 import { looksSpdx } from './detect.js';
 import { parseSpdx } from './parse.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../../test/corpus/', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function corpus(): { file: string; expected: number; note: string }[] {

@@ -39,7 +39,7 @@ export function parseSpdx(text: string): ParseResult {
   if (firstTag !== undefined && /^\s*SPDXVersion\s*:/.test(firstTag)) return fromTagValue(body);
   let doc: unknown;
   try {
-    doc = parseYaml(body, { maxAliasCount: MAX_YAML_ALIASES });
+    doc = parseYaml(body, { maxAliasCount: MAX_YAML_ALIASES, logLevel: 'error' });
   } catch (e) {
     throw new InputError(
       `Expected SPDX as JSON, YAML or tag-value (beginning with "SPDXVersion:"), but it is none of them; as YAML: ${message(e)}.`,
