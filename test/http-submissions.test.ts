@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
 import { demoScenario } from '../src/simulator/demo.js';
@@ -146,4 +147,31 @@ describe('POST /api/v1/sbom', () => {
     expect((await post('/api/v1/sbom', 'x', 'image/png')).status).toBe(415);
     expect((await post('/api/v1/sbom', corpus('cyclonedx/cern-lhc-vdm-editor.bom.json').subarray(0, 5000), 'application/json')).status).toBe(422);
   });
+});
+
+describe('any body at all', () => {
+  it('is answered 200 or a 4xx with a sentence, never a 5xx', async () => {
+    const types = ['application/json', 'text/plain', 'application/xml', 'application/vnd.cyclonedx+json', 'text/spdx', 'application/yaml', 'image/png', ''];
+    const seeds = ['package-json/express.package.json', 'cyclonedx/cern-lhc-vdm-editor.bom.json', 'spdx/spdx-spec-SPDXTagExample-v2.3.spdx', 'workflow/syft-release.yaml'].map((f) => corpus(f).toString());
+    const body = fc.oneof(
+      fc.string({ maxLength: 400 }),
+      fc.json({ maxDepth: 4 }),
+      fc.tuple(fc.constantFrom(...seeds), fc.nat(), fc.nat(), fc.string({ maxLength: 8 })).map(([text, at, cut, insert]) => {
+        const i = at % text.length;
+        return text.slice(0, i) + insert + text.slice(i + 1, i + 1 + (cut % text.length));
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('/api/v1/manifest', '/api/v1/sbom'), fc.constantFrom(...types), body, async (path, type, text) => {
+        const r = await post(path, text, type);
+        expect(r.status).toBeLessThan(500);
+        if (r.status >= 400) {
+          expect(r.body.detail).toBeDefined();
+          const sentence = typeof r.body.detail === 'string' ? r.body.detail : r.body.detail[0].msg;
+          expect(sentence.length).toBeGreaterThan(10);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  }, 60_000);
 });

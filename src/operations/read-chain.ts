@@ -16,7 +16,9 @@ export type HeadAnswer = HeadBlock & { origin: string; verifier_key: string };
 
 /** The current head: size, root and the signed checkpoint; clients take size and root from the note. */
 export async function readHead(deps: RecordDeps): Promise<HeadAnswer> {
-  const head = (await deps.store.latestHead()) ?? (await deps.store.initialiseLog(deps.notary.seal));
+  // Reads never write: the log's first head is sealed when the service opens the store.
+  const head = await deps.store.latestHead();
+  if (!head) throw new NotFoundError('the log has no head yet; it is sealed when `tended serve` first opens the store');
   return { origin: deps.notary.origin, ...head, verifier_key: deps.notary.vkey };
 }
 
