@@ -1,25 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CORPUS as CORPUS_DIR, corpusRows } from '../../../test/support/corpus.js';
 import { InputError, type ParseResult } from '../reference.js';
 import { looksCycloneDx } from './detect.js';
 import { MAX_COMPONENT_DEPTH, parseCycloneDx } from './parse.js';
 import { NO_PURL_REASON } from '../purl-entry.js';
 
-const CORPUS = fileURLToPath(new URL('../../../test/corpus/', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function corpus(): { file: string; expected: number; note: string }[] {
-  // A missing corpus must fail the run, not pass it with zero cases.
-  if (!existsSync(`${CORPUS}MANIFEST.tsv`)) throw new Error(`SBOM corpus not found at ${CORPUS}`);
-  return readFileSync(`${CORPUS}MANIFEST.tsv`, 'utf8')
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split('\t'))
-    .filter((c) => c[0]?.startsWith('cyclonedx/'))
-    .map((c) => ({ file: c[0] ?? '', expected: Number(c[6]), note: c[7] ?? '' }));
+  return corpusRows('cyclonedx');
 }
 
 function figure(note: string, name: string): number {
@@ -52,11 +45,11 @@ describe('parseCycloneDx on the corpus', () => {
   const rows = corpus();
 
   it('covers every CycloneDX file in the corpus', () => {
-    expect(rows.map((r) => r.file).sort()).toEqual(readdirSync(`${CORPUS}cyclonedx`).map((f) => `cyclonedx/${f}`).sort());
+    expect(rows.map((r) => r.file).sort()).toEqual(readdirSync(`${CORPUS_DIR}cyclonedx`).map((f) => `cyclonedx/${f}`).sort());
   });
 
   it.each(rows)('$file: every entry accounted for, purl figures match', ({ file, expected, note }) => {
-    const text = readFileSync(`${CORPUS}${file}`, 'utf8');
+    const text = readFileSync(`${CORPUS_DIR}${file}`, 'utf8');
     expect(looksCycloneDx(text)).toBe(true);
     const r = parseCycloneDx(text);
     expect(r.format).toBe('cyclonedx');
@@ -68,14 +61,14 @@ describe('parseCycloneDx on the corpus', () => {
   });
 
   it('reads the XML twin of juice-shop exactly like the JSON', () => {
-    const json = parseCycloneDx(readFileSync(`${CORPUS}cyclonedx/juice-shop-bare.1.4.json`, 'utf8'));
-    const xml = parseCycloneDx(readFileSync(`${CORPUS}cyclonedx/juice-shop-bare.1.4.xml`, 'utf8'));
+    const json = parseCycloneDx(readFileSync(`${CORPUS_DIR}cyclonedx/juice-shop-bare.1.4.json`, 'utf8'));
+    const xml = parseCycloneDx(readFileSync(`${CORPUS_DIR}cyclonedx/juice-shop-bare.1.4.xml`, 'utf8'));
     expect(xml.variant).toBe('CycloneDX 1.4 XML');
     expect(xml.references).toEqual(json.references);
   });
 
   it('names the purl type it does not observe (laravel, composer)', () => {
-    const r = parseCycloneDx(readFileSync(`${CORPUS}cyclonedx/laravel-7.12.0.1.1.xml`, 'utf8'));
+    const r = parseCycloneDx(readFileSync(`${CORPUS_DIR}cyclonedx/laravel-7.12.0.1.1.xml`, 'utf8'));
     expect(r.variant).toBe('CycloneDX 1.1 XML');
     expect(r.unresolved[0]?.reason).toMatch(/type "composer".*npm, pypi and docker/);
   });
@@ -169,7 +162,7 @@ describe('parseCycloneDx rules', () => {
 
 describe('parseCycloneDx properties', () => {
   const small = ['cern-lhc-vdm-editor.bom.json', 'laravel-7.12.0.1.1.xml', 'cbom-algorithm.bom.json', 'trivy-nested-packages-bom.json'].map(
-    (f) => readFileSync(`${CORPUS}cyclonedx/${f}`),
+    (f) => readFileSync(`${CORPUS_DIR}cyclonedx/${f}`),
   );
 
   it('throws nothing but InputError on arbitrary strings', () => {

@@ -1,34 +1,17 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CORPUS, corpusFiles, expected, throwsOnlyInputError } from '../../../test/support/corpus.js';
 import { InputError } from '../reference.js';
 import type { ParseResult } from '../reference.js';
 import { parsePackageJson } from './parse.js';
 import { looksPackageJson } from './detect.js';
 
-const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '../../../test/corpus');
-if (!existsSync(join(CORPUS, 'MANIFEST.tsv'))) throw new Error(`parsing corpus not found at ${CORPUS}`);
-const expected = new Map(
-  readFileSync(join(CORPUS, 'MANIFEST.tsv'), 'utf8')
-    .split('\n')
-    .slice(1)
-    .filter((l) => l.trim() !== '')
-    .map((l) => l.split('\t'))
-    .map((c) => [c[0] ?? '', Number(c[6])] as const),
-);
-const files = readdirSync(join(CORPUS, 'package-json')).map((f) => `package-json/${f}`);
+const files = corpusFiles('package-json');
 
 const distinct = (r: ParseResult): Set<string> => new Set(r.references.map((x) => `${x.ref.kind}:${x.ref.id}`));
 
-function throwsOnlyInputError(f: () => unknown): void {
-  try {
-    f();
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-  }
-}
 
 describe('parsePackageJson on the corpus', () => {
   it('has package.json files', () => expect(files.length).toBeGreaterThan(0));

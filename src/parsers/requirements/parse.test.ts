@@ -1,35 +1,18 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CORPUS, corpusFiles, expected, throwsOnlyInputError } from '../../../test/support/corpus.js';
 import { InputError } from '../reference.js';
 import type { ParseResult } from '../reference.js';
 import { decodeRequirementsBytes, parseRequirements } from './parse.js';
 import { looksRequirements } from './detect.js';
 
-const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '../../../test/corpus');
-if (!existsSync(join(CORPUS, 'MANIFEST.tsv'))) throw new Error(`parsing corpus not found at ${CORPUS}`);
-const expected = new Map(
-  readFileSync(join(CORPUS, 'MANIFEST.tsv'), 'utf8')
-    .split('\n')
-    .slice(1)
-    .filter((l) => l.trim() !== '')
-    .map((l) => l.split('\t'))
-    .map((c) => [c[0] ?? '', Number(c[6])] as const),
-);
-const files = readdirSync(join(CORPUS, 'requirements')).map((f) => `requirements/${f}`);
+const files = corpusFiles('requirements');
 
 /** The corpus counts distinct PyPI names; -e lines, includes and URLs are counted apart. */
 const pypiNames = (r: ParseResult): Set<string> => new Set(r.references.filter((x) => x.ref.kind === 'pypi').map((x) => x.ref.id));
 
-function throwsOnlyInputError(f: () => unknown): void {
-  try {
-    f();
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-  }
-}
 
 const read = (file: string): ParseResult => parseRequirements(decodeRequirementsBytes(new Uint8Array(readFileSync(join(CORPUS, file)))));
 

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CORPUS as CORPUS_DIR, corpusRows } from '../../../test/support/corpus.js';
 import { stringify } from 'yaml';
 import { NO_PURL_REASON } from '../purl-entry.js';
 import { looksCycloneDx } from '../cyclonedx/detect.js';
@@ -10,18 +11,10 @@ import { InputError, type ParseResult } from '../reference.js';
 import { looksSpdx } from './detect.js';
 import { parseSpdx } from './parse.js';
 
-const CORPUS = fileURLToPath(new URL('../../../test/corpus/', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function corpus(): { file: string; expected: number; note: string }[] {
-  // A missing corpus must fail the run, not pass it with zero cases.
-  if (!existsSync(`${CORPUS}MANIFEST.tsv`)) throw new Error(`SBOM corpus not found at ${CORPUS}`);
-  return readFileSync(`${CORPUS}MANIFEST.tsv`, 'utf8')
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split('\t'))
-    .filter((c) => c[0]?.startsWith('spdx/'))
-    .map((c) => ({ file: c[0] ?? '', expected: Number(c[6]), note: c[7] ?? '' }));
+  return corpusRows('spdx');
 }
 
 function figure(note: string, name: string): number {
@@ -44,11 +37,11 @@ function onlyInputErrors(text: string): void {
 }
 
 const rows = corpus();
-const read = (file: string): string => readFileSync(`${CORPUS}${file}`, 'utf8');
+const read = (file: string): string => readFileSync(`${CORPUS_DIR}${file}`, 'utf8');
 
 describe('parseSpdx on the corpus', () => {
   it('covers every SPDX file in the corpus', () => {
-    expect(rows.map((r) => r.file).sort()).toEqual(readdirSync(`${CORPUS}spdx`).map((f) => `spdx/${f}`).sort());
+    expect(rows.map((r) => r.file).sort()).toEqual(readdirSync(`${CORPUS_DIR}spdx`).map((f) => `spdx/${f}`).sort());
   });
 
   it.each(rows)('$file: every package accounted for, purl figures match', ({ file, expected, note }) => {
@@ -196,7 +189,7 @@ describe('parseSpdx rules', () => {
 });
 
 describe('parseSpdx properties', () => {
-  const files = rows.map((r) => readFileSync(`${CORPUS}${r.file}`));
+  const files = rows.map((r) => readFileSync(`${CORPUS_DIR}${r.file}`));
 
   it('throws nothing but InputError on arbitrary strings', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), onlyInputErrors), { numRuns: 500 });

@@ -1,24 +1,14 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CORPUS, corpusFiles, expected, throwsOnlyInputError } from '../../../test/support/corpus.js';
 import { InputError } from '../reference.js';
 import type { ParseResult } from '../reference.js';
 import { parseWorkflow } from './parse.js';
 import { looksWorkflow } from './detect.js';
 
-const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '../../../test/corpus');
-if (!existsSync(join(CORPUS, 'MANIFEST.tsv'))) throw new Error(`parsing corpus not found at ${CORPUS}`);
-const expected = new Map(
-  readFileSync(join(CORPUS, 'MANIFEST.tsv'), 'utf8')
-    .split('\n')
-    .slice(1)
-    .filter((l) => l.trim() !== '')
-    .map((l) => l.split('\t'))
-    .map((c) => [c[0] ?? '', Number(c[6])] as const),
-);
-const files = readdirSync(join(CORPUS, 'workflow')).map((f) => `workflow/${f}`);
+const files = corpusFiles('workflow');
 
 /** The corpus counting rule: distinct owner/repo@ref pairs (subpath ignored) plus distinct images. */
 function countingKeys(r: ParseResult): Set<string> {
@@ -29,13 +19,6 @@ function countingKeys(r: ParseResult): Set<string> {
   );
 }
 
-function throwsOnlyInputError(f: () => unknown): void {
-  try {
-    f();
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-  }
-}
 
 describe('parseWorkflow on the corpus', () => {
   it('has workflow files', () => expect(files.length).toBeGreaterThan(0));
