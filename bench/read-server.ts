@@ -7,8 +7,7 @@ import { build } from '../src/http/app.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { logNotary, systemClock } from '../src/operations/deps.js';
 import { generateKeyPairSync } from 'node:crypto';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
-import { createSources } from '../src/upstreams/sources.js';
+import { offlineSources } from './offline-sources.js';
 
 const [mode, port, arg] = process.argv.slice(2);
 // A normal exit on SIGINT, so `node --cpu-prof` can write its profile when the bench is profiled.
@@ -22,16 +21,7 @@ if (mode === 'bare') {
 } else {
   const store = await openSqliteStore(arg!);
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  // Entity reads never reach an upstream; the readers point at a closed port to make sure of it.
-  const nowhere = 'http://127.0.0.1:9';
-  const sources = createSources({
-    urls: { github: nowhere, npm: nowhere, pypi: nowhere, endoflife: nowhere, dockerhub: nowhere, dependents: nowhere, dependentsRegistry: 'npmjs.org' },
-    githubToken: null,
-    userAgent: 'tended-bench',
-    timeoutMs: 1000,
-    concurrency: 1,
-    cache: new MemoryConditionalCache(),
-  });
+  const sources = offlineSources();
   const app = build({ store, notary: logNotary('bench/log', privateKey, publicKey), clock: systemClock, sources, logError: console.error });
   serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' }, () => process.send?.('ready'));
 }

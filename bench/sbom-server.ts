@@ -4,21 +4,12 @@ import { serve } from '@hono/node-server';
 import { build } from '../src/http/app.js';
 import { logNotary, systemClock } from '../src/operations/deps.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
-import { createSources } from '../src/upstreams/sources.js';
+import { offlineSources } from './offline-sources.js';
 
 const [port, dbPath] = process.argv.slice(2) as [string, string];
 const store = await openSqliteStore(dbPath);
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-const nowhere = 'http://127.0.0.1:9';
-const sources = createSources({
-  urls: { github: nowhere, npm: nowhere, pypi: nowhere, endoflife: nowhere, dockerhub: nowhere, dependents: nowhere, dependentsRegistry: 'npmjs.org' },
-  githubToken: null,
-  userAgent: 'tended-bench',
-  timeoutMs: 1000,
-  concurrency: 1,
-  cache: new MemoryConditionalCache(),
-});
+const sources = offlineSources();
 const app = build({ store, notary: logNotary('bench/log', privateKey, publicKey), clock: systemClock, sources, logError: console.error });
 serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' }, () => {
   global.gc?.();

@@ -5,7 +5,8 @@ import { checkComponents } from '../operations/check-components.js';
 import type { RecordDeps } from '../operations/deps.js';
 import { parseManifest, parseSbom } from '../operations/parse-submission.js';
 import type { ComponentReference, ParseResult } from '../parsers/reference.js';
-import { decodeText, mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
+import { decodeText } from '../parsers/decode-text.js';
+import { mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
 import { AsOfQuery, EntityResultSchema, ErrorDetail, errorResponses, json } from './schemas.js';
 
 const MANIFEST_TYPES = ['application/json', 'text/plain', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-dockerfile'];

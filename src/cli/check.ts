@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { decodeText } from '../api/body.js';
+import { decodeText } from '../parsers/decode-text.js';
 import type { Config } from '../config/config.js';
 import { isCalendarDate } from '../domain/calendar.js';
 import { ValidationError } from '../domain/errors.js';

@@ -48,26 +48,24 @@ export async function auditLog(source: LogSource, verifier: NoteVerifier, origin
   let previous: HeadBlock | null = null;
   let headsChecked = 0;
 
-  const checkHeadsAt = (size: number) => {
-    while (nextHead && !nextHead.done && nextHead.value.tree_size === size) {
-      const head: HeadBlock = nextHead.value;
-      if (head.root_hash !== toBase64(range.root())) {
-        throw new AuditError(`head ${head.head_hash} claims root ${head.root_hash} at size ${size}, but the leaves give ${toBase64(range.root())}`);
-      }
-      try {
-        verifyHeadChain(previous ? [previous, head] : [head], verifier, origin, { genesis: previous === null && head.tree_size === 0 });
-      } catch (error) {
-        throw new AuditError(`the head at size ${size} does not link to the one before it: ${(error as Error).message}`);
-      }
-      previous = head;
-      headsChecked++;
-      return true;
+  /** Checks the next head, when it is the one at `size`, against the tree and the head before it. */
+  const checkHeadAt = (head: HeadBlock, size: number) => {
+    const root = toBase64(range.root());
+    if (head.root_hash !== root) throw new AuditError(`head ${head.head_hash} claims root ${head.root_hash} at size ${size}, but the leaves give ${root}`);
+    try {
+      verifyHeadChain(previous ? [previous, head] : [head], verifier, origin, { genesis: previous === null && head.tree_size === 0 });
+    } catch (error) {
+      throw new AuditError(`the head at size ${size} does not link to the one before it: ${(error as Error).message}`);
     }
-    return false;
+    previous = head;
+    headsChecked++;
   };
 
   const advanceHeads = async (size: number) => {
-    while (checkHeadsAt(size)) nextHead = await heads!.next();
+    while (nextHead && !nextHead.done && nextHead.value.tree_size === size) {
+      checkHeadAt(nextHead.value, size);
+      nextHead = await heads!.next();
+    }
     if (nextHead && !nextHead.done && nextHead.value.tree_size < size) {
       throw new AuditError(`head ${nextHead.value.head_hash} has size ${nextHead.value.tree_size}, out of order`);
     }

@@ -42,12 +42,12 @@ export async function disputeComponent(deps: ObserverDeps, kind: string, name: s
   const correcting = disputed.observation_date === today ? disputed.leaf_index : null;
   const reading = await deps.sources[ref.kind].read(ref, today);
   const { observations } = await deps.store.appendObservations([observationOf(ref, reading, readAt, correcting)], deps.notary.seal);
-  const all = await deps.store.observationsOf(ref);
+  const reread = observations[0]!;
   return {
     disputed: { leaf_index: disputed.leaf_index, state: disputed.state, observation_date: disputed.observation_date },
-    reread: observations[0]!,
+    reread,
     kind_of_record: correcting === null ? 'observation' : 'correction',
-    result: entityResult(ref, all, null, today),
+    result: entityResult(ref, [...held, reread], null, today),
     license: DATA_LICENSE,
   };
 }

@@ -14,20 +14,16 @@ export type ObserveOutcome =
   | { component: ComponentRef; observation: Observation }
   | { component: ComponentRef; skipped: 'already observed today' };
 
-/**
- * Reads one component from its upstream now and appends the dated observation. The date is the
- * read's own (the clock at the time of the read): nothing lets a caller choose it.
- */
-export async function observeComponent(deps: ObserverDeps, ref: ComponentRef): Promise<ObserveOutcome> {
-  return (await recordReadings(deps, [await readComponent(deps, ref)]))[0]!;
-}
-
 interface ComponentReading {
   ref: ComponentRef;
   observation: NewObservation;
   renamed_to: ComponentRef | undefined;
 }
 
+/**
+ * Reads one component from its upstream now. The observation's date is the read's own (the clock
+ * at the time of the read): nothing lets a caller choose it.
+ */
 async function readComponent(deps: ObserverDeps, ref: ComponentRef): Promise<ComponentReading> {
   const readAt = deps.clock.now();
   const reading = await deps.sources[ref.kind].read(ref, utcDateOf(readAt));

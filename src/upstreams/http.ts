@@ -298,15 +298,18 @@ function contentType(headers: Headers): string {
   return (headers.get('content-type') ?? '').slice(0, 100);
 }
 
-/** The body as text, or null once it passes `cap` bytes (the rest is not downloaded). */
-async function readCapped(res: Response, cap: number): Promise<string | null> {
-  const declared = Number(res.headers.get('content-length'));
+/**
+ * A body's bytes, or null once it passes `cap` (a declared length over it is refused before
+ * anything is read, and the rest is never downloaded). Shared with the API's request bodies.
+ */
+export async function readCappedBody(body: ReadableStream<Uint8Array> | null, declaredLength: string | null | undefined, cap: number): Promise<Uint8Array | null> {
+  const declared = Number(declaredLength);
   if (Number.isFinite(declared) && declared > cap) {
-    await res.body?.cancel().catch(() => undefined);
+    await body?.cancel().catch(() => undefined);
     return null;
   }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -319,7 +322,13 @@ async function readCapped(res: Response, cap: number): Promise<string | null> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return Buffer.concat(chunks, total);
+}
+
+/** The body as text, or null once it passes `cap` bytes. */
+async function readCapped(res: Response, cap: number): Promise<string | null> {
+  const bytes = await readCappedBody(res.body, res.headers.get('content-length'), cap);
+  return bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);

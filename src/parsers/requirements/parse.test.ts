@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { CORPUS, corpusFiles, expected, throwsOnlyInputError } from '../../../test/support/corpus.js';
 import { InputError } from '../reference.js';
 import type { ParseResult } from '../reference.js';
-import { decodeRequirementsBytes, parseRequirements } from './parse.js';
+import { decodeText } from '../decode-text.js';
+import { parseRequirements } from './parse.js';
 import { looksRequirements } from './detect.js';
 
 const files = corpusFiles('requirements');
@@ -14,14 +15,14 @@ const files = corpusFiles('requirements');
 const pypiNames = (r: ParseResult): Set<string> => new Set(r.references.filter((x) => x.ref.kind === 'pypi').map((x) => x.ref.id));
 
 
-const read = (file: string): ParseResult => parseRequirements(decodeRequirementsBytes(new Uint8Array(readFileSync(join(CORPUS, file)))));
+const read = (file: string): ParseResult => parseRequirements(decodeText(new Uint8Array(readFileSync(join(CORPUS, file)))));
 
 describe('parseRequirements on the corpus', () => {
   it('has requirements files', () => expect(files.length).toBeGreaterThan(0));
   it.each(files)('%s gives its MANIFEST.tsv count', (file) => {
     const want = expected.get(file);
     expect(want, `${file} missing from MANIFEST.tsv`).toBeTypeOf('number');
-    expect(looksRequirements(decodeRequirementsBytes(new Uint8Array(readFileSync(join(CORPUS, file)))))).toBe(true);
+    expect(looksRequirements(decodeText(new Uint8Array(readFileSync(join(CORPUS, file)))))).toBe(true);
     expect(pypiNames(read(file)).size).toBe(want);
   });
 
@@ -100,11 +101,11 @@ describe('parseRequirements edge cases', () => {
     const text = 'attrs==1\r\nsix==2\r\n';
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     const be = Buffer.from(le.subarray(2)).swap16();
-    expect(decodeRequirementsBytes(le)).toBe(text);
-    expect(decodeRequirementsBytes(Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).toBe(text);
-    expect(decodeRequirementsBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]))).toBe(text);
-    expect(decodeRequirementsBytes(Buffer.from(text))).toBe(text);
-    expect(decodeRequirementsBytes(new Uint8Array([0xfe, 0xff, 0x00]))).toBe('');
+    expect(decodeText(le)).toBe(text);
+    expect(decodeText(Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).toBe(text);
+    expect(decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]))).toBe(text);
+    expect(decodeText(Buffer.from(text))).toBe(text);
+    expect(decodeText(new Uint8Array([0xfe, 0xff, 0x00]))).toBe('');
   });
 
   it('detects requirements and not other formats', () => {
@@ -119,7 +120,7 @@ describe('parseRequirements edge cases', () => {
 describe('parseRequirements properties', () => {
   it('arbitrary strings throw nothing but InputError', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) => throwsOnlyInputError(() => parseRequirements(s))), { numRuns: 500 });
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (b) => throwsOnlyInputError(() => parseRequirements(decodeRequirementsBytes(b)))), { numRuns: 300 });
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (b) => throwsOnlyInputError(() => parseRequirements(decodeText(b)))), { numRuns: 300 });
   });
   it('mutated corpus files throw nothing but InputError', () => {
     const bytes = files.map((f) => readFileSync(join(CORPUS, f)));
@@ -127,7 +128,7 @@ describe('parseRequirements properties', () => {
       fc.property(fc.nat(bytes.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 8 }), fc.option(fc.nat()), (fi, flips, cut) => {
         const b = new Uint8Array(bytes[fi] ?? new Uint8Array());
         for (const [pos, v] of flips) if (b.length > 0) b[pos % b.length] = v;
-        throwsOnlyInputError(() => parseRequirements(decodeRequirementsBytes(cut === null ? b : b.subarray(0, cut % (b.length + 1)))));
+        throwsOnlyInputError(() => parseRequirements(decodeText(cut === null ? b : b.subarray(0, cut % (b.length + 1)))));
       }),
       { numRuns: 200 },
     );

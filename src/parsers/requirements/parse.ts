@@ -29,22 +29,6 @@ interface Out {
   unresolved: UnresolvedEntry[];
 }
 
-/** Reads a requirements file given as bytes: UTF-16 LE/BE or UTF-8 by their BOM, else UTF-8. */
-export function decodeRequirementsBytes(bytes: Uint8Array): string {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
-    // Swapped into LE by hand: Node's small-ICU builds lack a utf-16be decoder.
-    const le = new Uint8Array(bytes.length - 2 - ((bytes.length - 2) % 2));
-    for (let i = 0; i + 1 < le.length; i += 2) {
-      le[i] = bytes[i + 3] ?? 0;
-      le[i + 1] = bytes[i + 2] ?? 0;
-    }
-    return new TextDecoder('utf-16le').decode(le);
-  }
-  // TextDecoder('utf-8') drops a UTF-8 BOM itself (ignoreBOM defaults to false).
-  return new TextDecoder('utf-8').decode(bytes);
-}
-
 export function parseRequirements(text: string): ParseResult {
   const out: Out = { references: [], unresolved: [] };
   for (const { line, text: logical } of logicalLines(text.replace(/^\uFEFF/, ''))) readLine(out, logical, `line ${line}`);
