@@ -11,8 +11,10 @@ const store = await openSqliteStore(dbPath);
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const sources = offlineSources();
 const app = build({ store, notary: logNotary('bench/log', privateKey, publicKey), clock: systemClock, sources, logError: console.error });
-serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' }, () => {
-  global.gc?.();
-  process.send?.({ rss: process.memoryUsage().rss });
+serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' }, () => process.send?.({ ready: 1 }));
+// 'baseline': after the warm-up request, collect garbage and report the resting RSS and the peak so far.
+// 'report': the peak RSS over the process's life (getrusage), which the big requests must have set.
+process.on('message', (m) => {
+  if (m === 'baseline') global.gc?.();
+  process.send?.({ rss: process.memoryUsage().rss, maxRss: process.resourceUsage().maxRSS * 1024 });
 });
-process.on('message', () => process.send?.({ maxRss: process.resourceUsage().maxRSS * 1024 }));

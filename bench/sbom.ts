@@ -10,7 +10,7 @@ import { logNotary } from '../src/operations/deps.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 
 const COMPONENTS = 10_000;
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const components = Array.from({ length: COMPONENTS }, (_, i) => ({
   type: 'library',
   'bom-ref': `pkg:npm/bench-package-${i}@1.${i % 50}.0`,
@@ -49,9 +49,16 @@ const server: ChildProcess = fork(new URL('./sbom-server.ts', import.meta.url).p
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 const message = () => new Promise<Record<string, number>>((resolve) => server.once('message', (m) => resolve(m as Record<string, number>)));
-const { rss: baseRss } = await message();
+await message();
+// One small SBOM first, so the code paths are loaded and compiled before the baseline: the
+// figure is what a body costs, not what loading the parsers once costs.
+const small = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, components: components.slice(0, 20) });
+for (let i = 0; i < 3; i++) await (await fetch('http://127.0.0.1:18741/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body: small })).text();
+server.send('baseline');
+const { rss: baseRss, maxRss: peakBefore } = await message();
 
 let tended = Infinity;
+let firstPeak = 0;
 // The server is killed whatever happens, so a failed run leaves no process behind.
 process.on('exit', () => server.kill());
 for (let round = 0; round < ROUNDS; round++) {
@@ -60,6 +67,10 @@ for (let round = 0; round < ROUNDS; round++) {
   const answer = (await response.json()) as { results_count: number; states: Record<string, number> };
   if (response.status !== 200 || answer.results_count !== COMPONENTS) throw new Error(`unexpected answer ${response.status} ${answer.results_count}`);
   tended = Math.min(tended, performance.now() - t);
+  if (round === 0) {
+    server.send('report');
+    firstPeak = (await message()).maxRss!;
+  }
 }
 server.send('report');
 const { maxRss } = await message();
@@ -73,8 +84,13 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 rmSync(dir, { recursive: true, force: true });
 const rate = mb / (tended / 1000);
-const growth = maxRss! - baseRss!;
+const growth = firstPeak - baseRss!;
+const steady = maxRss! - baseRss!;
 console.log(`SBOM: ${mb.toFixed(2)} MB, ${COMPONENTS} components, ${COMPONENTS / 5} of them held in the record; best of ${ROUNDS}`);
 console.log(`end to end (HTTP, parse, record lookups, answer): ${tended.toFixed(0)} ms = ${rate.toFixed(1)} MB/s (target ≥ 20)`);
 console.log(`baseline JSON.parse of the same body: ${parse.toFixed(0)} ms = ${(mb / (parse / 1000)).toFixed(1)} MB/s; ratio end-to-end/JSON.parse time = ${(tended / parse).toFixed(1)}`);
-console.log(`server peak RSS growth: ${(growth / (1024 * 1024)).toFixed(1)} MB = ${(growth / body.length).toFixed(1)}× the body (target < 10×)`);
+if (firstPeak <= peakBefore!) console.log('note: the peak RSS was set before the measured request; the growth below is a lower bound');
+console.log(`server peak RSS growth for one request: ${(growth / (1024 * 1024)).toFixed(1)} MB = ${(growth / body.length).toFixed(1)}× the body (target < 10×)`);
+// Back to back, V8 leaves each request's garbage for a later major GC, so the peak climbs further;
+// printed so the figure above is not read as the steady state.
+console.log(`after ${ROUNDS} back-to-back requests: ${(steady / (1024 * 1024)).toFixed(1)} MB = ${(steady / body.length).toFixed(1)}× the body (garbage not yet collected included)`);

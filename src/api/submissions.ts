@@ -1,7 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
-import { checkComponents } from '../operations/check-components.js';
+import { planCheck } from '../operations/check-components.js';
+import { checkAnswerBody } from './check-answer-body.js';
 import type { RecordDeps } from '../operations/deps.js';
 import { parseManifest, parseSbom } from '../operations/parse-submission.js';
 import type { ComponentReference, ParseResult } from '../parsers/reference.js';
@@ -111,14 +112,14 @@ export function registerSubmissionRoutes(app: OpenAPIHono, deps: RecordDeps): vo
     const text = decodeText(await readBody(c));
     const format = c.req.query('format');
     const parsed = type === 'application/json' ? manifestFromJson(text, format) : parseManifest(text, { format });
-    return c.json(await checkComponents(deps, parsed, c.req.query('as_of')), 200);
+    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'))), 200, { 'Content-Type': 'application/json' });
   });
 
   app.post('/api/v1/sbom', async (c) => {
     const type = mediaType(c);
     if (type !== '' && !SBOM_TYPES.includes(type)) throw new UnsupportedMediaTypeError(type, SBOM_TYPES);
     const parsed = parseSbom(decodeText(await readBody(c)), type);
-    return c.json(await checkComponents(deps, parsed, c.req.query('as_of')), 200);
+    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'))), 200, { 'Content-Type': 'application/json' });
   });
 }
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { PackageURL } from 'packageurl-js';
 import { describe, expect, it } from 'vitest';
 import {
   COMPONENT_KINDS,
@@ -268,6 +269,46 @@ describe('properties', () => {
         const back = componentFromPurl(purl);
         expect(back).toEqual(kind === 'npm' ? { kind, id: ref.id.toLowerCase() } : ref);
       }),
+    );
+  });
+});
+
+describe('plain purls read and written without packageurl-js', () => {
+  // The fast path must give exactly what packageurl-js gives: the same component, or a refusal.
+  const part = fc.stringMatching(/^[a-z0-9.-]{1,12}$/);
+  const viaLibrary = (purl: string) => {
+    const p = PackageURL.fromString(purl);
+    const name = p.namespace ? `${p.namespace}/${p.name}` : p.type === 'github' ? `/${p.name}` : p.name;
+    return normaliseComponent(p.type, name);
+  };
+  const outcome = (f: () => unknown) => {
+    try {
+      return { ok: f() };
+    } catch (e) {
+      return { refused: e instanceof ValidationError };
+    }
+  };
+
+  it('componentFromPurl agrees with packageurl-js on every plain purl', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('npm', 'pypi', 'github'), fc.option(part, { nil: undefined }), part, fc.option(part, { nil: undefined }), (type, ns, name, version) => {
+        const purl = `pkg:${type}/${ns ? `${ns}/` : ''}${name}${version ? `@${version}` : ''}`;
+        const fast = outcome(() => componentFromPurl(purl));
+        const slow = outcome(() => viaLibrary(purl));
+        expect(fast).toEqual(slow);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('componentPurls agrees with packageurl-js on every plain id', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('npm', 'pypi', 'github'), part, part, (kind, a, b) => {
+        const id = kind === 'github' ? `${a}/${b}` : a;
+        const library = kind === 'github' ? new PackageURL('github', a, b) : new PackageURL(kind, null, a);
+        expect(componentPurls({ kind: kind as 'npm', id })[1]).toBe(library.toString());
+      }),
+      { numRuns: 3000 },
     );
   });
 });

@@ -131,8 +131,20 @@ export function normaliseComponent(kind: string, name: string): ComponentRef {
 
 /** `[native id, pkg: purl]`: index 0 never changes form, so URLs keyed on it never break. */
 export function componentPurls(ref: ComponentRef): [string, string] {
+  if (ref.kind !== 'docker' && PLAIN_ID.test(ref.id)) return [ref.id, `pkg:${ref.kind}/${ref.id}`];
   return [ref.id, toPurl(ref).toString()];
 }
+
+/*
+ * Plain purls: a type, at most one namespace segment, a name and maybe a version, each made only
+ * of characters the purl spec neither escapes nor case-folds. For these packageurl-js's parse and
+ * print are the identity on every part, so they are read and written directly: an SBOM carries
+ * thousands of them and the library costs ~10 µs each. Anything else (escapes, an npm scope,
+ * qualifiers, a subpath, upper case, a PyPI "_") goes through packageurl-js. A property test holds
+ * both paths to the same answers.
+ */
+const PLAIN_ID = /^[a-z0-9.-]+(?:\/[a-z0-9.-]+)?$/;
+const PLAIN_PURL = /^pkg:(npm|pypi|github)\/(?:([a-z0-9.-]+)\/)?([a-z0-9.-]+)(?:@[A-Za-z0-9.-]+)?$/;
 
 function toPurl(ref: ComponentRef): PackageURL {
   switch (ref.kind) {
@@ -200,6 +212,16 @@ function purlError(raw: string, why: string): ValidationError {
  * reporting the public package's state for it would be wrong.
  */
 export function componentFromPurl(purl: string): ComponentRef {
+  const plain = PLAIN_PURL.exec(purl);
+  if (plain) {
+    const [, type, namespace, name] = plain as unknown as [string, ComponentKind, string | undefined, string];
+    try {
+      return normaliseComponent(type, namespace ? `${namespace}/${name}` : type === 'github' ? `/${name}` : name);
+    } catch (e) {
+      if (e instanceof ValidationError) throw purlError(purl, `not a valid ${type} name`);
+      throw e;
+    }
+  }
   let p: PackageURL;
   try {
     p = PackageURL.fromString(purl);

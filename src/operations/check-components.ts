@@ -25,42 +25,73 @@ export interface CheckAnswer {
   license: typeof DATA_LICENSE;
 }
 
+const NOTE =
+  'Each result is what the record held for that component on as_of. A component Tended holds no observation of is "not checked" (not_observed), never "gone". The submission was read in memory and not kept.';
+
+/**
+ * A check ready to answer: everything that can fail (the date, the store read) is done; the
+ * results are made one at a time as they are written, so a 10,000-component SBOM never holds
+ * 10,000 answer objects at once. `states` is complete once `results()` has run to its end.
+ */
+export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states'> {
+  results(): Generator<ComponentCheck>;
+  readonly states: CheckAnswer['states'];
+}
+
 /**
  * Answers a parsed manifest or SBOM from the record: duplicates merged with all their locations,
  * each component resolved at as_of exactly as the entity read resolves it. Reads only: a
  * submission neither watches nor records anything, so a private name never reaches the record.
  */
-export async function checkComponents(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined): Promise<CheckAnswer> {
+export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined): Promise<CheckPlan> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const merged = new Map<string, { ref: ComponentRef; found: ComponentReference[] }>();
   for (const reference of parsed.references) {
     const key = `${reference.ref.kind}:${reference.ref.id}`;
-    const entry = merged.get(key) ?? { ref: reference.ref, found: [] };
-    entry.found.push(reference);
-    merged.set(key, entry);
+    const entry = merged.get(key);
+    if (entry) entry.found.push(reference);
+    else merged.set(key, { ref: reference.ref, found: [reference] });
   }
   const held = await deps.store.observationsOfMany([...merged.values()].map((m) => m.ref));
   const states: CheckAnswer['states'] = {};
-  const results = [...merged.entries()].map(([key, { ref, found }]): ComponentCheck => {
-    const result = entityResult(ref, held.get(key) ?? [], asOf, today);
-    states[result.state] = (states[result.state] ?? 0) + 1;
-    return {
-      ...result,
-      input: { name: ref.id, kind: ref.kind, locations: found.map((f) => ({ input: f.input, location: f.location })) },
-    };
-  });
   return {
     as_of: asOf ?? today,
     format: parsed.format,
     ...(parsed.variant ? { variant: parsed.variant } : {}),
-    results_count: results.length,
+    results_count: merged.size,
     unresolved_count: parsed.unresolved.length,
-    results,
+    *results() {
+      for (const [key, { ref, found }] of merged) {
+        const result = entityResult(ref, held.get(key) ?? [], asOf, today);
+        states[result.state] = (states[result.state] ?? 0) + 1;
+        yield {
+          ...result,
+          input: { name: ref.id, kind: ref.kind, locations: found.map((f) => ({ input: f.input, location: f.location })) },
+        };
+      }
+    },
     unresolved: parsed.unresolved,
     states,
-    note:
-      'Each result is what the record held for that component on as_of. A component Tended holds no observation of is "not checked" (not_observed), never "gone". The submission was read in memory and not kept.',
+    note: NOTE,
     license: DATA_LICENSE,
+  };
+}
+
+/** The whole answer as one object, for callers that need it all at once (the CLI table). */
+export async function checkComponents(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined): Promise<CheckAnswer> {
+  const plan = await planCheck(deps, parsed, rawAsOf);
+  const results = [...plan.results()];
+  return {
+    as_of: plan.as_of,
+    format: plan.format,
+    ...(plan.variant ? { variant: plan.variant } : {}),
+    results_count: plan.results_count,
+    unresolved_count: plan.unresolved_count,
+    results,
+    unresolved: plan.unresolved,
+    states: plan.states,
+    note: plan.note,
+    license: plan.license,
   };
 }
