@@ -1,0 +1,81 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Take, RatePolicy } from '../limits/bucket.js';
+import type { RateLimiter } from '../limits/limiter.js';
+import { apiKeyChecker, type KeyCheck } from '../operations/api-keys.js';
+import type { Store } from '../storage/store.js';
+import { clientAddress } from './client-address.js';
+import { detailResponse } from './errors.js';
+
+/**
+ * The rate limit on every route (spec §8, DESIGN §6): a token bucket per client address, or per API
+ * key when X-API-Key names a valid one. Every answer carries the IETF RateLimit-Policy and
+ * RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a refusal is a 429 with Retry-After.
+ */
+export function rateLimit(limiter: RateLimiter, store: Store): MiddlewareHandler {
+  const checkKey = apiKeyChecker(store, limiter.keyCacheMs);
+  const policies = {
+    free: `"free";q=${limiter.free.limit};w=${limiter.free.windowMs / 1000}`,
+    key: `"key";q=${limiter.keyed.limit};w=${limiter.keyed.windowMs / 1000}`,
+  };
+  return async (c, next) => {
+    const key = c.req.header('x-api-key');
+    let policy = limiter.free;
+    let client: string;
+    if (key !== undefined) {
+      let check: KeyCheck;
+      try {
+        check = await checkKey(key);
+      } catch {
+        return detailResponse(c, 503, 'Tended could not check the API key just now; try again shortly, or send the request without X-API-Key (free limit).');
+      }
+      if (check.status !== 'valid') {
+        // Counted against the address's free budget, so bad keys cost what keyless requests cost;
+        // the answer names the key problem whatever that budget says.
+        setHeaders(c, await limiter.take(`ip:${clientAddress(c, limiter.trustProxy)}`, limiter.free), limiter.free, policies);
+        return detailResponse(c, 401, keyProblem(check));
+      }
+      policy = limiter.keyed;
+      client = `key:${check.id}`;
+    } else {
+      client = `ip:${clientAddress(c, limiter.trustProxy)}`;
+    }
+    const take = await limiter.take(client, policy);
+    setHeaders(c, take, policy, policies);
+    if (!take.allowed) {
+      const more = policy === limiter.free ? ` An API key (X-API-Key) raises it to ${limiter.keyed.limit}.` : '';
+      return detailResponse(
+        c,
+        429,
+        `Too many requests: the limit is ${policy.limit} per ${policy.windowMs / 1000} seconds and it is spent. Try again in ${take.retryAfterSeconds} s.${more}`,
+        { 'Retry-After': String(take.retryAfterSeconds) },
+      );
+    }
+    await next();
+    // A handler that built its own Response did not take the headers set above.
+    const headers = c.res.headers;
+    if (!headers.has('ratelimit')) {
+      headers.set('RateLimit-Policy', policy.name === 'free' ? policies.free : policies.key);
+      headers.set('RateLimit', rateLimitValue(take, policy));
+    }
+  };
+}
+
+function setHeaders(c: Context, take: Take, policy: RatePolicy, policies: { free: string; key: string }): void {
+  c.header('RateLimit-Policy', policy.name === 'free' ? policies.free : policies.key);
+  c.header('RateLimit', rateLimitValue(take, policy));
+}
+
+function rateLimitValue(take: Take, policy: RatePolicy): string {
+  return `"${policy.name}";r=${take.remaining};t=${take.resetSeconds}`;
+}
+
+function keyProblem(check: Exclude<KeyCheck, { status: 'valid' }>): string {
+  switch (check.status) {
+    case 'malformed':
+      return 'X-API-Key is not a Tended API key (keys look like tnd_ followed by 43 characters). Send a key issued by the operator, or no X-API-Key at all for the free limit.';
+    case 'unknown':
+      return 'X-API-Key names no key this service issued. Check the key, or send no X-API-Key at all for the free limit.';
+    case 'revoked':
+      return `The API key ${check.id} was revoked on ${check.revoked_at.slice(0, 10)}. Ask the operator for a new one, or send no X-API-Key at all for the free limit.`;
+  }
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { bucketName, takeResult, type BucketStore, type RatePolicy, type Take } from './bucket.js';
+
+/**
+ * One atomic spend. Redis TIME is the clock, so every instance refills buckets from the same time;
+ * the bucket (a hash of tokens and the time of the last spend) expires once it would be full again.
+ * Tokens go back as a string: Lua numbers returned to Redis are truncated to integers.
+ */
+const TAKE_SCRIPT = `
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(held[1])
+local at = tonumber(held[2])
+if tokens == nil or at == nil then
+  tokens = limit
+else
+  local elapsed = now - at
+  if elapsed < 0 then elapsed = 0 end
+  tokens = math.min(limit, tokens + elapsed * limit / window)
+end
+local allowed = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((limit - tokens) * window / limit) + 1000)
+return {allowed, tostring(tokens)}
+`;
+
+export type RedisState = 'connecting' | 'connected' | 'unreachable';
+
+export interface RedisBucketOptions {
+  /** Key prefix: every bucket and the shared secret live under it. */
+  readonly prefix?: string;
+  /** Told each time Redis becomes reachable or unreachable (the log, /healthz). */
+  readonly onState?: (state: RedisState, error?: unknown) => void;
+}
+
+type TakeCommand = (key: string, limit: number, windowMs: number) => Promise<[number, string]>;
+
+/**
+ * Buckets in Redis, shared by every instance that names the same Redis and prefix. Commands fail at
+ * once while Redis is down (no offline queue) and time out after COMMAND_TIMEOUT_MS, so a caller can
+ * fall back instead of waiting; ioredis reconnects by itself.
+ */
+export class RedisBuckets implements BucketStore {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private secret: Uint8Array | null = null;
+  private current: RedisState = 'connecting';
+  private probe: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(url: string, private readonly options: RedisBucketOptions = {}) {
+    this.prefix = options.prefix ?? 'tended:rl:';
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: 2_000,
+      retryStrategy: (times) => Math.min(times * 100, 1_000),
+      lazyConnect: false,
+    });
+    this.redis.defineCommand('tendedTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+    this.redis.on('ready', () => void this.onReady());
+    this.redis.on('close', () => this.setState('unreachable'));
+    // ioredis emits 'error' on every failed reconnect; 'close' already reported the state.
+    this.redis.on('error', () => {});
+  }
+
+  /** Whether a take will go to Redis now. */
+  get state(): RedisState {
+    return this.current;
+  }
+
+  /** Resolves once Redis answered, or after `ms` (the caller then serves from memory meanwhile). */
+  async waitUntilConnected(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.current !== 'connected' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return this.current === 'connected';
+  }
+
+  async take(client: string, policy: RatePolicy): Promise<Take> {
+    if (this.current !== 'connected' || !this.secret) throw new Error('Redis is not connected');
+    const take = (this.redis as unknown as { tendedTake: TakeCommand }).tendedTake;
+    try {
+      const [allowed, tokens] = await take.call(this.redis, this.prefix + bucketName(this.secret, policy, client), policy.limit, policy.windowMs);
+      return takeResult(allowed === 1, Number(tokens), policy);
+    } catch (error) {
+      // A reset or a time-out: the caller serves from memory until Redis answers again. A closed
+      // connection comes back through 'ready'; a connection that is open but silent is probed.
+      this.setState('unreachable', error);
+      if (this.redis.status === 'ready') this.probeSoon();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.probe);
+    this.redis.disconnect();
+  }
+
+  private probeSoon(): void {
+    if (this.probe || this.closed) return;
+    this.probe = setTimeout(() => {
+      this.probe = undefined;
+      if (this.current === 'connected' || this.closed) return;
+      this.redis.ping().then(
+        () => this.onReady(),
+        () => {
+          if (this.redis.status === 'ready') this.probeSoon();
+        },
+      );
+    }, PROBE_MS);
+    this.probe.unref();
+  }
+
+  /**
+   * Every instance must name a client's bucket alike, so the secret of the keyed hash lives in Redis
+   * itself (set once by whichever instance comes first), next to the buckets it names. It is read
+   * again on every reconnect: a Redis restarted empty gets a new one, and new (full) buckets.
+   */
+  private async onReady(): Promise<void> {
+    try {
+      const key = `${this.prefix}secret`;
+      await this.redis.set(key, randomBytes(32).toString('base64'), 'NX');
+      const secret = await this.redis.get(key);
+      if (!secret) throw new Error('the bucket secret vanished from Redis');
+      this.secret = Buffer.from(secret, 'base64');
+      this.setState('connected');
+    } catch (error) {
+      this.setState('unreachable', error);
+    }
+  }
+
+  private setState(state: RedisState, error?: unknown): void {
+    if (state === this.current) return;
+    this.current = state;
+    this.options.onState?.(state, error);
+  }
+}
+
+const COMMAND_TIMEOUT_MS = 500;
+const PROBE_MS = 1_000;
