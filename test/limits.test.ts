@@ -104,7 +104,7 @@ describe('Redis buckets', () => {
         const ttl = await redis.pttl(key);
         expect(ttl).toBeGreaterThan(0);
         expect(ttl).toBeLessThanOrEqual(2 * MINUTE_MS);
-        expect(JSON.stringify(await redis.hgetall(key))).not.toMatch(/203\.0\.113|2001:db8/);
+        expect(await redis.get(key)).toMatch(/^[\d.]+ \d+$/);
       }
     } finally {
       redis.disconnect();

@@ -37,6 +37,7 @@ export function build(deps: AppDeps): OpenAPIHono {
     },
   });
 
+  const limit = deps.limiter ? rateLimit(deps.limiter, deps.store) : null;
   // One edge middleware rather than several: each hono middleware is a step on every request.
   app.use('*', async (c, next) => {
     const method = c.req.method;
@@ -51,7 +52,13 @@ export function build(deps: AppDeps): OpenAPIHono {
     // drop it again (errors.ts): an error is not licensed data.
     const path = c.req.path;
     if (path.startsWith('/api/chain/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
-    await next();
+    if (limit) {
+      // The rate limit runs inside this step (not as a middleware of its own), and calls next itself.
+      const refused = await limit(c, next);
+      if (refused) c.res = refused;
+    } else {
+      await next();
+    }
     // Set on the finished answer, so answers that routes build themselves carry them too.
     const headers = c.res.headers;
     if (!headers.has('x-content-type-options')) headers.set('X-Content-Type-Options', 'nosniff');
@@ -59,7 +66,6 @@ export function build(deps: AppDeps): OpenAPIHono {
       for (const [name, value] of HTML_SECURITY_HEADERS) if (!headers.has(name)) headers.set(name, value);
     }
   });
-  if (deps.limiter) app.use('*', rateLimit(deps.limiter, deps.store));
   // Every POST body has a cap, whatever reads it; the submission routes also cap while streaming.
   const tooLarge = (limit: number) => (c: Context) =>
     detailResponse(c, 413, `The body is larger than ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`}, the most this route reads; nothing was kept.`);

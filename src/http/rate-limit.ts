@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, Next } from 'hono';
 import type { Take, RatePolicy } from '../limits/bucket.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { apiKeyChecker, type KeyCheck } from '../operations/api-keys.js';
@@ -10,18 +10,24 @@ import { detailResponse } from './errors.js';
  * The rate limit on every route (spec §8, DESIGN §6): a token bucket per client address, or per API
  * key when X-API-Key names a valid one. Every answer carries the IETF RateLimit-Policy and
  * RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a refusal is a 429 with Retry-After.
+ * Called by the edge middleware in place of next(): it answers the refusal itself, or calls next.
  */
-export function rateLimit(limiter: RateLimiter, store: Store): MiddlewareHandler {
+export function rateLimit(limiter: RateLimiter, store: Store): (c: Context, next: Next) => Promise<Response | undefined> {
   const checkKey = apiKeyChecker(store, limiter.keyCacheMs);
   const policies = {
     free: `"free";q=${limiter.free.limit};w=${limiter.free.windowMs / 1000}`,
     key: `"key";q=${limiter.keyed.limit};w=${limiter.keyed.windowMs / 1000}`,
   };
+  const policyHeader = (policy: RatePolicy) => (policy.name === 'free' ? policies.free : policies.key);
+  const limitHeaders = (take: Take, policy: RatePolicy): Record<string, string> => ({
+    'ratelimit-policy': policyHeader(policy),
+    ratelimit: rateLimitValue(take, policy),
+  });
   return async (c, next) => {
-    const key = c.req.header('x-api-key');
+    const key = c.req.raw.headers.get('x-api-key');
     let policy = limiter.free;
     let client: string;
-    if (key !== undefined) {
+    if (key !== null) {
       let check: KeyCheck;
       try {
         check = await checkKey(key);
@@ -31,38 +37,34 @@ export function rateLimit(limiter: RateLimiter, store: Store): MiddlewareHandler
       if (check.status !== 'valid') {
         // Counted against the address's free budget, so bad keys cost what keyless requests cost;
         // the answer names the key problem whatever that budget says.
-        setHeaders(c, await limiter.take(`ip:${clientAddress(c, limiter.trustProxy)}`, limiter.free), limiter.free, policies);
-        return detailResponse(c, 401, keyProblem(check));
+        const spent = await limiter.take(`ip:${clientAddress(c, limiter.trustProxy)}`, limiter.free);
+        return detailResponse(c, 401, keyProblem(check), limitHeaders(spent, limiter.free));
       }
       policy = limiter.keyed;
       client = `key:${check.id}`;
     } else {
       client = `ip:${clientAddress(c, limiter.trustProxy)}`;
     }
-    const take = await limiter.take(client, policy);
-    setHeaders(c, take, policy, policies);
+    const taken = limiter.take(client, policy);
+    // In-process buckets answer synchronously: no await, no extra turn of the event loop.
+    const take = taken instanceof Promise ? await taken : taken;
     if (!take.allowed) {
       const more = policy === limiter.free ? ` An API key (X-API-Key) raises it to ${limiter.keyed.limit}.` : '';
       return detailResponse(
         c,
         429,
         `Too many requests: the limit is ${policy.limit} per ${policy.windowMs / 1000} seconds and it is spent. Try again in ${take.retryAfterSeconds} s.${more}`,
-        { 'Retry-After': String(take.retryAfterSeconds) },
+        { ...limitHeaders(take, policy), 'Retry-After': String(take.retryAfterSeconds) },
       );
     }
     await next();
-    // A handler that built its own Response did not take the headers set above.
+    // Set on the finished answer: one place for every route, those that build their own Response too.
     const headers = c.res.headers;
-    if (!headers.has('ratelimit')) {
-      headers.set('RateLimit-Policy', policy.name === 'free' ? policies.free : policies.key);
-      headers.set('RateLimit', rateLimitValue(take, policy));
-    }
+    // Lower-case names: what fetch Headers store anyway, so set() need not fold them.
+    headers.set('ratelimit-policy', policyHeader(policy));
+    headers.set('ratelimit', rateLimitValue(take, policy));
+    return undefined;
   };
-}
-
-function setHeaders(c: Context, take: Take, policy: RatePolicy, policies: { free: string; key: string }): void {
-  c.header('RateLimit-Policy', policy.name === 'free' ? policies.free : policies.key);
-  c.header('RateLimit', rateLimitValue(take, policy));
 }
 
 function rateLimitValue(take: Take, policy: RatePolicy): string {

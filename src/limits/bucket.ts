@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /**
  * A token bucket: `limit` tokens, refilled continuously at `limit` per `windowMs`. A request spends
@@ -24,7 +24,8 @@ export interface Take {
 
 /** Where buckets live: this process's memory, or Redis shared by every instance. */
 export interface BucketStore {
-  take(client: string, policy: RatePolicy): Promise<Take>;
+  /** In-process buckets answer at once; Redis ones with a promise. */
+  take(client: string, policy: RatePolicy): Take | Promise<Take>;
   close(): Promise<void>;
 }
 
@@ -61,11 +62,12 @@ const MAX_BUCKETS = 200_000;
 
 /**
  * Buckets in this process's memory: the default, and the fallback while Redis is unreachable.
- * A bucket untouched for a whole window is full again, so it is dropped rather than kept.
+ * A bucket untouched for a whole window is full again, so it is dropped rather than kept. Buckets
+ * are named by the client itself: memory is where DESIGN §3 lets an address live, and a keyed
+ * hash per request would cost more than the rest of the limiter.
  */
 export class MemoryBuckets implements BucketStore {
   private readonly buckets = new Map<string, { tokens: number; at: number; windowMs: number }>();
-  private readonly secret = randomBytes(32);
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = () => performance.now()) {
@@ -73,13 +75,8 @@ export class MemoryBuckets implements BucketStore {
     this.sweeper.unref();
   }
 
-  async take(client: string, policy: RatePolicy): Promise<Take> {
-    return this.takeNow(client, policy);
-  }
-
-  /** take without the promise, for the fallback path and the benchmarks' baseline. */
-  takeNow(client: string, policy: RatePolicy): Take {
-    const name = bucketName(this.secret, policy, client);
+  take(client: string, policy: RatePolicy): Take {
+    const name = `${policy.name}:${client}`;
     const now = this.now();
     const bucket = this.buckets.get(name);
     let tokens = bucket ? refill(bucket.tokens, now - bucket.at, policy) : policy.limit;

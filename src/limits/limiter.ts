@@ -16,7 +16,7 @@ export interface RateLimiter {
   readonly trustProxy: ReadonlySet<string>;
   /** How long an API key lookup is believed: a revoke takes effect within this. */
   readonly keyCacheMs: number;
-  take(client: string, policy: RatePolicy): Promise<Take>;
+  take(client: string, policy: RatePolicy): Take | Promise<Take>;
   status(): LimiterStatus;
   /** Waits (at start) until the shared buckets answer; false at once when there are none. */
   waitForShared(ms: number): Promise<boolean>;
@@ -67,15 +67,10 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
 class FallbackBuckets implements BucketStore {
   constructor(private readonly redis: RedisBuckets, private readonly memory: MemoryBuckets) {}
 
-  async take(client: string, policy: RatePolicy): Promise<Take> {
-    if (this.redis.state === 'connected') {
-      try {
-        return await this.redis.take(client, policy);
-      } catch {
-        // RedisBuckets has reported the loss; this request and the next are served from memory.
-      }
-    }
-    return this.memory.takeNow(client, policy);
+  take(client: string, policy: RatePolicy): Take | Promise<Take> {
+    if (this.redis.state !== 'connected') return this.memory.take(client, policy);
+    // RedisBuckets reports a loss itself; this request and the next are served from memory.
+    return this.redis.take(client, policy).catch(() => this.memory.take(client, policy));
   }
 
   async close(): Promise<void> {

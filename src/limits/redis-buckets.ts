@@ -4,7 +4,8 @@ import { bucketName, takeResult, type BucketStore, type RatePolicy, type Take } 
 
 /**
  * One atomic spend. Redis TIME is the clock, so every instance refills buckets from the same time;
- * the bucket (a hash of tokens and the time of the last spend) expires once it would be full again.
+ * the bucket (one string: tokens, a space, the time of the last spend in ms) expires once it would
+ * be full again.
  * Tokens go back as a string: Lua numbers returned to Redis are truncated to integers.
  */
 const TAKE_SCRIPT = `
@@ -12,23 +13,21 @@ local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(held[1])
-local at = tonumber(held[2])
-if tokens == nil or at == nil then
-  tokens = limit
-else
-  local elapsed = now - at
+local tokens = limit
+local held = redis.call('GET', KEYS[1])
+if held then
+  local sep = string.find(held, ' ', 1, true)
+  local before = tonumber(string.sub(held, 1, sep - 1))
+  local elapsed = now - tonumber(string.sub(held, sep + 1))
   if elapsed < 0 then elapsed = 0 end
-  tokens = math.min(limit, tokens + elapsed * limit / window)
+  tokens = math.min(limit, before + elapsed * limit / window)
 end
 local allowed = 0
 if tokens >= 1 then
   tokens = tokens - 1
   allowed = 1
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil((limit - tokens) * window / limit) + 1000)
+redis.call('SET', KEYS[1], tostring(tokens) .. ' ' .. tostring(now), 'PX', math.ceil((limit - tokens) * window / limit) + 1000)
 return {allowed, tostring(tokens)}
 `;
 
@@ -55,6 +54,7 @@ export class RedisBuckets implements BucketStore {
   private current: RedisState = 'connecting';
   private probe: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly names = new Map<string, string>();
 
   constructor(url: string, private readonly options: RedisBucketOptions = {}) {
     this.prefix = options.prefix ?? 'tended:rl:';
@@ -65,6 +65,8 @@ export class RedisBuckets implements BucketStore {
       connectTimeout: 2_000,
       retryStrategy: (times) => Math.min(times * 100, 1_000),
       lazyConnect: false,
+      // Spends issued in the same tick go out as one write: fewer system calls on both sides.
+      enableAutoPipelining: true,
     });
     this.redis.defineCommand('tendedTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
     this.redis.on('ready', () => void this.onReady());
@@ -89,7 +91,7 @@ export class RedisBuckets implements BucketStore {
     if (this.current !== 'connected' || !this.secret) throw new Error('Redis is not connected');
     const take = (this.redis as unknown as { tendedTake: TakeCommand }).tendedTake;
     try {
-      const [allowed, tokens] = await take.call(this.redis, this.prefix + bucketName(this.secret, policy, client), policy.limit, policy.windowMs);
+      const [allowed, tokens] = await take.call(this.redis, this.nameOf(client, policy, this.secret), policy.limit, policy.windowMs);
       return takeResult(allowed === 1, Number(tokens), policy);
     } catch (error) {
       // A reset or a time-out: the caller serves from memory until Redis answers again. A closed
@@ -98,6 +100,21 @@ export class RedisBuckets implements BucketStore {
       if (this.redis.status === 'ready') this.probeSoon();
       throw error;
     }
+  }
+
+  /**
+   * Bucket names of recent clients, kept in memory (where an address may live) so a client's keyed
+   * hash is computed once, not on every request.
+   */
+  private nameOf(client: string, policy: RatePolicy, secret: Uint8Array): string {
+    const id = `${policy.name}:${client}`;
+    let name = this.names.get(id);
+    if (name === undefined) {
+      if (this.names.size >= NAME_CACHE_ENTRIES) this.names.clear();
+      name = this.prefix + bucketName(secret, policy, client);
+      this.names.set(id, name);
+    }
+    return name;
   }
 
   async close(): Promise<void> {
@@ -133,6 +150,7 @@ export class RedisBuckets implements BucketStore {
       const secret = await this.redis.get(key);
       if (!secret) throw new Error('the bucket secret vanished from Redis');
       this.secret = Buffer.from(secret, 'base64');
+      this.names.clear();
       this.setState('connected');
     } catch (error) {
       this.setState('unreachable', error);
@@ -148,3 +166,4 @@ export class RedisBuckets implements BucketStore {
 
 const COMMAND_TIMEOUT_MS = 500;
 const PROBE_MS = 1_000;
+const NAME_CACHE_ENTRIES = 10_000;
