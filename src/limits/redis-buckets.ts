@@ -158,7 +158,8 @@ export class RedisBuckets implements BucketStore {
   }
 
   private setState(state: RedisState, error?: unknown): void {
-    if (state === this.current) return;
+    // Closing on purpose (at shutdown) is not Redis going away.
+    if (state === this.current || this.closed) return;
     this.current = state;
     this.options.onState?.(state, error);
   }
