@@ -24,7 +24,7 @@ export function rateLimit(limiter: RateLimiter, store: Store): (c: Context, next
     ratelimit: rateLimitValue(take, policy),
   });
   return async (c, next) => {
-    const key = c.req.raw.headers.get('x-api-key');
+    const key = apiKeyHeader(c);
     let policy = limiter.free;
     let client: string;
     if (key !== null) {
@@ -65,6 +65,22 @@ export function rateLimit(limiter: RateLimiter, store: Store): (c: Context, next
     headers.set('ratelimit', rateLimitValue(take, policy));
     return undefined;
   };
+}
+
+/**
+ * X-API-Key, read from Node's raw header list when served (a few comparisons, where a fetch
+ * Headers lookup costs as much as the bucket); from the request's Headers otherwise. Repeated
+ * headers are joined as Headers would join them.
+ */
+function apiKeyHeader(c: Context): string | null {
+  const raw = (c.env as { incoming?: { rawHeaders?: string[] } } | undefined)?.incoming?.rawHeaders;
+  if (!raw) return c.req.raw.headers.get('x-api-key');
+  let found: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 9 && name.toLowerCase() === 'x-api-key') found = found === null ? raw[i + 1]! : `${found}, ${raw[i + 1]!}`;
+  }
+  return found;
 }
 
 function rateLimitValue(take: Take, policy: RatePolicy): string {
