@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,7 @@ let log = '';
 let port = 0;
 let key = '';
 let statuses: number[] = [];
+const afterLoss: number[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tended-noip-'));
@@ -44,7 +45,11 @@ beforeAll(async () => {
   const store = await openSqliteStore(join(dir, 'tended.db'));
   key = (await createApiKey(store, 'noip test', new Date())).key;
   await store.close();
+  // The service's log (pino, on stdout) and its stderr go to a file, as an operator would keep them.
+  const logPath = join(dir, 'service.log');
+  const logFd = openSync(logPath, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    stdio: ['ignore', logFd, logFd],
     env: {
       ...process.env,
       DATABASE_URL: `sqlite:${join(dir, 'tended.db')}`,
@@ -56,10 +61,12 @@ beforeAll(async () => {
       REDIS_URL: redis.url,
     },
   });
-  child.stdout.on('data', (d) => (log += d));
-  child.stderr.on('data', (d) => (log += d));
+  closeSync(logFd);
   const deadline = Date.now() + 20_000;
-  while (!/listening on http:\/\/[^:]+:(\d+)/.test(log) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (!/listening on http:\/\/[^:]+:(\d+)/.test(log) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    log = readFileSync(logPath, 'utf8');
+  }
   port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(log)?.[1]);
   if (!port) throw new Error(`the server did not start: ${log}`);
 
@@ -76,9 +83,17 @@ beforeAll(async () => {
     );
   }
   for (let i = 0; i < 7; i++) statuses.push((await send(port, DIRECT, '/api/v1/entity/acme/z', { 'X-Forwarded-For': FORWARDED[3]! })).status);
+  // Redis goes away and comes back mid-run: the service logs both, still without an address.
+  await redis.stop();
+  for (let i = 0; i < 3; i++) afterLoss.push((await send(port, PROXY, '/healthz', { 'X-Forwarded-For': FORWARDED[0]! })).status);
+  await redis.start();
+  const back = Date.now() + 5_000;
+  while (!/"rate_limit":"redis".*\n.*"rate_limit":"memory".*\n.*"rate_limit":"redis"/s.test(readFileSync(logPath, 'utf8')) && Date.now() < back) await new Promise((r) => setTimeout(r, 50));
+  afterLoss.push((await send(port, PROXY, '/api/v1/entity/acme/x', { 'X-Forwarded-For': FORWARDED[2]! })).status);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+  log = readFileSync(logPath, 'utf8');
 }, 60_000);
 
 afterAll(async () => {
@@ -101,6 +116,10 @@ describe('client addresses', () => {
 
   it('appear nowhere in the database files or the log', () => {
     expect(log).toMatch(/tended listening/);
+    // The log saw the run: Redis lost (served from memory meanwhile) and found again.
+    expect(log).toMatch(/Redis unreachable: rate-limit buckets in this process/);
+    expect(log.match(/rate-limit buckets in Redis/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(afterLoss).toEqual([200, 200, 200, 200]);
     const files = readdirSync(dir).filter((f) => f.startsWith('tended.db'));
     expect(files).toContain('tended.db');
     const haystacks = [['log', log], ...files.map((f) => [f, readFileSync(join(dir, f)).toString('latin1')])];
@@ -113,7 +132,8 @@ describe('client addresses', () => {
     const client = new Redis(redis.url);
     try {
       const keys = await client.keys('*');
-      expect(keys.length).toBeGreaterThan(3);
+      // The secret and the bucket of the one request made since Redis came back (empty).
+      expect(keys.length).toBe(2);
       for (const k of keys) {
         for (const ip of ALL_IPS) expect(k.includes(ip)).toBe(false);
         if (k.endsWith(':secret')) continue;
