@@ -80,11 +80,18 @@ describe('Redis buckets', () => {
     const buckets = await redisBuckets(prefix());
     const policy: RatePolicy = { name: 'free', limit: 10, windowMs: 1_000 }; // one token per 100 ms
     for (let i = 0; i < 10; i++) expect((await buckets.take('ip:a', policy)).allowed).toBe(true);
+    const emptied = performance.now();
     expect((await buckets.take('ip:a', policy)).allowed).toBe(false);
     await sleep(250);
+    const before = performance.now() - emptied;
     const grants = [];
-    for (let i = 0; i < 3; i++) grants.push((await buckets.take('ip:a', policy)).allowed);
-    expect(grants).toEqual([true, true, false]);
+    for (let i = 0; i < 5; i++) grants.push((await buckets.take('ip:a', policy)).allowed);
+    const after = performance.now() - emptied;
+    // Two tokens after 250 ms (more only if the machine stalled), then refusals.
+    const served = grants.filter(Boolean).length;
+    expect(served).toBeGreaterThanOrEqual(Math.min(2, Math.floor(before / 100)));
+    expect(served).toBeLessThanOrEqual(Math.floor(after / 100) + 1);
+    expect(grants.at(-1)).toBe(false);
     await sleep(1_100);
     expect((await buckets.take('ip:a', policy)).remaining).toBe(9);
   });
@@ -114,14 +121,13 @@ describe('Redis buckets', () => {
   it('lets two instances on one Redis spend one budget', async () => {
     const p = prefix();
     const [a, b] = [await redisBuckets(p), await redisBuckets(p)];
-    const policy = perMinute(200);
+    const policy: RatePolicy = { name: 'free', limit: 200, windowMs: 3_600_000 }; // an hour: nothing refills meanwhile
     let allowed = 0;
     for (let i = 0; i < 400; i += 20) {
       const batch = await Promise.all(Array.from({ length: 20 }, (_, j) => (j % 2 ? a : b).take('ip:203.0.113.9', policy)));
       allowed += batch.filter((r) => r.allowed).length;
     }
-    // 200, plus what refills while the 400 requests run (200 a minute: a few per second).
     expect(allowed).toBeGreaterThanOrEqual(200);
-    expect(allowed).toBeLessThanOrEqual(210);
+    expect(allowed).toBeLessThanOrEqual(201);
   });
 });

@@ -27,7 +27,8 @@ export function rateLimit(limiter: RateLimiter, store: Store): (c: Context, next
     const key = apiKeyHeader(c);
     let policy = limiter.free;
     let client: string;
-    if (key !== null) {
+    // An empty X-API-Key (a client configured without one) is no key: the free limit.
+    if (key !== null && key !== '') {
       let check: KeyCheck;
       try {
         check = await checkKey(key);
