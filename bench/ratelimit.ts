@@ -65,6 +65,10 @@ function start(mode: Mode): Promise<ChildProcess> {
 const servers = { none: await start('none'), memory: await start('memory'), redis: await start('redis') };
 const probe = await fetch(`http://127.0.0.1:${PORTS.redis}${path}`);
 console.log(`answer: ${(await probe.arrayBuffer()).byteLength} bytes, RateLimit: ${probe.headers.get('ratelimit')}; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each`);
+// Every connection comes from 127.0.0.1, one client: its requests queued in one event-loop turn are
+// one Redis script call, as a flood from one address would be. Distinct clients cost a call each
+// (still sent in one write per turn).
+console.log('all connections from one client address (one bucket)');
 
 async function run(mode: Mode): Promise<number> {
   const result = await autocannon({ url: `http://127.0.0.1:${PORTS[mode]}${path}`, connections: CONNECTIONS, duration: SECONDS });

@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import { bucketName, takeResult, type BucketStore, type RatePolicy, type Take } from './bucket.js';
 
 /**
- * One atomic spend. Redis TIME is the clock, so every instance refills buckets from the same time;
+ * One atomic spend of up to ARGV[3] tokens (the requests of one client queued in one turn of the
+ * event loop); it answers how many were granted and the tokens before. Redis TIME is the clock, so every instance refills buckets from the same time;
  * the bucket (one string: tokens, a space, the time of the last spend in ms) expires once it would
  * be full again.
  * Tokens go back as a string: Lua numbers returned to Redis are truncated to integers.
@@ -11,6 +12,7 @@ import { bucketName, takeResult, type BucketStore, type RatePolicy, type Take } 
 const TAKE_SCRIPT = `
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
+local wanted = tonumber(ARGV[3])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local tokens = limit
@@ -22,14 +24,19 @@ if held then
   if elapsed < 0 then elapsed = 0 end
   tokens = math.min(limit, before + elapsed * limit / window)
 end
-local allowed = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-  allowed = 1
-end
+local before = tokens
+local allowed = math.min(wanted, math.floor(tokens))
+tokens = tokens - allowed
 redis.call('SET', KEYS[1], tostring(tokens) .. ' ' .. tostring(now), 'PX', math.ceil((limit - tokens) * window / limit) + 1000)
-return {allowed, tostring(tokens)}
+return {allowed, tostring(before)}
 `;
+
+interface Queued {
+  name: string;
+  policy: RatePolicy;
+  resolve: (take: Take) => void;
+  reject: (error: unknown) => void;
+}
 
 export type RedisState = 'connecting' | 'connected' | 'unreachable';
 
@@ -40,7 +47,7 @@ export interface RedisBucketOptions {
   readonly onState?: (state: RedisState, error?: unknown) => void;
 }
 
-type TakeCommand = (key: string, limit: number, windowMs: number) => Promise<[number, string]>;
+type TakeCommand = (key: string, limit: number, windowMs: number, wanted: number) => Promise<[number, string]>;
 
 /**
  * Buckets in Redis, shared by every instance that names the same Redis and prefix. Commands fail at
@@ -55,6 +62,7 @@ export class RedisBuckets implements BucketStore {
   private probe: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly names = new Map<string, string>();
+  private queued: Queued[] = [];
 
   constructor(url: string, private readonly options: RedisBucketOptions = {}) {
     this.prefix = options.prefix ?? 'tended:rl:';
@@ -87,20 +95,47 @@ export class RedisBuckets implements BucketStore {
     return this.current === 'connected';
   }
 
-  async take(client: string, policy: RatePolicy): Promise<Take> {
-    if (this.current !== 'connected' || !this.secret) throw new Error('Redis is not connected');
-    const take = (this.redis as unknown as { tendedTake: TakeCommand }).tendedTake;
-    try {
-      const [allowed, tokens] = await take.call(this.redis, this.nameOf(client, policy, this.secret), policy.limit, policy.windowMs);
-      return takeResult(allowed === 1, Number(tokens), policy);
-    } catch (error) {
-      // A reset or a time-out: the caller serves from memory until Redis answers again. A closed
-      // connection comes back through 'ready'; a connection that is open but silent is probed.
-      this.setState('unreachable', error);
-      if (this.redis.status === 'ready') this.probeSoon();
-      throw error;
-    }
+  take(client: string, policy: RatePolicy): Promise<Take> {
+    if (this.current !== 'connected' || !this.secret) return Promise.reject(new Error('Redis is not connected'));
+    const name = this.nameOf(client, policy, this.secret);
+    return new Promise<Take>((resolve, reject) => {
+      this.queued.push({ name, policy, resolve, reject });
+      if (this.queued.length === 1) setImmediate(this.flush);
+    });
   }
+
+  /**
+   * Sends every spend queued during this turn of the event loop at once: with auto-pipelining they
+   * leave in one write and come back in one read, and the requests of one client (a flood, say) are
+   * one script call. Requests arrive one socket callback at a time; this waits for the turn's end.
+   */
+  private readonly flush = (): void => {
+    const byBucket = new Map<string, Queued[]>();
+    for (const q of this.queued) {
+      const same = byBucket.get(q.name);
+      if (same) same.push(q);
+      else byBucket.set(q.name, [q]);
+    }
+    this.queued = [];
+    const take = (this.redis as unknown as { tendedTake: TakeCommand }).tendedTake;
+    for (const [name, waiting] of byBucket) {
+      const policy = waiting[0]!.policy;
+      take.call(this.redis, name, policy.limit, policy.windowMs, waiting.length).then(
+        ([granted, before]) => {
+          // In queue order: the first `granted` requests spend a token each, the rest are refused.
+          const tokens = Number(before);
+          waiting.forEach((w, i) => w.resolve(i < granted ? takeResult(true, tokens - (i + 1), policy) : takeResult(false, tokens - granted, policy)));
+        },
+        (error: unknown) => {
+          // A reset or a time-out: the callers serve from memory until Redis answers again. A closed
+          // connection comes back through 'ready'; a connection that is open but silent is probed.
+          this.setState('unreachable', error);
+          if (this.redis.status === 'ready') this.probeSoon();
+          for (const w of waiting) w.reject(error);
+        },
+      );
+    }
+  };
 
   /**
    * Bucket names of recent clients, kept in memory (where an address may live) so a client's keyed
