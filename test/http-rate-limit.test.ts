@@ -47,8 +47,13 @@ describe.each<Buckets>(['memory', 'redis'])('rate limit with %s buckets', (bucke
     expect((await refused.json()).detail).toMatch(/limit is 60 per 60 seconds.*Try again in 1 s.*X-API-Key/);
   });
 
-  it('puts the headers on every answer: errors, not-found, the log, health', async () => {
+  it('puts the headers on every answer: errors, not-found, the log, health, a bare Response', async () => {
     const { app: a } = await app(buckets);
+    // A route that builds its own Response (as a transport library may) gets them too.
+    a.get('/test-bare', () => new Response('bare', { headers: { 'content-type': 'text/plain' } }));
+    const bare = await a.request('/test-bare');
+    expect(await bare.text()).toBe('bare');
+    expect(bare.headers.get('ratelimit')).toMatch(/^"free";r=59;t=\d+$/);
     for (const path of ['/api/v1/entity/acme/x?as_of=2025-02-30', '/nowhere', '/api/chain/head', '/healthz', '/api/v1/docs', '/api/chain/checkpoint']) {
       const r = await a.request(path);
       expect(r.headers.get('ratelimit'), path).toMatch(/^"free";r=\d+;t=\d+$/);

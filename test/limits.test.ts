@@ -18,7 +18,7 @@ describe('in-process buckets', () => {
     const policy = perMinute(60);
     for (let i = 0; i < 60; i++) expect((await buckets.take('ip:203.0.113.1', policy)).allowed).toBe(true);
     const refused = await buckets.take('ip:203.0.113.1', policy);
-    expect(refused).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 });
+    expect(refused).toEqual({ policy, allowed: false, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 });
     // Another client has its own bucket.
     expect((await buckets.take('ip:203.0.113.2', policy)).remaining).toBe(59);
   });

@@ -52,15 +52,17 @@ export function build(deps: AppDeps): OpenAPIHono {
     // drop it again (errors.ts): an error is not licensed data.
     const path = c.req.path;
     if (path.startsWith('/api/chain/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
-    if (limit) {
-      // The rate limit runs inside this step (not as a middleware of its own), and calls next itself.
-      const refused = await limit(c, next);
-      if (refused) c.res = refused;
+    // The rate limit runs inside this step rather than as a middleware of its own.
+    let admitted = limit?.admit(c);
+    if (admitted instanceof Promise) admitted = await admitted;
+    if (admitted instanceof Response) {
+      c.res = admitted;
     } else {
       await next();
     }
     // Set on the finished answer, so answers that routes build themselves carry them too.
     const headers = c.res.headers;
+    if (admitted && !(admitted instanceof Response) && !headers.has('ratelimit')) limit!.finish(headers, admitted);
     if (!headers.has('x-content-type-options')) headers.set('X-Content-Type-Options', 'nosniff');
     if (headers.get('content-type')?.startsWith('text/html')) {
       for (const [name, value] of HTML_SECURITY_HEADERS) if (!headers.has(name)) headers.set(name, value);

@@ -1,4 +1,4 @@
-import type { Context, Next } from 'hono';
+import type { Context } from 'hono';
 import type { Take, RatePolicy } from '../limits/bucket.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { apiKeyChecker, type KeyCheck } from '../operations/api-keys.js';
@@ -10,61 +10,76 @@ import { detailResponse } from './errors.js';
  * The rate limit on every route (spec §8, DESIGN §6): a token bucket per client address, or per API
  * key when X-API-Key names a valid one. Every answer carries the IETF RateLimit-Policy and
  * RateLimit headers (draft-ietf-httpapi-ratelimit-headers); a refusal is a 429 with Retry-After.
- * Called by the edge middleware in place of next(): it answers the refusal itself, or calls next.
  */
-export function rateLimit(limiter: RateLimiter, store: Store): (c: Context, next: Next) => Promise<Response | undefined> {
+export interface RateLimitStep {
+  /**
+   * Spends the request's token. A refusal (429, 401, 503) is the answer to send; otherwise the spend,
+   * whose headers are already set on the context for the route's answer.
+   */
+  admit(c: Context): Take | Response | Promise<Take | Response>;
+  /** Puts the headers on an answer a route built as a bare Response (context headers did not reach it). */
+  finish(headers: Headers, take: Take): void;
+}
+
+export function rateLimit(limiter: RateLimiter, store: Store): RateLimitStep {
   const checkKey = apiKeyChecker(store, limiter.keyCacheMs);
   const policies = {
     free: `"free";q=${limiter.free.limit};w=${limiter.free.windowMs / 1000}`,
     key: `"key";q=${limiter.keyed.limit};w=${limiter.keyed.windowMs / 1000}`,
   };
   const policyHeader = (policy: RatePolicy) => (policy.name === 'free' ? policies.free : policies.key);
-  const limitHeaders = (take: Take, policy: RatePolicy): Record<string, string> => ({
-    'ratelimit-policy': policyHeader(policy),
-    ratelimit: rateLimitValue(take, policy),
+  const limitHeaders = (take: Take): Record<string, string> => ({
+    'ratelimit-policy': policyHeader(take.policy),
+    ratelimit: rateLimitValue(take),
   });
-  return async (c, next) => {
-    const key = apiKeyHeader(c);
-    let policy = limiter.free;
-    let client: string;
-    // An empty X-API-Key (a client configured without one) is no key: the free limit.
-    if (key !== null && key !== '') {
-      let check: KeyCheck;
-      try {
-        check = await checkKey(key);
-      } catch {
-        return detailResponse(c, 503, 'Tended could not check the API key just now; try again shortly, or send the request without X-API-Key (free limit).');
-      }
-      if (check.status !== 'valid') {
-        // Counted against the address's free budget, so bad keys cost what keyless requests cost;
-        // the answer names the key problem whatever that budget says.
-        const spent = await limiter.take(`ip:${clientAddress(c, limiter.trustProxy)}`, limiter.free);
-        return detailResponse(c, 401, keyProblem(check), limitHeaders(spent, limiter.free));
-      }
-      policy = limiter.keyed;
-      client = `key:${check.id}`;
-    } else {
-      client = `ip:${clientAddress(c, limiter.trustProxy)}`;
-    }
-    const taken = limiter.take(client, policy);
-    // In-process buckets answer synchronously: no await, no extra turn of the event loop.
-    const take = taken instanceof Promise ? await taken : taken;
+
+  const decide = (c: Context, take: Take): Take | Response => {
     if (!take.allowed) {
+      const policy = take.policy;
       const more = policy === limiter.free ? ` An API key (X-API-Key) raises it to ${limiter.keyed.limit}.` : '';
       return detailResponse(
         c,
         429,
         `Too many requests: the limit is ${policy.limit} per ${policy.windowMs / 1000} seconds and it is spent. Try again in ${take.retryAfterSeconds} s.${more}`,
-        { ...limitHeaders(take, policy), 'Retry-After': String(take.retryAfterSeconds) },
+        { ...limitHeaders(take), 'Retry-After': String(take.retryAfterSeconds) },
       );
     }
-    await next();
-    // Set on the finished answer: one place for every route, those that build their own Response too.
-    const headers = c.res.headers;
+    // Set before the route runs, so they ride on its answer with no second pass over the headers.
     // Lower-case names: what fetch Headers store anyway, so set() need not fold them.
-    headers.set('ratelimit-policy', policyHeader(policy));
-    headers.set('ratelimit', rateLimitValue(take, policy));
-    return undefined;
+    c.header('ratelimit-policy', policyHeader(take.policy));
+    c.header('ratelimit', rateLimitValue(take));
+    return take;
+  };
+
+  const keyed = async (c: Context, key: string): Promise<Take | Response> => {
+    let check: KeyCheck;
+    try {
+      check = await checkKey(key);
+    } catch {
+      return detailResponse(c, 503, 'Tended could not check the API key just now; try again shortly, or send the request without X-API-Key (free limit).');
+    }
+    if (check.status !== 'valid') {
+      // Counted against the address's free budget, so bad keys cost what keyless requests cost;
+      // the answer names the key problem whatever that budget says.
+      const spent = await limiter.take(`ip:${clientAddress(c, limiter.trustProxy)}`, limiter.free);
+      return detailResponse(c, 401, keyProblem(check), limitHeaders(spent));
+    }
+    return decide(c, await limiter.take(`key:${check.id}`, limiter.keyed));
+  };
+
+  return {
+    admit(c) {
+      const key = apiKeyHeader(c);
+      // An empty X-API-Key (a client configured without one) is no key: the free limit.
+      if (key !== null && key !== '') return keyed(c, key);
+      const taken = limiter.take(`ip:${clientAddress(c, limiter.trustProxy)}`, limiter.free);
+      // In-process buckets answer synchronously: no promise, no extra turn of the event loop.
+      return taken instanceof Promise ? taken.then((take) => decide(c, take)) : decide(c, taken);
+    },
+    finish(headers, take) {
+      headers.set('ratelimit-policy', policyHeader(take.policy));
+      headers.set('ratelimit', rateLimitValue(take));
+    },
   };
 }
 
@@ -84,8 +99,8 @@ function apiKeyHeader(c: Context): string | null {
   return found;
 }
 
-function rateLimitValue(take: Take, policy: RatePolicy): string {
-  return `"${policy.name}";r=${take.remaining};t=${take.resetSeconds}`;
+function rateLimitValue(take: Take): string {
+  return `"${take.policy.name}";r=${take.remaining};t=${take.resetSeconds}`;
 }
 
 function keyProblem(check: Exclude<KeyCheck, { status: 'valid' }>): string {

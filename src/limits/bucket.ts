@@ -13,6 +13,8 @@ export interface RatePolicy {
 
 /** One spend from a bucket, and what the client may know about its budget afterwards. */
 export interface Take {
+  /** The policy the token came from (the headers name it). */
+  readonly policy: RatePolicy;
   readonly allowed: boolean;
   /** Whole tokens left after this request. */
   readonly remaining: number;
@@ -40,6 +42,7 @@ export function refill(tokens: number, elapsedMs: number, policy: RatePolicy): n
 export function takeResult(allowed: boolean, tokens: number, policy: RatePolicy): Take {
   const msPerToken = policy.windowMs / policy.limit;
   return {
+    policy,
     allowed,
     remaining: Math.floor(tokens),
     retryAfterSeconds: tokens >= 1 ? 0 : Math.max(1, Math.ceil(((1 - tokens) * msPerToken) / 1000)),
