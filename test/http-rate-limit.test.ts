@@ -54,6 +54,10 @@ describe.each<Buckets>(['memory', 'redis'])('rate limit with %s buckets', (bucke
     const bare = await a.request('/test-bare');
     expect(await bare.text()).toBe('bare');
     expect(bare.headers.get('ratelimit')).toMatch(/^"free";r=59;t=\d+$/);
+    // A malformed request is counted and told its budget too.
+    const malformed = await a.request('/api/v1/entity/acme/x', { method: 'DELETE', body: 'x', headers: { 'content-length': '1' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('ratelimit')).toMatch(/^"free";r=58;t=\d+$/);
     for (const path of ['/api/v1/entity/acme/x?as_of=2025-02-30', '/nowhere', '/api/chain/head', '/healthz', '/api/v1/docs', '/api/chain/checkpoint']) {
       const r = await a.request(path);
       expect(r.headers.get('ratelimit'), path).toMatch(/^"free";r=\d+;t=\d+$/);

@@ -45,19 +45,19 @@ export function build(deps: AppDeps): OpenAPIHono {
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
     c.header('X-Content-Type-Options', 'nosniff');
-    if ((method === 'GET' || method === 'HEAD' || method === 'DELETE') && hasBody(c.req.raw.headers)) {
-      return detailResponse(c, 400, `${method} requests take no body; put parameters in the path or the query string.`);
-    }
-    // Data answers carry their licence in the body and as a Link header (DESIGN §6); error answers
-    // drop it again (errors.ts): an error is not licensed data.
-    const path = c.req.path;
-    if (path.startsWith('/api/chain/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
-    // The rate limit runs inside this step rather than as a middleware of its own.
+    // The rate limit runs inside this step rather than as a middleware of its own; it counts every
+    // request but a preflight, malformed ones included.
     let admitted = limit?.admit(c);
     if (admitted instanceof Promise) admitted = await admitted;
     if (admitted instanceof Response) {
       c.res = admitted;
+    } else if ((method === 'GET' || method === 'HEAD' || method === 'DELETE') && hasBody(c.req.raw.headers)) {
+      return detailResponse(c, 400, `${method} requests take no body; put parameters in the path or the query string.`);
     } else {
+      // Data answers carry their licence in the body and as a Link header (DESIGN §6); error answers
+      // drop it again (errors.ts): an error is not licensed data.
+      const path = c.req.path;
+      if (path.startsWith('/api/chain/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
       await next();
     }
     // Set on the finished answer, so answers that routes build themselves carry them too.
@@ -69,8 +69,8 @@ export function build(deps: AppDeps): OpenAPIHono {
     }
   });
   // Every POST body has a cap, whatever reads it; the submission routes also cap while streaming.
-  const tooLarge = (limit: number) => (c: Context) =>
-    detailResponse(c, 413, `The body is larger than ${limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`}, the most this route reads; nothing was kept.`);
+  const tooLarge = (bytes: number) => (c: Context) =>
+    detailResponse(c, 413, `The body is larger than ${bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`}, the most this route reads; nothing was kept.`);
   app.on('POST', '/api/v1/dispute', bodyLimit({ maxSize: DISPUTE_LIMIT_BYTES, onError: tooLarge(DISPUTE_LIMIT_BYTES) }));
   app.on('POST', '*', bodyLimit({ maxSize: SUBMISSION_LIMIT_BYTES, onError: tooLarge(SUBMISSION_LIMIT_BYTES) }));
 
