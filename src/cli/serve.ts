@@ -55,8 +55,8 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
 
 /**
  * Time-outs that keep slow clients from holding the server: the headers must arrive within
- * HEADERS_TIMEOUT_MS and the whole request (a 4 MB SBOM included) within REQUEST_TIMEOUT_MS, else
- * Node answers 408 and closes the connection. Node checks them every CHECK_INTERVAL_MS.
+ * headersTimeoutMs and the whole request (a 4 MB SBOM included) within requestTimeoutMs, else Node
+ * answers 408 and closes the connection. Node checks them every checkIntervalMs.
  */
 export const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, checkIntervalMs: 1_000 } as const;
 
