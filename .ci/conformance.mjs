@@ -1,14 +1,19 @@
 // Runs the spec-surface conformance check and fails on any failure not listed in
 // .ci/conformance-pending.txt (checks for routes whose issues are still open). A pending check that
-// now passes also fails the run, so the list only ever shrinks.
+// now passes also fails the run, so the list only ever shrinks. A third argument names the script's
+// mode (`ratelimit`); pending lines for that mode start with `[ratelimit] `.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-const [script, base] = process.argv.slice(2);
-const pending = new Set(readFileSync(new URL('./conformance-pending.txt', import.meta.url), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+const [script, base, mode] = process.argv.slice(2);
+const lines = readFileSync(new URL('./conformance-pending.txt', import.meta.url), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const modePrefix = /^\[(\w+)\] /;
+const pending = new Set(
+  lines.filter((l) => (modePrefix.exec(l)?.[1] ?? null) === (mode ?? null)).map((l) => l.replace(modePrefix, '')),
+);
 let out;
 try {
-  out = execFileSync('node', [script, base], { encoding: 'utf8' });
+  out = execFileSync('node', [script, base, ...(mode ? [mode] : [])], { encoding: 'utf8' });
 } catch (error) {
   out = error.stdout ?? '';
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,5 +156,32 @@ describe('tended export / import / verify', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/PORT/);
     expect((await tended(['export', '--since', 'last week'], source)).err).toMatch(/YYYY-MM-DD/);
+  });
+});
+
+describe('tended keys', () => {
+  it('prints a new key once, keeps only its hash, lists and revokes it', async () => {
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'keys', 'tended.db')}` };
+    const created = await tended(['keys', 'create', '--label', 'ci bot'], env);
+    expect(created.code).toBe(0);
+    const key = created.out.trim();
+    expect(key).toMatch(/^tnd_[A-Za-z0-9_-]{43}$/);
+    expect(created.err).toMatch(/created API key k_[0-9a-f]{10} \(ci bot\), 600 requests per minute/);
+    const id = /(k_[0-9a-f]{10})/.exec(created.err)![1]!;
+    // The database holds the key's SHA-256, never the key.
+    const files = readdirSync(join(dir, 'keys')).filter((f) => f.startsWith('tended.db'));
+    const bytes = files.map((f) => readFileSync(join(dir, 'keys', f)).toString('latin1')).join('');
+    expect(bytes.includes(key)).toBe(false);
+    expect(bytes.includes(createHash('sha256').update(key).digest('hex'))).toBe(true);
+
+    const listed = await tended(['keys', 'list'], env);
+    expect(listed.out).toMatch(new RegExp(`^${id}\\tactive\\tcreated \\S+\\tci bot$`, 'm'));
+    expect(listed.out.includes(key)).toBe(false);
+    const revoked = await tended(['keys', 'revoke', id], env);
+    expect(revoked.code).toBe(0);
+    expect(revoked.out).toMatch(/within 30 s/);
+    expect((await tended(['keys', 'list'], env)).out).toMatch(new RegExp(`^${id}\\trevoked \\S+`, 'm'));
+    expect((await tended(['keys', 'revoke', id], env)).code).toBe(1);
+    expect((await tended(['keys', 'rotate'], env)).code).toBe(2);
   });
 });

@@ -326,5 +326,22 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       ).rejects.toBeInstanceOf(LogInvariantError);
       expect(await store.treeSize()).toBe(1);
     });
+
+    it('keeps API keys as hashes: create, look up by hash, revoke once, list', async () => {
+      const hash = (c: string) => c.repeat(64);
+      await store.apiKeyCreate({ id: 'k_one', key_hash: hash('a'), label: 'ci bot', created_at: '2026-11-01T10:00:00.000Z' });
+      await store.apiKeyCreate({ id: 'k_two', key_hash: hash('b'), label: null, created_at: '2026-11-02T10:00:00.000Z' });
+      await expect(store.apiKeyCreate({ id: 'k_three', key_hash: hash('a'), label: null, created_at: '2026-11-03T10:00:00.000Z' })).rejects.toThrow();
+      expect(await store.apiKeyByHash(hash('a'))).toEqual({ id: 'k_one', label: 'ci bot', created_at: '2026-11-01T10:00:00.000Z', revoked_at: null });
+      expect(await store.apiKeyByHash(hash('c'))).toBeNull();
+      expect(await store.apiKeyRevoke('k_one', '2026-11-05T00:00:00.000Z')).toBe(true);
+      expect(await store.apiKeyRevoke('k_one', '2026-11-06T00:00:00.000Z')).toBe(false);
+      expect(await store.apiKeyRevoke('k_nobody', '2026-11-06T00:00:00.000Z')).toBe(false);
+      expect((await store.apiKeyByHash(hash('a')))?.revoked_at).toBe('2026-11-05T00:00:00.000Z');
+      expect(await store.apiKeys()).toEqual([
+        { id: 'k_one', label: 'ci bot', created_at: '2026-11-01T10:00:00.000Z', revoked_at: '2026-11-05T00:00:00.000Z' },
+        { id: 'k_two', label: null, created_at: '2026-11-02T10:00:00.000Z', revoked_at: null },
+      ]);
+    });
   });
 }

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { RecordDeps } from '../operations/deps.js';
+import type { RateLimiter } from '../limits/limiter.js';
 import { HealthSchema, json } from './schemas.js';
 
 const healthRoute = createRoute({
@@ -12,14 +13,16 @@ const healthRoute = createRoute({
   },
 });
 
-export function registerHealthRoute(app: OpenAPIHono, deps: RecordDeps): void {
+export function registerHealthRoute(app: OpenAPIHono, deps: RecordDeps & { readonly limiter?: RateLimiter }): void {
   app.openapi(healthRoute, async (c) => {
+    // The service keeps serving on memory buckets while Redis is away: a degradation, not a failure.
+    const limits = deps.limiter ? { rate_limit: deps.limiter.status() } : {};
     try {
       await deps.store.ping();
-      return c.json({ status: 'ok' as const, store: deps.store.backend, tree_size: await deps.store.treeSize() }, 200);
+      return c.json({ status: 'ok' as const, store: deps.store.backend, tree_size: await deps.store.treeSize(), ...limits }, 200);
     } catch {
       return c.json(
-        { status: 'unavailable' as const, store: deps.store.backend, tree_size: null, detail: 'the store does not answer; try again shortly' },
+        { status: 'unavailable' as const, store: deps.store.backend, tree_size: null, detail: 'the store does not answer; try again shortly', ...limits },
         503,
       );
     }

@@ -109,7 +109,16 @@ export const ConsistencyProofSchema = z
   .openapi('ConsistencyProof');
 
 export const HealthSchema = z
-  .object({ status: z.enum(['ok', 'unavailable']), store: z.string(), tree_size: z.number().int().nullable(), detail: z.string().optional() })
+  .object({
+    status: z.enum(['ok', 'unavailable']),
+    store: z.string(),
+    tree_size: z.number().int().nullable(),
+    detail: z.string().optional(),
+    rate_limit: z
+      .object({ buckets: z.enum(['memory', 'redis']), redis: z.enum(['connecting', 'connected', 'unreachable']).optional() })
+      .optional()
+      .openapi({ description: 'Where the rate-limit buckets are: `memory` while Redis (REDIS_URL) is unreachable, until it is back.' }),
+  })
   .openapi('Health');
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({

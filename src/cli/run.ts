@@ -6,6 +6,7 @@ import { exportCommand, importCommand, verifyCommand } from './log-commands.js';
 import { checkCommand } from './check.js';
 import { censusCommand, observeCommand, watchCommand } from './observer-commands.js';
 import { simulateCommand } from './simulate.js';
+import { keysCommand } from './keys.js';
 
 /** What the composition root hands the CLI: the only place that knows which adapters exist. */
 export interface CliWiring {
@@ -38,6 +39,9 @@ commands:
                                 write the log as JSON Lines (a header, then each leaf's exact bytes)
   import FILE [--key VKEY]      load a full export into an empty store; refuses anything that
                                 does not verify
+  keys create [--label L] | keys revoke ID | keys list
+                                API keys (X-API-Key raises the rate limit); a new key is printed
+                                once, only its SHA-256 is stored
 
 configuration is read from the environment: see README.md.`;
 
@@ -88,6 +92,8 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
       }
       case 'census':
         return await censusCommand(config, wiring, rest);
+      case 'keys':
+        return await keysCommand(config, wiring, rest);
       case 'simulate': {
         const { values } = parseArgs({ args: rest, options: { scenario: { type: 'string' }, port: { type: 'string' } } });
         return await simulateCommand(wiring, values);

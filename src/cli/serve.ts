@@ -1,4 +1,6 @@
-import { serve } from '@hono/node-server';
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createRateLimiter } from '../limits/limiter.js';
 import pino from 'pino';
 import type { Config } from '../config/config.js';
 import { build } from '../http/app.js';
@@ -10,11 +12,23 @@ import type { CliWiring } from './run.js';
 export async function serveCommand(config: Config, wiring: CliWiring): Promise<number> {
   const log = pino({ base: undefined });
   const deps = await openObserver(config, wiring);
+  const limiter = createRateLimiter({
+    free: config.rateLimitFree,
+    keyed: config.rateLimitKey,
+    redisUrl: config.redisUrl,
+    trustProxy: config.trustProxy,
+    // Said once per change, never per request: the service goes on either way.
+    onRedisState: (state, error) =>
+      state === 'connected'
+        ? log.info({ rate_limit: 'redis' }, 'rate-limit buckets in Redis')
+        : log.warn({ rate_limit: 'memory', reason: error instanceof Error ? error.message : undefined }, 'Redis unreachable: rate-limit buckets in this process until it is back'),
+  });
+  if (config.redisUrl && !(await limiter.waitForShared(2_000))) log.warn('Redis did not answer at start: serving with in-process rate-limit buckets meanwhile');
   // Errors are logged by kind and message only: never a request body, a header or a client IP.
-  const app = build({ ...deps, logError: (error) => log.error({ err: error }, 'request failed') });
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    log.info({ port: info.port, host: config.host, store: deps.store.backend, origin: deps.notary.origin }, 'tended listening');
-    wiring.stdout.write(`tended: listening on http://${config.host}:${info.port} (${deps.store.backend})\n`);
+  const app = build({ ...deps, limiter, logError: (error) => log.error({ err: error }, 'request failed') });
+  const server = listen(app.fetch, { port: config.port, host: config.host }, (port) => {
+    log.info({ port, host: config.host, store: deps.store.backend, origin: deps.notary.origin, rate_limit: limiter.status().buckets }, 'tended listening');
+    wiring.stdout.write(`tended: listening on http://${config.host}:${port} (${deps.store.backend})\n`);
   });
   const schedule = config.observer
     ? startSchedule(deps, {
@@ -34,6 +48,35 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     process.once('SIGTERM', stop);
   });
   await schedule?.stop();
+  await limiter.close();
   await deps.store.close();
   return 0;
+}
+
+/**
+ * Time-outs that keep slow clients from holding the server: the headers must arrive within
+ * headersTimeoutMs and the whole request (a 4 MB SBOM included) within requestTimeoutMs, else Node
+ * answers 408 and closes the connection. Node checks them every checkIntervalMs.
+ */
+export const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, checkIntervalMs: 1_000 } as const;
+
+export function listen(
+  fetch: Parameters<typeof serve>[0]['fetch'],
+  at: { port: number; host: string },
+  onListening: (port: number) => void,
+  timeouts: { headersTimeoutMs: number; requestTimeoutMs: number; checkIntervalMs: number } = SERVER_TIMEOUTS,
+): ServerType {
+  return serve(
+    {
+      fetch,
+      port: at.port,
+      hostname: at.host,
+      serverOptions: {
+        headersTimeout: timeouts.headersTimeoutMs,
+        requestTimeout: timeouts.requestTimeoutMs,
+        connectionsCheckingInterval: timeouts.checkIntervalMs,
+      },
+    },
+    (info: AddressInfo) => onListening(info.port),
+  );
 }

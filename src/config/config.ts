@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** The service's configuration, read from the environment once and frozen (DESIGN §7). */
@@ -22,6 +23,8 @@ export interface Config {
   readonly verdicts: boolean;
   readonly rateLimitFree: number;
   readonly rateLimitKey: number;
+  /** Proxy addresses whose X-Forwarded-For names the client; none by default. */
+  readonly trustProxy: readonly string[];
   readonly pageMinDependents: number;
   readonly publicUrl: string;
 }
@@ -55,6 +58,11 @@ const Env = z.object({
   TENDED_VERDICTS: onOff.default('off'),
   TENDED_RATE_LIMIT_FREE: positiveInt.default(60),
   TENDED_RATE_LIMIT_KEY: positiveInt.default(600),
+  TENDED_TRUST_PROXY: z
+    .string()
+    .transform((v) => v.split(',').map((a) => a.trim()).filter((a) => a !== ''))
+    .refine((list) => list.every((a) => isIP(a) !== 0), 'TENDED_TRUST_PROXY is a comma-separated list of proxy IP addresses, e.g. 127.0.0.1,::1')
+    .optional(),
   TENDED_PAGE_MIN_DEPENDENTS: z.coerce.number().int().min(0).default(1),
   TENDED_PUBLIC_URL: url.optional(),
 });
@@ -97,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     verdicts: e.TENDED_VERDICTS === 'on',
     rateLimitFree: e.TENDED_RATE_LIMIT_FREE,
     rateLimitKey: e.TENDED_RATE_LIMIT_KEY,
+    trustProxy: Object.freeze(e.TENDED_TRUST_PROXY ?? []),
     pageMinDependents: e.TENDED_PAGE_MIN_DEPENDENTS,
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { registerChainRoutes } from '../api/chain.js';
 import { registerEntityRoutes } from '../api/entity.js';
 import { registerHealthRoute } from '../api/health.js';
@@ -9,13 +10,22 @@ import { registerSubmissionRoutes } from '../api/submissions.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
+import { bodyLimit } from 'hono/body-limit';
+import { SUBMISSION_LIMIT_BYTES } from '../api/body.js';
+import type { RateLimiter } from '../limits/limiter.js';
+import { rateLimit } from './rate-limit.js';
+import { HTML_SECURITY_HEADERS } from './security-headers.js';
 
 export const API_VERSION = '0.1.0';
+/** A dispute names one component: a few hundred bytes. */
+const DISPUTE_LIMIT_BYTES = 16 * 1024;
 const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
 
 export interface AppDeps extends ObserverDeps {
   /** Where unexpected errors go (pino in production). Never a request body, never a client IP. */
   readonly logError: (error: unknown) => void;
+  /** The rate limit on every route; absent only in tests that are not about limits. */
+  readonly limiter?: RateLimiter;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -27,21 +37,42 @@ export function build(deps: AppDeps): OpenAPIHono {
     },
   });
 
+  const limit = deps.limiter ? rateLimit(deps.limiter, deps.store) : null;
   // One edge middleware rather than several: each hono middleware is a step on every request.
   app.use('*', async (c, next) => {
     const method = c.req.method;
     if (method === 'OPTIONS' && c.req.header('access-control-request-method')) return preflightResponse();
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-    if ((method === 'GET' || method === 'HEAD' || method === 'DELETE') && hasBody(c.req.raw.headers)) {
+    c.header('X-Content-Type-Options', 'nosniff');
+    // The rate limit runs inside this step rather than as a middleware of its own; it counts every
+    // request but a preflight, malformed ones included.
+    let admitted = limit?.admit(c);
+    if (admitted instanceof Promise) admitted = await admitted;
+    if (admitted instanceof Response) {
+      c.res = admitted;
+    } else if ((method === 'GET' || method === 'HEAD' || method === 'DELETE') && hasBody(c.req.raw.headers)) {
       return detailResponse(c, 400, `${method} requests take no body; put parameters in the path or the query string.`);
+    } else {
+      // Data answers carry their licence in the body and as a Link header (DESIGN §6); error answers
+      // drop it again (errors.ts): an error is not licensed data.
+      const path = c.req.path;
+      if (path.startsWith('/api/chain/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
+      await next();
     }
-    // Data answers carry their licence in the body and as a Link header (DESIGN §6); error answers
-    // drop it again (errors.ts): an error is not licensed data.
-    const path = c.req.path;
-    if (path.startsWith('/api/chain/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
-    await next();
+    // Set on the finished answer, so answers that routes build themselves carry them too.
+    const headers = c.res.headers;
+    if (admitted && !(admitted instanceof Response) && !headers.has('ratelimit')) limit!.finish(headers, admitted);
+    if (!headers.has('x-content-type-options')) headers.set('X-Content-Type-Options', 'nosniff');
+    if (headers.get('content-type')?.startsWith('text/html')) {
+      for (const [name, value] of HTML_SECURITY_HEADERS) if (!headers.has(name)) headers.set(name, value);
+    }
   });
+  // Every POST body has a cap, whatever reads it; the submission routes also cap while streaming.
+  const tooLarge = (bytes: number) => (c: Context) =>
+    detailResponse(c, 413, `The body is larger than ${bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`}, the most this route reads; nothing was kept.`);
+  app.on('POST', '/api/v1/dispute', bodyLimit({ maxSize: DISPUTE_LIMIT_BYTES, onError: tooLarge(DISPUTE_LIMIT_BYTES) }));
+  app.on('POST', '*', bodyLimit({ maxSize: SUBMISSION_LIMIT_BYTES, onError: tooLarge(SUBMISSION_LIMIT_BYTES) }));
 
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);

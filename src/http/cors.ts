@@ -16,6 +16,7 @@ export function preflightResponse(): Response {
       'Access-Control-Allow-Headers': ALLOW_HEADERS,
       'Access-Control-Expose-Headers': EXPOSE_HEADERS,
       'Access-Control-Max-Age': '86400',
+      'X-Content-Type-Options': 'nosniff',
     },
   });
 }

@@ -12,10 +12,12 @@ import { applyMigrations, type Migration } from './migration.js';
 import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
 import type {
+  ApiKeyRecord,
   AppendResult,
   CachedAnswer,
   HeadSealer,
   ImportedLeaf,
+  NewApiKey,
   Store,
   StoredLeaf,
 } from './store.js';
@@ -199,6 +201,24 @@ export class KyselyStore implements Store {
 
   cacheSet(url: string, entry: CachedAnswer) {
     return watch.cacheSet(this.db, url, entry);
+  }
+
+  async apiKeyCreate(key: NewApiKey): Promise<void> {
+    await this.db.insertInto('api_keys').values({ ...key, revoked_at: null }).execute();
+  }
+
+  async apiKeyRevoke(id: string, at: string): Promise<boolean> {
+    const result = await this.db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async apiKeys(): Promise<ApiKeyRecord[]> {
+    return this.db.selectFrom('api_keys').select(['id', 'label', 'created_at', 'revoked_at']).orderBy('created_at').orderBy('id').execute();
+  }
+
+  async apiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const row = await this.db.selectFrom('api_keys').select(['id', 'label', 'created_at', 'revoked_at']).where('key_hash', '=', keyHash).executeTakeFirst();
+    return row ?? null;
   }
 
   async treeSize(): Promise<number> {

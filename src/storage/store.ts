@@ -61,6 +61,15 @@ export interface Store {
   cacheGet(url: string): Promise<CachedAnswer | null>;
   cacheSet(url: string, entry: CachedAnswer): Promise<void>;
 
+  /** Records an issued API key: its id, label and the SHA-256 (hex) of the key; never the key. */
+  apiKeyCreate(key: NewApiKey): Promise<void>;
+  /** Revokes a key at `at`; false when no key has that id or it was revoked already. */
+  apiKeyRevoke(id: string, at: string): Promise<boolean>;
+  /** Every key ever issued, revoked ones included, oldest first. */
+  apiKeys(): Promise<ApiKeyRecord[]>;
+  /** The key whose SHA-256 (hex) this is, revoked or not; null when none was issued. */
+  apiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+
   treeSize(): Promise<number>;
   latestHead(): Promise<HeadBlock | null>;
   /** Heads in ascending tree_size order, starting at the first head whose size ≥ fromSize. */
@@ -92,6 +101,20 @@ export interface CachedAnswer {
   etag: string | null;
   last_modified: string | null;
   facts: EvidenceValue;
+}
+
+export interface NewApiKey {
+  id: string;
+  key_hash: string;
+  label: string | null;
+  created_at: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
 }
 
 export interface AppendResult {

@@ -35,4 +35,11 @@ export const postgresMigrations: Migration[] = [
       `CREATE INDEX census_by_component ON census (component_id, leaf_index)`,
     ],
   },
+  {
+    version: 4,
+    name: 'api keys: only the SHA-256 of each key, with its label and revocation',
+    statements: [
+      `CREATE TABLE api_keys (id text PRIMARY KEY, key_hash text NOT NULL UNIQUE, label text, created_at text NOT NULL, revoked_at text)`,
+    ],
+  },
 ];

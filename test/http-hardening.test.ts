@@ -1,0 +1,124 @@
+import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listen } from '../src/cli/serve.js';
+import type { ServerType } from '@hono/node-server';
+import { limitedApp } from './support/limits.js';
+import { sqliteTestStore, type TestStore } from './support/record.js';
+
+let t: TestStore;
+let made: ReturnType<typeof limitedApp>;
+beforeEach(async () => {
+  t = await sqliteTestStore();
+  made = limitedApp(t.store, { free: 1_000 });
+});
+afterEach(async () => {
+  await made.limiter.close();
+  await t.dispose();
+});
+
+describe('slow clients', () => {
+  let server: ServerType;
+  let port: number;
+  beforeEach(async () => {
+    await new Promise<void>((resolve) => {
+      server = listen(made.app.fetch, { port: 0, host: '127.0.0.1' }, () => resolve(), { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100 });
+    });
+    port = (server.address() as AddressInfo).port;
+  });
+  afterEach(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  /** Opens a raw connection, writes `start`, then trickles `drip` every 100 ms; resolves when the server closes it. */
+  const trickle = (start: string, drip: string) =>
+    new Promise<{ ms: number; answer: string }>((resolve) => {
+      const started = performance.now();
+      const socket: Socket = connect(port, '127.0.0.1', () => socket.write(start));
+      let answer = '';
+      const timer = setInterval(() => socket.writable && socket.write(drip), 100);
+      socket.on('data', (d) => (answer += d));
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve({ ms: performance.now() - started, answer });
+      });
+    });
+
+  it('cuts off a client whose headers never finish', async () => {
+    const { ms, answer } = await trickle('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: 1\r\n');
+    expect(ms).toBeLessThan(2_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('cuts off a client that sends its body too slowly', async () => {
+    const head = 'POST /api/v1/manifest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n';
+    const { ms } = await trickle(head, 'x');
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it('still serves a client that is quick', async () => {
+    const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(r.status).toBe(200);
+  });
+});
+
+describe('security headers', () => {
+  it('sends nosniff on every answer, preflights and errors included', async () => {
+    const { app } = made;
+    for (const [path, init] of [
+      ['/healthz', {}],
+      ['/nowhere', {}],
+      ['/api/v1/entity/acme/x?as_of=yesterday', {}],
+      ['/api/chain/checkpoint', {}],
+      ['/healthz', { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'GET', Origin: 'https://example.org' } }],
+    ] as const) {
+      const r = await app.request(path, init);
+      expect(r.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+  });
+
+  it('gives HTML answers a CSP without inline script, a referrer policy and no framing', async () => {
+    const { app } = made;
+    app.get('/test-page', (c) => c.html('<!doctype html><title>t</title><script src="/assets/x.js"></script>'));
+    app.get('/test-own-csp', (c) => c.html('<p>x</p>', 200, { 'Content-Security-Policy': "script-src 'self' 'sha256-abc='" }));
+    const page = await app.request('/test-page');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(csp).toMatch(/default-src 'none'/);
+    expect(csp).toMatch(/frame-ancestors 'none'/);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    // A page that hashes its own inline script keeps its policy.
+    expect((await app.request('/test-own-csp')).headers.get('content-security-policy')).toBe("script-src 'self' 'sha256-abc='");
+    // JSON answers are not pages.
+    expect((await app.request('/healthz')).headers.get('content-security-policy')).toBeNull();
+  });
+});
+
+describe('body caps on every POST', () => {
+  it('refuses a dispute body over 16 KB with 413 JSON, before reading it', async () => {
+    const body = JSON.stringify({ kind: 'npm', name: 'x'.repeat(20_000) });
+    const r = await made.app.request('/api/v1/dispute', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(r.status).toBe(413);
+    expect((await r.json()).detail).toMatch(/larger than 16 KB/);
+  });
+
+  it('refuses a streamed (chunked) body over 4 MB on any POST route with 413 JSON', async () => {
+    const chunk = new Uint8Array(256 * 1024).fill(120);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 5 * 1024 * 1024) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const r = await made.app.request('/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    expect(r.status).toBe(413);
+    expect((await r.json()).detail).toMatch(/larger than 4 MB/);
+    // Reading stopped at the cap (give or take the chunks already in flight).
+    expect(sent).toBeLessThan(5 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,27 @@
+import { build } from '../../src/http/app.js';
+import { createRateLimiter, type LimiterOptions, type RateLimiter } from '../../src/limits/limiter.js';
+import { MemoryConditionalCache } from '../../src/upstreams/memory-cache.js';
+import type { Sources } from '../../src/upstreams/source.js';
+import { createSources } from '../../src/upstreams/sources.js';
+import type { Store } from '../../src/storage/store.js';
+import { recordDeps } from './record.js';
+
+/** Upstream readers pointed at a closed port: the rate-limit suites never read an upstream. */
+export function closedSources(): Sources {
+  const nowhere = 'http://127.0.0.1:9';
+  return createSources({
+    urls: { github: nowhere, npm: nowhere, pypi: nowhere, endoflife: nowhere, dockerhub: nowhere, dependents: nowhere, dependentsRegistry: 'npmjs.org' },
+    githubToken: null,
+    userAgent: 'tended-test',
+    timeoutMs: 1000,
+    concurrency: 1,
+    cache: new MemoryConditionalCache(),
+  });
+}
+
+/** The real app over `store` with a real limiter; the caller closes the limiter. */
+export function limitedApp(store: Store, options: Partial<LimiterOptions> = {}): { app: ReturnType<typeof build>; limiter: RateLimiter } {
+  const limiter = createRateLimiter({ free: 60, keyed: 600, ...options });
+  const app = build({ ...recordDeps(store), sources: closedSources(), logError: () => {}, limiter });
+  return { app, limiter };
+}
