@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import { build } from '../http/app.js';
 import { startSchedule } from '../observer/schedule.js';
 import { openObserver, PASS_OPTIONS } from './record.js';
+import { openVerdicts } from './signing.js';
 import type { CliWiring } from './run.js';
 
 /** `tended serve`: the HTTP service until SIGINT/SIGTERM, then a clean close of the store. */
@@ -11,7 +12,8 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   const log = pino({ base: undefined });
   const deps = await openObserver(config, wiring);
   // Errors are logged by kind and message only: never a request body, a header or a client IP.
-  const app = build({ ...deps, logError: (error) => log.error({ err: error }, 'request failed') });
+  const verdicts = config.verdicts ? await openVerdicts(config, deps) : null;
+  const app = build({ ...deps, verdicts, logError: (error) => log.error({ err: error }, 'request failed') });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info({ port: info.port, host: config.host, store: deps.store.backend, origin: deps.notary.origin }, 'tended listening');
     wiring.stdout.write(`tended: listening on http://${config.host}:${info.port} (${deps.store.backend})\n`);

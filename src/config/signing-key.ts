@@ -30,3 +30,32 @@ export function loadOrCreateSigningKey(path: string): { privateKey: KeyObject; p
   }
   return { privateKey, publicKey, created: true };
 }
+
+/**
+ * Verdict keys live as files in a directory, one per key, named by kid (the RFC 7638 thumbprint),
+ * so a rotation adds a file and never rewrites one. Same atomic creation as the checkpoint key.
+ */
+export function verdictKeyFiles(dir: string, kidOf: (publicKey: KeyObject) => string) {
+  const pathOf = (kid: string) => `${dir}/verdict-${kid}.pem`;
+  return {
+    dir,
+    load(kid: string): KeyObject | null {
+      const path = pathOf(kid);
+      if (!existsSync(path)) return null;
+      return createPrivateKey(readFileSync(path));
+    },
+    create(): { kid: string; privateKey: KeyObject } {
+      const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+      const kid = kidOf(publicKey);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const temporary = `${pathOf(kid)}.${process.pid}.tmp`;
+      writeFileSync(temporary, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+      try {
+        linkSync(temporary, pathOf(kid));
+      } finally {
+        rmSync(temporary, { force: true });
+      }
+      return { kid, privateKey };
+    },
+  };
+}

@@ -3,10 +3,14 @@ import type { ComponentRef } from '../domain/component.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../parsers/reference.js';
 import type { RecordDeps } from './deps.js';
 import { DATA_LICENSE, entityResult, type EntityResult } from './entity-answer.js';
+import type { Verdict } from '../notary/verdict.js';
+import type { VerdictService } from './verdict.js';
 
 export interface ComponentCheck extends EntityResult {
   /** What the submission named, and every place it named it. */
   input: { name: string; kind: ComponentRef['kind']; locations: { input: string; location: string }[] };
+  /** With TENDED_VERDICTS=on: the signed, offline-verifiable form of this result. */
+  verdict?: Verdict;
 }
 
 export interface CheckAnswer {
@@ -30,7 +34,7 @@ export interface CheckAnswer {
  * each component resolved at as_of exactly as the entity read resolves it. Reads only: a
  * submission neither watches nor records anything, so a private name never reaches the record.
  */
-export async function checkComponents(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined): Promise<CheckAnswer> {
+export async function checkComponents(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined, verdicts?: VerdictService | null): Promise<CheckAnswer> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const merged = new Map<string, { ref: ComponentRef; found: ComponentReference[] }>();
@@ -50,6 +54,10 @@ export async function checkComponents(deps: RecordDeps, parsed: ParseResult, raw
       input: { name: ref.id, kind: ref.kind, locations: found.map((f) => ({ input: f.input, location: f.location })) },
     };
   });
+  if (verdicts && results.length > 0) {
+    const head = await verdicts.head();
+    for (const [i, { ref }] of [...merged.values()].entries()) results[i]!.verdict = await verdicts.sign(ref, results[i]!, head);
+  }
   return {
     as_of: asOf ?? today,
     format: parsed.format,

@@ -37,5 +37,6 @@ export interface Database {
   log_state: { id: number; tree_size: number; last_logged_at: string | null; head_hash: string | null };
   watch: { component_id: number; added_at: string; due_at: string; claimed_until: string | null };
   upstream_cache: { url: string; etag: string | null; last_modified: string | null; facts: string; stored_at: string };
+  key_sets: { version: number; document: string; digest: string; envelope: string; leaf_index: number };
   schema_migrations: { version: number; name: string; applied_at: string };
 }

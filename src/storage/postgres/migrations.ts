@@ -35,4 +35,11 @@ export const postgresMigrations: Migration[] = [
       `CREATE INDEX census_by_component ON census (component_id, leaf_index)`,
     ],
   },
+  {
+    version: 5,
+    name: 'verdict key set: each signed version, its digest logged as a leaf',
+    statements: [
+      `CREATE TABLE key_sets (version integer PRIMARY KEY, document text NOT NULL, digest text NOT NULL, envelope text NOT NULL, leaf_index bigint NOT NULL UNIQUE REFERENCES leaves (idx))`,
+    ],
+  },
 ];
