@@ -113,6 +113,7 @@ export const HeadSchema = z
     head_hash: z.string(),
     checkpoint: z.string().openapi({ description: 'The C2SP signed checkpoint; take size and root from it after verifying.' }),
     verifier_key: z.string().openapi({ description: 'The C2SP verifier key to pin.' }),
+    verifier_keys: z.array(z.string()).openapi({ description: 'Every checkpoint key the log has published, the current one first; older heads are signed by retired ones.' }),
   })
   .openapi('ChainHead');
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { verdictKeyFiles } from '../config/signing-key.js';
+import { stageSigningKey, verdictKeyFiles } from '../config/signing-key.js';
+import { logNotary } from '../operations/deps.js';
 import type { Config } from '../config/config.js';
 import { publicJwkOf } from '../notary/key-set.js';
 import { verifyVerdict, VerdictError } from '../notary/verdict.js';
@@ -33,13 +34,29 @@ export async function signingCommand(config: Config, wiring: CliWiring, args: st
   }
   const deps = await openRecord(config, wiring);
   try {
-    const { previous, next } = await rotateVerdictKey(deps, verdictFiles(config));
+    const files = verdictFiles(config);
+    // The set must name the current checkpoint key before it is retired, so version 1 comes first.
+    await ensureKeySet(deps, files);
+    const staged = stageSigningKey(config.signingKeyPath, deps.clock.now().toISOString());
+    const notary = logNotary(config.origin, staged.privateKey, staged.publicKey, deps.notary.vkeys);
+    let rotated: Awaited<ReturnType<typeof rotateVerdictKey>>;
+    try {
+      // Sealed with the new checkpoint key: the head that logs the new set is the first it signs.
+      rotated = await rotateVerdictKey({ ...deps, notary }, files);
+    } catch (error) {
+      staged.abandon();
+      throw error;
+    }
+    const kept = staged.commit();
+    const { previous, next } = rotated;
     const retired = previous.document.keys.filter((k) => k.status === 'active').map((k) => k.kid);
     const active = next.document.keys.find((k) => k.status === 'active')!;
     wiring.stdout.write(
       `verdict key set version ${next.document.version} (digest ${next.digest}, leaf ${next.leaf_index}), signed by ${retired.join(', ')}\n` +
         `  active:  ${active.kid} (from ${active.valid_from})\n` +
-        retired.map((kid) => `  retired: ${kid} (until ${next.document.issued_at}; stays published)\n`).join(''),
+        retired.map((kid) => `  retired: ${kid} (until ${next.document.issued_at}; stays published)\n`).join('') +
+        `checkpoint key: ${notary.vkey} now signs new heads (restart running services to pick it up); ` +
+        `the old one stays published as retired, its file kept at ${kept}\n`,
     );
     return 0;
   } finally {

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -57,5 +57,27 @@ export function verdictKeyFiles(dir: string, kidOf: (publicKey: KeyObject) => st
       }
       return { kid, privateKey };
     },
+  };
+}
+
+/**
+ * A new checkpoint key for `signing rotate`, written beside the current one but not yet in force:
+ * commit() keeps the old key as `<path>.retired-<stamp>` (a hard link, so the old file is never
+ * missing) and then atomically renames the new key into `path`; abandon() removes it.
+ */
+export function stageSigningKey(path: string, stamp: string): { privateKey: KeyObject; publicKey: KeyObject; commit(): string; abandon(): void } {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const staged = `${path}.${process.pid}.next`;
+  writeFileSync(staged, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  return {
+    privateKey,
+    publicKey,
+    commit() {
+      const retired = `${path}.retired-${stamp.replace(/[^0-9A-Za-z]/g, '')}`;
+      linkSync(path, retired);
+      renameSync(staged, path);
+      return retired;
+    },
+    abandon: () => rmSync(staged, { force: true }),
   };
 }
