@@ -32,7 +32,7 @@ describe.each([
       env,
       stdout: { write: (s: string) => ((out += s), true) } as never,
       stderr: { write: (s: string) => ((err += s), true) } as never,
-      openStore: () => reopen(t.url),
+      openStore: (config) => (config.databaseUrl === t.url ? reopen(t.url) : openSqliteStore(config.databaseUrl.slice('sqlite:'.length))),
     });
     return { code, out, err };
   };
@@ -94,6 +94,17 @@ describe.each([
     // Pinned to the first key alone, the newest checkpoint is refused: rotation is visible, not silent.
     const pinned = await cli(['verify', '--key', sets[0]!.document.log.vkeys[0]!.vkey]);
     expect(pinned.code).toBe(1);
+
+    // Key-set leaves travel in an export and are accepted by import like any other leaf.
+    const file = join(dir, 'export.jsonl');
+    expect((await cli(['export', '--out', file])).code).toBe(0);
+    expect(readFileSync(file, 'utf8').match(/"_type":"tended\/keyset\/v1"/g)).toHaveLength(3);
+    const source = env;
+    env = { DATABASE_URL: `sqlite:${join(dir, 'copy', 'tended.db')}`, TENDED_SIGNING_KEY: join(dir, 'copy', 'key.pem') };
+    const imported = await cli(['import', file]);
+    env = source;
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.out).toMatch(/^imported 6 leaves/);
   });
 
   it('a verdict issued before a rotation still verifies offline against the rotated key set', async () => {
