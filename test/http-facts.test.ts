@@ -63,7 +63,7 @@ afterEach(async () => {
 
 const get = async (path: string) => {
   const res = await app.request(path);
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: (await res.json()) as any };
+  return { status: res.status, type: res.headers.get('content-type') ?? '', link: res.headers.get('link'), body: (await res.json()) as any };
 };
 
 /** Spec §7: `detail` is an array of objects, each with exactly loc (strings or integers), msg and type. */
@@ -99,6 +99,7 @@ describe.each(ROUTES)('/v1/%s/{kind}/{id}', (route) => {
     const r = await get(`/v1/${route}/npm/express`);
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/^application\/json/);
+    expect(r.link).toMatch(/rel="license"/);
     expect(r.body).toMatchObject({ purl: ['express', 'pkg:npm/express'], kind: 'npm', license: 'CC-BY-4.0' });
     expect(r.body.note).toMatch(/not (observed|checked)/);
     expect(JSON.stringify(r.body)).not.toMatch(/"[^"]*score[^"]*"\s*:\s*-?\d/i);
