@@ -6,7 +6,8 @@ import { verifyHeadChain } from '../src/notary/head.js';
 import { observationLeafRecord } from '../src/domain/observation.js';
 import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DuplicateObservationError, LogInvariantError, OTHER_WRITER_LAG_MS, type Store } from '../src/storage/store.js';
+import { DuplicateObservationError, KeySetConflictError, LogInvariantError, OTHER_WRITER_LAG_MS, type Store } from '../src/storage/store.js';
+import { KEY_SET_LEAF_TYPE, keySetDigest, keySetLeafRecord, type KeySetDocument } from '../src/notary/key-set.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -342,6 +343,58 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
         { id: 'k_one', label: 'ci bot', created_at: '2026-11-01T10:00:00.000Z', revoked_at: '2026-11-05T00:00:00.000Z' },
         { id: 'k_two', label: null, created_at: '2026-11-02T10:00:00.000Z', revoked_at: null },
       ]);
+    });
+
+    it('keeps each verdict key-set version with its digest logged as a leaf; only the next version is accepted; survives reopening', async () => {
+      await store.initialiseLog(notary.seal);
+      await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive')], notary.seal);
+      const doc = (version: number, kids: string[]): KeySetDocument => ({
+        version,
+        issued_at: '2026-01-01T00:00:00Z',
+        keys: kids.map((kid) => ({ kty: 'OKP', crv: 'Ed25519', x: `x-${kid}`, kid, alg: 'Ed25519', use: 'sig', status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null })),
+        log: { origin: notary.origin, vkeys: [{ vkey: notary.vkey, status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null }] },
+      });
+      const envelope = { payloadType: 'application/vnd.tended.keyset+json', payload: 'e30=', signatures: [{ keyid: 'a', sig: 'AA==' }] };
+      const first = await store.appendKeySet({ document: doc(1, ['a']), envelope }, notary.seal);
+      expect(first.key_sets).toEqual([{ document: doc(1, ['a']), envelope, digest: keySetDigest(doc(1, ['a'])), leaf_index: 1 }]);
+      expect(first.head.tree_size).toBe(2);
+      const leaf = decodeLeaf((await store.leaf(1))!.bytes) as Record<string, unknown>;
+      expect(leaf).toMatchObject({ _type: KEY_SET_LEAF_TYPE, version: 1, sha256: keySetDigest(doc(1, ['a'])) });
+
+      await expect(store.appendKeySet({ document: doc(1, ['b']), envelope }, notary.seal)).rejects.toBeInstanceOf(KeySetConflictError);
+      await expect(store.appendKeySet({ document: doc(3, ['a', 'b']), envelope }, notary.seal)).rejects.toBeInstanceOf(KeySetConflictError);
+      expect(await store.treeSize()).toBe(2);
+      await store.appendKeySet({ document: doc(2, ['a', 'b']), envelope }, notary.seal);
+
+      const again = await t.reopen();
+      expect((await again.keySets()).map((k) => [k.document.version, k.document.keys.map((x) => x.kid), k.leaf_index])).toEqual([
+        [1, ['a'], 1],
+        [2, ['a', 'b'], 2],
+      ]);
+      // The audit reads key-set leaves like any other.
+      const head = (await again.latestHead())!;
+      expect((await auditLog(storeLogSource(again, head), notary.verifier, notary.origin)).tree_size).toBe(3);
+    });
+
+    it('a second writer publishing the same key-set version loses, and writes nothing', async () => {
+      await store.initialiseLog(notary.seal);
+      // Two connections of one process cannot hold SQLite transactions at once (the busy wait
+      // blocks the event loop), so the race is played in turn: the sequencer lock makes it so anyway.
+      const other = await t.reopen();
+      const doc = (kid: string): KeySetDocument => ({ version: 1, issued_at: '2026-01-01T00:00:00Z', keys: [], log: { origin: kid, vkeys: [] } });
+      const envelope = { payloadType: 'application/vnd.tended.keyset+json', payload: 'e30=', signatures: [] };
+      await store.appendKeySet({ document: doc('a'), envelope }, notary.seal);
+      await expect(other.appendKeySet({ document: doc('b'), envelope }, notary.seal)).rejects.toBeInstanceOf(KeySetConflictError);
+      expect((await other.keySets()).map((k) => k.document.log.origin)).toEqual(['a']);
+      expect(await other.treeSize()).toBe(1);
+    });
+
+    it('imports a key-set leaf as a leaf only (an export carries no key-set document)', async () => {
+      await store.initialiseLog(notary.seal);
+      const bytes = encodeLeaf(keySetLeafRecord({ version: 1, issued_at: '2026-01-01T00:00:00Z', digest: 'ab'.repeat(32) }, '2026-01-01T00:00:01.000Z'));
+      await store.importLeaves([{ bytes, logged_at: '2026-01-01T00:00:01.000Z', keyset: { version: 1, digest: 'ab'.repeat(32) } }], notary.seal);
+      expect(Buffer.from((await store.leaf(0))!.bytes).equals(Buffer.from(bytes))).toBe(true);
+      expect(await store.keySets()).toEqual([]);
     });
   });
 }

@@ -11,7 +11,7 @@ function plan(count: number, unresolved = 1): CheckPlan {
     variant: 'json',
     results_count: count,
     unresolved_count: unresolved,
-    *results() {
+    async *results() {
       for (let i = 0; i < count; i++) {
         const ref = { kind: 'npm' as const, id: `p-${i}` };
         const result: ComponentCheck = { ...entityResult(ref, [], '2026-11-01', '2026-11-22'), input: { name: ref.id, kind: 'npm', locations: [{ input: `pkg:npm/p-${i}`, location: `components[${i}]` }] } };
@@ -32,7 +32,8 @@ describe('checkAnswerBody', () => {
     it(`writes the same answer as JSON.stringify for ${count} results`, async () => {
       const text = await new Response(checkAnswerBody(plan(count))).text();
       const whole = plan(count);
-      const results = [...whole.results()];
+      const results = [];
+      for await (const r of whole.results()) results.push(r);
       expect(JSON.parse(text)).toEqual({ ...whole, results, states: whole.states, results_count: count });
       expect(JSON.parse(text).results).toHaveLength(count);
     });

@@ -23,7 +23,7 @@ export function checkAnswerBody(plan: CheckPlan): ReadableStream<Uint8Array> {
   let started = false;
   let first = true;
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (!started) {
         started = true;
         controller.enqueue(encoder.encode(`${JSON.stringify(head).slice(0, -1)},"results":[`));
@@ -32,7 +32,7 @@ export function checkAnswerBody(plan: CheckPlan): ReadableStream<Uint8Array> {
       const parts: string[] = [];
       let done = false;
       while (parts.length < RESULTS_PER_CHUNK) {
-        const next = results.next();
+        const next = await results.next();
         if (next.done) {
           done = true;
           break;

@@ -1,5 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { RecordDeps } from '../operations/deps.js';
+import type { VerdictService } from '../operations/verdict.js';
 import { AnswerCache } from '../operations/answer-cache.js';
 import { readEntityJson, readOrg, type EntityJson } from '../operations/read-entity.js';
 import { AsOfQuery, EntityAnswerSchema, OrgAnswerSchema, errorResponses, json } from './schemas.js';
@@ -29,11 +30,11 @@ const orgRoute = createRoute({
 // About 2,000 answers of a few kB each: the hot repositories of a day, in a few MB.
 const ENTITY_CACHE_ENTRIES = 2000;
 
-export function registerEntityRoutes(app: OpenAPIHono, deps: RecordDeps): void {
+export function registerEntityRoutes(app: OpenAPIHono, deps: RecordDeps & { verdicts?: VerdictService | null }): void {
   const answers = new AnswerCache<EntityJson>(ENTITY_CACHE_ENTRIES);
   app.openAPIRegistry.registerPath(entityRoute);
   app.get('/api/v1/entity/:owner/:repo', async (c) => {
-    const answer = await readEntityJson(deps, answers, c.req.param('owner'), c.req.param('repo'), c.req.query('as_of'));
+    const answer = await readEntityJson(deps, answers, c.req.param('owner'), c.req.param('repo'), c.req.query('as_of'), deps.verdicts);
     if (c.req.header('if-none-match') === answer.etag) return c.body(null, 304, { ETag: answer.etag }) as never;
     // The body is the serialised EntityAnswer the schema describes; it is built by readEntity.
     return c.body(answer.json, 200, { 'content-type': 'application/json', ETag: answer.etag }) as never;

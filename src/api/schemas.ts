@@ -35,6 +35,21 @@ export const ValidationErrorBody = z
   })
   .openapi('ValidationError');
 
+export const VerdictSchema = z
+  .object({
+    envelope: z
+      .object({
+        payloadType: z.literal('application/vnd.in-toto+json'),
+        payload: z.string().openapi({ description: 'base64 of an in-toto Statement v1 (RFC 8785 JSON)' }),
+        signatures: z.array(z.object({ keyid: z.string(), sig: z.string() })),
+      })
+      .openapi({ description: 'DSSE v1 envelope, signed with the active key of /.well-known/service-verdict-keys.json' }),
+    checkpoint: z.string().openapi({ description: 'The signed C2SP checkpoint the statement names.' }),
+    leaf: z.string().nullable().openapi({ description: 'base64 of the observation leaf bytes; the subject digest is their SHA-256.' }),
+    inclusion_proof: z.object({ leaf_index: z.number().int(), tree_size: z.number().int(), hashes: z.array(z.string()) }).nullable(),
+  })
+  .openapi('Verdict', { description: 'Present with TENDED_VERDICTS=on; verify offline with `tended verify-verdict`.' });
+
 export const EntityResultSchema = z
   .object({
     purl: z.array(z.string()).openapi({ description: 'Index 0 is the native id; index 1 the pkg: Package-URL.', example: ['expressjs/express', 'pkg:github/expressjs/express'] }),
@@ -54,6 +69,7 @@ export const EntityResultSchema = z
     leaf_index: z.number().int().nullable().openapi({ description: 'The observation’s leaf in the Merkle log; prove it at /api/chain/proof/inclusion.' }),
     last_asserted: z.object({ state: asserted, observation_date: date, leaf_index: z.number().int() }).nullable(),
     note: z.string().optional(),
+    verdict: VerdictSchema.optional(),
   })
   .openapi('EntityResult');
 
@@ -97,6 +113,7 @@ export const HeadSchema = z
     head_hash: z.string(),
     checkpoint: z.string().openapi({ description: 'The C2SP signed checkpoint; take size and root from it after verifying.' }),
     verifier_key: z.string().openapi({ description: 'The C2SP verifier key to pin.' }),
+    verifier_keys: z.array(z.string()).openapi({ description: 'Every checkpoint key the log has published, the current one first; older heads are signed by retired ones.' }),
   })
   .openapi('ChainHead');
 

@@ -4,6 +4,7 @@ import { ValidationError } from '../domain/errors.js';
 import { planCheck } from '../operations/check-components.js';
 import { checkAnswerBody } from './check-answer-body.js';
 import type { RecordDeps } from '../operations/deps.js';
+import type { VerdictService } from '../operations/verdict.js';
 import { parseManifest, parseSbom } from '../operations/parse-submission.js';
 import type { ComponentReference, ParseResult } from '../parsers/reference.js';
 import { decodeText } from '../parsers/decode-text.js';
@@ -102,7 +103,7 @@ const sbomRoute = createRoute({
  * The submission routes read their bodies themselves (readBody), so the 4 MB limit holds while the
  * body streams in; the route definitions go to the OpenAPI registry for the description only.
  */
-export function registerSubmissionRoutes(app: OpenAPIHono, deps: RecordDeps): void {
+export function registerSubmissionRoutes(app: OpenAPIHono, deps: RecordDeps & { verdicts?: VerdictService | null }): void {
   app.openAPIRegistry.registerPath(manifestRoute);
   app.openAPIRegistry.registerPath(sbomRoute);
 
@@ -112,14 +113,14 @@ export function registerSubmissionRoutes(app: OpenAPIHono, deps: RecordDeps): vo
     const text = decodeText(await readBody(c));
     const format = c.req.query('format');
     const parsed = type === 'application/json' ? manifestFromJson(text, format) : parseManifest(text, { format });
-    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'))), 200, { 'Content-Type': 'application/json' });
+    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts)), 200, { 'Content-Type': 'application/json' });
   });
 
   app.post('/api/v1/sbom', async (c) => {
     const type = mediaType(c);
     if (type !== '' && !SBOM_TYPES.includes(type)) throw new UnsupportedMediaTypeError(type, SBOM_TYPES);
     const parsed = parseSbom(decodeText(await readBody(c)), type);
-    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'))), 200, { 'Content-Type': 'application/json' });
+    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts)), 200, { 'Content-Type': 'application/json' });
   });
 }
 

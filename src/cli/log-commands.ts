@@ -18,6 +18,7 @@ export async function verifyCommand(config: Config, wiring: CliWiring, opts: { u
   try {
     let source: LogSource;
     let vkey: string;
+
     if (opts.file) {
       const lines = readLines(opts.file);
       const header = JSON.parse(String((await lines.next()).value ?? '')) as ExportHeader;
@@ -26,7 +27,7 @@ export async function verifyCommand(config: Config, wiring: CliWiring, opts: { u
       source = { checkpoint: header.checkpoint, leaves: encodeLines(lines) };
     } else if (opts.url) {
       const base = opts.url.replace(/\/+$/, '');
-      const head = (await fetchJson(`${base}/api/chain/head`)) as HeadBlock & { verifier_key: string };
+      const head = (await fetchJson(`${base}/api/chain/head`)) as HeadBlock & { verifier_key: string; verifier_keys?: string[] };
       if (!opts.key) wiring.stderr.write(`tended: no --key pinned; trusting the key the service names (${head.verifier_key})\n`);
       vkey = opts.key ?? head.verifier_key;
       source = { checkpoint: head.checkpoint, leaves: remoteLeaves(base, head.tree_size) };
@@ -35,7 +36,9 @@ export async function verifyCommand(config: Config, wiring: CliWiring, opts: { u
       try {
         const head = await readHead(deps);
         vkey = opts.key ?? deps.notary.vkey;
-        const report = await auditLog(storeLogSource(deps.store, head), parseVerifierKey(vkey), parseVerifierKey(vkey).name);
+        // Without --key: every checkpoint key the log published, since heads before a rotation carry the old one.
+        const verifiers = opts.key ? parseVerifierKey(vkey) : deps.notary.verifiers;
+        const report = await auditLog(storeLogSource(deps.store, head), verifiers, parseVerifierKey(vkey).name);
         return ok(wiring, report);
       } finally {
         await deps.store.close();

@@ -10,7 +10,10 @@ export async function openRecord(config: Config, wiring: CliWiring, options: { r
   const key = loadOrCreateSigningKey(config.signingKeyPath);
   if (key.created) wiring.stderr.write(`tended: generated a new checkpoint signing key at ${config.signingKeyPath}\n`);
   const store = await wiring.openStore(config);
-  const notary = logNotary(config.origin, key.privateKey, key.publicKey);
+  // Checkpoint keys retired by `signing rotate` stay published in the key set: heads they signed
+  // still verify.
+  const published = (await store.keySets()).flatMap((k) => k.document.log.vkeys.map((v) => v.vkey));
+  const notary = logNotary(config.origin, key.privateKey, key.publicKey, published);
   // A command that only reads (check) leaves even an empty store as it found it.
   if (!options.readOnly) await store.initialiseLog(notary.seal);
   return { store, notary, clock: systemClock };

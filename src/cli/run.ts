@@ -7,6 +7,7 @@ import { checkCommand } from './check.js';
 import { censusCommand, observeCommand, watchCommand } from './observer-commands.js';
 import { simulateCommand } from './simulate.js';
 import { keysCommand } from './keys.js';
+import { signingCommand, verifyVerdictCommand } from './signing.js';
 
 /** What the composition root hands the CLI: the only place that knows which adapters exist. */
 export interface CliWiring {
@@ -42,6 +43,10 @@ commands:
   keys create [--label L] | keys revoke ID | keys list
                                 API keys (X-API-Key raises the rate limit); a new key is printed
                                 once, only its SHA-256 is stored
+  signing rotate                a new verdict key; the old one stays published, retired, and the
+                                new key-set version is signed by it and logged
+  verify-verdict ENVELOPE --keys KEYSET
+                                check a verdict offline against a pinned key set (exit 1 if not valid)
 
 configuration is read from the environment: see README.md.`;
 
@@ -102,6 +107,13 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
         const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' } } });
         if (positionals.length !== 1) return fail('import takes one FILE: a full export made by `tended export`');
         return await importCommand(config, wiring, positionals[0]!, values.key);
+      }
+      case 'signing':
+        return await signingCommand(config, wiring, rest);
+      case 'verify-verdict': {
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { keys: { type: 'string' } } });
+        if (positionals.length !== 1 || !values.keys) return fail('verify-verdict takes ENVELOPE --keys KEYSET: a verdict (or an answer carrying one) and the key set JSON');
+        return verifyVerdictCommand(wiring, positionals[0]!, values.keys);
       }
       default:
         return fail(`unknown command "${command}"\n\n${USAGE}`);

@@ -7,6 +7,9 @@ import { registerPendingRoutes } from '../api/pending.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import { registerDisputeRoute } from '../api/dispute.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
+import { registerVerdictKeysRoute } from '../api/verdict-keys.js';
+import { registerFactRoutes } from '../api/facts.js';
+import type { VerdictService } from '../operations/verdict.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -26,6 +29,8 @@ export interface AppDeps extends ObserverDeps {
   readonly logError: (error: unknown) => void;
   /** The rate limit on every route; absent only in tests that are not about limits. */
   readonly limiter?: RateLimiter;
+  /** Set when TENDED_VERDICTS=on: answers carry signed verdicts and the key set is published. */
+  readonly verdicts?: VerdictService | null;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -57,7 +62,7 @@ export function build(deps: AppDeps): OpenAPIHono {
       // Data answers carry their licence in the body and as a Link header (DESIGN §6); error answers
       // drop it again (errors.ts): an error is not licensed data.
       const path = c.req.path;
-      if (path.startsWith('/api/chain/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
+      if (path.startsWith('/api/chain/') || path.startsWith('/v1/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
       await next();
     }
     // Set on the finished answer, so answers that routes build themselves carry them too.
@@ -79,6 +84,8 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerChainRoutes(app, deps);
   registerDisputeRoute(app, deps);
   registerSubmissionRoutes(app, deps);
+  registerVerdictKeysRoute(app, deps.verdicts);
+  registerFactRoutes(app, deps);
   registerPendingRoutes(app);
 
   app.doc31('/api/v1/docs', {

@@ -6,6 +6,7 @@ import { ValidationError } from '../domain/errors.js';
 import { InputError } from '../parsers/reference.js';
 import { DisputeRefusedError } from '../operations/dispute.js';
 import { NotFoundError } from '../operations/read-chain.js';
+import { VerdictKeyUnavailableError } from '../operations/verdict-keys.js';
 import { DuplicateObservationError } from '../storage/store.js';
 
 export type Issue = { loc: (string | number)[]; msg: string; type: string };
@@ -26,6 +27,7 @@ export function detailResponse(c: Context, status: 400 | 401 | 404 | 405 | 409 |
 export function errorResponse(c: Context, error: unknown, log: (error: unknown) => void): Response {
   if (error instanceof ValidationError) return validationResponse(c, error.issues);
   if (error instanceof NotFoundError) return detailResponse(c, 404, error.message);
+  if (error instanceof VerdictKeyUnavailableError) return detailResponse(c, 503, error.message);
   if (error instanceof DuplicateObservationError || error instanceof DisputeRefusedError) return detailResponse(c, 409, error.message);
   if (error instanceof InputError) return validationResponse(c, [{ loc: ['body'], msg: error.message, type: 'value_error.input' }]);
   if (error instanceof BodyTooLargeError) return detailResponse(c, 413, error.message);

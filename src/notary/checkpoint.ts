@@ -67,10 +67,11 @@ export function signCheckpoint(origin: string, size: number, root: Hash, signer:
  * Verifies the note with the pinned key and returns size and root taken from the verified text,
  * which is the only place clients may take them from (never from JSON next to the note).
  */
-export function verifyCheckpoint(note: string | Uint8Array, verifier: NoteVerifier, expectedOrigin: string): { size: number; root: Hash } {
+export function verifyCheckpoint(note: string | Uint8Array, verifier: NoteVerifier | NoteVerifier[], expectedOrigin: string): { size: number; root: Hash } {
   let text: string;
   try {
-    text = openNote(note, [verifier]).text;
+    // Several keys after a rotation: one known-key signature must verify (signed-note rules).
+    text = openNote(note, Array.isArray(verifier) ? verifier : [verifier]).text;
   } catch (err) {
     throw new CheckpointError(`checkpoint signature check failed: ${(err as Error).message}`, { cause: err });
   }

@@ -86,7 +86,7 @@ export function sealHead(
  * This cannot show that two heads' trees are consistent with each other — that needs a
  * consistency proof between their sizes (merkle.ts verifyConsistency).
  */
-export function verifyHeadChain(heads: HeadBlock[], verifier: NoteVerifier, origin: string, options: { genesis?: boolean } = {}): void {
+export function verifyHeadChain(heads: HeadBlock[], verifier: NoteVerifier | NoteVerifier[], origin: string, options: { genesis?: boolean } = {}): void {
   if (!Array.isArray(heads)) throw new HeadChainError('heads must be an array');
   let prev: HeadBlock | undefined;
   heads.forEach((head, i) => {

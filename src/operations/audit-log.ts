@@ -35,12 +35,13 @@ const CANONICAL_SAMPLE = 1024;
  * key, and every head (when given) against the tree at its size and against the head before it.
  * Uses only published data: the same check runs over the store, an export file, or a running service.
  */
-export async function auditLog(source: LogSource, verifier: NoteVerifier, origin: string): Promise<AuditReport> {
+export async function auditLog(source: LogSource, verifier: NoteVerifier | NoteVerifier[], origin: string): Promise<AuditReport> {
   let signed: { size: number; root: Uint8Array };
   try {
     signed = verifyCheckpoint(source.checkpoint, verifier, origin);
   } catch (error) {
-    throw new AuditError(`the checkpoint does not verify with the pinned key ${verifier.name}: ${(error as Error).message}`);
+    const name = Array.isArray(verifier) ? verifier.map((v) => v.name).join(', ') : verifier.name;
+    throw new AuditError(`the checkpoint does not verify with the pinned key ${name}: ${(error as Error).message}`);
   }
   const range = new CompactRange();
   const heads = source.heads ? flatten(source.heads) : null;

@@ -3,10 +3,14 @@ import type { ComponentRef } from '../domain/component.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../parsers/reference.js';
 import type { RecordDeps } from './deps.js';
 import { DATA_LICENSE, entityResult, type EntityResult } from './entity-answer.js';
+import type { Verdict } from '../notary/verdict.js';
+import type { VerdictService } from './verdict.js';
 
 export interface ComponentCheck extends EntityResult {
   /** What the submission named, and every place it named it. */
   input: { name: string; kind: ComponentRef['kind']; locations: { input: string; location: string }[] };
+  /** With TENDED_VERDICTS=on: the signed, offline-verifiable form of this result. */
+  verdict?: Verdict;
 }
 
 export interface CheckAnswer {
@@ -34,7 +38,7 @@ const NOTE =
  * 10,000 answer objects at once. `states` is complete once `results()` has run to its end.
  */
 export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states'> {
-  results(): Generator<ComponentCheck>;
+  results(): AsyncGenerator<ComponentCheck>;
   readonly states: CheckAnswer['states'];
 }
 
@@ -43,7 +47,7 @@ export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states'> {
  * each component resolved at as_of exactly as the entity read resolves it. Reads only: a
  * submission neither watches nor records anything, so a private name never reaches the record.
  */
-export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined): Promise<CheckPlan> {
+export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined, verdicts?: VerdictService | null): Promise<CheckPlan> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const merged = new Map<string, { ref: ComponentRef; found: ComponentReference[] }>();
@@ -55,20 +59,24 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
   }
   const held = await deps.store.observationsOfMany([...merged.values()].map((m) => m.ref));
   const states: CheckAnswer['states'] = {};
+  // The head is read before the first byte is written, so every verdict of one answer names one checkpoint.
+  const head = verdicts && merged.size > 0 ? await verdicts.head() : null;
   return {
     as_of: asOf ?? today,
     format: parsed.format,
     ...(parsed.variant ? { variant: parsed.variant } : {}),
     results_count: merged.size,
     unresolved_count: parsed.unresolved.length,
-    *results() {
+    async *results() {
       for (const [key, { ref, found }] of merged) {
         const result = entityResult(ref, held.get(key) ?? [], asOf, today);
         states[result.state] = (states[result.state] ?? 0) + 1;
-        yield {
+        const check: ComponentCheck = {
           ...result,
           input: { name: ref.id, kind: ref.kind, locations: found.map((f) => ({ input: f.input, location: f.location })) },
         };
+        if (verdicts && head) check.verdict = await verdicts.sign(ref, result, head);
+        yield check;
       }
     },
     unresolved: parsed.unresolved,
@@ -79,9 +87,10 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
 }
 
 /** The whole answer as one object, for callers that need it all at once (the CLI table). */
-export async function checkComponents(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined): Promise<CheckAnswer> {
-  const plan = await planCheck(deps, parsed, rawAsOf);
-  const results = [...plan.results()];
+export async function checkComponents(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined, verdicts?: VerdictService | null): Promise<CheckAnswer> {
+  const plan = await planCheck(deps, parsed, rawAsOf, verdicts);
+  const results: ComponentCheck[] = [];
+  for await (const result of plan.results()) results.push(result);
   return {
     as_of: plan.as_of,
     format: plan.format,

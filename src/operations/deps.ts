@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { sealHead } from '../notary/head.js';
-import { noteSigner, noteVerifier, verifierKey, type NoteSigner, type NoteVerifier } from '../notary/note.js';
+import { noteSigner, noteVerifier, parseVerifierKey, verifierKey, type NoteSigner, type NoteVerifier } from '../notary/note.js';
 import type { HeadSealer, Store } from '../storage/store.js';
 
 /** The log's identity: its origin line, the key that signs its checkpoints, and how to seal a head. */
@@ -10,6 +10,12 @@ export interface LogNotary {
   readonly verifier: NoteVerifier;
   /** The C2SP verifier key a client pins: `origin+keyid+base64`. */
   readonly vkey: string;
+  /**
+   * Every checkpoint key the log has published (this one first, then retired ones from the key
+   * set): heads signed before a rotation verify under the key that signed them.
+   */
+  readonly vkeys: string[];
+  readonly verifiers: NoteVerifier[];
   readonly seal: HeadSealer;
 }
 
@@ -24,13 +30,18 @@ export interface RecordDeps {
   readonly clock: Clock;
 }
 
-export function logNotary(origin: string, privateKey: KeyObject, publicKey: KeyObject): LogNotary {
+export function logNotary(origin: string, privateKey: KeyObject, publicKey: KeyObject, publishedVkeys: string[] = []): LogNotary {
   const signer = noteSigner(origin, privateKey);
+  const verifier = noteVerifier(origin, publicKey);
+  const vkey = verifierKey(origin, publicKey);
+  const others = [...new Set(publishedVkeys)].filter((k) => k !== vkey);
   return Object.freeze({
     origin,
     signer,
-    verifier: noteVerifier(origin, publicKey),
-    vkey: verifierKey(origin, publicKey),
+    verifier,
+    vkey,
+    vkeys: [vkey, ...others],
+    verifiers: [verifier, ...others.map(parseVerifierKey).filter((v) => v.name === origin)],
     seal: ((input) => sealHead(input, origin, signer)) satisfies HeadSealer,
   });
 }

@@ -12,14 +12,14 @@ export class NotFoundError extends Error {
   }
 }
 
-export type HeadAnswer = HeadBlock & { origin: string; verifier_key: string };
+export type HeadAnswer = HeadBlock & { origin: string; verifier_key: string; verifier_keys: string[] };
 
 /** The current head: size, root and the signed checkpoint; clients take size and root from the note. */
 export async function readHead(deps: RecordDeps): Promise<HeadAnswer> {
   // Reads never write: the log's first head is sealed when the service opens the store.
   const head = await deps.store.latestHead();
   if (!head) throw new NotFoundError('the log has no head yet; it is sealed when `tended serve` first opens the store');
-  return { origin: deps.notary.origin, ...head, verifier_key: deps.notary.vkey };
+  return { origin: deps.notary.origin, ...head, verifier_key: deps.notary.vkey, verifier_keys: deps.notary.vkeys };
 }
 
 export async function readLeaf(deps: RecordDeps, index: number): Promise<StoredLeaf> {

@@ -5,8 +5,10 @@ import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } 
 import { ValidationError } from '../domain/errors.js';
 import { DATA_LICENSE, entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
 import type { RecordDeps } from './deps.js';
+import type { VerdictService } from './verdict.js';
+import type { Verdict } from '../notary/verdict.js';
 
-export type EntityAnswer = EntityResult & EntitySeries & { license: typeof DATA_LICENSE };
+export type EntityAnswer = EntityResult & EntitySeries & { verdict?: Verdict; license: typeof DATA_LICENSE };
 
 /** GET /api/v1/entity/{owner}/{repo}: one repository's answer at as_of, with its dated series. */
 export async function readEntity(deps: RecordDeps, owner: string, repo: string, rawAsOf: string | undefined): Promise<EntityAnswer> {
@@ -36,16 +38,20 @@ export async function readEntityJson(
   owner: string,
   repo: string,
   rawAsOf: string | undefined,
+  verdicts?: VerdictService | null,
 ): Promise<EntityJson> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const ref = repositoryRef(owner, repo);
   const version = await deps.store.componentVersion(ref);
+  // A signed answer names the head it was proven under, so it is signed once per head.
+  const head = verdicts ? await verdicts.head() : null;
   // Without as_of the answer is as of today, and staleness moves with the calendar.
-  const key = `${ref.kind}:${ref.id}|${asOf ?? `today ${today}`}|${version ?? 'none'}`;
+  const key = `${ref.kind}:${ref.id}|${asOf ?? `today ${today}`}|${version ?? 'none'}${head ? `|head ${head.tree_size}` : ''}`;
   let answer = cache.get(key);
   if (!answer) {
-    const entity = await readEntity(deps, owner, repo, asOf ?? undefined);
+    const entity: EntityAnswer = await readEntity(deps, owner, repo, asOf ?? undefined);
+    if (verdicts && head) entity.verdict = await verdicts.sign(ref, entity, head);
     answer = { json: new TextEncoder().encode(JSON.stringify(entity)), etag: `W/"${createHash('sha256').update(key).digest('base64url').slice(0, 22)}"` };
     cache.set(key, answer);
   }

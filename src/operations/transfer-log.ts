@@ -3,6 +3,7 @@ import { observationFromLeafRecord } from '../domain/observation-record.js';
 import { ValidationError } from '../domain/errors.js';
 import { toBase64 } from '../notary/hash.js';
 import { decodeLeaf } from '../notary/leaf.js';
+import { KEY_SET_LEAF_TYPE, keySetFromLeafRecord } from '../notary/key-set.js';
 import { parseVerifierKey } from '../notary/note.js';
 import type { ImportedLeaf } from '../storage/store.js';
 import { auditLog, AuditError } from './audit-log.js';
@@ -77,9 +78,13 @@ export async function importLog(deps: RecordDeps, lines: AsyncIterable<string>, 
   const imported: ImportedLeaf[] = leaves.map((bytes, index) => {
     try {
       const record = decodeLeaf(bytes) as Record<string, unknown>;
+      if (record['_type'] === KEY_SET_LEAF_TYPE) {
+        const { version, digest, logged_at } = keySetFromLeafRecord(record);
+        return { bytes, logged_at, keyset: { version, digest } };
+      }
       return record['_type'] === CENSUS_LEAF_TYPE ? { bytes, ...censusFromLeafRecord(record) } : { bytes, ...observationFromLeafRecord(record) };
     } catch (error) {
-      throw importError(`leaf ${index} is not an observation or census record Tended can hold: ${(error as Error).message}`);
+      throw importError(`leaf ${index} is not an observation, census or key-set record Tended can hold: ${(error as Error).message}`);
     }
   });
   if ((await deps.store.treeSize()) !== 0) throw importError('the store already holds leaves; import only into an empty store');

@@ -29,13 +29,31 @@ function packument(name: string, p: NpmPhase, ctx: Ctx, first: string): unknown 
     versions: Object.fromEntries(
       names.map((v) => [
         v,
-        { name, version: v, dist: dist(name, v, ctx), ...(v === latest && p.deprecated ? { deprecated: p.deprecated } : {}), _npmUser: { name: 'acme' } },
+        {
+          name,
+          version: v,
+          dist: dist(name, v, ctx),
+          ...(v === latest ? latestManifest(p) : {}),
+          _npmUser: { name: 'acme' },
+        },
       ]),
     ),
     // `time` keeps an entry for every version ever published, unpublished ones included.
     time: { created, modified: maxTime(all) ?? created, ...p.removed_versions, ...versions },
     maintainers: [{ name: 'acme', email: 'dev@acme.example' }],
     ...(p.repository ? { repository: { type: 'git', url: p.repository } } : {}),
+  };
+}
+
+/** What the latest version declares: deprecation, license, engines, exports, types, dependencies. */
+function latestManifest(p: NpmPhase): Record<string, unknown> {
+  return {
+    ...(p.deprecated ? { deprecated: p.deprecated } : {}),
+    ...(p.license !== undefined ? { license: p.license } : {}),
+    ...(p.engines ? { engines: p.engines } : {}),
+    ...(p.exports ? { exports: { '.': { import: './index.mjs', require: './index.cjs' } } } : {}),
+    ...(p.types ? { types: './index.d.ts' } : {}),
+    ...(p.dependencies ? { dependencies: p.dependencies } : {}),
   };
 }
 

@@ -71,6 +71,12 @@ const NpmPhase = z.strictObject({
   removed_versions: z.record(z.string(), instant).optional(),
   description: z.string().optional(),
   repository: z.string().optional(),
+  /** The latest version's declared interface and direct dependencies (name → range). */
+  license: z.string().optional(),
+  engines: z.record(z.string(), z.string()).optional(),
+  exports: z.boolean().optional(),
+  types: z.boolean().optional(),
+  dependencies: z.record(z.string(), z.string()).optional(),
   /** What the dependents source counts for this package (absent: the source answers 404). */
   dependents: z.number().int().min(0).nullable().optional(),
   dependents_fail: z.enum(FAILS.dependents).optional(),

@@ -7,13 +7,13 @@ import type { HeadBlock } from '../notary/head.js';
 import { CompactRange, rootCoords } from '../notary/merkle.js';
 import { readNodeHashes, toHead } from './kysely-read.js';
 import type { Database } from './schema.js';
-import { DuplicateObservationError, LogInvariantError, type AppendResult, type HeadSealer } from './store.js';
+import { DuplicateObservationError, KeySetConflictError, LogInvariantError, type AppendResult, type HeadSealer, type NewKeySet } from './store.js';
 
 type Trx = Transaction<Database>;
 
 /** A leaf ready to append: what it records, and its exact bytes once logged_at is fixed. */
 export interface PendingLeaf {
-  record: { observation: NewObservation } | { census: NewCensus };
+  record: { observation: NewObservation } | { census: NewCensus } | { keyset: { version: number; digest: string; full: NewKeySet | null } };
   /** Set for imported leaves, whose bytes already carry it; null for new ones. */
   logged_at: string | null;
   bytes: (loggedAt: string) => Uint8Array;
@@ -34,14 +34,25 @@ export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal:
     let lastLoggedAt = state.last_logged_at;
     const components = new Map<string, number>();
     const seen = new Set<string>();
-    const rows = { leaves: [] as Database['leaves'][], tree_nodes: [] as Database['tree_nodes'][], observations: [] as Database['observations'][], census: [] as Database['census'][] };
-    const result: AppendResult = { observations: [], census: [], head: undefined as unknown as HeadBlock };
+    const rows = {
+      leaves: [] as Database['leaves'][],
+      tree_nodes: [] as Database['tree_nodes'][],
+      observations: [] as Database['observations'][],
+      census: [] as Database['census'][],
+      key_sets: [] as Database['key_sets'][],
+    };
+    const result: AppendResult = { observations: [], census: [], key_sets: [], head: undefined as unknown as HeadBlock };
 
     for (const entry of pending) {
       const index = range.size;
-      const ref = 'observation' in entry.record ? entry.record.observation.component : entry.record.census.component;
-      const componentId = await componentIdOf(trx, ref, components);
-      if ('observation' in entry.record) {
+      if ('keyset' in entry.record && entry.record.keyset.full) {
+        const latest = await trx.selectFrom('key_sets').select((eb) => eb.fn.max('version').as('latest')).executeTakeFirst();
+        const latestVersion = Number(latest?.latest ?? 0) + rows.key_sets.length;
+        if (entry.record.keyset.version !== latestVersion + 1) throw new KeySetConflictError(entry.record.keyset.version, latestVersion);
+      }
+      const ref = 'observation' in entry.record ? entry.record.observation.component : 'census' in entry.record ? entry.record.census.component : null;
+      const componentId = ref ? await componentIdOf(trx, ref, components) : 0;
+      if ('observation' in entry.record && ref) {
         const o = entry.record.observation;
         const key = `${componentId} ${o.observation_date} ${o.corrects !== null}`;
         if (seen.has(key) || (await hasObservationOn(trx, componentId, o.observation_date, o.corrects !== null))) {
@@ -66,15 +77,22 @@ export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal:
         rows.leaves.push({ idx: index, kind: 'observation', bytes, hash, logged_at: loggedAt });
         rows.observations.push({ leaf_index: index, component_id: componentId, observed_at: o.observed_at, observation_date: o.observation_date, state: o.state, source: o.source, evidence: JSON.stringify(o.evidence), method: o.method, corrects: o.corrects });
         result.observations.push({ ...o, leaf_index: index });
-      } else {
+      } else if ('census' in entry.record) {
         const c = entry.record.census;
         rows.leaves.push({ idx: index, kind: 'census', bytes, hash, logged_at: loggedAt });
         rows.census.push({ leaf_index: index, component_id: componentId, read_at: c.read_at, read_date: c.read_date, dependents: c.dependents, source: c.source, evidence: JSON.stringify(c.evidence), method: c.method });
         result.census.push({ ...c, leaf_index: index } satisfies Census);
+      } else {
+        const k = entry.record.keyset;
+        rows.leaves.push({ idx: index, kind: 'keyset', bytes, hash, logged_at: loggedAt });
+        if (k.full) {
+          rows.key_sets.push({ version: k.version, document: JSON.stringify(k.full.document), digest: k.digest, envelope: JSON.stringify(k.full.envelope), leaf_index: index });
+          result.key_sets.push({ ...k.full, digest: k.digest, leaf_index: index });
+        }
       }
     }
 
-    for (const table of ['leaves', 'tree_nodes', 'observations', 'census'] as const) await insertChunked(trx, table, rows[table]);
+    for (const table of ['leaves', 'tree_nodes', 'observations', 'census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
     result.head = seal({ tree_size: range.size, root: range.root(), timestamp: headTimestamp(), prev_head_hash: state.head_hash });
     await trx.insertInto('heads').values(result.head).execute();
     await trx.updateTable('log_state').set({ tree_size: range.size, last_logged_at: lastLoggedAt, head_hash: result.head.head_hash }).where('id', '=', 1).execute();
@@ -147,7 +165,7 @@ async function assertCorrectable(trx: Trx, componentId: number, ref: ComponentRe
   }
 }
 
-async function insertChunked<T extends 'leaves' | 'tree_nodes' | 'observations' | 'census'>(trx: Trx, table: T, rows: Database[T][]): Promise<void> {
+async function insertChunked<T extends 'leaves' | 'tree_nodes' | 'observations' | 'census' | 'key_sets'>(trx: Trx, table: T, rows: Database[T][]): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     // kysely's typing of a generic table name is too wide to check here; the row type is fixed by T.
     await trx.insertInto(table).values(rows.slice(i, i + ROWS_PER_INSERT) as never).execute();

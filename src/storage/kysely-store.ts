@@ -5,6 +5,7 @@ import { observationLeafRecord, type NewObservation, type Observation } from '..
 import type { HeadBlock } from '../notary/head.js';
 import type { Hash } from '../notary/hash.js';
 import { encodeLeaf } from '../notary/leaf.js';
+import { keySetDigest, keySetLeafRecord, type KeySetDocument } from '../notary/key-set.js';
 import type { NodeCoord } from '../notary/merkle.js';
 import { appendLeaves, initialiseLog } from './kysely-append.js';
 import { readNodeHashes, toCensus, toHead, toLeaf, toObservation } from './kysely-read.js';
@@ -18,6 +19,8 @@ import type {
   HeadSealer,
   ImportedLeaf,
   NewApiKey,
+  NewKeySet,
+  StoredKeySet,
   Store,
   StoredLeaf,
 } from './store.js';
@@ -77,12 +80,43 @@ export class KyselyStore implements Store {
     return appendLeaves(
       this.db,
       leaves.map((leaf) => ({
-        record: 'observation' in leaf ? { observation: leaf.observation } : { census: leaf.census },
+        record:
+          'observation' in leaf
+            ? { observation: leaf.observation }
+            : 'census' in leaf
+              ? { census: leaf.census }
+              : { keyset: { version: leaf.keyset.version, digest: leaf.keyset.digest, full: null } },
         logged_at: leaf.logged_at,
         bytes: () => leaf.bytes,
       })),
       seal,
     );
+  }
+
+  appendKeySet(keySet: NewKeySet, seal: HeadSealer): Promise<AppendResult> {
+    const { document } = keySet;
+    const digest = keySetDigest(document);
+    return appendLeaves(
+      this.db,
+      [
+        {
+          record: { keyset: { version: document.version, digest, full: keySet } },
+          logged_at: null,
+          bytes: (loggedAt) => encodeLeaf(keySetLeafRecord({ version: document.version, issued_at: document.issued_at, digest }, loggedAt)),
+        },
+      ],
+      seal,
+    );
+  }
+
+  async keySets(): Promise<StoredKeySet[]> {
+    const rows = await this.db.selectFrom('key_sets').selectAll().orderBy('version').execute();
+    return rows.map((row) => ({
+      document: JSON.parse(row.document) as KeySetDocument,
+      envelope: JSON.parse(row.envelope),
+      digest: row.digest,
+      leaf_index: Number(row.leaf_index),
+    }));
   }
 
   async latestCensus(ref: ComponentRef): Promise<Census | null> {

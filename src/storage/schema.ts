@@ -38,5 +38,6 @@ export interface Database {
   watch: { component_id: number; added_at: string; due_at: string; claimed_until: string | null };
   upstream_cache: { url: string; etag: string | null; last_modified: string | null; facts: string; stored_at: string };
   api_keys: { id: string; key_hash: string; label: string | null; created_at: string; revoked_at: string | null };
+  key_sets: { version: number; document: string; digest: string; envelope: string; leaf_index: number };
   schema_migrations: { version: number; name: string; applied_at: string };
 }

@@ -1,7 +1,9 @@
 import type { Census, NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { EvidenceValue, NewObservation, Observation } from '../domain/observation.js';
+import type { DsseEnvelope } from '../notary/dsse.js';
 import type { HeadBlock } from '../notary/head.js';
+import type { KeySetDocument } from '../notary/key-set.js';
 import type { Hash } from '../notary/hash.js';
 import type { NodeCoord } from '../notary/merkle.js';
 
@@ -30,6 +32,14 @@ export interface Store {
   importLeaves(leaves: ImportedLeaf[], seal: HeadSealer): Promise<AppendResult>;
   /** Appends census reads as leaves, with one new head; same all-or-nothing rule. */
   appendCensus(census: NewCensus[], seal: HeadSealer): Promise<AppendResult>;
+  /**
+   * Appends one version of the verdict key set: its row and a leaf holding its digest, with one new
+   * head, all or nothing. The version must be the next one (1 for the first); a racing writer that
+   * got there first makes this throw KeySetConflictError, and nothing is written.
+   */
+  appendKeySet(keySet: NewKeySet, seal: HeadSealer): Promise<AppendResult>;
+  /** Every key-set version held, oldest first (a published version is never removed). */
+  keySets(): Promise<StoredKeySet[]>;
   /** The component's latest census, or null when its dependents were never read. */
   latestCensus(ref: ComponentRef): Promise<Census | null>;
 
@@ -117,13 +127,31 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
 }
 
+export interface NewKeySet {
+  document: KeySetDocument;
+  /** The document's bytes signed by a key of the previous version (version 1: by its own key). */
+  envelope: DsseEnvelope;
+}
+
+export interface StoredKeySet extends NewKeySet {
+  /** hex SHA-256 of the document's RFC 8785 bytes: what the log holds */
+  digest: string;
+  leaf_index: number;
+}
+
 export interface AppendResult {
   observations: Observation[];
   census: Census[];
+  key_sets: StoredKeySet[];
   head: HeadBlock;
 }
 
-export type ImportedLeaf = { bytes: Uint8Array; logged_at: string } & ({ observation: NewObservation } | { census: NewCensus });
+/** A key-set leaf comes without its document (an export holds leaves only): the leaf alone is kept. */
+export type ImportedLeaf = { bytes: Uint8Array; logged_at: string } & (
+  | { observation: NewObservation }
+  | { census: NewCensus }
+  | { keyset: { version: number; digest: string } }
+);
 
 export interface StoredLeaf {
   index: number;
@@ -141,6 +169,14 @@ export class DuplicateObservationError extends Error {
         : `${component.kind}:${component.id} already has an observation dated ${observation_date}; a re-read that day is a correction`,
     );
     this.name = 'DuplicateObservationError';
+  }
+}
+
+/** A key-set version that is not the next one: another writer published first. */
+export class KeySetConflictError extends Error {
+  constructor(readonly version: number, readonly latest: number) {
+    super(`key set version ${version} cannot follow version ${latest}; another writer published first`);
+    this.name = 'KeySetConflictError';
   }
 }
 

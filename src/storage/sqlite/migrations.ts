@@ -42,4 +42,11 @@ export const sqliteMigrations: Migration[] = [
       `CREATE TABLE api_keys (id text PRIMARY KEY, key_hash text NOT NULL UNIQUE, label text, created_at text NOT NULL, revoked_at text)`,
     ],
   },
+  {
+    version: 5,
+    name: 'verdict key set: each signed version, its digest logged as a leaf',
+    statements: [
+      `CREATE TABLE key_sets (version integer PRIMARY KEY, document text NOT NULL, digest text NOT NULL, envelope text NOT NULL, leaf_index integer NOT NULL UNIQUE REFERENCES leaves (idx))`,
+    ],
+  },
 ];

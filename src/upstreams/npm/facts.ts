@@ -17,7 +17,22 @@ export type PackumentFacts = {
   unpublished_versions: string[];
   security_holding: boolean;
   repository_url: string | null;
+  /** The latest version's declared interface, as read (DESIGN §6 schema_history). */
+  latest_interface: LatestInterface | null;
+  /** The names of the latest version's direct dependencies, sorted (DESIGN §6 dependency_risk). */
+  latest_dependencies: string[] | null;
 };
+
+export type LatestInterface = {
+  license: string | null;
+  engines: Record<string, string>;
+  has_exports: boolean;
+  has_types: boolean;
+};
+
+// Keeps a leaf well under its 64 kB limit even for packages with very many dependencies.
+const MAX_DEPENDENCIES = 300;
+const MAX_ENGINES = 10;
 
 function record(v: unknown): Record<string, unknown> | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
@@ -35,8 +50,36 @@ function repositoryUrl(v: unknown): string | null {
   return typeof url === 'string' ? url.slice(0, 300) : null;
 }
 
+/** `license` as a string, or the legacy `{type}` object (and `licenses: [{type}]` arrays) npm still serves. */
+function licenseOf(manifest: Record<string, unknown>): string | null {
+  const l = manifest['license'];
+  if (typeof l === 'string') return l.slice(0, 200);
+  const type = record(l)?.['type'];
+  if (typeof type === 'string') return type.slice(0, 200);
+  const list = manifest['licenses'];
+  if (Array.isArray(list)) {
+    const types = list.map((x) => record(x)?.['type']).filter((t): t is string => typeof t === 'string');
+    if (types.length > 0) return types.join(' OR ').slice(0, 200);
+  }
+  return null;
+}
+
+function interfaceOf(manifest: Record<string, unknown>): LatestInterface {
+  const engines = Object.entries(record(manifest['engines']) ?? {})
+    .filter((e): e is [string, string] => typeof e[1] === 'string')
+    .slice(0, MAX_ENGINES)
+    .map(([k, v]) => [k.slice(0, 50), v.slice(0, 100)]);
+  return {
+    license: licenseOf(manifest),
+    engines: Object.fromEntries(engines),
+    has_exports: manifest['exports'] !== undefined && manifest['exports'] !== null,
+    has_types: typeof manifest['types'] === 'string' || typeof manifest['typings'] === 'string',
+  };
+}
+
 export const PACKUMENT_FACTS: FactsSpec<PackumentFacts> = {
-  version: 'npm-packument/1',
+  // /2: adds the latest version's interface and direct dependencies; cached /1 facts are re-read.
+  version: 'npm-packument/2',
   extract(body) {
     const doc = record(body);
     if (!doc) return 'the packument is not a JSON object';
@@ -45,6 +88,7 @@ export const PACKUMENT_FACTS: FactsSpec<PackumentFacts> = {
     const distTags = record(doc['dist-tags']) ?? {};
     const names = Object.keys(versions);
     const latest = typeof distTags['latest'] === 'string' ? distTags['latest'] : null;
+    const latestManifest = latest ? record(versions[latest]) : null;
     const last = latestInstant(names.map((v) => instant(time[v])));
     const unpublished = record(time['unpublished']);
     const unpublishedVersions = Array.isArray(unpublished?.['versions']) ? unpublished['versions'].filter((v): v is string => typeof v === 'string') : [];
@@ -63,6 +107,13 @@ export const PACKUMENT_FACTS: FactsSpec<PackumentFacts> = {
       // npm's replacement for removed malware (ecosyste.ms treats it as removed too).
       security_holding: doc['description'] === 'security holding package' || (latest !== null && /-security$/.test(latest) && names.length <= 1),
       repository_url: repositoryUrl(doc['repository']),
+      latest_interface: latestManifest ? interfaceOf(latestManifest) : null,
+      latest_dependencies: latestManifest
+        ? Object.keys(record(latestManifest['dependencies']) ?? {})
+            .map((n) => n.slice(0, 214))
+            .sort()
+            .slice(0, MAX_DEPENDENCIES)
+        : null,
     };
   },
 };

@@ -43,6 +43,9 @@ async function readNpm(client: HttpClient, base: string, ref: ComponentRef, toda
     deprecated: f.latest_deprecated,
     all_versions_deprecated: f.all_deprecated,
     repository_url: f.repository_url,
+    // What schema_history and dependency_risk report: read here, kept in the leaf, never re-derived.
+    ...(f.latest_interface ? { interface: { ...f.latest_interface, deprecated: f.latest_deprecated } } : {}),
+    ...(f.latest_dependencies ? { dependencies: f.latest_dependencies } : {}),
     ...redirectEvidence(answer.redirects),
   };
   const reading = (r: Pick<Reading, 'signals' | 'evidence'>): Reading => ({ ...r, source: answer.url, method: NPM_METHOD });

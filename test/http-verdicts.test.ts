@@ -1,0 +1,260 @@
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/run.js';
+import { verdictKeyFiles } from '../src/config/signing-key.js';
+import { build } from '../src/http/app.js';
+import { publicJwkOf } from '../src/notary/key-set.js';
+import { signVerdict, verifyVerdict } from '../src/notary/verdict.js';
+import { ensureKeySet, rotateVerdictKey, verifyKeySetChain, type VerdictKeyFiles } from '../src/operations/verdict-keys.js';
+import { VerdictService } from '../src/operations/verdict.js';
+import { startHarness, type Harness } from '../src/simulator/harness.js';
+import { demoScenario } from '../src/simulator/demo.js';
+import type { Store } from '../src/storage/store.js';
+import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+/**
+ * A verdict checked with node:crypto alone, as an agent without Tended's code would: rebuild the
+ * DSSE PAE by hand, find the key by kid in the published JWK Set, recompute its RFC 7638 thumbprint,
+ * and verify the Ed25519 signature. Returns the statement, or null when anything fails.
+ */
+function verifyWithNodeCryptoAlone(envelope: any, keySet: any): any | null {
+  if (envelope.payloadType !== 'application/vnd.in-toto+json') return null;
+  const body = Buffer.from(envelope.payload, 'base64');
+  const type = Buffer.from(envelope.payloadType, 'utf8');
+  const pae = Buffer.concat([Buffer.from(`DSSEv1 ${type.length} `), type, Buffer.from(` ${body.length} `), body]);
+  for (const { keyid, sig } of envelope.signatures) {
+    const jwk = keySet.keys.find((k: any) => k.kid === keyid);
+    if (!jwk) continue;
+    const thumbprint = createHash('sha256').update(`{"crv":"${jwk.crv}","kty":"${jwk.kty}","x":"${jwk.x}"}`).digest('base64url');
+    if (thumbprint !== jwk.kid) continue;
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
+    if (verify(null, pae, key, Buffer.from(sig, 'base64'))) return JSON.parse(body.toString('utf8'));
+  }
+  return null;
+}
+
+const tamper = (verdict: any, edit: (statement: any) => void) => {
+  const statement = JSON.parse(Buffer.from(verdict.envelope.payload, 'base64').toString());
+  edit(statement);
+  return { ...verdict, envelope: { ...verdict.envelope, payload: Buffer.from(JSON.stringify(statement)).toString('base64') } };
+};
+
+describe.each([
+  ['sqlite', sqliteTestStore],
+  ['postgres', postgresTestStore],
+] as const)('verdict envelopes and the key set, on %s', (_backend, open) => {
+  let t: TestStore;
+  let harness: Harness;
+  let dir: string;
+  let files: VerdictKeyFiles;
+  let deps: ReturnType<typeof recordDeps> & { sources: Harness['sources'] };
+
+  const appOn = (store: Store = t.store) => {
+    const d = { ...deps, store };
+    return build({ ...d, verdicts: new VerdictService(d, files), logError: (e) => console.error(e) });
+  };
+  const get = async (app: ReturnType<typeof build>, path: string) => {
+    const res = await app.request(path);
+    return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as any };
+  };
+
+  beforeEach(async () => {
+    t = await open();
+    harness = await startHarness({ scenario: demoScenario(), today: '2026-11-22' });
+    dir = mkdtempSync(join(tmpdir(), 'tended-verdicts-'));
+    files = verdictKeyFiles(join(dir, 'verdict-keys'), (k) => publicJwkOf(k).kid);
+    deps = { ...recordDeps(t.store, '2026-11-22T12:00:00Z'), sources: harness.sources };
+    await t.store.initialiseLog(deps.notary.seal);
+    await t.store.appendObservations(
+      [githubObservation('expressjs/express', '2026-11-01', 'alive'), githubObservation('expressjs/express', '2026-11-20', 'alive'), githubObservation('acme/old', '2024-01-01', 'abandoned')],
+      deps.notary.seal,
+    );
+    await ensureKeySet(deps, files);
+  });
+  afterEach(async () => {
+    await harness.close();
+    await t.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('off: the key route is 404 with a sentence, and answers carry no verdict', async () => {
+    const app = build({ ...deps, logError: () => {} });
+    const keys = await get(app, '/.well-known/service-verdict-keys.json');
+    expect(keys.status).toBe(404);
+    expect(keys.body.detail).toMatch(/TENDED_VERDICTS/);
+    expect((await get(app, '/api/v1/entity/expressjs/express')).body.verdict).toBeUndefined();
+  });
+
+  it('on: publishes a non-empty JWK Set whose kids are thumbprints, signed, with its digest in the log', async () => {
+    const app = appOn();
+    const { status, type, body } = await get(app, '/.well-known/service-verdict-keys.json');
+    expect(status).toBe(200);
+    expect(type).toMatch(/^application\/json/);
+    expect(body.version).toBe(1);
+    expect(body.keys).toHaveLength(1);
+    expect(body.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'Ed25519', use: 'sig', status: 'active', valid_until: null });
+    expect(body.log).toEqual({ origin: deps.notary.origin, vkeys: [expect.objectContaining({ vkey: deps.notary.vkey, status: 'active' })] });
+    const { signature, leaf_index, digest, ...document } = body;
+    expect(() => verifyKeySetChain([{ document, envelope: signature }])).not.toThrow();
+    const leaf = await app.request(`/api/chain/entries/${leaf_index}`);
+    const record = JSON.parse(await leaf.text());
+    expect(record).toMatchObject({ _type: 'tended/keyset/v1', version: 1, sha256: digest });
+  });
+
+  it('an entity answer carries a verdict that verifies with node:crypto alone, and offline with everything it carries', async () => {
+    const app = appOn();
+    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const answer = (await get(app, '/api/v1/entity/expressjs/express?as_of=2026-11-21')).body;
+    const statement = verifyWithNodeCryptoAlone(answer.verdict.envelope, keySet);
+    expect(statement).not.toBeNull();
+    const leafBytes = Buffer.from(answer.verdict.leaf, 'base64');
+    const served = Buffer.from(await (await app.request(`/api/chain/entries/${answer.leaf_index}`)).arrayBuffer());
+    expect(leafBytes.equals(served)).toBe(true);
+    expect(statement).toMatchObject({
+      _type: 'https://in-toto.io/Statement/v1',
+      subject: [{ name: 'pkg:github/expressjs/express', digest: { sha256: createHash('sha256').update(served).digest('hex') } }],
+      predicate: {
+        purl: answer.purl,
+        as_of: '2026-11-21',
+        state: answer.state,
+        observation_date: '2026-11-20',
+        source: answer.source,
+        censoring_status: 'interval-censored',
+        leaf_index: answer.leaf_index,
+        checkpoint: { origin: deps.notary.origin, tree_size: answer.verdict.inclusion_proof.tree_size },
+      },
+    });
+    expect(verifyVerdict(answer.verdict, keySet).predicate.state).toBe('alive');
+  });
+
+  it('refuses a tampered payload, a wrong payloadType, an unknown key, and a proof for another tree', async () => {
+    const app = appOn();
+    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const { verdict } = (await get(app, '/api/v1/entity/acme/old')).body;
+    expect(verifyVerdict(verdict, keySet).predicate.state).toBe('unknown-stale');
+
+    const forged = tamper(verdict, (s) => (s.predicate.state = 'alive'));
+    expect(verifyWithNodeCryptoAlone(forged.envelope, keySet)).toBeNull();
+    expect(() => verifyVerdict(forged, keySet)).toThrow(/payload or its type was changed/);
+
+    const retyped = { ...verdict, envelope: { ...verdict.envelope, payloadType: 'application/json' } };
+    expect(verifyWithNodeCryptoAlone(retyped.envelope, keySet)).toBeNull();
+    expect(() => verifyVerdict(retyped, keySet)).toThrow(/payload or its type was changed/);
+
+    const otherDir = mkdtempSync(join(tmpdir(), 'tended-other-'));
+    const stranger = verdictKeyFiles(otherDir, (k) => publicJwkOf(k).kid).create();
+    const strangerSet = { ...keySet, keys: [{ ...publicJwkOf(stranger.privateKey), alg: 'Ed25519', use: 'sig', status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null }] };
+    rmSync(otherDir, { recursive: true, force: true });
+    expect(verifyWithNodeCryptoAlone(verdict.envelope, strangerSet)).toBeNull();
+    expect(() => verifyVerdict(verdict, strangerSet)).toThrow(/no signature is by a key in the key set/);
+
+    const badProof = { ...verdict, inclusion_proof: { ...verdict.inclusion_proof, hashes: verdict.inclusion_proof.hashes.map(() => Buffer.alloc(32).toString('base64')) } };
+    expect(() => verifyVerdict(badProof, keySet)).toThrow(/not included/);
+    const otherLeaf = { ...verdict, leaf: Buffer.from('{}').toString('base64') };
+    expect(() => verifyVerdict(otherLeaf, keySet)).toThrow(/not the ones the statement names/);
+  });
+
+  it('each manifest result carries its own verdict, an unobserved component included; signed once per head', async () => {
+    const app = appOn();
+    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const post = async () => {
+      const res = await app.request('/api/v1/manifest', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ components: [{ name: 'expressjs/express', kind: 'github' }, { name: 'left-pad', kind: 'npm' }] }),
+      });
+      return (await res.json()) as any;
+    };
+    const answer = await post();
+    expect(answer.results).toHaveLength(2);
+    for (const result of answer.results) {
+      expect(verifyWithNodeCryptoAlone(result.verdict.envelope, keySet)).not.toBeNull();
+      expect(verifyVerdict(result.verdict, keySet).predicate.state).toBe(result.state);
+    }
+    expect(answer.results[1].verdict).toMatchObject({ leaf: null, inclusion_proof: null });
+    // The same answer under the same head: the same envelope, not a fresh signature.
+    expect((await post()).results[0].verdict.envelope).toEqual(answer.results[0].verdict.envelope);
+    const entity = async () => (await get(app, '/api/v1/entity/expressjs/express')).body.verdict;
+    const before = await entity();
+    expect(await entity()).toEqual(before);
+    await t.store.appendObservations([githubObservation('acme/other', '2026-11-22', 'alive')], deps.notary.seal);
+    const after = await entity();
+    expect(after.inclusion_proof.tree_size).toBe(before.inclusion_proof.tree_size + 1);
+    expect(verifyVerdict(after, keySet).predicate.checkpoint.tree_size).toBe(after.inclusion_proof.tree_size);
+  });
+
+  it('survives a rotation and a restart: old verdicts verify with the retired key, new ones use the new key; nothing is removed', async () => {
+    const app = appOn();
+    const v1 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const oldVerdict = (await get(app, '/api/v1/entity/expressjs/express')).body.verdict;
+    const oldKid = v1.keys[0].kid;
+
+    deps.clock.set('2026-11-22T13:00:00Z');
+    const { next } = await rotateVerdictKey(deps, files);
+    expect(next.document.version).toBe(2);
+    expect(readdirSync(files.dir)).toHaveLength(2);
+
+    // A restart: a new connection and a new service, reading everything from the store and the files.
+    deps.clock.set('2026-11-22T13:00:05Z');
+    const reopened = await t.reopen();
+    const restarted = appOn(reopened);
+    const v2 = (await get(restarted, '/.well-known/service-verdict-keys.json')).body;
+    expect(v2.version).toBe(2);
+    expect(v2.keys.map((k: any) => [k.kid, k.status, k.valid_until])).toEqual([
+      [oldKid, 'retired', '2026-11-22T13:00:00Z'],
+      [expect.not.stringMatching(oldKid), 'active', null],
+    ]);
+    const newKid = v2.keys[1].kid;
+    // Version 2 is signed by the key of version 1, so an agent pinning v1 can walk to v2 offline.
+    const strip = ({ signature, leaf_index, digest, ...document }: any) => ({ document, envelope: signature });
+    expect(() => verifyKeySetChain([strip(v1), strip(v2)])).not.toThrow();
+    expect(strip(v2).envelope.signatures[0].keyid).toBe(oldKid);
+
+    expect(verifyWithNodeCryptoAlone(oldVerdict.envelope, v2)).not.toBeNull();
+    expect(verifyVerdict(oldVerdict, v2).keyid).toBe(oldKid);
+    const newVerdict = (await get(restarted, '/api/v1/entity/expressjs/express')).body.verdict;
+    expect(newVerdict.envelope.signatures[0].keyid).toBe(newKid);
+    expect(verifyVerdict(newVerdict, v2).keyid).toBe(newKid);
+    // The service that was running when the rotation happened moves to the new key too.
+    expect((await get(app, '/api/v1/entity/expressjs/express')).body.verdict.envelope.signatures[0].keyid).toBe(newKid);
+    // The retired key cannot vouch for a verdict issued after its window closed, even with a good signature.
+    const statement = JSON.parse(Buffer.from(newVerdict.envelope.payload, 'base64').toString());
+    const late = signVerdict(
+      { predicate: statement.predicate, checkpoint: newVerdict.checkpoint, leaf: Buffer.from(newVerdict.leaf, 'base64'), inclusion_proof: newVerdict.inclusion_proof },
+      { kid: oldKid, privateKey: files.load(oldKid)! },
+    );
+    expect(verifyWithNodeCryptoAlone(late.envelope, v2)).not.toBeNull();
+    expect(() => verifyVerdict(late, v2)).toThrow(/was not valid at 2026-11-22T13:00:05Z/);
+  });
+
+  it('`tended verify-verdict` checks a saved answer against a saved key set offline: exit 0 valid, 1 with a sentence', async () => {
+    const app = appOn();
+    const keysFile = join(dir, 'keys.json');
+    const answerFile = join(dir, 'answer.json');
+    const forgedFile = join(dir, 'forged.json');
+    writeFileSync(keysFile, JSON.stringify((await get(app, '/.well-known/service-verdict-keys.json')).body));
+    const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
+    writeFileSync(answerFile, JSON.stringify(answer));
+    writeFileSync(forgedFile, JSON.stringify({ verdict: tamper(answer.verdict, (s) => (s.predicate.state = 'abandoned')) }));
+    const run = async (args: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await runCli(args, {
+        env: { DATABASE_URL: `sqlite:${join(dir, 'unused.db')}` },
+        stdout: { write: (s: string) => ((out += s), true) } as never,
+        stderr: { write: (s: string) => ((err += s), true) } as never,
+        openStore: () => Promise.reject(new Error('verify-verdict must not open a store')),
+      });
+      return { code, out, err };
+    };
+    const ok = await run(['verify-verdict', answerFile, '--keys', keysFile]);
+    expect(ok).toMatchObject({ code: 0, out: expect.stringMatching(/^valid: pkg:github\/expressjs\/express was alive/) });
+    const bad = await run(['verify-verdict', forgedFile, '--keys', keysFile]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/not valid: the envelope does not verify/);
+    expect((await run(['verify-verdict', answerFile])).code).toBe(2);
+  });
+});
