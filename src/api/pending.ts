@@ -10,9 +10,6 @@ const pending: { method: 'get' | 'post' | 'delete'; path: string; summary: strin
   { method: 'get', path: '/v1/trust_score/{kind}/{id}', summary: 'The dated facts a trust decision rests on; no score is computed' },
   { method: 'get', path: '/v1/schema_history/{kind}/{id}', summary: 'The dated history of a component’s declared interface facts' },
   { method: 'get', path: '/v1/dependency_risk/{kind}/{id}', summary: 'The held state of each direct dependency, one dated result each' },
-  { method: 'post', path: '/mcp', summary: 'MCP over streamable HTTP (JSON-RPC, stateless)' },
-  { method: 'get', path: '/mcp', summary: 'Describes the MCP endpoint' },
-  { method: 'delete', path: '/mcp', summary: 'Acknowledges a session end (the endpoint is stateless)' },
   { method: 'get', path: '/verify', summary: 'Human and machine verification page for the log' },
 ];
 

@@ -6,6 +6,7 @@ import { registerPendingRoutes } from '../api/pending.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import { registerDisputeRoute } from '../api/dispute.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
+import { registerMcpRoutes } from '../api/mcp.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -16,6 +17,8 @@ const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="licen
 export interface AppDeps extends ObserverDeps {
   /** Where unexpected errors go (pino in production). Never a request body, never a client IP. */
   readonly logError: (error: unknown) => void;
+  /** The address `serve` binds to; on a loopback address /mcp refuses foreign Host headers (DNS rebinding). */
+  readonly listenHost?: string;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -48,6 +51,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerChainRoutes(app, deps);
   registerDisputeRoute(app, deps);
   registerSubmissionRoutes(app, deps);
+  registerMcpRoutes(app, deps, { listenHost: deps.listenHost, version: API_VERSION });
   registerPendingRoutes(app);
 
   app.doc31('/api/v1/docs', {
