@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observedRecord, serveApp, type ObservedRecord, type ServedApp } from './support/mcp-server.js';
 
@@ -230,5 +231,32 @@ describe('DNS rebinding', () => {
     } finally {
       await open.close();
     }
+  });
+});
+
+describe('any body', () => {
+  it('never gets a 5xx: every JSON value, JSON-RPC-shaped or not, is answered 2xx or 4xx in JSON', async () => {
+    const message = fc.record(
+      {
+        jsonrpc: fc.constantFrom('2.0', '1.0', 2),
+        id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
+        method: fc.constantFrom('initialize', 'ping', 'tools/list', 'tools/call', 'notifications/initialized', 'nope', ''),
+        params: fc.oneof(
+          fc.constant(undefined),
+          fc.jsonValue(),
+          fc.record({ name: fc.constantFrom('check_component', 'get_series', 'prove_inclusion', 'x'), arguments: fc.jsonValue() }, { requiredKeys: [] }),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(message, fc.array(message, { maxLength: 4 }), fc.jsonValue()), fc.constantFrom(undefined, '2025-03-26', '2025-11-25'), async (body, version) => {
+        const r = await post(body, version ? { 'mcp-protocol-version': version } : {});
+        expect(r.status < 500, `${r.status} for ${JSON.stringify(body)}`).toBe(true);
+        if (r.status !== 202) expect(() => JSON.parse(r.text)).not.toThrow();
+        if (r.status >= 400) expect(r.body.detail, r.text).toEqual(expect.any(String));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -112,7 +112,9 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: RecordDeps, options: M
     if (contentType) headers['content-type'] = contentType;
     if (!Array.isArray(body) && isMethod(body, 'initialize') && answer.status === 200) headers['Mcp-Session-Id'] = randomUUID();
     // Through c.body, so the edge middleware's CORS headers are on the answer too.
-    return answer.status === 202 ? c.body(null, 202, headers) : c.body(await answer.text(), answer.status as 200, headers);
+    if (answer.status === 202) return c.body(null, 202, headers);
+    const text = await answer.text();
+    return c.body(answer.status >= 400 ? withDetail(text) : text, answer.status as 200, headers);
   });
 }
 
@@ -159,6 +161,17 @@ function rpcError(
   c.header('Link', undefined);
   // `detail` as on every other Tended error; the rest is the JSON-RPC error MCP clients read.
   return c.json({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) }, detail: message }, status, headers);
+}
+
+/** An error the SDK transport answered (an invalid message): `detail` added, as on every Tended error. */
+function withDetail(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } };
+    if (body && typeof body.error?.message === 'string') return JSON.stringify({ ...body, detail: body.error.message });
+  } catch {
+    // Not JSON: passed on as the SDK wrote it.
+  }
+  return text;
 }
 
 function isMethod(message: unknown, method: string): boolean {
