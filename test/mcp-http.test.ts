@@ -55,7 +55,7 @@ describe('POST /mcp', () => {
   });
 
   it('accepts any session id, or none, after initialize', async () => {
-    for (const headers of [{}, { 'mcp-session-id': 'never-issued' }, { 'mcp-session-id': crypto.randomUUID() }]) {
+    for (const headers of [{}, { 'mcp-session-id': 'never-issued' }, { 'mcp-session-id': crypto.randomUUID() }] as Record<string, string>[]) {
       const r = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, headers);
       expect(r.status).toBe(200);
       expect(r.body.result.tools).toHaveLength(7);
@@ -75,7 +75,7 @@ describe('POST /mcp', () => {
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } } },
     ];
-    for (const headers of [{}, { 'mcp-protocol-version': '2025-03-26' }]) {
+    for (const headers of [{}, { 'mcp-protocol-version': '2025-03-26' }] as Record<string, string>[]) {
       const r = await post(batch, headers);
       expect(r.status).toBe(200);
       expect(Array.isArray(r.body)).toBe(true);
