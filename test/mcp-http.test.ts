@@ -50,8 +50,11 @@ describe('POST /mcp', () => {
     expect(a.headers.get('access-control-expose-headers')).toMatch(/MCP-Protocol-Version/);
     // A version the server does not speak gets its latest, as the handshake says.
     expect((await post(initialize(3, '2031-01-01'))).body.result.protocolVersion).toBe('2025-11-25');
-    // Only initialize mints an id.
+    // Only a successful initialize mints an id.
     expect((await post({ jsonrpc: '2.0', id: 4, method: 'ping' })).headers.get('mcp-session-id')).toBeNull();
+    const failed = await post({ jsonrpc: '2.0', id: 5, method: 'initialize', params: { capabilities: 'none' } });
+    expect(failed.body.error).toBeDefined();
+    expect(failed.headers.get('mcp-session-id')).toBeNull();
   });
 
   it('accepts any session id, or none, after initialize', async () => {

@@ -65,14 +65,14 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: RecordDeps, options: M
   // loopback-bound server. A server bound elsewhere is public on purpose (spec §5: open CORS).
   app.use('/mcp', async (c, next) => {
     if (loopbackBind && !LOOPBACK_HOSTS.has(hostName(c.req.header('host') ?? new URL(c.req.url).host))) {
-      return rpcError(c, 403, null, INVALID_REQUEST, 'This server listens on a loopback address and answers only Host localhost, 127.0.0.1 or [::1].');
+      return rpcError(c, 403, INVALID_REQUEST, 'This server listens on a loopback address and answers only Host localhost, 127.0.0.1 or [::1].');
     }
     await next();
   });
 
   app.get('/mcp', (c) => {
     if (acceptsEventStream(c.req.header('accept'))) {
-      return rpcError(c, 405, null, INVALID_REQUEST, 'This endpoint answers in JSON only and offers no event stream; POST JSON-RPC messages to /mcp.', { Allow: 'GET, POST, DELETE' });
+      return rpcError(c, 405, INVALID_REQUEST, 'This endpoint answers in JSON only and offers no event stream; POST JSON-RPC messages to /mcp.', { Allow: 'GET, POST, DELETE' });
     }
     return c.json(descriptor(options), 200);
   });
@@ -82,38 +82,38 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: RecordDeps, options: M
   app.post('/mcp', async (c) => {
     const type = mediaType(c);
     if (type !== 'application/json') {
-      return rpcError(c, 415, null, INVALID_REQUEST, `Content-Type must be application/json for JSON-RPC; got "${type.slice(0, 60) || 'none'}".`);
+      return rpcError(c, 415, INVALID_REQUEST, `Content-Type must be application/json for JSON-RPC; got "${type.slice(0, 60) || 'none'}".`);
     }
     const versionHeader = c.req.header('mcp-protocol-version');
     if (versionHeader !== undefined && !SUPPORTED_VERSIONS.includes(versionHeader)) {
       // -32600 rather than 2026's -32022: a modern client reads -32022 as a modern server and would not fall back to initialize.
-      return rpcError(c, 400, null, INVALID_REQUEST, `MCP-Protocol-Version "${versionHeader.slice(0, 40)}" is not supported; use one of ${SUPPORTED_VERSIONS.join(', ')}.`, {}, { supported: SUPPORTED_VERSIONS });
+      return rpcError(c, 400, INVALID_REQUEST, `MCP-Protocol-Version "${versionHeader.slice(0, 40)}" is not supported; use one of ${SUPPORTED_VERSIONS.join(', ')}.`, {}, { supported: SUPPORTED_VERSIONS });
     }
     let body: unknown;
     try {
       const bytes = await readBody(c, MCP_BODY_LIMIT);
       body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return rpcError(c, 413, null, INVALID_REQUEST, error.message);
-      return rpcError(c, 400, null, PARSE_ERROR, 'Parse error: the body is not valid UTF-8 JSON. Send one JSON-RPC 2.0 message (or, with protocol 2025-03-26, an array of them).');
+      if (error instanceof BodyTooLargeError) return rpcError(c, 413, INVALID_REQUEST, error.message);
+      return rpcError(c, 400, PARSE_ERROR, 'Parse error: the body is not valid UTF-8 JSON. Send one JSON-RPC 2.0 message (or, with protocol 2025-03-26, an array of them).');
     }
     if (Array.isArray(body)) {
       const version = versionHeader ?? BATCH_VERSION;
-      if (version !== BATCH_VERSION) return rpcError(c, 400, null, INVALID_REQUEST, `Batches exist only in protocol ${BATCH_VERSION}; with ${version}, send one JSON-RPC message per request.`);
-      if (body.length === 0) return rpcError(c, 400, null, INVALID_REQUEST, 'The batch is empty; send at least one JSON-RPC message.');
-      if (body.some((m) => isMethod(m, 'initialize'))) return rpcError(c, 400, null, INVALID_REQUEST, 'initialize cannot be part of a batch; send it alone.');
+      if (version !== BATCH_VERSION) return rpcError(c, 400, INVALID_REQUEST, `Batches exist only in protocol ${BATCH_VERSION}; with ${version}, send one JSON-RPC message per request.`);
+      if (body.length === 0) return rpcError(c, 400, INVALID_REQUEST, 'The batch is empty; send at least one JSON-RPC message.');
+      if (body.some((m) => isMethod(m, 'initialize'))) return rpcError(c, 400, INVALID_REQUEST, 'initialize cannot be part of a batch; send it alone.');
     } else if (body === null || typeof body !== 'object') {
-      return rpcError(c, 400, null, INVALID_REQUEST, 'The body must be a JSON-RPC 2.0 message (an object) or, with protocol 2025-03-26, an array of them.');
+      return rpcError(c, 400, INVALID_REQUEST, 'The body must be a JSON-RPC 2.0 message (an object) or, with protocol 2025-03-26, an array of them.');
     }
     const answer = await answerRpc(deps, options, c.req.raw, body);
-    // A fresh id per successful initialize; stateless, so it is never checked afterwards.
     const headers: Record<string, string> = {};
     const contentType = answer.headers.get('content-type');
     if (contentType) headers['content-type'] = contentType;
-    if (!Array.isArray(body) && isMethod(body, 'initialize') && answer.status === 200) headers['Mcp-Session-Id'] = randomUUID();
     // Through c.body, so the edge middleware's CORS headers are on the answer too.
     if (answer.status === 202) return c.body(null, 202, headers);
     const text = await answer.text();
+    // A fresh id per successful initialize; stateless, so it is never checked afterwards.
+    if (isMethod(body, 'initialize') && answer.status === 200 && isResult(text)) headers['Mcp-Session-Id'] = randomUUID();
     return c.body(answer.status >= 400 ? withDetail(text) : text, answer.status as 200, headers);
   });
 }
@@ -152,7 +152,6 @@ async function answerRpc(deps: RecordDeps, options: McpOptions, raw: Request, bo
 function rpcError(
   c: Context,
   status: 400 | 403 | 405 | 413 | 415,
-  id: null,
   code: number,
   message: string,
   headers: Record<string, string> = {},
@@ -160,7 +159,7 @@ function rpcError(
 ): Response {
   c.header('Link', undefined);
   // `detail` as on every other Tended error; the rest is the JSON-RPC error MCP clients read.
-  return c.json({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) }, detail: message }, status, headers);
+  return c.json({ jsonrpc: '2.0', id: null, error: { code, message, ...(data === undefined ? {} : { data }) }, detail: message }, status, headers);
 }
 
 /** An error the SDK transport answered (an invalid message): `detail` added, as on every Tended error. */
@@ -172,6 +171,15 @@ function withDetail(text: string): string {
     // Not JSON: passed on as the SDK wrote it.
   }
   return text;
+}
+
+function isResult(text: string): boolean {
+  try {
+    const message = JSON.parse(text) as { result?: unknown };
+    return message !== null && typeof message === 'object' && message.result !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 function isMethod(message: unknown, method: string): boolean {
