@@ -7,9 +7,6 @@ import { ErrorDetail, json } from './schemas.js';
  * when it is built, and leaves this list.
  */
 const pending: { method: 'get' | 'post' | 'delete'; path: string; summary: string }[] = [
-  { method: 'post', path: '/mcp', summary: 'MCP over streamable HTTP (JSON-RPC, stateless)' },
-  { method: 'get', path: '/mcp', summary: 'Describes the MCP endpoint' },
-  { method: 'delete', path: '/mcp', summary: 'Acknowledges a session end (the endpoint is stateless)' },
   { method: 'get', path: '/verify', summary: 'Human and machine verification page for the log' },
 ];
 

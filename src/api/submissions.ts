@@ -40,7 +40,7 @@ const ComponentsBody = z.object({
 });
 const PastedBody = z.object({ filename: z.string().max(255).optional(), content: z.string() });
 
-const CheckAnswerSchema = z
+export const CheckAnswerSchema = z
   .object({
     as_of: z.string(),
     format: z.string(),

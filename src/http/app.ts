@@ -10,6 +10,7 @@ import { registerSubmissionRoutes } from '../api/submissions.js';
 import { registerVerdictKeysRoute } from '../api/verdict-keys.js';
 import { registerFactRoutes } from '../api/facts.js';
 import type { VerdictService } from '../operations/verdict.js';
+import { registerMcpRoutes } from '../api/mcp.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -31,6 +32,8 @@ export interface AppDeps extends ObserverDeps {
   readonly limiter?: RateLimiter;
   /** Set when TENDED_VERDICTS=on: answers carry signed verdicts and the key set is published. */
   readonly verdicts?: VerdictService | null;
+  /** The address `serve` binds to; on a loopback address /mcp refuses foreign Host headers (DNS rebinding). */
+  readonly listenHost?: string;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -86,6 +89,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerSubmissionRoutes(app, deps);
   registerVerdictKeysRoute(app, deps.verdicts);
   registerFactRoutes(app, deps);
+  registerMcpRoutes(app, deps, { listenHost: deps.listenHost, version: API_VERSION });
   registerPendingRoutes(app);
 
   app.doc31('/api/v1/docs', {

@@ -1,0 +1,203 @@
+import { z } from '@hono/zod-openapi';
+import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
+import { ValidationError } from '../domain/errors.js';
+import { checkComponents } from '../operations/check-components.js';
+import type { RecordDeps } from '../operations/deps.js';
+import { DATA_LICENSE } from '../operations/entity-answer.js';
+import { parseManifest, parseSbom } from '../operations/parse-submission.js';
+import { NotFoundError, readHead, readInclusionProof, readLeaf } from '../operations/read-chain.js';
+import { readEntity, readOrg } from '../operations/read-entity.js';
+import { InputError, MANIFEST_FORMATS } from '../parsers/reference.js';
+import { EntityAnswerSchema, EntityResultSchema, HeadSchema, InclusionProofSchema, OrgAnswerSchema } from './schemas.js';
+import { CheckAnswerSchema } from './submissions.js';
+
+/**
+ * The MCP tools: each is the JSON API's read under another name, so an agent gets exactly the
+ * facts a person gets from the API (date, source, censoring status, leaf index, licence). None
+ * writes, none reaches an upstream: every answer comes from the record as held.
+ */
+
+const asOf = z
+  .string()
+  .optional()
+  .meta({ format: 'date', description: 'A UTC date YYYY-MM-DD, not after today: the answer as the record stood on that date. Default: today.' });
+const leafIndex = (description: string) => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ description });
+
+const CheckComponentInput = z.strictObject({
+  kind: z.enum(COMPONENT_KINDS).meta({ description: 'github (owner/repo), npm (the JavaScript registry), pypi or docker (an image reference).' }),
+  name: z.string().min(1).max(512).meta({ description: 'The component, e.g. expressjs/express, express, requests, node:22-alpine.' }),
+  as_of: asOf,
+});
+const CheckManifestInput = z.strictObject({
+  content: z.string().max(4 * 1024 * 1024).meta({ description: 'The pasted file: a GitHub Actions workflow, Dockerfile, package.json or requirements.txt.' }),
+  filename: z.string().max(255).optional().meta({ description: 'Its file name, which tells the format (e.g. package.json, Dockerfile, ci.yml).' }),
+  format: z.enum(MANIFEST_FORMATS).optional().meta({ description: 'The format, when neither the file name nor the content tells it.' }),
+  as_of: asOf,
+});
+const CheckSbomInput = z.strictObject({
+  content: z.string().max(4 * 1024 * 1024).meta({ description: 'A CycloneDX (JSON or XML) or SPDX (JSON, YAML, tag-value, 3.0 JSON-LD) SBOM, as text.' }),
+  as_of: asOf,
+});
+const GetSeriesInput = z.strictObject({
+  owner: z.string().min(1).max(100).meta({ description: 'The GitHub owner, e.g. expressjs.' }),
+  repo: z.string().min(1).max(100).meta({ description: 'The repository, e.g. express.' }),
+  as_of: asOf,
+});
+const GetOrgInput = z.strictObject({ org: z.string().min(1).max(100).meta({ description: 'The GitHub owner namespace, e.g. expressjs.' }), as_of: asOf });
+const NoInput = z.strictObject({});
+const ProveInclusionInput = z.strictObject({
+  leaf_index: leafIndex('The observation’s leaf index (leaf_index in every answer).'),
+  tree_size: leafIndex('The tree size to prove against; default the latest signed checkpoint’s.').optional(),
+});
+
+const CheckComponentOutput = EntityResultSchema.extend({
+  input: z.object({ name: z.string(), kind: z.enum(COMPONENT_KINDS) }),
+  license: z.literal(DATA_LICENSE),
+});
+const InclusionOutput = InclusionProofSchema.extend({
+  leaf: z.string().meta({ description: 'The leaf’s exact bytes (RFC 8785 JSON): its hash is SHA-256(0x00 ‖ bytes).' }),
+  checkpoint: z.string().nullable().meta({ description: 'The signed C2SP checkpoint of this tree size, when the proof is against the latest one.' }),
+  verifier_key: z.string(),
+});
+
+interface ToolDefinition<I extends z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: z.ZodType;
+  run: (deps: RecordDeps, args: z.infer<I>) => Promise<object>;
+}
+
+const tool = <I extends z.ZodType>(t: ToolDefinition<I>) => t as unknown as ToolDefinition<z.ZodType>;
+
+export const TOOLS = [
+  tool({
+    name: 'check_component',
+    title: 'Check one component',
+    description:
+      'The recorded maintenance state of one component (GitHub repository, npm or PyPI package, container image) at as_of, with the real date, source, censoring status and leaf index of the observation it rests on. A component Tended holds nothing on is "not checked" (not_observed), never "gone". No score.',
+    input: CheckComponentInput,
+    output: CheckComponentOutput,
+    run: async (deps, args: z.infer<typeof CheckComponentInput>) => {
+      const ref = normaliseComponent(args.kind, args.name);
+      const answer = await checkComponents(deps, { format: 'components', references: [{ ref, input: args.name, location: 'name' }], unresolved: [] }, args.as_of);
+      const { input, ...result } = answer.results[0]!;
+      return { ...result, input: { name: input.name, kind: input.kind }, license: answer.license };
+    },
+  }),
+  tool({
+    name: 'check_manifest',
+    title: 'Check a manifest',
+    description:
+      'One dated result per component a pasted GitHub Actions workflow, Dockerfile, package.json or requirements.txt names, and every entry that names none with the reason. Read in memory, never stored.',
+    input: CheckManifestInput,
+    output: CheckAnswerSchema,
+    run: (deps, args: z.infer<typeof CheckManifestInput>) =>
+      checkComponents(deps, parseManifest(args.content, { format: args.format, filename: args.filename }), args.as_of),
+  }),
+  tool({
+    name: 'check_sbom',
+    title: 'Check an SBOM',
+    description: 'One dated result per component of a CycloneDX or SPDX SBOM pasted as text. Parsed in memory, never stored.',
+    input: CheckSbomInput,
+    output: CheckAnswerSchema,
+    run: (deps, args: z.infer<typeof CheckSbomInput>) => checkComponents(deps, parseSbom(args.content, ''), args.as_of),
+  }),
+  tool({
+    name: 'get_series',
+    title: 'A repository’s dated series',
+    description:
+      'The dated observation series of one GitHub repository up to as_of, its state at that date and every state change, each dated to the first observation that read it.',
+    input: GetSeriesInput,
+    output: EntityAnswerSchema,
+    run: (deps, args: z.infer<typeof GetSeriesInput>) => readEntity(deps, args.owner, args.repo, args.as_of),
+  }),
+  tool({
+    name: 'get_org',
+    title: 'An owner’s repositories',
+    description: 'The held observations of every GitHub repository under an owner namespace, at as_of.',
+    input: GetOrgInput,
+    output: OrgAnswerSchema,
+    run: (deps, args: z.infer<typeof GetOrgInput>) => readOrg(deps, args.org, args.as_of),
+  }),
+  tool({
+    name: 'get_chain_head',
+    title: 'The log’s signed head',
+    description: 'The current head of the Merkle log over every observation: tree size, root hash and the signed C2SP checkpoint with the key to verify it.',
+    input: NoInput,
+    output: HeadSchema,
+    run: (deps) => readHead(deps),
+  }),
+  tool({
+    name: 'prove_inclusion',
+    title: 'Prove an observation is in the log',
+    description:
+      'The RFC 9162 inclusion proof of one observation’s leaf, with the leaf’s exact bytes and, by default, against the latest signed checkpoint (returned with it).',
+    input: ProveInclusionInput,
+    output: InclusionOutput,
+    run: async (deps, args: z.infer<typeof ProveInclusionInput>) => {
+      const head = args.tree_size === undefined ? await readHead(deps) : null;
+      const proof = await readInclusionProof(deps, args.leaf_index, args.tree_size ?? head!.tree_size);
+      const leaf = await readLeaf(deps, args.leaf_index);
+      return { ...proof, leaf: Buffer.from(leaf.bytes).toString('utf8'), checkpoint: head?.checkpoint ?? null, verifier_key: deps.notary.vkey };
+    },
+  }),
+];
+
+const byName = new Map(TOOLS.map((t) => [t.name, t]));
+
+/** JSON Schema (draft-07, which every MCP client validates) without the $schema line. */
+function jsonSchema(schema: z.ZodType): { type: 'object'; [key: string]: unknown } {
+  // io 'input': plain objects stay open, so a field added to an answer later does not break a
+  // client validating against this list; the tools' inputs are strict objects and stay closed.
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  return { ...rest, type: 'object' };
+}
+
+/** The tools/list entries, computed once. */
+export const TOOL_LIST = TOOLS.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: jsonSchema(t.input),
+  outputSchema: jsonSchema(t.output),
+  annotations: { title: t.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+}));
+
+export function hasTool(name: string): boolean {
+  return byName.has(name);
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/**
+ * Runs a known tool. Bad arguments and answers the record cannot give (an unknown leaf, a bad
+ * date) come back as isError with the sentence the API would give, so the agent can correct itself.
+ */
+export async function callTool(deps: RecordDeps, name: string, rawArgs: unknown): Promise<ToolResult> {
+  const t = byName.get(name)!;
+  const parsed = t.input.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    return toolError(`The arguments of ${name} are not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}.`);
+  }
+  try {
+    const answer = (await t.run(deps, parsed.data)) as Record<string, unknown>;
+    return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      return toolError(`${name} could not answer: ${error.issues.map((i) => `${String(i.loc.at(-1) ?? 'arguments')}: ${i.msg}`).join('; ')}.`);
+    }
+    if (error instanceof NotFoundError || error instanceof InputError) return toolError(`${name} could not answer: ${error.message}.`);
+    throw error;
+  }
+}
+
+function toolError(message: string): ToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}

@@ -1,0 +1,170 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { observedRecord, serveApp, TODAY, type ObservedRecord, type ServedApp } from './support/mcp-server.js';
+
+// The official SDK clients against the app served over loopback, answering from a record the
+// observer filled from the simulator on three dates.
+
+let record: ObservedRecord;
+let served: ServedApp;
+
+beforeAll(async () => {
+  record = await observedRecord();
+  served = await serveApp(record.deps);
+});
+afterAll(async () => {
+  await served.close();
+  await record.dispose();
+});
+
+const endpoint = () => new URL('/mcp', served.url);
+const structured = (result: Awaited<ReturnType<Client['callTool']>>) => {
+  // structuredContent is mirrored as a JSON text block: an agent that reads only text gets the same facts.
+  const text = (result.content as { type: string; text: string }[]).find((c) => c.type === 'text')!.text;
+  expect(JSON.parse(text)).toEqual(result.structuredContent);
+  return result.structuredContent as any;
+};
+
+describe('the v1 SDK client (@modelcontextprotocol/sdk)', () => {
+  it('connects, lists read-only tools, calls every tool, pings and terminates, with one GET per connection', async () => {
+    const before = served.requests.length;
+    const transport = new StreamableHTTPClientTransport(endpoint());
+    const client = new Client({ name: 'tended-test', version: '0' });
+    await client.connect(transport);
+    const sessionId = transport.sessionId;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(client.getServerVersion()).toMatchObject({ name: 'tended' });
+
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['check_component', 'check_manifest', 'check_sbom', 'get_chain_head', 'get_org', 'get_series', 'prove_inclusion'].sort(),
+    );
+    for (const t of tools) {
+      expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+      expect(t.title).toBeTruthy();
+      expect(t.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(t.outputSchema).toMatchObject({ type: 'object' });
+    }
+
+    // callTool validates structuredContent against each tool's outputSchema: these calls prove the schemas hold.
+    const rocket = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } }));
+    expect(rocket).toMatchObject({
+      purl: ['acme/rocket', 'pkg:github/acme/rocket'],
+      state: 'archived',
+      observation_date: TODAY,
+      censoring_status: 'observed-on-date',
+      source: expect.stringContaining('/repos/acme/rocket'),
+      license: 'CC-BY-4.0',
+    });
+    expect(rocket.leaf_index).toEqual(expect.any(Number));
+    const earlier = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'npm', name: 'left-padded', as_of: '2026-01-01' } }));
+    expect(earlier).toMatchObject({ as_of: '2026-01-01', observation_date: '2025-06-01', censoring_status: 'interval-censored' });
+    const unheld = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'pypi', name: 'never-watched' } }));
+    expect(unheld).toMatchObject({ state: 'not_observed', censoring_status: 'not-observed-at-date', observation_date: null, leaf_index: null });
+
+    const manifest = structured(
+      await client.callTool({ name: 'check_manifest', arguments: { filename: 'requirements.txt', content: 'tiny-parser==1.0\nnever-watched>=2\n' } }),
+    );
+    expect(manifest).toMatchObject({ format: 'requirements', results_count: 2, license: 'CC-BY-4.0' });
+    expect(manifest.results.find((r: any) => r.input.name === 'tiny-parser')).toMatchObject({ observation_date: TODAY, censoring_status: 'observed-on-date' });
+
+    const bom = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }] });
+    const sbom = structured(await client.callTool({ name: 'check_sbom', arguments: { content: bom } }));
+    expect(sbom).toMatchObject({ format: 'cyclonedx', results_count: 1 });
+    expect(sbom.results[0]).toMatchObject({ purl: ['left-padded', 'pkg:npm/left-padded'], observation_date: TODAY });
+
+    const series = structured(await client.callTool({ name: 'get_series', arguments: { owner: 'acme', repo: 'rocket' } }));
+    expect(series.series.map((r: any) => r.observation_date)).toEqual(['2025-06-01', '2026-01-10', TODAY]);
+    expect(series.mutations.at(-1)).toMatchObject({ to: 'archived', observed: TODAY, interval: { after: '2026-01-10', on_or_before: TODAY } });
+    const pastSeries = structured(await client.callTool({ name: 'get_series', arguments: { owner: 'acme', repo: 'rocket', as_of: '2026-01-10' } }));
+    expect(pastSeries.series).toHaveLength(2);
+
+    const org = structured(await client.callTool({ name: 'get_org', arguments: { org: 'acme' } }));
+    expect(org.components.map((c: any) => c.purl[0]).sort()).toEqual(['acme/rocket', 'acme/vanishing']);
+    expect(org.components.find((c: any) => c.purl[0] === 'acme/vanishing')).toMatchObject({ state: 'deleted' });
+
+    const head = structured(await client.callTool({ name: 'get_chain_head', arguments: {} }));
+    expect(head.tree_size).toBe(15);
+    expect(head.checkpoint).toContain(`\n${head.tree_size}\n${head.root_hash}\n`);
+
+    const proof = structured(await client.callTool({ name: 'prove_inclusion', arguments: { leaf_index: rocket.leaf_index } }));
+    expect(proof).toMatchObject({ index: rocket.leaf_index, size: head.tree_size, checkpoint: head.checkpoint, verifier_key: head.verifier_key });
+    expect(JSON.parse(proof.leaf)).toMatchObject({ id: 'acme/rocket', observation_date: TODAY });
+
+    expect(await client.ping()).toEqual({});
+    await transport.terminateSession();
+    await client.close();
+
+    const mine = served.requests.slice(before);
+    expect(mine.filter((r) => r.method === 'GET')).toHaveLength(1);
+    expect(mine.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+    // The client echoes the minted id and the negotiated version on everything after initialize.
+    expect(mine.slice(1).map((r) => r.sessionId)).toEqual(mine.slice(1).map(() => sessionId));
+    expect(mine.filter((r) => r.method === 'POST').slice(1).every((r) => r.version === '2025-11-25')).toBe(true);
+  });
+
+  it('makes no further request while idle: the GET is answered 405, never a stream to poll', async () => {
+    const before = served.requests.length;
+    const client = new Client({ name: 'tended-test', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(endpoint()));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const mine = served.requests.slice(before);
+    expect(mine.map((r) => r.method)).toEqual(['POST', 'POST', 'GET']);
+    expect(mine[2]!.accept).toContain('text/event-stream');
+    await client.close();
+  });
+
+  it('works with a made-up session id it never got from initialize', async () => {
+    const transport = new StreamableHTTPClientTransport(endpoint(), { sessionId: 'made-up' });
+    const client = new Client({ name: 'tended-test', version: '0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(7);
+    const result = await client.callTool({ name: 'get_chain_head', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  it('answers bad arguments with isError and a sentence, and an unknown tool with JSON-RPC -32602', async () => {
+    const client = new Client({ name: 'tended-test', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(endpoint()));
+    const badKind = await client.callTool({ name: 'check_component', arguments: { kind: 'maven', name: 'x' } });
+    expect(badKind.isError).toBe(true);
+    expect((badKind.content as any)[0].text).toMatch(/kind/);
+    const extra = await client.callTool({ name: 'get_chain_head', arguments: { verbose: true } });
+    expect(extra.isError).toBe(true);
+    expect((extra.content as any)[0].text).toMatch(/verbose/);
+    const future = await client.callTool({ name: 'get_series', arguments: { owner: 'acme', repo: 'rocket', as_of: '2099-01-01' } });
+    expect(future.isError).toBe(true);
+    expect((future.content as any)[0].text).toMatch(/as_of cannot be later than today/);
+    const badName = await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'no-slash' } });
+    expect(badName.isError).toBe(true);
+    expect((badName.content as any)[0].text).toMatch(/owner\/repo/);
+    const noLeaf = await client.callTool({ name: 'prove_inclusion', arguments: { leaf_index: 10_000 } });
+    expect(noLeaf.isError).toBe(true);
+    expect((noLeaf.content as any)[0].text).toMatch(/15 leaves/);
+    const unreadable = await client.callTool({ name: 'check_sbom', arguments: { content: 'hello' } });
+    expect(unreadable.isError).toBe(true);
+    expect((unreadable.content as any)[0].text).toMatch(/CycloneDX/);
+    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+});
+
+describe('the v2 SDK client (@modelcontextprotocol/client) in auto version negotiation', () => {
+  it('lands on the legacy handshake and calls a tool', async () => {
+    const client = new ClientV2({ name: 'tended-test-v2', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new TransportV2(endpoint()));
+    expect(client.getProtocolEra()).toBe('legacy');
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    const { tools } = await client.listTools();
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    const result = await client.callTool({ name: 'check_component', arguments: { kind: 'docker', name: 'node:18-alpine' } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ purl: ['docker.io/library/node:18-alpine', expect.stringMatching(/^pkg:docker\//)], observation_date: TODAY });
+    await client.close();
+  });
+});
