@@ -12,6 +12,7 @@ import { applyMigrations, type Migration } from './migration.js';
 import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
 import type {
+  AdoptedComponent,
   AppendResult,
   CachedAnswer,
   HeadSealer,
@@ -94,6 +95,18 @@ export class KyselyStore implements Store {
       .limit(1)
       .executeTakeFirst();
     return row ? toCensus(ref, row) : null;
+  }
+
+  async adoptedComponents(kind: ComponentRef['kind'], minDependents: number): Promise<AdoptedComponent[]> {
+    // Each component's latest census is its highest census leaf (census_by_component serves it).
+    const { rows } = await sql<{ native_id: string; dependents: number; read_date: string; leaf_index: number }>`
+      SELECT c.native_id, s.dependents, s.read_date, s.leaf_index
+      FROM census s JOIN components c ON c.id = s.component_id
+      WHERE c.kind = ${kind}
+        AND s.leaf_index = (SELECT max(t.leaf_index) FROM census t WHERE t.component_id = s.component_id)
+        AND s.dependents IS NOT NULL AND s.dependents >= ${minDependents}
+      ORDER BY c.native_id`.execute(this.db);
+    return rows.map((r) => ({ component: { kind, id: r.native_id }, dependents: Number(r.dependents), read_date: r.read_date, leaf_index: Number(r.leaf_index) }));
   }
 
   async observationsOf(ref: ComponentRef): Promise<Observation[]> {
