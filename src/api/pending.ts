@@ -13,7 +13,6 @@ const pending: { method: 'get' | 'post' | 'delete'; path: string; summary: strin
   { method: 'post', path: '/mcp', summary: 'MCP over streamable HTTP (JSON-RPC, stateless)' },
   { method: 'get', path: '/mcp', summary: 'Describes the MCP endpoint' },
   { method: 'delete', path: '/mcp', summary: 'Acknowledges a session end (the endpoint is stateless)' },
-  { method: 'get', path: '/verify', summary: 'Human and machine verification page for the log' },
 ];
 
 export function registerPendingRoutes(app: OpenAPIHono): void {

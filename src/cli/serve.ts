@@ -11,7 +11,14 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   const log = pino({ base: undefined });
   const deps = await openObserver(config, wiring);
   // Errors are logged by kind and message only: never a request body, a header or a client IP.
-  const app = build({ ...deps, logError: (error) => log.error({ err: error }, 'request failed') });
+  const app = build({
+    ...deps,
+    logError: (error) => log.error({ err: error }, 'request failed'),
+    pageMinDependents: config.pageMinDependents,
+    rateLimitFree: config.rateLimitFree,
+    rateLimitKey: config.rateLimitKey,
+    publicUrl: config.publicUrl,
+  });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info({ port: info.port, host: config.host, store: deps.store.backend, origin: deps.notary.origin }, 'tended listening');
     wiring.stdout.write(`tended: listening on http://${config.host}:${info.port} (${deps.store.backend})\n`);

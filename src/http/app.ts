@@ -6,6 +6,7 @@ import { registerPendingRoutes } from '../api/pending.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import { registerDisputeRoute } from '../api/dispute.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
+import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -13,7 +14,7 @@ import { methodsAllowedFor } from './routes.js';
 export const API_VERSION = '0.1.0';
 const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
 
-export interface AppDeps extends ObserverDeps {
+export interface AppDeps extends ObserverDeps, PageDeps {
   /** Where unexpected errors go (pino in production). Never a request body, never a client IP. */
   readonly logError: (error: unknown) => void;
 }
@@ -49,6 +50,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerDisputeRoute(app, deps);
   registerSubmissionRoutes(app, deps);
   registerPendingRoutes(app);
+  registerPageRoutes(app, deps);
 
   app.doc31('/api/v1/docs', {
     openapi: '3.1.0',

@@ -1,0 +1,77 @@
+import { parseAsOf, utcDateOf } from '../domain/calendar.js';
+import type { Census } from '../domain/census.js';
+import { normaliseComponent, type ComponentRef } from '../domain/component.js';
+import type { Observation } from '../domain/observation.js';
+import { seriesWithin, stateMutations, type Mutation } from '../domain/series.js';
+import type { AdoptedComponent } from '../storage/store.js';
+import type { RecordDeps } from './deps.js';
+import { entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
+
+/**
+ * Why a package has no page: Tended never read its dependents, or the latest read counted fewer
+ * than the threshold (or could not be read: a failed census is not zero and not a qualification).
+ */
+export type PackageRefusal =
+  | { reason: 'not-watched'; ref: ComponentRef; minDependents: number }
+  | { reason: 'not-qualified'; ref: ComponentRef; minDependents: number; census: Census };
+
+export interface PackageRecord {
+  ref: ComponentRef;
+  result: EntityResult;
+  series: EntitySeries;
+  /** The read view up to as_of, with each date's evidence: the page's series table. */
+  observations: Observation[];
+  census: Census;
+}
+
+/** The version a rendered page depends on: its observations' latest leaf and its census leaf. */
+export interface PackageVersion {
+  ref: ComponentRef;
+  asOf: string | null;
+  today: string;
+  observationsVersion: number | null;
+  census: Census | null;
+  qualified: boolean;
+  minDependents: number;
+}
+
+/** Validates an npm package name and as_of, and reads what a page for it rests on (two indexed lookups). */
+export async function packageVersion(deps: RecordDeps, name: string, rawAsOf: string | undefined, minDependents: number): Promise<PackageVersion> {
+  const today = utcDateOf(deps.clock.now());
+  const asOf = parseAsOf(rawAsOf, today);
+  const ref = normaliseComponent('npm', name);
+  const [observationsVersion, census] = await Promise.all([deps.store.componentVersion(ref), deps.store.latestCensus(ref)]);
+  const qualified = census !== null && census.dependents !== null && census.dependents >= minDependents;
+  return { ref, asOf, today, observationsVersion, census, qualified, minDependents };
+}
+
+/** The page's record for a qualified package, or why there is no page. */
+export async function readPackage(deps: RecordDeps, v: PackageVersion): Promise<PackageRecord | PackageRefusal> {
+  if (v.census === null) return { reason: 'not-watched', ref: v.ref, minDependents: v.minDependents };
+  if (!v.qualified) return { reason: 'not-qualified', ref: v.ref, minDependents: v.minDependents, census: v.census };
+  const all = await deps.store.observationsOf(v.ref);
+  const result = entityResult(v.ref, all, v.asOf, v.today);
+  return { ref: v.ref, result, series: entitySeries(all, result.as_of), observations: seriesWithin(all, result.as_of), census: v.census };
+}
+
+/** The packages that have a page, with their latest census. */
+export function adoptedPackages(deps: RecordDeps, minDependents: number): Promise<AdoptedComponent[]> {
+  return deps.store.adoptedComponents('npm', minDependents);
+}
+
+export interface RecentChange {
+  ref: ComponentRef;
+  mutation: Mutation;
+}
+
+/** The latest state changes across the packages with a page, newest first. */
+export async function recentStateChanges(deps: RecordDeps, minDependents: number, limit: number): Promise<RecentChange[]> {
+  const adopted = await adoptedPackages(deps, minDependents);
+  const held = await deps.store.observationsOfMany(adopted.map((a) => a.component));
+  const changes: RecentChange[] = [];
+  for (const a of adopted) {
+    for (const mutation of stateMutations(held.get(`npm:${a.component.id}`) ?? [])) changes.push({ ref: a.component, mutation });
+  }
+  changes.sort((x, y) => (x.mutation.observed < y.mutation.observed ? 1 : x.mutation.observed > y.mutation.observed ? -1 : x.ref.id.localeCompare(y.ref.id)));
+  return changes.slice(0, limit);
+}
