@@ -189,7 +189,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
       )}
 
       <h2>Dated observations</h2>
-      <div class="table-scroll" tabindex={0} role="region" aria-labelledby="series-caption">
+      <section class="table-scroll" tabindex={0} aria-labelledby="series-caption">
         <table>
           <caption id="series-caption">
             One row per observation date, ascending. Dates without a row were not observed.
@@ -216,7 +216,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
 
       <h2>Questions and answers</h2>
       <dl class="qa">

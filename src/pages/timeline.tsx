@@ -37,7 +37,7 @@ export function StateTimeline(props: { name: string; observations: Observation[]
         </text>
       </svg>
       <figcaption>
-        <ul class="legend" aria-label="States in the timeline">
+        <ul class="legend">
           {states.map((s) => (
             <li>
               <StateBadge state={s} />
