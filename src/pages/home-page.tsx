@@ -25,7 +25,7 @@ export function renderHome(site: SiteFacts, view: { pages: number; changes: Rece
         container base images — are still maintained. Every observation has a date, a state and the evidence it rests on,
         and is a leaf of a signed log anyone can verify. It never guesses and never scores.
       </p>
-      <SearchForm id="home-search" />
+      <SearchForm id="home-search" label="Find a package" />
 
       <h2>Recently changed states</h2>
       {view.changes.length === 0 ? (

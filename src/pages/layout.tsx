@@ -60,7 +60,7 @@ export function Layout(props: LayoutProps) {
               </li>
             </ul>
           </nav>
-          <SearchForm id="site-search" />
+          <SearchForm id="site-search" label="Search the site" />
         </header>
         <main id="main">{props.children}</main>
         <footer class="site-footer">
@@ -76,9 +76,9 @@ export function Layout(props: LayoutProps) {
 }
 
 /** A GET form: it works without JavaScript, and /search sends the reader to the package's page. */
-export function SearchForm(props: { id: string }) {
+export function SearchForm(props: { id: string; label: string }) {
   return (
-    <form class="search" action="/search" method="get" role="search">
+    <form class="search" action="/search" method="get" role="search" aria-label={props.label}>
       <label class="visually-hidden" for={props.id}>
         npm package name
       </label>
