@@ -307,6 +307,11 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       ]);
       expect((await store.adoptedComponents('npm', 4)).map((a) => a.component.id)).toEqual(['zeta']);
       expect(await store.adoptedComponents('pypi', 0)).toEqual([]);
+      // The census version moves with this store's own appends at once.
+      expect(await store.censusVersion({ kind: 'npm', id: 'alpha' })).toBe(4);
+      expect(await store.censusVersion({ kind: 'npm', id: 'nobody' })).toBeNull();
+      await store.appendCensus([read('alpha', '2025-01-03', 7)], notary.seal);
+      expect(await store.censusVersion({ kind: 'npm', id: 'alpha' })).toBe(6);
     });
 
     it('reads the observations of many components at once, leaving out what it does not hold', async () => {

@@ -24,34 +24,36 @@ export interface PackageRecord {
   census: Census;
 }
 
-/** The version a rendered page depends on: its observations' latest leaf and its census leaf. */
+/** The versions a rendered page depends on: its observations' latest leaf and its census leaf. */
 export interface PackageVersion {
   ref: ComponentRef;
   asOf: string | null;
   today: string;
   observationsVersion: number | null;
-  census: Census | null;
-  qualified: boolean;
-  minDependents: number;
+  censusVersion: number | null;
 }
 
-/** Validates an npm package name and as_of, and reads what a page for it rests on (two indexed lookups). */
-export async function packageVersion(deps: RecordDeps, name: string, rawAsOf: string | undefined, minDependents: number): Promise<PackageVersion> {
+/**
+ * Validates an npm package name and as_of, and reads the versions a page for it rests on: two
+ * lookups the SQLite store answers from memory, so a cached page costs no query.
+ */
+export async function packageVersion(deps: RecordDeps, name: string, rawAsOf: string | undefined): Promise<PackageVersion> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const ref = normaliseComponent('npm', name);
-  const [observationsVersion, census] = await Promise.all([deps.store.componentVersion(ref), deps.store.latestCensus(ref)]);
-  const qualified = census !== null && census.dependents !== null && census.dependents >= minDependents;
-  return { ref, asOf, today, observationsVersion, census, qualified, minDependents };
+  const [observationsVersion, censusVersion] = await Promise.all([deps.store.componentVersion(ref), deps.store.censusVersion(ref)]);
+  return { ref, asOf, today, observationsVersion, censusVersion };
 }
 
-/** The page's record for a qualified package, or why there is no page. */
-export async function readPackage(deps: RecordDeps, v: PackageVersion): Promise<PackageRecord | PackageRefusal> {
-  if (v.census === null) return { reason: 'not-watched', ref: v.ref, minDependents: v.minDependents };
-  if (!v.qualified) return { reason: 'not-qualified', ref: v.ref, minDependents: v.minDependents, census: v.census };
+/** The page's record for a package whose latest census qualifies it, or why there is no page. */
+export async function readPackage(deps: RecordDeps, v: PackageVersion, minDependents: number): Promise<PackageRecord | PackageRefusal> {
+  const census = await deps.store.latestCensus(v.ref);
+  if (census === null) return { reason: 'not-watched', ref: v.ref, minDependents };
+  // A failed read (null) is not zero, and not a qualification either.
+  if (census.dependents === null || census.dependents < minDependents) return { reason: 'not-qualified', ref: v.ref, minDependents, census };
   const all = await deps.store.observationsOf(v.ref);
   const result = entityResult(v.ref, all, v.asOf, v.today);
-  return { ref: v.ref, result, series: entitySeries(all, result.as_of), observations: seriesWithin(all, result.as_of), census: v.census };
+  return { ref: v.ref, result, series: entitySeries(all, result.as_of), observations: seriesWithin(all, result.as_of), census };
 }
 
 /** The packages that have a page, with their latest census. */

@@ -9,6 +9,8 @@ export interface Rendered {
   /** An HTTP-date. */
   lastModified: string;
   cacheControl: string;
+  /** The 200 answer's headers, built once: the hot path hands them over as they are. */
+  headers: Record<string, string>;
 }
 
 /** Human pages: caches may keep them a few minutes and revalidate cheaply (304) after that. */
@@ -28,12 +30,15 @@ export function rendered(
   options: { contentType: string; cacheControl: string; lastModified: Date | string; versionKey?: string },
 ): Rendered {
   const bytes = utf8.encode(body);
+  const etag = `W/"${shortHash(options.versionKey ?? bytes)}"`;
+  const lastModified = httpDate(options.lastModified);
   return {
     body: bytes,
     contentType: options.contentType,
-    etag: `W/"${shortHash(options.versionKey ?? bytes)}"`,
-    lastModified: httpDate(options.lastModified),
+    etag,
+    lastModified,
     cacheControl: options.cacheControl,
+    headers: { 'content-type': options.contentType, 'cache-control': options.cacheControl, etag, 'last-modified': lastModified },
   };
 }
 
@@ -43,7 +48,9 @@ export function httpDate(at: Date | string): string {
 }
 
 /** Answers 304 when the client already holds this version (If-None-Match first, then If-Modified-Since). */
-export function send(c: Context, page: Rendered, status: 200 | 404 | 422 = 200, extra: Record<string, string> = {}): Response {
+export function send(c: Context, page: Rendered, status: 200 | 404 | 422 = 200, extra?: Record<string, string>): Response {
+  const conditional = c.req.header('if-none-match') !== undefined || c.req.header('if-modified-since') !== undefined;
+  if (!conditional && extra === undefined) return c.body(page.body, status, page.headers);
   const headers: Record<string, string> = {
     'content-type': page.contentType,
     'cache-control': page.cacheControl,

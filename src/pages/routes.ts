@@ -119,7 +119,7 @@ export function registerPageRoutes(app: Hono<any>, deps: PageDeps): void {
   const packageRoute = async (c: Context, name: string) => {
     let v;
     try {
-      v = await packageVersion(deps, name, c.req.query('as_of'), minDependents);
+      v = await packageVersion(deps, name, c.req.query('as_of'));
     } catch (error) {
       if (!(error instanceof ValidationError) || !wantsHtml(c)) throw error;
       const issue = error.issues[0];
@@ -127,10 +127,10 @@ export function registerPageRoutes(app: Hono<any>, deps: PageDeps): void {
       return notFound(c, { kind: 'invalid-name', name, why: issue?.msg ?? 'not an npm package name' }, 422);
     }
     const s = site(c);
-    const key = `${v.ref.id}|${v.asOf ?? `today ${v.today}`}|${v.observationsVersion ?? 'none'}|${v.census?.leaf_index ?? 'none'}|${minDependents}|${s.baseUrl}`;
+    const key = `${v.ref.id}|${v.asOf ?? `today ${v.today}`}|${v.observationsVersion ?? 'none'}|${v.censusVersion ?? 'none'}|${minDependents}|${s.baseUrl}`;
     const cached = packagePages.get(key);
     if (cached) return send(c, cached);
-    const record = await readPackage(deps, v);
+    const record = await readPackage(deps, v, minDependents);
     if ('reason' in record) {
       return notFound(
         c,

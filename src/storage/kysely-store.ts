@@ -163,6 +163,14 @@ export class KyselyStore implements Store {
     return version === null || version === undefined ? null : Number(version);
   }
 
+  async censusVersion(ref: ComponentRef): Promise<number | null> {
+    const { rows } = await sql<{ version: number | null }>`
+      SELECT max(leaf_index) AS version FROM census
+      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(this.db);
+    const version = rows[0]?.version;
+    return version === null || version === undefined ? null : Number(version);
+  }
+
   async observationsUnderOwner(kind: ComponentRef['kind'], owner: string) {
     const rows = await this.db
       .selectFrom('observations')

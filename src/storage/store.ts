@@ -33,6 +33,11 @@ export interface Store {
   /** The component's latest census, or null when its dependents were never read. */
   latestCensus(ref: ComponentRef): Promise<Census | null>;
   /**
+   * The leaf index of the component's latest census, or null when none is held: what a page
+   * computed from latestCensus(ref) depends on. Same freshness rule as componentVersion.
+   */
+  censusVersion(ref: ComponentRef): Promise<number | null>;
+  /**
    * Components of `kind` whose latest census counted at least `minDependents` dependents (a failed
    * read, null, never qualifies), ordered by id: the packages that get a human page.
    */
