@@ -1,4 +1,5 @@
-import type { Context, Hono } from 'hono';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { utcDateOf } from '../domain/calendar.js';
 import { componentFromPurl, normaliseComponent } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
@@ -33,7 +34,7 @@ const RECENT_CHANGES = 12;
 const STATIC_PATHS = ['/', '/methodology', '/verify', '/terms', '/separation'];
 
 /** The human pages and crawler files (spec §1.10, §2.2, §4.2). Pages read the record through operations/ only. */
-export function registerPageRoutes(app: Hono<any>, deps: PageDeps): void {
+export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
   const minDependents = deps.pageMinDependents ?? 1;
   const started = new Date();
   const packagePages = new AnswerCache<Rendered>(PACKAGE_PAGE_ENTRIES);
@@ -89,6 +90,7 @@ export function registerPageRoutes(app: Hono<any>, deps: PageDeps): void {
   staticPage('/terms', renderTerms);
   staticPage('/separation', renderSeparation);
 
+  app.openAPIRegistry.registerPath(verifyRoute);
   app.get('/verify', async (c) => {
     const accept = c.req.header('accept') ?? '';
     if (accept.includes('application/json') && !accept.includes('text/html')) {
@@ -203,6 +205,19 @@ export function registerPageRoutes(app: Hono<any>, deps: PageDeps): void {
     return send(c, page);
   });
 }
+
+const verifyRoute = createRoute({
+  method: 'get',
+  path: '/verify',
+  summary: 'Human and machine verification page for the log',
+  description: 'HTML by default: the browser checks the signed checkpoint and an inclusion proof itself (WebCrypto). With Accept: application/json, the head, the verifier key and where each proof lives.',
+  responses: {
+    200: {
+      description: 'The verification page, or its machine form.',
+      content: { 'text/html': { schema: z.string() }, 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+  },
+});
 
 /** A 404 or 422 that says why: an HTML page for people, the JSON `detail` sentence for everything else. */
 function notFound(c: Context, reason: NotFoundReason, status: 404 | 422): Response {
