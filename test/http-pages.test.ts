@@ -109,6 +109,7 @@ describe('human pages and crawler files', () => {
     const bad = await get('/npm/left-padded?as_of=2025-02-30');
     expect(bad.status).toBe(422);
     expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(text(bad.text)).toContain('Not a date Tended can answer for');
     expect(text(bad.text)).toContain('as_of must be a real calendar date');
     const badJson = await app.request('/npm/left-padded?as_of=soon');
     expect(badJson.status).toBe(422);
@@ -120,6 +121,8 @@ describe('human pages and crawler files', () => {
     expect(unwatched.status).toBe(404);
     expect(unwatched.headers.get('content-type')).toMatch(/^text\/html/);
     expect(text(unwatched.text)).toContain('Tended does not watch the npm package left-pad');
+    expect(unwatched.headers.get('etag')).toMatch(/^W\//);
+    expect(unwatched.headers.get('cache-control')).toBe('no-cache');
     const unqualified = await get('/npm/evil-pkg');
     expect(unqualified.status).toBe(404);
     expect(text(unqualified.text)).toContain(`The latest census of evil-pkg (${LAST_DAY}) counted 0 dependent packages; a page needs at least 1.`);

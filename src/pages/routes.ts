@@ -125,7 +125,7 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     } catch (error) {
       if (!(error instanceof ValidationError) || !wantsHtml(c)) throw error;
       const issue = error.issues[0];
-      if (issue?.loc.includes('as_of')) return notFound(c, { kind: 'invalid-name', name: c.req.query('as_of') ?? '', why: issue.msg }, 422);
+      if (issue?.loc.includes('as_of')) return notFound(c, { kind: 'invalid-date', why: issue.msg }, 422);
       return notFound(c, { kind: 'invalid-name', name, why: issue?.msg ?? 'not an npm package name' }, 422);
     }
     const s = site(c);
@@ -222,7 +222,8 @@ const verifyRoute = createRoute({
 /** A 404 or 422 that says why: an HTML page for people, the JSON `detail` sentence for everything else. */
 function notFound(c: Context, reason: NotFoundReason, status: 404 | 422): Response {
   if (!wantsHtml(c)) return c.json({ detail: explainNotFound(reason)[1] }, status);
-  return c.body(renderNotFound(reason), status, { 'content-type': HTML, 'cache-control': 'no-cache' });
+  // Validators here too: a crawler revalidating a missing page learns it is still missing cheaply.
+  return send(c, rendered(renderNotFound(reason), { contentType: HTML, cacheControl: 'no-cache', lastModified: new Date() }), status);
 }
 
 function wantsHtml(c: Context): boolean {

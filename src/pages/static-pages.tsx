@@ -210,6 +210,7 @@ export type NotFoundReason =
   | { kind: 'not-watched'; name: string }
   | { kind: 'not-qualified'; name: string; dependents: number | null; readDate: string; minDependents: number }
   | { kind: 'invalid-name'; name: string; why: string }
+  | { kind: 'invalid-date'; why: string }
   | { kind: 'no-page'; path: string };
 
 /** A 404 page that says why there is no page, so a reader knows what "absent" means here (never "gone"). */
@@ -240,6 +241,8 @@ export function explainNotFound(r: NotFoundReason): [string, string] {
       ];
     case 'invalid-name':
       return [`“${r.name}” is not an npm package name`, `${r.why}. Search for a package by its exact npm name, for example express or @babel/core.`];
+    case 'invalid-date':
+      return ['Not a date Tended can answer for', `${r.why}.`];
     case 'no-page':
       return ['Page not found', `There is no page at ${r.path}. Search for an npm package above, or start from the home page.`];
   }
