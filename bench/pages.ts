@@ -5,6 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -19,7 +20,6 @@ const DAYS = 120;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
-const PORT = 18741;
 
 const dir = mkdtempSync(join(tmpdir(), 'tended-bench-pages-'));
 const dbPath = join(dir, 'tended.db');
@@ -68,6 +68,14 @@ const census: NewCensus[] = Array.from({ length: COMPONENTS }, (_, r) => ({
 await store.appendCensus(census, notary.seal);
 await store.close();
 console.log(`seeded ${COMPONENTS} repositories and ${COMPONENTS} npm packages × ${DAYS} days, with a census`);
+
+// A port the system hands out now, so runs beside other benchmarks on the machine do not collide.
+const PORT = await new Promise<number>((resolve) => {
+  const probe = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as { port: number };
+    probe.close(() => resolve(port));
+  });
+});
 
 const pagePath = '/npm/pkg7?as_of=2025-03-15';
 const entityPath = '/api/v1/entity/org7/repo7?as_of=2025-03-15';
