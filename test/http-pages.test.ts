@@ -170,6 +170,8 @@ describe('human pages and crawler files', () => {
       ['  @acme/widgets ', '/npm/@acme/widgets'],
       ['pkg:npm/%40acme/widgets@2.1.0', '/npm/@acme/widgets'],
       ['https://www.npmjs.com/package/left-padded', '/npm/left-padded'],
+      ['@acme/widgets@2.1.0', '/npm/@acme/widgets'],
+      ['left-padded@1.1.0', '/npm/left-padded'],
     ]) {
       const res = await app.request(`/search?q=${encodeURIComponent(q!)}`);
       expect(res.status, q).toBe(303);

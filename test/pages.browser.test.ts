@@ -92,6 +92,11 @@ describe('the pages in Chromium', () => {
     expect(await inlineExecutables(page)).toEqual({ scripts: 0, styles: 0 });
     if (path === '/verify') await expect.poll(() => page.locator('#verify-result').getAttribute('class'), { timeout: 10_000 }).toBe('result ok');
     expect(await axeViolations(page)).toEqual([]);
+    // The dark scheme has its own colours: they must pass the contrast checks too.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload({ waitUntil: 'load' });
+    if (path === '/verify') await expect.poll(() => page.locator('#verify-result').getAttribute('class'), { timeout: 10_000 }).toBe('result ok');
+    expect(await axeViolations(page), `${path} (dark)`).toEqual([]);
     await page.close();
   });
 

@@ -230,7 +230,7 @@ function wantsHtml(c: Context): boolean {
   return (c.req.header('accept') ?? '').includes('text/html');
 }
 
-/** What a reader may type: a bare name, `npm:name`, a pkg:npm purl, or an npmjs.com package URL. */
+/** What a reader may type: a bare name, `name@version`, `npm:name`, a pkg:npm purl, or an npmjs.com package URL. */
 function searchedPackage(q: string): string {
   if (q.startsWith('pkg:')) {
     const ref = componentFromPurl(q);
@@ -239,5 +239,7 @@ function searchedPackage(q: string): string {
   }
   const url = /^https?:\/\/(www\.)?npmjs\.com\/package\/(.+?)\/?$/.exec(q);
   const name = url ? decodeURIComponent(url[2]!) : q.replace(/^npm:/, '');
-  return normaliseComponent('npm', name).id;
+  // `express@4.18.2` as npm install takes it: the page is the package's, whatever the version.
+  const versioned = /^(@?[^@]+)@[^@/]+$/.exec(name);
+  return normaliseComponent('npm', versioned ? versioned[1]! : name).id;
 }
