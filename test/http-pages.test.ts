@@ -97,6 +97,13 @@ describe('human pages and crawler files', () => {
     expect(widgets).toContain(`Adoption 12 dependent packages, read ${LAST_DAY}`);
   });
 
+  it('shows on the home page the latest state changes, newest first, and how many packages have a page', async () => {
+    const home = text((await get('/')).text);
+    expect(home).toContain('left-padded : dormant → archived observed 2025-11-20 (after 2025-08-05) @acme/widgets : dormant → alive observed 2025-08-05 (after 2025-07-15)');
+    expect(home).toContain('2 npm packages with a page (at least 1 dependent package by the latest census)');
+    expect(home).toContain(`as the record stood at ${LAST_DAY}T12:00:00Z`);
+  });
+
   it('answers a package page as of a date from what was observed by then, never after', async () => {
     const page = text((await get('/npm/left-padded?as_of=2025-08-01')).text);
     expect(page).toContain('State (latest) dormant');

@@ -66,14 +66,29 @@ export interface RecentChange {
   mutation: Mutation;
 }
 
-/** The latest state changes across the packages with a page, newest first. */
+// Packages whose observations are held in memory at once while looking for recent changes.
+const CHANGES_CHUNK = 400;
+
+/**
+ * The latest state changes across the packages with a page, newest first. Reads the packages'
+ * series a chunk at a time and keeps only the best `limit`, so memory stays bounded however many
+ * packages qualify; the time grows with the record, so callers cache the answer.
+ */
 export async function recentStateChanges(deps: RecordDeps, minDependents: number, limit: number): Promise<RecentChange[]> {
   const adopted = await adoptedPackages(deps, minDependents);
-  const held = await deps.store.observationsOfMany(adopted.map((a) => a.component));
-  const changes: RecentChange[] = [];
-  for (const a of adopted) {
-    for (const mutation of stateMutations(held.get(`npm:${a.component.id}`) ?? [])) changes.push({ ref: a.component, mutation });
+  let best: RecentChange[] = [];
+  for (let i = 0; i < adopted.length; i += CHANGES_CHUNK) {
+    const chunk = adopted.slice(i, i + CHANGES_CHUNK);
+    const held = await deps.store.observationsOfMany(chunk.map((a) => a.component));
+    for (const a of chunk) {
+      for (const mutation of stateMutations(held.get(`npm:${a.component.id}`) ?? [])) best.push({ ref: a.component, mutation });
+    }
+    best = best.sort(newestFirst).slice(0, limit);
   }
-  changes.sort((x, y) => (x.mutation.observed < y.mutation.observed ? 1 : x.mutation.observed > y.mutation.observed ? -1 : x.ref.id.localeCompare(y.ref.id)));
-  return changes.slice(0, limit);
+  return best;
+}
+
+function newestFirst(x: RecentChange, y: RecentChange): number {
+  if (x.mutation.observed !== y.mutation.observed) return x.mutation.observed < y.mutation.observed ? 1 : -1;
+  return x.ref.id < y.ref.id ? -1 : x.ref.id > y.ref.id ? 1 : 0;
 }

@@ -3,7 +3,7 @@ import { Layout, SearchForm, StateBadge, renderDocument } from './layout.js';
 import { packagePath } from './package-page.js';
 import type { SiteFacts } from './static-pages.js';
 
-export function renderHome(site: SiteFacts, view: { pages: number; changes: RecentChange[]; treeSize: number }): string {
+export function renderHome(site: SiteFacts, view: { pages: number; changes: RecentChange[]; treeSize: number; computedAt: string }): string {
   return renderDocument(
     <Layout
       title="Tended — is it still maintained?"
@@ -28,6 +28,7 @@ export function renderHome(site: SiteFacts, view: { pages: number; changes: Rece
       <SearchForm id="home-search" label="Find a package" />
 
       <h2>Recently changed states</h2>
+      <p>The latest state changes among the packages with a page, as the record stood at {view.computedAt}.</p>
       {view.changes.length === 0 ? (
         <p>No state change is on record yet among the {view.pages} packages with a page.</p>
       ) : (

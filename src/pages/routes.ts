@@ -1,6 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { utcDateOf } from '../domain/calendar.js';
 import { componentFromPurl, normaliseComponent } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { AnswerCache } from '../operations/answer-cache.js';
@@ -76,12 +75,15 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
 
   app.get('/', async (c) => {
     const s = site(c);
-    const log = await logVersion();
-    const key = `/|${s.baseUrl}|${log.size}|${utcDateOf(deps.clock.now())}`;
+    // Finding the recent changes reads every page's series, so the home page is computed at most
+    // once an hour: it says when, and changes there show up within the hour.
+    const hour = `${deps.clock.now().toISOString().slice(0, 13)}:00:00Z`;
+    const key = `/|${s.baseUrl}|${hour}`;
     let page = byKey.get(key);
     if (!page) {
+      const log = await logVersion();
       const [adopted, changes] = await Promise.all([adoptedPackages(deps, minDependents), recentStateChanges(deps, minDependents, RECENT_CHANGES)]);
-      page = rendered(renderHome(s, { pages: adopted.length, changes, treeSize: log.size }), { contentType: HTML, cacheControl: PAGE_CACHE, lastModified: log.at, versionKey: key });
+      page = rendered(renderHome(s, { pages: adopted.length, changes, treeSize: log.size, computedAt: hour }), { contentType: HTML, cacheControl: PAGE_CACHE, lastModified: log.at, versionKey: key });
       byKey.set(key, page);
     }
     return send(c, page);
