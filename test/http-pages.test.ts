@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
 import { SITEMAP_MAX_URLS } from '../src/pages/crawler-files.js';
 import { fillPageRecord, LAST_DAY } from './support/pages-record.js';
-import { sqliteTestStore, type TestStore } from './support/record.js';
+import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
 
 let t: TestStore;
 let filled: Awaited<ReturnType<typeof fillPageRecord>>;
@@ -230,6 +230,26 @@ describe('human pages and crawler files', () => {
       const messages = report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message} (${m.line}:${m.column})`));
       expect(messages, path).toEqual([]);
       for (const block of jsonLd(page)) expect(block, path).toMatchObject({ '@context': 'https://schema.org', '@type': expect.any(String) });
+    }
+  });
+});
+
+describe('the pages on PostgreSQL', () => {
+  it('serve the same package page, 404 and sitemap as on SQLite', async () => {
+    const pg = await postgresTestStore();
+    try {
+      const other = await fillPageRecord(pg.store);
+      await other.harness.close();
+      const local = build({ ...other, sources: other.harness.sources, logError: (e) => console.error(e), publicUrl: BASE });
+      const page = await local.request('/npm/left-padded', { headers: html });
+      expect(page.status).toBe(200);
+      const body = text(await page.text());
+      expect(body).toContain('Dated observations 5, first 2025-06-01, last 2026-04-02');
+      expect(body).toContain('dormant → archived observed 2025-11-20');
+      expect((await local.request('/npm/evil-pkg')).status).toBe(404);
+      expect(await (await local.request('/sitemap.xml')).text()).toContain(`<loc>${BASE}/npm/@acme/widgets</loc>`);
+    } finally {
+      await pg.dispose();
     }
   });
 });
