@@ -284,6 +284,37 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await store.treeSize()).toBe(3);
     });
 
+    it('lists the packages whose latest census qualifies them for a page, by id', async () => {
+      await store.initialiseLog(notary.seal);
+      const read = (id: string, date: string, dependents: number | null) => ({
+        component: { kind: 'npm' as const, id },
+        read_at: `${date}T03:00:00Z`,
+        read_date: date,
+        dependents,
+        source: `https://packages.ecosyste.ms/api/v1/registries/npmjs.org/packages/${encodeURIComponent(id)}`,
+        evidence: { http_status: dependents === null ? 503 : 200 },
+        method: 'ecosyste.ms dependent_packages_count',
+      });
+      await store.appendCensus(
+        [read('zeta', '2025-01-01', 5), read('alpha', '2025-01-01', 0), read('@s/mid', '2025-01-01', 3), read('gone', '2025-01-01', 9), read('alpha', '2025-01-02', 2)],
+        notary.seal,
+      );
+      // A later failed read (null) is the latest census: it qualifies nothing, and is not zero either.
+      await store.appendCensus([read('gone', '2025-01-02', null)], notary.seal);
+      expect(await store.adoptedComponents('npm', 1)).toEqual([
+        { component: { kind: 'npm', id: '@s/mid' }, dependents: 3, read_date: '2025-01-01', leaf_index: 2 },
+        { component: { kind: 'npm', id: 'alpha' }, dependents: 2, read_date: '2025-01-02', leaf_index: 4 },
+        { component: { kind: 'npm', id: 'zeta' }, dependents: 5, read_date: '2025-01-01', leaf_index: 0 },
+      ]);
+      expect((await store.adoptedComponents('npm', 4)).map((a) => a.component.id)).toEqual(['zeta']);
+      expect(await store.adoptedComponents('pypi', 0)).toEqual([]);
+      // The census version moves with this store's own appends at once.
+      expect(await store.censusVersion({ kind: 'npm', id: 'alpha' })).toBe(4);
+      expect(await store.censusVersion({ kind: 'npm', id: 'nobody' })).toBeNull();
+      await store.appendCensus([read('alpha', '2025-01-03', 7)], notary.seal);
+      expect(await store.censusVersion({ kind: 'npm', id: 'alpha' })).toBe(6);
+    });
+
     it('reads the observations of many components at once, leaving out what it does not hold', async () => {
       await store.initialiseLog(notary.seal);
       const obs = Array.from({ length: 450 }, (_, i) => githubObservation(`acme/m${i}`, '2025-01-01', 'alive'));

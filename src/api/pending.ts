@@ -7,7 +7,6 @@ import { ErrorDetail, json } from './schemas.js';
  * when it is built, and leaves this list.
  */
 const pending: { method: 'get' | 'post' | 'delete'; path: string; summary: string }[] = [
-  { method: 'get', path: '/verify', summary: 'Human and machine verification page for the log' },
 ];
 
 export function registerPendingRoutes(app: OpenAPIHono): void {

@@ -27,7 +27,17 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   if (config.redisUrl && !(await limiter.waitForShared(2_000))) log.warn('Redis did not answer at start: serving with in-process rate-limit buckets meanwhile');
   // Errors are logged by kind and message only: never a request body, a header or a client IP.
   const verdicts = config.verdicts ? await openVerdicts(config, deps) : null;
-  const app = build({ ...deps, limiter, verdicts, listenHost: config.host, logError: (error) => log.error({ err: error }, 'request failed') });
+  const app = build({
+    ...deps,
+    limiter,
+    verdicts,
+    listenHost: config.host,
+    logError: (error) => log.error({ err: error }, 'request failed'),
+    pageMinDependents: config.pageMinDependents,
+    rateLimitFree: config.rateLimitFree,
+    rateLimitKey: config.rateLimitKey,
+    publicUrl: config.publicUrl,
+  });
   const server = listen(app.fetch, { port: config.port, host: config.host }, (port) => {
     log.info({ port, host: config.host, store: deps.store.backend, origin: deps.notary.origin, rate_limit: limiter.status().buckets }, 'tended listening');
     wiring.stdout.write(`tended: listening on http://${config.host}:${port} (${deps.store.backend})\n`);

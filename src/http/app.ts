@@ -11,6 +11,7 @@ import { registerVerdictKeysRoute } from '../api/verdict-keys.js';
 import { registerFactRoutes } from '../api/facts.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { registerMcpRoutes } from '../api/mcp.js';
+import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -25,7 +26,7 @@ export const API_VERSION = '0.1.0';
 const DISPUTE_LIMIT_BYTES = 16 * 1024;
 const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
 
-export interface AppDeps extends ObserverDeps {
+export interface AppDeps extends ObserverDeps, PageDeps {
   /** Where unexpected errors go (pino in production). Never a request body, never a client IP. */
   readonly logError: (error: unknown) => void;
   /** The rate limit on every route; absent only in tests that are not about limits. */
@@ -91,6 +92,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerFactRoutes(app, deps);
   registerMcpRoutes(app, deps, { listenHost: deps.listenHost, version: API_VERSION });
   registerPendingRoutes(app);
+  registerPageRoutes(app, deps);
 
   app.doc31('/api/v1/docs', {
     openapi: '3.1.0',

@@ -19,7 +19,8 @@ function patternOf(routePath: string): RegExp {
   if (!pattern) {
     const source = routePath
       .split('/')
-      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      // A parameter with its own pattern (`:file{sitemap-[0-9]+\.xml}`) matches only that pattern.
+      .map((part) => (part.startsWith(':') ? `(?:${/\{(.+)\}$/.exec(part)?.[1] ?? '[^/]+'})` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
     pattern = new RegExp(`^${source}/?$`);
     patterns.set(routePath, pattern);

@@ -14,6 +14,7 @@ import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
 import type {
   ApiKeyRecord,
+  AdoptedComponent,
   AppendResult,
   CachedAnswer,
   HeadSealer,
@@ -132,6 +133,18 @@ export class KyselyStore implements Store {
     return row ? toCensus(ref, row) : null;
   }
 
+  async adoptedComponents(kind: ComponentRef['kind'], minDependents: number): Promise<AdoptedComponent[]> {
+    // Each component's latest census is its highest census leaf (census_by_component serves it).
+    const { rows } = await sql<{ native_id: string; dependents: number; read_date: string; leaf_index: number }>`
+      SELECT c.native_id, s.dependents, s.read_date, s.leaf_index
+      FROM census s JOIN components c ON c.id = s.component_id
+      WHERE c.kind = ${kind}
+        AND s.leaf_index = (SELECT max(t.leaf_index) FROM census t WHERE t.component_id = s.component_id)
+        AND s.dependents IS NOT NULL AND s.dependents >= ${minDependents}
+      ORDER BY c.native_id`.execute(this.db);
+    return rows.map((r) => ({ component: { kind, id: r.native_id }, dependents: Number(r.dependents), read_date: r.read_date, leaf_index: Number(r.leaf_index) }));
+  }
+
   async observationsOf(ref: ComponentRef): Promise<Observation[]> {
     const rows = await this.db
       .selectFrom('observations')
@@ -181,6 +194,14 @@ export class KyselyStore implements Store {
     // indexed lookup itself. Plain SQL that both backends read the same way.
     const { rows } = await sql<{ version: number | null }>`
       SELECT max(leaf_index) AS version FROM observations
+      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(this.db);
+    const version = rows[0]?.version;
+    return version === null || version === undefined ? null : Number(version);
+  }
+
+  async censusVersion(ref: ComponentRef): Promise<number | null> {
+    const { rows } = await sql<{ version: number | null }>`
+      SELECT max(leaf_index) AS version FROM census
       WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(this.db);
     const version = rows[0]?.version;
     return version === null || version === undefined ? null : Number(version);

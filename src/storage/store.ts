@@ -42,6 +42,16 @@ export interface Store {
   keySets(): Promise<StoredKeySet[]>;
   /** The component's latest census, or null when its dependents were never read. */
   latestCensus(ref: ComponentRef): Promise<Census | null>;
+  /**
+   * The leaf index of the component's latest census, or null when none is held: what a page
+   * computed from latestCensus(ref) depends on. Same freshness rule as componentVersion.
+   */
+  censusVersion(ref: ComponentRef): Promise<number | null>;
+  /**
+   * Components of `kind` whose latest census counted at least `minDependents` dependents (a failed
+   * read, null, never qualifies), ordered by id: the packages that get a human page.
+   */
+  adoptedComponents(kind: ComponentRef['kind'], minDependents: number): Promise<AdoptedComponent[]>;
 
   observationsOf(ref: ComponentRef): Promise<Observation[]>;
   /** observationsOf for many components in a few queries, keyed `kind:id`; components held nowhere are absent. */
@@ -99,6 +109,14 @@ export interface Store {
 export const OTHER_WRITER_LAG_MS = 50;
 
 export type HeadSealer = (input: { tree_size: number; root: Hash; timestamp: string; prev_head_hash: string | null }) => HeadBlock;
+
+export interface AdoptedComponent {
+  component: ComponentRef;
+  dependents: number;
+  read_date: string;
+  /** The census leaf the count comes from: it moves when a new census is read. */
+  leaf_index: number;
+}
 
 export interface WatchEntry {
   component: ComponentRef;

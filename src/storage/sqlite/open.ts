@@ -23,9 +23,11 @@ export async function openSqliteStore(path: string): Promise<Store> {
   return store;
 }
 
-// The same statement as KyselyStore.componentVersion, with SQLite's placeholders.
+// The same statements as KyselyStore.componentVersion and censusVersion, with SQLite's placeholders.
 const COMPONENT_VERSION_SQL =
   'SELECT max(leaf_index) AS version FROM observations WHERE component_id = (SELECT id FROM components WHERE kind = ? AND native_id = ?)';
+const CENSUS_VERSION_SQL =
+  'SELECT max(leaf_index) AS version FROM census WHERE component_id = (SELECT id FROM components WHERE kind = ? AND native_id = ?)';
 
 /**
  * The shared kysely store, with the one query every entity read makes answered from memory while
@@ -39,6 +41,7 @@ class SqliteStore extends KyselyStore {
   private seenDataVersion = -1;
   private checkedAt = -Infinity;
   private versionQuery: Database.Statement<[string, string], { version: number | null }> | null = null;
+  private censusQuery: Database.Statement<[string, string], { version: number | null }> | null = null;
 
   constructor(private readonly database: Database.Database) {
     super('sqlite', new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), sqliteMigrations);
@@ -49,6 +52,22 @@ class SqliteStore extends KyselyStore {
     // While an append is open on this connection, a direct read would see its uncommitted rows;
     // the kysely path waits for the append to finish.
     if (this.database.inTransaction) return super.componentVersion(ref);
+    return this.remembered(`${ref.kind}:${ref.id}`, () => {
+      // Prepared on first use: the tables exist only once migrations have run.
+      this.versionQuery ??= this.database.prepare(COMPONENT_VERSION_SQL);
+      return this.versionQuery.get(ref.kind, ref.id)?.version ?? null;
+    });
+  }
+
+  override async censusVersion(ref: ComponentRef): Promise<number | null> {
+    if (this.database.inTransaction) return super.censusVersion(ref);
+    return this.remembered(`census ${ref.kind}:${ref.id}`, () => {
+      this.censusQuery ??= this.database.prepare(CENSUS_VERSION_SQL);
+      return this.censusQuery.get(ref.kind, ref.id)?.version ?? null;
+    });
+  }
+
+  private remembered(key: string, read: () => number | null): number | null {
     const now = performance.now();
     if (now - this.checkedAt >= OTHER_WRITER_LAG_MS) {
       this.checkedAt = now;
@@ -58,12 +77,9 @@ class SqliteStore extends KyselyStore {
         this.seenDataVersion = dataVersion;
       }
     }
-    const key = `${ref.kind}:${ref.id}`;
     let version = this.versions.get(key);
     if (version === undefined) {
-      // Prepared on first use: the tables exist only once migrations have run.
-      this.versionQuery ??= this.database.prepare(COMPONENT_VERSION_SQL);
-      version = this.versionQuery.get(ref.kind, ref.id)?.version ?? null;
+      version = read();
       if (this.versions.size >= VERSION_CACHE_ENTRIES) this.versions.clear();
       this.versions.set(key, version);
     }
@@ -73,6 +89,14 @@ class SqliteStore extends KyselyStore {
   override async appendObservations(...args: Parameters<KyselyStore['appendObservations']>) {
     try {
       return await super.appendObservations(...args);
+    } finally {
+      this.versions.clear();
+    }
+  }
+
+  override async appendCensus(...args: Parameters<KyselyStore['appendCensus']>) {
+    try {
+      return await super.appendCensus(...args);
     } finally {
       this.versions.clear();
     }

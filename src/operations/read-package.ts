@@ -1,0 +1,94 @@
+import { parseAsOf, utcDateOf } from '../domain/calendar.js';
+import type { Census } from '../domain/census.js';
+import { normaliseComponent, type ComponentRef } from '../domain/component.js';
+import type { Observation } from '../domain/observation.js';
+import { seriesWithin, stateMutations, type Mutation } from '../domain/series.js';
+import type { AdoptedComponent } from '../storage/store.js';
+import type { RecordDeps } from './deps.js';
+import { entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
+
+/**
+ * Why a package has no page: Tended never read its dependents, or the latest read counted fewer
+ * than the threshold (or could not be read: a failed census is not zero and not a qualification).
+ */
+export type PackageRefusal =
+  | { reason: 'not-watched'; ref: ComponentRef; minDependents: number }
+  | { reason: 'not-qualified'; ref: ComponentRef; minDependents: number; census: Census };
+
+export interface PackageRecord {
+  ref: ComponentRef;
+  result: EntityResult;
+  series: EntitySeries;
+  /** The read view up to as_of, with each date's evidence: the page's series table. */
+  observations: Observation[];
+  census: Census;
+}
+
+/** The versions a rendered page depends on: its observations' latest leaf and its census leaf. */
+export interface PackageVersion {
+  ref: ComponentRef;
+  asOf: string | null;
+  today: string;
+  observationsVersion: number | null;
+  censusVersion: number | null;
+}
+
+/**
+ * Validates an npm package name and as_of, and reads the versions a page for it rests on: two
+ * lookups the SQLite store answers from memory, so a cached page costs no query.
+ */
+export async function packageVersion(deps: RecordDeps, name: string, rawAsOf: string | undefined): Promise<PackageVersion> {
+  const today = utcDateOf(deps.clock.now());
+  const asOf = parseAsOf(rawAsOf, today);
+  const ref = normaliseComponent('npm', name);
+  const [observationsVersion, censusVersion] = await Promise.all([deps.store.componentVersion(ref), deps.store.censusVersion(ref)]);
+  return { ref, asOf, today, observationsVersion, censusVersion };
+}
+
+/** The page's record for a package whose latest census qualifies it, or why there is no page. */
+export async function readPackage(deps: RecordDeps, v: PackageVersion, minDependents: number): Promise<PackageRecord | PackageRefusal> {
+  const census = await deps.store.latestCensus(v.ref);
+  if (census === null) return { reason: 'not-watched', ref: v.ref, minDependents };
+  // A failed read (null) is not zero, and not a qualification either.
+  if (census.dependents === null || census.dependents < minDependents) return { reason: 'not-qualified', ref: v.ref, minDependents, census };
+  const all = await deps.store.observationsOf(v.ref);
+  const result = entityResult(v.ref, all, v.asOf, v.today);
+  return { ref: v.ref, result, series: entitySeries(all, result.as_of), observations: seriesWithin(all, result.as_of), census };
+}
+
+/** The packages that have a page, with their latest census. */
+export function adoptedPackages(deps: RecordDeps, minDependents: number): Promise<AdoptedComponent[]> {
+  return deps.store.adoptedComponents('npm', minDependents);
+}
+
+export interface RecentChange {
+  ref: ComponentRef;
+  mutation: Mutation;
+}
+
+// Packages whose observations are held in memory at once while looking for recent changes.
+const CHANGES_CHUNK = 400;
+
+/**
+ * The latest state changes across the packages with a page, newest first. Reads the packages'
+ * series a chunk at a time and keeps only the best `limit`, so memory stays bounded however many
+ * packages qualify; the time grows with the record, so callers cache the answer.
+ */
+export async function recentStateChanges(deps: RecordDeps, minDependents: number, limit: number): Promise<RecentChange[]> {
+  const adopted = await adoptedPackages(deps, minDependents);
+  let best: RecentChange[] = [];
+  for (let i = 0; i < adopted.length; i += CHANGES_CHUNK) {
+    const chunk = adopted.slice(i, i + CHANGES_CHUNK);
+    const held = await deps.store.observationsOfMany(chunk.map((a) => a.component));
+    for (const a of chunk) {
+      for (const mutation of stateMutations(held.get(`npm:${a.component.id}`) ?? [])) best.push({ ref: a.component, mutation });
+    }
+    best = best.sort(newestFirst).slice(0, limit);
+  }
+  return best;
+}
+
+function newestFirst(x: RecentChange, y: RecentChange): number {
+  if (x.mutation.observed !== y.mutation.observed) return x.mutation.observed < y.mutation.observed ? 1 : -1;
+  return x.ref.id < y.ref.id ? -1 : x.ref.id > y.ref.id ? 1 : 0;
+}

@@ -1,0 +1,97 @@
+/** robots.txt, sitemap.xml (an index past 50,000 URLs), llms.txt and prices.json. */
+
+/** The sitemaps protocol's cap on URLs per file. */
+export const SITEMAP_MAX_URLS = 50_000;
+
+export interface SitemapUrl {
+  loc: string;
+  /** YYYY-MM-DD, when the page's data last changed. */
+  lastmod?: string;
+}
+
+const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+export function sitemapPartCount(urls: number): number {
+  return Math.max(1, Math.ceil(urls / SITEMAP_MAX_URLS));
+}
+
+/** One urlset when everything fits in one file; otherwise a sitemap index naming /sitemap-N.xml, from 1. */
+export function sitemapXml(urls: SitemapUrl[], baseUrl: string): string {
+  if (urls.length <= SITEMAP_MAX_URLS) return urlset(urls);
+  const parts = sitemapPartCount(urls.length);
+  const entries = Array.from({ length: parts }, (_, i) => `<sitemap><loc>${xmlEscape(`${baseUrl}/sitemap-${i + 1}.xml`)}</loc></sitemap>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
+}
+
+/** Part `n` (from 1) of a sitemap too large for one file, or null when there is no such part. */
+export function sitemapPartXml(urls: SitemapUrl[], n: number): string | null {
+  if (urls.length <= SITEMAP_MAX_URLS || n < 1 || n > sitemapPartCount(urls.length)) return null;
+  return urlset(urls.slice((n - 1) * SITEMAP_MAX_URLS, n * SITEMAP_MAX_URLS));
+}
+
+function urlset(urls: SitemapUrl[]): string {
+  const lines = urls.map((u) => `<url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join('\n')}\n</urlset>\n`;
+}
+
+export function robotsTxt(baseUrl: string): string {
+  return [
+    '# Tended: a dated record of whether software components are still maintained (CC-BY-4.0).',
+    'User-agent: *',
+    'Allow: /',
+    // The MCP endpoint is for tools, and submissions are POSTs: neither is a page to crawl.
+    'Disallow: /mcp',
+    '',
+    `Sitemap: ${baseUrl}/sitemap.xml`,
+    '',
+  ].join('\n');
+}
+
+export function llmsTxt(baseUrl: string, minDependents: number): string {
+  return `# Tended
+
+> A dated, verifiable record of whether software components (GitHub repositories, npm packages, PyPI projects, container base images) are still maintained. Every observation has a date, a state and the evidence it rests on; a date with no observation is "not observed"; no composite score is ever computed. Every observation is a leaf of a Merkle log with a signed C2SP checkpoint. Data: CC-BY-4.0.
+
+States: alive (latest activity 180 days ago or less), dormant (180 to 365 days), abandoned (more than 365 days), archived, deleted (an authoritative 404), eol, unknown-stale (too old to vouch for the date; no state asserted), not_observed (the check failed; not dead).
+
+## Pages
+
+- [Home](${baseUrl}/): what Tended is, package search, recently changed states
+- Package pages: ${baseUrl}/npm/{name} and ${baseUrl}/npm/@{scope}/{name}, "is {name} still maintained?", for npm packages with at least ${minDependents} dependent package(s); add ?as_of=YYYY-MM-DD for a past date
+- [Methodology](${baseUrl}/methodology): every state, threshold, source and censoring rule
+- [Verify](${baseUrl}/verify): check the signed checkpoint and an inclusion proof in the browser; JSON with Accept: application/json
+- [Terms](${baseUrl}/terms) and [Separation](${baseUrl}/separation): CC-BY-4.0, a record not advice, paying buys rate never a different record
+- [Sitemap](${baseUrl}/sitemap.xml)
+
+## API
+
+- [OpenAPI description](${baseUrl}/api/v1/docs)
+- GET /api/v1/entity/{owner}/{repo}?as_of=YYYY-MM-DD: one GitHub repository's dated series
+- GET /api/v1/org/{org}?as_of=: the held observations under an owner
+- POST /api/v1/manifest: {"components":[{"name","kind"}]} (kinds npm, github, pypi, docker) or a pasted workflow, Dockerfile, package.json or requirements.txt; one dated result per component
+- POST /api/v1/sbom: CycloneDX or SPDX (max 4 MB, never stored); one dated result per component
+- GET /api/chain/head, /api/chain/checkpoint, /api/chain/entries/{index}, /api/chain/proof/inclusion, /api/chain/proof/consistency
+- POST /mcp: the same reads as MCP tools (streamable HTTP, stateless)
+- [Prices and rate limits](${baseUrl}/prices.json)
+`;
+}
+
+export function pricesJson(free: number, keyed: number) {
+  return {
+    tiers: [
+      { name: 'free', requests_per_minute: free, key_required: false, price: 0 },
+      {
+        name: 'keyed',
+        requests_per_minute: keyed,
+        key_required: true,
+        key_header: 'X-API-Key',
+        // This instance's operator issues keys (`tended keys create`); it publishes no price of its own.
+        price: null,
+      },
+    ],
+    rate_algorithm: 'token bucket per client IP',
+    same_record_for_everyone: true,
+    note: 'Paying buys rate, never a different record: every tier reads the same observations, states and checkpoints.',
+    license: 'CC-BY-4.0',
+  };
+}

@@ -1,0 +1,64 @@
+import type { RecentChange } from '../operations/read-package.js';
+import { Layout, SearchForm, StateBadge, renderDocument } from './layout.js';
+import { packagePath } from './package-page.js';
+import type { SiteFacts } from './static-pages.js';
+
+export function renderHome(site: SiteFacts, view: { pages: number; changes: RecentChange[]; treeSize: number; computedAt: string }): string {
+  return renderDocument(
+    <Layout
+      title="Tended — is it still maintained?"
+      description="A dated, verifiable record of whether software components are still maintained. No scores; a date with no observation is not observed."
+      canonical={`${site.baseUrl}/`}
+      jsonLd={[
+        {
+          '@context': 'https://schema.org',
+          '@type': 'WebSite',
+          name: 'Tended',
+          url: `${site.baseUrl}/`,
+          potentialAction: { '@type': 'SearchAction', target: `${site.baseUrl}/search?q={q}`, 'query-input': 'required name=q' },
+        },
+      ]}
+    >
+      <h1>Is it still maintained?</h1>
+      <p class="lede">
+        Tended keeps a dated record of whether software components — npm packages, GitHub repositories, PyPI projects,
+        container base images — are still maintained. Every observation has a date, a state and the evidence it rests on,
+        and is a leaf of a signed log anyone can verify. It never guesses and never scores.
+      </p>
+      <SearchForm id="home-search" label="Find a package" />
+
+      <h2>Recently changed states</h2>
+      <p>The latest state changes among the packages with a page, as the record stood at {view.computedAt}.</p>
+      {view.changes.length === 0 ? (
+        <p>No state change is on record yet among the {view.pages} packages with a page.</p>
+      ) : (
+        <ul class="changes">
+          {view.changes.map((c) => (
+            <li>
+              <a href={packagePath(c.ref.id)}>{c.ref.id}</a>: <StateBadge state={c.mutation.from} /> →{' '}
+              <StateBadge state={c.mutation.to} /> observed {c.mutation.observed}{' '}
+              <span class="mono">(after {c.mutation.interval.after})</span>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h2>What the record holds</h2>
+      <ul>
+        <li>
+          {view.pages} npm package{view.pages === 1 ? '' : 's'} with a page (at least {site.minDependents} dependent package
+          {site.minDependents === 1 ? '' : 's'} by the latest census); every one is listed in the <a href="/sitemap.xml">sitemap</a>.
+        </li>
+        <li>{view.treeSize} leaves in the log. <a href="/verify">Verify the latest checkpoint and a leaf in your browser.</a></li>
+        <li>
+          A JSON API for repositories, organisations, manifests and SBOMs, with point-in-time reads (<code>as_of</code>):{' '}
+          <a href="/api/v1/docs">/api/v1/docs</a>.
+        </li>
+      </ul>
+      <p>
+        States are defined in the <a href="/methodology">methodology</a>. The record is kept apart from payment and advice:{' '}
+        <a href="/separation">separation</a>.
+      </p>
+    </Layout>,
+  );
+}

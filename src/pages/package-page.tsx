@@ -1,0 +1,238 @@
+import type { Observation } from '../domain/observation.js';
+import type { PackageRecord } from '../operations/read-package.js';
+import { Layout, LICENSE_URL, StateBadge, renderDocument } from './layout.js';
+import { StateTimeline } from './timeline.js';
+
+/** Where a package's page lives: `/npm/<name>`, scoped names as `/npm/@scope/name` (both URL-safe by npm's rules). */
+export function packagePath(id: string): string {
+  return `/npm/${id}`;
+}
+
+export const NPM_METHOD_SENTENCE =
+  'Read from the npm registry’s own metadata for the package: the latest-published timestamp over the versions still ' +
+  'present and the deprecation flag of the latest version. Both are authoritative: they are what the registry itself ' +
+  'serves to every installer.';
+
+const dateOf = (instant: unknown): string | null => (typeof instant === 'string' && /^\d{4}-\d{2}-\d{2}/.test(instant) ? instant.slice(0, 10) : null);
+const deprecationOf = (o: { evidence: Observation['evidence'] | null } | null): string | null => {
+  const d = o?.evidence?.['deprecated'];
+  return typeof d === 'string' && d !== '' ? d : null;
+};
+
+/** What a state means for a project that depends on the package: a reading of the record, not advice. */
+function meaningFor(state: string, name: string, definition: string): string {
+  switch (state) {
+    case 'alive':
+      return `The ${definition}: releases of ${name} are recent. The record says nothing about quality or security, only about publishing.`;
+    case 'dormant':
+      return `The ${definition}: ${name} has not been published for six months to a year. Dependent projects may want to watch whether releases resume.`;
+    case 'abandoned':
+      return `The ${definition}: no version of ${name} has been published for over a year. Dependent projects carry whatever it holds now, with no recent release behind it.`;
+    case 'archived':
+      return `${definition[0]!.toUpperCase()}${definition.slice(1)}: the maintainers of ${name} have told installers to move away from it.`;
+    case 'deleted':
+      return `The registry answered that ${name} is not there (${definition}): installs of it would fail.`;
+    case 'not_observed':
+      return `The latest check could not read the registry (${definition}). Nothing is asserted about ${name} for that date.`;
+    case 'unknown-stale':
+      return `The last reading of ${name} is too old to vouch for this date, so no state is asserted (${definition}).`;
+    default:
+      return `${definition}.`;
+  }
+}
+
+export interface PackagePageContext {
+  /** Absolute base of this service's URLs (no trailing slash). */
+  baseUrl: string;
+  today: string;
+  /** The as_of the reader asked for, or null for "as of today". */
+  askedAsOf: string | null;
+}
+
+export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext): string {
+  const { ref, result, series, census, observations } = record;
+  const name = ref.id;
+  const title = `is ${name} still maintained?`;
+  const latest = observations.at(-1) ?? null;
+  const latestPublished = dateOf(result.evidence?.['last_published']);
+  const deprecation = deprecationOf(result);
+  const observed = result.observation_date;
+  const url = `${ctx.baseUrl}${packagePath(name)}`;
+  const asOfNote = ctx.askedAsOf ? ` as of ${result.as_of}` : '';
+
+  const qa: { q: string; a: string }[] = [
+    {
+      q: `When was ${name} last published?`,
+      a: latestPublished
+        ? `The latest published version of ${name} dates ${latestPublished}, as read from the npm registry on ${observed}.`
+        : observed
+          ? `The npm registry reading of ${observed} carries no publish date for ${name}.`
+          : `Tended holds no observation of ${name} on or before ${result.as_of}: not observed.`,
+    },
+    {
+      q: `What state does Tended record for ${name}?`,
+      a: observed
+        ? `${result.state}: ${result.state_definition}. Observed ${observed} (${result.censoring_status}${ctx.askedAsOf ? `, answering for ${result.as_of}` : ''}).`
+        : `not observed: Tended holds no observation of ${name} on or before ${result.as_of}, and never guesses one.`,
+    },
+    { q: `What does the state mean for projects that depend on ${name}?`, a: meaningFor(result.state, name, result.state_definition) },
+    {
+      q: `What is the observation record for ${name}?`,
+      a:
+        `${series.observations_count} dated observation${series.observations_count === 1 ? '' : 's'}` +
+        (series.first_observed ? ` from ${series.first_observed} to ${series.last_observed}` : '') +
+        `, with ${series.state_changes} state change${series.state_changes === 1 ? '' : 's'}. Each observation is a leaf of Tended’s ` +
+        'append-only Merkle log, whose signed checkpoint anyone can verify at /verify. A date with no observation is recorded as not observed. The data is CC-BY-4.0.',
+    },
+  ];
+
+  const jsonLd = [
+    {
+      '@context': 'https://schema.org',
+      '@type': 'FAQPage',
+      mainEntity: qa.map(({ q, a }) => ({ '@type': 'Question', name: q, acceptedAnswer: { '@type': 'Answer', text: a } })),
+    },
+    {
+      '@context': 'https://schema.org',
+      '@type': 'Dataset',
+      name: `Maintenance observations of the npm package ${name}`,
+      description: `Dated observations of whether the npm package ${name} is still maintained, read from the npm registry's latest-published timestamp and deprecation flag. One row per observation date; a date with no observation is not observed.`,
+      url,
+      identifier: result.purl,
+      license: LICENSE_URL,
+      isAccessibleForFree: true,
+      creator: { '@type': 'Organization', name: 'Tended', url: ctx.baseUrl },
+      ...(series.first_observed ? { temporalCoverage: `${series.first_observed}/${series.last_observed}` } : {}),
+      ...(observed ? { dateModified: observed } : {}),
+      variableMeasured: ['observation_date', 'state', 'latest published version date', 'deprecation notice'],
+    },
+  ];
+
+  const page = (
+    <Layout
+      title={`${title} — Tended`}
+      description={`${name}: ${observed ? `${result.state} (${result.state_definition}), observed ${observed}` : 'not observed'}. Dated observations from the npm registry, CC-BY-4.0.`}
+      canonical={url}
+      jsonLd={jsonLd}
+    >
+      <h1>{title}</h1>
+      <p class="lede">
+        {observed ? (
+          <>
+            Tended’s latest reading{asOfNote}: <StateBadge state={result.state} /> — {result.state_definition}.
+          </>
+        ) : (
+          <>Not observed{asOfNote}: Tended holds no observation of {name} on or before {result.as_of}.</>
+        )}
+      </p>
+      {result.note ? <p class="note">{result.note}</p> : null}
+
+      <dl class="facts">
+        <dt>State (latest)</dt>
+        <dd>
+          <StateBadge state={result.state} /> {result.state_definition}
+        </dd>
+        <dt>Latest published version</dt>
+        <dd>{latestPublished ?? 'not on record'}</dd>
+        <dt>Deprecation notice</dt>
+        <dd>{deprecation ?? 'none on record'}</dd>
+        <dt>Dated observations</dt>
+        <dd>
+          {series.observations_count}
+          {series.first_observed ? `, first ${series.first_observed}, last ${series.last_observed}` : ''}
+        </dd>
+        <dt>State changes</dt>
+        <dd>{series.state_changes}</dd>
+        <dt>Adoption</dt>
+        <dd>
+          {census.dependents} dependent packages, read {census.read_date} (<a href={census.source}>dependents source</a>)
+        </dd>
+        <dt>Method</dt>
+        <dd>{NPM_METHOD_SENTENCE}</dd>
+        <dt>Source / evidence</dt>
+        <dd>
+          {observed ? <a href={result.source}>{result.source}</a> : result.source} ·{' '}
+          <a href={`https://www.npmjs.com/package/${name}`}>registry page</a>
+          {result.leaf_index !== null ? <> · log leaf {result.leaf_index}</> : null}
+        </dd>
+        <dt>Observed as of</dt>
+        <dd>{observed ?? 'not observed'}</dd>
+        <dt>Censoring</dt>
+        <dd>
+          {result.censoring_status}, answering for {result.as_of}
+        </dd>
+        <dt>Registry</dt>
+        <dd>npm (the JavaScript package registry)</dd>
+      </dl>
+
+      <form class="as-of" action={packagePath(name)} method="get">
+        <label for="as_of">See the record as of</label>
+        <input id="as_of" type="date" name="as_of" max={ctx.today} value={ctx.askedAsOf ?? ''} />
+        <button type="submit">Show</button>
+      </form>
+
+      <h2>State timeline</h2>
+      <StateTimeline name={name} observations={observations} />
+
+      <h2>State changes</h2>
+      {series.mutations.length === 0 ? (
+        <p>No state change{series.observations_count > 0 ? ` in ${series.observations_count} observations` : ''}.</p>
+      ) : (
+        <ul class="changes">
+          {series.mutations.map((m) => (
+            <li>
+              {m.from} → {m.to} observed {m.observed}
+              <span class="mono"> (changed after {m.interval.after}, on or before {m.interval.on_or_before})</span>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h2>Dated observations</h2>
+      <section class="table-scroll" tabindex={0} aria-labelledby="series-caption">
+        <table>
+          <caption id="series-caption">
+            One row per observation date, ascending. Dates without a row were not observed.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Observation date</th>
+              <th scope="col">State</th>
+              <th scope="col">Latest published</th>
+              <th scope="col">Deprecation notice</th>
+            </tr>
+          </thead>
+          <tbody>
+            {observations.map((o) => (
+              <tr>
+                <td>
+                  {o.observation_date}
+                  {o.corrects !== null ? ' (corrected)' : ''}
+                </td>
+                <td>{o.state}</td>
+                <td>{dateOf(o.evidence['last_published']) ?? '—'}</td>
+                <td>{deprecationOf(o) ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <h2>Questions and answers</h2>
+      <dl class="qa">
+        {qa.map(({ q, a }) => (
+          <>
+            <dt>{q}</dt>
+            <dd>{a}</dd>
+          </>
+        ))}
+      </dl>
+      {latest === null ? null : (
+        <p>
+          The latest observation is leaf {latest.leaf_index} of the log: <a href={`/verify?index=${latest.leaf_index}`}>check its inclusion yourself</a>.
+        </p>
+      )}
+    </Layout>
+  );
+  return renderDocument(page);
+}

@@ -1,0 +1,247 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { componentFromPurl, normaliseComponent } from '../domain/component.js';
+import { ValidationError } from '../domain/errors.js';
+import { AnswerCache } from '../operations/answer-cache.js';
+import type { RecordDeps } from '../operations/deps.js';
+import { readHead } from '../operations/read-chain.js';
+import { adoptedPackages, packageVersion, readPackage, recentStateChanges } from '../operations/read-package.js';
+import { llmsTxt, pricesJson, robotsTxt, sitemapPartXml, sitemapXml, type SitemapUrl } from './crawler-files.js';
+import { renderHome } from './home-page.js';
+import { packagePath, renderPackagePage } from './package-page.js';
+import { ASSET_CACHE, PAGE_CACHE, rendered, send, shortHash, type Rendered } from './respond.js';
+import { SITE_CSS } from './site-css.js';
+import { explainNotFound, renderMethodology, renderNotFound, renderSeparation, renderTerms, type NotFoundReason, type SiteFacts } from './static-pages.js';
+import { VERIFY_JS } from './verify-script.js';
+import { renderVerifyPage, verifyJson } from './verify-page.js';
+
+export interface PageDeps extends RecordDeps {
+  /** Dependents a package's latest census needs for a page (TENDED_PAGE_MIN_DEPENDENTS); default 1. */
+  readonly pageMinDependents?: number;
+  /** TENDED_RATE_LIMIT_FREE / _KEY, requests per minute, for /prices.json and /separation; defaults 60 / 600. */
+  readonly rateLimitFree?: number;
+  readonly rateLimitKey?: number;
+  /** TENDED_PUBLIC_URL: the base of absolute URLs (sitemap, canonical links); default the request's own origin. */
+  readonly publicUrl?: string;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const TEXT = 'text/plain; charset=utf-8';
+// A page per recently read package and date: about the entity cache's size.
+const PACKAGE_PAGE_ENTRIES = 2000;
+const RECENT_CHANGES = 12;
+const STATIC_PATHS = ['/', '/methodology', '/verify', '/terms', '/separation'];
+
+/** The human pages and crawler files (spec §1.10, §2.2, §4.2). Pages read the record through operations/ only. */
+export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
+  const minDependents = deps.pageMinDependents ?? 1;
+  const started = new Date();
+  const packagePages = new AnswerCache<Rendered>(PACKAGE_PAGE_ENTRIES);
+  // Keyed by base URL (and for record-wide files, by tree size): at most a few entries in practice.
+  const byKey = new AnswerCache<Rendered>(64);
+
+  const baseOf = (c: Context) => deps.publicUrl ?? new URL(c.req.url).origin;
+  const site = (c: Context): SiteFacts => ({
+    baseUrl: baseOf(c),
+    origin: deps.notary.origin,
+    verifierKey: deps.notary.vkey,
+    minDependents,
+    rateLimitFree: deps.rateLimitFree ?? 60,
+    rateLimitKey: deps.rateLimitKey ?? 600,
+  });
+  const once = (key: string, make: () => Rendered): Rendered => {
+    let page = byKey.get(key);
+    if (!page) {
+      page = make();
+      byKey.set(key, page);
+    }
+    return page;
+  };
+  /** Record-wide answers change with the log: the tree size is their version. */
+  const logVersion = async () => {
+    const head = await deps.store.latestHead();
+    return { size: head?.tree_size ?? 0, at: head?.timestamp ?? started.toISOString() };
+  };
+  const staticPage = (path: string, render: (s: SiteFacts) => string) =>
+    app.get(path, (c) => {
+      const s = site(c);
+      return send(c, once(`${path}|${s.baseUrl}`, () => rendered(render(s), { contentType: HTML, cacheControl: PAGE_CACHE, lastModified: started })));
+    });
+
+  app.get('/assets/site.css', (c) => send(c, once('site.css', () => rendered(SITE_CSS, { contentType: 'text/css; charset=utf-8', cacheControl: ASSET_CACHE, lastModified: started }))));
+  app.get('/assets/verify.js', (c) =>
+    send(c, once('verify.js', () => rendered(VERIFY_JS, { contentType: 'text/javascript; charset=utf-8', cacheControl: ASSET_CACHE, lastModified: started }))),
+  );
+
+  app.get('/', async (c) => {
+    const s = site(c);
+    // Finding the recent changes reads every page's series, so the home page is computed at most
+    // once an hour: it says when, and changes there show up within the hour.
+    const hour = `${deps.clock.now().toISOString().slice(0, 13)}:00:00Z`;
+    const key = `/|${s.baseUrl}|${hour}`;
+    let page = byKey.get(key);
+    if (!page) {
+      const log = await logVersion();
+      const [adopted, changes] = await Promise.all([adoptedPackages(deps, minDependents), recentStateChanges(deps, minDependents, RECENT_CHANGES)]);
+      page = rendered(renderHome(s, { pages: adopted.length, changes, treeSize: log.size, computedAt: hour }), { contentType: HTML, cacheControl: PAGE_CACHE, lastModified: log.at, versionKey: key });
+      byKey.set(key, page);
+    }
+    return send(c, page);
+  });
+  staticPage('/methodology', renderMethodology);
+  staticPage('/terms', renderTerms);
+  staticPage('/separation', renderSeparation);
+
+  app.openAPIRegistry.registerPath(verifyRoute);
+  app.get('/verify', async (c) => {
+    const accept = c.req.header('accept') ?? '';
+    if (accept.includes('application/json') && !accept.includes('text/html')) {
+      const head = await readHead(deps);
+      // The head moves with every append: revalidate each time, by the head's own hash.
+      const page = rendered(JSON.stringify(verifyJson(head)), { contentType: 'application/json', cacheControl: 'no-cache', lastModified: head.timestamp, versionKey: head.head_hash });
+      return send(c, page, 200, { vary: 'Accept' });
+    }
+    const s = site(c);
+    const page = once(`/verify|${s.baseUrl}`, () =>
+      rendered(renderVerifyPage(s, `/assets/verify.js?v=${shortHash(VERIFY_JS).slice(0, 10)}`), { contentType: HTML, cacheControl: PAGE_CACHE, lastModified: started }),
+    );
+    return send(c, page, 200, { vary: 'Accept' });
+  });
+
+  // The search box is a GET form: without JavaScript it lands here and is sent on to the page.
+  app.get('/search', (c) => {
+    const q = (c.req.query('q') ?? '').trim();
+    if (q === '') return c.redirect('/', 303);
+    try {
+      return c.redirect(packagePath(searchedPackage(q)), 303);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return notFound(c, { kind: 'invalid-name', name: q, why: error.issues[0]?.msg ?? 'not an npm package name' }, 422);
+    }
+  });
+
+  const packageRoute = async (c: Context, name: string) => {
+    let v;
+    try {
+      v = await packageVersion(deps, name, c.req.query('as_of'));
+    } catch (error) {
+      if (!(error instanceof ValidationError) || !wantsHtml(c)) throw error;
+      const issue = error.issues[0];
+      if (issue?.loc.includes('as_of')) return notFound(c, { kind: 'invalid-date', why: issue.msg }, 422);
+      return notFound(c, { kind: 'invalid-name', name, why: issue?.msg ?? 'not an npm package name' }, 422);
+    }
+    const s = site(c);
+    const key = `${v.ref.id}|${v.asOf ?? `today ${v.today}`}|${v.observationsVersion ?? 'none'}|${v.censusVersion ?? 'none'}|${minDependents}|${s.baseUrl}`;
+    const cached = packagePages.get(key);
+    if (cached) return send(c, cached);
+    const record = await readPackage(deps, v, minDependents);
+    if ('reason' in record) {
+      return notFound(
+        c,
+        record.reason === 'not-watched'
+          ? { kind: 'not-watched', name: record.ref.id }
+          : { kind: 'not-qualified', name: record.ref.id, dependents: record.census.dependents, readDate: record.census.read_date, minDependents },
+        404,
+      );
+    }
+    const lastModified = [record.result.observed_at ?? '', record.census.read_at].sort().at(-1)!;
+    const page = rendered(renderPackagePage(record, { baseUrl: s.baseUrl, today: v.today, askedAsOf: v.asOf }), {
+      contentType: HTML,
+      cacheControl: PAGE_CACHE,
+      lastModified,
+      versionKey: key,
+    });
+    packagePages.set(key, page);
+    return send(c, page);
+  };
+  app.get('/npm/:name', (c) => packageRoute(c, c.req.param('name')));
+  app.get('/npm/:scope/:name', (c) => {
+    const scope = c.req.param('scope');
+    if (!scope.startsWith('@')) return notFound(c, { kind: 'no-page', path: c.req.path }, 404);
+    return packageRoute(c, `${scope}/${c.req.param('name')}`);
+  });
+
+  app.get('/robots.txt', (c) => {
+    const s = site(c);
+    return send(c, once(`robots|${s.baseUrl}`, () => rendered(robotsTxt(s.baseUrl), { contentType: TEXT, cacheControl: PAGE_CACHE, lastModified: started })));
+  });
+  app.get('/llms.txt', (c) => {
+    const s = site(c);
+    return send(c, once(`llms|${s.baseUrl}`, () => rendered(llmsTxt(s.baseUrl, minDependents), { contentType: TEXT, cacheControl: PAGE_CACHE, lastModified: started })));
+  });
+  app.get('/prices.json', (c) => {
+    const s = site(c);
+    return send(
+      c,
+      once('prices', () => rendered(JSON.stringify(pricesJson(s.rateLimitFree, s.rateLimitKey)), { contentType: 'application/json', cacheControl: PAGE_CACHE, lastModified: started })),
+    );
+  });
+
+  const sitemapUrls = async (baseUrl: string): Promise<SitemapUrl[]> => {
+    const adopted = await adoptedPackages(deps, minDependents);
+    return [...STATIC_PATHS.map((p) => ({ loc: `${baseUrl}${p}` })), ...adopted.map((a) => ({ loc: `${baseUrl}${packagePath(a.component.id)}` }))];
+  };
+  app.get('/sitemap.xml', async (c) => {
+    const s = site(c);
+    const log = await logVersion();
+    const key = `sitemap|${s.baseUrl}|${log.size}`;
+    let page = byKey.get(key);
+    if (!page) {
+      page = rendered(sitemapXml(await sitemapUrls(s.baseUrl), s.baseUrl), { contentType: 'application/xml; charset=utf-8', cacheControl: PAGE_CACHE, lastModified: log.at, versionKey: key });
+      byKey.set(key, page);
+    }
+    return send(c, page);
+  });
+  app.get('/:file{sitemap-[0-9]+\\.xml}', async (c) => {
+    const s = site(c);
+    const n = Number(/[0-9]+/.exec(c.req.param('file'))![0]);
+    const log = await logVersion();
+    const key = `sitemap-${n}|${s.baseUrl}|${log.size}`;
+    let page = byKey.get(key);
+    if (!page) {
+      const xml = sitemapPartXml(await sitemapUrls(s.baseUrl), n);
+      if (xml === null) return notFound(c, { kind: 'no-page', path: c.req.path }, 404);
+      page = rendered(xml, { contentType: 'application/xml; charset=utf-8', cacheControl: PAGE_CACHE, lastModified: log.at, versionKey: key });
+      byKey.set(key, page);
+    }
+    return send(c, page);
+  });
+}
+
+const verifyRoute = createRoute({
+  method: 'get',
+  path: '/verify',
+  summary: 'Human and machine verification page for the log',
+  description: 'HTML by default: the browser checks the signed checkpoint and an inclusion proof itself (WebCrypto). With Accept: application/json, the head, the verifier key and where each proof lives.',
+  responses: {
+    200: {
+      description: 'The verification page, or its machine form.',
+      content: { 'text/html': { schema: z.string() }, 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
+  },
+});
+
+/** A 404 or 422 that says why: an HTML page for people, the JSON `detail` sentence for everything else. */
+function notFound(c: Context, reason: NotFoundReason, status: 404 | 422): Response {
+  if (!wantsHtml(c)) return c.json({ detail: explainNotFound(reason)[1] }, status);
+  // Validators here too: a crawler revalidating a missing page learns it is still missing cheaply.
+  return send(c, rendered(renderNotFound(reason), { contentType: HTML, cacheControl: 'no-cache', lastModified: new Date() }), status);
+}
+
+function wantsHtml(c: Context): boolean {
+  return (c.req.header('accept') ?? '').includes('text/html');
+}
+
+/** What a reader may type: a bare name, `name@version`, `npm:name`, a pkg:npm purl, or an npmjs.com package URL. */
+function searchedPackage(q: string): string {
+  if (q.startsWith('pkg:')) {
+    const ref = componentFromPurl(q);
+    if (ref.kind !== 'npm') throw new ValidationError([{ loc: ['query', 'q'], msg: 'package pages are for npm packages; this purl names another kind', type: 'value_error' }]);
+    return ref.id;
+  }
+  const url = /^https?:\/\/(www\.)?npmjs\.com\/package\/(.+?)\/?$/.exec(q);
+  const name = url ? decodeURIComponent(url[2]!) : q.replace(/^npm:/, '');
+  // `express@4.18.2` as npm install takes it: the page is the package's, whatever the version.
+  const versioned = /^(@?[^@]+)@[^@/]+$/.exec(name);
+  return normaliseComponent('npm', versioned ? versioned[1]! : name).id;
+}

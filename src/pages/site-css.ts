@@ -1,0 +1,78 @@
+/**
+ * The one stylesheet, served as /assets/site.css. Kept in a module rather than a file on disk so the
+ * build carries it into dist/ with the code; pages carry no inline style (a CSP forbids it).
+ * Colours are checked for WCAG AA contrast on both schemes; states are never told by colour alone
+ * (each badge carries its name).
+ */
+export const SITE_CSS = `
+:root {
+  --ink: #1c1f24; --muted: #4d5560; --paper: #fdfcf9; --rule: #d9d4c7; --panel: #f3f0e8;
+  --accent: #1d4ed8; --alive: #166534; --dormant: #854d0e; --abandoned: #9a3412; --archived: #5b21b6;
+  --deleted: #991b1b; --eol: #7c2d12; --unknown: #374151;
+  --font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  --mono: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --ink: #e8e6e1; --muted: #b3b8bf; --paper: #15171a; --rule: #3a3d42; --panel: #1f2226;
+    --accent: #93b4ff; --alive: #86efac; --dormant: #fcd34d; --abandoned: #fdba74; --archived: #c4b5fd;
+    --deleted: #fca5a5; --eol: #fdba74; --unknown: #d1d5db;
+  }
+}
+* { box-sizing: border-box; }
+html { font-family: var(--font); color: var(--ink); background: var(--paper); line-height: 1.55; }
+body { margin: 0; }
+a { color: var(--accent); text-underline-offset: 0.15em; }
+a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.skip { position: absolute; left: -999px; }
+.skip:focus { left: 1rem; top: 1rem; background: var(--paper); padding: 0.5rem; z-index: 1; }
+.site-header, main, .site-footer { max-width: 52rem; margin: 0 auto; padding: 0 1.25rem; }
+.site-header { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem 1.5rem; padding-top: 1rem; padding-bottom: 1rem; border-bottom: 1px solid var(--rule); }
+.brand { font-weight: 700; font-size: 1.25rem; text-decoration: none; color: var(--ink); letter-spacing: 0.01em; }
+.site-header nav ul { display: flex; flex-wrap: wrap; gap: 1rem; list-style: none; margin: 0; padding: 0; }
+.search { display: flex; gap: 0.5rem; margin-left: auto; }
+.search input { font: inherit; padding: 0.35rem 0.6rem; border: 1px solid var(--muted); border-radius: 4px; background: var(--paper); color: var(--ink); min-width: 12rem; }
+.search button { font: inherit; padding: 0.35rem 0.9rem; border: 1px solid var(--accent); border-radius: 4px; background: var(--accent); color: var(--paper); cursor: pointer; }
+.as-of { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 1rem 0; }
+.as-of input { font: inherit; padding: 0.3rem 0.5rem; border: 1px solid var(--muted); border-radius: 4px; background: var(--paper); color: var(--ink); }
+.as-of button { font: inherit; padding: 0.3rem 0.8rem; border: 1px solid var(--accent); border-radius: 4px; background: var(--paper); color: var(--accent); cursor: pointer; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+main { padding-top: 1.5rem; padding-bottom: 2.5rem; }
+h1 { font-size: 1.9rem; line-height: 1.2; margin: 0.5rem 0 1rem; }
+h2 { font-size: 1.3rem; margin: 2.2rem 0 0.6rem; padding-top: 0.4rem; border-top: 1px solid var(--rule); }
+h3 { font-size: 1.05rem; margin: 1.2rem 0 0.3rem; }
+.lede { font-size: 1.1rem; color: var(--muted); max-width: 40rem; }
+.facts { display: grid; grid-template-columns: minmax(10rem, max-content) 1fr; gap: 0.35rem 1.25rem; margin: 1rem 0; padding: 1rem 1.25rem; background: var(--panel); border-radius: 6px; }
+.facts dt { font-weight: 600; }
+.facts dd { margin: 0; }
+.state { display: inline-block; font-weight: 700; padding: 0 0.45rem; border: 2px solid currentColor; border-radius: 4px; }
+.state-alive { color: var(--alive); } .state-dormant { color: var(--dormant); } .state-abandoned { color: var(--abandoned); }
+.state-archived { color: var(--archived); } .state-deleted { color: var(--deleted); } .state-eol { color: var(--eol); }
+.state-unknown-stale, .state-not_observed { color: var(--unknown); }
+table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+caption { text-align: left; color: var(--muted); padding-bottom: 0.4rem; }
+th, td { text-align: left; padding: 0.3rem 0.6rem; border-bottom: 1px solid var(--rule); vertical-align: top; }
+thead th { border-bottom: 2px solid var(--ink); }
+.table-scroll { overflow-x: auto; max-height: 28rem; overflow-y: auto; }
+.timeline { width: 100%; height: auto; margin: 0.5rem 0; }
+.timeline rect.seg-alive { fill: var(--alive); } .timeline rect.seg-dormant { fill: var(--dormant); }
+.timeline rect.seg-abandoned { fill: var(--abandoned); } .timeline rect.seg-archived { fill: var(--archived); }
+.timeline rect.seg-deleted { fill: var(--deleted); } .timeline rect.seg-eol { fill: var(--eol); }
+.timeline rect.seg-not_observed, .timeline rect.seg-unknown-stale { fill: var(--rule); }
+.timeline text { fill: var(--muted); font-size: 12px; font-family: var(--font); }
+.legend { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; list-style: none; padding: 0; margin: 0.25rem 0 0; font-size: 0.9rem; }
+.qa dt { font-weight: 700; margin-top: 1rem; }
+.qa dd { margin: 0.2rem 0 0; }
+code, .mono { font-family: var(--mono); font-size: 0.92em; overflow-wrap: anywhere; }
+pre { background: var(--panel); padding: 0.8rem 1rem; border-radius: 6px; overflow-x: auto; }
+.note { border-left: 4px solid var(--accent); padding: 0.4rem 0.9rem; background: var(--panel); }
+.steps { padding-left: 1.4rem; }
+.steps li { margin: 0.5rem 0; }
+.steps .status { font-weight: 700; }
+.ok { color: var(--alive); } .fail { color: var(--deleted); } .pending { color: var(--muted); }
+.result { font-size: 1.2rem; font-weight: 700; margin: 1rem 0; }
+.changes { list-style: none; padding: 0; }
+.changes li { padding: 0.3rem 0; border-bottom: 1px solid var(--rule); }
+.site-footer { border-top: 1px solid var(--rule); padding-top: 1rem; padding-bottom: 2rem; color: var(--muted); font-size: 0.92rem; }
+@media (max-width: 40rem) { .search { margin-left: 0; width: 100%; } .search input { flex: 1; min-width: 0; } .facts { grid-template-columns: 1fr; } }
+`;

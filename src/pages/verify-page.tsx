@@ -1,0 +1,85 @@
+import type { HeadAnswer } from '../operations/read-chain.js';
+import { Layout, renderDocument } from './layout.js';
+import type { SiteFacts } from './static-pages.js';
+
+export const VERIFY_JS_PATH = '/assets/verify.js';
+
+/** The human form of /verify: the page states the key; the script (verify.js) does the checking. */
+export function renderVerifyPage(site: SiteFacts, scriptPath: string): string {
+  return renderDocument(
+    <Layout
+      title="Verify the log — Tended"
+      description="Check Tended's signed checkpoint and an inclusion proof in your own browser, with WebCrypto."
+      canonical={`${site.baseUrl}/verify`}
+      scripts={[scriptPath]}
+    >
+      <h1>Verify the log</h1>
+      <p class="lede">
+        Your browser fetches the latest signed checkpoint and the inclusion proof of one leaf, and checks both itself with
+        WebCrypto (Ed25519 and SHA-256). You need not trust this server: only the key below, which you can compare with one
+        you pinned elsewhere.
+      </p>
+      <section id="verifier" data-vkey={site.verifierKey} data-origin={site.origin} aria-labelledby="key-heading">
+        <h2 id="key-heading">The key checked against</h2>
+        <p>
+          Origin <code>{site.origin}</code>; C2SP verifier key:
+        </p>
+        <pre>
+          <code>{site.verifierKey}</code>
+        </pre>
+      </section>
+      <h2>Steps</h2>
+      <ol id="verify-steps" class="steps"></ol>
+      <p id="verify-result" class="result pending" role="status" aria-live="polite">
+        Checking… (this needs JavaScript; without it, follow the steps below by hand)
+      </p>
+      <h2>By hand</h2>
+      <ol>
+        <li>
+          <code>GET /api/chain/checkpoint</code>: a C2SP signed note. Check its Ed25519 signature with the key above, then take
+          the tree size and root from its text.
+        </li>
+        <li>
+          <code>GET /api/chain/entries/INDEX</code>: the leaf’s exact bytes. Its hash is SHA-256(0x00 ‖ bytes).
+        </li>
+        <li>
+          <code>GET /api/chain/proof/inclusion?index=INDEX&amp;size=SIZE</code>: fold the hashes up to a root (RFC 9162
+          §2.1.3.2) and compare it with the signed root.
+        </li>
+        <li>
+          <code>tended verify --url URL</code> rebuilds the whole tree and checks every head against a pinned key.
+        </li>
+      </ol>
+      <p>
+        Machines: <code>GET /verify</code> with <code>Accept: application/json</code> returns the same facts as JSON.
+      </p>
+    </Layout>,
+  );
+}
+
+/** The machine form of /verify: the current head, the key, and where each proof lives. */
+export function verifyJson(head: HeadAnswer) {
+  return {
+    origin: head.origin,
+    verifier_key: head.verifier_key,
+    tree_size: head.tree_size,
+    root_hash: head.root_hash,
+    timestamp: head.timestamp,
+    head_hash: head.head_hash,
+    prev_head_hash: head.prev_head_hash,
+    checkpoint: head.checkpoint,
+    how_to_verify: [
+      'Verify the checkpoint note (C2SP signed note, Ed25519) with verifier_key; take tree size and root from its text.',
+      'GET /api/chain/entries/{index} and hash the exact bytes: SHA-256(0x00 || bytes).',
+      'GET /api/chain/proof/inclusion?index={index}&size={tree_size} and fold the proof to the root (RFC 9162 §2.1.3.2).',
+      'GET /api/chain/proof/consistency?from={old}&to={new} to check an older checkpoint against this one.',
+    ],
+    endpoints: {
+      checkpoint: '/api/chain/checkpoint',
+      head: '/api/chain/head',
+      entry: '/api/chain/entries/{index}',
+      inclusion_proof: '/api/chain/proof/inclusion?index={index}&size={size}',
+      consistency_proof: '/api/chain/proof/consistency?from={from}&to={to}',
+    },
+  };
+}

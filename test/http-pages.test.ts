@@ -1,0 +1,287 @@
+import { HtmlValidate } from 'html-validate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/http/app.js';
+import { SITEMAP_MAX_URLS } from '../src/pages/crawler-files.js';
+import { fillPageRecord, LAST_DAY } from './support/pages-record.js';
+import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
+
+let t: TestStore;
+let filled: Awaited<ReturnType<typeof fillPageRecord>>;
+let app: ReturnType<typeof build>;
+const BASE = 'https://tended.example';
+
+beforeAll(async () => {
+  t = await sqliteTestStore();
+  filled = await fillPageRecord(t.store);
+  app = build({ ...filled, sources: filled.harness.sources, logError: (e) => console.error(e), publicUrl: BASE, rateLimitFree: 61, rateLimitKey: 601 });
+}, 60_000);
+afterAll(async () => {
+  await filled.harness.close();
+  await t.dispose();
+});
+
+const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+const get = async (path: string, headers: Record<string, string> = html) => {
+  const res = await app.request(path, { headers });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+};
+const jsonLd = (page: string) => [...page.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!));
+const text = (page: string) => page.replace(/<[^>]+>/g, ' ').replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+
+const PAGES = ['/', '/npm/left-padded', '/npm/@acme/widgets', '/npm/left-padded?as_of=2025-08-01', '/methodology', '/terms', '/separation', '/verify'];
+const FILES: [string, RegExp][] = [
+  ['/robots.txt', /^text\/plain/],
+  ['/llms.txt', /^text\/plain/],
+  ['/sitemap.xml', /xml/],
+  ['/prices.json', /^application\/json/],
+  ['/assets/site.css', /^text\/css/],
+  ['/assets/verify.js', /^text\/javascript/],
+];
+
+describe('human pages and crawler files', () => {
+  it('serves every page and file with validators and caching headers, and 304 to a client that holds it', async () => {
+    for (const [path, type] of [...PAGES.map((p): [string, RegExp] => [p, /^text\/html/]), ...FILES]) {
+      const first = await get(path);
+      expect(first.status, path).toBe(200);
+      expect(first.headers.get('content-type'), path).toMatch(type);
+      const etag = first.headers.get('etag');
+      expect(etag, path).toMatch(/^W\/"[\w-]{22}"$/);
+      expect(new Date(first.headers.get('last-modified')!).getTime(), path).not.toBeNaN();
+      expect(first.headers.get('cache-control'), path).toMatch(/max-age=\d+/);
+      const again = await get(path, { ...html, 'if-none-match': etag! });
+      expect(again.status, path).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+    }
+    expect((await get('/assets/site.css')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('gives a qualified package every item of spec §2.2', async () => {
+    const page = await get('/npm/left-padded');
+    const body = text(page.text);
+    expect(page.text).toContain('<title>is left-padded still maintained? — Tended</title>');
+    expect(page.text).toContain('<h1>is left-padded still maintained?</h1>');
+    expect(body).toContain('State (latest) archived the latest version carries a registry deprecation notice');
+    expect(body).toContain('Latest published version 2024-12-01');
+    expect(body).toContain('Deprecation notice Use String.prototype.padStart() instead');
+    expect(body).toContain('Dated observations 5, first 2025-06-01, last 2026-04-02');
+    expect(body).toContain('State changes 1');
+    expect(body).toContain(`Adoption 42 dependent packages, read ${LAST_DAY}`);
+    expect(body).toMatch(/Method Read from the npm registry’s own metadata for the package: the latest-published timestamp .* deprecation flag .* authoritative/);
+    expect(body).toMatch(/Source \/ evidence http:\/\/127\.0\.0\.1:\d+\/npm\/left-padded/);
+    expect(body).toContain(`Observed as of ${LAST_DAY}`);
+    expect(body).toContain('Registry npm (the JavaScript package registry)');
+    // The series table: one row per date, ascending, with a dash where there is no deprecation.
+    const rows = [...page.text.matchAll(/<tr><td>(\d{4}-\d{2}-\d{2})[^<]*<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    expect(rows).toEqual([
+      ['2025-06-01', 'dormant', '2024-12-01', '—'],
+      ['2025-07-15', 'dormant', '2024-12-01', '—'],
+      ['2025-08-05', 'dormant', '2024-12-01', '—'],
+      ['2025-11-20', 'archived', '2024-12-01', 'Use String.prototype.padStart() instead'],
+      ['2026-04-02', 'archived', '2024-12-01', 'Use String.prototype.padStart() instead'],
+    ]);
+    expect(body).toContain('dormant → archived observed 2025-11-20 (changed after 2025-08-05, on or before 2025-11-20)');
+    for (const q of ['When was left-padded last published?', 'What state does Tended record for left-padded?', 'What does the state mean for projects that depend on left-padded?', 'What is the observation record for left-padded?']) {
+      expect(body).toContain(q);
+    }
+    const [faq, dataset] = jsonLd(page.text);
+    expect(faq).toMatchObject({ '@context': 'https://schema.org', '@type': 'FAQPage' });
+    expect(faq.mainEntity).toHaveLength(4);
+    expect(dataset).toMatchObject({ '@type': 'Dataset', license: 'https://creativecommons.org/licenses/by/4.0/', url: `${BASE}/npm/left-padded`, temporalCoverage: '2025-06-01/2026-04-02' });
+    expect(page.text).toMatch(/<svg class="timeline"[^>]*role="img"/);
+    expect(page.text).toContain('CC-BY-4.0');
+    // A package without a deprecation says so in words, and a scoped name has its page too.
+    const widgets = text((await get('/npm/@acme/widgets')).text);
+    expect(widgets).toContain('Deprecation notice none on record');
+    expect(widgets).toContain('dormant → alive observed 2025-08-05');
+    expect(widgets).toContain(`Adoption 12 dependent packages, read ${LAST_DAY}`);
+  });
+
+  it('shows on the home page the latest state changes, newest first, and how many packages have a page', async () => {
+    const home = text((await get('/')).text);
+    expect(home).toContain('left-padded : dormant → archived observed 2025-11-20 (after 2025-08-05) @acme/widgets : dormant → alive observed 2025-08-05 (after 2025-07-15)');
+    expect(home).toContain('2 npm packages with a page (at least 1 dependent package by the latest census)');
+    expect(home).toContain(`as the record stood at ${LAST_DAY}T12:00:00Z`);
+  });
+
+  it('answers a package page as of a date from what was observed by then, never after', async () => {
+    const page = text((await get('/npm/left-padded?as_of=2025-08-01')).text);
+    expect(page).toContain('State (latest) dormant');
+    expect(page).toContain('Dated observations 2, first 2025-06-01, last 2025-07-15');
+    expect(page).toContain('Censoring interval-censored, answering for 2025-08-01');
+    expect(page).not.toContain('2025-11-20');
+    const before = text((await get('/npm/left-padded?as_of=2025-01-01')).text);
+    expect(before).toContain('Observed as of not observed');
+    expect(before).toContain('Censoring not-observed-at-date');
+    const bad = await get('/npm/left-padded?as_of=2025-02-30');
+    expect(bad.status).toBe(422);
+    expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(text(bad.text)).toContain('Not a date Tended can answer for');
+    expect(text(bad.text)).toContain('as_of must be a real calendar date');
+    const badJson = await app.request('/npm/left-padded?as_of=soon');
+    expect(badJson.status).toBe(422);
+    expect((await badJson.json()).detail[0]).toMatchObject({ loc: ['query', 'as_of'] });
+  });
+
+  it('answers 404 with the reason for a package without a page', async () => {
+    const unwatched = await get('/npm/left-pad');
+    expect(unwatched.status).toBe(404);
+    expect(unwatched.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(text(unwatched.text)).toContain('Tended does not watch the npm package left-pad');
+    expect(unwatched.headers.get('etag')).toMatch(/^W\//);
+    expect(unwatched.headers.get('cache-control')).toBe('no-cache');
+    const unqualified = await get('/npm/evil-pkg');
+    expect(unqualified.status).toBe(404);
+    expect(text(unqualified.text)).toContain(`The latest census of evil-pkg (${LAST_DAY}) counted 0 dependent packages; a page needs at least 1.`);
+    const machine = await app.request('/npm/left-pad', { headers: { accept: 'application/json' } });
+    expect(machine.status).toBe(404);
+    expect(await machine.json()).toEqual({ detail: expect.stringContaining('does not watch the npm package left-pad') });
+    expect((await get('/npm/notascope/x')).status).toBe(404);
+  });
+
+  it('moves the threshold with TENDED_PAGE_MIN_DEPENDENTS', async () => {
+    const strict = build({ ...filled, sources: filled.harness.sources, logError: () => {}, pageMinDependents: 20 });
+    expect((await strict.request('/npm/left-padded')).status).toBe(200);
+    const widgets = await strict.request('/npm/@acme/widgets', { headers: html });
+    expect(widgets.status).toBe(404);
+    expect(text(await widgets.text())).toContain('counted 12 dependent packages; a page needs at least 20');
+    expect(await (await strict.request('/sitemap.xml')).text()).not.toContain('widgets');
+  });
+
+  it('shows a new observation at once: the page cache is keyed by the record’s version', async () => {
+    const before = await get('/npm/@acme/widgets');
+    const spare = await sqliteTestStore();
+    try {
+      const other = await fillPageRecord(spare.store);
+      await other.harness.close();
+      const local = build({ ...other, sources: other.harness.sources, logError: () => {} });
+      const a = await local.request('/npm/@acme/widgets');
+      const etag = a.headers.get('etag')!;
+      other.clock.set('2026-04-03T12:00:00Z');
+      await other.store.appendObservations(
+        [{ component: { kind: 'npm', id: '@acme/widgets' }, observed_at: '2026-04-03T06:00:00Z', observation_date: '2026-04-03', state: 'not_observed', source: 'https://registry.example/@acme/widgets', evidence: { http_status: 429 }, method: 'npm', corrects: null }],
+        other.notary.seal,
+      );
+      const b = await local.request('/npm/@acme/widgets', { headers: { 'if-none-match': etag } });
+      expect(b.status).toBe(200);
+      expect(text(await b.text())).toContain('Dated observations 6, first 2025-06-01, last 2026-04-03');
+    } finally {
+      await spare.dispose();
+    }
+    expect(before.status).toBe(200);
+  });
+
+  it('leads the search box to the package page, whatever form the name is typed in', async () => {
+    for (const [q, to] of [
+      ['left-padded', '/npm/left-padded'],
+      ['  @acme/widgets ', '/npm/@acme/widgets'],
+      ['pkg:npm/%40acme/widgets@2.1.0', '/npm/@acme/widgets'],
+      ['https://www.npmjs.com/package/left-padded', '/npm/left-padded'],
+      ['@acme/widgets@2.1.0', '/npm/@acme/widgets'],
+      ['left-padded@1.1.0', '/npm/left-padded'],
+    ]) {
+      const res = await app.request(`/search?q=${encodeURIComponent(q!)}`);
+      expect(res.status, q).toBe(303);
+      expect(res.headers.get('location'), q).toBe(to);
+    }
+    expect((await app.request('/search?q=')).headers.get('location')).toBe('/');
+    const bad = await get('/search?q=' + encodeURIComponent('not a name'));
+    expect(bad.status).toBe(422);
+    expect(text(bad.text)).toContain('is not an npm package name');
+  });
+
+  it('writes crawler files: sitemap of qualified pages, robots naming it, llms.txt, prices from config', async () => {
+    const sitemap = (await get('/sitemap.xml')).text;
+    const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(sitemap).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+    expect(locs).toEqual([`${BASE}/`, `${BASE}/methodology`, `${BASE}/verify`, `${BASE}/terms`, `${BASE}/separation`, `${BASE}/npm/@acme/widgets`, `${BASE}/npm/left-padded`]);
+    expect((await get('/robots.txt')).text).toContain(`Sitemap: ${BASE}/sitemap.xml`);
+    const llms = (await get('/llms.txt')).text;
+    expect(llms).toMatch(/^# Tended\n\n> /);
+    expect(llms).toContain(`${BASE}/verify`);
+    const prices = JSON.parse((await get('/prices.json')).text);
+    expect(prices.tiers).toEqual([
+      expect.objectContaining({ name: 'free', requests_per_minute: 61, key_required: false }),
+      expect.objectContaining({ name: 'keyed', requests_per_minute: 601, key_required: true, key_header: 'X-API-Key' }),
+    ]);
+    expect(prices.same_record_for_everyone).toBe(true);
+    expect(text((await get('/separation')).text)).toContain('paying buys rate, never a different record');
+  });
+
+  it('gives /verify a machine form that matches the head', async () => {
+    const res = await app.request('/verify', { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('vary')).toBe('Accept');
+    const body = await res.json();
+    const head = await (await app.request('/api/chain/head')).json();
+    expect(body).toMatchObject({ origin: head.origin, verifier_key: head.verifier_key, tree_size: head.tree_size, root_hash: head.root_hash, checkpoint: head.checkpoint });
+    expect(text((await get('/verify')).text)).toContain(head.verifier_key);
+  });
+
+  it('renders valid HTML on every page type, with parseable JSON-LD', async () => {
+    const validator = new HtmlValidate({
+      extends: ['html-validate:recommended'],
+      // hono/jsx writes void elements as <meta/> and booleans as required="": both valid HTML, style choices.
+      rules: { 'void-style': ['error', { style: 'selfclose' }], 'attribute-boolean-style': ['error', { style: 'empty' }] },
+    });
+    for (const path of [...PAGES, '/npm/left-pad', '/npm/evil-pkg', '/search?q=not%20a%20name', '/npm/left-padded?as_of=2025-01-01']) {
+      const page = (await get(path)).text;
+      const report = await validator.validateString(page);
+      const messages = report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message} (${m.line}:${m.column})`));
+      expect(messages, path).toEqual([]);
+      for (const block of jsonLd(page)) expect(block, path).toMatchObject({ '@context': 'https://schema.org', '@type': expect.any(String) });
+    }
+  });
+});
+
+describe('the pages on PostgreSQL', () => {
+  it('serve the same package page, 404 and sitemap as on SQLite', async () => {
+    const pg = await postgresTestStore();
+    try {
+      const other = await fillPageRecord(pg.store);
+      await other.harness.close();
+      const local = build({ ...other, sources: other.harness.sources, logError: (e) => console.error(e), publicUrl: BASE });
+      const page = await local.request('/npm/left-padded', { headers: html });
+      expect(page.status).toBe(200);
+      const body = text(await page.text());
+      expect(body).toContain('Dated observations 5, first 2025-06-01, last 2026-04-02');
+      expect(body).toContain('dormant → archived observed 2025-11-20');
+      expect((await local.request('/npm/evil-pkg')).status).toBe(404);
+      expect(await (await local.request('/sitemap.xml')).text()).toContain(`<loc>${BASE}/npm/@acme/widgets</loc>`);
+    } finally {
+      await pg.dispose();
+    }
+  });
+});
+
+describe('a sitemap past 50,000 pages', () => {
+  it('becomes a sitemap index whose parts list every qualified page once', async () => {
+    const big = await sqliteTestStore();
+    try {
+      const notary = filled.notary;
+      await big.store.initialiseLog(notary.seal);
+      const total = SITEMAP_MAX_URLS + 10;
+      for (let from = 0; from < total; from += 10_000) {
+        const reads = Array.from({ length: Math.min(10_000, total - from) }, (_, i) => {
+          const id = `pkg-${String(from + i).padStart(6, '0')}`;
+          return { component: { kind: 'npm' as const, id }, read_at: '2026-04-02T03:00:00Z', read_date: '2026-04-02', dependents: 3, source: `https://deps.example/${id}`, evidence: { http_status: 200 }, method: 'dependents count' };
+        });
+        await big.store.appendCensus(reads, notary.seal);
+      }
+      const local = build({ store: big.store, notary, clock: filled.clock, sources: filled.harness.sources, logError: () => {}, publicUrl: BASE });
+      const index = await (await local.request('/sitemap.xml')).text();
+      expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+      expect([...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([`${BASE}/sitemap-1.xml`, `${BASE}/sitemap-2.xml`]);
+      const parts = await Promise.all([1, 2].map(async (n) => (await local.request(`/sitemap-${n}.xml`)).text()));
+      const locs = parts.flatMap((p) => [...p.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]));
+      expect(parts[0]!.match(/<url>/g)).toHaveLength(SITEMAP_MAX_URLS);
+      expect(locs).toHaveLength(total + 5);
+      expect(new Set(locs).size).toBe(total + 5);
+      expect(locs).toContain(`${BASE}/npm/pkg-050009`);
+      expect((await local.request('/sitemap-3.xml')).status).toBe(404);
+      expect((await local.request('/sitemap-x.xml')).status).toBe(404);
+    } finally {
+      await big.dispose();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,150 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../src/http/app.js';
+import { fillPageRecord } from './support/pages-record.js';
+import { sqliteTestStore, testNotary, type TestStore } from './support/record.js';
+
+/** Debian's chromium (.ci/run installs it). Its absence fails this suite: it never skips. */
+const CHROMIUM = process.env.TENDED_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+
+let t: TestStore;
+let filled: Awaited<ReturnType<typeof fillPageRecord>>;
+let server: ServerType;
+let base: string;
+let context: BrowserContext;
+let profile: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+  t = await sqliteTestStore();
+  filled = await fillPageRecord(t.store);
+  const app = build({ ...filled, sources: filled.harness.sources, logError: (e) => console.error(e) });
+  base = await new Promise<string>((resolve) => {
+    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+  });
+  profile = mkdtempSync(join(tmpdir(), 'tended-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+}, 90_000);
+
+afterAll(async () => {
+  await context?.close();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await filled?.harness.close();
+  await t?.dispose();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+async function open(path: string): Promise<{ page: Page; status: number }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const response = await page.goto(`${base}${path}`, { waitUntil: 'load' });
+  expect(errors, path).toEqual([]);
+  return { page, status: response!.status() };
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
+  });
+  return violations as string[];
+}
+
+/** What a Content-Security-Policy without 'unsafe-inline' would block: inline script other than data, and style attributes. */
+async function inlineExecutables(page: Page): Promise<{ scripts: number; styles: number }> {
+  return page.evaluate(() => ({
+    scripts: [...document.querySelectorAll('script:not([src])')].filter((s) => s.getAttribute('type') !== 'application/ld+json').length,
+    styles: document.querySelectorAll('[style]').length,
+  }));
+}
+
+describe('the pages in Chromium', () => {
+  it.each([
+    ['/', 'Is it still maintained?', 200],
+    ['/npm/left-padded', 'is left-padded still maintained?', 200],
+    ['/npm/@acme/widgets?as_of=2025-08-01', 'is @acme/widgets still maintained?', 200],
+    ['/methodology', 'Methodology', 200],
+    ['/terms', 'Terms', 200],
+    ['/separation', 'Separation', 200],
+    ['/verify', 'Verify the log', 200],
+    ['/npm/left-pad', 'No page for left-pad', 404],
+  ] as const)('%s renders, uses the stylesheet, and has no axe violations', async (path, heading, status) => {
+    const { page, status: got } = await open(path);
+    expect(got).toBe(status);
+    expect(await page.locator('h1').innerText()).toBe(heading);
+    // The stylesheet applied: the header is laid out as a flex row.
+    expect(await page.locator('header.site-header').evaluate((el) => getComputedStyle(el).display)).toBe('flex');
+    expect(await inlineExecutables(page)).toEqual({ scripts: 0, styles: 0 });
+    if (path === '/verify') await expect.poll(() => page.locator('#verify-result').getAttribute('class'), { timeout: 10_000 }).toBe('result ok');
+    expect(await axeViolations(page)).toEqual([]);
+    // The dark scheme has its own colours: they must pass the contrast checks too.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload({ waitUntil: 'load' });
+    if (path === '/verify') await expect.poll(() => page.locator('#verify-result').getAttribute('class'), { timeout: 10_000 }).toBe('result ok');
+    expect(await axeViolations(page), `${path} (dark)`).toEqual([]);
+    await page.close();
+  });
+
+  it('leads the search box to the package page, without JavaScript', async () => {
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#home-search').fill('@acme/widgets');
+    await Promise.all([page.waitForURL(`${base}/npm/@acme/widgets`), page.locator('#home-search').press('Enter')]);
+    expect(await page.locator('h1').innerText()).toBe('is @acme/widgets still maintained?');
+    expect(await page.locator('dl.facts').innerText()).toContain('12 dependent packages');
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.screenshot({ path: join(ARTIFACTS, 'package-page.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('verifies the checkpoint signature and an inclusion proof in the browser', async () => {
+    const head = await (await fetch(`${base}/api/chain/head`)).json();
+    for (const path of ['/verify', '/verify?index=0', `/verify?index=${Math.floor(head.tree_size / 2)}`]) {
+      const { page } = await open(path);
+      const result = page.locator('#verify-result');
+      await expect.poll(() => result.getAttribute('class'), { timeout: 10_000 }).toBe('result ok');
+      const text = await result.innerText();
+      expect(text).toMatch(/^Leaf \d+ verified: it is in the log of \d+ leaves signed by pages\.tended\.test\/log\.$/);
+      expect(text).toContain(`log of ${head.tree_size} leaves`);
+      const steps = await page.locator('#verify-steps li').allInnerTexts();
+      expect(steps).toHaveLength(6);
+      for (const step of steps) expect(step).toMatch(/^ok: /);
+      if (path === '/verify') {
+        expect(text).toContain(`Leaf ${head.tree_size - 1} verified`);
+        await page.setViewportSize({ width: 1100, height: 900 });
+        await page.screenshot({ path: join(ARTIFACTS, 'verify.png'), fullPage: true });
+      }
+      await page.close();
+    }
+  });
+
+  it('refuses a checkpoint that the printed key did not sign', async () => {
+    const page = await context.newPage();
+    // Another log's key: the page's own checkpoint must then fail the signature step.
+    await page.route(`${base}/verify`, async (route) => {
+      const response = await route.fetch();
+      const other = testNotary('pages.tended.test/log').vkey;
+      await route.fulfill({ response, body: (await response.text()).replace(/data-vkey="[^"]+"/, `data-vkey="${other}"`) });
+    });
+    await page.goto(`${base}/verify`);
+    const result = page.locator('#verify-result');
+    await expect.poll(() => result.getAttribute('class'), { timeout: 10_000 }).toBe('result fail');
+    expect(await result.innerText()).toMatch(/^Not verified: (no signature by|the signature does not verify)/);
+    await page.close();
+  });
+});
