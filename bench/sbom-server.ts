@@ -16,5 +16,5 @@ serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' }, () => pro
 // 'report': the peak RSS over the process's life (getrusage), which the big requests must have set.
 process.on('message', (m) => {
   if (m === 'baseline') global.gc?.();
-  process.send?.({ rss: process.memoryUsage().rss, maxRss: process.resourceUsage().maxRSS * 1024 });
+  process.send?.({ rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed, maxRss: process.resourceUsage().maxRSS * 1024 });
 });

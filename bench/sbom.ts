@@ -55,7 +55,7 @@ await message();
 const small = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, components: components.slice(0, 20) });
 for (let i = 0; i < 3; i++) await (await fetch('http://127.0.0.1:18741/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body: small })).text();
 server.send('baseline');
-const { rss: baseRss, maxRss: peakBefore } = await message();
+const { rss: baseRss, heapUsed: baseHeap, maxRss: peakBefore } = await message();
 
 let tended = Infinity;
 let firstPeak = 0;
@@ -74,6 +74,8 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 server.send('report');
 const { maxRss } = await message();
+server.send('baseline');
+const { rss: settledRss, heapUsed: settledHeap } = await message();
 server.kill();
 
 let parse = Infinity;
@@ -94,3 +96,4 @@ console.log(`server peak RSS growth for one request: ${(growth / (1024 * 1024)).
 // Back to back, V8 leaves each request's garbage for a later major GC, so the peak climbs further;
 // printed so the figure above is not read as the steady state.
 console.log(`after ${ROUNDS} back-to-back requests: ${(steady / (1024 * 1024)).toFixed(1)} MB = ${(steady / body.length).toFixed(1)}× the body (garbage not yet collected included)`);
+console.log(`after a full GC: JS heap ${((settledHeap! - baseHeap!) / (1024 * 1024)).toFixed(1)} MB above the baseline (the requests leave nothing live); RSS ${((settledRss! - baseRss!) / (1024 * 1024)).toFixed(1)} MB above (pages V8 keeps for reuse)`);
