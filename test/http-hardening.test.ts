@@ -72,6 +72,8 @@ describe('security headers', () => {
       ['/api/v1/entity/acme/x?as_of=yesterday', {}],
       ['/api/chain/checkpoint', {}],
       ['/healthz', { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'GET', Origin: 'https://example.org' } }],
+      ['/healthz', { method: 'GET', headers: { 'content-length': '2' } }],
+      ['/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }],
     ] as const) {
       const r = await app.request(path, init);
       expect(r.headers.get('x-content-type-options'), path).toBe('nosniff');

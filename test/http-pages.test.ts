@@ -271,15 +271,15 @@ describe('a sitemap past 50,000 pages', () => {
       const local = build({ store: big.store, notary, clock: filled.clock, sources: filled.harness.sources, logError: () => {}, publicUrl: BASE });
       const index = await (await local.request('/sitemap.xml')).text();
       expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-      expect([...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([`${BASE}/sitemap-1.xml`, `${BASE}/sitemap-2.xml`]);
-      const parts = await Promise.all([1, 2].map(async (n) => (await local.request(`/sitemap-${n}.xml`)).text()));
+      expect([...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([`${BASE}/sitemaps/1.xml`, `${BASE}/sitemaps/2.xml`]);
+      const parts = await Promise.all([1, 2].map(async (n) => (await local.request(`/sitemaps/${n}.xml`)).text()));
       const locs = parts.flatMap((p) => [...p.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]));
       expect(parts[0]!.match(/<url>/g)).toHaveLength(SITEMAP_MAX_URLS);
       expect(locs).toHaveLength(total + 5);
       expect(new Set(locs).size).toBe(total + 5);
       expect(locs).toContain(`${BASE}/npm/pkg-050009`);
-      expect((await local.request('/sitemap-3.xml')).status).toBe(404);
-      expect((await local.request('/sitemap-x.xml')).status).toBe(404);
+      expect((await local.request('/sitemaps/3.xml')).status).toBe(404);
+      expect((await local.request('/sitemaps/x.xml')).status).toBe(404);
     } finally {
       await big.dispose();
     }

@@ -53,7 +53,6 @@ export function build(deps: AppDeps): OpenAPIHono {
     if (method === 'OPTIONS' && c.req.header('access-control-request-method')) return preflightResponse();
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-    c.header('X-Content-Type-Options', 'nosniff');
     // The rate limit runs inside this step rather than as a middleware of its own; it counts every
     // request but a preflight, malformed ones included.
     let admitted = limit?.admit(c);
@@ -61,7 +60,7 @@ export function build(deps: AppDeps): OpenAPIHono {
     if (admitted instanceof Response) {
       c.res = admitted;
     } else if ((method === 'GET' || method === 'HEAD' || method === 'DELETE') && hasBody(c.req.raw.headers)) {
-      return detailResponse(c, 400, `${method} requests take no body; put parameters in the path or the query string.`);
+      c.res = detailResponse(c, 400, `${method} requests take no body; put parameters in the path or the query string.`);
     } else {
       // Data answers carry their licence in the body and as a Link header (DESIGN §6); error answers
       // drop it again (errors.ts): an error is not licensed data.
@@ -72,7 +71,8 @@ export function build(deps: AppDeps): OpenAPIHono {
     // Set on the finished answer, so answers that routes build themselves carry them too.
     const headers = c.res.headers;
     if (admitted && !(admitted instanceof Response) && !headers.has('ratelimit')) limit!.finish(headers, admitted);
-    if (!headers.has('x-content-type-options')) headers.set('X-Content-Type-Options', 'nosniff');
+    // Once, on the finished answer (one header operation rather than a set before and a check after).
+    headers.set('X-Content-Type-Options', 'nosniff');
     if (headers.get('content-type')?.startsWith('text/html')) {
       for (const [name, value] of HTML_SECURITY_HEADERS) if (!headers.has(name)) headers.set(name, value);
     }

@@ -19,7 +19,7 @@ function patternOf(routePath: string): RegExp {
   if (!pattern) {
     const source = routePath
       .split('/')
-      // A parameter with its own pattern (`:file{sitemap-[0-9]+\.xml}`) matches only that pattern.
+      // A parameter with its own pattern (`:id{.+}`) matches only that pattern.
       .map((part) => (part.startsWith(':') ? `(?:${/\{(.+)\}$/.exec(part)?.[1] ?? '[^/]+'})` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
     pattern = new RegExp(`^${source}/?$`);

@@ -15,11 +15,11 @@ export function sitemapPartCount(urls: number): number {
   return Math.max(1, Math.ceil(urls / SITEMAP_MAX_URLS));
 }
 
-/** One urlset when everything fits in one file; otherwise a sitemap index naming /sitemap-N.xml, from 1. */
+/** One urlset when everything fits in one file; otherwise a sitemap index naming /sitemaps/N.xml, from 1. */
 export function sitemapXml(urls: SitemapUrl[], baseUrl: string): string {
   if (urls.length <= SITEMAP_MAX_URLS) return urlset(urls);
   const parts = sitemapPartCount(urls.length);
-  const entries = Array.from({ length: parts }, (_, i) => `<sitemap><loc>${xmlEscape(`${baseUrl}/sitemap-${i + 1}.xml`)}</loc></sitemap>`);
+  const entries = Array.from({ length: parts }, (_, i) => `<sitemap><loc>${xmlEscape(`${baseUrl}/sitemaps/${i + 1}.xml`)}</loc></sitemap>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
 }
 

@@ -192,9 +192,13 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     }
     return send(c, page);
   });
-  app.get('/:file{sitemap-[0-9]+\\.xml}', async (c) => {
+  // /sitemaps/N.xml rather than a patterned /:file route at the root: a root parameter with a
+  // pattern sends hono's router from its RegExp matcher to the trie one, a cost on every request.
+  app.get('/sitemaps/:file', async (c) => {
     const s = site(c);
-    const n = Number(/[0-9]+/.exec(c.req.param('file'))![0]);
+    const part = /^([1-9][0-9]{0,5})\.xml$/.exec(c.req.param('file'));
+    if (!part) return notFound(c, { kind: 'no-page', path: c.req.path }, 404);
+    const n = Number(part[1]);
     const log = await logVersion();
     const key = `sitemap-${n}|${s.baseUrl}|${log.size}`;
     let page = byKey.get(key);
