@@ -255,6 +255,12 @@ describe.each([
     const bad = await run(['verify-verdict', forgedFile, '--keys', keysFile]);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/not valid: the envelope does not verify/);
+    // An edited answer beside its untouched verdict: the verdict alone verifies, the answer does not.
+    const editedFile = join(dir, 'edited.json');
+    writeFileSync(editedFile, JSON.stringify({ ...answer, state: 'abandoned' }));
+    const edited = await run(['verify-verdict', editedFile, '--keys', keysFile]);
+    expect(edited.code).toBe(1);
+    expect(edited.err).toMatch(/its state is "abandoned", but the signed verdict says "alive"/);
     expect((await run(['verify-verdict', answerFile])).code).toBe(2);
   });
 });

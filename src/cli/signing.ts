@@ -83,9 +83,15 @@ export function verifyVerdictCommand(wiring: CliWiring, envelopePath: string, ke
   }
   const verdicts = verdictsIn(file);
   if (verdicts.length === 0) return fail(`${envelopePath} holds no verdict: pass an answer fetched with TENDED_VERDICTS=on, or its "verdict" object`);
-  for (const [where, verdict] of verdicts) {
+  for (const [where, verdict, answer] of verdicts) {
     try {
       const { predicate, subject, keyid } = verifyVerdict(verdict, keySet);
+      // A valid envelope beside an edited answer must not pass: the answer's own fields are what a
+      // reader acts on, so each must say what the signed statement says.
+      const edited = answer ? SIGNED_FIELDS.find((field) => field in answer && JSON.stringify(answer[field]) !== JSON.stringify((predicate as unknown as Record<string, unknown>)[field])) : undefined;
+      if (edited) {
+        return fail(`${where}: not valid: its ${edited} is ${JSON.stringify(answer![edited])}, but the signed verdict says ${JSON.stringify((predicate as unknown as Record<string, unknown>)[edited])}`);
+      }
       wiring.stdout.write(
         `valid: ${subject} was ${predicate.state} (${predicate.censoring_status}, observed ${predicate.observation_date ?? 'never'}) as of ${predicate.as_of}; ` +
           `signed by ${keyid}${predicate.leaf_index === null ? '' : `; leaf ${predicate.leaf_index} is in the signed tree of size ${predicate.checkpoint.tree_size}`}\n`,
@@ -98,14 +104,19 @@ export function verifyVerdictCommand(wiring: CliWiring, envelopePath: string, ke
   return 0;
 }
 
-function verdictsIn(file: unknown): [string, unknown][] {
+/** The answer fields a verdict's predicate also carries; an answer beside its verdict must agree on each. */
+const SIGNED_FIELDS = ['state', 'observation_date', 'censoring_status', 'leaf_index', 'source', 'as_of'] as const;
+
+type Answer = Record<string, unknown>;
+
+function verdictsIn(file: unknown): [string, unknown, Answer | null][] {
   if (typeof file !== 'object' || file === null) return [];
-  const f = file as Record<string, unknown>;
-  if ('envelope' in f) return [['the verdict', f]];
-  if (typeof f['verdict'] === 'object' && f['verdict'] !== null) return [['the answer', f['verdict']]];
+  const f = file as Answer;
+  if ('envelope' in f) return [['the verdict', f, null]];
+  if (typeof f['verdict'] === 'object' && f['verdict'] !== null) return [['the answer', f['verdict'], f]];
   if (Array.isArray(f['results'])) {
     return f['results']
-      .map((r, i): [string, unknown] => [`results[${i}]`, (r as Record<string, unknown> | null)?.['verdict']])
+      .map((r, i): [string, unknown, Answer | null] => [`results[${i}]`, (r as Answer | null)?.['verdict'], r as Answer])
       .filter(([, v]) => typeof v === 'object' && v !== null);
   }
   return [];
