@@ -18,3 +18,5 @@ process.on('message', (m) => {
   if (m === 'baseline') global.gc?.();
   process.send?.({ rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed, maxRss: process.resourceUsage().maxRSS * 1024 });
 });
+// A normal exit on SIGTERM, so a profiled run (PROF=1) writes its profile.
+process.on('SIGTERM', () => process.exit(0));

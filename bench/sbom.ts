@@ -45,7 +45,7 @@ await store.appendObservations(held, notary.seal);
 await store.close();
 
 const server: ChildProcess = fork(new URL('./sbom-server.ts', import.meta.url).pathname, ['18741', join(dir, 'tended.db')], {
-  execArgv: ['--import', 'tsx', '--expose-gc'],
+  execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/sp'] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 const message = () => new Promise<Record<string, number>>((resolve) => server.once('message', (m) => resolve(m as Record<string, number>)));
