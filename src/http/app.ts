@@ -20,6 +20,7 @@ import { SUBMISSION_LIMIT_BYTES } from '../api/body.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { rateLimit } from './rate-limit.js';
 import { HTML_SECURITY_HEADERS } from './security-headers.js';
+import { discardUnreadBody } from './unread-body.js';
 
 export const API_VERSION = '0.1.0';
 /** A dispute names one component: a few hundred bytes. */
@@ -68,6 +69,8 @@ export function build(deps: AppDeps): OpenAPIHono {
       if (path.startsWith('/api/chain/') || path.startsWith('/v1/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
       await next();
     }
+    // A body the answer did not need (refused before it was read) is dropped, so the answer arrives.
+    if (method === 'POST' || method === 'PUT' || method === 'PATCH') discardUnreadBody(c.env);
     // Set on the finished answer, so answers that routes build themselves carry them too.
     const headers = c.res.headers;
     if (admitted && !(admitted instanceof Response) && !headers.has('ratelimit')) limit!.finish(headers, admitted);
