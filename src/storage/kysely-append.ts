@@ -32,8 +32,10 @@ export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal:
     const startSize = Number(state.tree_size);
     const range = new CompactRange(startSize, await readNodeHashes(trx, rootCoords(startSize)));
     let lastLoggedAt = state.last_logged_at;
-    const components = new Map<string, number>();
-    const seen = new Set<string>();
+    // Component ids and the dates already observed are read for the whole batch at once: a daily
+    // pass appends thousands of leaves, and a round trip per leaf would dominate the append.
+    const components = await componentIdsOf(trx, pending);
+    const seen = await observedDates(trx, pending, components);
     const rows = {
       leaves: [] as Database['leaves'][],
       tree_nodes: [] as Database['tree_nodes'][],
@@ -50,14 +52,12 @@ export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal:
         const latestVersion = Number(latest?.latest ?? 0) + rows.key_sets.length;
         if (entry.record.keyset.version !== latestVersion + 1) throw new KeySetConflictError(entry.record.keyset.version, latestVersion);
       }
-      const ref = 'observation' in entry.record ? entry.record.observation.component : 'census' in entry.record ? entry.record.census.component : null;
-      const componentId = ref ? await componentIdOf(trx, ref, components) : 0;
+      const ref = refOf(entry);
+      const componentId = ref ? components.get(componentKey(ref))! : 0;
       if ('observation' in entry.record && ref) {
         const o = entry.record.observation;
-        const key = `${componentId} ${o.observation_date} ${o.corrects !== null}`;
-        if (seen.has(key) || (await hasObservationOn(trx, componentId, o.observation_date, o.corrects !== null))) {
-          throw new DuplicateObservationError(o.component, o.observation_date, o.corrects !== null);
-        }
+        const key = observedKey(componentId, o.observation_date, o.corrects !== null);
+        if (seen.has(key)) throw new DuplicateObservationError(o.component, o.observation_date, o.corrects !== null);
         seen.add(key);
         if (o.corrects !== null) await assertCorrectable(trx, componentId, ref, o.corrects, result.observations);
       }
@@ -129,30 +129,75 @@ function headTimestamp(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-async function componentIdOf(trx: Trx, ref: ComponentRef, cache: Map<string, number>): Promise<number> {
-  const key = `${ref.kind}:${ref.id}`;
-  const cached = cache.get(key);
-  if (cached !== undefined) return cached;
-  await trx
-    .insertInto('components')
-    .values({ kind: ref.kind, native_id: ref.id, owner: componentOwner(ref), purl: componentPurls(ref)[1] })
-    .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
-    .execute();
-  const row = await trx.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id).executeTakeFirstOrThrow();
-  cache.set(key, Number(row.id));
-  return Number(row.id);
+const IDS_PER_QUERY = 500;
+
+function componentKey(ref: ComponentRef): string {
+  return `${ref.kind}:${ref.id}`;
 }
 
-/** At most one scheduled observation and one correction per component per date. */
-async function hasObservationOn(trx: Trx, componentId: number, date: string, correction: boolean): Promise<boolean> {
-  const row = await trx
-    .selectFrom('observations')
-    .select('leaf_index')
-    .where('component_id', '=', componentId)
-    .where('observation_date', '=', date)
-    .where('corrects', correction ? 'is not' : 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
+function observedKey(componentId: number, date: string, correction: boolean): string {
+  return `${componentId} ${date} ${correction}`;
+}
+
+function refOf(entry: PendingLeaf): ComponentRef | null {
+  return 'observation' in entry.record ? entry.record.observation.component : 'census' in entry.record ? entry.record.census.component : null;
+}
+
+/** The id of every component the batch names, registering the new ones: `kind:id` → id. */
+async function componentIdsOf(trx: Trx, pending: PendingLeaf[]): Promise<Map<string, number>> {
+  const refs = new Map<string, ComponentRef>();
+  for (const entry of pending) {
+    const ref = refOf(entry);
+    if (ref) refs.set(componentKey(ref), ref);
+  }
+  const all = [...refs.values()];
+  for (let i = 0; i < all.length; i += IDS_PER_QUERY) {
+    await trx
+      .insertInto('components')
+      .values(all.slice(i, i + IDS_PER_QUERY).map((ref) => ({ kind: ref.kind, native_id: ref.id, owner: componentOwner(ref), purl: componentPurls(ref)[1] })))
+      .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
+      .execute();
+  }
+  // One `kind = ? AND native_id IN (…)` per kind and chunk, answered from the (kind, native_id) index.
+  const byKind = new Map<ComponentRef['kind'], string[]>();
+  for (const ref of all) {
+    const list = byKind.get(ref.kind);
+    if (list) list.push(ref.id);
+    else byKind.set(ref.kind, [ref.id]);
+  }
+  const ids = new Map<string, number>();
+  for (const [kind, nativeIds] of byKind) {
+    for (let i = 0; i < nativeIds.length; i += IDS_PER_QUERY) {
+      const rows = await trx.selectFrom('components').select(['id', 'native_id']).where('kind', '=', kind).where('native_id', 'in', nativeIds.slice(i, i + IDS_PER_QUERY)).execute();
+      for (const row of rows) ids.set(componentKey({ kind, id: row.native_id }), Number(row.id));
+    }
+  }
+  return ids;
+}
+
+/**
+ * What the store already holds on the batch's dates for the batch's components, as observedKey
+ * strings: at most one scheduled observation and one correction per component per date.
+ */
+async function observedDates(trx: Trx, pending: PendingLeaf[], components: Map<string, number>): Promise<Set<string>> {
+  const ids = new Set<number>();
+  const dates = new Set<string>();
+  for (const entry of pending) {
+    if (!('observation' in entry.record)) continue;
+    ids.add(components.get(componentKey(entry.record.observation.component))!);
+    dates.add(entry.record.observation.observation_date);
+  }
+  const seen = new Set<string>();
+  const idList = [...ids];
+  for (let i = 0; i < idList.length; i += IDS_PER_QUERY) {
+    let query = trx.selectFrom('observations').select(['component_id', 'observation_date', 'corrects']).where('component_id', 'in', idList.slice(i, i + IDS_PER_QUERY));
+    // An import batch can span years of dates: past a few hundred, filter them here, not in SQL.
+    if (dates.size <= IDS_PER_QUERY) query = query.where('observation_date', 'in', [...dates]);
+    for (const row of await query.execute()) {
+      if (dates.has(row.observation_date)) seen.add(observedKey(Number(row.component_id), row.observation_date, row.corrects !== null));
+    }
+  }
+  return seen;
 }
 
 async function assertCorrectable(trx: Trx, componentId: number, ref: ComponentRef, corrects: number, pending: Observation[]): Promise<void> {
