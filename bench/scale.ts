@@ -1,0 +1,193 @@
+/**
+ * bench:scale — Tended past one machine, on PostgreSQL with BENCH_OBSERVATIONS observations
+ * (default 10,000,000) generated through the real append path.
+ *
+ *   npm run bench:scale
+ *     BENCH_DATABASE_URL  the database to fill and reuse (default postgres://postgres@127.0.0.1:5432/tended_scale)
+ *     BENCH_OBSERVATIONS  how many observations the log must hold before measuring (default 10,000,000)
+ *     BENCH_FRESH=1       drop and recreate the database first
+ *
+ * The generated log is kept between runs (filling it takes a while); its checkpoint key is kept in
+ * data/bench-scale/. Each run then measures, with baselines from the same run:
+ *   1. append throughput: one worker appending alone, then two workers at once (2× the leaves);
+ *   2. entity reads with as_of on random components (the compiled `tended serve`, 50 connections):
+ *      p50/p99 alone and while the two workers append, against bare node:http serving one answer;
+ *   3. `tended verify` over the whole store, against the SHA-256 work alone over the same leaves.
+ */
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const URL_ = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tended_scale';
+const TARGET = Number(process.env.BENCH_OBSERVATIONS ?? 10_000_000);
+const COMPONENTS = Math.min(250_000, TARGET);
+const DAYS = Math.ceil(TARGET / COMPONENTS);
+const FIRST_DATE = '2025-01-01';
+const BATCH = 5_000;
+const THROUGHPUT_COMPONENTS = Number(process.env.BENCH_APPEND ?? 100_000);
+const ORIGIN = 'tended.local/log/v1';
+const ROOT = new URL('..', import.meta.url).pathname;
+const KEY_DIR = join(ROOT, 'data', 'bench-scale');
+const KEY = join(KEY_DIR, 'checkpoint-key.pem');
+const PORT = 18790;
+const BARE_PORT = 18791;
+
+const dbName = new URL(URL_).pathname.slice(1);
+const admin = new URL(URL_);
+admin.pathname = '/postgres';
+
+async function sqlOn(url: string, text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+async function treeSize(): Promise<number> {
+  try {
+    return Number((await sqlOn(URL_, 'SELECT tree_size FROM log_state WHERE id = 1')).rows[0]?.tree_size ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs `workers` append processes over one prefix; resolves with observations/s over the slowest. */
+function appendWith(workers: number, prefix: string, components: number, days: number, progress = false): Promise<{ appended: number; seconds: number }> {
+  const started = performance.now();
+  const runs = Array.from({ length: workers }, (_, w) =>
+    new Promise<{ appended: number }>((resolve, reject) => {
+      const child = fork(join(ROOT, 'bench', 'scale-worker.ts'), [URL_, KEY, ORIGIN, prefix, FIRST_DATE, String(days), String(components), String(BATCH), String(w), String(workers)], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+        env: { ...process.env, ...(progress ? { BENCH_PROGRESS: '1' } : {}) },
+      });
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`append worker ${w} exited with ${code}`))));
+    }),
+  );
+  return Promise.all(runs).then((done) => ({ appended: done.reduce((n, d) => n + d.appended, 0), seconds: (performance.now() - started) / 1000 }));
+}
+
+// --- 0. the log: BENCH_OBSERVATIONS observations, appended by two workers -----------------------
+if (process.env.BENCH_FRESH === '1') {
+  await sqlOn(admin.href, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  rmSync(KEY_DIR, { recursive: true, force: true });
+}
+if ((await sqlOn(admin.href, `SELECT 1 FROM pg_database WHERE datname = '${dbName}'`)).rowCount === 0) {
+  await sqlOn(admin.href, `CREATE DATABASE ${dbName}`);
+}
+mkdirSync(KEY_DIR, { recursive: true });
+let size = await treeSize();
+if (size < TARGET) {
+  if (size > 0) throw new Error(`${dbName} holds ${size} leaves, fewer than ${TARGET}: rerun with BENCH_FRESH=1 to fill it again`);
+  console.log(`filling ${dbName}: ${COMPONENTS} components × ${DAYS} dates through the append path, two workers…`);
+  const fill = await appendWith(2, 'scale', COMPONENTS, DAYS, true);
+  console.log(`filled: ${fill.appended} observations in ${fill.seconds.toFixed(0)} s = ${(fill.appended / fill.seconds).toFixed(0)} observations/s (2 workers, log growing from 0)`);
+  size = await treeSize();
+}
+const dbBytes = Number((await sqlOn(URL_, `SELECT pg_database_size('${dbName}') AS b`)).rows[0].b);
+console.log(`log: ${size.toLocaleString('en')} leaves in PostgreSQL (${(dbBytes / 2 ** 30).toFixed(1)} GiB)`);
+
+// --- 1. the service and a bare baseline ------------------------------------------------------------
+function startTended(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js'), 'serve'], {
+    env: { ...process.env, DATABASE_URL: URL_, TENDED_SIGNING_KEY: KEY, TENDED_ORIGIN: ORIGIN, TENDED_OBSERVER: 'off', TENDED_RATE_LIMIT_FREE: '1000000000', PORT: String(PORT), REDIS_URL: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d) => String(d).includes('listening') && resolve(child));
+    child.once('exit', (code) => reject(new Error(`tended serve exited with ${code}`)));
+  });
+}
+const tended = await startTended();
+const randomPath = () => {
+  const c = Math.floor(Math.random() * COMPONENTS);
+  const day = 1 + Math.floor(Math.random() * (DAYS + 10));
+  const asOf = new Date(Date.parse(FIRST_DATE) + day * 86_400_000).toISOString().slice(0, 10);
+  return `/api/v1/entity/scale${c % 1000}/repo${c}?as_of=${asOf}`;
+};
+const sample = Buffer.from(await (await fetch(`http://127.0.0.1:${PORT}${randomPath()}`)).arrayBuffer());
+const bare = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': sample.length });
+  res.end(sample);
+});
+await new Promise<void>((resolve) => bare.listen(BARE_PORT, '127.0.0.1', resolve));
+
+interface ReadFigures { rps: number; p50: number; p99: number }
+async function reads(port: number, seconds: number): Promise<ReadFigures> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 50,
+    duration: seconds,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: randomPath() }) }],
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors on port ${port}`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+const fmt = (r: ReadFigures) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`;
+
+await reads(PORT, 5); // warm-up: the pool and the page cache, not counted
+const bareReads = await reads(BARE_PORT, 10);
+const quietReads = await reads(PORT, 15);
+console.log(`entity reads with as_of, random components: ${fmt(quietReads)}`);
+console.log(`bare node:http, one answer's bytes:        ${fmt(bareReads)}; ratio tended/bare req/s = ${(quietReads.rps / bareReads.rps).toFixed(2)}`);
+
+// --- 2. append throughput: one worker, then two at once while the reads go on --------------------
+const run = Date.now().toString(36);
+const one = await appendWith(1, `tput${run}a-`, THROUGHPUT_COMPONENTS, 1);
+const twoRunning = appendWith(2, `tput${run}b-`, THROUGHPUT_COMPONENTS * 2, 1);
+const loadedReads = await reads(PORT, 10);
+const two = await twoRunning;
+const rate = (r: { appended: number; seconds: number }) => r.appended / r.seconds;
+console.log(`append, 1 worker:  ${one.appended} observations in ${one.seconds.toFixed(1)} s = ${rate(one).toFixed(0)}/s`);
+console.log(`append, 2 workers: ${two.appended} observations in ${two.seconds.toFixed(1)} s = ${rate(two).toFixed(0)}/s; ratio 2 workers/1 worker = ${(rate(two) / rate(one)).toFixed(2)} (one sequencer: appends are serialised)`);
+console.log(`entity reads while 2 workers append:       ${fmt(loadedReads)}`);
+tended.kill();
+bare.close();
+
+// --- 3. full verification against the hashing it cannot avoid -------------------------------------
+const finalSize = await treeSize();
+const verifyStarted = performance.now();
+const verifyOut = execFileSync(process.execPath, [join(ROOT, 'dist', 'main.js'), 'verify'], {
+  env: { ...process.env, DATABASE_URL: URL_, TENDED_SIGNING_KEY: KEY, TENDED_ORIGIN: ORIGIN, TENDED_OBSERVER: 'off' },
+  encoding: 'utf8',
+  maxBuffer: 1 << 20,
+});
+const verifySeconds = (performance.now() - verifyStarted) / 1000;
+
+// The raw side: the same 2N−1 SHA-256 calls (0x00‖leaf, then 0x01‖left‖right up the tree), timed
+// alone over the leaves as read from the database, page by page.
+let hashMs = 0;
+const client = new pg.Client({ connectionString: URL_ });
+await client.connect();
+const stack: Buffer[] = [];
+const stackSizes: number[] = [];
+const PAGE = 20_000;
+for (let from = 0; from < finalSize; from += PAGE) {
+  const { rows } = await client.query<{ bytes: Buffer }>({ text: 'SELECT bytes FROM leaves WHERE idx >= $1 AND idx < $2 ORDER BY idx', values: [from, Math.min(finalSize, from + PAGE)] });
+  const t = performance.now();
+  for (const row of rows) {
+    let node = createHash('sha256').update(Buffer.of(0)).update(row.bytes).digest();
+    let nodeSize = 1;
+    while (stackSizes.length > 0 && stackSizes.at(-1) === nodeSize) {
+      node = createHash('sha256').update(Buffer.of(1)).update(stack.pop()!).update(node).digest();
+      nodeSize += stackSizes.pop()!;
+    }
+    stack.push(node);
+    stackSizes.push(nodeSize);
+  }
+  hashMs += performance.now() - t;
+}
+await client.end();
+console.log(verifyOut.trim().split('\n').at(-1));
+console.log(`tended verify over ${finalSize.toLocaleString('en')} leaves: ${verifySeconds.toFixed(1)} s (process start, reading PostgreSQL, rebuilding, heads and checkpoint)`);
+console.log(`raw SHA-256 of the same ${(2 * finalSize - 1).toLocaleString('en')} inputs: ${(hashMs / 1000).toFixed(1)} s; ratio verify/raw hashing = ${(verifySeconds / (hashMs / 1000)).toFixed(2)}`);
+writeFileSync(join(KEY_DIR, 'last-run.txt'), `${new Date().toISOString()}\n`);
