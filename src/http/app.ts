@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { registerChainRoutes } from '../api/chain.js';
+import { registerChangesRoute } from '../api/changes.js';
 import { registerEntityRoutes } from '../api/entity.js';
 import { registerHealthRoute } from '../api/health.js';
 import { registerPendingRoutes } from '../api/pending.js';
@@ -89,6 +90,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);
   registerChainRoutes(app, deps);
+  registerChangesRoute(app, deps);
   registerDisputeRoute(app, deps);
   registerSubmissionRoutes(app, deps);
   registerVerdictKeysRoute(app, deps.verdicts);

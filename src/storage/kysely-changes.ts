@@ -22,9 +22,10 @@ export async function readStateChanges(db: Kysely<Database>, q: StateChangeQuery
     from_state: string;
     from_date: string;
     from_leaf: number | string;
+    logged_at: string;
   }>`
     SELECT x.leaf_index, x.observation_date, x.state, x.corrects, c.kind, c.native_id,
-           p.state AS from_state, p.observation_date AS from_date, p.leaf_index AS from_leaf
+           p.state AS from_state, p.observation_date AS from_date, p.leaf_index AS from_leaf, l.logged_at
     FROM (
       SELECT o.leaf_index, o.component_id, o.observation_date, o.state, o.corrects,
              (SELECT max(q.leaf_index) FROM observations q
@@ -37,6 +38,7 @@ export async function readStateChanges(db: Kysely<Database>, q: StateChangeQuery
     ) x
     JOIN observations p ON p.leaf_index = x.prev_leaf
     JOIN components c ON c.id = x.component_id
+    JOIN leaves l ON l.idx = x.leaf_index
     WHERE p.state <> x.state
     ORDER BY x.leaf_index
     LIMIT ${q.limit}`.execute(db);
@@ -49,6 +51,7 @@ export async function readStateChanges(db: Kysely<Database>, q: StateChangeQuery
     previous_leaf_index: Number(r.from_leaf),
     leaf_index: Number(r.leaf_index),
     corrects: r.corrects === null ? null : Number(r.corrects),
+    logged_at: r.logged_at,
   }));
 }
 

@@ -135,6 +135,8 @@ export interface StateChange {
   leaf_index: number;
   /** Set when the reading is a correction: the leaf it corrects. */
   corrects: number | null;
+  /** When the reading's leaf was logged. */
+  logged_at: string;
 }
 
 /**
