@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { registerChainRoutes } from '../api/chain.js';
 import { registerChangesRoute } from '../api/changes.js';
+import { registerExportRoutes } from '../api/exports.js';
 import { registerEntityRoutes } from '../api/entity.js';
 import { registerHealthRoute } from '../api/health.js';
 import { registerPendingRoutes } from '../api/pending.js';
@@ -37,6 +38,8 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly verdicts?: VerdictService | null;
   /** The address `serve` binds to; on a loopback address /mcp refuses foreign Host headers (DNS rebinding). */
   readonly listenHost?: string;
+  /** TENDED_EXPORT_DIR: the daily dumps /api/v1/exports lists and serves; none when absent. */
+  readonly exportDir?: string;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -91,6 +94,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerEntityRoutes(app, deps);
   registerChainRoutes(app, deps);
   registerChangesRoute(app, deps);
+  registerExportRoutes(app, deps);
   registerDisputeRoute(app, deps);
   registerSubmissionRoutes(app, deps);
   registerVerdictKeysRoute(app, deps.verdicts);
