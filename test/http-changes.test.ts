@@ -4,6 +4,7 @@ import { stateMutations } from '../src/domain/series.js';
 import type { NewObservation } from '../src/domain/observation.js';
 import type { State } from '../src/domain/state.js';
 import { build } from '../src/http/app.js';
+import { readChanges } from '../src/operations/read-changes.js';
 import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
 const STATES: State[] = ['alive', 'alive', 'not_observed', 'dormant', 'dormant', 'not_observed', 'alive', 'abandoned', 'archived'];
@@ -84,6 +85,23 @@ describe.each([
       expect(c.kind).toBe('github');
       expect(c.url).toBe(`https://tended.example/api/v1/entity/${c.component}`);
     }
+  });
+
+  it('a page that reaches the end of its window of leaves still has a next, and following next misses nothing', async () => {
+    for (let day = 1; day <= 12; day++) await t.store.appendObservations(dailyReadings(day), deps.notary.seal);
+    const all = await readChanges(deps, { limit: '500' });
+    expect(all.next_after).toBeNull();
+    const walked: number[] = [];
+    let pages = 0;
+    for (let after: number | null = null, first = true; first || after !== null; first = false) {
+      const page = await readChanges(deps, { limit: '500', ...(after === null ? {} : { after: String(after) }) }, 5);
+      expect(page.scanned_through - (after ?? -1)).toBeLessThanOrEqual(5);
+      walked.push(...page.changes.map((c) => c.leaf_index));
+      after = page.next_after;
+      pages++;
+    }
+    expect(pages).toBe(Math.ceil((await t.store.treeSize()) / 5));
+    expect(walked).toEqual(all.changes.map((c) => c.leaf_index));
   });
 
   it('treats not_observed as a gap, and lists a correction that withdraws a reading, marked as one', async () => {

@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { RecordDeps } from '../operations/deps.js';
-import { CHANGES_LIMIT_DEFAULT, CHANGES_LIMIT_MAX, readChanges, type ChangeEntry, type ChangesPage } from '../operations/read-changes.js';
+import { CHANGES_LIMIT_DEFAULT, CHANGES_LIMIT_MAX, CHANGES_WINDOW, readChanges, type ChangeEntry, type ChangesPage } from '../operations/read-changes.js';
 import { ValidationError } from '../domain/errors.js';
 import { errorResponses } from './schemas.js';
 
@@ -50,7 +50,7 @@ const changesRoute = createRoute({
   description:
     'Each reading (observation or correction) whose asserted state differs from the component’s previous asserted reading in the log, ' +
     'in leaf order. not_observed is a gap, never a change; a first reading changes nothing; census and key-set leaves are not readings. ' +
-    'A page examines at most 20,000 leaves, so it may hold fewer than `limit` changes and still have a `next`. ' +
+    `A page examines at most ${CHANGES_WINDOW} leaves, so it may hold fewer than \`limit\` changes and still have a \`next\`. ` +
     'Atom with `Accept: application/atom+xml` or `format=atom`.',
   request: {
     query: z.object({

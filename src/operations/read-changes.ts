@@ -12,7 +12,7 @@ export const CHANGES_LIMIT_MAX = 500;
  * could otherwise walk millions of leaves; a page that stops at the window's end still carries a
  * `next` cursor, and following `next` visits every leaf once.
  */
-export const CHANGES_WINDOW = 20_000;
+export const CHANGES_WINDOW = 10_000;
 
 export interface ChangeEntry {
   component: string;
@@ -54,14 +54,14 @@ export interface ChangesQuery {
  * log is append-only; that is what makes a leaf-index cursor stable. See Store.stateChanges for
  * what counts as a change.
  */
-export async function readChanges(deps: RecordDeps, query: ChangesQuery): Promise<ChangesPage> {
+export async function readChanges(deps: RecordDeps, query: ChangesQuery, window = CHANGES_WINDOW): Promise<ChangesPage> {
   const today = deps.clock.now().toISOString().slice(0, 10);
   const { since, after, limit } = parseChangesQuery(query, today);
   const size = await deps.store.treeSize();
   let from = after === null ? 0 : after + 1;
   // Nothing dated on or after `since` can have been logged before it: start at its first leaf.
   if (since !== null) from = Math.max(from, (await deps.store.firstLeafLoggedFrom(since)) ?? size);
-  const until = Math.min(size, from + CHANGES_WINDOW);
+  const until = Math.min(size, from + window);
   const rows = from < until ? await deps.store.stateChanges({ fromLeaf: from, untilLeaf: until, since, limit }) : [];
   const full = rows.length === limit;
   const scannedThrough = full ? rows.at(-1)!.leaf_index : Math.max(until, from) - 1;
