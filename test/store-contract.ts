@@ -420,6 +420,48 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await other.treeSize()).toBe(1);
     });
 
+    it('lists state changes in log order within a window: not_observed is a gap, a first reading no change', async () => {
+      await store.initialiseLog(notary.seal);
+      const a = 'acme/widget';
+      const b = 'acme/gadget';
+      await store.appendObservations(
+        [
+          githubObservation(a, '2025-01-01', 'alive'), // 0: first reading, no change
+          githubObservation(b, '2025-01-01', 'dormant'), // 1
+          githubObservation(a, '2025-01-02', 'not_observed'), // 2: a gap, never a change
+          githubObservation(a, '2025-01-03', 'alive'), // 3: same state across the gap
+          githubObservation(b, '2025-01-03', 'abandoned'), // 4: dormant → abandoned
+          githubObservation(a, '2025-01-04', 'not_observed'), // 5
+          githubObservation(a, '2025-01-05', 'archived'), // 6: alive → archived, across the gap
+        ],
+        notary.seal,
+      );
+      // 7: a correction of leaf 6 that reads alive again: the reading the feed last gave is withdrawn.
+      await store.appendObservations([{ ...githubObservation(a, '2025-01-05', 'alive'), corrects: 6 }], notary.seal);
+      const all = await store.stateChanges({ fromLeaf: 0, untilLeaf: 8, since: null, limit: 100 });
+      expect(all.map((c) => [c.leaf_index, c.component.id, c.from, c.to, c.previous_date, c.observation_date, c.corrects])).toEqual([
+        [4, b, 'dormant', 'abandoned', '2025-01-01', '2025-01-03', null],
+        [6, a, 'alive', 'archived', '2025-01-03', '2025-01-05', null],
+        [7, a, 'archived', 'alive', '2025-01-05', '2025-01-05', 6],
+      ]);
+      // The window and the limit cut the same list; since filters on the reading's date.
+      expect((await store.stateChanges({ fromLeaf: 5, untilLeaf: 7, since: null, limit: 100 })).map((c) => c.leaf_index)).toEqual([6]);
+      expect((await store.stateChanges({ fromLeaf: 0, untilLeaf: 8, since: null, limit: 1 })).map((c) => c.leaf_index)).toEqual([4]);
+      expect((await store.stateChanges({ fromLeaf: 0, untilLeaf: 8, since: '2025-01-04', limit: 100 })).map((c) => c.leaf_index)).toEqual([6, 7]);
+      expect(await store.stateChanges({ fromLeaf: 8, untilLeaf: 100, since: null, limit: 100 })).toEqual([]);
+    });
+
+    it('finds the first leaf logged at or after an instant or a date', async () => {
+      await store.initialiseLog(notary.seal);
+      expect(await store.firstLeafLoggedFrom('2000-01-01')).toBeNull();
+      await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive'), githubObservation('acme/gadget', '2025-01-01', 'alive')], notary.seal);
+      const first = (await store.leaf(0))!.logged_at;
+      expect(await store.firstLeafLoggedFrom('2000-01-01')).toBe(0);
+      expect(await store.firstLeafLoggedFrom(first.slice(0, 10))).toBe(0);
+      expect(await store.firstLeafLoggedFrom((await store.leaf(1))!.logged_at)).toBe((await store.leaf(1))!.logged_at === first ? 0 : 1);
+      expect(await store.firstLeafLoggedFrom('9999-01-01')).toBeNull();
+    });
+
     it('imports a key-set leaf as a leaf only (an export carries no key-set document)', async () => {
       await store.initialiseLog(notary.seal);
       const bytes = encodeLeaf(keySetLeafRecord({ version: 1, issued_at: '2026-01-01T00:00:00Z', digest: 'ab'.repeat(32) }, '2026-01-01T00:00:01.000Z'));

@@ -9,6 +9,8 @@ import { parseVerifierKey } from '../notary/note.js';
 import { auditLog, AuditError, storeLogSource, type LogSource } from '../operations/audit-log.js';
 import { EXPORT_TYPE, exportLog, importLog, type ExportHeader } from '../operations/transfer-log.js';
 import { readHead } from '../operations/read-chain.js';
+import { auditSegment } from '../operations/audit-segment.js';
+import { writeDailyExports } from '../operations/daily-exports.js';
 import { openRecord } from './record.js';
 import type { CliWiring } from './run.js';
 
@@ -22,7 +24,17 @@ export async function verifyCommand(config: Config, wiring: CliWiring, opts: { u
     if (opts.file) {
       const lines = readLines(opts.file);
       const header = JSON.parse(String((await lines.next()).value ?? '')) as ExportHeader;
-      if (header._type !== EXPORT_TYPE || header.start !== 0) return usage(wiring, `${opts.file} is not a full Tended export`);
+      if (header._type !== EXPORT_TYPE) return usage(wiring, `${opts.file} is not a Tended export`);
+      if (header.start !== 0 || header.consistency) {
+        // A daily dump or a --since export: rebuilt from its frontier, checked against its checkpoint.
+        const verifiers = (opts.key ? [opts.key] : (header.verifier_keys ?? [header.verifier_key])).map(parseVerifierKey);
+        const report = await auditSegment(header, encodeLines(lines), verifiers, opts.key ? verifiers[0]!.name : header.origin);
+        wiring.stdout.write(
+          `verified: leaves ${report.start} to ${report.tree_size - 1} of ${report.origin} give root ${report.root_hash}` +
+            (report.checkpoint_size === report.tree_size ? ', as signed\n' : `, consistent with the signed checkpoint of ${report.checkpoint_size} leaves\n`),
+        );
+        return 0;
+      }
       vkey = opts.key ?? header.verifier_key;
       source = { checkpoint: header.checkpoint, leaves: encodeLines(lines) };
     } else if (opts.url) {
@@ -68,6 +80,22 @@ export async function exportCommand(config: Config, wiring: CliWiring, opts: { s
     if (opts.out) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(() => resolve()));
   }
   return 0;
+}
+
+/** `tended export --daily`: one line per day, saying what was written and what was left as it was. */
+export async function dailyExportCommand(config: Config, wiring: CliWiring, opts: { dir: string; partial: boolean }): Promise<number> {
+  const deps = await openRecord(config, wiring);
+  try {
+    const outcomes = await writeDailyExports(deps, opts.dir, opts);
+    for (const o of outcomes) {
+      const what = o.outcome === 'written' ? 'wrote' : o.outcome === 'kept' ? 'kept' : 'open, not written (--partial writes it)';
+      wiring.stdout.write(`${o.name}: leaves ${o.start} to ${o.tree_size - 1}, ${what}\n`);
+    }
+    if (outcomes.length === 0) wiring.stdout.write('the log holds no leaves yet; nothing to write\n');
+    return 0;
+  } finally {
+    await deps.store.close();
+  }
 }
 
 export async function importCommand(config: Config, wiring: CliWiring, file: string, key?: string): Promise<number> {

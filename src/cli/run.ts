@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import type { Store } from '../storage/store.js';
 import { serveCommand } from './serve.js';
-import { exportCommand, importCommand, verifyCommand } from './log-commands.js';
+import { dailyExportCommand, exportCommand, importCommand, verifyCommand } from './log-commands.js';
 import { checkCommand } from './check.js';
 import { censusCommand, observeCommand, watchCommand } from './observer-commands.js';
 import { simulateCommand } from './simulate.js';
@@ -38,6 +38,9 @@ commands:
                                 export, and check it against the signed checkpoint
   export [--since DATE] [--out FILE]
                                 write the log as JSON Lines (a header, then each leaf's exact bytes)
+  export --daily [--dir DIR] [--partial]
+                                one self-checking file per UTC day of leaves (TENDED_EXPORT_DIR);
+                                finished days are never rewritten, the open day only with --partial
   import FILE [--key VKEY]      load a full export into an empty store; refuses anything that
                                 does not verify
   keys create [--label L] | keys revoke ID | keys list
@@ -77,7 +80,15 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
         return await verifyCommand(config, wiring, values);
       }
       case 'export': {
-        const { values } = parseArgs({ args: rest, options: { since: { type: 'string' }, out: { type: 'string' } } });
+        const { values } = parseArgs({
+          args: rest,
+          options: { since: { type: 'string' }, out: { type: 'string' }, daily: { type: 'boolean' }, dir: { type: 'string' }, partial: { type: 'boolean' } },
+        });
+        if (values.daily) {
+          if (values.since !== undefined || values.out !== undefined) return fail('export --daily takes --dir and --partial, not --since or --out');
+          return await dailyExportCommand(config, wiring, { dir: values.dir ?? config.exportDir, partial: values.partial ?? false });
+        }
+        if (values.dir !== undefined || values.partial !== undefined) return fail('--dir and --partial go with export --daily');
         return await exportCommand(config, wiring, values);
       }
       case 'watch':

@@ -37,6 +37,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     rateLimitFree: config.rateLimitFree,
     rateLimitKey: config.rateLimitKey,
     publicUrl: config.publicUrl,
+    exportDir: config.exportDir,
   });
   const server = listen(app.fetch, { port: config.port, host: config.host }, (port) => {
     log.info({ port, host: config.host, store: deps.store.backend, origin: deps.notary.origin, rate_limit: limiter.status().buckets }, 'tended listening');

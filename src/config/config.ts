@@ -27,6 +27,8 @@ export interface Config {
   readonly trustProxy: readonly string[];
   readonly pageMinDependents: number;
   readonly publicUrl: string;
+  /** Where `tended export --daily` writes its dumps and /api/v1/exports serves them from. */
+  readonly exportDir: string;
 }
 
 const onOff = z.enum(['on', 'off']);
@@ -65,6 +67,8 @@ const Env = z.object({
     .optional(),
   TENDED_PAGE_MIN_DEPENDENTS: z.coerce.number().int().min(0).default(1),
   TENDED_PUBLIC_URL: url.optional(),
+  // A directory path; a control character in it is always a mistake (often a pasted newline).
+  TENDED_EXPORT_DIR: z.string().regex(/^[^\x00-\x1f]+$/, 'TENDED_EXPORT_DIR must be a directory path').optional(),
 });
 
 export class ConfigError extends Error {
@@ -107,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimitKey: e.TENDED_RATE_LIMIT_KEY,
     trustProxy: Object.freeze(e.TENDED_TRUST_PROXY ?? []),
     pageMinDependents: e.TENDED_PAGE_MIN_DEPENDENTS,
+    exportDir: e.TENDED_EXPORT_DIR ?? `${dataDir}/exports`,
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });
 }

@@ -1,6 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { registerChainRoutes } from '../api/chain.js';
+import { registerChangesRoute } from '../api/changes.js';
+import { registerExportRoutes } from '../api/exports.js';
 import { registerEntityRoutes } from '../api/entity.js';
 import { registerHealthRoute } from '../api/health.js';
 import { registerPendingRoutes } from '../api/pending.js';
@@ -36,6 +38,8 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly verdicts?: VerdictService | null;
   /** The address `serve` binds to; on a loopback address /mcp refuses foreign Host headers (DNS rebinding). */
   readonly listenHost?: string;
+  /** TENDED_EXPORT_DIR: the daily dumps /api/v1/exports lists and serves; none when absent. */
+  readonly exportDir?: string;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -89,6 +93,8 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);
   registerChainRoutes(app, deps);
+  registerChangesRoute(app, deps);
+  registerExportRoutes(app, deps);
   registerDisputeRoute(app, deps);
   registerSubmissionRoutes(app, deps);
   registerVerdictKeysRoute(app, deps.verdicts);

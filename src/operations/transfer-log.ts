@@ -3,6 +3,7 @@ import { observationFromLeafRecord } from '../domain/observation-record.js';
 import { ValidationError } from '../domain/errors.js';
 import { toBase64 } from '../notary/hash.js';
 import { decodeLeaf } from '../notary/leaf.js';
+import { rootCoords } from '../notary/merkle.js';
 import { KEY_SET_LEAF_TYPE, keySetFromLeafRecord } from '../notary/key-set.js';
 import { parseVerifierKey } from '../notary/note.js';
 import type { ImportedLeaf } from '../storage/store.js';
@@ -21,9 +22,26 @@ export interface ExportHeader {
   tree_size: number;
   checkpoint: string;
   license: 'CC-BY-4.0';
+  /**
+   * The tree's right edge at `start` (base64 hashes of rootCoords(start), left to right): with it
+   * an export that does not start at leaf 0 rebuilds the root on its own. Empty at start 0.
+   */
+  frontier?: string[];
+  /** When the checkpoint is for a larger tree than `tree_size`: the RFC 9162 consistency proof from tree_size to it. */
+  consistency?: string[];
+  /** Every checkpoint key the log has published (retired ones too), for heads signed before a rotation. */
+  verifier_keys?: string[];
+  /** A daily dump: the UTC day its leaves were logged on, and whether that day was still open. */
+  date?: string;
+  partial?: boolean;
 }
 
 const PAGE = 5000;
+
+/** The right-edge hashes of the tree of `size` leaves: what an export starting at `size` builds on. */
+export async function frontierAt(deps: RecordDeps, size: number): Promise<string[]> {
+  return (await deps.store.nodeHashes(rootCoords(size))).map(toBase64);
+}
 
 /**
  * Export as JSON Lines: a header, then one line per leaf holding the leaf's exact bytes (RFC 8785
@@ -33,13 +51,7 @@ const PAGE = 5000;
 export async function* exportLog(deps: RecordDeps, since?: string): AsyncGenerator<string> {
   const head = await readHead(deps);
   let start = 0;
-  if (since) {
-    start = head.tree_size;
-    for (let from = 0; from < head.tree_size && start === head.tree_size; from += PAGE) {
-      const found = (await deps.store.leaves(from, Math.min(PAGE, head.tree_size - from))).find((l) => l.logged_at >= since);
-      if (found) start = found.index;
-    }
-  }
+  if (since) start = Math.min(head.tree_size, (await deps.store.firstLeafLoggedFrom(since)) ?? head.tree_size);
   const header: ExportHeader = {
     _type: EXPORT_TYPE,
     origin: head.origin,
@@ -48,6 +60,7 @@ export async function* exportLog(deps: RecordDeps, since?: string): AsyncGenerat
     tree_size: head.tree_size,
     checkpoint: head.checkpoint,
     license: 'CC-BY-4.0',
+    ...(start > 0 ? { frontier: await frontierAt(deps, start) } : {}),
   };
   yield JSON.stringify(header);
   const decoder = new TextDecoder();
@@ -68,6 +81,7 @@ export async function importLog(deps: RecordDeps, lines: AsyncIterable<string>, 
   if (first.done) throw importError('the file is empty; an export starts with a header line');
   const header = parseHeader(first.value);
   if (header.start !== 0) throw importError(`this export starts at leaf ${header.start}; only a full export (start 0) can be imported`);
+  if (header.consistency) throw importError(`this is a dump of leaves [0, ${header.tree_size}) checked against a later checkpoint; only a full export (tended export) can be imported`);
   const verifier = parseVerifierKey(pinnedKey ?? header.verifier_key);
   const encoder = new TextEncoder();
   const leaves: Uint8Array[] = [];

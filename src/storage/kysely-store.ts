@@ -8,6 +8,7 @@ import { encodeLeaf } from '../notary/leaf.js';
 import { keySetDigest, keySetLeafRecord, type KeySetDocument } from '../notary/key-set.js';
 import type { NodeCoord } from '../notary/merkle.js';
 import { appendLeaves, initialiseLog } from './kysely-append.js';
+import { firstLeafLoggedFrom, readStateChanges } from './kysely-changes.js';
 import { readNodeHashes, toCensus, toHead, toLeaf, toObservation } from './kysely-read.js';
 import { applyMigrations, type Migration } from './migration.js';
 import * as watch from './kysely-watch.js';
@@ -21,6 +22,7 @@ import type {
   ImportedLeaf,
   NewApiKey,
   NewKeySet,
+  StateChangeQuery,
   StoredKeySet,
   Store,
   StoredLeaf,
@@ -315,6 +317,14 @@ export class KyselyStore implements Store {
 
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]> {
     return readNodeHashes(this.db, coords);
+  }
+
+  firstLeafLoggedFrom(instant: string): Promise<number | null> {
+    return firstLeafLoggedFrom(this.db, instant);
+  }
+
+  stateChanges(query: StateChangeQuery) {
+    return readStateChanges(this.db, query);
   }
 }
 

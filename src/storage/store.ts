@@ -1,4 +1,5 @@
 import type { Census, NewCensus } from '../domain/census.js';
+import type { AssertedState } from '../domain/state.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { EvidenceValue, NewObservation, Observation } from '../domain/observation.js';
 import type { DsseEnvelope } from '../notary/dsse.js';
@@ -99,6 +100,43 @@ export interface Store {
   leaves(from: number, limit: number): Promise<StoredLeaf[]>;
   /** Hashes of stored perfect subtrees (level 0 = leaf hashes), in the order asked. */
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]>;
+  /**
+   * The index of the first leaf logged at or after `instant` (an RFC 3339 instant, or a date for
+   * its first moment); null when none is. logged_at never goes backwards, so this splits the log.
+   */
+  firstLeafLoggedFrom(instant: string): Promise<number | null>;
+  /**
+   * The change feed: in leaves [fromLeaf, untilLeaf), in log order, at most `limit` readings
+   * (observations or corrections) whose asserted state differs from the component's previous
+   * asserted reading in the log. not_observed is never a change and a first reading changes
+   * nothing. Work is bounded by the window, not by the log's size.
+   */
+  stateChanges(query: StateChangeQuery): Promise<StateChange[]>;
+}
+
+export interface StateChangeQuery {
+  fromLeaf: number;
+  /** Exclusive. */
+  untilLeaf: number;
+  /** Only readings dated on or after this date; null for all. */
+  since: string | null;
+  limit: number;
+}
+
+export interface StateChange {
+  component: ComponentRef;
+  from: AssertedState;
+  to: AssertedState;
+  /** The date of the reading that showed `to` (for a correction: its own date). */
+  observation_date: string;
+  /** The date of the reading `from` comes from: the last time the old state was read. */
+  previous_date: string;
+  previous_leaf_index: number;
+  leaf_index: number;
+  /** Set when the reading is a correction: the leaf it corrects. */
+  corrects: number | null;
+  /** When the reading's leaf was logged. */
+  logged_at: string;
 }
 
 /**

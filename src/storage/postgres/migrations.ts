@@ -49,4 +49,14 @@ export const postgresMigrations: Migration[] = [
       `CREATE TABLE key_sets (version integer PRIMARY KEY, document text NOT NULL, digest text NOT NULL, envelope text NOT NULL, leaf_index bigint NOT NULL UNIQUE REFERENCES leaves (idx))`,
     ],
   },
+  {
+    version: 6,
+    name: 'change feed and daily exports: asserted readings by component, leaves by logged_at',
+    statements: [
+      // The feed compares each reading with the component's previous asserted one: one probe here.
+      `CREATE INDEX observations_asserted_by_component ON observations (component_id, leaf_index) WHERE state NOT IN ('not_observed', 'unknown-stale')`,
+      // logged_at never goes backwards, so the first leaf of a day is one probe here.
+      `CREATE INDEX leaves_logged_at ON leaves (logged_at, idx)`,
+    ],
+  },
 ];
