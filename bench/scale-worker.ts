@@ -4,7 +4,8 @@
 // Component c of PREFIX is read on each of DAYS dates from DATE_FROM; batches are (date, chunk of
 // BATCH components), and worker w of W takes every W-th batch. Prints one JSON line at the end.
 import { addDays } from '../src/domain/calendar.js';
-import type { NewObservation, State } from '../src/domain/observation.js';
+import type { NewObservation } from '../src/domain/observation.js';
+import type { State } from '../src/domain/state.js';
 import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
 import { logNotary } from '../src/operations/deps.js';
 import { openPostgresStore } from '../src/storage/postgres/open.js';
