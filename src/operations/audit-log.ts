@@ -108,8 +108,13 @@ export function storeLogSource(store: Store, head: HeadBlock): LogSource {
   return {
     checkpoint: head.checkpoint,
     leaves: (async function* () {
-      for (let from = 0; from < head.tree_size; from += SOURCE_PAGE) {
-        for (const leaf of await store.leaves(from, Math.min(SOURCE_PAGE, head.tree_size - from))) yield leaf.bytes;
+      // The next page is asked for before this one is hashed, so reading and hashing overlap.
+      const page = (from: number) => (from < head.tree_size ? store.leaves(from, Math.min(SOURCE_PAGE, head.tree_size - from)) : null);
+      let next = page(0);
+      for (let from = 0; next; from += SOURCE_PAGE) {
+        const leaves = await next;
+        next = page(from + SOURCE_PAGE);
+        for (const leaf of leaves) yield leaf.bytes;
       }
     })(),
     heads: (async function* () {
