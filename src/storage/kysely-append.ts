@@ -25,10 +25,10 @@ const ROWS_PER_INSERT = 500;
  * The one way leaves enter the log: under the sequencer lock, every leaf with its row, its tree
  * nodes and one new head, in one transaction — all of it or none of it.
  */
-export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal: HeadSealer): Promise<AppendResult> {
+export function appendLeaves(db: Kysely<Database>, backend: Backend, pending: PendingLeaf[], seal: HeadSealer): Promise<AppendResult> {
   if (pending.length === 0) return Promise.reject(new LogInvariantError('nothing to append'));
   return db.transaction().execute(async (trx) => {
-    const state = await lockLog(trx);
+    const state = await lockLog(trx, backend);
     const startSize = Number(state.tree_size);
     const range = new CompactRange(startSize, await readNodeHashes(trx, rootCoords(startSize)));
     let lastLoggedAt = state.last_logged_at;
@@ -101,9 +101,9 @@ export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal:
 }
 
 /** Seals the empty log's first head once (size 0), under the same lock. */
-export function initialiseLog(db: Kysely<Database>, seal: HeadSealer): Promise<HeadBlock> {
+export function initialiseLog(db: Kysely<Database>, backend: Backend, seal: HeadSealer): Promise<HeadBlock> {
   return db.transaction().execute(async (trx) => {
-    const state = await lockLog(trx);
+    const state = await lockLog(trx, backend);
     if (state.head_hash !== null) {
       return toHead(await trx.selectFrom('heads').selectAll().where('head_hash', '=', state.head_hash).executeTakeFirstOrThrow());
     }
@@ -114,13 +114,27 @@ export function initialiseLog(db: Kysely<Database>, seal: HeadSealer): Promise<H
   });
 }
 
+type Backend = 'sqlite' | 'postgres';
+
 /**
- * The sequencer: writing the single log_state row first takes the write lock on both backends (a
- * row lock on PostgreSQL, the database's RESERVED lock on SQLite), so appends from any number of
- * processes are serialised and each sees the tree its append extends.
+ * The advisory-lock key of the PostgreSQL sequencer ("tseq"): one fixed number every process
+ * names, distinct from the migration lock's.
  */
-async function lockLog(trx: Trx) {
-  await trx.updateTable('log_state').set({ tree_size: sql`tree_size` }).where('id', '=', 1).execute();
+export const SEQUENCER_LOCK = 0x7473_6571;
+
+/**
+ * The sequencer (DESIGN §5): appends from any number of processes are serialised, and each reads
+ * the tree its append extends only once it holds the lock.
+ * - PostgreSQL: a transaction-scoped advisory lock on one fixed key. It is released by COMMIT or
+ *   ROLLBACK, and by the server when a writer's connection dies (a killed worker cannot leave the
+ *   log locked). Under READ COMMITTED the read of log_state that follows takes a fresh snapshot,
+ *   so it sees the previous holder's commit.
+ * - SQLite: writing the log_state row first takes the database's write lock (RESERVED), which the
+ *   write transaction holds until it ends.
+ */
+async function lockLog(trx: Trx, backend: Backend) {
+  if (backend === 'postgres') await sql`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
+  else await trx.updateTable('log_state').set({ tree_size: sql`tree_size` }).where('id', '=', 1).execute();
   return trx.selectFrom('log_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
 }
 
