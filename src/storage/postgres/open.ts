@@ -69,6 +69,10 @@ function faultNamingPool(pool: pg.Pool): PostgresPool {
       }
       let facade = wrapped.get(client);
       if (!facade) {
+        // A connection the server ends while it is checked out but between queries (inside a
+        // transaction, say) emits 'error' with no pool listener attached: unhandled, that ends the
+        // process. The next query on it then fails (named below), and release() drops it.
+        client.on('error', () => {});
         const query = (text: string, parameters: readonly unknown[]) =>
           client.query(text, parameters as unknown[]).catch((error: unknown) => {
             throw isConnectionFault(error) ? unavailable(error) : error;
