@@ -93,7 +93,7 @@ export function appendLeaves(db: Kysely<Database>, backend: Backend, pending: Pe
     }
 
     for (const table of ['leaves', 'tree_nodes', 'observations', 'census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
-    result.head = seal({ tree_size: range.size, root: range.root(), timestamp: headTimestamp(), prev_head_hash: state.head_hash });
+    result.head = seal({ tree_size: range.size, root: range.root(), timestamp: await headTimestamp(trx, state.head_hash), prev_head_hash: state.head_hash });
     await trx.insertInto('heads').values(result.head).execute();
     await trx.updateTable('log_state').set({ tree_size: range.size, last_logged_at: lastLoggedAt, head_hash: result.head.head_hash }).where('id', '=', 1).execute();
     return result;
@@ -107,7 +107,7 @@ export function initialiseLog(db: Kysely<Database>, backend: Backend, seal: Head
     if (state.head_hash !== null) {
       return toHead(await trx.selectFrom('heads').selectAll().where('head_hash', '=', state.head_hash).executeTakeFirstOrThrow());
     }
-    const head = seal({ tree_size: 0, root: EMPTY_ROOT, timestamp: headTimestamp(), prev_head_hash: null });
+    const head = seal({ tree_size: 0, root: EMPTY_ROOT, timestamp: await headTimestamp(trx, null), prev_head_hash: null });
     await trx.insertInto('heads').values(head).execute();
     await trx.updateTable('log_state').set({ head_hash: head.head_hash }).where('id', '=', 1).execute();
     return head;
@@ -138,9 +138,16 @@ async function lockLog(trx: Trx, backend: Backend) {
   return trx.selectFrom('log_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
 }
 
-/** Heads carry second-precision RFC 3339 UTC times, as checkpoints and their readers expect. */
-function headTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+/**
+ * Heads carry second-precision RFC 3339 UTC times, as checkpoints and their readers expect. A head
+ * is never dated before the one it follows: appenders on several hosts (or a clock set back) may
+ * disagree by a little, and a verifier refuses a chain of heads whose time runs backwards.
+ */
+async function headTimestamp(trx: Trx, prevHeadHash: string | null): Promise<string> {
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (prevHeadHash === null) return now;
+  const prev = await trx.selectFrom('heads').select('timestamp').where('head_hash', '=', prevHeadHash).executeTakeFirst();
+  return prev && prev.timestamp > now ? prev.timestamp : now;
 }
 
 async function componentIdOf(trx: Trx, ref: ComponentRef, cache: Map<string, number>): Promise<number> {
