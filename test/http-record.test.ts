@@ -259,7 +259,7 @@ describe('errors, CORS and the description', () => {
 
   it('reports health with the store and the log size', async () => {
     await seed(deps);
-    expect((await get('/healthz')).body).toEqual({ status: 'ok', store: 'sqlite', tree_size: 5 });
+    expect((await get('/healthz')).body).toEqual({ status: 'ok', store: 'sqlite', tree_size: 5, dependencies: { store: 'up' } });
   });
 
   it('allows cross-origin preflight with the MCP and API-key headers', async () => {

@@ -3,6 +3,9 @@ import type { RecordDeps } from '../operations/deps.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { HealthSchema, json } from './schemas.js';
 
+/** Seconds a client is asked to wait while the store is away: the pool reconnects well within it. */
+export const STORE_RETRY_AFTER_S = 5;
+
 const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
@@ -16,14 +19,26 @@ const healthRoute = createRoute({
 export function registerHealthRoute(app: OpenAPIHono, deps: RecordDeps & { readonly limiter?: RateLimiter }): void {
   app.openapi(healthRoute, async (c) => {
     // The service keeps serving on memory buckets while Redis is away: a degradation, not a failure.
-    const limits = deps.limiter ? { rate_limit: deps.limiter.status() } : {};
+    const rateLimit = deps.limiter?.status();
+    const limits = rateLimit ? { rate_limit: rateLimit } : {};
+    const redis = rateLimit?.redis === undefined ? {} : { redis: rateLimit.redis === 'connected' ? ('up' as const) : ('down' as const) };
     try {
       await deps.store.ping();
-      return c.json({ status: 'ok' as const, store: deps.store.backend, tree_size: await deps.store.treeSize(), ...limits }, 200);
+      const tree_size = await deps.store.treeSize();
+      return c.json({ status: 'ok' as const, store: deps.store.backend, tree_size, dependencies: { store: 'up' as const, ...redis }, ...limits }, 200);
     } catch {
+      const name = deps.store.backend === 'postgres' ? 'PostgreSQL' : 'SQLite';
       return c.json(
-        { status: 'unavailable' as const, store: deps.store.backend, tree_size: null, detail: 'the store does not answer; try again shortly', ...limits },
+        {
+          status: 'unavailable' as const,
+          store: deps.store.backend,
+          tree_size: null,
+          detail: `The store (${name}) does not answer: reads and appends fail until it is back. Check that the database is running and reachable from this instance.`,
+          dependencies: { store: 'down' as const, ...redis },
+          ...limits,
+        },
         503,
+        { 'Retry-After': String(STORE_RETRY_AFTER_S), 'Cache-Control': 'no-store' },
       );
     }
   });

@@ -10,6 +10,7 @@ import { readEntity, readOrg } from '../operations/read-entity.js';
 import { InputError, MANIFEST_FORMATS } from '../parsers/reference.js';
 import { EntityAnswerSchema, EntityResultSchema, HeadSchema, InclusionProofSchema, OrgAnswerSchema } from './schemas.js';
 import { CheckAnswerSchema } from './submissions.js';
+import { StoreUnavailableError } from '../storage/store.js';
 
 /**
  * The MCP tools: each is the JSON API's read under another name, so an agent gets exactly the
@@ -194,6 +195,8 @@ export async function callTool(deps: RecordDeps, name: string, rawArgs: unknown)
       return toolError(`${name} could not answer: ${error.issues.map((i) => `${String(i.loc.at(-1) ?? 'arguments')}: ${i.msg}`).join('; ')}.`);
     }
     if (error instanceof NotFoundError || error instanceof InputError) return toolError(`${name} could not answer: ${error.message}.`);
+    // An outage is not the agent's fault: say so, and that the same call may work shortly.
+    if (error instanceof StoreUnavailableError) return toolError(`${name} could not answer: Tended's database is not answering just now; try again in a few seconds.`);
     throw error;
   }
 }

@@ -131,6 +131,9 @@ export const HealthSchema = z
     store: z.string(),
     tree_size: z.number().int().nullable(),
     detail: z.string().optional(),
+    dependencies: z
+      .object({ store: z.enum(['up', 'down']), redis: z.enum(['up', 'down']).optional() })
+      .openapi({ description: 'Each dependency, `down` while it does not answer. Redis down is a degradation (in-process rate-limit buckets), not a failure: the status stays `ok`.' }),
     rate_limit: z
       .object({ buckets: z.enum(['memory', 'redis']), redis: z.enum(['connecting', 'connected', 'unreachable']).optional() })
       .optional()

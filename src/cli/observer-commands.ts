@@ -3,7 +3,7 @@ import { ValidationError } from '../domain/errors.js';
 import type { Config } from '../config/config.js';
 import { takeCensus } from '../operations/census.js';
 import { observeDue, observeNamed, type PassReport } from '../operations/observe.js';
-import { startSchedule } from '../observer/schedule.js';
+import { RETRY_AFTER_FAILED_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { openObserver, PASS_OPTIONS } from './record.js';
 import type { CliWiring } from './run.js';
 
@@ -46,7 +46,13 @@ export async function observeCommand(config: Config, wiring: CliWiring, once: bo
     } else if (once) {
       printReport(wiring, await observeDue(deps, PASS_OPTIONS));
     } else {
-      const schedule = startSchedule(deps, { ...PASS_OPTIONS, everyMs: 60_000, onPass: (r) => printReport(wiring, r) });
+      const schedule = startSchedule(deps, {
+        ...PASS_OPTIONS,
+        everyMs: 60_000,
+        onPass: (r) => printReport(wiring, r),
+        // The worker outlives an outage: the pass is said to have failed and is tried again shortly.
+        onError: (error) => wiring.stderr.write(`tended: observer pass failed, trying again in ${RETRY_AFTER_FAILED_PASS_MS / 1000} s: ${error instanceof Error ? error.message : String(error)}\n`),
+      });
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import type { Store } from '../storage/store.js';
+import { StoreUnavailableError, type Store } from '../storage/store.js';
 import { serveCommand } from './serve.js';
 import { dailyExportCommand, exportCommand, importCommand, verifyCommand } from './log-commands.js';
 import { checkCommand } from './check.js';
@@ -52,6 +52,9 @@ commands:
                                 check a verdict offline against a pinned key set (exit 1 if not valid)
 
 configuration is read from the environment: see README.md.`;
+
+/** Exit code when the store did not answer: nothing is wrong with the command, try it again. */
+export const STORE_UNAVAILABLE_EXIT = 3;
 
 /** Runs one command; returns the process exit code. */
 export async function runCli(argv: string[], wiring: CliWiring): Promise<number> {
@@ -132,6 +135,10 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return fail((error as Error).message);
+    if (error instanceof StoreUnavailableError) {
+      fail(`${error.message}. Check that the database at DATABASE_URL is running and reachable, then run the command again.`);
+      return STORE_UNAVAILABLE_EXIT;
+    }
     throw error;
   }
 }

@@ -48,7 +48,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
         ...PASS_OPTIONS,
         everyMs: 60_000,
         onPass: (report) => log.info({ ...report }, 'observer pass'),
-        onError: (error) => log.error({ err: error }, 'observer pass failed'),
+        onError: (error) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'observer pass failed; trying again shortly'),
       })
     : null;
   await new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { STORE_RETRY_AFTER_S } from '../api/health.js';
 import { BodyTooLargeError, UnsupportedMediaTypeError } from '../api/body.js';
 import { MalformedJsonError } from '../api/submissions.js';
 import { ValidationError } from '../domain/errors.js';
@@ -7,7 +8,7 @@ import { InputError } from '../parsers/reference.js';
 import { DisputeRefusedError } from '../operations/dispute.js';
 import { NotFoundError } from '../operations/read-chain.js';
 import { VerdictKeyUnavailableError } from '../operations/verdict-keys.js';
-import { DuplicateObservationError } from '../storage/store.js';
+import { DuplicateObservationError, StoreUnavailableError } from '../storage/store.js';
 
 export type Issue = { loc: (string | number)[]; msg: string; type: string };
 
@@ -33,6 +34,7 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
   if (error instanceof BodyTooLargeError) return detailResponse(c, 413, error.message);
   if (error instanceof UnsupportedMediaTypeError) return detailResponse(c, 415, error.message);
   if (error instanceof MalformedJsonError) return detailResponse(c, 400, error.message);
+  if (error instanceof StoreUnavailableError) return storeUnavailableResponse(c);
   if (error instanceof HTTPException) {
     const status = error.status as 400;
     return detailResponse(c, status, error.message || 'the request could not be read');
@@ -48,4 +50,28 @@ export function zodIssues(target: string, issues: { path: PropertyKey[]; message
     msg: i.message,
     type: i.code,
   }));
+}
+
+export const STORE_UNAVAILABLE_DETAIL =
+  'Tended’s database is not answering just now (it may be restarting). Nothing is wrong with the request: try again in a few seconds.';
+
+/**
+ * 503 while the store is away (DESIGN §6): JSON `{"detail"}` with Retry-After for every client,
+ * or a short HTML page for a browser asking for a page. Never a 500 or a hang.
+ */
+export function storeUnavailableResponse(c: Context): Response {
+  const headers = { 'Retry-After': String(STORE_RETRY_AFTER_S), 'Cache-Control': 'no-store' };
+  const path = c.req.path;
+  const api = path.startsWith('/api/') || path.startsWith('/v1/') || path === '/mcp' || path === '/healthz';
+  if (!api && (c.req.header('accept') ?? '').includes('text/html')) {
+    c.header('Link', undefined);
+    return c.html(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tended is briefly unavailable</title>' +
+        '<link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Briefly unavailable</h1>' +
+        `<p>${STORE_UNAVAILABLE_DETAIL}</p></main></body></html>`,
+      503,
+      headers,
+    );
+  }
+  return detailResponse(c, 503, STORE_UNAVAILABLE_DETAIL, headers);
 }

@@ -1,4 +1,8 @@
+import type { ComponentRef } from '../domain/component.js';
 import { observeDue, type ObserverDeps, type PassOptions, type PassReport } from '../operations/observe.js';
+
+/** After a failed pass (the store away, say), the next one starts this soon rather than everyMs. */
+export const RETRY_AFTER_FAILED_PASS_MS = 5_000;
 
 export interface Schedule {
   /** Stops after the pass in progress, if any, has finished. */
@@ -12,20 +16,24 @@ export interface Schedule {
  */
 export function startSchedule(
   deps: ObserverDeps,
-  options: PassOptions & { everyMs: number; onPass?: (report: PassReport) => void; onError?: (error: unknown) => void },
+  options: PassOptions & { everyMs: number; retryMs?: number; onPass?: (report: PassReport) => void; onError?: (error: unknown) => void },
 ): Schedule {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
+  // Claims a failed pass could not hand back; the next pass hands them back first.
+  const giveBack: ComponentRef[] = [];
 
   const pass = async () => {
+    let wait = options.everyMs;
     try {
-      const report = await observeDue(deps, options);
+      const report = await observeDue(deps, { ...options, giveBack });
       if (report.observed + report.skipped + report.failed > 0) options.onPass?.(report);
     } catch (error) {
       options.onError?.(error);
+      wait = Math.min(options.everyMs, options.retryMs ?? RETRY_AFTER_FAILED_PASS_MS);
     }
-    if (!stopped) timer = setTimeout(() => (running = pass()), options.everyMs);
+    if (!stopped) timer = setTimeout(() => (running = pass()), wait);
   };
   running = pass();
 

@@ -2,7 +2,7 @@ import { addDays, utcDateOf } from '../domain/calendar.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { NewObservation, Observation } from '../domain/observation.js';
 import { classify, type State } from '../domain/state.js';
-import { DuplicateObservationError } from '../storage/store.js';
+import { DuplicateObservationError, StoreUnavailableError } from '../storage/store.js';
 import type { Reading, Sources } from '../upstreams/source.js';
 import type { RecordDeps } from './deps.js';
 
@@ -82,6 +82,12 @@ export interface PassOptions {
   concurrency: number;
   /** How long a claim holds before another worker may take the component. */
   leaseMs: number;
+  /**
+   * Claims this worker could not give back because the store was away (kept by the schedule
+   * between passes): the next pass gives them back first, so those components are read again
+   * as soon as the store answers rather than when their lease ends.
+   */
+  giveBack?: ComponentRef[];
 }
 
 /**
@@ -92,17 +98,29 @@ export interface PassOptions {
  */
 export async function observeDue(deps: ObserverDeps, options: PassOptions): Promise<PassReport> {
   const report: PassReport = { observed: 0, skipped: 0, failed: 0, states: {} };
+  if (options.giveBack && options.giveBack.length > 0) {
+    await deps.store.releaseWatch(options.giveBack, deps.clock.now().toISOString());
+    options.giveBack.length = 0;
+  }
   for (;;) {
     const now = deps.clock.now();
     const claimed = await deps.store.claimDue(now.toISOString(), options.batch, new Date(now.getTime() + options.leaseMs).toISOString());
     if (claimed.length === 0) return report;
-    const readings = await inParallel(claimed, options.concurrency, (ref) => readComponent(deps, ref));
     let outcomes: ObserveOutcome[];
     try {
+      // Reads touch the store too (conditional-request validators), so an outage may start here.
+      const readings = await inParallel(claimed, options.concurrency, (ref) => readComponent(deps, ref));
       outcomes = await recordReadings(deps, readings);
-    } catch {
-      // A store fault must not stop the pass; these claims lapse and the components are retried.
+    } catch (error) {
       report.failed += claimed.length;
+      if (error instanceof StoreUnavailableError) {
+        // The store is away: end the pass (the schedule tries again shortly) and hand the claims
+        // back, now or on the next pass. Nothing was half-written: an append is all or nothing,
+        // and a read made again tomorrow-or-now meets the one-observation-per-date rule.
+        await deps.store.releaseWatch(claimed, now.toISOString()).catch(() => options.giveBack?.push(...claimed));
+        throw error;
+      }
+      // Any other fault must not stop the pass; these claims lapse and the components are retried.
       continue;
     }
     outcomes.forEach((outcome) => tally(report, outcome));

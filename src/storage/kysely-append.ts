@@ -25,10 +25,10 @@ const ROWS_PER_INSERT = 500;
  * The one way leaves enter the log: under the sequencer lock, every leaf with its row, its tree
  * nodes and one new head, in one transaction — all of it or none of it.
  */
-export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal: HeadSealer): Promise<AppendResult> {
+export function appendLeaves(db: Kysely<Database>, backend: Backend, pending: PendingLeaf[], seal: HeadSealer): Promise<AppendResult> {
   if (pending.length === 0) return Promise.reject(new LogInvariantError('nothing to append'));
   return db.transaction().execute(async (trx) => {
-    const state = await lockLog(trx);
+    const state = await lockLog(trx, backend);
     const startSize = Number(state.tree_size);
     const range = new CompactRange(startSize, await readNodeHashes(trx, rootCoords(startSize)));
     let lastLoggedAt = state.last_logged_at;
@@ -93,7 +93,7 @@ export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal:
     }
 
     for (const table of ['leaves', 'tree_nodes', 'observations', 'census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
-    result.head = seal({ tree_size: range.size, root: range.root(), timestamp: headTimestamp(), prev_head_hash: state.head_hash });
+    result.head = seal({ tree_size: range.size, root: range.root(), timestamp: await headTimestamp(trx, state.head_hash), prev_head_hash: state.head_hash });
     await trx.insertInto('heads').values(result.head).execute();
     await trx.updateTable('log_state').set({ tree_size: range.size, last_logged_at: lastLoggedAt, head_hash: result.head.head_hash }).where('id', '=', 1).execute();
     return result;
@@ -101,32 +101,53 @@ export function appendLeaves(db: Kysely<Database>, pending: PendingLeaf[], seal:
 }
 
 /** Seals the empty log's first head once (size 0), under the same lock. */
-export function initialiseLog(db: Kysely<Database>, seal: HeadSealer): Promise<HeadBlock> {
+export function initialiseLog(db: Kysely<Database>, backend: Backend, seal: HeadSealer): Promise<HeadBlock> {
   return db.transaction().execute(async (trx) => {
-    const state = await lockLog(trx);
+    const state = await lockLog(trx, backend);
     if (state.head_hash !== null) {
       return toHead(await trx.selectFrom('heads').selectAll().where('head_hash', '=', state.head_hash).executeTakeFirstOrThrow());
     }
-    const head = seal({ tree_size: 0, root: EMPTY_ROOT, timestamp: headTimestamp(), prev_head_hash: null });
+    const head = seal({ tree_size: 0, root: EMPTY_ROOT, timestamp: await headTimestamp(trx, null), prev_head_hash: null });
     await trx.insertInto('heads').values(head).execute();
     await trx.updateTable('log_state').set({ head_hash: head.head_hash }).where('id', '=', 1).execute();
     return head;
   });
 }
 
+type Backend = 'sqlite' | 'postgres';
+
 /**
- * The sequencer: writing the single log_state row first takes the write lock on both backends (a
- * row lock on PostgreSQL, the database's RESERVED lock on SQLite), so appends from any number of
- * processes are serialised and each sees the tree its append extends.
+ * The advisory-lock key of the PostgreSQL sequencer ("tseq"): one fixed number every process
+ * names, distinct from the migration lock's.
  */
-async function lockLog(trx: Trx) {
-  await trx.updateTable('log_state').set({ tree_size: sql`tree_size` }).where('id', '=', 1).execute();
+export const SEQUENCER_LOCK = 0x7473_6571;
+
+/**
+ * The sequencer (DESIGN §5): appends from any number of processes are serialised, and each reads
+ * the tree its append extends only once it holds the lock.
+ * - PostgreSQL: a transaction-scoped advisory lock on one fixed key. It is released by COMMIT or
+ *   ROLLBACK, and by the server when a writer's connection dies (a killed worker cannot leave the
+ *   log locked). Under READ COMMITTED the read of log_state that follows takes a fresh snapshot,
+ *   so it sees the previous holder's commit.
+ * - SQLite: writing the log_state row first takes the database's write lock (RESERVED), which the
+ *   write transaction holds until it ends.
+ */
+async function lockLog(trx: Trx, backend: Backend) {
+  if (backend === 'postgres') await sql`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
+  else await trx.updateTable('log_state').set({ tree_size: sql`tree_size` }).where('id', '=', 1).execute();
   return trx.selectFrom('log_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
 }
 
-/** Heads carry second-precision RFC 3339 UTC times, as checkpoints and their readers expect. */
-function headTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+/**
+ * Heads carry second-precision RFC 3339 UTC times, as checkpoints and their readers expect. A head
+ * is never dated before the one it follows: appenders on several hosts (or a clock set back) may
+ * disagree by a little, and a verifier refuses a chain of heads whose time runs backwards.
+ */
+async function headTimestamp(trx: Trx, prevHeadHash: string | null): Promise<string> {
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (prevHeadHash === null) return now;
+  const prev = await trx.selectFrom('heads').select('timestamp').where('head_hash', '=', prevHeadHash).executeTakeFirst();
+  return prev && prev.timestamp > now ? prev.timestamp : now;
 }
 
 const IDS_PER_QUERY = 500;

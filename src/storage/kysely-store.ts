@@ -56,12 +56,13 @@ export class KyselyStore implements Store {
   }
 
   initialiseLog(seal: HeadSealer): Promise<HeadBlock> {
-    return initialiseLog(this.db, seal);
+    return initialiseLog(this.db, this.backend, seal);
   }
 
   appendObservations(observations: NewObservation[], seal: HeadSealer): Promise<AppendResult> {
     return appendLeaves(
       this.db,
+      this.backend,
       observations.map((observation) => ({
         record: { observation },
         logged_at: null,
@@ -74,6 +75,7 @@ export class KyselyStore implements Store {
   appendCensus(census: NewCensus[], seal: HeadSealer): Promise<AppendResult> {
     return appendLeaves(
       this.db,
+      this.backend,
       census.map((c) => ({ record: { census: c }, logged_at: null, bytes: (loggedAt) => encodeLeaf(censusLeafRecord(c, loggedAt)) })),
       seal,
     );
@@ -82,6 +84,7 @@ export class KyselyStore implements Store {
   importLeaves(leaves: ImportedLeaf[], seal: HeadSealer): Promise<AppendResult> {
     return appendLeaves(
       this.db,
+      this.backend,
       leaves.map((leaf) => ({
         record:
           'observation' in leaf
@@ -101,6 +104,7 @@ export class KyselyStore implements Store {
     const digest = keySetDigest(document);
     return appendLeaves(
       this.db,
+      this.backend,
       [
         {
           record: { keyset: { version: document.version, digest, full: keySet } },

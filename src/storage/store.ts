@@ -243,3 +243,17 @@ export class LogInvariantError extends Error {
     this.name = 'LogInvariantError';
   }
 }
+
+/**
+ * The database does not answer: down, restarting, refusing connections, or the connection broke
+ * mid-query. Nothing about the request is wrong; the same call may succeed in a few seconds. An
+ * append that fails this way was rolled back, or (if the connection broke at COMMIT) may have
+ * landed: a retry is safe either way, because the store refuses a second observation of a
+ * component on one date.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(readonly backend: 'sqlite' | 'postgres', readonly reason: string) {
+    super(`the ${backend === 'postgres' ? 'PostgreSQL' : 'SQLite'} store does not answer (${reason})`);
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -1,8 +1,8 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { KyselyStore } from '../kysely-store.js';
 import type { Database as Schema } from '../schema.js';
-import type { Store } from '../store.js';
+import { StoreUnavailableError, type Store } from '../store.js';
 import { postgresMigrations } from './migrations.js';
 
 // Leaf indices and tree sizes are bigint columns; they stay far below 2^53, so read them as numbers.
@@ -13,10 +13,32 @@ const types = {
 
 const MIGRATION_LOCK = 0x7465_6e64; // "tend": one advisory lock so two starting processes migrate once
 
+/**
+ * Pool settings for a database that may go away and come back (DESIGN §8, issue 9):
+ * - a connection attempt (or a wait for a free pool slot) gives up after CONNECT_TIMEOUT_MS, so a
+ *   request during an outage is answered 503 quickly instead of hanging;
+ * - TCP keep-alive notices a peer that vanished without closing the socket;
+ * - idle connections are closed after a while, so a restarted server is not met with stale ones.
+ * Broken connections are dropped by the pool and new ones opened on the next query: the store
+ * recovers by itself as soon as the server accepts connections again.
+ */
+const CONNECT_TIMEOUT_MS = 3_000;
+const IDLE_TIMEOUT_MS = 10_000;
+
 /** Connects to PostgreSQL at `url` and applies pending migrations. */
 export async function openPostgresStore(url: string, options: { max?: number } = {}): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types });
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: IDLE_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  // An idle connection the server closed (a restart, an admin kill) is reported here and removed
+  // by the pool. Unhandled, this 'error' event would end the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: faultNamingPool(pool) }) });
   const store = new KyselyStore('postgres', db, postgresMigrations, async (kdb, run) =>
     kdb.connection().execute(async (conn) => {
       await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
@@ -29,4 +51,55 @@ export async function openPostgresStore(url: string, options: { max?: number } =
   );
   await store.migrate();
   return store;
+}
+
+/**
+ * The pool as kysely sees it, with every failure that means "the server is not reachable" turned
+ * into StoreUnavailableError, so the layers above can answer 503 without knowing PostgreSQL.
+ */
+function faultNamingPool(pool: pg.Pool): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw unavailable(error);
+      }
+      let facade = wrapped.get(client);
+      if (!facade) {
+        // A connection the server ends while it is checked out but between queries (inside a
+        // transaction, say) emits 'error' with no pool listener attached: unhandled, that ends the
+        // process. The next query on it then fails (named below), and release() drops it.
+        client.on('error', () => {});
+        const query = (text: string, parameters: readonly unknown[]) =>
+          client.query(text, parameters as unknown[]).catch((error: unknown) => {
+            throw isConnectionFault(error) ? unavailable(error) : error;
+          });
+        facade = { query, release: () => client.release() } as unknown as PostgresPoolClient;
+        wrapped.set(client, facade);
+      }
+      return facade;
+    },
+    end: () => pool.end(),
+  };
+}
+
+function unavailable(error: unknown): StoreUnavailableError {
+  const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.message) : String(error);
+  return new StoreUnavailableError('postgres', reason);
+}
+
+// SQLSTATE class 08 (connection exception), 57P01–57P03 (shutting down, crashed, starting up),
+// 53300 (too many connections); and what node reports when the socket fails.
+const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
+const SOCKET_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+function isConnectionFault(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  if (code !== undefined && (code.startsWith('08') || SERVER_GONE.has(code) || SOCKET_GONE.has(code))) return true;
+  // pg's own words for a connection that ended under a query, or was already broken.
+  return /Connection terminated|not queryable|timeout exceeded when trying to connect/i.test(error.message);
 }
