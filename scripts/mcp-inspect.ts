@@ -1,5 +1,6 @@
 // npm run mcp:inspect — the MCP Inspector CLI (the protocol's own reference client) against the
-// built service: lists the tools and calls one, and fails if either fails. It builds nothing:
+// built service: lists the tools and calls every one of them with valid arguments, and exits 1 if
+// the list or any call fails, answers isError, or a listed tool has no call here. It builds nothing:
 // it serves dist/ (run `npm run build` first) over a small record the observer reads from the
 // simulator, on a free loopback port. Needs the npm registry once, to fetch the Inspector.
 import { spawn } from 'node:child_process';
@@ -66,21 +67,60 @@ try {
   for (let i = 0; i < 100 && !(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
 
   const inspector = (args: string[]) => run('npx', ['-y', INSPECTOR, '--cli', url, '--transport', 'http', ...args], process.env);
-  const steps: [string, string[], (out: string) => boolean][] = [
-    ['tools/list', ['--method', 'tools/list'], (out) => ['check_component', 'get_series', 'prove_inclusion'].every((t) => out.includes(`"${t}"`))],
-    [
-      'tools/call check_component github acme/rocket',
-      ['--method', 'tools/call', '--tool-name', 'check_component', '--tool-arg', 'kind=github', '--tool-arg', 'name=acme/rocket'],
-      (out) => out.includes('"censoring_status"') && out.includes('"leaf_index"') && !/"isError":\s*true/.test(out),
-    ],
-  ];
-  for (const [name, args, ok] of steps) {
+  /** The Inspector's JSON answer, or null when it printed none. */
+  const answer = (out: string): any => {
+    try {
+      return JSON.parse(out.slice(out.indexOf('{')));
+    } catch {
+      return null;
+    }
+  };
+  // The Inspector JSON-parses each --tool-arg value before it looks at the tool's schema, so a
+  // string that is itself JSON (a manifest, an SBOM) goes in JSON-encoded once more.
+  const text = (value: string) => JSON.stringify(value);
+  const step = async (name: string, args: string[], ok: (answer: any) => boolean) => {
     const result = await inspector(args);
     console.log(`$ npx ${INSPECTOR} --cli ${url} --transport http ${args.join(' ')}\n${summary(result.out)}\n`);
-    if (result.code !== 0 || !ok(result.out)) {
+    const parsed = answer(result.out);
+    let passed = false;
+    try {
+      passed = result.code === 0 && parsed !== null && ok(parsed);
+    } catch {
+      passed = false;
+    }
+    if (!passed) {
       console.error(`mcp:inspect: ${name} failed (exit ${result.code})`);
       failed = true;
     }
+    return parsed;
+  };
+  const called = new Set<string>();
+  const call = (tool: string, args: Record<string, string>, ok: (structured: any) => boolean) => {
+    called.add(tool);
+    const flags = Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${v}`]);
+    return step(`tools/call ${tool}`, ['--method', 'tools/call', '--tool-name', tool, ...flags], (a) => a.isError !== true && ok(a.structuredContent))
+      .then((a) => a?.structuredContent);
+  };
+
+  const listed = await step('tools/list', ['--method', 'tools/list'], (a) => Array.isArray(a.tools) && a.tools.length > 0);
+  const names: string[] = (listed?.tools ?? []).map((t: { name: string }) => t.name);
+
+  const rocket = await call('check_component', { kind: 'github', name: 'acme/rocket' }, (r) => r.censoring_status === 'observed-on-date' && Number.isInteger(r.leaf_index));
+  await call('check_manifest', { filename: 'package.json', content: text(JSON.stringify({ dependencies: { 'left-padded': '^1.0.0' } })) }, (r) =>
+    r.results_count === 1 && r.results[0].observation_date !== null,
+  );
+  const bom = { bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }] };
+  await call('check_sbom', { content: text(JSON.stringify(bom)) }, (r) => r.format === 'cyclonedx' && r.results_count === 1 && r.results[0].observation_date !== null);
+  await call('get_series', { owner: 'acme', repo: 'rocket' }, (r) => r.series.length >= 1);
+  await call('get_org', { org: 'acme' }, (r) => r.components.some((c: { purl: string[] }) => c.purl[0] === 'acme/rocket'));
+  const head = await call('get_chain_head', {}, (r) => Number.isInteger(r.tree_size) && r.tree_size > 0 && typeof r.checkpoint === 'string');
+  await call('prove_inclusion', { leaf_index: String(rocket?.leaf_index ?? 0) }, (r) => r.index === rocket?.leaf_index && r.size === head?.tree_size);
+
+  const uncalled = names.filter((n) => !called.has(n));
+  const unlisted = [...called].filter((n) => !names.includes(n));
+  if (uncalled.length > 0 || unlisted.length > 0) {
+    console.error(`mcp:inspect: listed but not called here: [${uncalled.join(', ')}]; called but not listed: [${unlisted.join(', ')}]`);
+    failed = true;
   }
 } catch (error) {
   console.error(`mcp:inspect: ${(error as Error).message}`);
@@ -90,5 +130,5 @@ try {
   await simulator.close();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(failed ? 'mcp:inspect: FAILED' : 'mcp:inspect: the Inspector listed the tools and called one');
+console.log(failed ? 'mcp:inspect: FAILED' : 'mcp:inspect: the Inspector listed the tools and called every one');
 process.exit(failed ? 1 : 0);

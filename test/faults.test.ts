@@ -171,6 +171,7 @@ it('Redis stopped under load: the service keeps serving on in-process buckets, s
   const restartAt = Date.now();
   await redis.start();
   const backIn = await waitFor('buckets in Redis again', 5_000, async () => (await healthz()).rate_limit.buckets === 'redis');
+  expect((await healthz()).dependencies.redis).toBe('up');
   await traffic.stop();
 
   const during = traffic.answers.filter((a) => a.at > stoppedAt && a.at < restartAt);

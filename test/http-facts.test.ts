@@ -29,6 +29,12 @@ const scenario: Scenario = {
         dependencies: { 'dep-alive': '^1.0.0', 'dep-gone': '^2.0.0', 'dep-unwatched': '^1.0.0' },
       },
     ],
+    // The latest version is deprecated in March and relicensed in June, with no new release.
+    'npm:sunset': [
+      { from: '2020-01-01', versions: { '3.0.0': '2025-10-01T10:00:00.000Z' }, license: 'MIT', types: true },
+      { from: '2026-03-01', versions: { '3.0.0': '2025-10-01T10:00:00.000Z' }, license: 'MIT', types: true, deprecated: 'Use sunrise instead.' },
+      { from: '2026-06-15', versions: { '3.0.0': '2025-10-01T10:00:00.000Z' }, license: 'ISC', types: true, deprecated: 'Use sunrise instead.' },
+    ],
     'npm:dep-alive': [{ from: '2020-01-01', versions: { '1.0.0': '2026-05-01T00:00:00.000Z' } }],
     'npm:dep-gone': [{ from: '2020-01-01', fail: 'not_found' }],
     'npm:dep-unwatched': [{ from: '2020-01-01', versions: { '1.0.0': '2026-05-01T00:00:00.000Z' } }],
@@ -167,5 +173,32 @@ describe('the fact routes over an observed record', () => {
     ]);
     expect(body.states).toEqual({ alive: 1, deleted: 1, not_observed: 1 });
     expect(body.note).toMatch(/computes no score/);
+  });
+});
+
+describe('schema_history over a package whose latest version is deprecated, then relicensed', () => {
+  beforeEach(async () => {
+    // Observed before, after the deprecation, again with nothing new, then after the relicensing.
+    for (const date of ['2026-01-15', '2026-04-01', '2026-05-10', '2026-07-01']) await observeOn(date, ['sunset']);
+  });
+
+  it('dates each change to the observation that first read it, once, and keeps the rows in between', async () => {
+    const { status, body } = await get('/v1/schema_history/npm/sunset');
+    expect(status).toBe(200);
+    expect(body.history.map((r: any) => [r.observation_date, r.latest_version, r.interface.deprecated, r.interface.license])).toEqual([
+      ['2026-01-15', '3.0.0', null, 'MIT'],
+      ['2026-04-01', '3.0.0', 'Use sunrise instead.', 'MIT'],
+      ['2026-05-10', '3.0.0', 'Use sunrise instead.', 'MIT'],
+      ['2026-07-01', '3.0.0', 'Use sunrise instead.', 'ISC'],
+    ]);
+    // Not the dates the registry changed (1 March, 15 June): Tended dates a change to the read that saw it.
+    expect(body.changes.map((c: any) => [c.observed, c.field, c.from, c.to])).toEqual([
+      ['2026-04-01', 'deprecated', null, 'Use sunrise instead.'],
+      ['2026-07-01', 'license', 'MIT', 'ISC'],
+    ]);
+    // Each change points at the leaf of that observation.
+    for (const change of body.changes) {
+      expect(change.leaf_index).toBe(body.history.find((r: any) => r.observation_date === change.observed).leaf_index);
+    }
   });
 });

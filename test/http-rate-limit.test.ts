@@ -172,6 +172,9 @@ describe('Redis stopped mid-run', () => {
       expect(performance.now() - started).toBeLessThan(2_000);
       expect(during.every((s) => s === 200 || s === 429)).toBe(true);
       expect(during.at(-1)).toBe(429); // the in-process bucket still limits
+      // The free budget of 5 is spent and /healthz is rate-limited too, so from here the limiter is
+      // read directly; test/faults.test.ts reads /healthz over HTTP from the real serve process
+      // through the same outage (down, memory, then back to redis).
       expect(limiter.status()).toEqual({ buckets: 'memory', redis: 'unreachable' });
 
       await redis.start();

@@ -20,12 +20,97 @@ afterAll(async () => {
 });
 
 const endpoint = () => new URL('/mcp', served.url);
-const structured = (result: Awaited<ReturnType<Client['callTool']>>) => {
+const structured = (answer: object) => {
+  const result = answer as { content?: unknown; structuredContent?: unknown };
   // structuredContent is mirrored as a JSON text block: an agent that reads only text gets the same facts.
   const text = (result.content as { type: string; text: string }[]).find((c) => c.type === 'text')!.text;
   expect(JSON.parse(text)).toEqual(result.structuredContent);
   return result.structuredContent as any;
 };
+
+/** Either SDK's callTool or listTools; `structured` reads the answers. */
+type CallTool = (name: string, args: Record<string, unknown>) => Promise<object>;
+type ListTools = () => Promise<{ tools: { name: string; title?: string; annotations?: unknown; inputSchema: unknown; outputSchema?: unknown }[] }>;
+
+/** Lists the tools and checks each is read-only and fully described. */
+async function listsReadOnlyTools(listTools: ListTools) {
+  const { tools } = await listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(
+    ['check_component', 'check_manifest', 'check_sbom', 'get_chain_head', 'get_org', 'get_series', 'prove_inclusion'].sort(),
+  );
+  for (const t of tools) {
+    expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    expect(t.title).toBeTruthy();
+    expect(t.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(t.outputSchema).toMatchObject({ type: 'object' });
+  }
+}
+
+/**
+ * Calls every tool and checks each answer against the record. Both SDKs' callTool validate
+ * structuredContent against each tool's outputSchema: these calls prove the schemas hold.
+ */
+async function callsEveryTool(callTool: CallTool) {
+  const call = async (name: string, args: Record<string, unknown>) => structured(await callTool(name, args));
+  const rocket = await call('check_component', { kind: 'github', name: 'acme/rocket' });
+  expect(rocket).toMatchObject({
+    purl: ['acme/rocket', 'pkg:github/acme/rocket'],
+    state: 'archived',
+    observation_date: TODAY,
+    censoring_status: 'observed-on-date',
+    source: expect.stringContaining('/repos/acme/rocket'),
+    license: 'CC-BY-4.0',
+  });
+  expect(rocket.leaf_index).toEqual(expect.any(Number));
+  const earlier = await call('check_component', { kind: 'npm', name: 'left-padded', as_of: '2026-01-01' });
+  expect(earlier).toMatchObject({ as_of: '2026-01-01', observation_date: '2025-06-01', censoring_status: 'interval-censored' });
+  const unheld = await call('check_component', { kind: 'pypi', name: 'never-watched' });
+  expect(unheld).toMatchObject({ state: 'not_observed', censoring_status: 'not-observed-at-date', observation_date: null, leaf_index: null });
+
+  const manifest = await call('check_manifest', { filename: 'requirements.txt', content: 'tiny-parser==1.0\nnever-watched>=2\n' });
+  expect(manifest).toMatchObject({ format: 'requirements', results_count: 2, license: 'CC-BY-4.0' });
+  expect(manifest.results.find((r: any) => r.input.name === 'tiny-parser')).toMatchObject({ observation_date: TODAY, censoring_status: 'observed-on-date' });
+
+  const bom = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }] });
+  const sbom = await call('check_sbom', { content: bom });
+  expect(sbom).toMatchObject({ format: 'cyclonedx', results_count: 1 });
+  expect(sbom.results[0]).toMatchObject({ purl: ['left-padded', 'pkg:npm/left-padded'], observation_date: TODAY });
+
+  const series = await call('get_series', { owner: 'acme', repo: 'rocket' });
+  expect(series.series.map((r: any) => r.observation_date)).toEqual(['2025-06-01', '2026-01-10', TODAY]);
+  expect(series.mutations.at(-1)).toMatchObject({ to: 'archived', observed: TODAY, interval: { after: '2026-01-10', on_or_before: TODAY } });
+  const pastSeries = await call('get_series', { owner: 'acme', repo: 'rocket', as_of: '2026-01-10' });
+  expect(pastSeries.series).toHaveLength(2);
+
+  const org = await call('get_org', { org: 'acme' });
+  expect(org.components.map((c: any) => c.purl[0]).sort()).toEqual(['acme/rocket', 'acme/vanishing']);
+  expect(org.components.find((c: any) => c.purl[0] === 'acme/vanishing')).toMatchObject({ state: 'deleted' });
+
+  const head = await call('get_chain_head', {});
+  expect(head.tree_size).toBe(15);
+  expect(head.checkpoint).toContain(`\n${head.tree_size}\n${head.root_hash}\n`);
+
+  const proof = await call('prove_inclusion', { leaf_index: rocket.leaf_index });
+  expect(proof).toMatchObject({ index: rocket.leaf_index, size: head.tree_size, checkpoint: head.checkpoint, verifier_key: head.verifier_key });
+  expect(JSON.parse(proof.leaf)).toMatchObject({ id: 'acme/rocket', observation_date: TODAY });
+}
+
+/**
+ * The requests one connection made, from its initialize to its DELETE: exactly one GET (the
+ * client's probe for a stream, answered 405, never polled), one DELETE, and the minted session
+ * id and negotiated version echoed on everything after initialize.
+ */
+function oneConnection(mine: ServedApp['requests'], sessionId: string) {
+  // The initialize POST is the last one without a session id (the v2 client in auto mode probes first).
+  const initialize = mine.findLastIndex((r) => r.method === 'POST' && r.sessionId === null);
+  expect(initialize).toBeGreaterThanOrEqual(0);
+  const after = mine.slice(initialize + 1);
+  expect(mine.filter((r) => r.method === 'GET')).toHaveLength(1);
+  expect(mine.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+  expect(mine.at(-1)!.method).toBe('DELETE');
+  expect(after.map((r) => r.sessionId)).toEqual(after.map(() => sessionId));
+  expect(after.filter((r) => r.method === 'POST').every((r) => r.version === '2025-11-25')).toBe(true);
+}
 
 describe('the v1 SDK client (@modelcontextprotocol/sdk)', () => {
   it('connects, lists read-only tools, calls every tool, pings and terminates, with one GET per connection', async () => {
@@ -33,76 +118,20 @@ describe('the v1 SDK client (@modelcontextprotocol/sdk)', () => {
     const transport = new StreamableHTTPClientTransport(endpoint());
     const client = new Client({ name: 'tended-test', version: '0' });
     await client.connect(transport);
-    const sessionId = transport.sessionId;
+    const sessionId = transport.sessionId!;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(client.getServerVersion()).toMatchObject({ name: 'tended' });
 
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      ['check_component', 'check_manifest', 'check_sbom', 'get_chain_head', 'get_org', 'get_series', 'prove_inclusion'].sort(),
-    );
-    for (const t of tools) {
-      expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
-      expect(t.title).toBeTruthy();
-      expect(t.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
-      expect(t.outputSchema).toMatchObject({ type: 'object' });
-    }
-
-    // callTool validates structuredContent against each tool's outputSchema: these calls prove the schemas hold.
-    const rocket = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } }));
-    expect(rocket).toMatchObject({
-      purl: ['acme/rocket', 'pkg:github/acme/rocket'],
-      state: 'archived',
-      observation_date: TODAY,
-      censoring_status: 'observed-on-date',
-      source: expect.stringContaining('/repos/acme/rocket'),
-      license: 'CC-BY-4.0',
-    });
-    expect(rocket.leaf_index).toEqual(expect.any(Number));
-    const earlier = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'npm', name: 'left-padded', as_of: '2026-01-01' } }));
-    expect(earlier).toMatchObject({ as_of: '2026-01-01', observation_date: '2025-06-01', censoring_status: 'interval-censored' });
-    const unheld = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'pypi', name: 'never-watched' } }));
-    expect(unheld).toMatchObject({ state: 'not_observed', censoring_status: 'not-observed-at-date', observation_date: null, leaf_index: null });
-
-    const manifest = structured(
-      await client.callTool({ name: 'check_manifest', arguments: { filename: 'requirements.txt', content: 'tiny-parser==1.0\nnever-watched>=2\n' } }),
-    );
-    expect(manifest).toMatchObject({ format: 'requirements', results_count: 2, license: 'CC-BY-4.0' });
-    expect(manifest.results.find((r: any) => r.input.name === 'tiny-parser')).toMatchObject({ observation_date: TODAY, censoring_status: 'observed-on-date' });
-
-    const bom = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }] });
-    const sbom = structured(await client.callTool({ name: 'check_sbom', arguments: { content: bom } }));
-    expect(sbom).toMatchObject({ format: 'cyclonedx', results_count: 1 });
-    expect(sbom.results[0]).toMatchObject({ purl: ['left-padded', 'pkg:npm/left-padded'], observation_date: TODAY });
-
-    const series = structured(await client.callTool({ name: 'get_series', arguments: { owner: 'acme', repo: 'rocket' } }));
-    expect(series.series.map((r: any) => r.observation_date)).toEqual(['2025-06-01', '2026-01-10', TODAY]);
-    expect(series.mutations.at(-1)).toMatchObject({ to: 'archived', observed: TODAY, interval: { after: '2026-01-10', on_or_before: TODAY } });
-    const pastSeries = structured(await client.callTool({ name: 'get_series', arguments: { owner: 'acme', repo: 'rocket', as_of: '2026-01-10' } }));
-    expect(pastSeries.series).toHaveLength(2);
-
-    const org = structured(await client.callTool({ name: 'get_org', arguments: { org: 'acme' } }));
-    expect(org.components.map((c: any) => c.purl[0]).sort()).toEqual(['acme/rocket', 'acme/vanishing']);
-    expect(org.components.find((c: any) => c.purl[0] === 'acme/vanishing')).toMatchObject({ state: 'deleted' });
-
-    const head = structured(await client.callTool({ name: 'get_chain_head', arguments: {} }));
-    expect(head.tree_size).toBe(15);
-    expect(head.checkpoint).toContain(`\n${head.tree_size}\n${head.root_hash}\n`);
-
-    const proof = structured(await client.callTool({ name: 'prove_inclusion', arguments: { leaf_index: rocket.leaf_index } }));
-    expect(proof).toMatchObject({ index: rocket.leaf_index, size: head.tree_size, checkpoint: head.checkpoint, verifier_key: head.verifier_key });
-    expect(JSON.parse(proof.leaf)).toMatchObject({ id: 'acme/rocket', observation_date: TODAY });
+    await listsReadOnlyTools(() => client.listTools());
+    await callsEveryTool((name, args) => client.callTool({ name, arguments: args }));
 
     expect(await client.ping()).toEqual({});
     await transport.terminateSession();
     await client.close();
 
     const mine = served.requests.slice(before);
-    expect(mine.filter((r) => r.method === 'GET')).toHaveLength(1);
-    expect(mine.filter((r) => r.method === 'DELETE')).toHaveLength(1);
-    // The client echoes the minted id and the negotiated version on everything after initialize.
-    expect(mine.slice(1).map((r) => r.sessionId)).toEqual(mine.slice(1).map(() => sessionId));
-    expect(mine.filter((r) => r.method === 'POST').slice(1).every((r) => r.version === '2025-11-25')).toBe(true);
+    expect(mine[0]).toMatchObject({ method: 'POST', sessionId: null });
+    oneConnection(mine, sessionId);
   });
 
   it('makes no further request while idle: the GET is answered 405, never a stream to poll', async () => {
@@ -155,16 +184,74 @@ describe('the v1 SDK client (@modelcontextprotocol/sdk)', () => {
 });
 
 describe('the v2 SDK client (@modelcontextprotocol/client) in auto version negotiation', () => {
-  it('lands on the legacy handshake and calls a tool', async () => {
+  const connectV2 = async (transport: TransportV2) => {
     const client = new ClientV2({ name: 'tended-test-v2', version: '0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new TransportV2(endpoint()));
+    await client.connect(transport);
+    // The endpoint speaks the 2025-11-25 protocol: auto mode lands on the legacy handshake.
     expect(client.getProtocolEra()).toBe('legacy');
     expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-    const { tools } = await client.listTools();
-    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
-    const result = await client.callTool({ name: 'check_component', arguments: { kind: 'docker', name: 'node:18-alpine' } });
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ purl: ['docker.io/library/node:18-alpine', expect.stringMatching(/^pkg:docker\//)], observation_date: TODAY });
+    return client;
+  };
+
+  it('connects, lists read-only tools, calls every tool, pings and terminates, with one GET per connection', async () => {
+    const before = served.requests.length;
+    const transport = new TransportV2(endpoint());
+    const client = await connectV2(transport);
+    const sessionId = transport.sessionId!;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(client.getServerVersion()).toMatchObject({ name: 'tended' });
+
+    await listsReadOnlyTools(() => client.listTools());
+    await callsEveryTool((name, args) => client.callTool({ name, arguments: args }));
+    const docker = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'docker', name: 'node:18-alpine' } }));
+    expect(docker).toMatchObject({ purl: ['docker.io/library/node:18-alpine', expect.stringMatching(/^pkg:docker\//)], observation_date: TODAY });
+
+    expect(await client.ping()).toEqual({});
+    await transport.terminateSession();
     await client.close();
+
+    const mine = served.requests.slice(before);
+    // Auto mode probes with a 2026-07-28 request first; the server does not speak it, so initialize follows.
+    expect(mine.slice(0, 2)).toMatchObject([
+      { method: 'POST', sessionId: null, version: '2026-07-28' },
+      { method: 'POST', sessionId: null, version: null },
+    ]);
+    oneConnection(mine, sessionId);
+  });
+
+  it('makes no further request while idle: one GET, answered 405, never a stream to poll', async () => {
+    const before = served.requests.length;
+    const client = await connectV2(new TransportV2(endpoint()));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const mine = served.requests.slice(before);
+    // probe, initialize, notifications/initialized, then the one GET
+    expect(mine.map((r) => r.method)).toEqual(['POST', 'POST', 'POST', 'GET']);
+    expect(mine[3]!.accept).toContain('text/event-stream');
+    await client.close();
+  });
+
+  it('works with a made-up session id it never got from initialize', async () => {
+    const before = served.requests.length;
+    const transport = new TransportV2(endpoint(), { sessionId: 'made-up' });
+    const client = new ClientV2({ name: 'tended-test-v2', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    // Given a session id, the client takes the session as already set up: no probe, no initialize.
+    await client.connect(transport);
+    // So it never learns the server's capabilities, and its listTools() answers [] without asking;
+    // the request itself, over the made-up session, gets the full list from the server.
+    const { tools } = await client.request({ method: 'tools/list' });
+    expect(tools.map((t) => t.name)).toContain('get_chain_head');
+    expect(tools).toHaveLength(7);
+    const head = structured(await client.callTool({ name: 'get_chain_head', arguments: {} }));
+    expect(head.tree_size).toBe(15);
+    const rocket = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } }));
+    expect(rocket).toMatchObject({ state: 'archived', observation_date: TODAY });
+    expect(await client.ping()).toEqual({});
+    await transport.terminateSession();
+    await client.close();
+
+    const mine = served.requests.slice(before);
+    expect(mine.every((r) => r.sessionId === 'made-up')).toBe(true);
+    expect(mine.filter((r) => r.method === 'GET').length).toBeLessThanOrEqual(1);
+    expect(mine.at(-1)!.method).toBe('DELETE');
   });
 });
