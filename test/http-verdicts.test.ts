@@ -205,6 +205,69 @@ describe.each([
     expect(verifyVerdict(after, keySet).predicate.checkpoint.tree_size).toBe(after.inclusion_proof.tree_size);
   });
 
+  it('each SBOM result carries its own verdict, as the manifest results do', async () => {
+    const app = appOn();
+    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const bom = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      metadata: { component: { name: 'my-app', purl: 'pkg:npm/my-app@1.0.0' } },
+      components: [
+        { 'bom-ref': 'express', name: 'express', purl: 'pkg:github/expressjs/express@v5' },
+        { 'bom-ref': 'old', name: 'old', purl: 'pkg:github/acme/old@v1' },
+        { 'bom-ref': 'left-pad', name: 'left-pad', purl: 'pkg:npm/left-pad@1.3.0' },
+      ],
+    };
+    const res = await app.request('/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body: JSON.stringify(bom) });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as any;
+    expect(answer.results.map((r: any) => r.state)).toEqual(['alive', 'unknown-stale', 'not_observed']);
+    for (const result of answer.results) {
+      expect(verifyWithNodeCryptoAlone(result.verdict.envelope, keySet)).not.toBeNull();
+      const { predicate } = verifyVerdict(result.verdict, keySet);
+      expect(predicate).toMatchObject({ purl: result.purl, state: result.state, leaf_index: result.leaf_index });
+    }
+    // Every verdict of one answer names one checkpoint.
+    expect(new Set(answer.results.map((r: any) => r.verdict.checkpoint)).size).toBe(1);
+    // And the saved SBOM answer verifies offline as a whole.
+    const verified = await run(['verify-verdict', save('sbom-answer.json', answer), '--keys', save('sbom-keys.json', keySet)]);
+    expect(verified.code, verified.err).toBe(0);
+    expect(verified.out.trim().split('\n')).toHaveLength(3);
+  });
+
+  it('the MCP tools carry the verdict the API would (check_component, check_manifest, check_sbom, get_series); off, none', async () => {
+    const call = async (app: ReturnType<typeof build>, name: string, args: object) => {
+      const res = await app.request('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      const body = (await res.json()) as any;
+      expect(body.result?.isError, JSON.stringify(body)).toBeFalsy();
+      expect(JSON.parse(body.result.content[0].text)).toEqual(body.result.structuredContent);
+      return body.result.structuredContent;
+    };
+    const app = appOn();
+    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const component = await call(app, 'check_component', { kind: 'github', name: 'expressjs/express' });
+    expect(verifyVerdict(component.verdict, keySet).predicate).toMatchObject({ state: component.state, leaf_index: component.leaf_index });
+    expect((await run(['verify-verdict', save('mcp-component.json', component), '--keys', save('mcp-keys.json', keySet)])).code).toBe(0);
+    const manifest = await call(app, 'check_manifest', { content: 'on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - uses: expressjs/express@v5\n', filename: 'ci.yml' });
+    expect(verifyVerdict(manifest.results[0].verdict, keySet).predicate.state).toBe('alive');
+    const sbom = await call(app, 'check_sbom', { content: JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ name: 'old', purl: 'pkg:github/acme/old@v1' }] }) });
+    expect(verifyVerdict(sbom.results[0].verdict, keySet).predicate.state).toBe('unknown-stale');
+    const series = await call(app, 'get_series', { owner: 'expressjs', repo: 'express', as_of: '2026-11-21' });
+    expect(verifyVerdict(series.verdict, keySet).predicate).toMatchObject({ as_of: '2026-11-21', observation_date: '2026-11-20', state: series.state });
+    // The same facts as the HTTP answer, signed under the same head.
+    const http = (await get(app, '/api/v1/entity/expressjs/express?as_of=2026-11-21')).body;
+    expect(series.verdict.checkpoint).toBe(http.verdict.checkpoint);
+    expect(series.verdict.inclusion_proof).toEqual(http.verdict.inclusion_proof);
+
+    const off = build({ ...deps, logError: () => {} });
+    expect((await call(off, 'check_component', { kind: 'github', name: 'expressjs/express' })).verdict).toBeUndefined();
+    expect((await call(off, 'get_series', { owner: 'expressjs', repo: 'express' })).verdict).toBeUndefined();
+  });
+
   it('survives a rotation and a restart: old verdicts verify with the retired key, new ones use the new key; nothing is removed', async () => {
     const app = appOn();
     const v1 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
