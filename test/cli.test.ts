@@ -150,6 +150,24 @@ describe('tended export / import / verify', () => {
     expect(JSON.parse(stale.out).results[0]).toMatchObject({ state: 'unknown-stale', observation_date: '2025-09-01' });
   });
 
+  it('names an SBOM’s subject in the JSON of `check`', async () => {
+    const bom = join(dir, 'bom.json');
+    writeFileSync(
+      bom,
+      JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.6',
+        metadata: { component: { name: 'my-app', version: '3.1.0', 'bom-ref': 'my-app@3.1.0' } },
+        components: [{ name: 'widget', purl: 'pkg:github/acme/widget@v1' }],
+      }),
+    );
+    const r = await tended(['check', bom, '--format', 'json', '--as-of', '2025-09-15'], source);
+    expect(r.err).toBe('');
+    const answer = JSON.parse(r.out);
+    expect(answer.subject).toEqual({ name: 'my-app', version: '3.1.0', bom_ref: 'my-app@3.1.0' });
+    expect(answer.results.map((x: any) => x.input.name)).toEqual(['acme/widget']);
+  });
+
   it('explains usage errors with exit code 2', async () => {
     expect((await tended(['frobnicate'], {})).code).toBe(2);
     const bad = await tended(['serve'], { PORT: 'eighty' });

@@ -121,6 +121,23 @@ describe('POST /api/v1/sbom', () => {
     for (const u of r.body.unresolved) expect(u.reason.length).toBeGreaterThan(10);
   });
 
+  it('names the SBOM’s subject apart from its results, null when it has none; manifests have no subject', async () => {
+    const cdx = await post('/api/v1/sbom', corpus('cyclonedx/cern-lhc-vdm-editor.bom.json'), 'application/vnd.cyclonedx+json');
+    expect(cdx.status).toBe(200);
+    expect(cdx.body.subject).toEqual({ name: 'lhc-vdm-editor', version: '0.0.1', purl: 'pkg:npm/lhc-vdm-editor@0.0.1', bom_ref: 'pkg:npm/lhc-vdm-editor@0.0.1' });
+    expect(cdx.body.results.map((x: any) => x.input.name)).not.toContain('lhc-vdm-editor');
+    const spdx = await post('/api/v1/sbom', corpus('spdx/spdx-spec-SPDXTagExample-v2.3.spdx'), 'text/spdx');
+    expect(spdx.body.subject).toEqual({ name: 'glibc', version: '2.11.1', bom_ref: 'SPDXRef-Package' });
+    const none = await post('/api/v1/sbom', corpus('cyclonedx/laravel-7.12.0.1.1.xml'), 'application/xml');
+    expect(none.status).toBe(200);
+    expect(none.body).toHaveProperty('subject', null);
+    const manifest = await post('/api/v1/manifest', JSON.stringify({ components: [{ name: 'express', kind: 'npm' }] }), 'application/json');
+    expect(manifest.body).not.toHaveProperty('subject');
+    const doc = (await (await app.request('/api/v1/docs')).json()) as any;
+    expect(doc.components.schemas.SbomSubject.properties).toHaveProperty('bom_ref');
+    expect(doc.components.schemas.CheckAnswer.properties.subject).toEqual({ anyOf: [{ $ref: '#/components/schemas/SbomSubject' }, { type: 'null' }] });
+  });
+
   it('refuses a body over 4 MB while it streams in, with or without a declared length', async () => {
     const big = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', components: [], pad: 'x'.repeat(4 * 1024 * 1024) });
     const declared = await post('/api/v1/sbom', big, 'application/vnd.cyclonedx+json');

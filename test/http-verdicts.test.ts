@@ -2,6 +2,7 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run.js';
 import { verdictKeyFiles } from '../src/config/signing-key.js';
@@ -45,7 +46,7 @@ const tamper = (verdict: any, edit: (statement: any) => void) => {
 describe.each([
   ['sqlite', sqliteTestStore],
   ['postgres', postgresTestStore],
-] as const)('verdict envelopes and the key set, on %s', (_backend, open) => {
+] as const)('verdict envelopes and the key set, on %s', (backend, open) => {
   let t: TestStore;
   let harness: Harness;
   let dir: string;
@@ -59,6 +60,24 @@ describe.each([
   const get = async (app: ReturnType<typeof build>, path: string) => {
     const res = await app.request(path);
     return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as any };
+  };
+
+  /** `tended ARGS` in process, offline: verify-verdict must never open a store. */
+  const run = async (args: string[]) => {
+    let out = '';
+    let err = '';
+    const code = await runCli(args, {
+      env: { DATABASE_URL: `sqlite:${join(dir, 'unused.db')}` },
+      stdout: { write: (s: string) => ((out += s), true) } as never,
+      stderr: { write: (s: string) => ((err += s), true) } as never,
+      openStore: () => Promise.reject(new Error('verify-verdict must not open a store')),
+    });
+    return { code, out, err };
+  };
+  const save = (name: string, value: unknown) => {
+    const path = join(dir, name);
+    writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+    return path;
   };
 
   beforeEach(async () => {
@@ -186,6 +205,69 @@ describe.each([
     expect(verifyVerdict(after, keySet).predicate.checkpoint.tree_size).toBe(after.inclusion_proof.tree_size);
   });
 
+  it('each SBOM result carries its own verdict, as the manifest results do', async () => {
+    const app = appOn();
+    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const bom = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      metadata: { component: { name: 'my-app', purl: 'pkg:npm/my-app@1.0.0' } },
+      components: [
+        { 'bom-ref': 'express', name: 'express', purl: 'pkg:github/expressjs/express@v5' },
+        { 'bom-ref': 'old', name: 'old', purl: 'pkg:github/acme/old@v1' },
+        { 'bom-ref': 'left-pad', name: 'left-pad', purl: 'pkg:npm/left-pad@1.3.0' },
+      ],
+    };
+    const res = await app.request('/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body: JSON.stringify(bom) });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as any;
+    expect(answer.results.map((r: any) => r.state)).toEqual(['alive', 'unknown-stale', 'not_observed']);
+    for (const result of answer.results) {
+      expect(verifyWithNodeCryptoAlone(result.verdict.envelope, keySet)).not.toBeNull();
+      const { predicate } = verifyVerdict(result.verdict, keySet);
+      expect(predicate).toMatchObject({ purl: result.purl, state: result.state, leaf_index: result.leaf_index });
+    }
+    // Every verdict of one answer names one checkpoint.
+    expect(new Set(answer.results.map((r: any) => r.verdict.checkpoint)).size).toBe(1);
+    // And the saved SBOM answer verifies offline as a whole.
+    const verified = await run(['verify-verdict', save('sbom-answer.json', answer), '--keys', save('sbom-keys.json', keySet)]);
+    expect(verified.code, verified.err).toBe(0);
+    expect(verified.out.trim().split('\n')).toHaveLength(3);
+  });
+
+  it('the MCP tools carry the verdict the API would (check_component, check_manifest, check_sbom, get_series); off, none', async () => {
+    const call = async (app: ReturnType<typeof build>, name: string, args: object) => {
+      const res = await app.request('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      const body = (await res.json()) as any;
+      expect(body.result?.isError, JSON.stringify(body)).toBeFalsy();
+      expect(JSON.parse(body.result.content[0].text)).toEqual(body.result.structuredContent);
+      return body.result.structuredContent;
+    };
+    const app = appOn();
+    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const component = await call(app, 'check_component', { kind: 'github', name: 'expressjs/express' });
+    expect(verifyVerdict(component.verdict, keySet).predicate).toMatchObject({ state: component.state, leaf_index: component.leaf_index });
+    expect((await run(['verify-verdict', save('mcp-component.json', component), '--keys', save('mcp-keys.json', keySet)])).code).toBe(0);
+    const manifest = await call(app, 'check_manifest', { content: 'on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - uses: expressjs/express@v5\n', filename: 'ci.yml' });
+    expect(verifyVerdict(manifest.results[0].verdict, keySet).predicate.state).toBe('alive');
+    const sbom = await call(app, 'check_sbom', { content: JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ name: 'old', purl: 'pkg:github/acme/old@v1' }] }) });
+    expect(verifyVerdict(sbom.results[0].verdict, keySet).predicate.state).toBe('unknown-stale');
+    const series = await call(app, 'get_series', { owner: 'expressjs', repo: 'express', as_of: '2026-11-21' });
+    expect(verifyVerdict(series.verdict, keySet).predicate).toMatchObject({ as_of: '2026-11-21', observation_date: '2026-11-20', state: series.state });
+    // The same facts as the HTTP answer, signed under the same head.
+    const http = (await get(app, '/api/v1/entity/expressjs/express?as_of=2026-11-21')).body;
+    expect(series.verdict.checkpoint).toBe(http.verdict.checkpoint);
+    expect(series.verdict.inclusion_proof).toEqual(http.verdict.inclusion_proof);
+
+    const off = build({ ...deps, logError: () => {} });
+    expect((await call(off, 'check_component', { kind: 'github', name: 'expressjs/express' })).verdict).toBeUndefined();
+    expect((await call(off, 'get_series', { owner: 'expressjs', repo: 'express' })).verdict).toBeUndefined();
+  });
+
   it('survives a rotation and a restart: old verdicts verify with the retired key, new ones use the new key; nothing is removed', async () => {
     const app = appOn();
     const v1 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
@@ -239,17 +321,6 @@ describe.each([
     const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
     writeFileSync(answerFile, JSON.stringify(answer));
     writeFileSync(forgedFile, JSON.stringify({ verdict: tamper(answer.verdict, (s) => (s.predicate.state = 'abandoned')) }));
-    const run = async (args: string[]) => {
-      let out = '';
-      let err = '';
-      const code = await runCli(args, {
-        env: { DATABASE_URL: `sqlite:${join(dir, 'unused.db')}` },
-        stdout: { write: (s: string) => ((out += s), true) } as never,
-        stderr: { write: (s: string) => ((err += s), true) } as never,
-        openStore: () => Promise.reject(new Error('verify-verdict must not open a store')),
-      });
-      return { code, out, err };
-    };
     const ok = await run(['verify-verdict', answerFile, '--keys', keysFile]);
     expect(ok).toMatchObject({ code: 0, out: expect.stringMatching(/^valid: pkg:github\/expressjs\/express was alive/) });
     const bad = await run(['verify-verdict', forgedFile, '--keys', keysFile]);
@@ -263,4 +334,97 @@ describe.each([
     expect(edited.err).toMatch(/its state is "abandoned", but the signed verdict says "alive"/);
     expect((await run(['verify-verdict', answerFile])).code).toBe(2);
   });
+
+  it('`tended verify-verdict` with the pinned version 1 and later versions verifies a verdict signed after a rotation, as a chain', async () => {
+    const app = appOn();
+    const v1 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    deps.clock.set('2026-11-22T13:00:00Z');
+    await rotateVerdictKey(deps, files);
+    deps.clock.set('2026-11-22T13:00:05Z');
+    const v2 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
+    const answerFile = save('after-rotation.json', answer);
+    const pinned = save('keys-v1.json', v1);
+
+    // Version 1 alone does not know the new key: exactly the case the chain is for.
+    const alone = await run(['verify-verdict', answerFile, '--keys', pinned]);
+    expect(alone.code).toBe(1);
+    expect(alone.err).toMatch(/no signature is by a key in the key set/);
+
+    const chained = await run(['verify-verdict', answerFile, '--keys', pinned, '--keys', save('keys-v2.json', v2)]);
+    expect(chained.err).toBe('');
+    expect(chained.code).toBe(0);
+    expect(chained.out).toMatch(/^key set: versions 1 to 2 chain from the pinned version 1/);
+    expect(chained.out).toMatch(/\nvalid: pkg:github\/expressjs\/express was alive/);
+    // One file holding the versions as a list, in any order, does the same.
+    expect((await run(['verify-verdict', answerFile, '--keys', save('keys-all.json', [v2, v1])])).code).toBe(0);
+
+    // A version 2 the pinned key did not sign (here: one with an extra key slipped in) is refused.
+    const stranger = verdictKeyFiles(join(dir, 'stranger'), (k) => publicJwkOf(k).kid).create();
+    const slipped = { ...v2, keys: [...v2.keys, { ...publicJwkOf(stranger.privateKey), alg: 'Ed25519', use: 'sig', status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null }] };
+    const forged = await run(['verify-verdict', answerFile, '--keys', pinned, '--keys', save('keys-forged.json', slipped)]);
+    expect(forged.code).toBe(1);
+    expect(forged.err).toMatch(/the key sets do not chain from the pinned version 1/);
+    // A gap in the versions is named, not guessed over.
+    deps.clock.set('2026-11-22T14:00:00Z');
+    await rotateVerdictKey(deps, files);
+    const v3 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const gap = await run(['verify-verdict', answerFile, '--keys', pinned, '--keys', save('keys-v3.json', v3)]);
+    expect(gap.code).toBe(1);
+    expect(gap.err).toMatch(/versions 1 and 3 are given but not the ones between/);
+    expect((await run(['verify-verdict', answerFile, '--keys', save('keys-1-2-3.json', [v1, v2, v3])])).code).toBe(0);
+  });
+
+  it('`tended verify-verdict` answers a missing proof field or a malformed key set with exit 1 and a sentence, not a TypeError', async () => {
+    const app = appOn();
+    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
+    const keys = save('keys.json', keySet);
+    const { hashes: _hashes, ...noHashes } = answer.verdict.inclusion_proof;
+    const missing = await run(['verify-verdict', save('no-hashes.json', { verdict: { ...answer.verdict, inclusion_proof: noHashes } }), '--keys', keys]);
+    expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/not valid: the inclusion proof needs .*"hashes"/) });
+    const notBase64 = await run(['verify-verdict', save('bad-hash.json', { verdict: { ...answer.verdict, inclusion_proof: { ...noHashes, hashes: ['%%%'] } } }), '--keys', keys]);
+    expect(notBase64).toMatchObject({ code: 1, err: expect.stringMatching(/inclusion_proof.hashes\[0\] is not canonical base64/) });
+    const vkeys = await run(['verify-verdict', save('answer.json', answer), '--keys', save('bad-keys.json', { ...keySet, log: { ...keySet.log, vkeys: 'x' } })]);
+    expect(vkeys).toMatchObject({ code: 1, err: expect.stringMatching(/is not a key set: its "log.vkeys" is not a list/) });
+  });
+
+  it.runIf(backend === 'sqlite')('`tended verify-verdict` never throws on arbitrary JSON in place of the verdict or the key set: exit 1 or 2 with a sentence', async () => {
+    const app = appOn();
+    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
+    /** Every path to a value inside a JSON value, so a mutation can reach any field. */
+    const paths = (x: unknown, at: (string | number)[] = []): (string | number)[][] =>
+      typeof x === 'object' && x !== null ? [at, ...Object.entries(x).flatMap(([k, v]) => paths(v, [...at, Array.isArray(x) ? Number(k) : k]))] : [at];
+    const mutate = (x: unknown, path: (string | number)[], value: unknown, remove: boolean): unknown => {
+      if (path.length === 0) return value;
+      const copy: any = Array.isArray(x) ? [...x] : { ...(x as object) };
+      const [head, ...rest] = path;
+      if (remove && rest.length === 0) delete copy[head!];
+      else copy[head!] = mutate(copy[head!], rest, value, remove);
+      return copy;
+    };
+    const mutated = (base: unknown) =>
+      fc.oneof(
+        fc.json({ maxDepth: 3 }).map((text) => JSON.parse(text) as unknown),
+        fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 2 }), fc.boolean()).map(([i, value, remove]) => {
+          const all = paths(base);
+          return mutate(base, all[i % all.length]!, value, remove);
+        }),
+      );
+    const answerPath = join(dir, 'fuzz-answer.json');
+    const keysPath = join(dir, 'fuzz-keys.json');
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.constant(answer), mutated(answer)), fc.oneof(fc.constant(keySet), mutated(keySet)), async (a, k) => {
+        writeFileSync(answerPath, JSON.stringify(a));
+        writeFileSync(keysPath, JSON.stringify(k));
+        const r = await run(['verify-verdict', answerPath, '--keys', keysPath]);
+        if (r.code === 0) return;
+        expect([1, 2]).toContain(r.code);
+        expect(r.err).toMatch(/^tended: .{10,}/);
+        expect(r.err).not.toMatch(/TypeError|Cannot read|is not a function|\n\s+at /);
+      }),
+      { numRuns: 400 },
+    );
+  }, 120_000);
 });

@@ -16,6 +16,7 @@ export function checkAnswerBody(plan: CheckPlan): ReadableStream<Uint8Array> {
     as_of: plan.as_of,
     format: plan.format,
     ...(plan.variant ? { variant: plan.variant } : {}),
+    ...(plan.subject !== undefined ? { subject: plan.subject } : {}),
     results_count: plan.results_count,
     unresolved_count: plan.unresolved_count,
   };

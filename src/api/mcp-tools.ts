@@ -3,6 +3,7 @@ import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { checkComponents } from '../operations/check-components.js';
 import type { RecordDeps } from '../operations/deps.js';
+import type { VerdictService } from '../operations/verdict.js';
 import { DATA_LICENSE } from '../operations/entity-answer.js';
 import { parseManifest, parseSbom } from '../operations/parse-submission.js';
 import { NotFoundError, readHead, readInclusionProof, readLeaf } from '../operations/read-chain.js';
@@ -15,8 +16,13 @@ import { StoreUnavailableError } from '../storage/store.js';
 /**
  * The MCP tools: each is the JSON API's read under another name, so an agent gets exactly the
  * facts a person gets from the API (date, source, censoring status, leaf index, licence). None
- * writes, none reaches an upstream: every answer comes from the record as held.
+ * writes, none reaches an upstream: every answer comes from the record as held. With
+ * TENDED_VERDICTS=on, the results the API signs (component, manifest, SBOM, series) carry the same
+ * signed verdict here.
  */
+
+/** What the tools read with: the record, and the verdict signer when TENDED_VERDICTS=on. */
+export type ToolDeps = RecordDeps & { readonly verdicts?: VerdictService | null };
 
 const asOf = z
   .string()
@@ -67,7 +73,7 @@ interface ToolDefinition<I extends z.ZodType> {
   description: string;
   input: I;
   output: z.ZodType;
-  run: (deps: RecordDeps, args: z.infer<I>) => Promise<object>;
+  run: (deps: ToolDeps, args: z.infer<I>) => Promise<object>;
 }
 
 const tool = <I extends z.ZodType>(t: ToolDefinition<I>) => t as unknown as ToolDefinition<z.ZodType>;
@@ -82,7 +88,7 @@ export const TOOLS = [
     output: CheckComponentOutput,
     run: async (deps, args: z.infer<typeof CheckComponentInput>) => {
       const ref = normaliseComponent(args.kind, args.name);
-      const answer = await checkComponents(deps, { format: 'components', references: [{ ref, input: args.name, location: 'name' }], unresolved: [] }, args.as_of);
+      const answer = await checkComponents(deps, { format: 'components', references: [{ ref, input: args.name, location: 'name' }], unresolved: [] }, args.as_of, deps.verdicts);
       const { input, ...result } = answer.results[0]!;
       return { ...result, input: { name: input.name, kind: input.kind }, license: answer.license };
     },
@@ -95,7 +101,7 @@ export const TOOLS = [
     input: CheckManifestInput,
     output: CheckAnswerSchema,
     run: (deps, args: z.infer<typeof CheckManifestInput>) =>
-      checkComponents(deps, parseManifest(args.content, { format: args.format, filename: args.filename }), args.as_of),
+      checkComponents(deps, parseManifest(args.content, { format: args.format, filename: args.filename }), args.as_of, deps.verdicts),
   }),
   tool({
     name: 'check_sbom',
@@ -103,7 +109,7 @@ export const TOOLS = [
     description: 'One dated result per component of a CycloneDX or SPDX SBOM pasted as text. Parsed in memory, never stored.',
     input: CheckSbomInput,
     output: CheckAnswerSchema,
-    run: (deps, args: z.infer<typeof CheckSbomInput>) => checkComponents(deps, parseSbom(args.content, ''), args.as_of),
+    run: (deps, args: z.infer<typeof CheckSbomInput>) => checkComponents(deps, parseSbom(args.content, ''), args.as_of, deps.verdicts),
   }),
   tool({
     name: 'get_series',
@@ -112,7 +118,7 @@ export const TOOLS = [
       'The dated observation series of one GitHub repository up to as_of, its state at that date and every state change, each dated to the first observation that read it.',
     input: GetSeriesInput,
     output: EntityAnswerSchema,
-    run: (deps, args: z.infer<typeof GetSeriesInput>) => readEntity(deps, args.owner, args.repo, args.as_of),
+    run: (deps, args: z.infer<typeof GetSeriesInput>) => readEntity(deps, args.owner, args.repo, args.as_of, deps.verdicts),
   }),
   tool({
     name: 'get_org',
@@ -181,7 +187,7 @@ export interface ToolResult {
  * Runs a known tool. Bad arguments and answers the record cannot give (an unknown leaf, a bad
  * date) come back as isError with the sentence the API would give, so the agent can correct itself.
  */
-export async function callTool(deps: RecordDeps, name: string, rawArgs: unknown): Promise<ToolResult> {
+export async function callTool(deps: ToolDeps, name: string, rawArgs: unknown): Promise<ToolResult> {
   const t = byName.get(name)!;
   const parsed = t.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ProtocolError, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
-import type { RecordDeps } from '../operations/deps.js';
 import { BodyTooLargeError, mediaType, readBody } from './body.js';
-import { callTool, hasTool, TOOL_LIST } from './mcp-tools.js';
+import { callTool, hasTool, TOOL_LIST, type ToolDeps } from './mcp-tools.js';
 import { json } from './schemas.js';
 
 /**
@@ -51,7 +50,7 @@ export interface McpOptions {
   version: string;
 }
 
-export function registerMcpRoutes(app: OpenAPIHono, deps: RecordDeps, options: McpOptions): void {
+export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: McpOptions): void {
   const loopbackBind = options.listenHost !== undefined && isLoopbackAddress(options.listenHost);
   for (const route of [
     createRoute({ method: 'post', path: '/mcp', summary: 'MCP over streamable HTTP: one JSON-RPC message, or a batch (protocol 2025-03-26)', responses: { 200: json(z.unknown(), 'The JSON-RPC answer (an array for a batch).'), 202: { description: 'The input held only notifications.' } } }),
@@ -119,7 +118,7 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: RecordDeps, options: M
 }
 
 /** One request, one SDK server and transport: reuse across requests is what the SDK forbids in stateless mode. */
-async function answerRpc(deps: RecordDeps, options: McpOptions, raw: Request, body: unknown): Promise<Response> {
+async function answerRpc(deps: ToolDeps, options: McpOptions, raw: Request, body: unknown): Promise<Response> {
   const server = new Server(
     { name: 'tended', title: 'Tended', version: options.version },
     {

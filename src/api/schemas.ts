@@ -50,6 +50,18 @@ export const VerdictSchema = z
   })
   .openapi('Verdict', { description: 'Present with TENDED_VERDICTS=on; verify offline with `tended verify-verdict`.' });
 
+export const SbomSubjectSchema = z
+  .object({
+    name: z.string().openapi({ description: 'The name as the SBOM writes it (CycloneDX: group/name when a group is given); "(unnamed)" when it gives none.' }),
+    version: z.string().optional(),
+    purl: z.string().optional().openapi({ description: 'The subject’s package URL as written, not normalised.' }),
+    bom_ref: z.string().optional().openapi({ description: 'Its bom-ref (CycloneDX) or SPDXID / spdxId (SPDX), to find it in the file.' }),
+  })
+  .openapi('SbomSubject', {
+    description:
+      'SBOM answers only (absent for manifests). What the SBOM describes: CycloneDX `metadata.component` (never one of the results), the one package an SPDX 2 document DESCRIBES, or the one package root element of an SPDX 3 document (both also among the results). Null when the SBOM names no single subject.',
+  });
+
 export const EntityResultSchema = z
   .object({
     purl: z.array(z.string()).openapi({ description: 'Index 0 is the native id; index 1 the pkg: Package-URL.', example: ['expressjs/express', 'pkg:github/expressjs/express'] }),

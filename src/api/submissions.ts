@@ -9,7 +9,7 @@ import { parseManifest, parseSbom } from '../operations/parse-submission.js';
 import type { ComponentReference, ParseResult } from '../parsers/reference.js';
 import { decodeText } from '../parsers/decode-text.js';
 import { mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
-import { AsOfQuery, EntityResultSchema, ErrorDetail, errorResponses, json } from './schemas.js';
+import { AsOfQuery, EntityResultSchema, ErrorDetail, errorResponses, json, SbomSubjectSchema } from './schemas.js';
 
 const MANIFEST_TYPES = ['application/json', 'text/plain', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-dockerfile'];
 const SBOM_TYPES = [
@@ -45,6 +45,7 @@ export const CheckAnswerSchema = z
     as_of: z.string(),
     format: z.string(),
     variant: z.string().optional(),
+    subject: z.union([SbomSubjectSchema, z.null()]).optional(),
     results_count: z.number().int(),
     unresolved_count: z.number().int(),
     results: z.array(

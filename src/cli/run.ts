@@ -48,8 +48,9 @@ commands:
                                 once, only its SHA-256 is stored
   signing rotate                a new verdict key; the old one stays published, retired, and the
                                 new key-set version is signed by it and logged
-  verify-verdict ENVELOPE --keys KEYSET
-                                check a verdict offline against a pinned key set (exit 1 if not valid)
+  verify-verdict ENVELOPE --keys KEYSET [--keys KEYSET…]
+                                check a verdict offline against a pinned key set (exit 1 if not valid);
+                                several versions (files, or a list in one file) must chain from the oldest
 
 configuration is read from the environment: see README.md.`;
 
@@ -125,8 +126,10 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
       case 'signing':
         return await signingCommand(config, wiring, rest);
       case 'verify-verdict': {
-        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { keys: { type: 'string' } } });
-        if (positionals.length !== 1 || !values.keys) return fail('verify-verdict takes ENVELOPE --keys KEYSET: a verdict (or an answer carrying one) and the key set JSON');
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { keys: { type: 'string', multiple: true } } });
+        if (positionals.length !== 1 || !values.keys?.length) {
+          return fail('verify-verdict takes ENVELOPE --keys KEYSET [--keys KEYSET…]: a verdict (or an answer carrying one) and the key set JSON, pinned version first');
+        }
         return verifyVerdictCommand(wiring, positionals[0]!, values.keys);
       }
       default:

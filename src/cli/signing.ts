@@ -3,10 +3,10 @@ import { dirname } from 'node:path';
 import { stageSigningKey, verdictKeyFiles } from '../config/signing-key.js';
 import { logNotary } from '../operations/deps.js';
 import type { Config } from '../config/config.js';
-import { publicJwkOf } from '../notary/key-set.js';
+import { publicJwkOf, type KeySetDocument } from '../notary/key-set.js';
 import { verifyVerdict, VerdictError } from '../notary/verdict.js';
 import type { RecordDeps } from '../operations/deps.js';
-import { activeSigner, ensureKeySet, rotateVerdictKey, type VerdictKeyFiles } from '../operations/verdict-keys.js';
+import { activeSigner, ensureKeySet, rotateVerdictKey, verifyKeySetChain, type VerdictKeyFiles } from '../operations/verdict-keys.js';
 import { VerdictService } from '../operations/verdict.js';
 import { openRecord } from './record.js';
 import type { CliWiring } from './run.js';
@@ -65,24 +65,41 @@ export async function signingCommand(config: Config, wiring: CliWiring, args: st
 }
 
 /**
- * `tended verify-verdict ENVELOPE --keys KEYSET`: offline, from the two files only. ENVELOPE holds a
- * verdict, or an answer carrying one (`verdict`), or a manifest/SBOM answer (every result's verdict).
+ * `tended verify-verdict ENVELOPE --keys KEYSET [--keys KEYSET…]`: offline, from the files only.
+ * ENVELOPE holds a verdict, or an answer carrying one (`verdict`), or a manifest/SBOM answer (every
+ * result's verdict). Each KEYSET file holds one key-set version as served, or a list of versions.
+ * With several versions, they must chain from the oldest (the one pinned): each signed by a key of
+ * the one before and dropping none of its keys; the verdict is then checked against the newest.
  */
-export function verifyVerdictCommand(wiring: CliWiring, envelopePath: string, keysPath: string): number {
+export function verifyVerdictCommand(wiring: CliWiring, envelopePath: string, keysPaths: string[]): number {
   const fail = (message: string) => {
     wiring.stderr.write(`tended: ${message}\n`);
     return 1;
   };
-  let file: unknown;
-  let keySet: unknown;
-  try {
-    file = JSON.parse(readFileSync(envelopePath, 'utf8'));
-    keySet = JSON.parse(readFileSync(keysPath, 'utf8'));
-  } catch (error) {
-    return fail(`could not read the files as JSON: ${(error as Error).message}`);
+  const read = (path: string): { json: unknown } | { error: string } => {
+    try {
+      return { json: JSON.parse(readFileSync(path, 'utf8')) };
+    } catch (error) {
+      return { error: `could not read ${path} as JSON: ${(error as Error).message}` };
+    }
+  };
+  const envelope = read(envelopePath);
+  if ('error' in envelope) return fail(envelope.error);
+  const file = envelope.json;
+  const keyFiles: [string, unknown][] = [];
+  for (const path of keysPaths) {
+    const keys = read(path);
+    if ('error' in keys) return fail(keys.error);
+    keyFiles.push([path, keys.json]);
   }
+  const chain = keySetChain(keyFiles);
+  if (typeof chain === 'string') return fail(chain);
+  const keySet = chain.at(-1)!;
   const verdicts = verdictsIn(file);
   if (verdicts.length === 0) return fail(`${envelopePath} holds no verdict: pass an answer fetched with TENDED_VERDICTS=on, or its "verdict" object`);
+  if (chain.length > 1) {
+    wiring.stdout.write(`key set: versions ${chain[0]!['version']} to ${keySet['version']} chain from the pinned version ${chain[0]!['version']}; checking against version ${keySet['version']}\n`);
+  }
   for (const [where, verdict, answer] of verdicts) {
     try {
       const { predicate, subject, keyid } = verifyVerdict(verdict, keySet);
@@ -102,6 +119,60 @@ export function verifyVerdictCommand(wiring: CliWiring, envelopePath: string, ke
     }
   }
   return 0;
+}
+
+/**
+ * The key-set versions of the --keys files, oldest first, checked as a chain when there are several;
+ * or a sentence saying why they cannot be used.
+ */
+function keySetChain(files: [string, unknown][]): Answer[] | string {
+  const byVersion = new Map<number, Answer>();
+  for (const [path, content] of files) {
+    for (const [i, entry] of (Array.isArray(content) ? content : [content]).entries()) {
+      const where = Array.isArray(content) ? `${path} [${i}]` : path;
+      const shape = keySetShape(entry);
+      if (shape) return `${where} is not a key set: ${shape}; pass the JSON served at /.well-known/service-verdict-keys.json (or a list of them)`;
+      const set = entry as Answer;
+      const version = set['version'] as number;
+      const seen = byVersion.get(version);
+      if (seen && JSON.stringify(documentOf(seen)) !== JSON.stringify(documentOf(set))) return `two different key sets both say they are version ${version}`;
+      byVersion.set(version, set);
+    }
+  }
+  const versions = [...byVersion.keys()].sort((a, b) => a - b);
+  if (versions.length === 0) return 'the --keys files hold no key set';
+  const chain = versions.map((v) => byVersion.get(v)!);
+  if (chain.length === 1) return chain;
+  for (let i = 1; i < versions.length; i++) {
+    if (versions[i] !== versions[i - 1]! + 1) {
+      return `key-set versions ${versions[i - 1]} and ${versions[i]} are given but not the ones between: pass every version from the one you pinned to the newest`;
+    }
+  }
+  try {
+    verifyKeySetChain(chain.map((set) => ({ document: documentOf(set) as unknown as KeySetDocument, envelope: set['signature'] })));
+  } catch (error) {
+    return `the key sets do not chain from the pinned version ${versions[0]}: ${(error as Error).message}`;
+  }
+  return chain;
+}
+
+/** What is wrong with the shape of one key-set version, or null. */
+function keySetShape(x: unknown): string | null {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return 'it is not a JSON object';
+  const set = x as Answer;
+  if (!Number.isSafeInteger(set['version']) || (set['version'] as number) < 1) return 'it has no "version" number';
+  if (!Array.isArray(set['keys']) || !set['keys'].every((k) => typeof k === 'object' && k !== null && !Array.isArray(k))) return 'its "keys" is not a list of JWKs';
+  const log = set['log'] as Answer | null | undefined;
+  if (typeof log !== 'object' || log === null || !Array.isArray(log['vkeys']) || !log['vkeys'].every((k) => typeof k === 'object' && k !== null && !Array.isArray(k))) {
+    return 'its "log.vkeys" is not a list of checkpoint keys';
+  }
+  return null;
+}
+
+/** The signed document of a key set as served: everything but its signature and where it is logged. */
+function documentOf(set: Answer): Answer {
+  const { signature: _signature, leaf_index: _leaf, digest: _digest, ...document } = set;
+  return document;
 }
 
 /** The answer fields a verdict's predicate also carries; an answer beside its verdict must agree on each. */

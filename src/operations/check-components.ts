@@ -1,6 +1,6 @@
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import type { ComponentRef } from '../domain/component.js';
-import type { ComponentReference, ParseResult, UnresolvedEntry } from '../parsers/reference.js';
+import type { ComponentReference, ParseResult, SbomSubject, UnresolvedEntry } from '../parsers/reference.js';
 import type { RecordDeps } from './deps.js';
 import { DATA_LICENSE, entityResult, type EntityResult } from './entity-answer.js';
 import type { Verdict } from '../notary/verdict.js';
@@ -17,6 +17,8 @@ export interface CheckAnswer {
   as_of: string;
   format: string;
   variant?: string;
+  /** SBOM answers only: what the SBOM describes (CycloneDX metadata.component, the SPDX described package), or null. */
+  subject?: SbomSubject | null;
   results_count: number;
   unresolved_count: number;
   /** One dated result per component: what the record held on as_of, never a guess. */
@@ -65,6 +67,7 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
     as_of: asOf ?? today,
     format: parsed.format,
     ...(parsed.variant ? { variant: parsed.variant } : {}),
+    ...(parsed.subject !== undefined ? { subject: parsed.subject } : {}),
     results_count: merged.size,
     unresolved_count: parsed.unresolved.length,
     async *results() {
@@ -95,6 +98,7 @@ export async function checkComponents(deps: RecordDeps, parsed: ParseResult, raw
     as_of: plan.as_of,
     format: plan.format,
     ...(plan.variant ? { variant: plan.variant } : {}),
+    ...(plan.subject !== undefined ? { subject: plan.subject } : {}),
     results_count: plan.results_count,
     unresolved_count: plan.unresolved_count,
     results,

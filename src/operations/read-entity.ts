@@ -11,13 +11,17 @@ import type { Verdict } from '../notary/verdict.js';
 export type EntityAnswer = EntityResult & EntitySeries & { verdict?: Verdict; license: typeof DATA_LICENSE };
 
 /** GET /api/v1/entity/{owner}/{repo}: one repository's answer at as_of, with its dated series. */
-export async function readEntity(deps: RecordDeps, owner: string, repo: string, rawAsOf: string | undefined): Promise<EntityAnswer> {
+export async function readEntity(deps: RecordDeps, owner: string, repo: string, rawAsOf: string | undefined, verdicts?: VerdictService | null): Promise<EntityAnswer> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const ref = repositoryRef(owner, repo);
+  // With verdicts, the head is read first: the observations read after it are all in its tree or newer.
+  const head = verdicts ? await verdicts.head() : null;
   const observations = await deps.store.observationsOf(ref);
   const result = entityResult(ref, observations, asOf, today);
-  return { ...result, ...entitySeries(observations, result.as_of), license: DATA_LICENSE };
+  const answer: EntityAnswer = { ...result, ...entitySeries(observations, result.as_of), license: DATA_LICENSE };
+  if (verdicts && head) answer.verdict = await verdicts.sign(ref, answer, head);
+  return answer;
 }
 
 /** An entity answer serialised once, and the tag that names the data it was computed from. */

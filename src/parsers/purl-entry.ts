@@ -5,7 +5,7 @@
  */
 import { componentFromPurl } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
-import type { ComponentReference, UnresolvedEntry } from './reference.js';
+import type { ComponentReference, SbomSubject, UnresolvedEntry } from './reference.js';
 
 /** Purl types componentFromPurl accepts; named in reasons so the reader knows what would work. */
 const OBSERVED_TYPES = ['github', 'githubactions', 'npm', 'pypi', 'docker'];
@@ -71,4 +71,27 @@ export function shownValue(x: unknown): string {
   if (typeof x === 'string') return x.slice(0, 40);
   if (typeof x === 'number' || typeof x === 'boolean' || x === null) return String(x);
   return `(a ${typeof x})`;
+}
+
+function text(x: unknown): string | undefined {
+  return typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined;
+}
+
+/**
+ * An SBOM's subject from its (untrusted) fields: only non-empty strings are kept. Null when the
+ * entry names nothing at all (no name, purl or reference).
+ */
+export function sbomSubject(fields: { name: unknown; version?: unknown; group?: unknown; purl?: unknown; ref?: unknown }): SbomSubject | null {
+  const name = text(fields.name);
+  const group = text(fields.group);
+  const version = text(fields.version);
+  const purl = text(fields.purl);
+  const ref = text(fields.ref);
+  if (name === undefined && purl === undefined && ref === undefined) return null;
+  return {
+    name: `${group !== undefined ? `${group}/` : ''}${name ?? '(unnamed)'}`,
+    ...(version !== undefined && version !== 'NOASSERTION' ? { version } : {}),
+    ...(purl !== undefined ? { purl } : {}),
+    ...(ref !== undefined ? { bom_ref: ref } : {}),
+  };
 }

@@ -26,6 +26,17 @@ export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
 export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
 export type SbomFormat = (typeof SBOM_FORMATS)[number];
 
+/**
+ * What an SBOM describes, as it names itself: CycloneDX `metadata.component`, the SPDX package the
+ * document DESCRIBES (2.x) or its root element (3.0). `bom_ref` is the bom-ref, or the SPDXID.
+ */
+export interface SbomSubject {
+  name: string;
+  version?: string;
+  purl?: string;
+  bom_ref?: string;
+}
+
 export interface ParseResult {
   /** `components` for a request that lists components by name and kind rather than pasting a file. */
   format: ManifestFormat | SbomFormat | 'components';
@@ -33,6 +44,8 @@ export interface ParseResult {
   variant?: string;
   references: ComponentReference[];
   unresolved: UnresolvedEntry[];
+  /** SBOMs only: what the SBOM describes, or null when it names no single subject. Absent for manifests. */
+  subject?: SbomSubject | null;
 }
 
 /** The input is not a readable file of the format it was parsed as; the message says what is wrong and where. */

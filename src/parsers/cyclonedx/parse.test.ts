@@ -67,6 +67,20 @@ describe('parseCycloneDx on the corpus', () => {
     expect(xml.references).toEqual(json.references);
   });
 
+  it('names the subject (metadata.component) of juice-shop, in JSON and XML alike, and keeps it out of the results', () => {
+    const json = parseCycloneDx(readFileSync(`${CORPUS_DIR}cyclonedx/juice-shop-bare.1.4.json`, 'utf8'));
+    const xml = parseCycloneDx(readFileSync(`${CORPUS_DIR}cyclonedx/juice-shop-bare.1.4.xml`, 'utf8'));
+    const subject = {
+      name: 'juice-shop',
+      version: '14.1.1',
+      purl: 'pkg:npm/juice-shop@14.1.1?vcs_url=git%2Bhttps%3A//github.com/juice-shop/juice-shop.git',
+      bom_ref: 'juice-shop@14.1.1',
+    };
+    expect(json.subject).toEqual(subject);
+    expect(xml.subject).toEqual(subject);
+    expect(json.references.map((x) => x.location)).not.toContain('bom-ref juice-shop@14.1.1');
+  });
+
   it('names the purl type it does not observe (laravel, composer)', () => {
     const r = parseCycloneDx(readFileSync(`${CORPUS_DIR}cyclonedx/laravel-7.12.0.1.1.xml`, 'utf8'));
     expect(r.variant).toBe('CycloneDX 1.1 XML');
@@ -114,6 +128,16 @@ describe('parseCycloneDx rules', () => {
     ]);
   });
 
+  it('names the subject with only the fields it gives, and null when there is no metadata.component', () => {
+    const bom = (metadata: unknown): string => JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', metadata, components: [] });
+    expect(parseCycloneDx(bom({ component: { group: 'org.acme', name: 'app', version: '2.0', 'bom-ref': 'app' } })).subject).toEqual({ name: 'org.acme/app', version: '2.0', bom_ref: 'app' });
+    expect(parseCycloneDx(bom({ component: { purl: 'pkg:npm/x@1', name: 7 } })).subject).toEqual({ name: '(unnamed)', purl: 'pkg:npm/x@1' });
+    expect(parseCycloneDx(bom({ component: { name: ['not', 'a', 'string'] } })).subject).toBeNull();
+    expect(parseCycloneDx(bom({ tools: [] })).subject).toBeNull();
+    expect(parseCycloneDx(JSON.stringify({ bomFormat: 'CycloneDX', components: [] })).subject).toBeNull();
+    expect(parseCycloneDx('<bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components/></bom>').subject).toBeNull();
+  });
+
   it('reads nested XML components and a lone <component>', () => {
     const r = parseCycloneDx(
       `<?xml version="1.0"?><bom xmlns="http://cyclonedx.org/schema/bom/1.5"><metadata><component type="application"><name>me</name><purl>pkg:npm/me@1</purl></component></metadata>
@@ -122,6 +146,7 @@ describe('parseCycloneDx rules', () => {
     expect(r.variant).toBe('CycloneDX 1.5 XML');
     expect(r.references).toEqual([{ ref: { kind: 'npm', id: 'x' }, input: 'pkg:npm/x@1', location: 'bom-ref x' }]);
     expect(r.unresolved).toEqual([{ input: 'y', location: 'components[0].components[0]', reason: NO_PURL_REASON }]);
+    expect(r.subject).toEqual({ name: 'me', purl: 'pkg:npm/me@1' });
   });
 
   it.each([

@@ -2,12 +2,13 @@
  * CycloneDX 1.1–1.7, JSON and XML: every entry of `components`, recursively through nested
  * `components`, becomes a reference (purl of an observed kind) or an unresolved entry with
  * the reason. `metadata.component` is the SBOM's subject, not one of its parts, and the
- * corpus counts leave it out, so it is reported as neither; its own nested components are
- * parts of the subject and are counted like any other (as Dependency-Track does).
+ * corpus counts leave it out, so it is not a result: the answer names it as `subject`. Its
+ * own nested components are parts of the subject and are counted like any other (as
+ * Dependency-Track does).
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { InputError, type ParseResult } from '../reference.js';
-import { accountEntry, entryLabel, shownValue, type Accounting } from '../purl-entry.js';
+import { InputError, type ParseResult, type SbomSubject } from '../reference.js';
+import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 
 /** Deeper than any real BOM nests; the walk is recursive, so hostile input must stop here. */
 export const MAX_COMPONENT_DEPTH = 64;
@@ -86,11 +87,14 @@ function parseJson(body: string): ParseResult {
   const spec = typeof doc['specVersion'] === 'string' ? `${doc['specVersion'].slice(0, 10)} ` : '';
   const acc: Accounting = { references: [], unresolved: [] };
   const metadata = doc['metadata'];
+  let subject: SbomSubject | null = null;
   if (isObject(metadata) && isObject(metadata['component'])) {
-    walk(acc, metadata['component']['components'], 'metadata.component.components', 1, fromJson);
+    const c = metadata['component'];
+    subject = sbomSubject({ name: c['name'], version: c['version'], group: c['group'], purl: c['purl'], ref: c['bom-ref'] });
+    walk(acc, c['components'], 'metadata.component.components', 1, fromJson);
   }
   walk(acc, doc['components'], 'components', 1, fromJson);
-  return { format: 'cyclonedx', variant: `CycloneDX ${spec}JSON`, ...acc };
+  return { format: 'cyclonedx', variant: `CycloneDX ${spec}JSON`, ...acc, subject };
 }
 
 // ---------------------------------------------------------------- XML
@@ -177,13 +181,15 @@ function parseXml(body: string): ParseResult {
     );
   }
   const acc: Accounting = { references: [], unresolved: [] };
+  let subject: SbomSubject | null = null;
   if (isObject(bom)) {
     const metadata = bom['metadata'];
-    const subject = isObject(metadata) ? metadata['component'] : undefined;
-    if (isObject(subject)) {
-      walk(acc, fromXml(subject).children, 'metadata.component.components', 1, fromXml);
+    const c = isObject(metadata) ? metadata['component'] : undefined;
+    if (isObject(c)) {
+      subject = sbomSubject({ name: xmlText(c['name']), version: xmlText(c['version']), group: xmlText(c['group']), purl: xmlText(c['purl']), ref: c['@_bom-ref'] });
+      walk(acc, fromXml(c).children, 'metadata.component.components', 1, fromXml);
     }
     walk(acc, fromXml({ components: bom['components'] }).children, 'components', 1, fromXml);
   }
-  return { format: 'cyclonedx', variant: `CycloneDX ${ns[1]} XML`, ...acc };
+  return { format: 'cyclonedx', variant: `CycloneDX ${ns[1]} XML`, ...acc, subject };
 }

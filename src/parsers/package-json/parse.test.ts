@@ -52,7 +52,8 @@ describe('parsePackageJson edge cases', () => {
     ['link:', pkg({ x: 'link:../x' }), [], 1],
     ['relative path', pkg({ x: './vendor/x' }), [], 1],
     ['tarball URL', pkg({ x: 'https://example.com/x-1.0.0.tgz' }), [], 1],
-    ['workspace:', pkg({ '@me/lib': 'workspace:*' }), [['npm', '@me/lib']], 0],
+    ['workspace: is local', pkg({ '@me/lib': 'workspace:*' }), [], 1],
+    ['workspace: with a range is local', pkg({ lodash: 'workspace:^4.0.0' }), [], 1],
     ['catalog:', pkg({ vite: 'catalog:' }), [['npm', 'vite']], 0],
     ['devDependencies', pkg({ vitest: '^4' }, 'devDependencies'), [['npm', 'vitest']], 0],
     ['optionalDependencies', pkg({ fsevents: '^2' }, 'optionalDependencies'), [['npm', 'fsevents']], 0],
@@ -67,6 +68,14 @@ describe('parsePackageJson edge cases', () => {
     expect(r.format).toBe('package-json');
     expect(r.references.map((x) => [x.ref.kind, x.ref.id])).toEqual(refs);
     expect(r.unresolved).toHaveLength(unresolved);
+  });
+
+  it('a workspace: package is unresolved with its reason, never the public package of that name', () => {
+    const r = parsePackageJson(pkg({ lodash: 'workspace:*', vite: 'catalog:' }));
+    expect(r.references.map((x) => x.ref.id)).toEqual(['vite']);
+    expect(r.unresolved).toEqual([
+      { input: 'lodash: workspace:*', location: 'dependencies.lodash', reason: expect.stringMatching(/workspace.*local files.*not the published package/) },
+    ]);
   });
 
   it('a name in several sections is kept once per section, one distinct component', () => {

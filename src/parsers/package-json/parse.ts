@@ -1,7 +1,8 @@
 /**
  * package.json: the names of the four dependency sections. A registry spec names the npm
  * package under its key; an `npm:` alias names the real package; a GitHub spec names the
- * repository. Local paths, tarballs and other git hosts name nothing Tended observes.
+ * repository. Local paths, `workspace:` packages, tarballs and other git hosts name nothing
+ * Tended observes.
  */
 import npa from 'npm-package-arg';
 import { normaliseComponent } from '../../domain/component.js';
@@ -12,9 +13,10 @@ import type { ComponentReference, ParseResult, UnresolvedEntry } from '../refere
 
 export const DEPENDENCY_SECTIONS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
 
-// pnpm/yarn protocols whose version lives elsewhere in the workspace; the key still names a
-// registry package (npm-package-arg refuses them with EUNSUPPORTEDPROTOCOL, so test first).
-const WORKSPACE_PROTOCOLS = /^(?:catalog|workspace):/;
+// pnpm/yarn protocols npm-package-arg refuses with EUNSUPPORTEDPROTOCOL, so test them first.
+// `catalog:` takes the version from the workspace catalog, but the key still names a registry package.
+// `workspace:` names a package of the same workspace: local files, never the public package of that name.
+const CATALOG_PROTOCOL = /^catalog:/;
 const LOCAL_PROTOCOLS = /^(?:link|portal|patch|exec):/;
 
 interface Out {
@@ -54,9 +56,13 @@ function readEntry(out: Out, section: string, name: string, spec: unknown): void
   }
   const input = `${name}: ${spec}`;
   const s = spec.trim();
-  if (WORKSPACE_PROTOCOLS.test(s)) {
-    // The version is defined in the workspace catalog or package, but the package is still the registry one.
+  if (CATALOG_PROTOCOL.test(s)) {
+    // The version is defined in the workspace catalog, but the package is still the registry one.
     add(out, 'npm', name, input, location);
+    return;
+  }
+  if (/^workspace:/.test(s)) {
+    out.unresolved.push({ input, location, reason: '"workspace:" points at a package of this workspace (local files), not the published package of that name.' });
     return;
   }
   if (LOCAL_PROTOCOLS.test(s)) {

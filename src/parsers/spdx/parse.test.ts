@@ -66,6 +66,36 @@ describe('parseSpdx on the corpus', () => {
     expect(parseSpdx(read('spdx/trivy-elasticsearch.spdx.json')).unresolved[0]?.reason).toMatch(/type "bitnami"/);
   });
 
+  it('names the subject: the one package the document DESCRIBES (2.x) or its root element (3.0)', () => {
+    const glibc = { name: 'glibc', version: '2.11.1', bom_ref: 'SPDXRef-Package' };
+    // documentDescribes names a file and a package; the package is the subject.
+    expect(parseSpdx(read('spdx/spdx-spec-SPDXJSONExample-v2.3.spdx.json')).subject).toEqual(glibc);
+    // Tag-value says it with Relationship: SPDXRef-DOCUMENT DESCRIBES … lines.
+    expect(parseSpdx(read('spdx/spdx-spec-SPDXTagExample-v2.3.spdx')).subject).toEqual(glibc);
+    expect(parseSpdx(read('spdx/trivy-elasticsearch.spdx.json')).subject).toEqual({
+      name: 'Elasticsearch',
+      version: '8.9.1',
+      purl: 'pkg:bitnami/elasticsearch@8.9.1?arch=arm64',
+      bom_ref: 'SPDXRef-elasticsearch',
+    });
+    expect(parseSpdx(read('spdx/appbomination-2.2.spdx.json')).subject).toEqual({ name: 'App-BOM-ination', version: '1.0', bom_ref: 'SPDXRef-1' });
+    expect(parseSpdx(read('spdx/appbomination-3.0.spdx3.json')).subject).toEqual({
+      name: 'App-BOM-ination',
+      version: '1.0',
+      bom_ref: 'http://www.sourceauditor.com/spdxdocs/appbomination-src/e3b71037-57de-44c9-8b7f-4e8a62f45311-specv3/SPDXRef-gnrtd3',
+    });
+  });
+
+  it('has no subject when the document describes no package, or several', () => {
+    const doc = (extra: object): string =>
+      JSON.stringify({ spdxVersion: 'SPDX-2.3', SPDXID: 'SPDXRef-DOCUMENT', packages: [{ SPDXID: 'SPDXRef-a', name: 'a' }, { SPDXID: 'SPDXRef-b', name: 'b' }], ...extra });
+    expect(parseSpdx(doc({})).subject).toBeNull();
+    expect(parseSpdx(doc({ documentDescribes: ['SPDXRef-a', 'SPDXRef-b'] })).subject).toBeNull();
+    expect(parseSpdx(doc({ documentDescribes: ['SPDXRef-missing', 42] })).subject).toBeNull();
+    expect(parseSpdx(doc({ relationships: [{ spdxElementId: 'SPDXRef-b', relationshipType: 'DESCRIBED_BY', relatedSpdxElement: 'SPDXRef-DOCUMENT' }] })).subject).toEqual({ name: 'b', bom_ref: 'SPDXRef-b' });
+    expect(parseSpdx(doc({ relationships: [{ spdxElementId: 'SPDXRef-a', relationshipType: 'DESCRIBES', relatedSpdxElement: 'SPDXRef-b' }] })).subject).toBeNull();
+  });
+
   it.each(rows.filter((r) => r.file.endsWith('.spdx.json')))('$file reads the same as YAML', ({ file }) => {
     const json = parseSpdx(read(file));
     const yaml = stringify(JSON.parse(read(file)));

@@ -2,11 +2,12 @@
  * SPDX 2.2/2.3 as JSON, YAML or tag-value, and SPDX 3.0 JSON-LD read as plain JSON (a JSON-LD
  * processor would fetch the remote context). Every package becomes a reference (purl of an
  * observed kind) or an unresolved entry with the reason; files, snippets and relationships
- * are not packages and are not counted.
+ * are not packages and are not counted. The subject is the one package the document DESCRIBES
+ * (SPDX 3: its one package root element); it stays among the results, as the corpus counts it.
  */
 import { parse as parseYaml } from 'yaml';
-import { InputError, type ParseResult } from '../reference.js';
-import { accountEntry, entryLabel, shownValue, type Accounting } from '../purl-entry.js';
+import { InputError, type ParseResult, type SbomSubject } from '../reference.js';
+import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 import { isPackageManagerCategory, readTagValue } from './tag-value.js';
 
 // Billion-laughs for YAML: aliases are what multiply; no real SPDX document needs many.
@@ -48,6 +49,15 @@ export function parseSpdx(text: string): ParseResult {
   return fromSpdx2(doc, 'YAML');
 }
 
+/** The one described package's subject; null when none, or several, is described (no single subject). */
+function describedSubject<P>(described: Iterable<unknown>, packageOf: (id: string) => P | undefined, subjectOf: (p: P, id: string) => SbomSubject | null): SbomSubject | null {
+  const ids = new Set<string>();
+  for (const id of described) if (typeof id === 'string' && packageOf(id) !== undefined) ids.add(id);
+  const only = ids.size === 1 ? [...ids][0] : undefined;
+  const p = only === undefined ? undefined : packageOf(only);
+  return only === undefined || p === undefined ? null : subjectOf(p, only);
+}
+
 function contextVersion(context: unknown): string | undefined {
   const all = Array.isArray(context) ? context : [context];
   for (const c of all) {
@@ -79,6 +89,7 @@ function fromSpdx2(doc: unknown, syntax: 'JSON' | 'YAML'): ParseResult {
   const packages = doc['packages'] ?? [];
   if (!Array.isArray(packages)) throw new InputError(`Expected "packages" to be a list in the SPDX ${syntax} document, but it is a ${typeof packages}.`);
   const acc: Accounting = { references: [], unresolved: [] };
+  const byId = new Map<string, Record<string, unknown>>();
   packages.forEach((p: unknown, i) => {
     const at = `packages[${i}]`;
     if (!isObject(p)) {
@@ -86,9 +97,28 @@ function fromSpdx2(doc: unknown, syntax: 'JSON' | 'YAML'): ParseResult {
       return;
     }
     const id = p['SPDXID'];
+    if (typeof id === 'string' && id !== '' && !byId.has(id)) byId.set(id, p);
     accountEntry(acc, purlOf(p['externalRefs']), entryLabel(p['name'], p['versionInfo']), typeof id === 'string' && id !== '' ? id : at);
   });
-  return { format: 'spdx', variant: `SPDX ${version.slice(5, 15)} ${syntax}`, ...acc };
+  const subject = describedSubject(described2(doc), (id) => byId.get(id), (p, id) =>
+    sbomSubject({ name: p['name'], version: p['versionInfo'], purl: purlOf(p['externalRefs']), ref: id }),
+  );
+  return { format: 'spdx', variant: `SPDX ${version.slice(5, 15)} ${syntax}`, ...acc, subject };
+}
+
+/** SPDX 2.x JSON/YAML: `documentDescribes`, and DESCRIBES / DESCRIBED_BY relationships of the document. */
+function described2(doc: Record<string, unknown>): unknown[] {
+  const self = typeof doc['SPDXID'] === 'string' ? doc['SPDXID'] : 'SPDXRef-DOCUMENT';
+  const out: unknown[] = Array.isArray(doc['documentDescribes']) ? [...doc['documentDescribes']] : [];
+  const relationships = doc['relationships'];
+  if (Array.isArray(relationships)) {
+    for (const r of relationships) {
+      if (!isObject(r)) continue;
+      if (r['relationshipType'] === 'DESCRIBES' && r['spdxElementId'] === self) out.push(r['relatedSpdxElement']);
+      if (r['relationshipType'] === 'DESCRIBED_BY' && r['relatedSpdxElement'] === self) out.push(r['spdxElementId']);
+    }
+  }
+  return out;
 }
 
 function fromTagValue(body: string): ParseResult {
@@ -97,7 +127,10 @@ function fromTagValue(body: string): ParseResult {
   for (const p of doc.packages) {
     accountEntry(acc, p.purl, entryLabel(p.name, p.version), p.spdxId ?? `package on line ${p.line}`);
   }
-  return { format: 'spdx', variant: `SPDX ${doc.version.replace(/^SPDX-/, '').slice(0, 10)} tag-value`, ...acc };
+  const subject = describedSubject(doc.describes, (id) => doc.packages.find((p) => p.spdxId === id), (p, id) =>
+    sbomSubject({ name: p.name, version: p.version, purl: p.purl, ref: id }),
+  );
+  return { format: 'spdx', variant: `SPDX ${doc.version.replace(/^SPDX-/, '').slice(0, 10)} tag-value`, ...acc, subject };
 }
 
 // ---------------------------------------------------------------- SPDX 3.0 JSON-LD
@@ -116,12 +149,22 @@ function fromSpdx3(doc: Record<string, unknown>, version: string): ParseResult {
   const elements = doc[key] ?? [];
   if (!Array.isArray(elements)) throw new InputError(`Expected "${key}" to be a list of elements in the SPDX 3 JSON-LD document, but it is a ${typeof elements}.`);
   const acc: Accounting = { references: [], unresolved: [] };
+  const byId = new Map<string, Record<string, unknown>>();
+  const roots: unknown[] = [];
   elements.forEach((el: unknown, i) => {
     if (!isObject(el)) return; // An element named only by id is declared elsewhere; it is not a package entry here.
     const type = el['type'] ?? el['@type'];
+    if (type === 'SpdxDocument' || type === 'software_Sbom') {
+      const root = el['rootElement'];
+      roots.push(...(Array.isArray(root) ? root : [root]));
+    }
     if (typeof type !== 'string' || !SPDX3_PACKAGE_TYPES.has(type)) return;
     const id = el['spdxId'] ?? el['@id'];
+    if (typeof id === 'string' && id !== '' && !byId.has(id)) byId.set(id, el);
     accountEntry(acc, spdx3Purl(el), entryLabel(el['name'], el['software_packageVersion']), typeof id === 'string' && id !== '' ? id : `${key}[${i}]`);
   });
-  return { format: 'spdx', variant: `SPDX ${version} JSON-LD`, ...acc };
+  const subject = describedSubject(roots, (id) => byId.get(id), (el, id) =>
+    sbomSubject({ name: el['name'], version: el['software_packageVersion'], purl: spdx3Purl(el), ref: id }),
+  );
+  return { format: 'spdx', variant: `SPDX ${version} JSON-LD`, ...acc, subject };
 }

@@ -16,6 +16,8 @@ export interface TagValuePackage {
 export interface TagValueDocument {
   version: string;
   packages: TagValuePackage[];
+  /** The SPDXIDs the document DESCRIBES (its `Relationship:` lines, either direction). */
+  describes: string[];
 }
 
 // Tags that open a section that is not a package, so later SPDXID lines are not the package's.
@@ -33,8 +35,11 @@ function shown(line: string): string {
 
 export function readTagValue(text: string): TagValueDocument {
   const lines = text.split(/\r\n|\r|\n/);
-  const doc: TagValueDocument = { version: '', packages: [] };
+  const doc: TagValueDocument = { version: '', packages: [], describes: [] };
   let current: TagValuePackage | undefined;
+  // The document's own SPDXID is the first one, in the header before any package or file section.
+  let documentId = 'SPDXRef-DOCUMENT';
+  let inHeader = true;
   for (let i = 0; i < lines.length; i += 1) {
     const line = (lines[i] ?? '').replace(/^\uFEFF/, '');
     const lineNo = i + 1;
@@ -66,10 +71,19 @@ export function readTagValue(text: string): TagValueDocument {
       doc.version = value;
       continue;
     }
-    if (tag === 'PackageName') {
+    if (tag === 'Relationship') {
+      const [from, type, to] = value.split(/\s+/);
+      if (type === 'DESCRIBES' && from === documentId && to) doc.describes.push(to);
+      else if (type === 'DESCRIBED_BY' && to === documentId && from) doc.describes.push(from);
+    } else if (tag === 'SPDXID' && inHeader) {
+      documentId = value;
+      inHeader = false;
+    } else if (tag === 'PackageName') {
+      inHeader = false;
       current = { name: value, line: lineNo };
       doc.packages.push(current);
     } else if (SECTION_ENDS.has(tag)) {
+      inHeader = false;
       current = undefined;
     } else if (current) {
       if (tag === 'SPDXID' && current.spdxId === undefined) current.spdxId = value;
