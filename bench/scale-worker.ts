@@ -3,6 +3,7 @@
 //   argv: DATABASE_URL KEY_PATH ORIGIN PREFIX DATE_FROM DAYS COMPONENTS BATCH WORKER WORKERS
 // Component c of PREFIX is read on each of DAYS dates from DATE_FROM; batches are (date, chunk of
 // BATCH components), and worker w of W takes every W-th batch. Prints one JSON line at the end.
+import { readFileSync } from 'node:fs';
 import { addDays } from '../src/domain/calendar.js';
 import type { NewObservation } from '../src/domain/observation.js';
 import type { State } from '../src/domain/state.js';
@@ -40,9 +41,12 @@ function observation(c: number, date: string, day: number): NewObservation {
 }
 
 const chunks = Math.ceil(COMPONENTS / BATCH);
+// Batches an interrupted fill already appended (each batch is one transaction: all of it or none).
+const done = new Set<number>(process.env.BENCH_DONE_BATCHES ? (JSON.parse(readFileSync(process.env.BENCH_DONE_BATCHES, 'utf8')) as number[]) : []);
 let appended = 0;
 const started = performance.now();
 for (let b = w; b < DAYS * chunks; b += W) {
+  if (done.has(b)) continue;
   const day = Math.floor(b / chunks);
   const date = addDays(dateFrom!, day);
   const list: NewObservation[] = [];

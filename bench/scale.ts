@@ -59,14 +59,14 @@ async function treeSize(): Promise<number> {
 }
 
 /** Runs `workers` append processes over one prefix; resolves with observations/s over the slowest. */
-function appendWith(workers: number, prefix: string, components: number, days: number, progress = false): Promise<{ appended: number; seconds: number }> {
+function appendWith(workers: number, prefix: string, components: number, days: number, progress = false, doneFile?: string): Promise<{ appended: number; seconds: number }> {
   const started = performance.now();
   const runs = Array.from({ length: workers }, (_, w) =>
     new Promise<{ appended: number }>((resolve, reject) => {
       const child = fork(join(ROOT, 'bench', 'scale-worker.ts'), [URL_, KEY, ORIGIN, prefix, FIRST_DATE, String(days), String(components), String(BATCH), String(w), String(workers)], {
         execArgv: ['--import', 'tsx'],
         stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-        env: { ...process.env, ...(progress ? { BENCH_PROGRESS: '1' } : {}) },
+        env: { ...process.env, ...(progress ? { BENCH_PROGRESS: '1' } : {}), ...(doneFile ? { BENCH_DONE_BATCHES: doneFile } : {}) },
       });
       let out = '';
       child.stdout!.on('data', (d) => (out += d));
@@ -87,9 +87,24 @@ if ((await sqlOn(admin.href, `SELECT 1 FROM pg_database WHERE datname = '${dbNam
 mkdirSync(KEY_DIR, { recursive: true });
 let size = await treeSize();
 if (size < TARGET) {
-  if (size > 0) throw new Error(`${dbName} holds ${size} leaves, fewer than ${TARGET}: rerun with BENCH_FRESH=1 to fill it again`);
-  console.log(`filling ${dbName}: ${COMPONENTS} components × ${DAYS} dates through the append path, two workers…`);
-  const fill = await appendWith(2, 'scale', COMPONENTS, DAYS, true);
+  // An interrupted fill resumes: a batch is (date, BATCH components), appended whole or not at all,
+  // so asking for each batch's first observation tells which are in.
+  const chunks = Math.ceil(COMPONENTS / BATCH);
+  const done: number[] = [];
+  if (size > 0) {
+    const firsts = Array.from({ length: chunks }, (_, k) => `scale${(k * BATCH) % 1000}/repo${k * BATCH}`);
+    const { rows } = await sqlOn(URL_, `SELECT c.native_id, o.observation_date FROM observations o JOIN components c ON c.id = o.component_id
+      WHERE c.kind = 'github' AND c.native_id IN (${firsts.map((f) => `'${f}'`).join(',')}) AND o.corrects IS NULL`);
+    const held = new Set(rows.map((r: { native_id: string; observation_date: string }) => `${r.native_id} ${r.observation_date}`));
+    for (let b = 0; b < DAYS * chunks; b++) {
+      const date = new Date(Date.parse(FIRST_DATE) + Math.floor(b / chunks) * 86_400_000).toISOString().slice(0, 10);
+      if (held.has(`${firsts[b % chunks]} ${date}`)) done.push(b);
+    }
+  }
+  const doneFile = join(KEY_DIR, 'done-batches.json');
+  writeFileSync(doneFile, JSON.stringify(done));
+  console.log(`filling ${dbName}: ${COMPONENTS} components × ${DAYS} dates through the append path, two workers${done.length ? ` (resuming: ${done.length} batches already in)` : ''}…`);
+  const fill = await appendWith(2, 'scale', COMPONENTS, DAYS, true, doneFile);
   console.log(`filled: ${fill.appended} observations in ${fill.seconds.toFixed(0)} s = ${(fill.appended / fill.seconds).toFixed(0)} observations/s (2 workers, log growing from 0)`);
   size = await treeSize();
 }

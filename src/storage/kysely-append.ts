@@ -92,7 +92,14 @@ export function appendLeaves(db: Kysely<Database>, backend: Backend, pending: Pe
       }
     }
 
-    for (const table of ['leaves', 'tree_nodes', 'observations', 'census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
+    if (backend === 'postgres') {
+      await insertUnnested(trx, 'leaves', rows.leaves);
+      await insertUnnested(trx, 'tree_nodes', rows.tree_nodes);
+      await insertUnnested(trx, 'observations', rows.observations);
+      for (const table of ['census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
+    } else {
+      for (const table of ['leaves', 'tree_nodes', 'observations', 'census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
+    }
     result.head = seal({ tree_size: range.size, root: range.root(), timestamp: await headTimestamp(trx, state.head_hash), prev_head_hash: state.head_hash });
     await trx.insertInto('heads').values(result.head).execute();
     await trx.updateTable('log_state').set({ tree_size: range.size, last_logged_at: lastLoggedAt, head_hash: result.head.head_hash }).where('id', '=', 1).execute();
@@ -228,6 +235,39 @@ async function assertCorrectable(trx: Trx, componentId: number, ref: ComponentRe
     : Number((await trx.selectFrom('observations').select('component_id').where('leaf_index', '=', corrects).executeTakeFirst())?.component_id) === componentId;
   if (!same) {
     throw new LogInvariantError(`a correction must point at an earlier observation of the same component; leaf ${corrects} is not one`);
+  }
+}
+
+/**
+ * PostgreSQL column types of the tables a daily pass fills by the thousand. Their rows go in as one
+ * array per column (`INSERT … SELECT * FROM unnest($1::bigint[], …)`): a handful of parameters
+ * instead of one per value, which the server parses and plans in a fraction of the time a
+ * 5,000-parameter VALUES list takes.
+ */
+const UNNEST_COLUMNS = {
+  leaves: { idx: 'bigint', kind: 'text', bytes: 'bytea', hash: 'bytea', logged_at: 'text' },
+  tree_nodes: { level: 'integer', idx: 'bigint', hash: 'bytea' },
+  observations: {
+    leaf_index: 'bigint',
+    component_id: 'integer',
+    observed_at: 'text',
+    observation_date: 'text',
+    state: 'text',
+    source: 'text',
+    evidence: 'text',
+    method: 'text',
+    corrects: 'bigint',
+  },
+} as const;
+
+const ROWS_PER_UNNEST = 5_000;
+
+async function insertUnnested<T extends keyof typeof UNNEST_COLUMNS>(trx: Trx, table: T, rows: Database[T][]): Promise<void> {
+  const columns = Object.entries(UNNEST_COLUMNS[table]) as [keyof Database[T] & string, string][];
+  for (let i = 0; i < rows.length; i += ROWS_PER_UNNEST) {
+    const chunk = rows.slice(i, i + ROWS_PER_UNNEST);
+    const arrays = columns.map(([name, type]) => sql`${chunk.map((row) => row[name])}::${sql.raw(type)}[]`);
+    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map(([name]) => sql.ref(name)))}) SELECT * FROM unnest(${sql.join(arrays)})`.execute(trx);
   }
 }
 
