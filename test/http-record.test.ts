@@ -246,6 +246,38 @@ describe('errors, CORS and the description', () => {
     expect(unknown.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('sends a GET or HEAD with a trailing slash to the address without it, and never claims GET is not allowed', async () => {
+    await seed(deps);
+    for (const [path, to] of [
+      ['/healthz/', '/healthz'],
+      ['/api/v1/entity/acme/widget/', '/api/v1/entity/acme/widget'],
+      ['/api/v1/entity/acme/widget/?as_of=2025-08-01', '/api/v1/entity/acme/widget?as_of=2025-08-01'],
+      ['/api/chain/head//', '/api/chain/head'],
+      ['/npm/express/', '/npm/express'],
+    ]) {
+      for (const method of ['GET', 'HEAD']) {
+        const r = await app.request(path!, { method });
+        expect(r.status, `${method} ${path}`).toBe(308);
+        expect(r.headers.get('location'), `${method} ${path}`).toBe(to);
+      }
+    }
+    // Followed, the redirect gives the route's own answer.
+    const followed = await get('/api/v1/entity/acme/widget?as_of=2025-08-01');
+    expect(followed.body).toMatchObject({ state: 'dormant' });
+    // Another method is not redirected (the client would send its body again): a 404 naming the address.
+    const put = await get('/api/v1/entity/acme/widget/', { method: 'PUT' });
+    expect(put.status).toBe(404);
+    expect(put.body.detail).toBe('There is nothing at /api/v1/entity/acme/widget/; the address is /api/v1/entity/acme/widget, without the trailing slash, and it takes GET or HEAD.');
+    const post = await get('/api/v1/dispute/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"kind":"github","name":"acme/widget"}' });
+    expect(post.status).toBe(404);
+    expect(post.body.detail).toMatch(/the address is \/api\/v1\/dispute, without the trailing slash, and it takes POST/);
+    // Never off-site: `//host/` is not sent to `//host`.
+    const offsite = await app.request('//evil.example/');
+    expect(offsite.status).toBe(404);
+    expect(offsite.headers.get('location')).toBeNull();
+    expect(await deps.store.treeSize()).toBe(5);
+  });
+
   it('answers an unexpected failure with a 500 that carries no stack trace, and logs it', async () => {
     await t.store.close();
     const r = await get('/api/v1/entity/acme/widget');
