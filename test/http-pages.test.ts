@@ -121,6 +121,14 @@ describe('human pages and crawler files', () => {
     const badJson = await app.request('/npm/left-padded?as_of=soon');
     expect(badJson.status).toBe(422);
     expect((await badJson.json()).detail[0]).toMatchObject({ loc: ['query', 'as_of'] });
+    // A name that is not a package name: the HTML page for a person, the spec's 422 item against the path for a program.
+    for (const path of ['/npm/%E0', '/npm/@acme/%E0', '/npm/.hidden']) {
+      const named = await app.request(path, { headers: { accept: 'application/json' } });
+      expect(named.status, path).toBe(422);
+      const { detail } = (await named.json()) as { detail: { loc: unknown; msg: string; type: string }[] };
+      expect(detail, path).toEqual([{ loc: ['path', 'name'], msg: expect.stringMatching(/an npm component is named name or @scope\/name/), type: 'value_error.component_name' }]);
+      expect((await get(path)).status, path).toBe(422);
+    }
   });
 
   it('answers 404 with the reason for a package without a page', async () => {
