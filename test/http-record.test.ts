@@ -190,6 +190,11 @@ describe('the log over HTTP', () => {
     const missing = await get('/api/chain/entries/99');
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toMatch(/holds 5 leaves/);
+    // Past the largest safe integer: one item saying so, not the same item twice.
+    const huge = await get('/api/chain/entries/99999999999999999999999');
+    expect(huge.status).toBe(422);
+    expect(huge.body.detail).toEqual([{ loc: ['param', 'index'], msg: 'index is larger than any log can hold (at most 9007199254740991)', type: 'too_big' }]);
+    expect((await get('/api/chain/proof/inclusion?index=9007199254740992')).body.detail).toHaveLength(1);
   });
 });
 
