@@ -229,6 +229,17 @@ describe('POST /api/v1/dispute', () => {
     const unknown = await post('{"kind":"npm","name":"never-seen"}');
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toMatch(/not checked/);
+    // A body of another type is refused in the project's JSON shape, naming the type to send.
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json;']) {
+      const wrongType = await post('{"kind":"github","name":"acme/rocket"}', type);
+      expect(wrongType.status, type).toBe(415);
+      expect(wrongType.headers.get('content-type'), type).toMatch(/^application\/json/);
+      expect(wrongType.body, type).toEqual({ detail: `Content-Type "${type}" is not one this route reads; send one of application/json.` });
+    }
+    const untyped = await get('/api/v1/dispute', { method: 'POST', body: new TextEncoder().encode('{"kind":"github","name":"acme/rocket"}') });
+    expect(untyped.status).toBe(415);
+    expect(untyped.body).toEqual({ detail: 'A body without a Content-Type is not one this route reads; send one of application/json.' });
+    expect((await post('{"kind":"github"}', 'application/json; charset=utf-8')).status).toBe(422);
     expect(await deps.store.treeSize()).toBe(0);
   });
 });
