@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +49,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('tended export / import / verify', () => {
-  it('verifies the store, exports it, and imports it into an empty store with the same root', async () => {
+  it('verifies the store, exports it, and imports it into an empty store with the same root', { timeout: 120_000 }, async () => {
     const verified = await tended(['verify'], source);
     expect(verified.code).toBe(0);
     expect(verified.out).toMatch(/verified: 19 leaves .* as signed; 11 heads chain/);
@@ -168,6 +170,76 @@ describe('tended export / import / verify', () => {
     expect(answer.results.map((x: any) => x.input.name)).toEqual(['acme/widget']);
   });
 
+  it('checks against a running service with --url: the same answer and exit code as the local store', async () => {
+    const server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+      env: { ...process.env, ...source, PORT: '0', HOST: '127.0.0.1', TENDED_OBSERVER: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stdout.on('data', (d) => {
+          const m = /listening on (http:\/\/[^\s]+)/.exec(String(d));
+          if (m) resolve(m[1]!);
+        });
+        server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const ok = join(dir, 'remote-ok.yml');
+      writeFileSync(ok, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/widget@v1\n      - uses: acme/unknown@v2\n');
+      const gate = join(dir, 'remote-gate.yml');
+      writeFileSync(gate, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/retired@v1\n');
+      for (const [file, asOf, code] of [
+        [ok, '2025-09-15', 0],
+        [gate, '2025-10-01', 1],
+      ] as const) {
+        const args = ['check', file, '--format', 'json', '--as-of', asOf];
+        const [local, remote] = await Promise.all([tended(args, source), tended([...args, '--url', `${url}/`], {})]);
+        expect(remote.err, file).toBe('');
+        expect(remote.code, file).toBe(code);
+        expect(local.code, file).toBe(code);
+        expect(JSON.parse(remote.out), file).toEqual(JSON.parse(local.out));
+      }
+      // The service's own refusal is passed on as its sentence, with exit 2 rather than the gate's 1.
+      const wrongPath = await tended(['check', gate, '--url', `${url}/not-tended`], {});
+      expect(wrongPath.code).toBe(2);
+      expect(wrongPath.err).toMatch(/^tended: http:\/\/127\.0\.0\.1:\d+\/not-tended\/api\/v1\/manifest answered 404 Not Found: There is nothing at \/not-tended\/api\/v1\/manifest\./);
+      expect(wrongPath.err.trim().split('\n')).toHaveLength(1);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  }, 120_000);
+
+  it('says which --url could not answer and why, with exit 2 and no stack trace', async () => {
+    const gate = join(dir, 'remote-closed.yml');
+    writeFileSync(gate, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/retired@v1\n');
+    // A port that was free a moment ago: nothing listens there.
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const closed = await tended(['check', gate, '--url', `http://127.0.0.1:${closedPort}`], {});
+    expect(closed.code).toBe(2);
+    expect(closed.out).toBe('');
+    expect(closed.err).toBe(
+      `tended: could not reach http://127.0.0.1:${closedPort}/api/v1/manifest: the connection was refused (ECONNREFUSED); check --url and that the service is running. Nothing was checked.\n`,
+    );
+    // Something that answers, but not as Tended: a web page.
+    const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>hello</p>'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    try {
+      const pagePort = (page.address() as AddressInfo).port;
+      const html = await tended(['check', gate, '--url', `http://127.0.0.1:${pagePort}`], {});
+      expect(html.code).toBe(2);
+      expect(html.err).toMatch(/^tended: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/manifest answered 200 with something other than a Tended check answer \(text\/html\); is --url the address of a Tended service\?\n$/);
+    } finally {
+      await new Promise((resolve) => page.close(resolve));
+    }
+    const notUrl = await tended(['check', gate, '--url', 'localhost:8080'], {});
+    expect(notUrl.code).toBe(2);
+    expect(notUrl.err).toMatch(/^tended: --url localhost:8080 is not an http:\/\/ or https:\/\/ address/);
+  }, 120_000);
+
   it('explains usage errors with exit code 2', async () => {
     expect((await tended(['frobnicate'], {})).code).toBe(2);
     const bad = await tended(['serve'], { PORT: 'eighty' });
@@ -178,7 +250,7 @@ describe('tended export / import / verify', () => {
 });
 
 describe('tended keys', () => {
-  it('prints a new key once, keeps only its hash, lists and revokes it', async () => {
+  it('prints a new key once, keeps only its hash, lists and revokes it', { timeout: 120_000 }, async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'keys', 'tended.db')}` };
     const created = await tended(['keys', 'create', '--label', 'ci bot'], env);
     expect(created.code).toBe(0);

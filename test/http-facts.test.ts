@@ -97,6 +97,7 @@ describe.each(ROUTES)('/v1/%s/{kind}/{id}', (route) => {
     ['pypi, an invalid name', `pypi/-bad-`, ['path', 'id'], 'value_error.component_name'],
     ['docker, an invalid reference', `docker/UPPER:CASE:TAG`, ['path', 'id'], 'value_error.component_name'],
     ['a kind and no id', `npm`, ['path', 'id'], 'missing'],
+    ['a kind, a slash and no id', `npm/`, ['path', 'id'], 'missing'],
   ])('422 for %s', async (_what, rest, loc, type) => {
     expectSpec422(await get(`/v1/${route}/${rest}`), loc, type);
   });

@@ -121,6 +121,14 @@ describe('human pages and crawler files', () => {
     const badJson = await app.request('/npm/left-padded?as_of=soon');
     expect(badJson.status).toBe(422);
     expect((await badJson.json()).detail[0]).toMatchObject({ loc: ['query', 'as_of'] });
+    // A name that is not a package name: the HTML page for a person, the spec's 422 item against the path for a program.
+    for (const path of ['/npm/%E0', '/npm/@acme/%E0', '/npm/.hidden']) {
+      const named = await app.request(path, { headers: { accept: 'application/json' } });
+      expect(named.status, path).toBe(422);
+      const { detail } = (await named.json()) as { detail: { loc: unknown; msg: string; type: string }[] };
+      expect(detail, path).toEqual([{ loc: ['path', 'name'], msg: expect.stringMatching(/an npm component is named name or @scope\/name/), type: 'value_error.component_name' }]);
+      expect((await get(path)).status, path).toBe(422);
+    }
   });
 
   it('answers 404 with the reason for a package without a page', async () => {
@@ -188,6 +196,17 @@ describe('human pages and crawler files', () => {
     const bad = await get('/search?q=' + encodeURIComponent('not a name'));
     expect(bad.status).toBe(422);
     expect(text(bad.text)).toContain('is not an npm package name');
+    // A pasted address with a broken %-escape is a name that cannot be read: the same 422 page, not a 500.
+    for (const q of ['https://www.npmjs.com/package/%E0', 'https://npmjs.com/package/%40acme%2', 'pkg:npm/%E0']) {
+      const page = await get('/search?q=' + encodeURIComponent(q));
+      expect(page.status, q).toBe(422);
+      expect(page.headers.get('content-type'), q).toMatch(/^text\/html/);
+      expect(text(page.text), q).toContain('is not an npm package name');
+      const json = await app.request('/search?q=' + encodeURIComponent(q), { headers: { accept: 'application/json' } });
+      expect(json.status, q).toBe(422);
+      expect(((await json.json()) as { detail: string }).detail, q).toMatch(/Search for a package by its exact npm name/);
+    }
+    expect(text((await get('/search?q=' + encodeURIComponent('https://www.npmjs.com/package/%E0'))).text)).toContain('broken %-escape');
   });
 
   it('writes crawler files: sitemap of qualified pages, robots naming it, llms.txt, prices from config', async () => {

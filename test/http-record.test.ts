@@ -190,6 +190,11 @@ describe('the log over HTTP', () => {
     const missing = await get('/api/chain/entries/99');
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toMatch(/holds 5 leaves/);
+    // Past the largest safe integer: one item saying so, not the same item twice.
+    const huge = await get('/api/chain/entries/99999999999999999999999');
+    expect(huge.status).toBe(422);
+    expect(huge.body.detail).toEqual([{ loc: ['param', 'index'], msg: 'index is larger than any log can hold (at most 9007199254740991)', type: 'too_big' }]);
+    expect((await get('/api/chain/proof/inclusion?index=9007199254740992')).body.detail).toHaveLength(1);
   });
 });
 
@@ -224,6 +229,17 @@ describe('POST /api/v1/dispute', () => {
     const unknown = await post('{"kind":"npm","name":"never-seen"}');
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toMatch(/not checked/);
+    // A body of another type is refused in the project's JSON shape, naming the type to send.
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json;']) {
+      const wrongType = await post('{"kind":"github","name":"acme/rocket"}', type);
+      expect(wrongType.status, type).toBe(415);
+      expect(wrongType.headers.get('content-type'), type).toMatch(/^application\/json/);
+      expect(wrongType.body, type).toEqual({ detail: `Content-Type "${type}" is not one this route reads; send one of application/json.` });
+    }
+    const untyped = await get('/api/v1/dispute', { method: 'POST', body: new TextEncoder().encode('{"kind":"github","name":"acme/rocket"}') });
+    expect(untyped.status).toBe(415);
+    expect(untyped.body).toEqual({ detail: 'A body without a Content-Type is not one this route reads; send one of application/json.' });
+    expect((await post('{"kind":"github"}', 'application/json; charset=utf-8')).status).toBe(422);
     expect(await deps.store.treeSize()).toBe(0);
   });
 });
@@ -244,6 +260,38 @@ describe('errors, CORS and the description', () => {
     expect(withBody.status).toBe(400);
     expect(withBody.headers.get('access-control-allow-origin')).toBe('*');
     expect(unknown.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('sends a GET or HEAD with a trailing slash to the address without it, and never claims GET is not allowed', async () => {
+    await seed(deps);
+    for (const [path, to] of [
+      ['/healthz/', '/healthz'],
+      ['/api/v1/entity/acme/widget/', '/api/v1/entity/acme/widget'],
+      ['/api/v1/entity/acme/widget/?as_of=2025-08-01', '/api/v1/entity/acme/widget?as_of=2025-08-01'],
+      ['/api/chain/head//', '/api/chain/head'],
+      ['/npm/express/', '/npm/express'],
+    ]) {
+      for (const method of ['GET', 'HEAD']) {
+        const r = await app.request(path!, { method });
+        expect(r.status, `${method} ${path}`).toBe(308);
+        expect(r.headers.get('location'), `${method} ${path}`).toBe(to);
+      }
+    }
+    // Followed, the redirect gives the route's own answer.
+    const followed = await get('/api/v1/entity/acme/widget?as_of=2025-08-01');
+    expect(followed.body).toMatchObject({ state: 'dormant' });
+    // Another method is not redirected (the client would send its body again): a 404 naming the address.
+    const put = await get('/api/v1/entity/acme/widget/', { method: 'PUT' });
+    expect(put.status).toBe(404);
+    expect(put.body.detail).toBe('There is nothing at /api/v1/entity/acme/widget/; the address is /api/v1/entity/acme/widget, without the trailing slash, and it takes GET or HEAD.');
+    const post = await get('/api/v1/dispute/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"kind":"github","name":"acme/widget"}' });
+    expect(post.status).toBe(404);
+    expect(post.body.detail).toMatch(/the address is \/api\/v1\/dispute, without the trailing slash, and it takes POST/);
+    // Never off-site: `//host/` is not sent to `//host`.
+    const offsite = await app.request('//evil.example/');
+    expect(offsite.status).toBe(404);
+    expect(offsite.headers.get('location')).toBeNull();
+    expect(await deps.store.treeSize()).toBe(5);
   });
 
   it('answers an unexpected failure with a 500 that carries no stack trace, and logs it', async () => {

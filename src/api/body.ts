@@ -14,7 +14,8 @@ export class BodyTooLargeError extends Error {
 /** A content type the route does not read: answered 415 naming the ones it does. */
 export class UnsupportedMediaTypeError extends Error {
   constructor(got: string, accepted: string[]) {
-    super(`Content-Type "${got.slice(0, 60)}" is not one this route reads; send one of ${accepted.join(', ')}.`);
+    const what = got === '' ? 'A body without a Content-Type' : `Content-Type "${got.slice(0, 60)}"`;
+    super(`${what} is not one this route reads; send one of ${accepted.join(', ')}.`);
     this.name = 'UnsupportedMediaTypeError';
   }
 }

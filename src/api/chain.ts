@@ -6,9 +6,10 @@ import { ConsistencyProofSchema, HeadSchema, InclusionProofSchema, errorResponse
 const count = (name: string, where: 'path' | 'query', description: string) =>
   z.coerce
     .number({ error: `${name} must be a whole number` })
-    .int(`${name} must be a whole number`)
+    // zod's int() already refuses numbers past 2^53 - 1 (as too_big); a .max() of its own would
+    // report the same number a second time.
+    .int({ error: (issue) => (issue.code === 'too_big' ? `${name} is larger than any log can hold (at most ${Number.MAX_SAFE_INTEGER})` : `${name} must be a whole number`) })
     .min(0, `${name} cannot be negative`)
-    .max(Number.MAX_SAFE_INTEGER)
     .openapi({ param: { name, in: where, ...(where === 'path' ? { required: true } : {}) }, description, type: 'integer' });
 
 const headRoute = createRoute({

@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { RecordDeps } from '../operations/deps.js';
 import { dependencyRisk, factTarget, schemaHistory, trustFacts } from '../operations/facts.js';
 import type { VerdictService } from '../operations/verdict.js';
@@ -57,10 +58,13 @@ export function registerFactRoutes(app: OpenAPIHono, deps: AppFactDeps): void {
       }),
     );
     app.get(`/v1/${route.path}/:kind/:id{.+}`, async (c) => c.json(await route.read(deps, factTarget(c.req.param('kind'), c.req.param('id'))), 200));
-    // A kind with no id is a validation failure of the id, not an unknown address.
-    app.get(`/v1/${route.path}/:kind`, (c) => {
+    // A kind with no id is a validation failure of the id, not an unknown address; so is a kind
+    // followed by a slash and nothing (spec §7), rather than a redirect to the same 422.
+    const missingId = (c: Context) => {
       factTarget(c.req.param('kind'), undefined); // always throws: a 422 at the kind or the id
       return c.notFound();
-    });
+    };
+    app.get(`/v1/${route.path}/:kind`, missingId);
+    app.get(`/v1/${route.path}/:kind/`, missingId);
   }
 }

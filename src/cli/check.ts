@@ -44,6 +44,8 @@ export async function checkCommand(
       wiring.stderr.write(`tended: ${file}: ${error.message}\n`);
       return 2;
     }
+    // Exit 2, not 1: a service that could not answer says nothing about the components (1 is the gate).
+    if (error instanceof RemoteCheckError) return usage(wiring, error.message);
     throw error;
   }
   wiring.stdout.write(opts.format === 'json' ? `${JSON.stringify(answer, null, 2)}\n` : table(answer));
@@ -70,16 +72,92 @@ function parseLocal(text: string, filename: string): ParseResult {
   }
 }
 
+/** The service at --url could not give an answer: unreachable, not JSON, or an error status. */
+class RemoteCheckError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RemoteCheckError';
+  }
+}
+
+/** How long the service may take over one check: generous, since a large SBOM is read and answered whole. */
+const REMOTE_TIMEOUT_MS = 120_000;
+
 async function remoteCheck(url: string, text: string, filename: string, isSbom: boolean, asOf: string | undefined): Promise<CheckAnswer> {
   const base = url.replace(/\/+$/, '');
+  let parsedUrl: URL | null = null;
+  try {
+    parsedUrl = new URL(base);
+  } catch {
+    // reported below
+  }
+  if (!parsedUrl || (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:')) {
+    throw new RemoteCheckError(`--url ${url} is not an http:// or https:// address of a Tended service, e.g. https://tended.example`);
+  }
   const query = asOf ? `?as_of=${asOf}` : '';
   const request = isSbom
     ? { path: '/api/v1/sbom', type: 'text/plain', body: text }
     : { path: '/api/v1/manifest', type: 'application/json', body: JSON.stringify({ filename, content: text }) };
-  const response = await fetch(`${base}${request.path}${query}`, { method: 'POST', headers: { 'content-type': request.type }, body: request.body });
-  const body = (await response.json()) as CheckAnswer | { detail: unknown };
-  if (!response.ok) throw new InputError(`${base} answered ${response.status}: ${JSON.stringify((body as { detail: unknown }).detail).slice(0, 300)}`);
-  return body as CheckAnswer;
+  const target = `${base}${request.path}`;
+  let response: Response;
+  try {
+    response = await fetch(`${target}${query}`, {
+      method: 'POST',
+      headers: { 'content-type': request.type, accept: 'application/json' },
+      body: request.body,
+      signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new RemoteCheckError(`could not reach ${target}: ${networkProblem(error)}; check --url and that the service is running. Nothing was checked.`);
+  }
+  const reply = await response.text().catch(() => null);
+  let body: unknown;
+  try {
+    body = reply === null ? undefined : JSON.parse(reply);
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const detail = detailOf(body);
+    throw new RemoteCheckError(`${target} answered ${response.status} ${response.statusText}`.trimEnd() + (detail ? `: ${detail}` : '; nothing was checked.'));
+  }
+  if (!isCheckAnswer(body)) {
+    const type = response.headers.get('content-type') ?? 'no content type';
+    throw new RemoteCheckError(`${target} answered ${response.status} with something other than a Tended check answer (${type.slice(0, 60)}); is --url the address of a Tended service?`);
+  }
+  return body;
+}
+
+function networkProblem(error: unknown): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${REMOTE_TIMEOUT_MS / 1000} s`;
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  if (typeof cause?.code === 'string') {
+    const known: Record<string, string> = {
+      ECONNREFUSED: 'the connection was refused (ECONNREFUSED)',
+      ENOTFOUND: 'the host name does not resolve (ENOTFOUND)',
+      ECONNRESET: 'the connection was reset (ECONNRESET)',
+      ETIMEDOUT: 'the connection timed out (ETIMEDOUT)',
+    };
+    return known[cause.code] ?? cause.code;
+  }
+  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The service's own explanation: `detail` as a sentence, or the 422 list's messages. */
+function detailOf(body: unknown): string | null {
+  const detail = (body as { detail?: unknown } | null | undefined)?.detail;
+  if (typeof detail === 'string') return detail.slice(0, 500);
+  if (Array.isArray(detail)) {
+    const msgs = detail.map((d) => (typeof d?.msg === 'string' ? (Array.isArray(d.loc) ? `${d.loc.join('.')}: ${d.msg}` : d.msg) : JSON.stringify(d)));
+    return msgs.join('; ').slice(0, 500);
+  }
+  return null;
+}
+
+function isCheckAnswer(body: unknown): body is CheckAnswer {
+  const b = body as Partial<CheckAnswer> | null | undefined;
+  return typeof b === 'object' && b !== null && Array.isArray(b.results) && Array.isArray(b.unresolved) && typeof b.as_of === 'string';
 }
 
 function table(answer: CheckAnswer): string {

@@ -121,11 +121,32 @@ export function build(deps: AppDeps): OpenAPIHono {
     if (allowed.length > 0) {
       return detailResponse(c, 405, `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(' or ')}.`, { Allow: allowed.join(', ') });
     }
-    return detailResponse(c, 404, `There is nothing at ${c.req.path}. The API is described at /api/v1/docs.`);
+    return trailingSlashAnswer(c, app.routes) ?? detailResponse(c, 404, `There is nothing at ${c.req.path}. The API is described at /api/v1/docs.`);
   });
 
   app.onError((error, c) => errorResponse(c, error, deps.logError));
   return app;
+}
+
+/**
+ * A path that names a route once its trailing slash is dropped (`/healthz/`, `/npm/express/`): a
+ * GET or HEAD is sent there with a 308 (query kept); any other method, which a redirect would make
+ * the client repeat with its body, gets a 404 naming the address to use. Null for other paths.
+ */
+function trailingSlashAnswer(c: Context, routes: readonly { method: string; path: string }[]): Response | null {
+  const path = c.req.path;
+  const bare = path.replace(/\/+$/, '');
+  // `//host/` would become `//host`, an address on another site: never redirected.
+  if (bare === path || bare === '' || bare.startsWith('//')) return null;
+  const there = methodsAllowedFor(routes, bare);
+  if (there.length === 0) return null;
+  const method = c.req.method;
+  if ((method === 'GET' || method === 'HEAD') && there.includes(method)) {
+    const url = new URL(c.req.url);
+    c.header('Link', undefined);
+    return c.redirect(`${url.pathname.replace(/\/+$/, '')}${url.search}`, 308);
+  }
+  return detailResponse(c, 404, `There is nothing at ${path}; the address is ${bare}, without the trailing slash, and it takes ${there.join(' or ')}.`);
 }
 
 function hasBody(headers: Headers): boolean {

@@ -22,7 +22,8 @@ function patternOf(routePath: string): RegExp {
       // A parameter with its own pattern (`:id{.+}`) matches only that pattern.
       .map((part) => (part.startsWith(':') ? `(?:${/\{(.+)\}$/.exec(part)?.[1] ?? '[^/]+'})` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
-    pattern = new RegExp(`^${source}/?$`);
+    // Exactly as hono's router matches: a trailing slash is another address (see trailingSlashAnswer).
+    pattern = new RegExp(`^${source}$`);
     patterns.set(routePath, pattern);
   }
   return pattern;

@@ -1,5 +1,6 @@
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import type { Census } from '../domain/census.js';
+import { ValidationError } from '../domain/errors.js';
 import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import type { Observation } from '../domain/observation.js';
 import { seriesWithin, stateMutations, type Mutation } from '../domain/series.js';
@@ -40,9 +41,19 @@ export interface PackageVersion {
 export async function packageVersion(deps: RecordDeps, name: string, rawAsOf: string | undefined): Promise<PackageVersion> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
-  const ref = normaliseComponent('npm', name);
+  const ref = packageRef(name);
   const [observationsVersion, censusVersion] = await Promise.all([deps.store.componentVersion(ref), deps.store.censusVersion(ref)]);
   return { ref, asOf, today, observationsVersion, censusVersion };
+}
+
+/** The page's package, an invalid name reported against the path parameter that holds it (`/npm/{name}`). */
+function packageRef(name: string): ComponentRef {
+  try {
+    return normaliseComponent('npm', name);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(error.issues.map((i) => ({ ...i, loc: ['path', 'name'] })));
+  }
 }
 
 /** The page's record for a package whose latest census qualifies it, or why there is no page. */

@@ -244,8 +244,19 @@ function searchedPackage(q: string): string {
     return ref.id;
   }
   const url = /^https?:\/\/(www\.)?npmjs\.com\/package\/(.+?)\/?$/.exec(q);
-  const name = url ? decodeURIComponent(url[2]!) : q.replace(/^npm:/, '');
+  const name = url ? decodedPath(url[2]!) : q.replace(/^npm:/, '');
   // `express@4.18.2` as npm install takes it: the page is the package's, whatever the version.
   const versioned = /^(@?[^@]+)@[^@/]+$/.exec(name);
   return normaliseComponent('npm', versioned ? versioned[1]! : name).id;
+}
+
+/** A pasted URL's path, percent-decoded; a broken escape (`%E0`) is a name that cannot be read, not a failure. */
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw new ValidationError([
+      { loc: ['query', 'q'], msg: `the npmjs.com address holds a broken %-escape ("%" must be followed by two hex digits of UTF-8), so it names no package`, type: 'value_error.url_escape' },
+    ]);
+  }
 }
