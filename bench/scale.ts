@@ -12,7 +12,8 @@
  *   1. append throughput: one worker appending alone, then two workers at once (2× the leaves);
  *   2. entity reads with as_of on random components (the compiled `tended serve`, 50 connections):
  *      p50/p99 alone and while the two workers append, against bare node:http serving one answer;
- *   3. `tended verify` over the whole store, against the SHA-256 work alone over the same leaves.
+ *   3. pages of the change feed from random places in the log;
+ *   4. `tended verify` over the whole store, against the SHA-256 work alone over the same leaves.
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -154,6 +155,19 @@ const bareReads = await reads(BARE_PORT, 10);
 const quietReads = await reads(PORT, 15);
 console.log(`entity reads with as_of, random components: ${fmt(quietReads)}`);
 console.log(`bare node:http, one answer's bytes:        ${fmt(bareReads)}; ratio tended/bare req/s = ${(quietReads.rps / bareReads.rps).toFixed(2)}`);
+
+// The change feed, paged from random places in the log: one page of up to 100 changes a request.
+const feedMs: number[] = [];
+for (let i = 0; i < 60; i++) {
+  const after = Math.floor(Math.random() * size);
+  const t = performance.now();
+  const page = await fetch(`http://127.0.0.1:${PORT}/api/v1/changes?after=${after}&limit=100`);
+  if (page.status !== 200) throw new Error(`/api/v1/changes answered ${page.status}`);
+  await page.arrayBuffer();
+  feedMs.push(performance.now() - t);
+}
+feedMs.sort((a, b) => a - b);
+console.log(`change feed pages (after=<random leaf>, limit=100), one at a time: p50 ${feedMs[30]!.toFixed(0)} ms, p99 ${feedMs[59]!.toFixed(0)} ms`);
 
 // --- 2. append throughput: one worker, then two at once while the reads go on --------------------
 const run = Date.now().toString(36);
