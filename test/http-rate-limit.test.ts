@@ -127,6 +127,7 @@ describe('API keys at the edge', () => {
     await t.store.close();
     const r = await a.request('/api/v1/entity/acme/x', { headers: { 'X-API-Key': key } });
     expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('5');
     expect((await r.json()).detail).toMatch(/could not check the API key/);
   });
 });

@@ -4,6 +4,7 @@ import type { RateLimiter } from '../limits/limiter.js';
 import { apiKeyChecker, type KeyCheck } from '../operations/api-keys.js';
 import type { Store } from '../storage/store.js';
 import { clientAddress } from './client-address.js';
+import { STORE_RETRY_AFTER_S } from '../api/health.js';
 import { detailResponse } from './errors.js';
 
 /**
@@ -56,7 +57,7 @@ export function rateLimit(limiter: RateLimiter, store: Store): RateLimitStep {
     try {
       check = await checkKey(key);
     } catch {
-      return detailResponse(c, 503, 'Tended could not check the API key just now; try again shortly, or send the request without X-API-Key (free limit).');
+      return detailResponse(c, 503, 'Tended could not check the API key just now; try again shortly, or send the request without X-API-Key (free limit).', { 'Retry-After': String(STORE_RETRY_AFTER_S) });
     }
     if (check.status !== 'valid') {
       // Counted against the address's free budget, so bad keys cost what keyless requests cost;
