@@ -2,7 +2,6 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { COMPONENT_KINDS } from '../domain/component.js';
 import { disputeComponent } from '../operations/dispute.js';
 import type { ObserverDeps } from '../operations/observe.js';
-import { UnsupportedMediaTypeError } from './body.js';
 import { EntityResultSchema, ErrorDetail, errorResponses, json } from './schemas.js';
 
 const DisputeBody = z
@@ -46,18 +45,7 @@ const disputeRoute = createRoute({
   },
 });
 
-/** What the OpenAPI validator takes as JSON (its own test): application/json or a +json type, with parameters. */
-const JSON_CONTENT_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
-
 export function registerDisputeRoute(app: OpenAPIHono, deps: ObserverDeps): void {
-  // Ahead of the validator, whose own refusal is a bare "Unsupported Media Type": the 415 names the type to send.
-  app.post(disputeRoute.path, async (c, next) => {
-    const type = c.req.header('content-type');
-    // With no Content-Type, only a body that is there is refused (read under the route's body limit; hono keeps it for the validator).
-    const refused = type === undefined ? c.req.raw.body !== null && (await c.req.arrayBuffer()).byteLength > 0 : !JSON_CONTENT_TYPE.test(type);
-    if (refused) throw new UnsupportedMediaTypeError(type ?? '', ['application/json']);
-    await next();
-  });
   app.openapi(disputeRoute, async (c) => {
     const { kind, name } = c.req.valid('json');
     return c.json(await disputeComponent(deps, kind, name), 200) as never;

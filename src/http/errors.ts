@@ -35,6 +35,12 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
   if (error instanceof UnsupportedMediaTypeError) return detailResponse(c, 415, error.message);
   if (error instanceof MalformedJsonError) return detailResponse(c, 400, error.message);
   if (error instanceof StoreUnavailableError) return storeUnavailableResponse(c);
+  if (error instanceof HTTPException && error.status === 415) {
+    // The OpenAPI validator's content-type gate says only "Unsupported Media Type". The routes it
+    // guards are those declared with a request body, all of them JSON: name the type to send, as
+    // the routes that read their own bodies do.
+    return detailResponse(c, 415, new UnsupportedMediaTypeError(c.req.header('content-type') ?? '', ['application/json']).message);
+  }
   if (error instanceof HTTPException) {
     const status = error.status as 400;
     return detailResponse(c, status, error.message || 'the request could not be read');

@@ -28,7 +28,17 @@ export class AuditError extends Error {
 }
 
 // Re-canonicalising costs about three hashes; checking one leaf in this many keeps the audit near raw hashing.
-const CANONICAL_SAMPLE = 1024;
+export const CANONICAL_SAMPLE = 1024;
+
+/** The checkpoint's size and root once its signature verifies with a pinned key; an AuditError otherwise. */
+export function verifySignedCheckpoint(checkpoint: string, verifier: NoteVerifier | NoteVerifier[], origin: string): { size: number; root: Uint8Array } {
+  try {
+    return verifyCheckpoint(checkpoint, verifier, origin);
+  } catch (error) {
+    const name = Array.isArray(verifier) ? verifier.map((v) => v.name).join(', ') : verifier.name;
+    throw new AuditError(`the checkpoint does not verify with the pinned key ${name}: ${(error as Error).message}`);
+  }
+}
 
 /**
  * Rebuilds the whole tree from the leaves and checks it against the checkpoint signed by the pinned
@@ -36,13 +46,7 @@ const CANONICAL_SAMPLE = 1024;
  * Uses only published data: the same check runs over the store, an export file, or a running service.
  */
 export async function auditLog(source: LogSource, verifier: NoteVerifier | NoteVerifier[], origin: string): Promise<AuditReport> {
-  let signed: { size: number; root: Uint8Array };
-  try {
-    signed = verifyCheckpoint(source.checkpoint, verifier, origin);
-  } catch (error) {
-    const name = Array.isArray(verifier) ? verifier.map((v) => v.name).join(', ') : verifier.name;
-    throw new AuditError(`the checkpoint does not verify with the pinned key ${name}: ${(error as Error).message}`);
-  }
+  const signed = verifySignedCheckpoint(source.checkpoint, verifier, origin);
   const range = new CompactRange();
   const heads = source.heads ? flatten(source.heads) : null;
   let nextHead = heads ? await heads.next() : null;

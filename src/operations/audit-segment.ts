@@ -1,9 +1,8 @@
-import { verifyCheckpoint } from '../notary/checkpoint.js';
 import { hashFromBase64, toBase64 } from '../notary/hash.js';
 import { isCanonicalLeaf } from '../notary/leaf.js';
 import { CompactRange, verifyConsistency } from '../notary/merkle.js';
 import type { NoteVerifier } from '../notary/note.js';
-import { AuditError, type AuditReport } from './audit-log.js';
+import { AuditError, CANONICAL_SAMPLE, verifySignedCheckpoint, type AuditReport } from './audit-log.js';
 import type { ExportHeader } from './transfer-log.js';
 
 export interface SegmentReport extends AuditReport {
@@ -11,9 +10,6 @@ export interface SegmentReport extends AuditReport {
   /** The size of the tree the signed checkpoint is for: tree_size, or a later one reached by the consistency proof. */
   checkpoint_size: number;
 }
-
-// As in auditLog: re-canonicalising every leaf would cost more than hashing it.
-const CANONICAL_SAMPLE = 1024;
 
 /**
  * Checks an export that covers leaves [start, tree_size) on its own, with nothing but its header
@@ -23,13 +19,7 @@ const CANONICAL_SAMPLE = 1024;
  * would have to hash to the signed root.
  */
 export async function auditSegment(header: ExportHeader, leaves: AsyncIterable<Uint8Array>, verifier: NoteVerifier | NoteVerifier[], origin: string): Promise<SegmentReport> {
-  let signed: { size: number; root: Uint8Array };
-  try {
-    signed = verifyCheckpoint(header.checkpoint, verifier, origin);
-  } catch (error) {
-    const name = Array.isArray(verifier) ? verifier.map((v) => v.name).join(', ') : verifier.name;
-    throw new AuditError(`the checkpoint does not verify with the pinned key ${name}: ${(error as Error).message}`);
-  }
+  const signed = verifySignedCheckpoint(header.checkpoint, verifier, origin);
   if (!Number.isSafeInteger(header.start) || !Number.isSafeInteger(header.tree_size) || header.start < 0 || header.tree_size < header.start) {
     throw new AuditError(`the header's start ${header.start} and tree_size ${header.tree_size} do not name a range of leaves`);
   }

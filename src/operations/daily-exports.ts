@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { addDays } from '../domain/calendar.js';
 import type { RecordDeps } from './deps.js';
 import { readConsistencyProof, readHead, type HeadAnswer } from './read-chain.js';
-import { EXPORT_TYPE, frontierAt, type ExportHeader } from './transfer-log.js';
+import { EXPORT_TYPE, frontierAt, leafLines, type ExportHeader } from './transfer-log.js';
 
 /**
  * Daily dumps: one JSON Lines file per UTC day on which leaves were logged, each verifiable on its
@@ -27,8 +27,6 @@ export interface DumpOutcome {
   /** written: a new file; kept: a finished day's file was already there and is not rewritten; open: the last day, not written. */
   outcome: 'written' | 'kept' | 'open';
 }
-
-const PAGE = 5000;
 
 export async function writeDailyExports(deps: RecordDeps, dir: string, options: { partial: boolean }): Promise<DumpOutcome[]> {
   await mkdir(dir, { recursive: true });
@@ -77,10 +75,7 @@ async function* dumpLines(deps: RecordDeps, head: HeadAnswer, date: string, star
     partial,
   };
   yield JSON.stringify(header);
-  const decoder = new TextDecoder();
-  for (let from = start; from < end; from += PAGE) {
-    for (const leaf of await deps.store.leaves(from, Math.min(PAGE, end - from))) yield decoder.decode(leaf.bytes);
-  }
+  yield* leafLines(deps, start, end);
 }
 
 /** Temp file, fsync, rename: a reader (or the listing) never sees half a dump. */

@@ -1,4 +1,4 @@
-import { isCalendarDate } from '../domain/calendar.js';
+import { isCalendarDate, utcDateOf } from '../domain/calendar.js';
 import { componentPurls, type ComponentKind } from '../domain/component.js';
 import { ValidationError, type ValidationIssue } from '../domain/errors.js';
 import type { AssertedState } from '../domain/state.js';
@@ -55,7 +55,7 @@ export interface ChangesQuery {
  * what counts as a change.
  */
 export async function readChanges(deps: RecordDeps, query: ChangesQuery, window = CHANGES_WINDOW): Promise<ChangesPage> {
-  const today = deps.clock.now().toISOString().slice(0, 10);
+  const today = utcDateOf(deps.clock.now());
   const { since, after, limit } = parseChangesQuery(query, today);
   const size = await deps.store.treeSize();
   let from = after === null ? 0 : after + 1;

@@ -63,9 +63,14 @@ export async function* exportLog(deps: RecordDeps, since?: string): AsyncGenerat
     ...(start > 0 ? { frontier: await frontierAt(deps, start) } : {}),
   };
   yield JSON.stringify(header);
+  yield* leafLines(deps, start, head.tree_size);
+}
+
+/** Leaves [start, end) as export lines: each leaf's exact bytes (RFC 8785 JSON holds no raw newline). */
+export async function* leafLines(deps: RecordDeps, start: number, end: number): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  for (let from = start; from < head.tree_size; from += PAGE) {
-    for (const leaf of await deps.store.leaves(from, Math.min(PAGE, head.tree_size - from))) yield decoder.decode(leaf.bytes);
+  for (let from = start; from < end; from += PAGE) {
+    for (const leaf of await deps.store.leaves(from, Math.min(PAGE, end - from))) yield decoder.decode(leaf.bytes);
   }
 }
 

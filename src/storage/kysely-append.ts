@@ -5,7 +5,7 @@ import type { NewObservation, Observation } from '../domain/observation.js';
 import { EMPTY_ROOT, leafHash } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
 import { CompactRange, rootCoords } from '../notary/merkle.js';
-import { readNodeHashes, toHead } from './kysely-read.js';
+import { nativeIdsByKind, readNodeHashes, toHead } from './kysely-read.js';
 import type { Database } from './schema.js';
 import { DuplicateObservationError, KeySetConflictError, LogInvariantError, type AppendResult, type HeadSealer, type NewKeySet } from './store.js';
 
@@ -186,15 +186,8 @@ async function componentIdsOf(trx: Trx, pending: PendingLeaf[]): Promise<Map<str
       .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
       .execute();
   }
-  // One `kind = ? AND native_id IN (…)` per kind and chunk, answered from the (kind, native_id) index.
-  const byKind = new Map<ComponentRef['kind'], string[]>();
-  for (const ref of all) {
-    const list = byKind.get(ref.kind);
-    if (list) list.push(ref.id);
-    else byKind.set(ref.kind, [ref.id]);
-  }
   const ids = new Map<string, number>();
-  for (const [kind, nativeIds] of byKind) {
+  for (const [kind, nativeIds] of nativeIdsByKind(all)) {
     for (let i = 0; i < nativeIds.length; i += IDS_PER_QUERY) {
       const rows = await trx.selectFrom('components').select(['id', 'native_id']).where('kind', '=', kind).where('native_id', 'in', nativeIds.slice(i, i + IDS_PER_QUERY)).execute();
       for (const row of rows) ids.set(componentKey({ kind, id: row.native_id }), Number(row.id));

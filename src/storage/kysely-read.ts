@@ -74,3 +74,17 @@ export function toHead(row: Database['heads']): HeadBlock {
 export function toLeaf(row: Database['leaves']): StoredLeaf {
   return { index: Number(row.idx), bytes: new Uint8Array(row.bytes), hash: new Uint8Array(row.hash), logged_at: row.logged_at };
 }
+
+/**
+ * Native ids grouped by kind: lookups of many components ask `kind = ? AND native_id IN (…)` per
+ * kind, which both backends answer from the (kind, native_id) index (an OR of pairs makes them scan).
+ */
+export function nativeIdsByKind(refs: Iterable<ComponentRef>): Map<ComponentRef['kind'], string[]> {
+  const byKind = new Map<ComponentRef['kind'], string[]>();
+  for (const ref of refs) {
+    const ids = byKind.get(ref.kind);
+    if (ids) ids.push(ref.id);
+    else byKind.set(ref.kind, [ref.id]);
+  }
+  return byKind;
+}

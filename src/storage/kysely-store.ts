@@ -9,7 +9,7 @@ import { keySetDigest, keySetLeafRecord, type KeySetDocument } from '../notary/k
 import type { NodeCoord } from '../notary/merkle.js';
 import { appendLeaves, initialiseLog } from './kysely-append.js';
 import { firstLeafLoggedFrom, readStateChanges } from './kysely-changes.js';
-import { readNodeHashes, toCensus, toHead, toLeaf, toObservation } from './kysely-read.js';
+import { nativeIdsByKind, readNodeHashes, toCensus, toHead, toLeaf, toObservation } from './kysely-read.js';
 import { applyMigrations, type Migration } from './migration.js';
 import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
@@ -165,15 +165,7 @@ export class KyselyStore implements Store {
 
   async observationsOfMany(refs: ComponentRef[]): Promise<Map<string, Observation[]>> {
     const held = new Map<string, Observation[]>();
-    // One `kind = ? AND native_id IN (…)` per kind and chunk: both backends answer it from the
-    // (kind, native_id) index, where an OR of pairs would make them scan.
-    const byKind = new Map<ComponentRef['kind'], string[]>();
-    for (const ref of refs) {
-      const ids = byKind.get(ref.kind);
-      if (ids) ids.push(ref.id);
-      else byKind.set(ref.kind, [ref.id]);
-    }
-    for (const [kind, ids] of byKind) {
+    for (const [kind, ids] of nativeIdsByKind(refs)) {
       for (let i = 0; i < ids.length; i += MANY_CHUNK) {
         const rows = await this.db
           .selectFrom('observations')

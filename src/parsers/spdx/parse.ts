@@ -53,9 +53,9 @@ export function parseSpdx(text: string): ParseResult {
 function describedSubject<P>(described: Iterable<unknown>, packageOf: (id: string) => P | undefined, subjectOf: (p: P, id: string) => SbomSubject | null): SbomSubject | null {
   const ids = new Set<string>();
   for (const id of described) if (typeof id === 'string' && packageOf(id) !== undefined) ids.add(id);
-  const only = ids.size === 1 ? [...ids][0] : undefined;
-  const p = only === undefined ? undefined : packageOf(only);
-  return only === undefined || p === undefined ? null : subjectOf(p, only);
+  if (ids.size !== 1) return null;
+  const only = [...ids][0]!;
+  return subjectOf(packageOf(only)!, only);
 }
 
 function contextVersion(context: unknown): string | undefined {
