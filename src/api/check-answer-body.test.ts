@@ -11,13 +11,19 @@ function plan(count: number, unresolved = 1): CheckPlan {
     variant: 'json',
     results_count: count,
     unresolved_count: unresolved,
-    async *results() {
+    async *results(size) {
+      let chunk: ComponentCheck[] = [];
       for (let i = 0; i < count; i++) {
         const ref = { kind: 'npm' as const, id: `p-${i}` };
         const result: ComponentCheck = { ...entityResult(ref, [], '2026-11-01', '2026-11-22'), input: { name: ref.id, kind: 'npm', locations: [{ input: `pkg:npm/p-${i}`, location: `components[${i}]` }] } };
         states[result.state] = (states[result.state] ?? 0) + 1;
-        yield result;
+        chunk.push(result);
+        if (chunk.length === size) {
+          yield chunk;
+          chunk = [];
+        }
       }
+      if (chunk.length > 0) yield chunk;
     },
     unresolved: Array.from({ length: unresolved }, (_, i) => ({ input: `x${i}`, location: `components[${count + i}]`, reason: 'names no package URL (purl), so it cannot be looked up' })),
     states,
@@ -33,7 +39,7 @@ describe('checkAnswerBody', () => {
       const text = await new Response(checkAnswerBody(plan(count))).text();
       const whole = plan(count);
       const results = [];
-      for await (const r of whole.results()) results.push(r);
+      for await (const chunk of whole.results(100)) results.push(...chunk);
       expect(JSON.parse(text)).toEqual({ ...whole, results, states: whole.states, results_count: count });
       expect(JSON.parse(text).results).toHaveLength(count);
     });

@@ -312,3 +312,27 @@ describe('plain purls read and written without packageurl-js', () => {
     );
   });
 });
+
+describe('npm names: URL-safe means what encodeURIComponent says', () => {
+  it('accepts an unscoped name exactly when encodeURIComponent leaves it unchanged', () => {
+    const name = fc.string({ unit: fc.oneof(fc.constantFrom(...'aZ09-_.!~*\'()@/%+ é'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(name, (raw) => {
+        // Surrounding whitespace is trimmed before any rule; the rules before this one are tested above.
+        const s = raw.trim();
+        fc.pre(s !== '' && !s.startsWith('.') && !s.startsWith('_') && !s.startsWith('@') && !['node_modules', 'favicon.ico'].includes(s.toLowerCase()));
+        const accepted = (() => {
+          try {
+            normaliseComponent('npm', raw);
+            return true;
+          } catch (e) {
+            if (e instanceof ValidationError) return false;
+            throw e;
+          }
+        })();
+        expect(accepted).toBe(encodeURIComponent(s) === s);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -65,8 +65,11 @@ function normaliseGithub(name: string): string | string[] {
   return [`${owner}/${repo}`.toLowerCase()];
 }
 
+/** Exactly the characters encodeURIComponent leaves as they are (tested against it): no string is built to compare. */
+const URL_SAFE = /^[A-Za-z0-9\-_.!~*'()]+$/;
+
 function urlSafe(s: string): boolean {
-  return s.length > 0 && encodeURIComponent(s) === s;
+  return URL_SAFE.test(s);
 }
 
 /**
