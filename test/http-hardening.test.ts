@@ -88,6 +88,43 @@ describe('slow clients', () => {
       await nowhere.body?.cancel();
     }
   });
+
+  // A declared length is read straight from the socket; a chunked body is counted as it streams.
+  // Both must arrive whole, and a chunked one past 4 MB must be cut off, over real HTTP.
+  describe('request bodies over real HTTP', () => {
+    const sbom = (pad: number) =>
+      JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', components: [{ type: 'library', name: 'left-pad', purl: 'pkg:npm/left-pad@1.3.0' }], pad: 'x'.repeat(pad) });
+    /** The body sent in 64 KB pieces without a Content-Length (Transfer-Encoding: chunked). */
+    const chunked = (text: string) => {
+      const bytes = Buffer.from(text);
+      let at = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= bytes.length) return controller.close();
+          controller.enqueue(bytes.subarray(at, (at += 64 * 1024)));
+        },
+      });
+    };
+    const post = (body: BodyInit) =>
+      fetch(`http://127.0.0.1:${port}/api/v1/sbom`, { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body, duplex: 'half' } as RequestInit);
+
+    it('reads a declared body just under 4 MB whole', async () => {
+      const text = sbom(4 * 1024 * 1024 - 200);
+      const r = await post(text);
+      expect(r.status).toBe(200);
+      expect((await r.json()).results.map((x: { purl: string[] }) => x.purl[0])).toEqual(['left-pad']);
+    });
+
+    it('reads a chunked body whole, and refuses one past 4 MB with 413 JSON', async () => {
+      const ok = await post(chunked(sbom(3 * 1024 * 1024)));
+      expect(ok.status).toBe(200);
+      expect((await ok.json()).results_count).toBe(1);
+      const big = await post(chunked(sbom(5 * 1024 * 1024)));
+      expect(big.status).toBe(413);
+      expect((await big.json()).detail).toMatch(/larger than 4 MB/);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    });
+  });
 });
 
 describe('security headers', () => {

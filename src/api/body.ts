@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { declaredBodyLength } from '../http/body-cap.js';
 import { readCappedBody } from '../upstreams/http.js';
 
 export const SUBMISSION_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -26,7 +27,13 @@ export class UnsupportedMediaTypeError extends Error {
  * request: it is never stored or logged.
  */
 export async function readBody(c: Context, limit = SUBMISSION_LIMIT_BYTES): Promise<Uint8Array> {
-  const body = await readCappedBody(c.req.raw.body, c.req.header('content-length'), limit);
+  const declared = declaredBodyLength(c);
+  if (declared !== null && declared > limit) throw new BodyTooLargeError(limit);
+  // A declared length within the limit is all Node's parser will deliver, so the body is read
+  // whole, straight from the socket (@hono/node-server's direct read, no web stream). A chunked
+  // body is read as a stream and refused as soon as it passes the limit.
+  if (declared !== null) return new Uint8Array(await c.req.raw.arrayBuffer());
+  const body = await readCappedBody(c.req.raw.body, null, limit);
   if (body === null) throw new BodyTooLargeError(limit);
   return body;
 }

@@ -17,7 +17,7 @@ import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
-import { bodyLimit } from 'hono/body-limit';
+import { bodyCap } from './body-cap.js';
 import { SUBMISSION_LIMIT_BYTES } from '../api/body.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { rateLimit } from './rate-limit.js';
@@ -87,8 +87,8 @@ export function build(deps: AppDeps): OpenAPIHono {
   // Every POST body has a cap, whatever reads it; the submission routes also cap while streaming.
   const tooLarge = (bytes: number) => (c: Context) =>
     detailResponse(c, 413, `The body is larger than ${bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`}, the most this route reads; nothing was kept.`);
-  app.on('POST', '/api/v1/dispute', bodyLimit({ maxSize: DISPUTE_LIMIT_BYTES, onError: tooLarge(DISPUTE_LIMIT_BYTES) }));
-  app.on('POST', '*', bodyLimit({ maxSize: SUBMISSION_LIMIT_BYTES, onError: tooLarge(SUBMISSION_LIMIT_BYTES) }));
+  app.on('POST', '/api/v1/dispute', bodyCap(DISPUTE_LIMIT_BYTES, tooLarge(DISPUTE_LIMIT_BYTES)));
+  app.on('POST', '*', bodyCap(SUBMISSION_LIMIT_BYTES, tooLarge(SUBMISSION_LIMIT_BYTES)));
 
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);
