@@ -68,6 +68,27 @@ describe('POST /api/v1/manifest', () => {
     expect(earlier.body.results.every((x: any) => x.censoring_status === 'not-observed-at-date')).toBe(true);
   });
 
+  it('gives each state\'s meaning once per kind, and keeps only the notes that say something about one result', async () => {
+    const body = JSON.stringify({ components: [{ name: 'express', kind: 'npm' }, { name: 'expressjs/express', kind: 'github' }, { name: 'left-pad', kind: 'npm' }] });
+    const r = await post('/api/v1/manifest', body, 'application/json');
+    // A dormant package and a dormant repository age by different dates, so the meanings are per kind.
+    expect(r.body.state_definitions).toEqual({
+      npm: { alive: 'latest published version 180 days ago or less', not_observed: expect.stringMatching(/not dead/) },
+      github: { alive: 'last commit 180 days ago or less' },
+    });
+    for (const result of r.body.results) expect(result).not.toHaveProperty('state_definition');
+    // Never observed: no per-result note; the source says "not checked", as does the answer's note.
+    const leftPad = r.body.results.find((x: any) => x.input.name === 'left-pad');
+    expect(leftPad).not.toHaveProperty('note');
+    expect(leftPad.source).toMatch(/^not checked: Tended holds no observation of npm:left-pad on or before 2026-11-22$/);
+    expect(r.body.note).toMatch(/"not checked" \(not_observed\), never "gone"/);
+    // A reading too old to vouch for the date keeps the note that says why no state is asserted.
+    await t.store.appendObservations([githubObservation('old/repo', '2026-03-01', 'alive')], deps.notary.seal);
+    const stale = await post('/api/v1/manifest', JSON.stringify({ components: [{ name: 'old/repo', kind: 'github' }] }), 'application/json');
+    expect(stale.body.results[0]).toMatchObject({ state: 'unknown-stale', observation_date: '2026-03-01', note: expect.stringMatching(/more than 180 days/) });
+    expect(stale.body.state_definitions).toEqual({ github: { 'unknown-stale': expect.stringMatching(/not a death/) } });
+  });
+
   it('reads a pasted package.json, Dockerfile, workflow and requirements.txt, merging duplicates with every location', async () => {
     const pkg = await post('/api/v1/manifest', JSON.stringify({ filename: 'package.json', content: corpus('package-json/express.package.json').toString() }), 'application/json');
     expect(pkg.status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckPlan, ComponentCheck } from '../operations/check-components.js';
-import { entityResult } from '../operations/entity-answer.js';
+import { checkedResult } from '../operations/entity-answer.js';
 import { checkAnswerBody } from './check-answer-body.js';
 
 function plan(count: number, unresolved = 1): CheckPlan {
@@ -15,7 +15,7 @@ function plan(count: number, unresolved = 1): CheckPlan {
       let chunk: ComponentCheck[] = [];
       for (let i = 0; i < count; i++) {
         const ref = { kind: 'npm' as const, id: `p-${i}` };
-        const result: ComponentCheck = { ...entityResult(ref, [], '2026-11-01', '2026-11-22'), input: { name: ref.id, kind: 'npm', locations: [{ input: `pkg:npm/p-${i}`, location: `components[${i}]` }] } };
+        const result: ComponentCheck = { ...checkedResult(ref, [], '2026-11-01', '2026-11-22'), input: { name: ref.id, kind: 'npm', locations: [{ input: `pkg:npm/p-${i}`, location: `components[${i}]` }] } };
         states[result.state] = (states[result.state] ?? 0) + 1;
         chunk.push(result);
         if (chunk.length === size) {
@@ -27,6 +27,7 @@ function plan(count: number, unresolved = 1): CheckPlan {
     },
     unresolved: Array.from({ length: unresolved }, (_, i) => ({ input: `x${i}`, location: `components[${count + i}]`, reason: 'names no package URL (purl), so it cannot be looked up' })),
     states,
+    state_definitions: { npm: { not_observed: 'the check met 403, 429, a time-out or a network failure; it is not dead' } },
     note: 'n',
     license: 'CC-BY-4.0',
   };

@@ -90,7 +90,9 @@ export const TOOLS = [
       const ref = normaliseComponent(args.kind, args.name);
       const answer = await checkComponents(deps, { format: 'components', references: [{ ref, input: args.name, location: 'name' }], unresolved: [] }, args.as_of, deps.verdicts);
       const { input, ...result } = answer.results[0]!;
-      return { ...result, input: { name: input.name, kind: input.kind }, license: answer.license };
+      // One component: the definition goes with its result, as on the entity route.
+      const state_definition = answer.state_definitions[ref.kind]![result.state]!;
+      return { ...result, state_definition, input: { name: input.name, kind: input.kind }, license: answer.license };
     },
   }),
   tool({

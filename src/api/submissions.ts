@@ -49,12 +49,18 @@ export const CheckAnswerSchema = z
     results_count: z.number().int(),
     unresolved_count: z.number().int(),
     results: z.array(
-      EntityResultSchema.extend({
+      EntityResultSchema.omit({ state_definition: true }).extend({
         input: z.object({ name: z.string(), kind: z.enum(COMPONENT_KINDS), locations: z.array(z.object({ input: z.string(), location: z.string() })) }),
       }),
-    ),
+    ).openapi({
+      description:
+        'Each an entity result without `state_definition` (given once in `state_definitions`); a component never observed has no per-result note, its `source` says "not checked".',
+    }),
     unresolved: z.array(z.object({ input: z.string(), location: z.string(), reason: z.string() })),
     states: z.record(z.string(), z.number().int()),
+    state_definitions: z
+      .record(z.string(), z.record(z.string(), z.string()))
+      .openapi({ description: 'The meaning of every state the results carry, by kind then state.', example: { npm: { alive: 'latest published version 180 days ago or less' } } }),
     note: z.string(),
     license: z.literal('CC-BY-4.0'),
   })

@@ -2,11 +2,12 @@ import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { ComponentReference, ParseResult, SbomSubject, UnresolvedEntry } from '../parsers/reference.js';
 import type { RecordDeps } from './deps.js';
-import { DATA_LICENSE, entityResult, type EntityResult } from './entity-answer.js';
+import { stateDefinition } from '../domain/state.js';
+import { DATA_LICENSE, checkedResult, type CheckedResult, type EntityResult } from './entity-answer.js';
 import type { Verdict } from '../notary/verdict.js';
 import type { VerdictService } from './verdict.js';
 
-export interface ComponentCheck extends EntityResult {
+export interface ComponentCheck extends CheckedResult {
   /** What the submission named, and every place it named it. */
   input: { name: string; kind: ComponentRef['kind']; locations: { input: string; location: string }[] };
   /** With TENDED_VERDICTS=on: the signed, offline-verifiable form of this result. */
@@ -27,9 +28,13 @@ export interface CheckAnswer {
   unresolved: UnresolvedEntry[];
   /** The result states counted: facts about the submission, not a score. */
   states: Partial<Record<EntityResult['state'], number>>;
+  /** The meaning of each state the results carry, by kind (a dormant repository and a dormant package age by different dates): once here, not once per result. */
+  state_definitions: StateDefinitions;
   note: string;
   license: typeof DATA_LICENSE;
 }
+
+export type StateDefinitions = Partial<Record<ComponentRef['kind'], Partial<Record<EntityResult['state'], string>>>>;
 
 const NOTE =
   'Each result is what the record held for that component on as_of. A component Tended holds no observation of is "not checked" (not_observed), never "gone". The submission was read in memory and not kept.';
@@ -39,10 +44,11 @@ const NOTE =
  * results are made a chunk at a time as they are written, so a 10,000-component SBOM never holds
  * 10,000 answer objects at once. `states` is complete once `results()` has run to its end.
  */
-export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states'> {
+export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states' | 'state_definitions'> {
   /** The results in order, at most `size` to a chunk (chunks, not single results: one await per result costs more than making it). */
   results(size: number): AsyncGenerator<ComponentCheck[]>;
   readonly states: CheckAnswer['states'];
+  readonly state_definitions: StateDefinitions;
 }
 
 /**
@@ -62,6 +68,7 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
   }
   const held = await deps.store.observationsOfMany([...merged.values()].map((m) => m.ref));
   const states: CheckAnswer['states'] = {};
+  const definitions: StateDefinitions = {};
   // The head is read before the first byte is written, so every verdict of one answer names one checkpoint.
   const head = verdicts && merged.size > 0 ? await verdicts.head() : null;
   return {
@@ -74,8 +81,10 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
     async *results(size) {
       let chunk: ComponentCheck[] = [];
       for (const [key, { ref, found }] of merged) {
-        const result = entityResult(ref, held.get(key) ?? [], asOf, today);
+        const result = checkedResult(ref, held.get(key) ?? [], asOf, today);
         states[result.state] = (states[result.state] ?? 0) + 1;
+        const meanings = (definitions[ref.kind] ??= {});
+        meanings[result.state] ??= stateDefinition(result.state, ref.kind);
         // The fresh result becomes the check in place: copying its fifteen fields into a new
         // object, ten thousand times for a big SBOM, costs more than making the result.
         const check = result as ComponentCheck;
@@ -91,6 +100,7 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
     },
     unresolved: parsed.unresolved,
     states,
+    state_definitions: definitions,
     note: NOTE,
     license: DATA_LICENSE,
   };
@@ -111,6 +121,7 @@ export async function checkComponents(deps: RecordDeps, parsed: ParseResult, raw
     results,
     unresolved: plan.unresolved,
     states: plan.states,
+    state_definitions: plan.state_definitions,
     note: plan.note,
     license: plan.license,
   };

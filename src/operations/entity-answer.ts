@@ -35,6 +35,16 @@ export interface EntitySeries {
   mutations: Mutation[];
 }
 
+/**
+ * One component's result inside a manifest or SBOM answer: the entity result without the two
+ * sentences that would repeat thousands of times in a big answer. `state_definition` is given once
+ * per kind and state in the answer's `state_definitions`; the note of a component never observed
+ * is left out because its `source` already says it ("not checked: Tended holds no observation of
+ * …") and so does the answer's note. A note that says something about this result (a stale or a
+ * failed reading) stays.
+ */
+export type CheckedResult = Omit<EntityResult, 'state_definition'>;
+
 /** Resolves one component's observations at a date into its answer. Pure: no store, no clock. */
 export function entityResult(ref: ComponentRef, observations: Observation[], asOf: string | null, today: string): EntityResult {
   const r = resolveAsOf(observations, asOf, today);
@@ -46,7 +56,7 @@ export function entityResult(ref: ComponentRef, observations: Observation[], asO
     state: r.state,
     state_definition: stateDefinition(r.state, ref.kind),
     observation_date: r.observation_date,
-    source: o ? o.source : `not checked: Tended holds no observation of ${ref.kind}:${ref.id} on or before ${r.as_of}`,
+    source: sourceOf(r, ref),
     censoring_status: r.censoring_status,
     observed_at: o?.observed_at ?? null,
     evidence: o?.evidence ?? null,
@@ -55,6 +65,35 @@ export function entityResult(ref: ComponentRef, observations: Observation[], asO
     last_asserted: r.last_asserted,
     ...noteFor(r, ref),
   };
+}
+
+/** The same resolution as entityResult, in the form a manifest or SBOM answer carries it. */
+export function checkedResult(ref: ComponentRef, observations: Observation[], asOf: string | null, today: string): CheckedResult {
+  const r = resolveAsOf(observations, asOf, today);
+  const o = r.observation;
+  const result: CheckedResult = {
+    purl: componentPurls(ref),
+    kind: ref.kind,
+    as_of: r.as_of,
+    state: r.state,
+    observation_date: r.observation_date,
+    source: sourceOf(r, ref),
+    censoring_status: r.censoring_status,
+    observed_at: o?.observed_at ?? null,
+    evidence: o?.evidence ?? null,
+    method: o?.method ?? null,
+    leaf_index: o?.leaf_index ?? null,
+    last_asserted: r.last_asserted,
+  };
+  if (o !== null) {
+    const { note } = noteFor(r, ref);
+    if (note !== undefined) result.note = note;
+  }
+  return result;
+}
+
+function sourceOf(r: Resolution, ref: ComponentRef): string {
+  return r.observation ? r.observation.source : `not checked: Tended holds no observation of ${ref.kind}:${ref.id} on or before ${r.as_of}`;
 }
 
 /** The dated series up to the answer's date: nothing after as_of ever leaks into it. */

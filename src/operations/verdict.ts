@@ -17,6 +17,9 @@ const VERDICT_CACHE_ENTRIES = 5000;
  * per request. The key set is re-read whenever the head moves, because a rotation (possibly by
  * another process) always appends a leaf.
  */
+
+/** What a verdict vouches for: the spec §2.1 fields of a result, whichever answer carries it. */
+type SignedFields = Pick<EntityResult, 'purl' | 'as_of' | 'state' | 'observation_date' | 'source' | 'censoring_status' | 'leaf_index'>;
 export class VerdictService {
   private readonly cache = new AnswerCache<Verdict>(VERDICT_CACHE_ENTRIES);
   private loaded: { size: number; keySet: StoredKeySet; signer: VerdictSigner } | null = null;
@@ -39,7 +42,7 @@ export class VerdictService {
   }
 
   /** One signed verdict for one answer, under `head`. */
-  async sign(ref: ComponentRef, result: EntityResult, head: HeadBlock): Promise<Verdict> {
+  async sign(ref: ComponentRef, result: SignedFields, head: HeadBlock): Promise<Verdict> {
     const key = `${ref.kind}:${ref.id}|${result.as_of}|${result.state}|${result.leaf_index ?? 'none'}|${head.tree_size}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
