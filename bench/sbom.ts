@@ -10,7 +10,7 @@ import { logNotary } from '../src/operations/deps.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 
 const COMPONENTS = 10_000;
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const ROUNDS = Number(process.env.ROUNDS ?? 10);
 const components = Array.from({ length: COMPONENTS }, (_, i) => ({
   type: 'library',
   'bom-ref': `pkg:npm/bench-package-${i}@1.${i % 50}.0`,
