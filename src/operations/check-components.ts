@@ -42,7 +42,8 @@ const NOTE =
 /**
  * A check ready to answer: everything that can fail (the date, the store read) is done; the
  * results are made a chunk at a time as they are written, so a 10,000-component SBOM never holds
- * 10,000 answer objects at once. `states` is complete once `results()` has run to its end.
+ * 10,000 answer objects at once. `states` and `state_definitions` are complete once `results()`
+ * has run to its end.
  */
 export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states' | 'state_definitions'> {
   /** The results in order, at most `size` to a chunk (chunks, not single results: one await per result costs more than making it). */
