@@ -167,7 +167,7 @@ describe('tended export / import / verify', () => {
     expect(r.err).toBe('');
     const answer = JSON.parse(r.out);
     expect(answer.subject).toEqual({ name: 'my-app', version: '3.1.0', bom_ref: 'my-app@3.1.0' });
-    expect(answer.results.map((x: any) => x.purl[0])).toEqual(['acme/widget']);
+    expect(answer.results.map((x: any) => x.input.name)).toEqual(['acme/widget']);
   });
 
   it('checks against a running service with --url: the same answer and exit code as the local store', async () => {

@@ -61,7 +61,7 @@ describe('POST /api/v1/manifest', () => {
     const r = await post('/api/v1/manifest', body, 'application/json');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ format: 'components', results_count: 3, unresolved_count: 0, license: 'CC-BY-4.0' });
-    const byName = Object.fromEntries(r.body.results.map((x: any) => [x.purl[0], x]));
+    const byName = Object.fromEntries(r.body.results.map((x: any) => [x.input.name, x]));
     expect(byName['express']).toMatchObject({ state: 'alive', observation_date: '2026-11-01', censoring_status: 'interval-censored', purl: ['express', 'pkg:npm/express'] });
     expect(byName['left-pad']).toMatchObject({ state: 'not_observed', observation_date: null, censoring_status: 'not-observed-at-date' });
     const earlier = await post('/api/v1/manifest?as_of=2026-10-01', body, 'application/json');
@@ -78,7 +78,7 @@ describe('POST /api/v1/manifest', () => {
     });
     for (const result of r.body.results) expect(result).not.toHaveProperty('state_definition');
     // Never observed: no per-result note; the source says "not checked", as does the answer's note.
-    const leftPad = r.body.results.find((x: any) => x.purl[0] === 'left-pad');
+    const leftPad = r.body.results.find((x: any) => x.input.name === 'left-pad');
     expect(leftPad).not.toHaveProperty('note');
     expect(leftPad.source).toMatch(/^not checked: Tended holds no observation of npm:left-pad on or before 2026-11-22$/);
     expect(r.body.note).toMatch(/"not checked" \(not_observed\), never "gone"/);
@@ -98,7 +98,7 @@ describe('POST /api/v1/manifest', () => {
     expect(docker.body.results.map((x: any) => x.purl[0])).toEqual(expect.arrayContaining(['docker.io/library/alpine:3.21', 'docker.io/library/node:22-alpine']));
     const workflow = await post('/api/v1/manifest', JSON.stringify({ filename: 'build.yml', content: corpus('workflow/renovate-build.yml').toString() }), 'application/json');
     expect(workflow.body.format).toBe('workflow');
-    const checkout = workflow.body.results.find((x: any) => x.purl[0] === 'actions/checkout');
+    const checkout = workflow.body.results.find((x: any) => x.input.name === 'actions/checkout');
     expect(checkout.state).toBe('alive');
     expect(checkout.input.locations.length).toBeGreaterThan(1);
     const reqs = await post('/api/v1/manifest', corpus('requirements/trivy-requirements_utf16le.txt'), 'text/plain');
@@ -146,7 +146,7 @@ describe('POST /api/v1/sbom', () => {
     const cdx = await post('/api/v1/sbom', corpus('cyclonedx/cern-lhc-vdm-editor.bom.json'), 'application/vnd.cyclonedx+json');
     expect(cdx.status).toBe(200);
     expect(cdx.body.subject).toEqual({ name: 'lhc-vdm-editor', version: '0.0.1', purl: 'pkg:npm/lhc-vdm-editor@0.0.1', bom_ref: 'pkg:npm/lhc-vdm-editor@0.0.1' });
-    expect(cdx.body.results.map((x: any) => x.purl[0])).not.toContain('lhc-vdm-editor');
+    expect(cdx.body.results.map((x: any) => x.input.name)).not.toContain('lhc-vdm-editor');
     const spdx = await post('/api/v1/sbom', corpus('spdx/spdx-spec-SPDXTagExample-v2.3.spdx'), 'text/spdx');
     expect(spdx.body.subject).toEqual({ name: 'glibc', version: '2.11.1', bom_ref: 'SPDXRef-Package' });
     const none = await post('/api/v1/sbom', corpus('cyclonedx/laravel-7.12.0.1.1.xml'), 'application/xml');

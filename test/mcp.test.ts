@@ -69,7 +69,7 @@ async function callsEveryTool(callTool: CallTool) {
 
   const manifest = await call('check_manifest', { filename: 'requirements.txt', content: 'tiny-parser==1.0\nnever-watched>=2\n' });
   expect(manifest).toMatchObject({ format: 'requirements', results_count: 2, license: 'CC-BY-4.0' });
-  expect(manifest.results.find((r: any) => r.purl[0] === 'tiny-parser')).toMatchObject({ observation_date: TODAY, censoring_status: 'observed-on-date' });
+  expect(manifest.results.find((r: any) => r.input.name === 'tiny-parser')).toMatchObject({ observation_date: TODAY, censoring_status: 'observed-on-date' });
 
   const bom = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }] });
   const sbom = await call('check_sbom', { content: bom });

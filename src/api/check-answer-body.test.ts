@@ -15,7 +15,7 @@ function plan(count: number, unresolved = 1): CheckPlan {
       let chunk: ComponentCheck[] = [];
       for (let i = 0; i < count; i++) {
         const ref = { kind: 'npm' as const, id: `p-${i}` };
-        const result: ComponentCheck = { ...checkedResult(ref, [], '2026-11-01', '2026-11-22'), input: { locations: [{ input: `pkg:npm/p-${i}`, location: `components[${i}]` }] } };
+        const result: ComponentCheck = { ...checkedResult(ref, [], '2026-11-01', '2026-11-22'), input: { name: ref.id, kind: 'npm', locations: [{ input: `pkg:npm/p-${i}`, location: `components[${i}]` }] } };
         states[result.state] = (states[result.state] ?? 0) + 1;
         chunk.push(result);
         if (chunk.length === size) {

@@ -5,7 +5,7 @@ const RESULTS_PER_CHUNK = 256;
 const COMMA = 0x2c;
 
 /**
- * A check answer written as it is made. A 4 MB SBOM answers with ~5 MB of JSON; built whole it
+ * A check answer written as it is made. A 4 MB SBOM answers with ~5.5 MB of JSON; built whole it
  * would sit in memory three times (objects, string, bytes) beside the parsed body. Pulled chunk
  * by chunk, only one chunk of results exists at a time, and a slow reader slows the writer
  * (the stream is pull-based) instead of growing a buffer. `states` and `state_definitions` need

@@ -92,7 +92,7 @@ export const TOOLS = [
       const { input, ...result } = answer.results[0]!;
       // One component: the definition goes with its result, as on the entity route.
       const state_definition = answer.state_definitions[ref.kind]![result.state]!;
-      return { ...result, state_definition, input: { name: ref.id, kind: ref.kind }, license: answer.license };
+      return { ...result, state_definition, input: { name: input.name, kind: input.kind }, license: answer.license };
     },
   }),
   tool({

@@ -50,9 +50,7 @@ export const CheckAnswerSchema = z
     unresolved_count: z.number().int(),
     results: z.array(
       EntityResultSchema.omit({ state_definition: true }).extend({
-        input: z.object({ locations: z.array(z.object({ input: z.string(), location: z.string() })) }).openapi({
-          description: 'Every place the submission named this component (duplicates merged), with the text that named it.',
-        }),
+        input: z.object({ name: z.string(), kind: z.enum(COMPONENT_KINDS), locations: z.array(z.object({ input: z.string(), location: z.string() })) }),
       }),
     ).openapi({
       description:

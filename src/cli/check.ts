@@ -161,7 +161,7 @@ function isCheckAnswer(body: unknown): body is CheckAnswer {
 }
 
 function table(answer: CheckAnswer): string {
-  const rows = answer.results.map((r) => [r.state, r.observation_date ?? '-', r.censoring_status, `${r.kind}:${r.purl[0]}`, r.input.locations[0]?.location ?? '']);
+  const rows = answer.results.map((r) => [r.state, r.observation_date ?? '-', r.censoring_status, `${r.kind}:${r.input.name}`, r.input.locations[0]?.location ?? '']);
   const header = ['state', 'observed', 'censoring', 'component', 'where'];
   const widths = [0, 1, 2, 3].map((i) => Math.max(header[i]!.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ');

@@ -8,8 +8,8 @@ import type { Verdict } from '../notary/verdict.js';
 import type { VerdictService } from './verdict.js';
 
 export interface ComponentCheck extends CheckedResult {
-  /** Every place the submission named this component, with the text that named it (the component itself is `kind` and `purl[0]`). */
-  input: { locations: { input: string; location: string }[] };
+  /** What the submission named, and every place it named it. */
+  input: { name: string; kind: ComponentRef['kind']; locations: { input: string; location: string }[] };
   /** With TENDED_VERDICTS=on: the signed, offline-verifiable form of this result. */
   verdict?: Verdict;
 }
@@ -89,7 +89,7 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
         // The fresh result becomes the check in place: copying its fifteen fields into a new
         // object, ten thousand times for a big SBOM, costs more than making the result.
         const check = result as ComponentCheck;
-        check.input = { locations: found.map((f) => ({ input: f.input, location: f.location })) };
+        check.input = { name: ref.id, kind: ref.kind, locations: found.map((f) => ({ input: f.input, location: f.location })) };
         if (verdicts && head) check.verdict = await verdicts.sign(ref, result, head);
         chunk.push(check);
         if (chunk.length === size) {
