@@ -193,7 +193,7 @@ describe('the log over HTTP', () => {
     // Past the largest safe integer: one item saying so, not the same item twice.
     const huge = await get('/api/chain/entries/99999999999999999999999');
     expect(huge.status).toBe(422);
-    expect(huge.body.detail).toEqual([{ loc: ['param', 'index'], msg: 'index is larger than any log can hold (at most 9007199254740991)', type: 'too_big' }]);
+    expect(huge.body.detail).toEqual([{ loc: ['path', 'index'], msg: 'index is larger than any log can hold (at most 9007199254740991)', type: 'too_big' }]);
     expect((await get('/api/chain/proof/inclusion?index=9007199254740992')).body.detail).toHaveLength(1);
   });
 });
@@ -222,7 +222,22 @@ describe('POST /api/v1/dispute', () => {
     expect((await post('{"kind":"github",')).status).toBe(400);
     const missing = await post('{"kind":"github"}');
     expect(missing.status).toBe(422);
-    expect(missing.body.detail[0].loc).toEqual(['json', 'name']);
+    expect(missing.body.detail[0].loc).toEqual(['body', 'name']);
+    // Every refusal says what to send, not zod's "Invalid input: expected string, received undefined".
+    const empty = await post('{}');
+    expect(empty.status).toBe(422);
+    expect(empty.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([
+      ['body', 'kind'],
+      ['body', 'name'],
+    ]);
+    expect(empty.body.detail[0].msg).toMatch(/kind must be a string, one of github, npm, pypi, docker/);
+    expect(empty.body.detail[1].msg).toMatch(/name must name the component, e\.g\. "left-pad"/);
+    for (const d of empty.body.detail) expect(d.msg).not.toMatch(/Invalid input/);
+    const list = await post('[]');
+    expect(list.status).toBe(422);
+    expect(list.body.detail).toEqual([{ loc: ['body'], msg: expect.stringMatching(/JSON object naming one component/), type: 'invalid_type' }]);
+    const broken = await post('{"kind":');
+    expect(broken.body.detail).toMatch(/not valid JSON.*\{"kind": "npm", "name": "left-pad"\}/);
     const kind = await post('{"kind":"cargo","name":"serde"}');
     expect(kind.status).toBe(422);
     expect(kind.body.detail[0].msg).toMatch(/github/);

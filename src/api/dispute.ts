@@ -4,11 +4,19 @@ import { disputeComponent } from '../operations/dispute.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import { EntityResultSchema, ErrorDetail, errorResponses, json } from './schemas.js';
 
+const NAME_HINT = 'name must name the component, e.g. "left-pad" or "expressjs/express"';
+
+// Each message says what to send, so `{}` or a wrong type gets a sentence rather than zod's "Invalid input".
 const DisputeBody = z
-  .object({
-    kind: z.string().openapi({ description: `One of ${COMPONENT_KINDS.join(', ')}.`, example: 'npm' }),
-    name: z.string().min(1, 'name must name the component, e.g. "left-pad" or "expressjs/express"').openapi({ example: 'left-pad' }),
-  })
+  .object(
+    {
+      kind: z
+        .string({ error: `kind must be a string, one of ${COMPONENT_KINDS.join(', ')}` })
+        .openapi({ description: `One of ${COMPONENT_KINDS.join(', ')}.`, example: 'npm' }),
+      name: z.string({ error: `${NAME_HINT}, as a string` }).min(1, NAME_HINT).openapi({ example: 'left-pad' }),
+    },
+    { error: 'The body must be a JSON object naming one component: {"kind": "npm", "name": "left-pad"}' },
+  )
   .openapi('DisputeRequest');
 
 const ObservationSchema = z.object({

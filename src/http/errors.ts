@@ -41,6 +41,10 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
     // the routes that read their own bodies do.
     return detailResponse(c, 415, new UnsupportedMediaTypeError(c.req.header('content-type') ?? '', ['application/json']).message);
   }
+  if (error instanceof HTTPException && error.status === 400 && error.message === 'Malformed JSON in request body') {
+    // hono's validator, for the routes declared with a JSON body (today the dispute): say what to send.
+    return detailResponse(c, 400, 'The body is not valid JSON (check its quotes, commas and brackets). This route reads a JSON object, such as {"kind": "npm", "name": "left-pad"}.');
+  }
   if (error instanceof HTTPException) {
     const status = error.status as 400;
     return detailResponse(c, status, error.message || 'the request could not be read');
@@ -50,9 +54,13 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
 }
 
 /** zod issues from a request validator, reported against where the value came from. */
+/** hono's validator targets, named as the rest of the API names where a value came from. */
+const LOC_ROOT: Record<string, string> = { json: 'body', param: 'path' };
+
 export function zodIssues(target: string, issues: { path: PropertyKey[]; message: string; code: string }[]): Issue[] {
+  const root = LOC_ROOT[target] ?? target;
   return issues.map((i) => ({
-    loc: [target, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+    loc: [root, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
     msg: i.message,
     type: i.code,
   }));
