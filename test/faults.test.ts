@@ -66,7 +66,7 @@ it('a worker killed with SIGKILL in the middle of a pass: the others and the nex
   expect(killed!.signal).toBe('SIGKILL');
   for (const s of survivors) expect(s.code, s.err).toBe(0);
 
-  // The killed worker's claims lapse after their lease (10 min); a pass after that, the same day,
+  // The killed worker's claims lapse after their lease (2 min, no longer renewed); a pass after that, the same day,
   // reads what it left. faketime moves the clock there.
   const recovery = await run(['observe', '--once'], env, `${D} 08:30:00`).exited;
   expect(recovery.code, recovery.err).toBe(0);

@@ -70,6 +70,25 @@ describe.each([
     expect(await t.store.observationsOf(ref('github', 'acme/rocket'))).toHaveLength(2);
   });
 
+  it('renews its claims while a slow batch outlasts the lease, so no other worker takes them', async () => {
+    const slow = { ...harness.sources.github, read: async (...args: Parameters<Harness['sources']['github']['read']>) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return harness.sources.github.read(...args);
+    } };
+    const slowDeps = { ...deps, sources: { ...harness.sources, github: slow } };
+    const watched = [ref('github', 'acme/rocket'), ref('github', 'acme/vanishing')];
+    await t.store.watchAdd(watched, '2026-03-15T00:00:00.000Z');
+    // A 300 ms lease from 12:00:00.000, renewed every 100 ms while the reads take a second.
+    const pass = observeDue(slowDeps, { batch: 10, concurrency: 2, leaseMs: 300 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    deps.clock.set('2026-03-15T12:00:00.250Z');
+    await new Promise((resolve) => setTimeout(resolve, 480));
+    // Past the first lease's end: without renewal another worker would take both components now.
+    expect(await t.store.claimDue('2026-03-15T12:00:00.400Z', 10, '2026-03-15T12:10:00.000Z')).toEqual([]);
+    expect(await pass).toMatchObject({ observed: 2, failed: 0 });
+    for (const w of await t.store.watchList()) expect(w).toMatchObject({ claimed_until: null, due_at: '2026-03-16T00:00:00.000Z' });
+  });
+
   it('records a rename as evidence, never a death, and watches the new name', async () => {
     await harness.close();
     harness = await startHarness({ scenario: demo, today: '2025-10-15' });

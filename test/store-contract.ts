@@ -251,6 +251,23 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await store.claimDue('2025-01-02T00:00:00.000Z', 100, '2025-01-02T00:10:00.000Z')).toEqual([refs[0]]);
     });
 
+    it('extends running claims, never one already released', async () => {
+      const refs = [
+        { kind: 'npm' as const, id: 'left-pad' },
+        { kind: 'github' as const, id: 'acme/rocket' },
+      ];
+      await store.watchAdd(refs, '2025-01-01T00:00:00.000Z');
+      expect(await store.claimDue('2025-01-01T06:00:00.000Z', 10, '2025-01-01T06:02:00.000Z')).toHaveLength(2);
+      await store.releaseWatch([refs[0]!], '2025-01-02T00:00:00.000Z');
+      await store.extendClaims(refs, '2025-01-01T06:04:00Z');
+      const byId = Object.fromEntries((await store.watchList()).map((w) => [w.component.id, w]));
+      expect(byId['acme/rocket']).toMatchObject({ claimed_until: '2025-01-01T06:04:00.000Z' });
+      expect(byId['left-pad']).toMatchObject({ claimed_until: null, due_at: '2025-01-02T00:00:00.000Z' });
+      // The extended lease holds: another claimer after the first lease's end gets nothing.
+      expect(await store.claimDue('2025-01-01T06:03:00.000Z', 10, '2025-01-01T06:05:00.000Z')).toEqual([]);
+      expect(await store.claimDue('2025-01-01T06:04:00.001Z', 10, '2025-01-01T06:06:00.000Z')).toEqual([refs[1]]);
+    });
+
     it('remembers an upstream answer’s validators and facts, replacing them on the next full answer', async () => {
       expect(await store.cacheGet('https://registry.example/left-pad')).toBeNull();
       await store.cacheSet('https://registry.example/left-pad', { etag: 'W/"1"', last_modified: null, facts: { latest: '1.3.0' } });

@@ -19,8 +19,12 @@ export async function openRecord(config: Config, wiring: CliWiring, options: { r
   return { store, notary, clock: systemClock };
 }
 
-/** How a pass claims and reads: small claims so several workers share a large watch list. */
-export const PASS_OPTIONS = { batch: 50, concurrency: 8, leaseMs: 10 * 60_000 } as const;
+/**
+ * How a pass claims and reads: small claims so several workers share a large watch list, and a
+ * two-minute lease renewed while the worker reads its batch, so a worker that dies frees its
+ * claims within two minutes.
+ */
+export const PASS_OPTIONS = { batch: 50, concurrency: 8, leaseMs: 2 * 60_000 } as const;
 
 /** openRecord plus the upstream readers, with conditional-request validators kept in the store. */
 export async function openObserver(config: Config, wiring: CliWiring): Promise<ObserverDeps> {

@@ -80,7 +80,10 @@ export interface PassOptions {
   batch: number;
   /** Components read at once (each upstream also limits its own concurrency). */
   concurrency: number;
-  /** How long a claim holds before another worker may take the component. */
+  /**
+   * How long a claim holds before another worker may take the component. The worker renews it
+   * every third of that while it still reads the batch, so only a dead worker's claims lapse.
+   */
   leaseMs: number;
   /**
    * Claims this worker could not give back because the store was away (kept by the schedule
@@ -107,6 +110,12 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
     const claimed = await deps.store.claimDue(now.toISOString(), options.batch, new Date(now.getTime() + options.leaseMs).toISOString());
     if (claimed.length === 0) return report;
     let outcomes: ObserveOutcome[];
+    // An upstream that holds the worker back (Retry-After) can make a batch outlast the lease;
+    // renewing keeps the claims ours. A failed renewal is not fatal: at worst another worker reads
+    // a component too, and the store keeps one observation per date.
+    const renewal = setInterval(() => {
+      deps.store.extendClaims(claimed, new Date(deps.clock.now().getTime() + options.leaseMs).toISOString()).catch(() => undefined);
+    }, options.leaseMs / 3);
     try {
       // Reads touch the store too (conditional-request validators), so an outage may start here.
       const readings = await inParallel(claimed, options.concurrency, (ref) => readComponent(deps, ref));
@@ -122,6 +131,8 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
       }
       // Any other fault must not stop the pass; these claims lapse and the components are retried.
       continue;
+    } finally {
+      clearInterval(renewal);
     }
     outcomes.forEach((outcome) => tally(report, outcome));
     const nextDue = `${addDays(utcDateOf(deps.clock.now()), 1)}T00:00:00.000Z`;

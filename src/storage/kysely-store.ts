@@ -244,6 +244,10 @@ export class KyselyStore implements Store {
     return watch.claimDue(this.db, this.backend, now, limit, leaseUntil);
   }
 
+  extendClaims(refs: ComponentRef[], leaseUntil: string) {
+    return watch.extendClaims(this.db, refs, leaseUntil);
+  }
+
   releaseWatch(refs: ComponentRef[], nextDue: string) {
     return watch.releaseWatch(this.db, refs, nextDue);
   }

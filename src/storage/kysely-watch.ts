@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { componentOwner, componentPurls, isComponentKind, type ComponentRef } from '../domain/component.js';
 import type { Database } from './schema.js';
 import type { CachedAnswer, WatchEntry } from './store.js';
@@ -95,14 +95,30 @@ export async function releaseWatch(db: Db, refs: ComponentRef[], nextDue: string
     await db
       .updateTable('watch')
       .set({ due_at: due, claimed_until: null })
-      .where('component_id', 'in', (eb) =>
-        eb
-          .selectFrom('components')
-          .select('id')
-          .where((w) => w.or(chunk.map((r) => w.and([w('kind', '=', r.kind), w('native_id', '=', r.id)])))),
-      )
+      .where('component_id', 'in', (eb) => componentIdsOf(eb, chunk))
       .execute();
   }
+}
+
+export async function extendClaims(db: Db, refs: ComponentRef[], until: string): Promise<void> {
+  const leaseUntil = instant(until);
+  for (let i = 0; i < refs.length; i += 200) {
+    const chunk = refs.slice(i, i + 200);
+    // Only rows still claimed: a released claim (claimed_until null) is not claimed again.
+    await db
+      .updateTable('watch')
+      .set({ claimed_until: leaseUntil })
+      .where('claimed_until', 'is not', null)
+      .where('component_id', 'in', (eb) => componentIdsOf(eb, chunk))
+      .execute();
+  }
+}
+
+function componentIdsOf(eb: ExpressionBuilder<Database, 'watch'>, refs: ComponentRef[]) {
+  return eb
+    .selectFrom('components')
+    .select('id')
+    .where((w) => w.or(refs.map((r) => w.and([w('kind', '=', r.kind), w('native_id', '=', r.id)]))));
 }
 
 export async function cacheGet(db: Db, url: string): Promise<CachedAnswer | null> {

@@ -76,6 +76,11 @@ export interface Store {
    * any number of connections never get the same component while its lease runs.
    */
   claimDue(now: string, limit: number, leaseUntil: string): Promise<ComponentRef[]>;
+  /**
+   * Keeps running claims alive until `leaseUntil` (a worker still reading them renews its lease,
+   * so a short lease frees a dead worker's claims soon). A claim already ended stays ended.
+   */
+  extendClaims(refs: ComponentRef[], leaseUntil: string): Promise<void>;
   /** Ends claims: the components are next due at `nextDue`. */
   releaseWatch(refs: ComponentRef[], nextDue: string): Promise<void>;
   /** Validators and extracted facts of an upstream URL's last full answer (conditional requests). */
