@@ -6,7 +6,7 @@ import { runCli } from '../src/cli/run.js';
 import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
 import { verifyVerdict } from '../src/notary/verdict.js';
 import { logNotary } from '../src/operations/deps.js';
-import { verifyKeySetChain } from '../src/operations/verdict-keys.js';
+import { keySetDocumentOf, verifyKeySetChain } from '../src/operations/verdict-keys.js';
 import { openPostgresStore } from '../src/storage/postgres/open.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import type { Store } from '../src/storage/store.js';
@@ -124,8 +124,11 @@ describe.each([
       const answer = (await (await app.request('/api/v1/entity/acme/one')).json()) as any;
       const keySet = (await (await app.request('/.well-known/service-verdict-keys.json')).json()) as any;
       const head = (await (await app.request('/api/chain/head')).json()) as any;
+      const first = await app.request('/.well-known/service-verdict-keys.json?version=1');
+      const next = await app.request(`/.well-known/service-verdict-keys.json?version=${keySet.version + 1}`);
+      const bad = await app.request('/.well-known/service-verdict-keys.json?version=0');
       await store.close();
-      return { answer, keySet, head };
+      return { answer, keySet, head, first: (await first.json()) as any, next: { status: next.status, body: (await next.json()) as any }, bad: bad.status };
     };
     const before = await serveOnce();
     expect(verifyVerdict(before.answer.verdict, before.keySet).predicate.state).toBe(before.answer.state);
@@ -135,5 +138,12 @@ describe.each([
     expect(after.head.verifier_key).toBe(after.head.verifier_keys[0]);
     expect(verifyVerdict(before.answer.verdict, after.keySet).keyid).toBe(before.keySet.keys[0].kid);
     expect(verifyVerdict(after.answer.verdict, after.keySet).keyid).toBe(after.keySet.keys[1].kid);
+
+    // A client that pinned version 1 fetches it again by number and walks to the newest.
+    expect(after.first).toEqual(before.keySet);
+    expect(() => verifyKeySetChain([after.first, after.keySet].map((k) => ({ document: keySetDocumentOf(k) as never, envelope: k.signature })))).not.toThrow();
+    expect(after.next.status).toBe(404);
+    expect(after.next.body.detail).toBe('No verdict key set version 3 was published; versions 1 to 2 are.');
+    expect(after.bad).toBe(422);
   });
 });

@@ -6,7 +6,7 @@ import type { Config } from '../config/config.js';
 import { publicJwkOf, type KeySetDocument } from '../notary/key-set.js';
 import { verifyVerdict, VerdictError } from '../notary/verdict.js';
 import type { RecordDeps } from '../operations/deps.js';
-import { activeSigner, ensureKeySet, rotateVerdictKey, verifyKeySetChain, type VerdictKeyFiles } from '../operations/verdict-keys.js';
+import { activeSigner, ensureKeySet, keySetDocumentOf, rotateVerdictKey, verifyKeySetChain, type VerdictKeyFiles } from '../operations/verdict-keys.js';
 import { VerdictService } from '../operations/verdict.js';
 import { openRecord } from './record.js';
 import type { CliWiring } from './run.js';
@@ -135,7 +135,7 @@ function keySetChain(files: [string, unknown][]): Answer[] | string {
       const set = entry as Answer;
       const version = set['version'] as number;
       const seen = byVersion.get(version);
-      if (seen && JSON.stringify(documentOf(seen)) !== JSON.stringify(documentOf(set))) return `two different key sets both say they are version ${version}`;
+      if (seen && JSON.stringify(keySetDocumentOf(seen)) !== JSON.stringify(keySetDocumentOf(set))) return `two different key sets both say they are version ${version}`;
       byVersion.set(version, set);
     }
   }
@@ -149,7 +149,7 @@ function keySetChain(files: [string, unknown][]): Answer[] | string {
     }
   }
   try {
-    verifyKeySetChain(chain.map((set) => ({ document: documentOf(set) as unknown as KeySetDocument, envelope: set['signature'] })));
+    verifyKeySetChain(chain.map((set) => ({ document: keySetDocumentOf(set) as unknown as KeySetDocument, envelope: set['signature'] })));
   } catch (error) {
     return `the key sets do not chain from the pinned version ${versions[0]}: ${(error as Error).message}`;
   }
@@ -170,11 +170,6 @@ function keySetShape(x: unknown): string | null {
 }
 
 /** The signed document of a key set as served: everything but its signature and where it is logged. */
-function documentOf(set: Answer): Answer {
-  const { signature: _signature, leaf_index: _leaf, digest: _digest, ...document } = set;
-  return document;
-}
-
 /** The answer fields a verdict's predicate also carries; an answer beside its verdict must agree on each. */
 const SIGNED_FIELDS = ['state', 'observation_date', 'censoring_status', 'leaf_index', 'source', 'as_of'] as const;
 

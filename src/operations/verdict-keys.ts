@@ -33,6 +33,12 @@ export function keySetAnswer(latest: StoredKeySet): KeySetAnswer {
   return { ...latest.document, signature: latest.envelope, leaf_index: latest.leaf_index, digest: latest.digest };
 }
 
+/** The signed document inside a published key set (any JSON read back): the answer without what keySetAnswer adds. */
+export function keySetDocumentOf(answer: Record<string, unknown>): Record<string, unknown> {
+  const { signature: _signature, leaf_index: _leaf, digest: _digest, ...document } = answer;
+  return document;
+}
+
 /** The active verdict key of a key set, with its private key from the files. */
 export function activeSigner(keySet: StoredKeySet, files: VerdictKeyFiles): VerdictSigner {
   const active = keySet.document.keys.find((k) => k.status === 'active');

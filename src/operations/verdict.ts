@@ -41,6 +41,13 @@ export class VerdictService {
     return keySetAnswer((await this.keys(await this.head())).keySet);
   }
 
+  /** One published version of the key set (null when there is none), and the newest version number. */
+  async keySetVersion(version: number): Promise<{ keySet: KeySetAnswer | null; newest: number }> {
+    const sets = await this.deps.store.keySets();
+    const found = sets.find((s) => s.document.version === version);
+    return { keySet: found ? keySetAnswer(found) : null, newest: sets.at(-1)?.document.version ?? 0 };
+  }
+
   /** One signed verdict for one answer, under `head`. */
   async sign(ref: ComponentRef, result: SignedFields, head: HeadBlock): Promise<Verdict> {
     const key = `${ref.kind}:${ref.id}|${result.as_of}|${result.state}|${result.leaf_index ?? 'none'}|${head.tree_size}`;
