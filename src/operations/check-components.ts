@@ -107,11 +107,8 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
   };
 }
 
-/** The whole answer as one object, for callers that need it all at once (the CLI table). */
-export async function checkComponents(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined, verdicts?: VerdictService | null): Promise<CheckAnswer> {
-  const plan = await planCheck(deps, parsed, rawAsOf, verdicts);
-  const results: ComponentCheck[] = [];
-  for await (const chunk of plan.results(1024)) results.push(...chunk);
+/** The fields of an answer that come before its results, in the order they are written. */
+export function checkAnswerHead(plan: CheckPlan): Pick<CheckAnswer, 'as_of' | 'format' | 'variant' | 'subject' | 'results_count' | 'unresolved_count'> {
   return {
     as_of: plan.as_of,
     format: plan.format,
@@ -119,6 +116,16 @@ export async function checkComponents(deps: RecordDeps, parsed: ParseResult, raw
     ...(plan.subject !== undefined ? { subject: plan.subject } : {}),
     results_count: plan.results_count,
     unresolved_count: plan.unresolved_count,
+  };
+}
+
+/** The whole answer as one object, for callers that need it all at once (the CLI table). */
+export async function checkComponents(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined, verdicts?: VerdictService | null): Promise<CheckAnswer> {
+  const plan = await planCheck(deps, parsed, rawAsOf, verdicts);
+  const results: ComponentCheck[] = [];
+  for await (const chunk of plan.results(1024)) results.push(...chunk);
+  return {
+    ...checkAnswerHead(plan),
     results,
     unresolved: plan.unresolved,
     states: plan.states,

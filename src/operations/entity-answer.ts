@@ -48,34 +48,30 @@ export type CheckedResult = Omit<EntityResult, 'state_definition'>;
 /** Resolves one component's observations at a date into its answer. Pure: no store, no clock. */
 export function entityResult(ref: ComponentRef, observations: Observation[], asOf: string | null, today: string): EntityResult {
   const r = resolveAsOf(observations, asOf, today);
+  // The definition right after the state it explains, for a person reading the answer.
+  const { purl, kind, as_of, state, ...rest } = recordedFields(ref, r);
+  return { purl, kind, as_of, state, state_definition: stateDefinition(state, ref.kind), ...rest, ...noteFor(r, ref) };
+}
+
+/** The same resolution as entityResult, in the form a manifest or SBOM answer carries it. */
+export function checkedResult(ref: ComponentRef, observations: Observation[], asOf: string | null, today: string): CheckedResult {
+  const r = resolveAsOf(observations, asOf, today);
+  const result: CheckedResult = recordedFields(ref, r);
+  if (r.observation !== null) {
+    const { note } = noteFor(r, ref);
+    if (note !== undefined) result.note = note;
+  }
+  return result;
+}
+
+/** What the record says for the component at the date, without the sentences that explain it. */
+function recordedFields(ref: ComponentRef, r: Resolution): CheckedResult {
   const o = r.observation;
   return {
     purl: componentPurls(ref),
     kind: ref.kind,
     as_of: r.as_of,
     state: r.state,
-    state_definition: stateDefinition(r.state, ref.kind),
-    observation_date: r.observation_date,
-    source: sourceOf(r, ref),
-    censoring_status: r.censoring_status,
-    observed_at: o?.observed_at ?? null,
-    evidence: o?.evidence ?? null,
-    method: o?.method ?? null,
-    leaf_index: o?.leaf_index ?? null,
-    last_asserted: r.last_asserted,
-    ...noteFor(r, ref),
-  };
-}
-
-/** The same resolution as entityResult, in the form a manifest or SBOM answer carries it. */
-export function checkedResult(ref: ComponentRef, observations: Observation[], asOf: string | null, today: string): CheckedResult {
-  const r = resolveAsOf(observations, asOf, today);
-  const o = r.observation;
-  const result: CheckedResult = {
-    purl: componentPurls(ref),
-    kind: ref.kind,
-    as_of: r.as_of,
-    state: r.state,
     observation_date: r.observation_date,
     source: sourceOf(r, ref),
     censoring_status: r.censoring_status,
@@ -85,11 +81,6 @@ export function checkedResult(ref: ComponentRef, observations: Observation[], as
     leaf_index: o?.leaf_index ?? null,
     last_asserted: r.last_asserted,
   };
-  if (o !== null) {
-    const { note } = noteFor(r, ref);
-    if (note !== undefined) result.note = note;
-  }
-  return result;
 }
 
 function sourceOf(r: Resolution, ref: ComponentRef): string {
