@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { declaredBodyLength } from '../http/body-cap.js';
 import { readCappedBody } from '../upstreams/http.js';
 
 export const SUBMISSION_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -36,6 +35,14 @@ export async function readBody(c: Context, limit = SUBMISSION_LIMIT_BYTES): Prom
   const body = await readCappedBody(c.req.raw.body, null, limit);
   if (body === null) throw new BodyTooLargeError(limit);
   return body;
+}
+
+/** The declared length, when the body has one and is not chunked; null otherwise. */
+export function declaredBodyLength(c: Context): number | null {
+  const length = c.req.header('content-length');
+  if (length === undefined || c.req.header('transfer-encoding') !== undefined) return null;
+  const bytes = Number(length);
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : null;
 }
 
 /** The media type without parameters, lower-cased; empty when absent. */

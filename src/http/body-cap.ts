@@ -1,13 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-
-/** The declared length, when the body has one and is not chunked; null otherwise. */
-export function declaredBodyLength(c: Context): number | null {
-  const length = c.req.header('content-length');
-  if (length === undefined || c.req.header('transfer-encoding') !== undefined) return null;
-  const bytes = Number(length);
-  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : null;
-}
+import { declaredBodyLength } from '../api/body.js';
 
 /**
  * A cap on every request body, whatever reads it. A declared Content-Length is judged from the
