@@ -6,6 +6,13 @@ import { HealthSchema, json } from './schemas.js';
 /** Seconds a client is asked to wait while the store is away: the pool reconnects well within it. */
 export const STORE_RETRY_AFTER_S = 5;
 
+/** What every answer made while the store is away says, whichever door (API, page, MCP) it came by. */
+export const STORE_UNAVAILABLE_DETAIL =
+  'Tended’s database is not answering just now (it may be restarting). Nothing is wrong with the request: try again in a few seconds.';
+
+/** The headers of an answer made while the store is away: when to come back, and not to cache it. */
+export const STORE_UNAVAILABLE_HEADERS = { 'Retry-After': String(STORE_RETRY_AFTER_S), 'Cache-Control': 'no-store' } as const;
+
 const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
@@ -38,7 +45,7 @@ export function registerHealthRoute(app: OpenAPIHono, deps: RecordDeps & { reado
           ...limits,
         },
         503,
-        { 'Retry-After': String(STORE_RETRY_AFTER_S), 'Cache-Control': 'no-store' },
+        STORE_UNAVAILABLE_HEADERS,
       );
     }
   });

@@ -10,6 +10,7 @@ import { NotFoundError, readHead, readInclusionProof, readLeaf } from '../operat
 import { readEntity, readOrg } from '../operations/read-entity.js';
 import { InputError, MANIFEST_FORMATS } from '../parsers/reference.js';
 import { EntityAnswerSchema, EntityResultSchema, HeadSchema, InclusionProofSchema, OrgAnswerSchema } from './schemas.js';
+import { STORE_UNAVAILABLE_DETAIL } from './health.js';
 import { CheckAnswerSchema } from './submissions.js';
 import { StoreUnavailableError } from '../storage/store.js';
 
@@ -204,7 +205,7 @@ export async function callTool(deps: ToolDeps, name: string, rawArgs: unknown): 
     }
     if (error instanceof NotFoundError || error instanceof InputError) return toolError(`${name} could not answer: ${error.message}.`);
     // An outage is not the agent's fault: say so, and that the same call may work shortly.
-    if (error instanceof StoreUnavailableError) return toolError(`${name} could not answer: Tended's database is not answering just now; try again in a few seconds.`);
+    if (error instanceof StoreUnavailableError) return toolError(`${name} could not answer: ${STORE_UNAVAILABLE_DETAIL}`);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { STORE_RETRY_AFTER_S } from '../api/health.js';
+import { STORE_UNAVAILABLE_DETAIL, STORE_UNAVAILABLE_HEADERS } from '../api/health.js';
 import { BodyTooLargeError, UnsupportedMediaTypeError } from '../api/body.js';
 import { MalformedJsonError } from '../api/submissions.js';
 import { ValidationError } from '../domain/errors.js';
@@ -53,10 +53,10 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
   return detailResponse(c, 500, 'Something failed inside Tended and nothing was changed. Try again; if it keeps failing, report the time of the request.');
 }
 
-/** zod issues from a request validator, reported against where the value came from. */
 /** hono's validator targets, named as the rest of the API names where a value came from. */
 const LOC_ROOT: Record<string, string> = { json: 'body', param: 'path' };
 
+/** zod issues from a request validator, reported against where the value came from. */
 export function zodIssues(target: string, issues: { path: PropertyKey[]; message: string; code: string }[]): Issue[] {
   const root = LOC_ROOT[target] ?? target;
   return issues.map((i) => ({
@@ -66,15 +66,12 @@ export function zodIssues(target: string, issues: { path: PropertyKey[]; message
   }));
 }
 
-export const STORE_UNAVAILABLE_DETAIL =
-  'Tended’s database is not answering just now (it may be restarting). Nothing is wrong with the request: try again in a few seconds.';
-
 /**
  * 503 while the store is away (DESIGN §6): JSON `{"detail"}` with Retry-After for every client,
  * or a short HTML page for a browser asking for a page. Never a 500 or a hang.
  */
 export function storeUnavailableResponse(c: Context): Response {
-  const headers = { 'Retry-After': String(STORE_RETRY_AFTER_S), 'Cache-Control': 'no-store' };
+  const headers = STORE_UNAVAILABLE_HEADERS;
   const path = c.req.path;
   const api = path.startsWith('/api/') || path.startsWith('/v1/') || path === '/mcp' || path === '/healthz';
   if (!api && (c.req.header('accept') ?? '').includes('text/html')) {

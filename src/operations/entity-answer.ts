@@ -73,7 +73,7 @@ function recordedFields(ref: ComponentRef, r: Resolution): CheckedResult {
     as_of: r.as_of,
     state: r.state,
     observation_date: r.observation_date,
-    source: sourceOf(r, ref),
+    source: o ? o.source : `not checked: Tended holds no observation of ${ref.kind}:${ref.id} on or before ${r.as_of}`,
     censoring_status: r.censoring_status,
     observed_at: o?.observed_at ?? null,
     evidence: o?.evidence ?? null,
@@ -81,10 +81,6 @@ function recordedFields(ref: ComponentRef, r: Resolution): CheckedResult {
     leaf_index: o?.leaf_index ?? null,
     last_asserted: r.last_asserted,
   };
-}
-
-function sourceOf(r: Resolution, ref: ComponentRef): string {
-  return r.observation ? r.observation.source : `not checked: Tended holds no observation of ${ref.kind}:${ref.id} on or before ${r.as_of}`;
 }
 
 /** The dated series up to the answer's date: nothing after as_of ever leaks into it. */

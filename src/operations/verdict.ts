@@ -11,15 +11,15 @@ import { activeSigner, keySetAnswer, type KeySetAnswer, type VerdictKeyFiles, ty
 // Signed verdicts of the hot answers: a few thousand envelopes of about 2 kB each.
 const VERDICT_CACHE_ENTRIES = 5000;
 
+/** What a verdict vouches for: the spec §2.1 fields of a result, whichever answer carries it. */
+type SignedFields = Pick<EntityResult, 'purl' | 'as_of' | 'state' | 'observation_date' | 'source' | 'censoring_status' | 'leaf_index'>;
+
 /**
  * Signs verdicts for answers (TENDED_VERDICTS=on). One envelope per (component, answer date,
  * observation, head): the cache key names all four, so an answer is signed once per head, not once
  * per request. The key set is re-read whenever the head moves, because a rotation (possibly by
  * another process) always appends a leaf.
  */
-
-/** What a verdict vouches for: the spec §2.1 fields of a result, whichever answer carries it. */
-type SignedFields = Pick<EntityResult, 'purl' | 'as_of' | 'state' | 'observation_date' | 'source' | 'censoring_status' | 'leaf_index'>;
 export class VerdictService {
   private readonly cache = new AnswerCache<Verdict>(VERDICT_CACHE_ENTRIES);
   private loaded: { size: number; keySet: StoredKeySet; signer: VerdictSigner } | null = null;

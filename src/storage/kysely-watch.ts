@@ -1,5 +1,6 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { componentOwner, componentPurls, isComponentKind, type ComponentRef } from '../domain/component.js';
+import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
 import type { CachedAnswer, WatchEntry } from './store.js';
 
@@ -88,37 +89,32 @@ export async function claimDue(db: Db, backend: 'sqlite' | 'postgres', at: strin
   });
 }
 
-export async function releaseWatch(db: Db, refs: ComponentRef[], nextDue: string): Promise<void> {
-  const due = instant(nextDue);
+export function releaseWatch(db: Db, refs: ComponentRef[], nextDue: string): Promise<void> {
+  return updateWatched(db, refs, { due_at: instant(nextDue), claimed_until: null }, false);
+}
+
+export function extendClaims(db: Db, refs: ComponentRef[], until: string): Promise<void> {
+  // Only rows still claimed: a released claim (claimed_until null) is not claimed again.
+  return updateWatched(db, refs, { claimed_until: instant(until) }, true);
+}
+
+/** Sets `values` on the watch rows of `refs`, 200 components a statement. */
+async function updateWatched(db: Db, refs: ComponentRef[], values: Partial<Database['watch']>, onlyClaimed: boolean): Promise<void> {
   for (let i = 0; i < refs.length; i += 200) {
     const chunk = refs.slice(i, i + 200);
     await db
       .updateTable('watch')
-      .set({ due_at: due, claimed_until: null })
-      .where('component_id', 'in', (eb) => componentIdsOf(eb, chunk))
+      .set(values)
+      .$if(onlyClaimed, (qb) => qb.where('claimed_until', 'is not', null))
+      .where('component_id', 'in', (eb) =>
+        eb
+          .selectFrom('components')
+          .select('id')
+          // `kind = ? AND native_id IN (…)` per kind, which the (kind, native_id) index answers.
+          .where((w) => w.or([...nativeIdsByKind(chunk)].map(([kind, ids]) => w.and([w('kind', '=', kind), w('native_id', 'in', ids)])))),
+      )
       .execute();
   }
-}
-
-export async function extendClaims(db: Db, refs: ComponentRef[], until: string): Promise<void> {
-  const leaseUntil = instant(until);
-  for (let i = 0; i < refs.length; i += 200) {
-    const chunk = refs.slice(i, i + 200);
-    // Only rows still claimed: a released claim (claimed_until null) is not claimed again.
-    await db
-      .updateTable('watch')
-      .set({ claimed_until: leaseUntil })
-      .where('claimed_until', 'is not', null)
-      .where('component_id', 'in', (eb) => componentIdsOf(eb, chunk))
-      .execute();
-  }
-}
-
-function componentIdsOf(eb: ExpressionBuilder<Database, 'watch'>, refs: ComponentRef[]) {
-  return eb
-    .selectFrom('components')
-    .select('id')
-    .where((w) => w.or(refs.map((r) => w.and([w('kind', '=', r.kind), w('native_id', '=', r.id)]))));
 }
 
 export async function cacheGet(db: Db, url: string): Promise<CachedAnswer | null> {
