@@ -61,7 +61,7 @@ it('a worker killed with SIGKILL in the middle of a pass: the others and the nex
   const workers = [0, 1, 2].map(() => run(['observe', '--once'], env));
   // Killed as soon as the log starts growing: the workers are mid-pass, their appends in flight.
   await waitFor('the first appends', 60_000, async () => (await t.store.treeSize()) > 0, () => workers[0]!.output().err);
-  workers[0]!.child.kill('SIGKILL');
+  workers[0]!.kill('SIGKILL');
   const [killed, ...survivors] = await Promise.all(workers.map((w) => w.exited));
   expect(killed!.signal).toBe('SIGKILL');
   for (const s of survivors) expect(s.code, s.err).toBe(0);

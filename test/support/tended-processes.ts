@@ -12,6 +12,8 @@ export interface TendedProcess {
   readonly child: ChildProcess;
   readonly output: () => { out: string; err: string };
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>;
+  /** Sends `signal` to tended itself, not only to the faketime wrapper in front of it. */
+  kill(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -21,10 +23,29 @@ export interface TendedProcess {
  * midnight from splitting its observations over two dates.
  */
 export function tended(args: string[], env: Record<string, string>, at: string): TendedProcess {
+  // faketime forks tended and waits for it; a signal to faketime alone would orphan tended (which
+  // then runs on after the test). Its own process group lets one kill reach both.
   const child = spawn('faketime', [at, process.execPath, '--import', 'tsx', MAIN, ...args], {
     env: { ...process.env, TZ: 'UTC', TENDED_OBSERVER: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  const group = child.pid!;
+  const alive = () => {
+    try {
+      process.kill(-group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-group, signal);
+    } catch {
+      // the group has already ended
+    }
+  };
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -36,10 +57,13 @@ export function tended(args: string[], env: Record<string, string>, at: string):
     child,
     output: () => ({ out, err }),
     exited,
+    kill,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      kill('SIGTERM');
+      const timer = setTimeout(() => kill('SIGKILL'), 10_000);
       await exited;
+      // faketime ends at once; tended itself may still be closing its connections.
+      await waitFor('the tended process group to end', 15_000, () => !alive());
       clearTimeout(timer);
     },
   };
