@@ -6,7 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const [script, base, mode] = process.argv.slice(2);
-const lines = readFileSync(new URL('./conformance-pending.txt', import.meta.url), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const lines = readFileSync(new URL('./conformance-pending.txt', import.meta.url), 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
 const modePrefix = /^\[(\w+)\] /;
 const pending = new Set(
   lines.filter((l) => (modePrefix.exec(l)?.[1] ?? null) === (mode ?? null)).map((l) => l.replace(modePrefix, '')),
@@ -18,11 +21,16 @@ try {
   out = error.stdout ?? '';
 }
 process.stdout.write(out);
-const failed = out.split('\n').filter((l) => l.startsWith('FAIL ')).map((l) => l.slice(5).replace(/:.*$/, ''));
+const failed = out
+  .split('\n')
+  .filter((l) => l.startsWith('FAIL '))
+  .map((l) => l.slice(5).replace(/:.*$/, ''));
 const unexpected = failed.filter((f) => !pending.has(f));
 const nowPassing = [...pending].filter((p) => !failed.includes(p));
 if (!/\d+ passed, \d+ failed/.test(out)) unexpected.push('the conformance script did not finish');
 for (const f of unexpected) console.log(`conformance: unexpected failure: ${f}`);
 for (const p of nowPassing) console.log(`conformance: now passing, remove from .ci/conformance-pending.txt: ${p}`);
-console.log(`conformance: ${failed.length - unexpected.length} pending (open issues), ${unexpected.length} unexpected, ${nowPassing.length} stale`);
+console.log(
+  `conformance: ${failed.length - unexpected.length} pending (open issues), ${unexpected.length} unexpected, ${nowPassing.length} stale`,
+);
 process.exit(unexpected.length || nowPassing.length ? 1 : 0);

@@ -53,7 +53,10 @@ await Promise.all(
   Array.from({ length: CONCURRENCY }, async () => {
     while (next < firstRequests.length) {
       const r = firstRequests[next++]!;
-      const response = await fetch(`${simulator.url}${r.path}`, { redirect: 'manual', headers: { authorization: 'Bearer bench-token' } });
+      const response = await fetch(`${simulator.url}${r.path}`, {
+        redirect: 'manual',
+        headers: { authorization: 'Bearer bench-token' },
+      });
       await response.arrayBuffer();
     }
   }),
@@ -72,7 +75,11 @@ await simulator.close();
 await store.close();
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`first pass: ${first.observed} observations (${first.failed} failed) from ${firstRequests.length} requests in ${observeSeconds.toFixed(2)} s = ${(first.observed / observeSeconds).toFixed(0)} observations/s`);
+console.log(
+  `first pass: ${first.observed} observations (${first.failed} failed) from ${firstRequests.length} requests in ${observeSeconds.toFixed(2)} s = ${(first.observed / observeSeconds).toFixed(0)} observations/s`,
+);
 console.log(`baseline: the same ${firstRequests.length} requests with bare fetch in ${fetchSeconds.toFixed(2)} s`);
 console.log(`bench:observe ratio observe/bare-fetch time = ${(observeSeconds / fetchSeconds).toFixed(2)}`);
-console.log(`second pass (next day): ${second.observed} observations in ${secondSeconds.toFixed(2)} s = ${(second.observed / secondSeconds).toFixed(0)} observations/s; ${notModified} of ${secondRequests.length} requests answered 304 (${((100 * notModified) / Math.max(1, secondRequests.length)).toFixed(1)} %)`);
+console.log(
+  `second pass (next day): ${second.observed} observations in ${secondSeconds.toFixed(2)} s = ${(second.observed / secondSeconds).toFixed(0)} observations/s; ${notModified} of ${secondRequests.length} requests answered 304 (${((100 * notModified) / Math.max(1, secondRequests.length)).toFixed(1)} %)`,
+);

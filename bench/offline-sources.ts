@@ -6,7 +6,15 @@ import { createSources } from '../src/upstreams/sources.js';
 export function offlineSources(): Sources {
   const nowhere = 'http://127.0.0.1:9';
   return createSources({
-    urls: { github: nowhere, npm: nowhere, pypi: nowhere, endoflife: nowhere, dockerhub: nowhere, dependents: nowhere, dependentsRegistry: 'npmjs.org' },
+    urls: {
+      github: nowhere,
+      npm: nowhere,
+      pypi: nowhere,
+      endoflife: nowhere,
+      dockerhub: nowhere,
+      dependents: nowhere,
+      dependentsRegistry: 'npmjs.org',
+    },
     githubToken: null,
     userAgent: 'tended-bench',
     timeoutMs: 1000,

@@ -96,11 +96,18 @@ const page = await fetch(`http://127.0.0.1:${PORT}${pagePath}`);
 const pageBytes = (await page.arrayBuffer()).byteLength;
 const entityBytes = (await (await fetch(`http://127.0.0.1:${PORT}${entityPath}`)).arrayBuffer()).byteLength;
 if (page.status !== 200) throw new Error(`the package page answered ${page.status}`);
-console.log(`package page: ${pageBytes} bytes; entity JSON: ${entityBytes} bytes; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each`);
+console.log(
+  `package page: ${pageBytes} bytes; entity JSON: ${entityBytes} bytes; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each`,
+);
 
 async function run(path: string): Promise<number> {
-  const result = await autocannon({ url: `http://127.0.0.1:${PORT}${path}`, connections: CONNECTIONS, duration: SECONDS });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${PORT}${path}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -116,6 +123,10 @@ for (let round = 0; round < ROUNDS; round++) {
 server.kill();
 rmSync(dir, { recursive: true, force: true });
 const ratio = median(pageRates) / median(entityRates);
-console.log(`entity JSON with as_of: ${entityRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(entityRates).toFixed(0)})`);
-console.log(`package page with as_of: ${pageRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(pageRates).toFixed(0)})`);
+console.log(
+  `entity JSON with as_of: ${entityRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(entityRates).toFixed(0)})`,
+);
+console.log(
+  `package page with as_of: ${pageRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(pageRates).toFixed(0)})`,
+);
 console.log(`bench:pages ratio page/entity = ${ratio.toFixed(2)} (target ≥ 0.5)`);

@@ -14,7 +14,16 @@ process.on('SIGINT', () => process.exit(0));
 const store = await openSqliteStore(dbPath!);
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const limiter =
-  mode === 'none' ? undefined : createRateLimiter({ free: 1e9, keyed: 1e9, redisUrl: mode === 'redis' ? redisUrl : null, redisPrefix: prefix });
+  mode === 'none'
+    ? undefined
+    : createRateLimiter({ free: 1e9, keyed: 1e9, redisUrl: mode === 'redis' ? redisUrl : null, redisPrefix: prefix });
 if (mode === 'redis' && !(await limiter!.waitForShared(3_000))) throw new Error(`Redis at ${redisUrl} does not answer`);
-const app = build({ store, notary: logNotary('bench/log', privateKey, publicKey), clock: systemClock, sources: offlineSources(), logError: console.error, limiter });
+const app = build({
+  store,
+  notary: logNotary('bench/log', privateKey, publicKey),
+  clock: systemClock,
+  sources: offlineSources(),
+  logError: console.error,
+  limiter,
+});
 serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' }, () => process.send?.('ready'));

@@ -52,10 +52,14 @@ type Mode = 'none' | 'memory' | 'redis';
 const PORTS: Record<Mode, number> = { none: 18741, memory: 18742, redis: 18743 };
 
 function start(mode: Mode): Promise<ChildProcess> {
-  const child = fork(new URL('./ratelimit-server.ts', import.meta.url).pathname, [mode, String(PORTS[mode]), dbPath, REDIS_URL, PREFIX], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    new URL('./ratelimit-server.ts', import.meta.url).pathname,
+    [mode, String(PORTS[mode]), dbPath, REDIS_URL, PREFIX],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
@@ -64,15 +68,22 @@ function start(mode: Mode): Promise<ChildProcess> {
 
 const servers = { none: await start('none'), memory: await start('memory'), redis: await start('redis') };
 const probe = await fetch(`http://127.0.0.1:${PORTS.redis}${path}`);
-console.log(`answer: ${(await probe.arrayBuffer()).byteLength} bytes, RateLimit: ${probe.headers.get('ratelimit')}; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each`);
+console.log(
+  `answer: ${(await probe.arrayBuffer()).byteLength} bytes, RateLimit: ${probe.headers.get('ratelimit')}; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each`,
+);
 // Every connection comes from 127.0.0.1, one client: its requests queued in one event-loop turn are
 // one Redis script call, as a flood from one address would be. Distinct clients cost a call each
 // (still sent in one write per turn).
 console.log('all connections from one client address (one bucket)');
 
 async function run(mode: Mode): Promise<number> {
-  const result = await autocannon({ url: `http://127.0.0.1:${PORTS[mode]}${path}`, connections: CONNECTIONS, duration: SECONDS });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${mode}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${PORTS[mode]}${path}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${mode}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -89,12 +100,17 @@ if (keys.length > 0) await redis.del(...keys);
 redis.disconnect();
 rmSync(dir, { recursive: true, force: true });
 
-const line = (label: string, xs: number[]) => console.log(`${label}: ${xs.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(xs).toFixed(0)})`);
+const line = (label: string, xs: number[]) =>
+  console.log(`${label}: ${xs.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(xs).toFixed(0)})`);
 line('no limiter          ', rates.none);
 line('in-process buckets  ', rates.memory);
 line('Redis buckets       ', rates.redis);
 // Each round runs the three servers back to back, so a round's ratios share the machine's load;
 // the medians of those paired ratios are shown beside the ratio of the medians.
 const paired = (mode: Mode) => median(rates[mode].map((r, i) => r / rates.none[i]!)).toFixed(2);
-console.log(`bench:ratelimit ratio in-process/none = ${(median(rates.memory) / median(rates.none)).toFixed(2)} (median of per-round ratios ${paired('memory')}; target ≥ 0.9)`);
-console.log(`bench:ratelimit ratio Redis/none = ${(median(rates.redis) / median(rates.none)).toFixed(2)} (median of per-round ratios ${paired('redis')}; target ≥ 0.7)`);
+console.log(
+  `bench:ratelimit ratio in-process/none = ${(median(rates.memory) / median(rates.none)).toFixed(2)} (median of per-round ratios ${paired('memory')}; target ≥ 0.9)`,
+);
+console.log(
+  `bench:ratelimit ratio Redis/none = ${(median(rates.redis) / median(rates.none)).toFixed(2)} (median of per-round ratios ${paired('redis')}; target ≥ 0.7)`,
+);

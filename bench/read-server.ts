@@ -22,6 +22,12 @@ if (mode === 'bare') {
   const store = await openSqliteStore(arg!);
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const sources = offlineSources();
-  const app = build({ store, notary: logNotary('bench/log', privateKey, publicKey), clock: systemClock, sources, logError: console.error });
+  const app = build({
+    store,
+    notary: logNotary('bench/log', privateKey, publicKey),
+    clock: systemClock,
+    sources,
+    logError: console.error,
+  });
   serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' }, () => process.send?.('ready'));
 }

@@ -61,11 +61,18 @@ const answer = Buffer.from(await (await fetch(`http://127.0.0.1:18731${path}`)).
 const bodyPath = join(dir, 'answer.json');
 writeFileSync(bodyPath, answer);
 const bare = await start('bare', 18732, bodyPath);
-console.log(`answer: ${answer.length} bytes; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each`);
+console.log(
+  `answer: ${answer.length} bytes; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each`,
+);
 
 async function run(port: number): Promise<number> {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: SECONDS });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -81,6 +88,10 @@ tended.kill();
 bare.kill();
 rmSync(dir, { recursive: true, force: true });
 const ratio = median(tendedRates) / median(bareRates);
-console.log(`bare node:http, same bytes: ${bareRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(bareRates).toFixed(0)})`);
-console.log(`tended entity read with as_of: ${tendedRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(tendedRates).toFixed(0)})`);
+console.log(
+  `bare node:http, same bytes: ${bareRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(bareRates).toFixed(0)})`,
+);
+console.log(
+  `tended entity read with as_of: ${tendedRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(tendedRates).toFixed(0)})`,
+);
 console.log(`bench:read ratio tended/bare = ${ratio.toFixed(2)} (target ≥ 0.5)`);

@@ -21,7 +21,13 @@ const components = Array.from({ length: COMPONENTS }, (_, i) => ({
   licenses: [{ license: { id: 'MIT' } }],
   hashes: [{ alg: 'SHA-512', content: 'ab'.repeat(64) }],
 }));
-const body = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, metadata: { component: { type: 'application', name: 'bench' } }, components });
+const body = JSON.stringify({
+  bomFormat: 'CycloneDX',
+  specVersion: '1.5',
+  version: 1,
+  metadata: { component: { type: 'application', name: 'bench' } },
+  components,
+});
 const mb = body.length / (1024 * 1024);
 if (body.length > 4 * 1024 * 1024) throw new Error(`the generated SBOM is ${mb.toFixed(2)} MB, over the 4 MB limit`);
 
@@ -44,16 +50,33 @@ const held = Array.from({ length: COMPONENTS / 5 }, (_, i) => ({
 await store.appendObservations(held, notary.seal);
 await store.close();
 
-const server: ChildProcess = fork(new URL('./sbom-server.ts', import.meta.url).pathname, ['18741', join(dir, 'tended.db')], {
-  execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/sp'] : [])],
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
-const message = () => new Promise<Record<string, number>>((resolve) => server.once('message', (m) => resolve(m as Record<string, number>)));
+const server: ChildProcess = fork(
+  new URL('./sbom-server.ts', import.meta.url).pathname,
+  ['18741', join(dir, 'tended.db')],
+  {
+    execArgv: ['--import', 'tsx', '--expose-gc', ...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/sp'] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  },
+);
+const message = () =>
+  new Promise<Record<string, number>>((resolve) => server.once('message', (m) => resolve(m as Record<string, number>)));
 await message();
 // One small SBOM first, so the code paths are loaded and compiled before the baseline: the
 // figure is what a body costs, not what loading the parsers once costs.
-const small = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, components: components.slice(0, 20) });
-for (let i = 0; i < 3; i++) await (await fetch('http://127.0.0.1:18741/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body: small })).text();
+const small = JSON.stringify({
+  bomFormat: 'CycloneDX',
+  specVersion: '1.5',
+  version: 1,
+  components: components.slice(0, 20),
+});
+for (let i = 0; i < 3; i++)
+  await (
+    await fetch('http://127.0.0.1:18741/api/v1/sbom', {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.cyclonedx+json' },
+      body: small,
+    })
+  ).text();
 server.send('baseline');
 const { rss: baseRss, heapUsed: baseHeap, maxRss: peakBefore } = await message();
 
@@ -63,9 +86,14 @@ let firstPeak = 0;
 process.on('exit', () => server.kill());
 for (let round = 0; round < ROUNDS; round++) {
   const t = performance.now();
-  const response = await fetch('http://127.0.0.1:18741/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body });
+  const response = await fetch('http://127.0.0.1:18741/api/v1/sbom', {
+    method: 'POST',
+    headers: { 'content-type': 'application/vnd.cyclonedx+json' },
+    body,
+  });
   const answer = (await response.json()) as { results_count: number; states: Record<string, number> };
-  if (response.status !== 200 || answer.results_count !== COMPONENTS) throw new Error(`unexpected answer ${response.status} ${answer.results_count}`);
+  if (response.status !== 200 || answer.results_count !== COMPONENTS)
+    throw new Error(`unexpected answer ${response.status} ${answer.results_count}`);
   tended = Math.min(tended, performance.now() - t);
   if (round === 0) {
     server.send('report');
@@ -88,12 +116,25 @@ rmSync(dir, { recursive: true, force: true });
 const rate = mb / (tended / 1000);
 const growth = firstPeak - baseRss!;
 const steady = maxRss! - baseRss!;
-console.log(`SBOM: ${mb.toFixed(2)} MB, ${COMPONENTS} components, ${COMPONENTS / 5} of them held in the record; best of ${ROUNDS}`);
-console.log(`end to end (HTTP, parse, record lookups, answer): ${tended.toFixed(0)} ms = ${rate.toFixed(1)} MB/s (target ≥ 20)`);
-console.log(`baseline JSON.parse of the same body: ${parse.toFixed(0)} ms = ${(mb / (parse / 1000)).toFixed(1)} MB/s; ratio end-to-end/JSON.parse time = ${(tended / parse).toFixed(1)}`);
-if (firstPeak <= peakBefore!) console.log('note: the peak RSS was set before the measured request; the growth below is a lower bound');
-console.log(`server peak RSS growth for one request: ${(growth / (1024 * 1024)).toFixed(1)} MB = ${(growth / body.length).toFixed(1)}× the body (target < 10×)`);
+console.log(
+  `SBOM: ${mb.toFixed(2)} MB, ${COMPONENTS} components, ${COMPONENTS / 5} of them held in the record; best of ${ROUNDS}`,
+);
+console.log(
+  `end to end (HTTP, parse, record lookups, answer): ${tended.toFixed(0)} ms = ${rate.toFixed(1)} MB/s (target ≥ 20)`,
+);
+console.log(
+  `baseline JSON.parse of the same body: ${parse.toFixed(0)} ms = ${(mb / (parse / 1000)).toFixed(1)} MB/s; ratio end-to-end/JSON.parse time = ${(tended / parse).toFixed(1)}`,
+);
+if (firstPeak <= peakBefore!)
+  console.log('note: the peak RSS was set before the measured request; the growth below is a lower bound');
+console.log(
+  `server peak RSS growth for one request: ${(growth / (1024 * 1024)).toFixed(1)} MB = ${(growth / body.length).toFixed(1)}× the body (target < 10×)`,
+);
 // Back to back, V8 leaves each request's garbage for a later major GC, so the peak climbs further;
 // printed so the figure above is not read as the steady state.
-console.log(`after ${ROUNDS} back-to-back requests: ${(steady / (1024 * 1024)).toFixed(1)} MB = ${(steady / body.length).toFixed(1)}× the body (garbage not yet collected included)`);
-console.log(`after a full GC: JS heap ${((settledHeap! - baseHeap!) / (1024 * 1024)).toFixed(1)} MB above the baseline (the requests leave nothing live); RSS ${((settledRss! - baseRss!) / (1024 * 1024)).toFixed(1)} MB above (pages V8 keeps for reuse)`);
+console.log(
+  `after ${ROUNDS} back-to-back requests: ${(steady / (1024 * 1024)).toFixed(1)} MB = ${(steady / body.length).toFixed(1)}× the body (garbage not yet collected included)`,
+);
+console.log(
+  `after a full GC: JS heap ${((settledHeap! - baseHeap!) / (1024 * 1024)).toFixed(1)} MB above the baseline (the requests leave nothing live); RSS ${((settledRss! - baseRss!) / (1024 * 1024)).toFixed(1)} MB above (pages V8 keeps for reuse)`,
+);

@@ -34,7 +34,10 @@ function observation(c: number, date: string, day: number): NewObservation {
     observation_date: date,
     state,
     source: `https://api.github.com/repos/${repo}`,
-    evidence: state === 'not_observed' ? { http_status: 429, error: 'rate limited' } : { http_status: 200, last_commit: `${addDays(date, -(c % 400))}T00:00:00Z`, archived: state === 'archived' },
+    evidence:
+      state === 'not_observed'
+        ? { http_status: 429, error: 'rate limited' }
+        : { http_status: 200, last_commit: `${addDays(date, -(c % 400))}T00:00:00Z`, archived: state === 'archived' },
     method: 'github: default-branch head commit date and archived flag',
     corrects: null,
   };
@@ -42,7 +45,9 @@ function observation(c: number, date: string, day: number): NewObservation {
 
 const chunks = Math.ceil(COMPONENTS / BATCH);
 // Batches an interrupted fill already appended (each batch is one transaction: all of it or none).
-const done = new Set<number>(process.env.BENCH_DONE_BATCHES ? (JSON.parse(readFileSync(process.env.BENCH_DONE_BATCHES, 'utf8')) as number[]) : []);
+const done = new Set<number>(
+  process.env.BENCH_DONE_BATCHES ? (JSON.parse(readFileSync(process.env.BENCH_DONE_BATCHES, 'utf8')) as number[]) : [],
+);
 let appended = 0;
 const started = performance.now();
 for (let b = w; b < DAYS * chunks; b += W) {
@@ -50,11 +55,14 @@ for (let b = w; b < DAYS * chunks; b += W) {
   const day = Math.floor(b / chunks);
   const date = addDays(dateFrom!, day);
   const list: NewObservation[] = [];
-  for (let c = (b % chunks) * BATCH; c < Math.min(COMPONENTS, ((b % chunks) + 1) * BATCH); c++) list.push(observation(c, date, day));
+  for (let c = (b % chunks) * BATCH; c < Math.min(COMPONENTS, ((b % chunks) + 1) * BATCH); c++)
+    list.push(observation(c, date, day));
   await store.appendObservations(list, notary.seal);
   appended += list.length;
   if (process.env.BENCH_PROGRESS && b % (W * 20) === w) {
-    process.stderr.write(`worker ${w}: ${appended} appended, ${(appended / ((performance.now() - started) / 1000)).toFixed(0)}/s\n`);
+    process.stderr.write(
+      `worker ${w}: ${appended} appended, ${(appended / ((performance.now() - started) / 1000)).toFixed(0)}/s\n`,
+    );
   }
 }
 const seconds = (performance.now() - started) / 1000;

@@ -60,21 +60,56 @@ async function treeSize(): Promise<number> {
 }
 
 /** Runs `workers` append processes over one prefix; resolves with observations/s over the slowest. */
-function appendWith(workers: number, prefix: string, components: number, days: number, progress = false, doneFile?: string): Promise<{ appended: number; seconds: number }> {
+function appendWith(
+  workers: number,
+  prefix: string,
+  components: number,
+  days: number,
+  progress = false,
+  doneFile?: string,
+): Promise<{ appended: number; seconds: number }> {
   const started = performance.now();
-  const runs = Array.from({ length: workers }, (_, w) =>
-    new Promise<{ appended: number }>((resolve, reject) => {
-      const child = fork(join(ROOT, 'bench', 'scale-worker.ts'), [URL_, KEY, ORIGIN, prefix, FIRST_DATE, String(days), String(components), String(BATCH), String(w), String(workers)], {
-        execArgv: ['--import', 'tsx'],
-        stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-        env: { ...process.env, ...(progress ? { BENCH_PROGRESS: '1' } : {}), ...(doneFile ? { BENCH_DONE_BATCHES: doneFile } : {}) },
-      });
-      let out = '';
-      child.stdout!.on('data', (d) => (out += d));
-      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`append worker ${w} exited with ${code}`))));
-    }),
+  const runs = Array.from(
+    { length: workers },
+    (_, w) =>
+      new Promise<{ appended: number }>((resolve, reject) => {
+        const child = fork(
+          join(ROOT, 'bench', 'scale-worker.ts'),
+          [
+            URL_,
+            KEY,
+            ORIGIN,
+            prefix,
+            FIRST_DATE,
+            String(days),
+            String(components),
+            String(BATCH),
+            String(w),
+            String(workers),
+          ],
+          {
+            execArgv: ['--import', 'tsx'],
+            stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+            env: {
+              ...process.env,
+              ...(progress ? { BENCH_PROGRESS: '1' } : {}),
+              ...(doneFile ? { BENCH_DONE_BATCHES: doneFile } : {}),
+            },
+          },
+        );
+        let out = '';
+        child.stdout!.on('data', (d) => (out += d));
+        child.on('exit', (code) =>
+          code === 0
+            ? resolve(JSON.parse(out.trim().split('\n').at(-1)!))
+            : reject(new Error(`append worker ${w} exited with ${code}`)),
+        );
+      }),
   );
-  return Promise.all(runs).then((done) => ({ appended: done.reduce((n, d) => n + d.appended, 0), seconds: (performance.now() - started) / 1000 }));
+  return Promise.all(runs).then((done) => ({
+    appended: done.reduce((n, d) => n + d.appended, 0),
+    seconds: (performance.now() - started) / 1000,
+  }));
 }
 
 // --- 0. the log: BENCH_OBSERVATIONS observations, appended by two workers -----------------------
@@ -94,9 +129,14 @@ if (size < TARGET) {
   const done: number[] = [];
   if (size > 0) {
     const firsts = Array.from({ length: chunks }, (_, k) => `scale${(k * BATCH) % 1000}/repo${k * BATCH}`);
-    const { rows } = await sqlOn(URL_, `SELECT c.native_id, o.observation_date FROM observations o JOIN components c ON c.id = o.component_id
-      WHERE c.kind = 'github' AND c.native_id IN (${firsts.map((f) => `'${f}'`).join(',')}) AND o.corrects IS NULL`);
-    const held = new Set(rows.map((r: { native_id: string; observation_date: string }) => `${r.native_id} ${r.observation_date}`));
+    const { rows } = await sqlOn(
+      URL_,
+      `SELECT c.native_id, o.observation_date FROM observations o JOIN components c ON c.id = o.component_id
+      WHERE c.kind = 'github' AND c.native_id IN (${firsts.map((f) => `'${f}'`).join(',')}) AND o.corrects IS NULL`,
+    );
+    const held = new Set(
+      rows.map((r: { native_id: string; observation_date: string }) => `${r.native_id} ${r.observation_date}`),
+    );
     for (let b = 0; b < DAYS * chunks; b++) {
       const date = new Date(Date.parse(FIRST_DATE) + Math.floor(b / chunks) * 86_400_000).toISOString().slice(0, 10);
       if (held.has(`${firsts[b % chunks]} ${date}`)) done.push(b);
@@ -104,9 +144,13 @@ if (size < TARGET) {
   }
   const doneFile = join(KEY_DIR, 'done-batches.json');
   writeFileSync(doneFile, JSON.stringify(done));
-  console.log(`filling ${dbName}: ${COMPONENTS} components × ${DAYS} dates through the append path, two workers${done.length ? ` (resuming: ${done.length} batches already in)` : ''}…`);
+  console.log(
+    `filling ${dbName}: ${COMPONENTS} components × ${DAYS} dates through the append path, two workers${done.length ? ` (resuming: ${done.length} batches already in)` : ''}…`,
+  );
   const fill = await appendWith(2, 'scale', COMPONENTS, DAYS, true, doneFile);
-  console.log(`filled: ${fill.appended} observations in ${fill.seconds.toFixed(0)} s = ${(fill.appended / fill.seconds).toFixed(0)} observations/s (2 workers, log growing from 0)`);
+  console.log(
+    `filled: ${fill.appended} observations in ${fill.seconds.toFixed(0)} s = ${(fill.appended / fill.seconds).toFixed(0)} observations/s (2 workers, log growing from 0)`,
+  );
   size = await treeSize();
   // Planner statistics for the grown tables, as autovacuum keeps them on a running service.
   await sqlOn(URL_, 'ANALYZE');
@@ -117,7 +161,16 @@ console.log(`log: ${size.toLocaleString('en')} leaves in PostgreSQL (${(dbBytes 
 // --- 1. the service and a bare baseline ------------------------------------------------------------
 function startTended(): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js'), 'serve'], {
-    env: { ...process.env, DATABASE_URL: URL_, TENDED_SIGNING_KEY: KEY, TENDED_ORIGIN: ORIGIN, TENDED_OBSERVER: 'off', TENDED_RATE_LIMIT_FREE: '1000000000', PORT: String(PORT), REDIS_URL: '' },
+    env: {
+      ...process.env,
+      DATABASE_URL: URL_,
+      TENDED_SIGNING_KEY: KEY,
+      TENDED_ORIGIN: ORIGIN,
+      TENDED_OBSERVER: 'off',
+      TENDED_RATE_LIMIT_FREE: '1000000000',
+      PORT: String(PORT),
+      REDIS_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -139,7 +192,11 @@ const bare = createServer((_req, res) => {
 });
 await new Promise<void>((resolve) => bare.listen(BARE_PORT, '127.0.0.1', resolve));
 
-interface ReadFigures { rps: number; p50: number; p99: number }
+interface ReadFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+}
 async function reads(port: number, seconds: number): Promise<ReadFigures> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -147,7 +204,8 @@ async function reads(port: number, seconds: number): Promise<ReadFigures> {
     duration: seconds,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: randomPath() }) }],
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors on port ${port}`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors on port ${port}`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 const fmt = (r: ReadFigures) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`;
@@ -156,7 +214,9 @@ await reads(PORT, 5); // warm-up: the pool and the page cache, not counted
 const bareReads = await reads(BARE_PORT, 10);
 const quietReads = await reads(PORT, 15);
 console.log(`entity reads with as_of, random components: ${fmt(quietReads)}`);
-console.log(`bare node:http, one answer's bytes:        ${fmt(bareReads)}; ratio tended/bare req/s = ${(quietReads.rps / bareReads.rps).toFixed(2)}`);
+console.log(
+  `bare node:http, one answer's bytes:        ${fmt(bareReads)}; ratio tended/bare req/s = ${(quietReads.rps / bareReads.rps).toFixed(2)}`,
+);
 
 // The change feed, paged from random places in the log: one page of up to 100 changes a request.
 const feedMs: number[] = [];
@@ -169,7 +229,9 @@ for (let i = 0; i < 60; i++) {
   feedMs.push(performance.now() - t);
 }
 feedMs.sort((a, b) => a - b);
-console.log(`change feed pages (after=<random leaf>, limit=100), one at a time: p50 ${feedMs[30]!.toFixed(0)} ms, p99 ${feedMs[59]!.toFixed(0)} ms`);
+console.log(
+  `change feed pages (after=<random leaf>, limit=100), one at a time: p50 ${feedMs[30]!.toFixed(0)} ms, p99 ${feedMs[59]!.toFixed(0)} ms`,
+);
 
 // --- 2. append throughput: one worker, then two at once while the reads go on --------------------
 const run = Date.now().toString(36);
@@ -178,8 +240,12 @@ const twoRunning = appendWith(2, `tput${run}b-`, THROUGHPUT_COMPONENTS * 2, 1);
 const loadedReads = await reads(PORT, 10);
 const two = await twoRunning;
 const rate = (r: { appended: number; seconds: number }) => r.appended / r.seconds;
-console.log(`append, 1 worker:  ${one.appended} observations in ${one.seconds.toFixed(1)} s = ${rate(one).toFixed(0)}/s`);
-console.log(`append, 2 workers: ${two.appended} observations in ${two.seconds.toFixed(1)} s = ${rate(two).toFixed(0)}/s; ratio 2 workers/1 worker = ${(rate(two) / rate(one)).toFixed(2)} (one sequencer: appends are serialised)`);
+console.log(
+  `append, 1 worker:  ${one.appended} observations in ${one.seconds.toFixed(1)} s = ${rate(one).toFixed(0)}/s`,
+);
+console.log(
+  `append, 2 workers: ${two.appended} observations in ${two.seconds.toFixed(1)} s = ${rate(two).toFixed(0)}/s; ratio 2 workers/1 worker = ${(rate(two) / rate(one)).toFixed(2)} (one sequencer: appends are serialised)`,
+);
 console.log(`entity reads while 2 workers append:       ${fmt(loadedReads)}`);
 tended.kill();
 bare.close();
@@ -203,7 +269,10 @@ const stack: Buffer[] = [];
 const stackSizes: number[] = [];
 const PAGE = 20_000;
 for (let from = 0; from < finalSize; from += PAGE) {
-  const { rows } = await client.query<{ bytes: Buffer }>({ text: 'SELECT bytes FROM leaves WHERE idx >= $1 AND idx < $2 ORDER BY idx', values: [from, Math.min(finalSize, from + PAGE)] });
+  const { rows } = await client.query<{ bytes: Buffer }>({
+    text: 'SELECT bytes FROM leaves WHERE idx >= $1 AND idx < $2 ORDER BY idx',
+    values: [from, Math.min(finalSize, from + PAGE)],
+  });
   const t = performance.now();
   for (const row of rows) {
     let node = createHash('sha256').update(Buffer.of(0)).update(row.bytes).digest();
@@ -219,6 +288,10 @@ for (let from = 0; from < finalSize; from += PAGE) {
 }
 await client.end();
 console.log(verifyOut.trim().split('\n').at(-1));
-console.log(`tended verify over ${finalSize.toLocaleString('en')} leaves: ${verifySeconds.toFixed(1)} s (process start, reading PostgreSQL, rebuilding, heads and checkpoint)`);
-console.log(`raw SHA-256 of the same ${(2 * finalSize - 1).toLocaleString('en')} inputs: ${(hashMs / 1000).toFixed(1)} s; ratio verify/raw hashing = ${(verifySeconds / (hashMs / 1000)).toFixed(2)}`);
+console.log(
+  `tended verify over ${finalSize.toLocaleString('en')} leaves: ${verifySeconds.toFixed(1)} s (process start, reading PostgreSQL, rebuilding, heads and checkpoint)`,
+);
+console.log(
+  `raw SHA-256 of the same ${(2 * finalSize - 1).toLocaleString('en')} inputs: ${(hashMs / 1000).toFixed(1)} s; ratio verify/raw hashing = ${(verifySeconds / (hashMs / 1000)).toFixed(2)}`,
+);
 writeFileSync(join(KEY_DIR, 'last-run.txt'), `${new Date().toISOString()}\n`);

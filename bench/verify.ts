@@ -104,7 +104,8 @@ for (let i = 0; i < N; i++) {
 }
 let logRoot = edge.at(-1) ?? hash('sha256', '', 'buffer');
 for (let j = edge.length - 2; j >= 0; j--) logRoot = recordNode(edge[j]!, logRoot);
-if (nodeInputs.length !== Math.max(0, N - 1)) throw new Error(`recorded ${nodeInputs.length} node inputs, expected ${N - 1}`);
+if (nodeInputs.length !== Math.max(0, N - 1))
+  throw new Error(`recorded ${nodeInputs.length} node inputs, expected ${N - 1}`);
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const checkpoint = signCheckpoint(ORIGIN, N, logRoot, noteSigner(ORIGIN, privateKey));

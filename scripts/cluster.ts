@@ -49,7 +49,10 @@ const env = {
 
 const children: ChildProcess[] = [];
 const tended = (name: string, args: string[], extra: Record<string, string> = {}) => {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...env, ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const prefix = (line: string) => (line ? `[${name}] ${line}\n` : '');
   child.stdout!.on('data', (d: Buffer) => process.stdout.write(String(d).split('\n').map(prefix).join('')));
   child.stderr!.on('data', (d: Buffer) => process.stderr.write(String(d).split('\n').map(prefix).join('')));
@@ -59,7 +62,8 @@ const tended = (name: string, args: string[], extra: Record<string, string> = {}
 
 // Runs to completion first: it makes the key and the schema before the long-running processes start.
 const pairs = scenarioComponents(scenario).flatMap((r) => [r.kind, r.id]);
-if ((await tended('watch', ['watch', 'add', ...pairs])) !== 0) throw new Error('tended watch add failed; is PostgreSQL up on 127.0.0.1:5432?');
+if ((await tended('watch', ['watch', 'add', ...pairs])) !== 0)
+  throw new Error('tended watch add failed; is PostgreSQL up on 127.0.0.1:5432?');
 
 const ports = Array.from({ length: INSTANCES }, (_, i) => BASE_PORT + i);
 ports.forEach((port, i) => void tended(`serve ${i + 1}`, ['serve'], { PORT: String(port) }));
@@ -72,7 +76,13 @@ const proxy = createServer((req, res) => {
   const port = ports[next++ % ports.length]!;
   const forwarded = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
   const upstream = request(
-    { host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': forwarded } },
+    {
+      host: '127.0.0.1',
+      port,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, 'x-forwarded-for': forwarded },
+    },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -88,7 +98,10 @@ proxy.listen(PROXY_PORT, '127.0.0.1');
 // The URLs are printed once every instance answers.
 for (const port of ports) {
   for (let i = 0; ; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (i > 600) throw new Error(`the instance on port ${port} did not start within a minute`);
     await new Promise((r) => setTimeout(r, 100));
@@ -112,10 +125,12 @@ const stop = () => {
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
   proxy.close();
-  void Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(async () => {
-    await simulator.close();
-    process.exit(0);
-  });
+  void Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(
+    async () => {
+      await simulator.close();
+      process.exit(0);
+    },
+  );
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -24,16 +24,24 @@ const env = {
 };
 const hasFaketime = spawnSync('faketime', ['2000-01-01 00:00:00', 'true']).status === 0;
 const today = new Date().toISOString().slice(0, 10);
-const dates = hasFaketime ? ['2025-01-15', '2025-04-15', '2025-07-15', '2025-10-15', '2026-01-15', '2026-04-15', '2026-07-15', today] : [today];
+const dates = hasFaketime
+  ? ['2025-01-15', '2025-04-15', '2025-07-15', '2025-10-15', '2026-01-15', '2026-04-15', '2026-07-15', today]
+  : [today];
 // Asynchronous, so the simulator in this process keeps answering while the observer reads it.
 const tended = (date: string, time: string, args: string[]) =>
   new Promise<string>((resolve, reject) => {
     const faked = hasFaketime && date !== today;
-    const child = spawn(faked ? 'faketime' : process.execPath, [...(faked ? [`${date} ${time}`, process.execPath] : []), MAIN, ...args], { env });
+    const child = spawn(
+      faked ? 'faketime' : process.execPath,
+      [...(faked ? [`${date} ${time}`, process.execPath] : []), MAIN, ...args],
+      { env },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => process.stderr.write(d));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`tended ${args.join(' ')} exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`tended ${args.join(' ')} exited with ${code}`)),
+    );
   });
 
 console.log(`demo record in ${dir}; simulated upstreams on ${simulator.url}`);

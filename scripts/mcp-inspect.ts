@@ -22,9 +22,20 @@ if (!existsSync(MAIN)) {
 const simulator = await startSimulator({ scenario: demoScenario(), clock: () => new Date() });
 const dir = mkdtempSync(join(tmpdir(), 'tended-mcp-inspect-'));
 const port = await freePort();
-const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'tended.db')}`, TENDED_OBSERVER: 'off', PORT: String(port), HOST: '127.0.0.1', ...upstreamEnv(simulator.urls) };
+const env = {
+  ...process.env,
+  DATABASE_URL: `sqlite:${join(dir, 'tended.db')}`,
+  TENDED_OBSERVER: 'off',
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  ...upstreamEnv(simulator.urls),
+};
 
-function run(command: string, args: string[], extraEnv: NodeJS.ProcessEnv = env): Promise<{ code: number | null; out: string }> {
+function run(
+  command: string,
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = env,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: extraEnv });
     let out = '';
@@ -40,7 +51,12 @@ function summary(out: string): string {
   try {
     const answer = JSON.parse(out.slice(start));
     if (Array.isArray(answer.tools)) {
-      return answer.tools.map((t: { name: string; title: string; annotations: object }) => `  ${t.name} — ${t.title} ${JSON.stringify(t.annotations)}`).join('\n');
+      return answer.tools
+        .map(
+          (t: { name: string; title: string; annotations: object }) =>
+            `  ${t.name} — ${t.title} ${JSON.stringify(t.annotations)}`,
+        )
+        .join('\n');
     }
     return JSON.stringify({ isError: answer.isError ?? false, structuredContent: answer.structuredContent }, null, 2);
   } catch {
@@ -60,13 +76,32 @@ function freePort(): Promise<number> {
 let server: ReturnType<typeof spawn> | null = null;
 let failed = false;
 try {
-  const observed = await run(process.execPath, [MAIN, 'observe', 'github', 'acme/rocket', 'npm', 'left-padded', 'docker', 'node:18-alpine']);
+  const observed = await run(process.execPath, [
+    MAIN,
+    'observe',
+    'github',
+    'acme/rocket',
+    'npm',
+    'left-padded',
+    'docker',
+    'node:18-alpine',
+  ]);
   if (observed.code !== 0) throw new Error(`observe failed:\n${observed.out}`);
   server = spawn(process.execPath, [MAIN, 'serve'], { env, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}/mcp`;
-  for (let i = 0; i < 100 && !(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+  for (
+    let i = 0;
+    i < 100 &&
+    !(await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 100));
 
-  const inspector = (args: string[]) => run('npx', ['-y', INSPECTOR, '--cli', url, '--transport', 'http', ...args], process.env);
+  const inspector = (args: string[]) =>
+    run('npx', ['-y', INSPECTOR, '--cli', url, '--transport', 'http', ...args], process.env);
   /** The Inspector's JSON answer, or null when it printed none. */
   const answer = (out: string): any => {
     try {
@@ -98,28 +133,61 @@ try {
   const call = (tool: string, args: Record<string, string>, ok: (structured: any) => boolean) => {
     called.add(tool);
     const flags = Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${v}`]);
-    return step(`tools/call ${tool}`, ['--method', 'tools/call', '--tool-name', tool, ...flags], (a) => a.isError !== true && ok(a.structuredContent))
-      .then((a) => a?.structuredContent);
+    return step(
+      `tools/call ${tool}`,
+      ['--method', 'tools/call', '--tool-name', tool, ...flags],
+      (a) => a.isError !== true && ok(a.structuredContent),
+    ).then((a) => a?.structuredContent);
   };
 
-  const listed = await step('tools/list', ['--method', 'tools/list'], (a) => Array.isArray(a.tools) && a.tools.length > 0);
+  const listed = await step(
+    'tools/list',
+    ['--method', 'tools/list'],
+    (a) => Array.isArray(a.tools) && a.tools.length > 0,
+  );
   const names: string[] = (listed?.tools ?? []).map((t: { name: string }) => t.name);
 
-  const rocket = await call('check_component', { kind: 'github', name: 'acme/rocket' }, (r) => r.censoring_status === 'observed-on-date' && Number.isInteger(r.leaf_index));
-  await call('check_manifest', { filename: 'package.json', content: text(JSON.stringify({ dependencies: { 'left-padded': '^1.0.0' } })) }, (r) =>
-    r.results_count === 1 && r.results[0].observation_date !== null,
+  const rocket = await call(
+    'check_component',
+    { kind: 'github', name: 'acme/rocket' },
+    (r) => r.censoring_status === 'observed-on-date' && Number.isInteger(r.leaf_index),
   );
-  const bom = { bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }] };
-  await call('check_sbom', { content: text(JSON.stringify(bom)) }, (r) => r.format === 'cyclonedx' && r.results_count === 1 && r.results[0].observation_date !== null);
+  await call(
+    'check_manifest',
+    { filename: 'package.json', content: text(JSON.stringify({ dependencies: { 'left-padded': '^1.0.0' } })) },
+    (r) => r.results_count === 1 && r.results[0].observation_date !== null,
+  );
+  const bom = {
+    bomFormat: 'CycloneDX',
+    specVersion: '1.6',
+    components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }],
+  };
+  await call(
+    'check_sbom',
+    { content: text(JSON.stringify(bom)) },
+    (r) => r.format === 'cyclonedx' && r.results_count === 1 && r.results[0].observation_date !== null,
+  );
   await call('get_series', { owner: 'acme', repo: 'rocket' }, (r) => r.series.length >= 1);
-  await call('get_org', { org: 'acme' }, (r) => r.components.some((c: { purl: string[] }) => c.purl[0] === 'acme/rocket'));
-  const head = await call('get_chain_head', {}, (r) => Number.isInteger(r.tree_size) && r.tree_size > 0 && typeof r.checkpoint === 'string');
-  await call('prove_inclusion', { leaf_index: String(rocket?.leaf_index ?? 0) }, (r) => r.index === rocket?.leaf_index && r.size === head?.tree_size);
+  await call('get_org', { org: 'acme' }, (r) =>
+    r.components.some((c: { purl: string[] }) => c.purl[0] === 'acme/rocket'),
+  );
+  const head = await call(
+    'get_chain_head',
+    {},
+    (r) => Number.isInteger(r.tree_size) && r.tree_size > 0 && typeof r.checkpoint === 'string',
+  );
+  await call(
+    'prove_inclusion',
+    { leaf_index: String(rocket?.leaf_index ?? 0) },
+    (r) => r.index === rocket?.leaf_index && r.size === head?.tree_size,
+  );
 
   const uncalled = names.filter((n) => !called.has(n));
   const unlisted = [...called].filter((n) => !names.includes(n));
   if (uncalled.length > 0 || unlisted.length > 0) {
-    console.error(`mcp:inspect: listed but not called here: [${uncalled.join(', ')}]; called but not listed: [${unlisted.join(', ')}]`);
+    console.error(
+      `mcp:inspect: listed but not called here: [${uncalled.join(', ')}]; called but not listed: [${unlisted.join(', ')}]`,
+    );
     failed = true;
   }
 } catch (error) {

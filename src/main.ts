@@ -9,5 +9,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   openStore: (config) =>
-    config.databaseUrl.startsWith('sqlite:') ? openSqliteStore(config.databaseUrl.slice('sqlite:'.length)) : openPostgresStore(config.databaseUrl),
+    config.databaseUrl.startsWith('sqlite:')
+      ? openSqliteStore(config.databaseUrl.slice('sqlite:'.length))
+      : openPostgresStore(config.databaseUrl),
 });

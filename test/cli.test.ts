@@ -15,9 +15,14 @@ import { githubObservation, postgresTestStore } from './support/record.js';
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 /** Runs `tended ARGS` as a real process with the given environment. */
-function tended(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+function tended(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, TENDED_OBSERVER: 'off', ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      env: { ...process.env, TENDED_OBSERVER: 'off', ...env },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -39,7 +44,10 @@ beforeAll(async () => {
   await store.initialiseLog(notary.seal);
   for (let month = 1; month <= 9; month++) {
     await store.appendObservations(
-      [githubObservation('acme/widget', `2025-0${month}-01`, month < 5 ? 'alive' : 'dormant'), githubObservation('acme/gadget', `2025-0${month}-01`, 'alive')],
+      [
+        githubObservation('acme/widget', `2025-0${month}-01`, month < 5 ? 'alive' : 'dormant'),
+        githubObservation('acme/gadget', `2025-0${month}-01`, 'alive'),
+      ],
       notary.seal,
     );
   }
@@ -49,32 +57,36 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('tended export / import / verify', () => {
-  it('verifies the store, exports it, and imports it into an empty store with the same root', { timeout: 120_000 }, async () => {
-    const verified = await tended(['verify'], source);
-    expect(verified.code).toBe(0);
-    expect(verified.out).toMatch(/verified: 19 leaves .* as signed; 11 heads chain/);
+  it(
+    'verifies the store, exports it, and imports it into an empty store with the same root',
+    { timeout: 120_000 },
+    async () => {
+      const verified = await tended(['verify'], source);
+      expect(verified.code).toBe(0);
+      expect(verified.out).toMatch(/verified: 19 leaves .* as signed; 11 heads chain/);
 
-    const file = join(dir, 'export.jsonl');
-    expect((await tended(['export', '--out', file], source)).code).toBe(0);
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(20);
-    const header = JSON.parse(lines[0]!);
-    expect(header).toMatchObject({ _type: 'tended/export/v1', start: 0, tree_size: 19, license: 'CC-BY-4.0' });
+      const file = join(dir, 'export.jsonl');
+      expect((await tended(['export', '--out', file], source)).code).toBe(0);
+      const lines = readFileSync(file, 'utf8').trim().split('\n');
+      expect(lines).toHaveLength(20);
+      const header = JSON.parse(lines[0]!);
+      expect(header).toMatchObject({ _type: 'tended/export/v1', start: 0, tree_size: 19, license: 'CC-BY-4.0' });
 
-    expect((await tended(['verify', '--file', file], {})).code).toBe(0);
+      expect((await tended(['verify', '--file', file], {})).code).toBe(0);
 
-    const copy = { DATABASE_URL: `sqlite:${join(dir, 'copy', 'tended.db')}` };
-    const imported = await tended(['import', file], copy);
-    expect(imported.err).not.toMatch(/Error/);
-    expect(imported.code).toBe(0);
-    const root = header.checkpoint.split('\n')[2];
-    expect(imported.out).toContain(`root ${root} matches`);
-    expect((await tended(['verify'], copy)).code).toBe(0);
+      const copy = { DATABASE_URL: `sqlite:${join(dir, 'copy', 'tended.db')}` };
+      const imported = await tended(['import', file], copy);
+      expect(imported.err).not.toMatch(/Error/);
+      expect(imported.code).toBe(0);
+      const root = header.checkpoint.split('\n')[2];
+      expect(imported.out).toContain(`root ${root} matches`);
+      expect((await tended(['verify'], copy)).code).toBe(0);
 
-    const again = await tended(['import', file], copy);
-    expect(again.code).toBe(1);
-    expect(again.err).toMatch(/already holds leaves/);
-  });
+      const again = await tended(['import', file], copy);
+      expect(again.code).toBe(1);
+      expect(again.err).toMatch(/already holds leaves/);
+    },
+  );
 
   it('imports into PostgreSQL and reproduces the root', async () => {
     const file = join(dir, 'export-pg.jsonl');
@@ -85,7 +97,9 @@ describe('tended export / import / verify', () => {
       const imported = await tended(['import', file], env);
       expect(imported.code).toBe(0);
       expect(await pg.store.treeSize()).toBe(19);
-      expect((await pg.store.latestHead())!.root_hash).toBe(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!).checkpoint.split('\n')[2]);
+      expect((await pg.store.latestHead())!.root_hash).toBe(
+        JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!).checkpoint.split('\n')[2],
+      );
       expect((await tended(['verify'], env)).code).toBe(0);
     } finally {
       await pg.dispose();
@@ -109,7 +123,10 @@ describe('tended export / import / verify', () => {
     expect(await store.treeSize()).toBe(0);
     await store.close();
 
-    const wrongKey = await tended(['verify', '--file', file, '--key', 'other+00000000+AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'], {});
+    const wrongKey = await tended(
+      ['verify', '--file', file, '--key', 'other+00000000+AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+      {},
+    );
     expect(wrongKey.code).toBe(1);
   });
 
@@ -136,13 +153,19 @@ describe('tended export / import / verify', () => {
 
   it('checks a local manifest against the store, failing the gate only on a component that is not maintained', async () => {
     const ok = join(dir, 'ok.yml');
-    writeFileSync(ok, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/widget@v1\n      - uses: acme/unknown@v2\n');
+    writeFileSync(
+      ok,
+      'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/widget@v1\n      - uses: acme/unknown@v2\n',
+    );
     const passed = await tended(['check', ok, '--as-of', '2025-09-15'], source);
     expect(passed.code).toBe(0);
     expect(passed.out).toMatch(/dormant\s+2025-09-01\s+interval-censored\s+github:acme\/widget/);
     expect(passed.out).toMatch(/not_observed\s+-\s+not-observed-at-date\s+github:acme\/unknown/);
     const gate = join(dir, 'gate.yml');
-    writeFileSync(gate, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/retired@v1\n');
+    writeFileSync(
+      gate,
+      'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/retired@v1\n',
+    );
     const failed = await tended(['check', gate, '--format', 'json', '--as-of', '2025-10-01'], source);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.out).results[0]).toMatchObject({ state: 'archived', observation_date: '2025-09-01' });
@@ -184,9 +207,15 @@ describe('tended export / import / verify', () => {
         server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
       });
       const ok = join(dir, 'remote-ok.yml');
-      writeFileSync(ok, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/widget@v1\n      - uses: acme/unknown@v2\n');
+      writeFileSync(
+        ok,
+        'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/widget@v1\n      - uses: acme/unknown@v2\n',
+      );
       const gate = join(dir, 'remote-gate.yml');
-      writeFileSync(gate, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/retired@v1\n');
+      writeFileSync(
+        gate,
+        'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/retired@v1\n',
+      );
       for (const [file, asOf, code] of [
         [ok, '2025-09-15', 0],
         [gate, '2025-10-01', 1],
@@ -201,7 +230,9 @@ describe('tended export / import / verify', () => {
       // The service's own refusal is passed on as its sentence, with exit 2 rather than the gate's 1.
       const wrongPath = await tended(['check', gate, '--url', `${url}/not-tended`], {});
       expect(wrongPath.code).toBe(2);
-      expect(wrongPath.err).toMatch(/^tended: http:\/\/127\.0\.0\.1:\d+\/not-tended\/api\/v1\/manifest answered 404 Not Found: There is nothing at \/not-tended\/api\/v1\/manifest\./);
+      expect(wrongPath.err).toMatch(
+        /^tended: http:\/\/127\.0\.0\.1:\d+\/not-tended\/api\/v1\/manifest answered 404 Not Found: There is nothing at \/not-tended\/api\/v1\/manifest\./,
+      );
       expect(wrongPath.err.trim().split('\n')).toHaveLength(1);
     } finally {
       server.kill('SIGTERM');
@@ -210,7 +241,10 @@ describe('tended export / import / verify', () => {
 
   it('says which --url could not answer and why, with exit 2 and no stack trace', async () => {
     const gate = join(dir, 'remote-closed.yml');
-    writeFileSync(gate, 'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/retired@v1\n');
+    writeFileSync(
+      gate,
+      'on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: acme/retired@v1\n',
+    );
     // A port that was free a moment ago: nothing listens there.
     const closedPort = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -225,13 +259,17 @@ describe('tended export / import / verify', () => {
       `tended: could not reach http://127.0.0.1:${closedPort}/api/v1/manifest: the connection was refused (ECONNREFUSED); check --url and that the service is running. Nothing was checked.\n`,
     );
     // Something that answers, but not as Tended: a web page.
-    const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>hello</p>'));
+    const page = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>hello</p>'),
+    );
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     try {
       const pagePort = (page.address() as AddressInfo).port;
       const html = await tended(['check', gate, '--url', `http://127.0.0.1:${pagePort}`], {});
       expect(html.code).toBe(2);
-      expect(html.err).toMatch(/^tended: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/manifest answered 200 with something other than a Tended check answer \(text\/html\); is --url the address of a Tended service\?\n$/);
+      expect(html.err).toMatch(
+        /^tended: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/manifest answered 200 with something other than a Tended check answer \(text\/html\); is --url the address of a Tended service\?\n$/,
+      );
     } finally {
       await new Promise((resolve) => page.close(resolve));
     }

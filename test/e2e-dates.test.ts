@@ -31,7 +31,11 @@ let simulator: Simulator;
 let simulatedDate = DATES[0]!;
 let env: Record<string, string>;
 
-function tendedOn(date: string, args: string[], time = '08:00:00'): Promise<{ code: number | null; out: string; err: string }> {
+function tendedOn(
+  date: string,
+  args: string[],
+  time = '08:00:00',
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn('faketime', [`${date} ${time}`, process.execPath, '--import', 'tsx', MAIN, ...args], {
       env: { ...process.env, ...env, TZ: 'UTC' },
@@ -52,7 +56,11 @@ beforeAll(async () => {
     TENDED_OBSERVER: 'off',
     ...upstreamEnv(simulator.urls),
   };
-  const added = await tendedOn(DATES[0]!, ['watch', 'add', 'github', 'acme/rocket', 'github', 'acme/vanishing', 'npm', '@acme/widgets', 'pypi', 'yanky'], '07:00:00');
+  const added = await tendedOn(
+    DATES[0]!,
+    ['watch', 'add', 'github', 'acme/rocket', 'github', 'acme/vanishing', 'npm', '@acme/widgets', 'pypi', 'yanky'],
+    '07:00:00',
+  );
   expect(added.err).not.toMatch(/error/i);
   expect(added.code).toBe(0);
   for (const date of DATES) {
@@ -75,8 +83,21 @@ describe('a record observed on five dates', () => {
   beforeAll(async () => {
     store = await openSqliteStore(join(dir, 'tended.db'));
     const key = loadOrCreateSigningKey(join(dir, 'checkpoint-key.pem'));
-    const sources = createSources({ urls: simulator.urls, githubToken: null, userAgent: 'test', timeoutMs: 500, concurrency: 1, cache: new MemoryConditionalCache() });
-    app = build({ store, notary: logNotary('tended.local/log/v1', key.privateKey, key.publicKey), clock: fixedClock('2026-07-02T12:00:00Z'), sources, logError: () => {} });
+    const sources = createSources({
+      urls: simulator.urls,
+      githubToken: null,
+      userAgent: 'test',
+      timeoutMs: 500,
+      concurrency: 1,
+      cache: new MemoryConditionalCache(),
+    });
+    app = build({
+      store,
+      notary: logNotary('tended.local/log/v1', key.privateKey, key.publicKey),
+      clock: fixedClock('2026-07-02T12:00:00Z'),
+      sources,
+      logError: () => {},
+    });
   });
   afterAll(async () => store.close());
 
@@ -94,22 +115,54 @@ describe('a record observed on five dates', () => {
   });
 
   it('answers as_of with the real date and censoring status, never a guess', async () => {
-    expect(await entity('/api/v1/entity/acme/rocket?as_of=2025-01-15')).toMatchObject({ state: 'not_observed', censoring_status: 'not-observed-at-date', observation_date: null });
-    expect(await entity('/api/v1/entity/acme/rocket?as_of=2025-05-01')).toMatchObject({ state: 'alive', censoring_status: 'observed-on-date', observation_date: '2025-05-01' });
-    expect(await entity('/api/v1/entity/acme/rocket?as_of=2025-06-30')).toMatchObject({ state: 'alive', censoring_status: 'interval-censored', observation_date: '2025-05-01' });
-    expect(await entity('/api/v1/entity/acme/rocket?as_of=2026-07-01')).toMatchObject({ state: 'archived', censoring_status: 'observed-on-date' });
+    expect(await entity('/api/v1/entity/acme/rocket?as_of=2025-01-15')).toMatchObject({
+      state: 'not_observed',
+      censoring_status: 'not-observed-at-date',
+      observation_date: null,
+    });
+    expect(await entity('/api/v1/entity/acme/rocket?as_of=2025-05-01')).toMatchObject({
+      state: 'alive',
+      censoring_status: 'observed-on-date',
+      observation_date: '2025-05-01',
+    });
+    expect(await entity('/api/v1/entity/acme/rocket?as_of=2025-06-30')).toMatchObject({
+      state: 'alive',
+      censoring_status: 'interval-censored',
+      observation_date: '2025-05-01',
+    });
+    expect(await entity('/api/v1/entity/acme/rocket?as_of=2026-07-01')).toMatchObject({
+      state: 'archived',
+      censoring_status: 'observed-on-date',
+    });
   });
 
   it('keeps the mutation history with interval dating, and the age boundaries of the spec', async () => {
     const vanishing = await entity('/api/v1/entity/acme/vanishing?as_of=2026-07-01');
     expect(vanishing.series.map((s: any) => s.state)).toEqual(['alive', 'alive', 'dormant', 'deleted', 'deleted']);
     expect(vanishing.mutations).toEqual([
-      expect.objectContaining({ from: 'alive', to: 'dormant', observed: '2025-10-15', interval: { after: '2025-05-01', on_or_before: '2025-10-15' } }),
-      expect.objectContaining({ from: 'dormant', to: 'deleted', observed: '2026-02-15', interval: { after: '2025-10-15', on_or_before: '2026-02-15' } }),
+      expect.objectContaining({
+        from: 'alive',
+        to: 'dormant',
+        observed: '2025-10-15',
+        interval: { after: '2025-05-01', on_or_before: '2025-10-15' },
+      }),
+      expect.objectContaining({
+        from: 'dormant',
+        to: 'deleted',
+        observed: '2026-02-15',
+        interval: { after: '2025-10-15', on_or_before: '2026-02-15' },
+      }),
     ]);
     expect(vanishing.state_changes).toBe(2);
     const rocket = await entity('/api/v1/entity/acme/rocket');
-    expect(rocket.mutations).toEqual([expect.objectContaining({ from: 'alive', to: 'archived', observed: '2026-07-01', interval: { after: '2026-02-15', on_or_before: '2026-07-01' } })]);
+    expect(rocket.mutations).toEqual([
+      expect.objectContaining({
+        from: 'alive',
+        to: 'archived',
+        observed: '2026-07-01',
+        interval: { after: '2026-02-15', on_or_before: '2026-07-01' },
+      }),
+    ]);
   });
 
   it('reads npm and PyPI by their own rules on each date', async () => {

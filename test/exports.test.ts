@@ -11,10 +11,21 @@ import { runCli } from '../src/cli/run.js';
 import { writeDailyExports } from '../src/operations/daily-exports.js';
 import { exportLog, importLog } from '../src/operations/transfer-log.js';
 import type { Store } from '../src/storage/store.js';
-import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, testNotary, type TestStore } from './support/record.js';
+import {
+  githubObservation,
+  postgresTestStore,
+  recordDeps,
+  sqliteTestStore,
+  testNotary,
+  type TestStore,
+} from './support/record.js';
 
 /** Leaves with a chosen logged_at, appended in batches (one head per batch), as an import does. */
-async function appendAt(store: Store, seal: ReturnType<typeof testNotary>['seal'], batch: { repo: string; date: string; loggedAt: string }[]) {
+async function appendAt(
+  store: Store,
+  seal: ReturnType<typeof testNotary>['seal'],
+  batch: { repo: string; date: string; loggedAt: string }[],
+) {
   await store.importLeaves(
     batch.map(({ repo, date, loggedAt }) => {
       const observation = githubObservation(repo, date, 'alive');
@@ -32,7 +43,12 @@ async function cli(args: string[], env: Record<string, string> = {}) {
   let err = '';
   stdout.on('data', (d) => (out += d));
   stderr.on('data', (d) => (err += d));
-  const code = await runCli(args, { openStore: () => Promise.reject(new Error('no store')), env: { TENDED_OBSERVER: 'off', ...env }, stdout, stderr });
+  const code = await runCli(args, {
+    openStore: () => Promise.reject(new Error('no store')),
+    env: { TENDED_OBSERVER: 'off', ...env },
+    stdout,
+    stderr,
+  });
   return { code, out, err };
 }
 
@@ -55,7 +71,9 @@ describe.each([
       { repo: 'acme/a', date: '2025-03-01', loggedAt: '2025-03-01T06:00:01.000Z' },
       { repo: 'acme/b', date: '2025-03-01', loggedAt: '2025-03-01T06:00:02.000Z' },
     ]);
-    await appendAt(t.store, deps.notary.seal, [{ repo: 'acme/c', date: '2025-03-01', loggedAt: '2025-03-01T12:00:00.000Z' }]);
+    await appendAt(t.store, deps.notary.seal, [
+      { repo: 'acme/c', date: '2025-03-01', loggedAt: '2025-03-01T12:00:00.000Z' },
+    ]);
     await appendAt(t.store, deps.notary.seal, [
       { repo: 'acme/d', date: '2025-03-01', loggedAt: '2025-03-01T23:59:59.000Z' },
       { repo: 'acme/e', date: '2025-03-02', loggedAt: '2025-03-02T00:00:01.000Z' },
@@ -64,7 +82,9 @@ describe.each([
       { repo: 'acme/a', date: '2025-03-02', loggedAt: '2025-03-02T06:00:00.000Z' },
       { repo: 'acme/b', date: '2025-03-02', loggedAt: '2025-03-02T06:00:01.000Z' },
     ]);
-    await appendAt(t.store, deps.notary.seal, [{ repo: 'acme/a', date: '2025-03-03', loggedAt: '2025-03-03T06:00:00.000Z' }]);
+    await appendAt(t.store, deps.notary.seal, [
+      { repo: 'acme/a', date: '2025-03-03', loggedAt: '2025-03-03T06:00:00.000Z' },
+    ]);
   });
   afterEach(async () => {
     await t.dispose();
@@ -81,7 +101,14 @@ describe.each([
     expect(readdirSync(dir).sort()).toEqual(['tended-2025-03-01.jsonl', 'tended-2025-03-02.jsonl']);
     const day1 = readFileSync(join(dir, 'tended-2025-03-01.jsonl'), 'utf8').trimEnd().split('\n');
     const header = JSON.parse(day1[0]!);
-    expect(header).toMatchObject({ start: 0, tree_size: 4, date: '2025-03-01', partial: false, license: 'CC-BY-4.0', origin: deps.notary.origin });
+    expect(header).toMatchObject({
+      start: 0,
+      tree_size: 4,
+      date: '2025-03-01',
+      partial: false,
+      license: 'CC-BY-4.0',
+      origin: deps.notary.origin,
+    });
     // No head was sealed at size 4: the checkpoint is the next head's, with a consistency proof.
     expect(header.consistency.length).toBeGreaterThan(0);
     expect(day1).toHaveLength(5);
@@ -102,10 +129,16 @@ describe.each([
     expect(again.map((o) => o.outcome)).toEqual(['kept', 'kept', 'written']);
     expect(statSync(join(dir, 'tended-2025-03-01.jsonl')).mtimeMs).toBe(before.mtimeMs);
     const partial = join(dir, 'tended-2025-03-03.partial.jsonl');
-    expect(JSON.parse(readFileSync(partial, 'utf8').split('\n')[0]!)).toMatchObject({ partial: true, start: 7, tree_size: 8 });
+    expect(JSON.parse(readFileSync(partial, 'utf8').split('\n')[0]!)).toMatchObject({
+      partial: true,
+      start: 7,
+      tree_size: 8,
+    });
     expect((await cli(['verify', '--file', partial, '--key', deps.notary.vkey])).code).toBe(0);
 
-    await appendAt(t.store, deps.notary.seal, [{ repo: 'acme/b', date: '2025-03-04', loggedAt: '2025-03-04T06:00:00.000Z' }]);
+    await appendAt(t.store, deps.notary.seal, [
+      { repo: 'acme/b', date: '2025-03-04', loggedAt: '2025-03-04T06:00:00.000Z' },
+    ]);
     const later = await writeDailyExports(deps, dir, { partial: false });
     expect(later.map((o) => [o.name, o.outcome])).toEqual([
       ['tended-2025-03-01.jsonl', 'kept'],
@@ -113,7 +146,11 @@ describe.each([
       ['tended-2025-03-03.jsonl', 'written'],
       ['tended-2025-03-04.partial.jsonl', 'open'],
     ]);
-    expect(readdirSync(dir).sort()).toEqual(['tended-2025-03-01.jsonl', 'tended-2025-03-02.jsonl', 'tended-2025-03-03.jsonl']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'tended-2025-03-01.jsonl',
+      'tended-2025-03-02.jsonl',
+      'tended-2025-03-03.jsonl',
+    ]);
   });
 
   it('rejects a dump whose leaf, frontier or checkpoint key was tampered with', async () => {
@@ -125,14 +162,23 @@ describe.each([
     };
     const leaf = write('leaf.jsonl', [lines[0]!, lines[1]!.replace('acme/e', 'acme/x'), ...lines.slice(2)]);
     const header = JSON.parse(lines[0]!);
-    const frontier = write('frontier.jsonl', [JSON.stringify({ ...header, frontier: [Buffer.alloc(32, 7).toString('base64')] }), ...lines.slice(1)]);
+    const frontier = write('frontier.jsonl', [
+      JSON.stringify({ ...header, frontier: [Buffer.alloc(32, 7).toString('base64')] }),
+      ...lines.slice(1),
+    ]);
     const dropped = write('dropped.jsonl', lines.slice(0, -1));
     for (const file of [leaf, frontier, dropped]) {
       const res = await cli(['verify', '--file', file, '--key', deps.notary.vkey]);
       expect(res.code, file).toBe(1);
       expect(res.err).toContain('does NOT verify');
     }
-    const otherKey = await cli(['verify', '--file', join(dir, 'tended-2025-03-02.jsonl'), '--key', testNotary(deps.notary.origin).vkey]);
+    const otherKey = await cli([
+      'verify',
+      '--file',
+      join(dir, 'tended-2025-03-02.jsonl'),
+      '--key',
+      testNotary(deps.notary.origin).vkey,
+    ]);
     expect(otherKey.code).toBe(1);
   });
 
@@ -143,7 +189,12 @@ describe.each([
     try {
       const copy = { ...recordDeps(target.store), notary: deps.notary };
       await target.store.initialiseLog(copy.notary.seal);
-      const report = await importLog(copy, (async function* () { yield* lines; })());
+      const report = await importLog(
+        copy,
+        (async function* () {
+          yield* lines;
+        })(),
+      );
       expect(report.root_hash).toBe((await t.store.latestHead())!.root_hash);
       expect((await target.store.latestHead())!.root_hash).toBe(report.root_hash);
     } finally {
@@ -160,7 +211,15 @@ describe.each([
     await writeDailyExports(deps, dir, { partial: true });
     writeFileSync(join(dir, 'secret.txt'), 'not a dump');
     writeFileSync(join(dir, '.tended-2025-03-09.jsonl.abc.tmp'), 'half a dump');
-    const app = build({ ...deps, sources: undefined as never, logError: (e) => { throw e; }, exportDir: dir, publicUrl: 'https://tended.example' });
+    const app = build({
+      ...deps,
+      sources: undefined as never,
+      logError: (e) => {
+        throw e;
+      },
+      exportDir: dir,
+      publicUrl: 'https://tended.example',
+    });
     const list = await app.request('/api/v1/exports');
     expect(list.status).toBe(200);
     expect(list.headers.get('link')).toContain('rel="license"');
@@ -173,7 +232,11 @@ describe.each([
     ]);
     const first = body.exports[0];
     const bytes = readFileSync(join(dir, first.name));
-    expect(first).toMatchObject({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), url: `https://tended.example/api/v1/exports/${first.name}` });
+    expect(first).toMatchObject({
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      url: `https://tended.example/api/v1/exports/${first.name}`,
+    });
 
     const file = await app.request(`/api/v1/exports/${first.name}`);
     expect(file.status).toBe(200);
@@ -181,8 +244,13 @@ describe.each([
     expect(file.headers.get('etag')).toBe(`"${first.sha256}"`);
     expect(file.headers.get('cache-control')).toContain('immutable');
     expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
-    expect((await app.request(`/api/v1/exports/${first.name}`, { headers: { 'if-none-match': `"${first.sha256}"` } })).status).toBe(304);
-    expect((await app.request('/api/v1/exports/tended-2025-03-03.partial.jsonl')).headers.get('cache-control')).toBe('no-cache');
+    expect(
+      (await app.request(`/api/v1/exports/${first.name}`, { headers: { 'if-none-match': `"${first.sha256}"` } }))
+        .status,
+    ).toBe(304);
+    expect((await app.request('/api/v1/exports/tended-2025-03-03.partial.jsonl')).headers.get('cache-control')).toBe(
+      'no-cache',
+    );
 
     for (const path of [
       'tended-2024-01-01.jsonl',

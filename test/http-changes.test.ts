@@ -7,12 +7,24 @@ import { build } from '../src/http/app.js';
 import { readChanges } from '../src/operations/read-changes.js';
 import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
-const STATES: State[] = ['alive', 'alive', 'not_observed', 'dormant', 'dormant', 'not_observed', 'alive', 'abandoned', 'archived'];
+const STATES: State[] = [
+  'alive',
+  'alive',
+  'not_observed',
+  'dormant',
+  'dormant',
+  'not_observed',
+  'alive',
+  'abandoned',
+  'archived',
+];
 
 /** Six repositories over twelve days, each walking the state list from its own offset. */
 function dailyReadings(day: number): NewObservation[] {
   const date = `2025-03-${String(day).padStart(2, '0')}`;
-  return Array.from({ length: 6 }, (_, r) => githubObservation(`acme/repo-${r}`, date, STATES[(day * (r + 1)) % STATES.length]!));
+  return Array.from({ length: 6 }, (_, r) =>
+    githubObservation(`acme/repo-${r}`, date, STATES[(day * (r + 1)) % STATES.length]!),
+  );
 }
 
 describe.each([
@@ -27,7 +39,14 @@ describe.each([
     t = await open();
     deps = recordDeps(t.store, '2026-01-10T12:00:00Z');
     await t.store.initialiseLog(deps.notary.seal);
-    app = build({ ...deps, sources: undefined as never, logError: (e) => { throw e; }, publicUrl: 'https://tended.example' });
+    app = build({
+      ...deps,
+      sources: undefined as never,
+      logError: (e) => {
+        throw e;
+      },
+      publicUrl: 'https://tended.example',
+    });
   });
   afterEach(async () => {
     await t.dispose();
@@ -36,7 +55,12 @@ describe.each([
   const get = async (path: string, init?: RequestInit) => {
     const res = await app.request(path, init);
     const text = await res.text();
-    return { status: res.status, headers: res.headers, text, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null,
+    };
   };
 
   it('pages through every state change exactly once, in log order, agreeing with each series’ mutations', async () => {
@@ -44,7 +68,17 @@ describe.each([
       await t.store.appendObservations(dailyReadings(day), deps.notary.seal);
       // A census read is a leaf of the log but never a reading of state.
       await t.store.appendCensus(
-        [{ component: { kind: 'npm', id: 'left-pad' }, read_at: `2025-03-${String(day).padStart(2, '0')}T07:00:00Z`, read_date: `2025-03-${String(day).padStart(2, '0')}`, dependents: day, source: 'https://dependents.example/left-pad', evidence: {}, method: 'dependents count' }],
+        [
+          {
+            component: { kind: 'npm', id: 'left-pad' },
+            read_at: `2025-03-${String(day).padStart(2, '0')}T07:00:00Z`,
+            read_date: `2025-03-${String(day).padStart(2, '0')}`,
+            dependents: day,
+            source: 'https://dependents.example/left-pad',
+            evidence: {},
+            method: 'dependents count',
+          },
+        ],
         deps.notary.seal,
       );
     }
@@ -72,13 +106,27 @@ describe.each([
     for (let r = 0; r < 6; r++) {
       const id = `acme/repo-${r}`;
       for (const m of stateMutations(await t.store.observationsOf({ kind: 'github', id }))) {
-        expected.push({ component: id, leaf_index: m.leaf_index, from: m.from, to: m.to, observed: m.observed, interval: m.interval });
+        expected.push({
+          component: id,
+          leaf_index: m.leaf_index,
+          from: m.from,
+          to: m.to,
+          observed: m.observed,
+          interval: m.interval,
+        });
       }
     }
     expect(expected.length).toBeGreaterThan(5);
-    expect(seen.map(({ component, leaf_index, from, to, observed, interval }: any) => ({ component, leaf_index, from, to, observed, interval }))).toEqual(
-      expected.sort((a, b) => a.leaf_index - b.leaf_index),
-    );
+    expect(
+      seen.map(({ component, leaf_index, from, to, observed, interval }: any) => ({
+        component,
+        leaf_index,
+        from,
+        to,
+        observed,
+        interval,
+      })),
+    ).toEqual(expected.sort((a, b) => a.leaf_index - b.leaf_index));
     for (const c of seen as any[]) {
       expect(c.to).not.toBe('not_observed');
       expect(c.from).not.toBe('not_observed');
@@ -115,7 +163,12 @@ describe.each([
       deps.notary.seal,
     );
     const archived = observations[3]!.leaf_index;
-    const { observations: [correction] } = await t.store.appendObservations([{ ...githubObservation('acme/widget', '2025-05-04', 'alive'), corrects: archived }], deps.notary.seal);
+    const {
+      observations: [correction],
+    } = await t.store.appendObservations(
+      [{ ...githubObservation('acme/widget', '2025-05-04', 'alive'), corrects: archived }],
+      deps.notary.seal,
+    );
     const { body } = await get('/api/v1/changes');
     expect(body.changes.map((c: any) => [c.leaf_index, c.from, c.to, c.interval, c.correction])).toEqual([
       [archived, 'alive', 'archived', { after: '2025-05-03', on_or_before: '2025-05-04' }, null],
@@ -129,7 +182,13 @@ describe.each([
   });
 
   it('answers Atom 1.0 with Accept or format=atom: a valid feed whose entries link to the entity', async () => {
-    await t.store.appendObservations([githubObservation('acme/widget', '2025-05-01', 'alive'), githubObservation('acme/widget', '2025-05-02', 'dormant')], deps.notary.seal);
+    await t.store.appendObservations(
+      [
+        githubObservation('acme/widget', '2025-05-01', 'alive'),
+        githubObservation('acme/widget', '2025-05-02', 'dormant'),
+      ],
+      deps.notary.seal,
+    );
     await t.store.appendObservations([githubObservation('acme/widget', '2025-05-03', 'abandoned')], deps.notary.seal);
     const viaAccept = await get('/api/v1/changes?limit=1', { headers: { accept: 'application/atom+xml' } });
     const viaFormat = await get('/api/v1/changes?limit=1&format=atom');
@@ -137,7 +196,11 @@ describe.each([
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/atom\+xml/);
       expect(XMLValidator.validate(res.text)).toBe(true);
-      const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'entry' || name === 'link' }).parse(res.text);
+      const doc = new XMLParser({
+        ignoreAttributes: false,
+        attributeNamePrefix: '',
+        isArray: (name) => name === 'entry' || name === 'link',
+      }).parse(res.text);
       const feed = doc.feed;
       expect(feed.xmlns).toBe('http://www.w3.org/2005/Atom');
       expect(feed.id).toBe('https://tended.example/api/v1/changes');
@@ -148,12 +211,16 @@ describe.each([
       expect(entry.id).toBe('https://tended.example/api/chain/entries/1');
       expect(entry.title).toContain('alive → dormant');
       expect(entry.updated).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-      expect(entry.link.find((l: any) => l.rel === 'alternate').href).toBe('https://tended.example/api/v1/entity/acme/widget');
+      expect(entry.link.find((l: any) => l.rel === 'alternate').href).toBe(
+        'https://tended.example/api/v1/entity/acme/widget',
+      );
       const next = feed.link.find((l: any) => l.rel === 'next');
       expect(next.href).toContain('after=1');
       expect(res.headers.get('link')).toContain('rel="next"');
     }
-    const nextHref = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => n === 'link' }).parse(viaFormat.text).feed.link.find((l: any) => l.rel === 'next').href;
+    const nextHref = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => n === 'link' })
+      .parse(viaFormat.text)
+      .feed.link.find((l: any) => l.rel === 'next').href;
     const second = await get(new URL(nextHref).pathname + new URL(nextHref).search);
     expect(second.text).toContain('dormant → abandoned');
   });
@@ -172,13 +239,20 @@ describe.each([
     ]) {
       const res = await get(`/api/v1/changes?${query}`);
       expect(res.status, query).toBe(422);
-      expect(res.body.detail[0]).toMatchObject({ loc: ['query', param], msg: expect.any(String), type: expect.any(String) });
+      expect(res.body.detail[0]).toMatchObject({
+        loc: ['query', param],
+        msg: expect.any(String),
+        type: expect.any(String),
+      });
       expect(res.headers.get('link')).toBeNull();
     }
   });
 
   it('is described in the OpenAPI document', async () => {
     const doc = (await get('/api/v1/docs')).body;
-    expect(Object.keys(doc.paths['/api/v1/changes'].get.responses[200].content)).toEqual(['application/json', 'application/atom+xml']);
+    expect(Object.keys(doc.paths['/api/v1/changes'].get.responses[200].content)).toEqual([
+      'application/json',
+      'application/atom+xml',
+    ]);
   });
 });

@@ -32,8 +32,20 @@ const scenario: Scenario = {
     // The latest version is deprecated in March and relicensed in June, with no new release.
     'npm:sunset': [
       { from: '2020-01-01', versions: { '3.0.0': '2025-10-01T10:00:00.000Z' }, license: 'MIT', types: true },
-      { from: '2026-03-01', versions: { '3.0.0': '2025-10-01T10:00:00.000Z' }, license: 'MIT', types: true, deprecated: 'Use sunrise instead.' },
-      { from: '2026-06-15', versions: { '3.0.0': '2025-10-01T10:00:00.000Z' }, license: 'ISC', types: true, deprecated: 'Use sunrise instead.' },
+      {
+        from: '2026-03-01',
+        versions: { '3.0.0': '2025-10-01T10:00:00.000Z' },
+        license: 'MIT',
+        types: true,
+        deprecated: 'Use sunrise instead.',
+      },
+      {
+        from: '2026-06-15',
+        versions: { '3.0.0': '2025-10-01T10:00:00.000Z' },
+        license: 'ISC',
+        types: true,
+        deprecated: 'Use sunrise instead.',
+      },
     ],
     'npm:dep-alive': [{ from: '2020-01-01', versions: { '1.0.0': '2026-05-01T00:00:00.000Z' } }],
     'npm:dep-gone': [{ from: '2020-01-01', fail: 'not_found' }],
@@ -51,7 +63,11 @@ async function observeOn(date: string, ids: string[]) {
   const harness = await startHarness({ scenario, today: date });
   harnesses.push(harness);
   deps.clock.set(`${date}T12:00:00Z`);
-  await observeNamed({ ...deps, sources: harness.sources }, ids.map((id) => normaliseComponent('npm', id)), 2);
+  await observeNamed(
+    { ...deps, sources: harness.sources },
+    ids.map((id) => normaliseComponent('npm', id)),
+    2,
+  );
 }
 
 beforeEach(async () => {
@@ -69,7 +85,12 @@ afterEach(async () => {
 
 const get = async (path: string) => {
   const res = await app.request(path);
-  return { status: res.status, type: res.headers.get('content-type') ?? '', link: res.headers.get('link'), body: (await res.json()) as any };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    link: res.headers.get('link'),
+    body: (await res.json()) as any,
+  };
 };
 
 /** Spec §7: `detail` is an array of objects, each with exactly loc (strings or integers), msg and type. */
@@ -90,7 +111,12 @@ function expectSpec422(r: { status: number; body: any }, loc: (string | number)[
 describe.each(ROUTES)('/v1/%s/{kind}/{id}', (route) => {
   it.each([
     ['an unknown kind, a valid id', `not-a-kind/x`, ['path', 'kind'], 'value_error.component_kind'],
-    ['an unknown kind, an invalid id (the id cannot be judged without a kind)', `nope/..bad..`, ['path', 'kind'], 'value_error.component_kind'],
+    [
+      'an unknown kind, an invalid id (the id cannot be judged without a kind)',
+      `nope/..bad..`,
+      ['path', 'kind'],
+      'value_error.component_kind',
+    ],
     ['an empty kind', `%20/express`, ['path', 'kind'], 'value_error.component_kind'],
     ['npm, an invalid name', `npm/.hidden`, ['path', 'id'], 'value_error.component_name'],
     ['github, an id without a repository', `github/expressjs`, ['path', 'id'], 'value_error.component_name'],
@@ -113,7 +139,12 @@ describe.each(ROUTES)('/v1/%s/{kind}/{id}', (route) => {
   });
 
   it('takes ids with "/" as sent or as %2F', async () => {
-    for (const path of [`/v1/${route}/github/expressjs/express`, `/v1/${route}/github/expressjs%2Fexpress`, `/v1/${route}/npm/%40babel%2Fcore`, `/v1/${route}/npm/@babel/core`]) {
+    for (const path of [
+      `/v1/${route}/github/expressjs/express`,
+      `/v1/${route}/github/expressjs%2Fexpress`,
+      `/v1/${route}/npm/%40babel%2Fcore`,
+      `/v1/${route}/npm/@babel/core`,
+    ]) {
       const r = await get(path);
       expect(r.status, path).toBe(200);
     }
@@ -150,8 +181,22 @@ describe('the fact routes over an observed record', () => {
     const { body } = await get('/v1/schema_history/npm/iface');
     expect(body.read_for_kind).toBe(true);
     expect(body.history).toEqual([
-      expect.objectContaining({ observation_date: '2026-01-15', latest_version: '1.0.0', interface: { license: 'MIT', engines: { node: '>=18' }, has_exports: false, has_types: true, deprecated: null } }),
-      expect.objectContaining({ observation_date: '2026-07-01', latest_version: '2.0.0', interface: { license: 'Apache-2.0', engines: { node: '>=20' }, has_exports: true, has_types: true, deprecated: null } }),
+      expect.objectContaining({
+        observation_date: '2026-01-15',
+        latest_version: '1.0.0',
+        interface: { license: 'MIT', engines: { node: '>=18' }, has_exports: false, has_types: true, deprecated: null },
+      }),
+      expect.objectContaining({
+        observation_date: '2026-07-01',
+        latest_version: '2.0.0',
+        interface: {
+          license: 'Apache-2.0',
+          engines: { node: '>=20' },
+          has_exports: true,
+          has_types: true,
+          deprecated: null,
+        },
+      }),
     ]);
     expect(body.changes.map((c: any) => [c.observed, c.field, c.from, c.to])).toEqual([
       ['2026-07-01', 'license', 'MIT', 'Apache-2.0'],
@@ -186,7 +231,9 @@ describe('schema_history over a package whose latest version is deprecated, then
   it('dates each change to the observation that first read it, once, and keeps the rows in between', async () => {
     const { status, body } = await get('/v1/schema_history/npm/sunset');
     expect(status).toBe(200);
-    expect(body.history.map((r: any) => [r.observation_date, r.latest_version, r.interface.deprecated, r.interface.license])).toEqual([
+    expect(
+      body.history.map((r: any) => [r.observation_date, r.latest_version, r.interface.deprecated, r.interface.license]),
+    ).toEqual([
       ['2026-01-15', '3.0.0', null, 'MIT'],
       ['2026-04-01', '3.0.0', 'Use sunrise instead.', 'MIT'],
       ['2026-05-10', '3.0.0', 'Use sunrise instead.', 'MIT'],

@@ -22,7 +22,11 @@ describe('slow clients', () => {
   let port: number;
   beforeEach(async () => {
     await new Promise<void>((resolve) => {
-      server = listen(made.app.fetch, { port: 0, host: '127.0.0.1' }, () => resolve(), { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100 });
+      server = listen(made.app.fetch, { port: 0, host: '127.0.0.1' }, () => resolve(), {
+        headersTimeoutMs: 300,
+        requestTimeoutMs: 600,
+        checkIntervalMs: 100,
+      });
     });
     port = (server.address() as AddressInfo).port;
   });
@@ -52,7 +56,8 @@ describe('slow clients', () => {
   });
 
   it('cuts off a client that sends its body too slowly', async () => {
-    const head = 'POST /api/v1/manifest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n';
+    const head =
+      'POST /api/v1/manifest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n';
     const { ms } = await trickle(head, 'x');
     expect(ms).toBeLessThan(3_000);
   });
@@ -65,10 +70,19 @@ describe('slow clients', () => {
   // Found by CI: a refused body left unread made the server close the socket under the client, whose
   // answer the reset then wiped (fetch: "other side closed"), about one request in five.
   it('delivers the 413 for an oversized body every time, on a connection that stays usable', async () => {
-    const big = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', components: [], pad: 'x'.repeat(4 * 1024 * 1024) });
+    const big = JSON.stringify({
+      bomFormat: 'CycloneDX',
+      specVersion: '1.5',
+      components: [],
+      pad: 'x'.repeat(4 * 1024 * 1024),
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 25; i++) {
-      const r = await fetch(`http://127.0.0.1:${port}/api/v1/sbom`, { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body: big });
+      const r = await fetch(`http://127.0.0.1:${port}/api/v1/sbom`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/vnd.cyclonedx+json' },
+        body: big,
+      });
       expect((await r.json()).detail).toMatch(/larger than 4 MB/);
       statuses.push(r.status);
       // The same keep-alive connection answers the next request.
@@ -80,10 +94,18 @@ describe('slow clients', () => {
   it('delivers answers given before a body was read (415, 404) to a client still sending', async () => {
     const body = 'x'.repeat(3 * 1024 * 1024);
     for (let i = 0; i < 10; i++) {
-      const wrongType = await fetch(`http://127.0.0.1:${port}/api/v1/sbom`, { method: 'POST', headers: { 'content-type': 'image/png' }, body });
+      const wrongType = await fetch(`http://127.0.0.1:${port}/api/v1/sbom`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png' },
+        body,
+      });
       expect(wrongType.status).toBe(415);
       await wrongType.body?.cancel();
-      const nowhere = await fetch(`http://127.0.0.1:${port}/api/v1/nowhere`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+      const nowhere = await fetch(`http://127.0.0.1:${port}/api/v1/nowhere`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body,
+      });
       expect(nowhere.status).toBe(404);
       await nowhere.body?.cancel();
     }
@@ -93,7 +115,12 @@ describe('slow clients', () => {
   // Both must arrive whole, and a chunked one past 4 MB must be cut off, over real HTTP.
   describe('request bodies over real HTTP', () => {
     const sbom = (pad: number) =>
-      JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', components: [{ type: 'library', name: 'left-pad', purl: 'pkg:npm/left-pad@1.3.0' }], pad: 'x'.repeat(pad) });
+      JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.5',
+        components: [{ type: 'library', name: 'left-pad', purl: 'pkg:npm/left-pad@1.3.0' }],
+        pad: 'x'.repeat(pad),
+      });
     /** The body sent in 64 KB pieces without a Content-Length (Transfer-Encoding: chunked). */
     const chunked = (text: string) => {
       const bytes = Buffer.from(text);
@@ -106,7 +133,12 @@ describe('slow clients', () => {
       });
     };
     const post = (body: BodyInit) =>
-      fetch(`http://127.0.0.1:${port}/api/v1/sbom`, { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body, duplex: 'half' } as RequestInit);
+      fetch(`http://127.0.0.1:${port}/api/v1/sbom`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/vnd.cyclonedx+json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
 
     it('reads a declared body just under 4 MB whole', async () => {
       const text = sbom(4 * 1024 * 1024 - 200);
@@ -135,9 +167,19 @@ describe('security headers', () => {
       ['/nowhere', {}],
       ['/api/v1/entity/acme/x?as_of=yesterday', {}],
       ['/api/chain/checkpoint', {}],
-      ['/healthz', { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'GET', Origin: 'https://example.org' } }],
+      [
+        '/healthz',
+        { method: 'OPTIONS', headers: { 'Access-Control-Request-Method': 'GET', Origin: 'https://example.org' } },
+      ],
       ['/healthz', { method: 'GET', headers: { 'content-length': '2' } }],
-      ['/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }],
+      [
+        '/mcp',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        },
+      ],
     ] as const) {
       const r = await app.request(path, init);
       expect(r.headers.get('x-content-type-options'), path).toBe('nosniff');
@@ -147,7 +189,9 @@ describe('security headers', () => {
   it('gives HTML answers a CSP without inline script, a referrer policy and no framing', async () => {
     const { app } = made;
     app.get('/test-page', (c) => c.html('<!doctype html><title>t</title><script src="/assets/x.js"></script>'));
-    app.get('/test-own-csp', (c) => c.html('<p>x</p>', 200, { 'Content-Security-Policy': "script-src 'self' 'sha256-abc='" }));
+    app.get('/test-own-csp', (c) =>
+      c.html('<p>x</p>', 200, { 'Content-Security-Policy': "script-src 'self' 'sha256-abc='" }),
+    );
     const page = await app.request('/test-page');
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toMatch(/script-src 'self'(;|$)/);
@@ -157,7 +201,9 @@ describe('security headers', () => {
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     // A page that hashes its own inline script keeps its policy.
-    expect((await app.request('/test-own-csp')).headers.get('content-security-policy')).toBe("script-src 'self' 'sha256-abc='");
+    expect((await app.request('/test-own-csp')).headers.get('content-security-policy')).toBe(
+      "script-src 'self' 'sha256-abc='",
+    );
     // JSON answers are not pages.
     expect((await app.request('/healthz')).headers.get('content-security-policy')).toBeNull();
   });
@@ -166,7 +212,11 @@ describe('security headers', () => {
 describe('body caps on every POST', () => {
   it('refuses a dispute body over 16 KB with 413 JSON, before reading it', async () => {
     const body = JSON.stringify({ kind: 'npm', name: 'x'.repeat(20_000) });
-    const r = await made.app.request('/api/v1/dispute', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const r = await made.app.request('/api/v1/dispute', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(r.status).toBe(413);
     expect((await r.json()).detail).toMatch(/larger than 16 KB/);
   });
@@ -181,7 +231,12 @@ describe('body caps on every POST', () => {
         controller.enqueue(chunk);
       },
     });
-    const r = await made.app.request('/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const r = await made.app.request('/api/v1/sbom', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(r.status).toBe(413);
     expect((await r.json()).detail).toMatch(/larger than 4 MB/);
     // Reading stopped at the cap (give or take the chunks already in flight).

@@ -13,7 +13,14 @@ const BASE = 'https://tended.example';
 beforeAll(async () => {
   t = await sqliteTestStore();
   filled = await fillPageRecord(t.store);
-  app = build({ ...filled, sources: filled.harness.sources, logError: (e) => console.error(e), publicUrl: BASE, rateLimitFree: 61, rateLimitKey: 601 });
+  app = build({
+    ...filled,
+    sources: filled.harness.sources,
+    logError: (e) => console.error(e),
+    publicUrl: BASE,
+    rateLimitFree: 61,
+    rateLimitKey: 601,
+  });
 }, 60_000);
 afterAll(async () => {
   await filled.harness.close();
@@ -25,10 +32,26 @@ const get = async (path: string, headers: Record<string, string> = html) => {
   const res = await app.request(path, { headers });
   return { status: res.status, headers: res.headers, text: await res.text() };
 };
-const jsonLd = (page: string) => [...page.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!));
-const text = (page: string) => page.replace(/<[^>]+>/g, ' ').replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+const jsonLd = (page: string) =>
+  [...page.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!));
+const text = (page: string) =>
+  page
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&gt;/g, '>')
+    .replace(/&lt;/g, '<')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
 
-const PAGES = ['/', '/npm/left-padded', '/npm/@acme/widgets', '/npm/left-padded?as_of=2025-08-01', '/methodology', '/terms', '/separation', '/verify'];
+const PAGES = [
+  '/',
+  '/npm/left-padded',
+  '/npm/@acme/widgets',
+  '/npm/left-padded?as_of=2025-08-01',
+  '/methodology',
+  '/terms',
+  '/separation',
+  '/verify',
+];
 const FILES: [string, RegExp][] = [
   ['/robots.txt', /^text\/plain/],
   ['/llms.txt', /^text\/plain/],
@@ -67,12 +90,18 @@ describe('human pages and crawler files', () => {
     expect(body).toContain('Dated observations 5, first 2025-06-01, last 2026-04-02');
     expect(body).toContain('State changes 1');
     expect(body).toContain(`Adoption 42 dependent packages, read ${LAST_DAY}`);
-    expect(body).toMatch(/Method Read from the npm registry’s own metadata for the package: the latest-published timestamp .* deprecation flag .* authoritative/);
+    expect(body).toMatch(
+      /Method Read from the npm registry’s own metadata for the package: the latest-published timestamp .* deprecation flag .* authoritative/,
+    );
     expect(body).toMatch(/Source \/ evidence http:\/\/127\.0\.0\.1:\d+\/npm\/left-padded/);
     expect(body).toContain(`Observed as of ${LAST_DAY}`);
     expect(body).toContain('Registry npm (the JavaScript package registry)');
     // The series table: one row per date, ascending, with a dash where there is no deprecation.
-    const rows = [...page.text.matchAll(/<tr><td>(\d{4}-\d{2}-\d{2})[^<]*<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    const rows = [
+      ...page.text.matchAll(
+        /<tr><td>(\d{4}-\d{2}-\d{2})[^<]*<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g,
+      ),
+    ].map((m) => m.slice(1));
     expect(rows).toEqual([
       ['2025-06-01', 'dormant', '2024-12-01', '—'],
       ['2025-07-15', 'dormant', '2024-12-01', '—'],
@@ -80,14 +109,26 @@ describe('human pages and crawler files', () => {
       ['2025-11-20', 'archived', '2024-12-01', 'Use String.prototype.padStart() instead'],
       ['2026-04-02', 'archived', '2024-12-01', 'Use String.prototype.padStart() instead'],
     ]);
-    expect(body).toContain('dormant → archived observed 2025-11-20 (changed after 2025-08-05, on or before 2025-11-20)');
-    for (const q of ['When was left-padded last published?', 'What state does Tended record for left-padded?', 'What does the state mean for projects that depend on left-padded?', 'What is the observation record for left-padded?']) {
+    expect(body).toContain(
+      'dormant → archived observed 2025-11-20 (changed after 2025-08-05, on or before 2025-11-20)',
+    );
+    for (const q of [
+      'When was left-padded last published?',
+      'What state does Tended record for left-padded?',
+      'What does the state mean for projects that depend on left-padded?',
+      'What is the observation record for left-padded?',
+    ]) {
       expect(body).toContain(q);
     }
     const [faq, dataset] = jsonLd(page.text);
     expect(faq).toMatchObject({ '@context': 'https://schema.org', '@type': 'FAQPage' });
     expect(faq.mainEntity).toHaveLength(4);
-    expect(dataset).toMatchObject({ '@type': 'Dataset', license: 'https://creativecommons.org/licenses/by/4.0/', url: `${BASE}/npm/left-padded`, temporalCoverage: '2025-06-01/2026-04-02' });
+    expect(dataset).toMatchObject({
+      '@type': 'Dataset',
+      license: 'https://creativecommons.org/licenses/by/4.0/',
+      url: `${BASE}/npm/left-padded`,
+      temporalCoverage: '2025-06-01/2026-04-02',
+    });
     expect(page.text).toMatch(/<svg class="timeline"[^>]*role="img"/);
     expect(page.text).toContain('CC-BY-4.0');
     // A package without a deprecation says so in words, and a scoped name has its page too.
@@ -99,7 +140,9 @@ describe('human pages and crawler files', () => {
 
   it('shows on the home page the latest state changes, newest first, and how many packages have a page', async () => {
     const home = text((await get('/')).text);
-    expect(home).toContain('left-padded : dormant → archived observed 2025-11-20 (after 2025-08-05) @acme/widgets : dormant → alive observed 2025-08-05 (after 2025-07-15)');
+    expect(home).toContain(
+      'left-padded : dormant → archived observed 2025-11-20 (after 2025-08-05) @acme/widgets : dormant → alive observed 2025-08-05 (after 2025-07-15)',
+    );
     expect(home).toContain('2 npm packages with a page (at least 1 dependent package by the latest census)');
     expect(home).toContain(`as the record stood at ${LAST_DAY}T12:00:00Z`);
   });
@@ -126,7 +169,13 @@ describe('human pages and crawler files', () => {
       const named = await app.request(path, { headers: { accept: 'application/json' } });
       expect(named.status, path).toBe(422);
       const { detail } = (await named.json()) as { detail: { loc: unknown; msg: string; type: string }[] };
-      expect(detail, path).toEqual([{ loc: ['path', 'name'], msg: expect.stringMatching(/an npm component is named name or @scope\/name/), type: 'value_error.component_name' }]);
+      expect(detail, path).toEqual([
+        {
+          loc: ['path', 'name'],
+          msg: expect.stringMatching(/an npm component is named name or @scope\/name/),
+          type: 'value_error.component_name',
+        },
+      ]);
       expect((await get(path)).status, path).toBe(422);
     }
   });
@@ -140,10 +189,14 @@ describe('human pages and crawler files', () => {
     expect(unwatched.headers.get('cache-control')).toBe('no-cache');
     const unqualified = await get('/npm/evil-pkg');
     expect(unqualified.status).toBe(404);
-    expect(text(unqualified.text)).toContain(`The latest census of evil-pkg (${LAST_DAY}) counted 0 dependent packages; a page needs at least 1.`);
+    expect(text(unqualified.text)).toContain(
+      `The latest census of evil-pkg (${LAST_DAY}) counted 0 dependent packages; a page needs at least 1.`,
+    );
     const machine = await app.request('/npm/left-pad', { headers: { accept: 'application/json' } });
     expect(machine.status).toBe(404);
-    expect(await machine.json()).toEqual({ detail: expect.stringContaining('does not watch the npm package left-pad') });
+    expect(await machine.json()).toEqual({
+      detail: expect.stringContaining('does not watch the npm package left-pad'),
+    });
     expect((await get('/npm/notascope/x')).status).toBe(404);
   });
 
@@ -167,7 +220,18 @@ describe('human pages and crawler files', () => {
       const etag = a.headers.get('etag')!;
       other.clock.set('2026-04-03T12:00:00Z');
       await other.store.appendObservations(
-        [{ component: { kind: 'npm', id: '@acme/widgets' }, observed_at: '2026-04-03T06:00:00Z', observation_date: '2026-04-03', state: 'not_observed', source: 'https://registry.example/@acme/widgets', evidence: { http_status: 429 }, method: 'npm', corrects: null }],
+        [
+          {
+            component: { kind: 'npm', id: '@acme/widgets' },
+            observed_at: '2026-04-03T06:00:00Z',
+            observation_date: '2026-04-03',
+            state: 'not_observed',
+            source: 'https://registry.example/@acme/widgets',
+            evidence: { http_status: 429 },
+            method: 'npm',
+            corrects: null,
+          },
+        ],
         other.notary.seal,
       );
       const b = await local.request('/npm/@acme/widgets', { headers: { 'if-none-match': etag } });
@@ -204,16 +268,30 @@ describe('human pages and crawler files', () => {
       expect(text(page.text), q).toContain('is not an npm package name');
       const json = await app.request('/search?q=' + encodeURIComponent(q), { headers: { accept: 'application/json' } });
       expect(json.status, q).toBe(422);
-      expect(((await json.json()) as { detail: string }).detail, q).toMatch(/Search for a package by its exact npm name/);
+      expect(((await json.json()) as { detail: string }).detail, q).toMatch(
+        /Search for a package by its exact npm name/,
+      );
     }
-    expect(text((await get('/search?q=' + encodeURIComponent('https://www.npmjs.com/package/%E0'))).text)).toContain('broken %-escape');
+    expect(text((await get('/search?q=' + encodeURIComponent('https://www.npmjs.com/package/%E0'))).text)).toContain(
+      'broken %-escape',
+    );
   });
 
   it('writes crawler files: sitemap of qualified pages, robots naming it, llms.txt, prices from config', async () => {
     const sitemap = (await get('/sitemap.xml')).text;
     const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    expect(sitemap).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
-    expect(locs).toEqual([`${BASE}/`, `${BASE}/methodology`, `${BASE}/verify`, `${BASE}/terms`, `${BASE}/separation`, `${BASE}/npm/@acme/widgets`, `${BASE}/npm/left-padded`]);
+    expect(sitemap).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+    );
+    expect(locs).toEqual([
+      `${BASE}/`,
+      `${BASE}/methodology`,
+      `${BASE}/verify`,
+      `${BASE}/terms`,
+      `${BASE}/separation`,
+      `${BASE}/npm/@acme/widgets`,
+      `${BASE}/npm/left-padded`,
+    ]);
     expect((await get('/robots.txt')).text).toContain(`Sitemap: ${BASE}/sitemap.xml`);
     const llms = (await get('/llms.txt')).text;
     expect(llms).toMatch(/^# Tended\n\n> /);
@@ -233,7 +311,13 @@ describe('human pages and crawler files', () => {
     expect(res.headers.get('vary')).toBe('Accept');
     const body = await res.json();
     const head = await (await app.request('/api/chain/head')).json();
-    expect(body).toMatchObject({ origin: head.origin, verifier_key: head.verifier_key, tree_size: head.tree_size, root_hash: head.root_hash, checkpoint: head.checkpoint });
+    expect(body).toMatchObject({
+      origin: head.origin,
+      verifier_key: head.verifier_key,
+      tree_size: head.tree_size,
+      root_hash: head.root_hash,
+      checkpoint: head.checkpoint,
+    });
     expect(text((await get('/verify')).text)).toContain(head.verifier_key);
   });
 
@@ -241,14 +325,26 @@ describe('human pages and crawler files', () => {
     const validator = new HtmlValidate({
       extends: ['html-validate:recommended'],
       // hono/jsx writes void elements as <meta/> and booleans as required="": both valid HTML, style choices.
-      rules: { 'void-style': ['error', { style: 'selfclose' }], 'attribute-boolean-style': ['error', { style: 'empty' }] },
+      rules: {
+        'void-style': ['error', { style: 'selfclose' }],
+        'attribute-boolean-style': ['error', { style: 'empty' }],
+      },
     });
-    for (const path of [...PAGES, '/npm/left-pad', '/npm/evil-pkg', '/search?q=not%20a%20name', '/npm/left-padded?as_of=2025-01-01']) {
+    for (const path of [
+      ...PAGES,
+      '/npm/left-pad',
+      '/npm/evil-pkg',
+      '/search?q=not%20a%20name',
+      '/npm/left-padded?as_of=2025-01-01',
+    ]) {
       const page = (await get(path)).text;
       const report = await validator.validateString(page);
-      const messages = report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message} (${m.line}:${m.column})`));
+      const messages = report.results.flatMap((r) =>
+        r.messages.map((m) => `${m.ruleId}: ${m.message} (${m.line}:${m.column})`),
+      );
       expect(messages, path).toEqual([]);
-      for (const block of jsonLd(page)) expect(block, path).toMatchObject({ '@context': 'https://schema.org', '@type': expect.any(String) });
+      for (const block of jsonLd(page))
+        expect(block, path).toMatchObject({ '@context': 'https://schema.org', '@type': expect.any(String) });
     }
   });
 });
@@ -259,7 +355,12 @@ describe('the pages on PostgreSQL', () => {
     try {
       const other = await fillPageRecord(pg.store);
       await other.harness.close();
-      const local = build({ ...other, sources: other.harness.sources, logError: (e) => console.error(e), publicUrl: BASE });
+      const local = build({
+        ...other,
+        sources: other.harness.sources,
+        logError: (e) => console.error(e),
+        publicUrl: BASE,
+      });
       const page = await local.request('/npm/left-padded', { headers: html });
       expect(page.status).toBe(200);
       const body = text(await page.text());
@@ -283,14 +384,32 @@ describe('a sitemap past 50,000 pages', () => {
       for (let from = 0; from < total; from += 10_000) {
         const reads = Array.from({ length: Math.min(10_000, total - from) }, (_, i) => {
           const id = `pkg-${String(from + i).padStart(6, '0')}`;
-          return { component: { kind: 'npm' as const, id }, read_at: '2026-04-02T03:00:00Z', read_date: '2026-04-02', dependents: 3, source: `https://deps.example/${id}`, evidence: { http_status: 200 }, method: 'dependents count' };
+          return {
+            component: { kind: 'npm' as const, id },
+            read_at: '2026-04-02T03:00:00Z',
+            read_date: '2026-04-02',
+            dependents: 3,
+            source: `https://deps.example/${id}`,
+            evidence: { http_status: 200 },
+            method: 'dependents count',
+          };
         });
         await big.store.appendCensus(reads, notary.seal);
       }
-      const local = build({ store: big.store, notary, clock: filled.clock, sources: filled.harness.sources, logError: () => {}, publicUrl: BASE });
+      const local = build({
+        store: big.store,
+        notary,
+        clock: filled.clock,
+        sources: filled.harness.sources,
+        logError: () => {},
+        publicUrl: BASE,
+      });
       const index = await (await local.request('/sitemap.xml')).text();
       expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-      expect([...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([`${BASE}/sitemaps/1.xml`, `${BASE}/sitemaps/2.xml`]);
+      expect([...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([
+        `${BASE}/sitemaps/1.xml`,
+        `${BASE}/sitemaps/2.xml`,
+      ]);
       const parts = await Promise.all([1, 2].map(async (n) => (await local.request(`/sitemaps/${n}.xml`)).text()));
       const locs = parts.flatMap((p) => [...p.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]));
       expect(parts[0]!.match(/<url>/g)).toHaveLength(SITEMAP_MAX_URLS);

@@ -25,7 +25,8 @@ async function app(buckets: Buckets, options: Parameters<typeof limitedApp>[1] =
   if (redis.redisPrefix) prefixes.push(redis.redisPrefix);
   const made = limitedApp(t.store, { ...redis, ...options });
   limiters.push(made.limiter);
-  if (buckets === 'redis' && !(await made.limiter.waitForShared(3_000))) throw new Error(`Redis at ${REDIS_URL} does not answer; the Redis suites need it`);
+  if (buckets === 'redis' && !(await made.limiter.waitForShared(3_000)))
+    throw new Error(`Redis at ${REDIS_URL} does not answer; the Redis suites need it`);
   return made;
 }
 
@@ -55,10 +56,21 @@ describe.each<Buckets>(['memory', 'redis'])('rate limit with %s buckets', (bucke
     expect(await bare.text()).toBe('bare');
     expect(bare.headers.get('ratelimit')).toMatch(/^"free";r=59;t=\d+$/);
     // A malformed request is counted and told its budget too.
-    const malformed = await a.request('/api/v1/entity/acme/x', { method: 'DELETE', body: 'x', headers: { 'content-length': '1' } });
+    const malformed = await a.request('/api/v1/entity/acme/x', {
+      method: 'DELETE',
+      body: 'x',
+      headers: { 'content-length': '1' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.headers.get('ratelimit')).toMatch(/^"free";r=58;t=\d+$/);
-    for (const path of ['/api/v1/entity/acme/x?as_of=2025-02-30', '/nowhere', '/api/chain/head', '/healthz', '/api/v1/docs', '/api/chain/checkpoint']) {
+    for (const path of [
+      '/api/v1/entity/acme/x?as_of=2025-02-30',
+      '/nowhere',
+      '/api/chain/head',
+      '/healthz',
+      '/api/v1/docs',
+      '/api/chain/checkpoint',
+    ]) {
       const r = await a.request(path);
       expect(r.headers.get('ratelimit'), path).toMatch(/^"free";r=\d+;t=\d+$/);
       expect(r.headers.get('ratelimit-policy'), path).toBe('"free";q=60;w=60');
@@ -80,7 +92,9 @@ describe.each<Buckets>(['memory', 'redis'])('rate limit with %s buckets', (bucke
     const served = statuses.filter((s) => s === 200).length;
     expect(served).toBeGreaterThanOrEqual(Math.min(2, Math.floor(before / 200)));
     expect(served).toBeLessThanOrEqual(Math.floor(after / 200) + 1);
-    expect(statuses.slice(0, served).every((s) => s === 200) && statuses.slice(served).every((s) => s === 429)).toBe(true);
+    expect(statuses.slice(0, served).every((s) => s === 200) && statuses.slice(served).every((s) => s === 429)).toBe(
+      true,
+    );
     expect(statuses.at(-1)).toBe(429);
   });
 
@@ -88,7 +102,11 @@ describe.each<Buckets>(['memory', 'redis'])('rate limit with %s buckets', (bucke
     // Per hour rather than per minute, so nothing refills while a loaded machine sends the 601.
     const { app: a } = await app(buckets, { windowMs: 3_600_000 });
     const { key } = await createApiKey(t.store, 'test client', new Date());
-    const statuses = await Promise.all(Array.from({ length: 601 }, () => Promise.resolve(a.request('/healthz', { headers: { 'X-API-Key': key } })).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 601 }, () =>
+        Promise.resolve(a.request('/healthz', { headers: { 'X-API-Key': key } })).then((r) => r.status),
+      ),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(600);
     expect(statuses.filter((s) => s === 429)).toHaveLength(1);
     const last = await a.request('/healthz', { headers: { 'X-API-Key': key } });
@@ -141,7 +159,11 @@ describe('two instances sharing Redis', () => {
     let served = 0;
     const started = performance.now();
     for (let i = 0; i < 1_000; i += 50) {
-      const batch = await Promise.all(Array.from({ length: 50 }, (_, j) => Promise.resolve(((i + j) % 2 ? one : two).app.request('/healthz')).then((r) => r.status)));
+      const batch = await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          Promise.resolve(((i + j) % 2 ? one : two).app.request('/healthz')).then((r) => r.status),
+        ),
+      );
       served += batch.filter((s) => s === 200).length;
     }
     const seconds = (performance.now() - started) / 1000;

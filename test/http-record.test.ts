@@ -77,16 +77,29 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
   it('reads an exact date as observed-on-date, carries forward with the real date, and never looks ahead', async () => {
     await seed(deps);
     const exact = await get('/api/v1/entity/acme/widget?as_of=2025-07-15');
-    expect(exact.body).toMatchObject({ state: 'dormant', observation_date: '2025-07-15', censoring_status: 'observed-on-date' });
+    expect(exact.body).toMatchObject({
+      state: 'dormant',
+      observation_date: '2025-07-15',
+      censoring_status: 'observed-on-date',
+    });
     expect(exact.body.source).toBe('https://api.github.com/repos/acme/widget');
     expect(typeof exact.body.leaf_index).toBe('number');
 
     const between = await get('/api/v1/entity/acme/widget?as_of=2025-08-01');
-    expect(between.body).toMatchObject({ state: 'dormant', observation_date: '2025-07-15', censoring_status: 'interval-censored' });
+    expect(between.body).toMatchObject({
+      state: 'dormant',
+      observation_date: '2025-07-15',
+      censoring_status: 'interval-censored',
+    });
     expect(between.body.series.map((s: any) => s.observation_date)).toEqual(['2025-01-01', '2025-03-01', '2025-07-15']);
 
     const before = await get('/api/v1/entity/acme/widget?as_of=2024-12-31');
-    expect(before.body).toMatchObject({ state: 'not_observed', observation_date: null, censoring_status: 'not-observed-at-date', series: [] });
+    expect(before.body).toMatchObject({
+      state: 'not_observed',
+      observation_date: null,
+      censoring_status: 'not-observed-at-date',
+      series: [],
+    });
   });
 
   it('dates each state change to the first observation that read it, skipping failed checks', async () => {
@@ -94,8 +107,18 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
     const r = await get('/api/v1/entity/acme/widget?as_of=2025-09-30');
     expect(r.body.state_changes).toBe(2);
     expect(r.body.mutations).toEqual([
-      expect.objectContaining({ from: 'alive', to: 'dormant', observed: '2025-07-15', interval: { after: '2025-01-01', on_or_before: '2025-07-15' } }),
-      expect.objectContaining({ from: 'dormant', to: 'alive', observed: '2025-09-01', interval: { after: '2025-07-15', on_or_before: '2025-09-01' } }),
+      expect.objectContaining({
+        from: 'alive',
+        to: 'dormant',
+        observed: '2025-07-15',
+        interval: { after: '2025-01-01', on_or_before: '2025-07-15' },
+      }),
+      expect.objectContaining({
+        from: 'dormant',
+        to: 'alive',
+        observed: '2025-09-01',
+        interval: { after: '2025-07-15', on_or_before: '2025-09-01' },
+      }),
     ]);
     expect(r.body.series).toHaveLength(4);
   });
@@ -103,7 +126,11 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
   it('asserts no state when the observation is more than 180 days old, but still shows its date and source', async () => {
     await seed(deps);
     const r = await get('/api/v1/entity/acme/widget?as_of=2026-03-01');
-    expect(r.body).toMatchObject({ state: 'unknown-stale', observation_date: '2025-09-01', censoring_status: 'interval-censored' });
+    expect(r.body).toMatchObject({
+      state: 'unknown-stale',
+      observation_date: '2025-09-01',
+      censoring_status: 'interval-censored',
+    });
     expect(r.body.last_asserted).toMatchObject({ state: 'alive', observation_date: '2025-09-01' });
     const today = await get('/api/v1/entity/acme/widget');
     expect(today.body).toMatchObject({ as_of: '2026-11-22', state: 'unknown-stale' });
@@ -114,7 +141,9 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
     const before = await get('/api/v1/entity/acme/widget?as_of=2025-09-30');
     expect(before.body.state).toBe('alive');
     const etag = before.headers.get('etag')!;
-    expect((await app.request('/api/v1/entity/acme/widget?as_of=2025-09-30', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect(
+      (await app.request('/api/v1/entity/acme/widget?as_of=2025-09-30', { headers: { 'if-none-match': etag } })).status,
+    ).toBe(304);
     await deps.store.appendObservations([githubObservation('acme/widget', '2025-09-20', 'archived')], deps.notary.seal);
     const after = await get('/api/v1/entity/acme/widget?as_of=2025-09-30', { headers: { 'if-none-match': etag } });
     expect(after.status).toBe(200);
@@ -193,7 +222,13 @@ describe('the log over HTTP', () => {
     // Past the largest safe integer: one item saying so, not the same item twice.
     const huge = await get('/api/chain/entries/99999999999999999999999');
     expect(huge.status).toBe(422);
-    expect(huge.body.detail).toEqual([{ loc: ['path', 'index'], msg: 'index is larger than any log can hold (at most 9007199254740991)', type: 'too_big' }]);
+    expect(huge.body.detail).toEqual([
+      {
+        loc: ['path', 'index'],
+        msg: 'index is larger than any log can hold (at most 9007199254740991)',
+        type: 'too_big',
+      },
+    ]);
     expect((await get('/api/chain/proof/inclusion?index=9007199254740992')).body.detail).toHaveLength(1);
   });
 });
@@ -209,7 +244,12 @@ describe('POST /api/v1/dispute', () => {
     );
     const r = await post('{"kind":"github","name":"acme/rocket"}');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ kind_of_record: 'correction', disputed: { state: 'deleted' }, reread: { state: 'archived', corrects: 0 }, license: 'CC-BY-4.0' });
+    expect(r.body).toMatchObject({
+      kind_of_record: 'correction',
+      disputed: { state: 'deleted' },
+      reread: { state: 'archived', corrects: 0 },
+      license: 'CC-BY-4.0',
+    });
     const entity = await get('/api/v1/entity/acme/rocket');
     expect(entity.body).toMatchObject({ state: 'archived', observation_date: '2026-11-22' });
     const again = await post('{"kind":"github","name":"acme/rocket"}');
@@ -235,7 +275,9 @@ describe('POST /api/v1/dispute', () => {
     for (const d of empty.body.detail) expect(d.msg).not.toMatch(/Invalid input/);
     const list = await post('[]');
     expect(list.status).toBe(422);
-    expect(list.body.detail).toEqual([{ loc: ['body'], msg: expect.stringMatching(/JSON object naming one component/), type: 'invalid_type' }]);
+    expect(list.body.detail).toEqual([
+      { loc: ['body'], msg: expect.stringMatching(/JSON object naming one component/), type: 'invalid_type' },
+    ]);
     const broken = await post('{"kind":');
     expect(broken.body.detail).toMatch(/not valid JSON.*\{"kind": "npm", "name": "left-pad"\}/);
     const kind = await post('{"kind":"cargo","name":"serde"}');
@@ -249,11 +291,18 @@ describe('POST /api/v1/dispute', () => {
       const wrongType = await post('{"kind":"github","name":"acme/rocket"}', type);
       expect(wrongType.status, type).toBe(415);
       expect(wrongType.headers.get('content-type'), type).toMatch(/^application\/json/);
-      expect(wrongType.body, type).toEqual({ detail: `Content-Type "${type}" is not one this route reads; send one of application/json.` });
+      expect(wrongType.body, type).toEqual({
+        detail: `Content-Type "${type}" is not one this route reads; send one of application/json.`,
+      });
     }
-    const untyped = await get('/api/v1/dispute', { method: 'POST', body: new TextEncoder().encode('{"kind":"github","name":"acme/rocket"}') });
+    const untyped = await get('/api/v1/dispute', {
+      method: 'POST',
+      body: new TextEncoder().encode('{"kind":"github","name":"acme/rocket"}'),
+    });
     expect(untyped.status).toBe(415);
-    expect(untyped.body).toEqual({ detail: 'A body without a Content-Type is not one this route reads; send one of application/json.' });
+    expect(untyped.body).toEqual({
+      detail: 'A body without a Content-Type is not one this route reads; send one of application/json.',
+    });
     expect((await post('{"kind":"github"}', 'application/json; charset=utf-8')).status).toBe(422);
     expect(await deps.store.treeSize()).toBe(0);
   });
@@ -298,10 +347,18 @@ describe('errors, CORS and the description', () => {
     // Another method is not redirected (the client would send its body again): a 404 naming the address.
     const put = await get('/api/v1/entity/acme/widget/', { method: 'PUT' });
     expect(put.status).toBe(404);
-    expect(put.body.detail).toBe('There is nothing at /api/v1/entity/acme/widget/; the address is /api/v1/entity/acme/widget, without the trailing slash, and it takes GET or HEAD.');
-    const post = await get('/api/v1/dispute/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"kind":"github","name":"acme/widget"}' });
+    expect(put.body.detail).toBe(
+      'There is nothing at /api/v1/entity/acme/widget/; the address is /api/v1/entity/acme/widget, without the trailing slash, and it takes GET or HEAD.',
+    );
+    const post = await get('/api/v1/dispute/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"kind":"github","name":"acme/widget"}',
+    });
     expect(post.status).toBe(404);
-    expect(post.body.detail).toMatch(/the address is \/api\/v1\/dispute, without the trailing slash, and it takes POST/);
+    expect(post.body.detail).toMatch(
+      /the address is \/api\/v1\/dispute, without the trailing slash, and it takes POST/,
+    );
     // Never off-site: `//host/` is not sent to `//host`.
     const offsite = await app.request('//evil.example/');
     expect(offsite.status).toBe(404);
@@ -322,13 +379,22 @@ describe('errors, CORS and the description', () => {
 
   it('reports health with the store and the log size', async () => {
     await seed(deps);
-    expect((await get('/healthz')).body).toEqual({ status: 'ok', store: 'sqlite', tree_size: 5, dependencies: { store: 'up' } });
+    expect((await get('/healthz')).body).toEqual({
+      status: 'ok',
+      store: 'sqlite',
+      tree_size: 5,
+      dependencies: { store: 'up' },
+    });
   });
 
   it('allows cross-origin preflight with the MCP and API-key headers', async () => {
     const r = await app.request('/api/v1/entity/a/b', {
       method: 'OPTIONS',
-      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key, mcp-protocol-version' },
+      headers: {
+        origin: 'https://example.org',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key, mcp-protocol-version',
+      },
     });
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('access-control-allow-headers')).toMatch(/mcp-protocol-version/i);

@@ -57,19 +57,40 @@ const post = async (path: string, body: BodyInit, type: string) => {
 
 describe('POST /api/v1/manifest', () => {
   it('answers a components list with one dated result each, from the record, at as_of', async () => {
-    const body = JSON.stringify({ components: [{ name: 'express', kind: 'npm' }, { name: 'expressjs/express', kind: 'github' }, { name: 'left-pad', kind: 'npm' }] });
+    const body = JSON.stringify({
+      components: [
+        { name: 'express', kind: 'npm' },
+        { name: 'expressjs/express', kind: 'github' },
+        { name: 'left-pad', kind: 'npm' },
+      ],
+    });
     const r = await post('/api/v1/manifest', body, 'application/json');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ format: 'components', results_count: 3, unresolved_count: 0, license: 'CC-BY-4.0' });
     const byName = Object.fromEntries(r.body.results.map((x: any) => [x.input.name, x]));
-    expect(byName['express']).toMatchObject({ state: 'alive', observation_date: '2026-11-01', censoring_status: 'interval-censored', purl: ['express', 'pkg:npm/express'] });
-    expect(byName['left-pad']).toMatchObject({ state: 'not_observed', observation_date: null, censoring_status: 'not-observed-at-date' });
+    expect(byName['express']).toMatchObject({
+      state: 'alive',
+      observation_date: '2026-11-01',
+      censoring_status: 'interval-censored',
+      purl: ['express', 'pkg:npm/express'],
+    });
+    expect(byName['left-pad']).toMatchObject({
+      state: 'not_observed',
+      observation_date: null,
+      censoring_status: 'not-observed-at-date',
+    });
     const earlier = await post('/api/v1/manifest?as_of=2026-10-01', body, 'application/json');
     expect(earlier.body.results.every((x: any) => x.censoring_status === 'not-observed-at-date')).toBe(true);
   });
 
-  it('gives each state\'s meaning once per kind, and keeps only the notes that say something about one result', async () => {
-    const body = JSON.stringify({ components: [{ name: 'express', kind: 'npm' }, { name: 'expressjs/express', kind: 'github' }, { name: 'left-pad', kind: 'npm' }] });
+  it("gives each state's meaning once per kind, and keeps only the notes that say something about one result", async () => {
+    const body = JSON.stringify({
+      components: [
+        { name: 'express', kind: 'npm' },
+        { name: 'expressjs/express', kind: 'github' },
+        { name: 'left-pad', kind: 'npm' },
+      ],
+    });
     const r = await post('/api/v1/manifest', body, 'application/json');
     // A dormant package and a dormant repository age by different dates, so the meanings are per kind.
     expect(r.body.state_definitions).toEqual({
@@ -80,23 +101,47 @@ describe('POST /api/v1/manifest', () => {
     // Never observed: no per-result note; the source says "not checked", as does the answer's note.
     const leftPad = r.body.results.find((x: any) => x.input.name === 'left-pad');
     expect(leftPad).not.toHaveProperty('note');
-    expect(leftPad.source).toMatch(/^not checked: Tended holds no observation of npm:left-pad on or before 2026-11-22$/);
+    expect(leftPad.source).toMatch(
+      /^not checked: Tended holds no observation of npm:left-pad on or before 2026-11-22$/,
+    );
     expect(r.body.note).toMatch(/"not checked" \(not_observed\), never "gone"/);
     // A reading too old to vouch for the date keeps the note that says why no state is asserted.
     await t.store.appendObservations([githubObservation('old/repo', '2026-03-01', 'alive')], deps.notary.seal);
-    const stale = await post('/api/v1/manifest', JSON.stringify({ components: [{ name: 'old/repo', kind: 'github' }] }), 'application/json');
-    expect(stale.body.results[0]).toMatchObject({ state: 'unknown-stale', observation_date: '2026-03-01', note: expect.stringMatching(/more than 180 days/) });
+    const stale = await post(
+      '/api/v1/manifest',
+      JSON.stringify({ components: [{ name: 'old/repo', kind: 'github' }] }),
+      'application/json',
+    );
+    expect(stale.body.results[0]).toMatchObject({
+      state: 'unknown-stale',
+      observation_date: '2026-03-01',
+      note: expect.stringMatching(/more than 180 days/),
+    });
     expect(stale.body.state_definitions).toEqual({ github: { 'unknown-stale': expect.stringMatching(/not a death/) } });
   });
 
   it('reads a pasted package.json, Dockerfile, workflow and requirements.txt, merging duplicates with every location', async () => {
-    const pkg = await post('/api/v1/manifest', JSON.stringify({ filename: 'package.json', content: corpus('package-json/express.package.json').toString() }), 'application/json');
+    const pkg = await post(
+      '/api/v1/manifest',
+      JSON.stringify({ filename: 'package.json', content: corpus('package-json/express.package.json').toString() }),
+      'application/json',
+    );
     expect(pkg.status).toBe(200);
     expect(pkg.body).toMatchObject({ format: 'package-json', results_count: 44 });
-    const docker = await post('/api/v1/manifest?format=dockerfile', corpus('dockerfile/grafana.Dockerfile'), 'text/plain');
+    const docker = await post(
+      '/api/v1/manifest?format=dockerfile',
+      corpus('dockerfile/grafana.Dockerfile'),
+      'text/plain',
+    );
     expect(docker.body.format).toBe('dockerfile');
-    expect(docker.body.results.map((x: any) => x.purl[0])).toEqual(expect.arrayContaining(['docker.io/library/alpine:3.21', 'docker.io/library/node:22-alpine']));
-    const workflow = await post('/api/v1/manifest', JSON.stringify({ filename: 'build.yml', content: corpus('workflow/renovate-build.yml').toString() }), 'application/json');
+    expect(docker.body.results.map((x: any) => x.purl[0])).toEqual(
+      expect.arrayContaining(['docker.io/library/alpine:3.21', 'docker.io/library/node:22-alpine']),
+    );
+    const workflow = await post(
+      '/api/v1/manifest',
+      JSON.stringify({ filename: 'build.yml', content: corpus('workflow/renovate-build.yml').toString() }),
+      'application/json',
+    );
     expect(workflow.body.format).toBe('workflow');
     const checkout = workflow.body.results.find((x: any) => x.input.name === 'actions/checkout');
     expect(checkout.state).toBe('alive');
@@ -117,9 +162,16 @@ describe('POST /api/v1/manifest', () => {
   });
 
   it('changes nothing in the record: the store’s bytes are the same after a submission', async () => {
-    const digest = () => createHash('sha256').update(readFileSync(t.url.slice('sqlite:'.length))).digest('hex');
+    const digest = () =>
+      createHash('sha256')
+        .update(readFileSync(t.url.slice('sqlite:'.length)))
+        .digest('hex');
     const before = { db: digest(), size: await t.store.treeSize(), watch: await t.store.watchList() };
-    await post('/api/v1/manifest', JSON.stringify({ components: [{ name: '@private/secret-thing', kind: 'npm' }] }), 'application/json');
+    await post(
+      '/api/v1/manifest',
+      JSON.stringify({ components: [{ name: '@private/secret-thing', kind: 'npm' }] }),
+      'application/json',
+    );
     await post('/api/v1/sbom', corpus('cyclonedx/cern-lhc-vdm-editor.bom.json'), 'application/vnd.cyclonedx+json');
     expect(digest()).toBe(before.db);
     expect(await t.store.treeSize()).toBe(before.size);
@@ -143,24 +195,44 @@ describe('POST /api/v1/sbom', () => {
   });
 
   it('names the SBOM’s subject apart from its results, null when it has none; manifests have no subject', async () => {
-    const cdx = await post('/api/v1/sbom', corpus('cyclonedx/cern-lhc-vdm-editor.bom.json'), 'application/vnd.cyclonedx+json');
+    const cdx = await post(
+      '/api/v1/sbom',
+      corpus('cyclonedx/cern-lhc-vdm-editor.bom.json'),
+      'application/vnd.cyclonedx+json',
+    );
     expect(cdx.status).toBe(200);
-    expect(cdx.body.subject).toEqual({ name: 'lhc-vdm-editor', version: '0.0.1', purl: 'pkg:npm/lhc-vdm-editor@0.0.1', bom_ref: 'pkg:npm/lhc-vdm-editor@0.0.1' });
+    expect(cdx.body.subject).toEqual({
+      name: 'lhc-vdm-editor',
+      version: '0.0.1',
+      purl: 'pkg:npm/lhc-vdm-editor@0.0.1',
+      bom_ref: 'pkg:npm/lhc-vdm-editor@0.0.1',
+    });
     expect(cdx.body.results.map((x: any) => x.input.name)).not.toContain('lhc-vdm-editor');
     const spdx = await post('/api/v1/sbom', corpus('spdx/spdx-spec-SPDXTagExample-v2.3.spdx'), 'text/spdx');
     expect(spdx.body.subject).toEqual({ name: 'glibc', version: '2.11.1', bom_ref: 'SPDXRef-Package' });
     const none = await post('/api/v1/sbom', corpus('cyclonedx/laravel-7.12.0.1.1.xml'), 'application/xml');
     expect(none.status).toBe(200);
     expect(none.body).toHaveProperty('subject', null);
-    const manifest = await post('/api/v1/manifest', JSON.stringify({ components: [{ name: 'express', kind: 'npm' }] }), 'application/json');
+    const manifest = await post(
+      '/api/v1/manifest',
+      JSON.stringify({ components: [{ name: 'express', kind: 'npm' }] }),
+      'application/json',
+    );
     expect(manifest.body).not.toHaveProperty('subject');
     const doc = (await (await app.request('/api/v1/docs')).json()) as any;
     expect(doc.components.schemas.SbomSubject.properties).toHaveProperty('bom_ref');
-    expect(doc.components.schemas.CheckAnswer.properties.subject).toEqual({ anyOf: [{ $ref: '#/components/schemas/SbomSubject' }, { type: 'null' }] });
+    expect(doc.components.schemas.CheckAnswer.properties.subject).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/SbomSubject' }, { type: 'null' }],
+    });
   });
 
   it('refuses a body over 4 MB while it streams in, with or without a declared length', async () => {
-    const big = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', components: [], pad: 'x'.repeat(4 * 1024 * 1024) });
+    const big = JSON.stringify({
+      bomFormat: 'CycloneDX',
+      specVersion: '1.5',
+      components: [],
+      pad: 'x'.repeat(4 * 1024 * 1024),
+    });
     const declared = await post('/api/v1/sbom', big, 'application/vnd.cyclonedx+json');
     expect(declared.status).toBe(413);
     expect(declared.body.detail).toMatch(/4 MB/);
@@ -172,43 +244,78 @@ describe('POST /api/v1/sbom', () => {
         controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
       },
     });
-    const streamed = await app.request('/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const streamed = await app.request('/api/v1/sbom', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(sent).toBeLessThan(6 * 1024 * 1024);
   });
 
   it('answers malformed, hostile and foreign bodies with a 4xx, never a 5xx', async () => {
     expect((await post('/api/v1/sbom', '{"hello":"world"}', 'application/json')).status).toBe(422);
-    const bomb = '<?xml version="1.0"?><!DOCTYPE bom [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><bom xmlns="http://cyclonedx.org/schema/bom/1.5"><components><component type="library"><name>&b;</name></component></components></bom>';
+    const bomb =
+      '<?xml version="1.0"?><!DOCTYPE bom [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><bom xmlns="http://cyclonedx.org/schema/bom/1.5"><components><component type="library"><name>&b;</name></component></components></bom>';
     const r = await post('/api/v1/sbom', bomb, 'application/xml');
     expect(r.status).toBe(422);
     expect((await post('/api/v1/sbom', 'x', 'image/png')).status).toBe(415);
-    expect((await post('/api/v1/sbom', corpus('cyclonedx/cern-lhc-vdm-editor.bom.json').subarray(0, 5000), 'application/json')).status).toBe(422);
+    expect(
+      (
+        await post(
+          '/api/v1/sbom',
+          corpus('cyclonedx/cern-lhc-vdm-editor.bom.json').subarray(0, 5000),
+          'application/json',
+        )
+      ).status,
+    ).toBe(422);
   });
 });
 
 describe('any body at all', () => {
   it('is answered 200 or a 4xx with a sentence, never a 5xx', async () => {
-    const types = ['application/json', 'text/plain', 'application/xml', 'application/vnd.cyclonedx+json', 'text/spdx', 'application/yaml', 'image/png', ''];
-    const seeds = ['package-json/express.package.json', 'cyclonedx/cern-lhc-vdm-editor.bom.json', 'spdx/spdx-spec-SPDXTagExample-v2.3.spdx', 'workflow/syft-release.yaml'].map((f) => corpus(f).toString());
+    const types = [
+      'application/json',
+      'text/plain',
+      'application/xml',
+      'application/vnd.cyclonedx+json',
+      'text/spdx',
+      'application/yaml',
+      'image/png',
+      '',
+    ];
+    const seeds = [
+      'package-json/express.package.json',
+      'cyclonedx/cern-lhc-vdm-editor.bom.json',
+      'spdx/spdx-spec-SPDXTagExample-v2.3.spdx',
+      'workflow/syft-release.yaml',
+    ].map((f) => corpus(f).toString());
     const body = fc.oneof(
       fc.string({ maxLength: 400 }),
       fc.json({ maxDepth: 4 }),
-      fc.tuple(fc.constantFrom(...seeds), fc.nat(), fc.nat(), fc.string({ maxLength: 8 })).map(([text, at, cut, insert]) => {
-        const i = at % text.length;
-        return text.slice(0, i) + insert + text.slice(i + 1, i + 1 + (cut % text.length));
-      }),
+      fc
+        .tuple(fc.constantFrom(...seeds), fc.nat(), fc.nat(), fc.string({ maxLength: 8 }))
+        .map(([text, at, cut, insert]) => {
+          const i = at % text.length;
+          return text.slice(0, i) + insert + text.slice(i + 1, i + 1 + (cut % text.length));
+        }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/api/v1/manifest', '/api/v1/sbom'), fc.constantFrom(...types), body, async (path, type, text) => {
-        const r = await post(path, text, type);
-        expect(r.status).toBeLessThan(500);
-        if (r.status >= 400) {
-          expect(r.body.detail).toBeDefined();
-          const sentence = typeof r.body.detail === 'string' ? r.body.detail : r.body.detail[0].msg;
-          expect(sentence.length).toBeGreaterThan(10);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('/api/v1/manifest', '/api/v1/sbom'),
+        fc.constantFrom(...types),
+        body,
+        async (path, type, text) => {
+          const r = await post(path, text, type);
+          expect(r.status).toBeLessThan(500);
+          if (r.status >= 400) {
+            expect(r.body.detail).toBeDefined();
+            const sentence = typeof r.body.detail === 'string' ? r.body.detail : r.body.detail[0].msg;
+            expect(sentence.length).toBeGreaterThan(10);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   }, 60_000);

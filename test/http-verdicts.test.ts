@@ -9,7 +9,12 @@ import { verdictKeyFiles } from '../src/config/signing-key.js';
 import { build } from '../src/http/app.js';
 import { publicJwkOf } from '../src/notary/key-set.js';
 import { signVerdict, verifyVerdict } from '../src/notary/verdict.js';
-import { ensureKeySet, rotateVerdictKey, verifyKeySetChain, type VerdictKeyFiles } from '../src/operations/verdict-keys.js';
+import {
+  ensureKeySet,
+  rotateVerdictKey,
+  verifyKeySetChain,
+  type VerdictKeyFiles,
+} from '../src/operations/verdict-keys.js';
 import { VerdictService } from '../src/operations/verdict.js';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
 import { demoScenario } from '../src/simulator/demo.js';
@@ -29,7 +34,9 @@ function verifyWithNodeCryptoAlone(envelope: any, keySet: any): any | null {
   for (const { keyid, sig } of envelope.signatures) {
     const jwk = keySet.keys.find((k: any) => k.kid === keyid);
     if (!jwk) continue;
-    const thumbprint = createHash('sha256').update(`{"crv":"${jwk.crv}","kty":"${jwk.kty}","x":"${jwk.x}"}`).digest('base64url');
+    const thumbprint = createHash('sha256')
+      .update(`{"crv":"${jwk.crv}","kty":"${jwk.kty}","x":"${jwk.x}"}`)
+      .digest('base64url');
     if (thumbprint !== jwk.kid) continue;
     const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
     if (verify(null, pae, key, Buffer.from(sig, 'base64'))) return JSON.parse(body.toString('utf8'));
@@ -40,7 +47,10 @@ function verifyWithNodeCryptoAlone(envelope: any, keySet: any): any | null {
 const tamper = (verdict: any, edit: (statement: any) => void) => {
   const statement = JSON.parse(Buffer.from(verdict.envelope.payload, 'base64').toString());
   edit(statement);
-  return { ...verdict, envelope: { ...verdict.envelope, payload: Buffer.from(JSON.stringify(statement)).toString('base64') } };
+  return {
+    ...verdict,
+    envelope: { ...verdict.envelope, payload: Buffer.from(JSON.stringify(statement)).toString('base64') },
+  };
 };
 
 describe.each([
@@ -88,7 +98,11 @@ describe.each([
     deps = { ...recordDeps(t.store, '2026-11-22T12:00:00Z'), sources: harness.sources };
     await t.store.initialiseLog(deps.notary.seal);
     await t.store.appendObservations(
-      [githubObservation('expressjs/express', '2026-11-01', 'alive'), githubObservation('expressjs/express', '2026-11-20', 'alive'), githubObservation('acme/old', '2024-01-01', 'abandoned')],
+      [
+        githubObservation('expressjs/express', '2026-11-01', 'alive'),
+        githubObservation('expressjs/express', '2026-11-20', 'alive'),
+        githubObservation('acme/old', '2024-01-01', 'abandoned'),
+      ],
       deps.notary.seal,
     );
     await ensureKeySet(deps, files);
@@ -114,8 +128,18 @@ describe.each([
     expect(type).toMatch(/^application\/json/);
     expect(body.version).toBe(1);
     expect(body.keys).toHaveLength(1);
-    expect(body.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'Ed25519', use: 'sig', status: 'active', valid_until: null });
-    expect(body.log).toEqual({ origin: deps.notary.origin, vkeys: [expect.objectContaining({ vkey: deps.notary.vkey, status: 'active' })] });
+    expect(body.keys[0]).toMatchObject({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      alg: 'Ed25519',
+      use: 'sig',
+      status: 'active',
+      valid_until: null,
+    });
+    expect(body.log).toEqual({
+      origin: deps.notary.origin,
+      vkeys: [expect.objectContaining({ vkey: deps.notary.vkey, status: 'active' })],
+    });
     const { signature, leaf_index, digest, ...document } = body;
     expect(() => verifyKeySetChain([{ document, envelope: signature }])).not.toThrow();
     const leaf = await app.request(`/api/chain/entries/${leaf_index}`);
@@ -134,7 +158,9 @@ describe.each([
     expect(leafBytes.equals(served)).toBe(true);
     expect(statement).toMatchObject({
       _type: 'https://in-toto.io/Statement/v1',
-      subject: [{ name: 'pkg:github/expressjs/express', digest: { sha256: createHash('sha256').update(served).digest('hex') } }],
+      subject: [
+        { name: 'pkg:github/expressjs/express', digest: { sha256: createHash('sha256').update(served).digest('hex') } },
+      ],
       predicate: {
         purl: answer.purl,
         as_of: '2026-11-21',
@@ -165,12 +191,30 @@ describe.each([
 
     const otherDir = mkdtempSync(join(tmpdir(), 'tended-other-'));
     const stranger = verdictKeyFiles(otherDir, (k) => publicJwkOf(k).kid).create();
-    const strangerSet = { ...keySet, keys: [{ ...publicJwkOf(stranger.privateKey), alg: 'Ed25519', use: 'sig', status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null }] };
+    const strangerSet = {
+      ...keySet,
+      keys: [
+        {
+          ...publicJwkOf(stranger.privateKey),
+          alg: 'Ed25519',
+          use: 'sig',
+          status: 'active',
+          valid_from: '2026-01-01T00:00:00Z',
+          valid_until: null,
+        },
+      ],
+    };
     rmSync(otherDir, { recursive: true, force: true });
     expect(verifyWithNodeCryptoAlone(verdict.envelope, strangerSet)).toBeNull();
     expect(() => verifyVerdict(verdict, strangerSet)).toThrow(/no signature is by a key in the key set/);
 
-    const badProof = { ...verdict, inclusion_proof: { ...verdict.inclusion_proof, hashes: verdict.inclusion_proof.hashes.map(() => Buffer.alloc(32).toString('base64')) } };
+    const badProof = {
+      ...verdict,
+      inclusion_proof: {
+        ...verdict.inclusion_proof,
+        hashes: verdict.inclusion_proof.hashes.map(() => Buffer.alloc(32).toString('base64')),
+      },
+    };
     expect(() => verifyVerdict(badProof, keySet)).toThrow(/not included/);
     const otherLeaf = { ...verdict, leaf: Buffer.from('{}').toString('base64') };
     expect(() => verifyVerdict(otherLeaf, keySet)).toThrow(/not the ones the statement names/);
@@ -183,7 +227,12 @@ describe.each([
       const res = await app.request('/api/v1/manifest', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ components: [{ name: 'expressjs/express', kind: 'github' }, { name: 'left-pad', kind: 'npm' }] }),
+        body: JSON.stringify({
+          components: [
+            { name: 'expressjs/express', kind: 'github' },
+            { name: 'left-pad', kind: 'npm' },
+          ],
+        }),
       });
       return (await res.json()) as any;
     };
@@ -218,7 +267,11 @@ describe.each([
         { 'bom-ref': 'left-pad', name: 'left-pad', purl: 'pkg:npm/left-pad@1.3.0' },
       ],
     };
-    const res = await app.request('/api/v1/sbom', { method: 'POST', headers: { 'content-type': 'application/vnd.cyclonedx+json' }, body: JSON.stringify(bom) });
+    const res = await app.request('/api/v1/sbom', {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.cyclonedx+json' },
+      body: JSON.stringify(bom),
+    });
     expect(res.status).toBe(200);
     const answer = (await res.json()) as any;
     expect(answer.results.map((r: any) => r.state)).toEqual(['alive', 'unknown-stale', 'not_observed']);
@@ -230,7 +283,12 @@ describe.each([
     // Every verdict of one answer names one checkpoint.
     expect(new Set(answer.results.map((r: any) => r.verdict.checkpoint)).size).toBe(1);
     // And the saved SBOM answer verifies offline as a whole.
-    const verified = await run(['verify-verdict', save('sbom-answer.json', answer), '--keys', save('sbom-keys.json', keySet)]);
+    const verified = await run([
+      'verify-verdict',
+      save('sbom-answer.json', answer),
+      '--keys',
+      save('sbom-keys.json', keySet),
+    ]);
     expect(verified.code, verified.err).toBe(0);
     expect(verified.out.trim().split('\n')).toHaveLength(3);
   });
@@ -250,14 +308,33 @@ describe.each([
     const app = appOn();
     const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
     const component = await call(app, 'check_component', { kind: 'github', name: 'expressjs/express' });
-    expect(verifyVerdict(component.verdict, keySet).predicate).toMatchObject({ state: component.state, leaf_index: component.leaf_index });
-    expect((await run(['verify-verdict', save('mcp-component.json', component), '--keys', save('mcp-keys.json', keySet)])).code).toBe(0);
-    const manifest = await call(app, 'check_manifest', { content: 'on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - uses: expressjs/express@v5\n', filename: 'ci.yml' });
+    expect(verifyVerdict(component.verdict, keySet).predicate).toMatchObject({
+      state: component.state,
+      leaf_index: component.leaf_index,
+    });
+    expect(
+      (await run(['verify-verdict', save('mcp-component.json', component), '--keys', save('mcp-keys.json', keySet)]))
+        .code,
+    ).toBe(0);
+    const manifest = await call(app, 'check_manifest', {
+      content: 'on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - uses: expressjs/express@v5\n',
+      filename: 'ci.yml',
+    });
     expect(verifyVerdict(manifest.results[0].verdict, keySet).predicate.state).toBe('alive');
-    const sbom = await call(app, 'check_sbom', { content: JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ name: 'old', purl: 'pkg:github/acme/old@v1' }] }) });
+    const sbom = await call(app, 'check_sbom', {
+      content: JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.6',
+        components: [{ name: 'old', purl: 'pkg:github/acme/old@v1' }],
+      }),
+    });
     expect(verifyVerdict(sbom.results[0].verdict, keySet).predicate.state).toBe('unknown-stale');
     const series = await call(app, 'get_series', { owner: 'expressjs', repo: 'express', as_of: '2026-11-21' });
-    expect(verifyVerdict(series.verdict, keySet).predicate).toMatchObject({ as_of: '2026-11-21', observation_date: '2026-11-20', state: series.state });
+    expect(verifyVerdict(series.verdict, keySet).predicate).toMatchObject({
+      as_of: '2026-11-21',
+      observation_date: '2026-11-20',
+      state: series.state,
+    });
     // The same facts as the HTTP answer, signed under the same head.
     const http = (await get(app, '/api/v1/entity/expressjs/express?as_of=2026-11-21')).body;
     expect(series.verdict.checkpoint).toBe(http.verdict.checkpoint);
@@ -305,7 +382,12 @@ describe.each([
     // The retired key cannot vouch for a verdict issued after its window closed, even with a good signature.
     const statement = JSON.parse(Buffer.from(newVerdict.envelope.payload, 'base64').toString());
     const late = signVerdict(
-      { predicate: statement.predicate, checkpoint: newVerdict.checkpoint, leaf: Buffer.from(newVerdict.leaf, 'base64'), inclusion_proof: newVerdict.inclusion_proof },
+      {
+        predicate: statement.predicate,
+        checkpoint: newVerdict.checkpoint,
+        leaf: Buffer.from(newVerdict.leaf, 'base64'),
+        inclusion_proof: newVerdict.inclusion_proof,
+      },
       { kid: oldKid, privateKey: files.load(oldKid)! },
     );
     expect(verifyWithNodeCryptoAlone(late.envelope, v2)).not.toBeNull();
@@ -320,9 +402,15 @@ describe.each([
     writeFileSync(keysFile, JSON.stringify((await get(app, '/.well-known/service-verdict-keys.json')).body));
     const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
     writeFileSync(answerFile, JSON.stringify(answer));
-    writeFileSync(forgedFile, JSON.stringify({ verdict: tamper(answer.verdict, (s) => (s.predicate.state = 'abandoned')) }));
+    writeFileSync(
+      forgedFile,
+      JSON.stringify({ verdict: tamper(answer.verdict, (s) => (s.predicate.state = 'abandoned')) }),
+    );
     const ok = await run(['verify-verdict', answerFile, '--keys', keysFile]);
-    expect(ok).toMatchObject({ code: 0, out: expect.stringMatching(/^valid: pkg:github\/expressjs\/express was alive/) });
+    expect(ok).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^valid: pkg:github\/expressjs\/express was alive/),
+    });
     const bad = await run(['verify-verdict', forgedFile, '--keys', keysFile]);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/not valid: the envelope does not verify/);
@@ -361,8 +449,28 @@ describe.each([
 
     // A version 2 the pinned key did not sign (here: one with an extra key slipped in) is refused.
     const stranger = verdictKeyFiles(join(dir, 'stranger'), (k) => publicJwkOf(k).kid).create();
-    const slipped = { ...v2, keys: [...v2.keys, { ...publicJwkOf(stranger.privateKey), alg: 'Ed25519', use: 'sig', status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null }] };
-    const forged = await run(['verify-verdict', answerFile, '--keys', pinned, '--keys', save('keys-forged.json', slipped)]);
+    const slipped = {
+      ...v2,
+      keys: [
+        ...v2.keys,
+        {
+          ...publicJwkOf(stranger.privateKey),
+          alg: 'Ed25519',
+          use: 'sig',
+          status: 'active',
+          valid_from: '2026-01-01T00:00:00Z',
+          valid_until: null,
+        },
+      ],
+    };
+    const forged = await run([
+      'verify-verdict',
+      answerFile,
+      '--keys',
+      pinned,
+      '--keys',
+      save('keys-forged.json', slipped),
+    ]);
     expect(forged.code).toBe(1);
     expect(forged.err).toMatch(/the key sets do not chain from the pinned version 1/);
     // A gap in the versions is named, not guessed over.
@@ -381,12 +489,36 @@ describe.each([
     const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
     const keys = save('keys.json', keySet);
     const { hashes: _hashes, ...noHashes } = answer.verdict.inclusion_proof;
-    const missing = await run(['verify-verdict', save('no-hashes.json', { verdict: { ...answer.verdict, inclusion_proof: noHashes } }), '--keys', keys]);
-    expect(missing).toMatchObject({ code: 1, err: expect.stringMatching(/not valid: the inclusion proof needs .*"hashes"/) });
-    const notBase64 = await run(['verify-verdict', save('bad-hash.json', { verdict: { ...answer.verdict, inclusion_proof: { ...noHashes, hashes: ['%%%'] } } }), '--keys', keys]);
-    expect(notBase64).toMatchObject({ code: 1, err: expect.stringMatching(/inclusion_proof.hashes\[0\] is not canonical base64/) });
-    const vkeys = await run(['verify-verdict', save('answer.json', answer), '--keys', save('bad-keys.json', { ...keySet, log: { ...keySet.log, vkeys: 'x' } })]);
-    expect(vkeys).toMatchObject({ code: 1, err: expect.stringMatching(/is not a key set: its "log.vkeys" is not a list/) });
+    const missing = await run([
+      'verify-verdict',
+      save('no-hashes.json', { verdict: { ...answer.verdict, inclusion_proof: noHashes } }),
+      '--keys',
+      keys,
+    ]);
+    expect(missing).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/not valid: the inclusion proof needs .*"hashes"/),
+    });
+    const notBase64 = await run([
+      'verify-verdict',
+      save('bad-hash.json', { verdict: { ...answer.verdict, inclusion_proof: { ...noHashes, hashes: ['%%%'] } } }),
+      '--keys',
+      keys,
+    ]);
+    expect(notBase64).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/inclusion_proof.hashes\[0\] is not canonical base64/),
+    });
+    const vkeys = await run([
+      'verify-verdict',
+      save('answer.json', answer),
+      '--keys',
+      save('bad-keys.json', { ...keySet, log: { ...keySet.log, vkeys: 'x' } }),
+    ]);
+    expect(vkeys).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/is not a key set: its "log.vkeys" is not a list/),
+    });
   });
 
   it('`tended verify-verdict` never throws on arbitrary JSON in place of the verdict or the key set: exit 1 or 2 with a sentence', async () => {
@@ -395,7 +527,9 @@ describe.each([
     const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
     /** Every path to a value inside a JSON value, so a mutation can reach any field. */
     const paths = (x: unknown, at: (string | number)[] = []): (string | number)[][] =>
-      typeof x === 'object' && x !== null ? [at, ...Object.entries(x).flatMap(([k, v]) => paths(v, [...at, Array.isArray(x) ? Number(k) : k]))] : [at];
+      typeof x === 'object' && x !== null
+        ? [at, ...Object.entries(x).flatMap(([k, v]) => paths(v, [...at, Array.isArray(x) ? Number(k) : k]))]
+        : [at];
     const mutate = (x: unknown, path: (string | number)[], value: unknown, remove: boolean): unknown => {
       if (path.length === 0) return value;
       const copy: any = Array.isArray(x) ? [...x] : { ...(x as object) };
@@ -415,15 +549,19 @@ describe.each([
     const answerPath = join(dir, 'fuzz-answer.json');
     const keysPath = join(dir, 'fuzz-keys.json');
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.constant(answer), mutated(answer)), fc.oneof(fc.constant(keySet), mutated(keySet)), async (a, k) => {
-        writeFileSync(answerPath, JSON.stringify(a));
-        writeFileSync(keysPath, JSON.stringify(k));
-        const r = await run(['verify-verdict', answerPath, '--keys', keysPath]);
-        if (r.code === 0) return;
-        expect([1, 2]).toContain(r.code);
-        expect(r.err).toMatch(/^tended: .{10,}/);
-        expect(r.err).not.toMatch(/TypeError|Cannot read|is not a function|\n\s+at /);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.constant(answer), mutated(answer)),
+        fc.oneof(fc.constant(keySet), mutated(keySet)),
+        async (a, k) => {
+          writeFileSync(answerPath, JSON.stringify(a));
+          writeFileSync(keysPath, JSON.stringify(k));
+          const r = await run(['verify-verdict', answerPath, '--keys', keysPath]);
+          if (r.code === 0) return;
+          expect([1, 2]).toContain(r.code);
+          expect(r.err).toMatch(/^tended: .{10,}/);
+          expect(r.err).not.toMatch(/TypeError|Cannot read|is not a function|\n\s+at /);
+        },
+      ),
       { numRuns: 400 },
     );
   }, 120_000);

@@ -53,7 +53,8 @@ describe('Redis buckets', () => {
   const redisBuckets = async (prefix: string) => {
     const b = new RedisBuckets(REDIS_URL, { prefix });
     open.push(b);
-    if (!(await b.waitUntilConnected(3_000))) throw new Error(`Redis at ${REDIS_URL} does not answer; the Redis suites need it`);
+    if (!(await b.waitUntilConnected(3_000)))
+      throw new Error(`Redis at ${REDIS_URL} does not answer; the Redis suites need it`);
     return b;
   };
   afterEach(async () => {
@@ -134,7 +135,9 @@ describe('Redis buckets', () => {
     const policy: RatePolicy = { name: 'free', limit: 200, windowMs: 3_600_000 }; // an hour: nothing refills meanwhile
     let allowed = 0;
     for (let i = 0; i < 400; i += 20) {
-      const batch = await Promise.all(Array.from({ length: 20 }, (_, j) => (j % 2 ? a : b).take('ip:203.0.113.9', policy)));
+      const batch = await Promise.all(
+        Array.from({ length: 20 }, (_, j) => (j % 2 ? a : b).take('ip:203.0.113.9', policy)),
+      );
       allowed += batch.filter((r) => r.allowed).length;
     }
     expect(allowed).toBeGreaterThanOrEqual(200);

@@ -40,7 +40,11 @@ describe('POST /mcp', () => {
     const a = await post(initialize(1));
     expect(a.status).toBe(200);
     expect(a.headers.get('content-type')).toContain('application/json');
-    expect(a.body).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-03-26', serverInfo: { name: 'tended' }, capabilities: { tools: {} } } });
+    expect(a.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { protocolVersion: '2025-03-26', serverInfo: { name: 'tended' }, capabilities: { tools: {} } },
+    });
     const b = await post(initialize(2, '2025-06-18'));
     expect(b.body.result.protocolVersion).toBe('2025-06-18');
     expect(a.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -58,7 +62,11 @@ describe('POST /mcp', () => {
   });
 
   it('accepts any session id, or none, after initialize', async () => {
-    for (const headers of [{}, { 'mcp-session-id': 'never-issued' }, { 'mcp-session-id': crypto.randomUUID() }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { 'mcp-session-id': 'never-issued' },
+      { 'mcp-session-id': crypto.randomUUID() },
+    ] as Record<string, string>[]) {
       const r = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, headers);
       expect(r.status).toBe(200);
       expect(r.body.result.tools).toHaveLength(7);
@@ -76,7 +84,12 @@ describe('POST /mcp', () => {
     const batch = [
       { jsonrpc: '2.0', id: 'a', method: 'ping' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } } },
+      {
+        jsonrpc: '2.0',
+        id: 'b',
+        method: 'tools/call',
+        params: { name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } },
+      },
     ];
     for (const headers of [{}, { 'mcp-protocol-version': '2025-03-26' }] as Record<string, string>[]) {
       const r = await post(batch, headers);
@@ -84,7 +97,11 @@ describe('POST /mcp', () => {
       expect(Array.isArray(r.body)).toBe(true);
       expect(r.body.map((m: any) => m.id).sort()).toEqual(['a', 'b']);
       const call = r.body.find((m: any) => m.id === 'b');
-      expect(call.result.structuredContent).toMatchObject({ state: 'archived', censoring_status: 'observed-on-date', license: 'CC-BY-4.0' });
+      expect(call.result.structuredContent).toMatchObject({
+        state: 'archived',
+        censoring_status: 'observed-on-date',
+        license: 'CC-BY-4.0',
+      });
     }
     const onlyNotifications = await post([
       { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -102,14 +119,21 @@ describe('POST /mcp', () => {
     for (const version of ['2025-06-18', '2025-11-25']) {
       const r = await post(pair, { 'mcp-protocol-version': version });
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/Batches exist only in protocol 2025-03-26/) } });
+      expect(r.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(/Batches exist only in protocol 2025-03-26/) },
+      });
     }
     const empty = await post([]);
     expect(empty.status).toBe(400);
     expect(empty.body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/empty/) });
     const withInit = await post([initialize(1), { jsonrpc: '2.0', id: 2, method: 'ping' }]);
     expect(withInit.status).toBe(400);
-    expect(withInit.body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/initialize cannot be part of a batch/) });
+    expect(withInit.body.error).toMatchObject({
+      code: -32600,
+      message: expect.stringMatching(/initialize cannot be part of a batch/),
+    });
   });
 
   it('serves single messages under every supported version header, and refuses an unsupported one with 400', async () => {
@@ -148,7 +172,10 @@ describe('POST /mcp', () => {
     expect(method.body.error.code).toBe(-32601);
     const tool = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope', arguments: {} } });
     expect(tool.status).toBe(200);
-    expect(tool.body).toMatchObject({ id: 2, error: { code: -32602, message: expect.stringMatching(/Unknown tool: nope/) } });
+    expect(tool.body).toMatchObject({
+      id: 2,
+      error: { code: -32602, message: expect.stringMatching(/Unknown tool: nope/) },
+    });
   });
 });
 
@@ -158,7 +185,11 @@ describe('GET and DELETE /mcp', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('POST');
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, detail: expect.stringMatching(/no event stream/) });
+    expect(await res.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32600 },
+      detail: expect.stringMatching(/no event stream/),
+    });
   });
 
   it('any other GET is 200 JSON describing the endpoint and its tools', async () => {
@@ -185,11 +216,16 @@ describe('GET and DELETE /mcp', () => {
   it('a preflight allows the MCP headers', async () => {
     const res = await fetch(`${served.url}/mcp`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id' },
+      headers: {
+        origin: 'https://example.org',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version, mcp-session-id',
+      },
     });
     expect(res.status).toBe(204);
     const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase();
-    for (const h of ['mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'mcp-method', 'mcp-name']) expect(allowed).toContain(h);
+    for (const h of ['mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'mcp-method', 'mcp-name'])
+      expect(allowed).toContain(h);
   });
 });
 
@@ -199,7 +235,18 @@ function withHost(url: string, host: string, method = 'POST'): Promise<{ status:
   const payload = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method, headers: { host, 'content-type': 'application/json', accept: ACCEPT, 'content-length': Buffer.byteLength(payload) } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method,
+        headers: {
+          host,
+          'content-type': 'application/json',
+          accept: ACCEPT,
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));
@@ -213,7 +260,13 @@ function withHost(url: string, host: string, method = 'POST'): Promise<{ status:
 
 describe('DNS rebinding', () => {
   it('a loopback-bound server refuses a Host that is not a loopback name with 403, and serves loopback names on any port', async () => {
-    for (const host of ['evil.example', 'evil.example:8080', '127.0.0.1.evil.example', 'localhost.evil.example:80', '192.168.1.5']) {
+    for (const host of [
+      'evil.example',
+      'evil.example:8080',
+      '127.0.0.1.evil.example',
+      'localhost.evil.example:80',
+      '192.168.1.5',
+    ]) {
       const r = await withHost(served.url, host);
       expect(r.status, host).toBe(403);
       expect(r.body.detail).toMatch(/loopback/);
@@ -243,22 +296,40 @@ describe('any body', () => {
       {
         jsonrpc: fc.constantFrom('2.0', '1.0', 2),
         id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
-        method: fc.constantFrom('initialize', 'ping', 'tools/list', 'tools/call', 'notifications/initialized', 'nope', ''),
+        method: fc.constantFrom(
+          'initialize',
+          'ping',
+          'tools/list',
+          'tools/call',
+          'notifications/initialized',
+          'nope',
+          '',
+        ),
         params: fc.oneof(
           fc.constant(undefined),
           fc.jsonValue(),
-          fc.record({ name: fc.constantFrom('check_component', 'get_series', 'prove_inclusion', 'x'), arguments: fc.jsonValue() }, { requiredKeys: [] }),
+          fc.record(
+            {
+              name: fc.constantFrom('check_component', 'get_series', 'prove_inclusion', 'x'),
+              arguments: fc.jsonValue(),
+            },
+            { requiredKeys: [] },
+          ),
         ),
       },
       { requiredKeys: [] },
     );
     await fc.assert(
-      fc.asyncProperty(fc.oneof(message, fc.array(message, { maxLength: 4 }), fc.jsonValue()), fc.constantFrom(undefined, '2025-03-26', '2025-11-25'), async (body, version) => {
-        const r = await post(body, version ? { 'mcp-protocol-version': version } : {});
-        expect(r.status < 500, `${r.status} for ${JSON.stringify(body)}`).toBe(true);
-        if (r.status !== 202) expect(() => JSON.parse(r.text)).not.toThrow();
-        if (r.status >= 400) expect(r.body.detail, r.text).toEqual(expect.any(String));
-      }),
+      fc.asyncProperty(
+        fc.oneof(message, fc.array(message, { maxLength: 4 }), fc.jsonValue()),
+        fc.constantFrom(undefined, '2025-03-26', '2025-11-25'),
+        async (body, version) => {
+          const r = await post(body, version ? { 'mcp-protocol-version': version } : {});
+          expect(r.status < 500, `${r.status} for ${JSON.stringify(body)}`).toBe(true);
+          if (r.status !== 202) expect(() => JSON.parse(r.text)).not.toThrow();
+          if (r.status >= 400) expect(r.body.detail, r.text).toEqual(expect.any(String));
+        },
+      ),
       { numRuns: 300 },
     );
   });

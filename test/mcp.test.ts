@@ -30,13 +30,23 @@ const structured = (answer: object) => {
 
 /** Either SDK's callTool or listTools; `structured` reads the answers. */
 type CallTool = (name: string, args: Record<string, unknown>) => Promise<object>;
-type ListTools = () => Promise<{ tools: { name: string; title?: string; annotations?: unknown; inputSchema: unknown; outputSchema?: unknown }[] }>;
+type ListTools = () => Promise<{
+  tools: { name: string; title?: string; annotations?: unknown; inputSchema: unknown; outputSchema?: unknown }[];
+}>;
 
 /** Lists the tools and checks each is read-only and fully described. */
 async function listsReadOnlyTools(listTools: ListTools) {
   const { tools } = await listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(
-    ['check_component', 'check_manifest', 'check_sbom', 'get_chain_head', 'get_org', 'get_series', 'prove_inclusion'].sort(),
+    [
+      'check_component',
+      'check_manifest',
+      'check_sbom',
+      'get_chain_head',
+      'get_org',
+      'get_series',
+      'prove_inclusion',
+    ].sort(),
   );
   for (const t of tools) {
     expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
@@ -63,22 +73,45 @@ async function callsEveryTool(callTool: CallTool) {
   });
   expect(rocket.leaf_index).toEqual(expect.any(Number));
   const earlier = await call('check_component', { kind: 'npm', name: 'left-padded', as_of: '2026-01-01' });
-  expect(earlier).toMatchObject({ as_of: '2026-01-01', observation_date: '2025-06-01', censoring_status: 'interval-censored' });
+  expect(earlier).toMatchObject({
+    as_of: '2026-01-01',
+    observation_date: '2025-06-01',
+    censoring_status: 'interval-censored',
+  });
   const unheld = await call('check_component', { kind: 'pypi', name: 'never-watched' });
-  expect(unheld).toMatchObject({ state: 'not_observed', censoring_status: 'not-observed-at-date', observation_date: null, leaf_index: null });
+  expect(unheld).toMatchObject({
+    state: 'not_observed',
+    censoring_status: 'not-observed-at-date',
+    observation_date: null,
+    leaf_index: null,
+  });
 
-  const manifest = await call('check_manifest', { filename: 'requirements.txt', content: 'tiny-parser==1.0\nnever-watched>=2\n' });
+  const manifest = await call('check_manifest', {
+    filename: 'requirements.txt',
+    content: 'tiny-parser==1.0\nnever-watched>=2\n',
+  });
   expect(manifest).toMatchObject({ format: 'requirements', results_count: 2, license: 'CC-BY-4.0' });
-  expect(manifest.results.find((r: any) => r.input.name === 'tiny-parser')).toMatchObject({ observation_date: TODAY, censoring_status: 'observed-on-date' });
+  expect(manifest.results.find((r: any) => r.input.name === 'tiny-parser')).toMatchObject({
+    observation_date: TODAY,
+    censoring_status: 'observed-on-date',
+  });
 
-  const bom = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }] });
+  const bom = JSON.stringify({
+    bomFormat: 'CycloneDX',
+    specVersion: '1.6',
+    components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }],
+  });
   const sbom = await call('check_sbom', { content: bom });
   expect(sbom).toMatchObject({ format: 'cyclonedx', results_count: 1 });
   expect(sbom.results[0]).toMatchObject({ purl: ['left-padded', 'pkg:npm/left-padded'], observation_date: TODAY });
 
   const series = await call('get_series', { owner: 'acme', repo: 'rocket' });
   expect(series.series.map((r: any) => r.observation_date)).toEqual(['2025-06-01', '2026-01-10', TODAY]);
-  expect(series.mutations.at(-1)).toMatchObject({ to: 'archived', observed: TODAY, interval: { after: '2026-01-10', on_or_before: TODAY } });
+  expect(series.mutations.at(-1)).toMatchObject({
+    to: 'archived',
+    observed: TODAY,
+    interval: { after: '2026-01-10', on_or_before: TODAY },
+  });
   const pastSeries = await call('get_series', { owner: 'acme', repo: 'rocket', as_of: '2026-01-10' });
   expect(pastSeries.series).toHaveLength(2);
 
@@ -91,7 +124,12 @@ async function callsEveryTool(callTool: CallTool) {
   expect(head.checkpoint).toContain(`\n${head.tree_size}\n${head.root_hash}\n`);
 
   const proof = await call('prove_inclusion', { leaf_index: rocket.leaf_index });
-  expect(proof).toMatchObject({ index: rocket.leaf_index, size: head.tree_size, checkpoint: head.checkpoint, verifier_key: head.verifier_key });
+  expect(proof).toMatchObject({
+    index: rocket.leaf_index,
+    size: head.tree_size,
+    checkpoint: head.checkpoint,
+    verifier_key: head.verifier_key,
+  });
   expect(JSON.parse(proof.leaf)).toMatchObject({ id: 'acme/rocket', observation_date: TODAY });
 }
 
@@ -166,7 +204,10 @@ describe('the v1 SDK client (@modelcontextprotocol/sdk)', () => {
     const extra = await client.callTool({ name: 'get_chain_head', arguments: { verbose: true } });
     expect(extra.isError).toBe(true);
     expect((extra.content as any)[0].text).toMatch(/verbose/);
-    const future = await client.callTool({ name: 'get_series', arguments: { owner: 'acme', repo: 'rocket', as_of: '2099-01-01' } });
+    const future = await client.callTool({
+      name: 'get_series',
+      arguments: { owner: 'acme', repo: 'rocket', as_of: '2099-01-01' },
+    });
     expect(future.isError).toBe(true);
     expect((future.content as any)[0].text).toMatch(/as_of cannot be later than today/);
     const badName = await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'no-slash' } });
@@ -203,8 +244,13 @@ describe('the v2 SDK client (@modelcontextprotocol/client) in auto version negot
 
     await listsReadOnlyTools(() => client.listTools());
     await callsEveryTool((name, args) => client.callTool({ name, arguments: args }));
-    const docker = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'docker', name: 'node:18-alpine' } }));
-    expect(docker).toMatchObject({ purl: ['docker.io/library/node:18-alpine', expect.stringMatching(/^pkg:docker\//)], observation_date: TODAY });
+    const docker = structured(
+      await client.callTool({ name: 'check_component', arguments: { kind: 'docker', name: 'node:18-alpine' } }),
+    );
+    expect(docker).toMatchObject({
+      purl: ['docker.io/library/node:18-alpine', expect.stringMatching(/^pkg:docker\//)],
+      observation_date: TODAY,
+    });
 
     expect(await client.ping()).toEqual({});
     await transport.terminateSession();
@@ -243,7 +289,9 @@ describe('the v2 SDK client (@modelcontextprotocol/client) in auto version negot
     expect(tools).toHaveLength(7);
     const head = structured(await client.callTool({ name: 'get_chain_head', arguments: {} }));
     expect(head.tree_size).toBe(15);
-    const rocket = structured(await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } }));
+    const rocket = structured(
+      await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } }),
+    );
     expect(rocket).toMatchObject({ state: 'archived', observation_date: TODAY });
     expect(await client.ping()).toEqual({});
     await transport.terminateSession();

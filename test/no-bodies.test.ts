@@ -83,15 +83,41 @@ beforeAll(async () => {
 
     const M = MARKER;
     // Read and answered (200): the marker as component names and as the fields around them.
-    answers.components = await post(port, '/api/v1/manifest', 'application/json', JSON.stringify({ components: [{ name: `${M}-pkg`, kind: 'npm' }, { name: `acme/${M}`, kind: 'github' }] }));
+    answers.components = await post(
+      port,
+      '/api/v1/manifest',
+      'application/json',
+      JSON.stringify({
+        components: [
+          { name: `${M}-pkg`, kind: 'npm' },
+          { name: `acme/${M}`, kind: 'github' },
+        ],
+      }),
+    );
     answers.pasted = await post(
       port,
       '/api/v1/manifest',
       'application/json',
-      JSON.stringify({ filename: 'package.json', content: JSON.stringify({ name: M, description: `about ${M}`, dependencies: { [`${M}-dep`]: '^1.0.0' } }) }),
+      JSON.stringify({
+        filename: 'package.json',
+        content: JSON.stringify({ name: M, description: `about ${M}`, dependencies: { [`${M}-dep`]: '^1.0.0' } }),
+      }),
     );
-    answers.requirements = await post(port, '/api/v1/manifest?format=requirements', 'text/plain', `${M}==1.0\n# ${M} comment\n`);
-    answers.workflow = await post(port, '/api/v1/manifest', 'application/json', JSON.stringify({ filename: '.github/workflows/ci.yml', content: `name: ${M}\non: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ${M}/action@v1\n` }));
+    answers.requirements = await post(
+      port,
+      '/api/v1/manifest?format=requirements',
+      'text/plain',
+      `${M}==1.0\n# ${M} comment\n`,
+    );
+    answers.workflow = await post(
+      port,
+      '/api/v1/manifest',
+      'application/json',
+      JSON.stringify({
+        filename: '.github/workflows/ci.yml',
+        content: `name: ${M}\non: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ${M}/action@v1\n`,
+      }),
+    );
     answers.cyclonedx = await post(
       port,
       '/api/v1/sbom',
@@ -100,20 +126,37 @@ beforeAll(async () => {
         bomFormat: 'CycloneDX',
         specVersion: '1.6',
         metadata: { component: { type: 'application', name: M } },
-        components: [{ type: 'library', name: M, version: '1.0.0', purl: `pkg:npm/${M}@1.0.0`, description: `the ${M}` }],
+        components: [
+          { type: 'library', name: M, version: '1.0.0', purl: `pkg:npm/${M}@1.0.0`, description: `the ${M}` },
+        ],
       }),
     );
     // Refused (400, 422, 413): the error paths, where a body is likeliest to be echoed to a log.
     answers.malformed = await post(port, '/api/v1/manifest', 'application/json', `{"components": [{"name": "${M}`);
-    answers.badKind = await post(port, '/api/v1/manifest', 'application/json', JSON.stringify({ components: [{ name: M, kind: 'maven' }] }));
-    answers.badName = await post(port, '/api/v1/manifest', 'application/json', JSON.stringify({ components: [{ name: `no slash ${M}`, kind: 'github' }] }));
+    answers.badKind = await post(
+      port,
+      '/api/v1/manifest',
+      'application/json',
+      JSON.stringify({ components: [{ name: M, kind: 'maven' }] }),
+    );
+    answers.badName = await post(
+      port,
+      '/api/v1/manifest',
+      'application/json',
+      JSON.stringify({ components: [{ name: `no slash ${M}`, kind: 'github' }] }),
+    );
     answers.unreadableSbom = await post(port, '/api/v1/sbom', 'text/plain', `this is not an SBOM: ${M}`);
     const big = `${M}\n`.repeat(Math.ceil((4 * 1024 * 1024 + 1) / (M.length + 1)));
     answers.tooLargeDeclared = await post(port, '/api/v1/sbom', 'text/plain', big);
     answers.tooLargeChunked = await post(port, '/api/v1/manifest', 'text/plain', big, true);
     // The same bodies through the MCP endpoint's tools.
     const rpc = (id: number, name: string, args: object) =>
-      post(port, '/mcp', 'application/json', JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }));
+      post(
+        port,
+        '/mcp',
+        'application/json',
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+      );
     answers.mcpSbom = await rpc(1, 'check_sbom', { content: `not an SBOM either: ${M}` });
     answers.mcpManifest = await rpc(2, 'check_manifest', { filename: 'requirements.txt', content: `${M}==2.0\n` });
   } finally {
@@ -158,10 +201,16 @@ describe('submitted bodies', () => {
     const db = files.map((f) => readFileSync(join(dir, f)).toString('latin1')).join('\n');
     // The search does see what the store holds.
     expect(db).toContain(KEY_LABEL);
-    for (const [name, text] of [['log', log], ...files.map((f) => [f, readFileSync(join(dir, f)).toString('latin1')])] as const) {
+    for (const [name, text] of [
+      ['log', log],
+      ...files.map((f) => [f, readFileSync(join(dir, f)).toString('latin1')]),
+    ] as const) {
       expect(text.includes(MARKER), `the marker in ${name}`).toBe(false);
       // Nor in the UTF-16 a database could hold text in.
-      expect(Buffer.from(text, 'latin1').includes(Buffer.from(MARKER, 'utf16le')), `the marker in ${name} (UTF-16)`).toBe(false);
+      expect(
+        Buffer.from(text, 'latin1').includes(Buffer.from(MARKER, 'utf16le')),
+        `the marker in ${name} (UTF-16)`,
+      ).toBe(false);
     }
   });
 });

@@ -21,11 +21,14 @@ const ALL_IPS = [PROXY, DIRECT, ...FORWARDED];
 /** One request over loopback from `from`, as a real client would send it. */
 function send(port: number, from: string, path: string, headers: Record<string, string> = {}, body?: string) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request({ host: SERVER, port, path, localAddress: from, method: body ? 'POST' : 'GET', headers }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-    });
+    const req = request(
+      { host: SERVER, port, path, localAddress: from, method: body ? 'POST' : 'GET', headers },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -73,22 +76,48 @@ beforeAll(async () => {
   // Clients behind the trusted proxy, each named by X-Forwarded-For; one talking directly and
   // trying to pick its own address with the header; answers of every kind (200, 401, 404, 413, 422, 429).
   for (const ip of FORWARDED.slice(0, 3)) {
-    for (const path of ['/api/v1/entity/acme/x', '/api/v1/entity/acme/x?as_of=2025-02-30', '/nowhere', '/healthz', '/api/chain/head', '/api/v1/org/acme']) {
+    for (const path of [
+      '/api/v1/entity/acme/x',
+      '/api/v1/entity/acme/x?as_of=2025-02-30',
+      '/nowhere',
+      '/healthz',
+      '/api/chain/head',
+      '/api/v1/org/acme',
+    ]) {
       statuses.push((await send(port, PROXY, path, { 'X-Forwarded-For': `${FORWARDED[3]}, ${ip}` })).status);
     }
-    statuses.push((await send(port, PROXY, '/api/v1/entity/acme/y', { 'X-Forwarded-For': ip, 'X-API-Key': 'definitely-not-a-key' })).status);
-    statuses.push((await send(port, PROXY, '/api/v1/entity/acme/y', { 'X-Forwarded-For': ip, 'X-API-Key': key })).status);
     statuses.push(
-      (await send(port, PROXY, '/api/v1/manifest', { 'X-Forwarded-For': ip, 'X-API-Key': key, 'Content-Type': 'application/json' }, '{"components": [')).status,
+      (await send(port, PROXY, '/api/v1/entity/acme/y', { 'X-Forwarded-For': ip, 'X-API-Key': 'definitely-not-a-key' }))
+        .status,
+    );
+    statuses.push(
+      (await send(port, PROXY, '/api/v1/entity/acme/y', { 'X-Forwarded-For': ip, 'X-API-Key': key })).status,
+    );
+    statuses.push(
+      (
+        await send(
+          port,
+          PROXY,
+          '/api/v1/manifest',
+          { 'X-Forwarded-For': ip, 'X-API-Key': key, 'Content-Type': 'application/json' },
+          '{"components": [',
+        )
+      ).status,
     );
   }
-  for (let i = 0; i < 7; i++) statuses.push((await send(port, DIRECT, '/api/v1/entity/acme/z', { 'X-Forwarded-For': FORWARDED[3]! })).status);
+  for (let i = 0; i < 7; i++)
+    statuses.push((await send(port, DIRECT, '/api/v1/entity/acme/z', { 'X-Forwarded-For': FORWARDED[3]! })).status);
   // Redis goes away and comes back mid-run: the service logs both, still without an address.
   await redis.stop();
-  for (let i = 0; i < 3; i++) afterLoss.push((await send(port, PROXY, '/healthz', { 'X-Forwarded-For': FORWARDED[0]! })).status);
+  for (let i = 0; i < 3; i++)
+    afterLoss.push((await send(port, PROXY, '/healthz', { 'X-Forwarded-For': FORWARDED[0]! })).status);
   await redis.start();
   const back = Date.now() + 5_000;
-  while (!/"rate_limit":"redis".*\n.*"rate_limit":"memory".*\n.*"rate_limit":"redis"/s.test(readFileSync(logPath, 'utf8')) && Date.now() < back) await new Promise((r) => setTimeout(r, 50));
+  while (
+    !/"rate_limit":"redis".*\n.*"rate_limit":"memory".*\n.*"rate_limit":"redis"/s.test(readFileSync(logPath, 'utf8')) &&
+    Date.now() < back
+  )
+    await new Promise((r) => setTimeout(r, 50));
   afterLoss.push((await send(port, PROXY, '/api/v1/entity/acme/x', { 'X-Forwarded-For': FORWARDED[2]! })).status);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');

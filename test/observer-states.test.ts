@@ -13,10 +13,16 @@ import { postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from '
 const TODAY = '2026-03-15';
 const at = (date: string) => `${date}T10:00:00Z`;
 const cases: { key: string; phase: Record<string, unknown>; state: State }[] = [];
-const add = (key: string, phase: Record<string, unknown>, state: State) => cases.push({ key, phase: { from: '2020-01-01', ...phase }, state });
+const add = (key: string, phase: Record<string, unknown>, state: State) =>
+  cases.push({ key, phase: { from: '2020-01-01', ...phase }, state });
 // A common failure yields not_observed everywhere, except an authoritative not-found.
 const failures = (prefix: string, healthy: Record<string, unknown>) => {
-  for (const fail of COMMON_FAILS) add(`${prefix}fail-${fail.replaceAll('_', '-')}`, { ...healthy, fail }, fail === 'not_found' ? 'deleted' : 'not_observed');
+  for (const fail of COMMON_FAILS)
+    add(
+      `${prefix}fail-${fail.replaceAll('_', '-')}`,
+      { ...healthy, fail },
+      fail === 'not_found' ? 'deleted' : 'not_observed',
+    );
 };
 
 const github = { created_at: at('2019-01-01'), pushed_at: at('2026-01-01'), last_commit: at('2026-01-01') };
@@ -24,7 +30,11 @@ add('github:cases/alive', github, 'alive');
 add('github:cases/alive-180', { ...github, pushed_at: at('2025-09-16'), last_commit: at('2025-09-16') }, 'alive');
 add('github:cases/dormant-181', { ...github, pushed_at: at('2025-09-15'), last_commit: at('2025-09-15') }, 'dormant');
 add('github:cases/dormant-365', { ...github, pushed_at: at('2025-03-15'), last_commit: at('2025-03-15') }, 'dormant');
-add('github:cases/abandoned-366', { ...github, pushed_at: at('2025-03-14'), last_commit: at('2025-03-14') }, 'abandoned');
+add(
+  'github:cases/abandoned-366',
+  { ...github, pushed_at: at('2025-03-14'), last_commit: at('2025-03-14') },
+  'abandoned',
+);
 add('github:cases/archived', { ...github, archived: true }, 'archived');
 add('github:cases/dmca', { ...github, fail: 'dmca' }, 'deleted');
 add('github:cases/tos', { ...github, fail: 'tos_block' }, 'deleted');
@@ -57,13 +67,32 @@ add('docker:redis:6', { tag_last_pushed: at('2025-06-01') }, 'dormant');
 add('docker:redis:5', { tag_last_pushed: at('2023-06-01') }, 'abandoned');
 add('docker:node:18-alpine', docker, 'eol');
 add('docker:openjdk:17', docker, 'archived');
-for (const fail of COMMON_FAILS) add(`docker:redis:fail-${fail.replaceAll('_', '-')}`, { ...docker, fail }, fail === 'not_found' ? 'deleted' : 'not_observed');
+for (const fail of COMMON_FAILS)
+  add(
+    `docker:redis:fail-${fail.replaceAll('_', '-')}`,
+    { ...docker, fail },
+    fail === 'not_found' ? 'deleted' : 'not_observed',
+  );
 
 const scenario: Scenario = parseScenario({
   components: Object.fromEntries(cases.map((c) => [c.key, [c.phase]])),
-  endoflife: { nodejs: { aliases: ['node'], phases: [{ from: '2020-01-01', releases: [{ name: '18', eolFrom: '2025-04-30' }, { name: '22', eolFrom: '2027-04-30' }] }] } },
+  endoflife: {
+    nodejs: {
+      aliases: ['node'],
+      phases: [
+        {
+          from: '2020-01-01',
+          releases: [
+            { name: '18', eolFrom: '2025-04-30' },
+            { name: '22', eolFrom: '2027-04-30' },
+          ],
+        },
+      ],
+    },
+  },
 });
-const refOf = (key: string): ComponentRef => normaliseComponent(key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1));
+const refOf = (key: string): ComponentRef =>
+  normaliseComponent(key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1));
 
 describe.each([
   ['sqlite', sqliteTestStore],
@@ -86,7 +115,9 @@ describe.each([
     await t.store.initialiseLog(deps.notary.seal);
     // Fresh readers per case: a rate limit read for one case must not hold back the next.
     for (const c of cases) await observeNamed({ ...deps, sources: harness.newSources() }, [refOf(c.key)], 1);
-    const recorded = await Promise.all(cases.map(async (c) => [c.key, (await t.store.observationsOf(refOf(c.key)))[0]?.state]));
+    const recorded = await Promise.all(
+      cases.map(async (c) => [c.key, (await t.store.observationsOf(refOf(c.key)))[0]?.state]),
+    );
     expect(Object.fromEntries(recorded)).toEqual(Object.fromEntries(cases.map((c) => [c.key, c.state])));
     const limited = (await t.store.observationsOf(refOf('github:cases/fail-rate-limit-403')))[0]!;
     expect(limited.evidence).toMatchObject({ http_status: 403 });
@@ -99,7 +130,9 @@ describe('a pass under fault injection', () => {
     const t = await sqliteTestStore();
     const alive = cases.filter((c) => c.state === 'alive');
     const many = parseScenario({
-      components: Object.fromEntries(alive.flatMap((c) => Array.from({ length: 12 }, (_, i) => [`${c.key}-${i}`, [c.phase]]))),
+      components: Object.fromEntries(
+        alive.flatMap((c) => Array.from({ length: 12 }, (_, i) => [`${c.key}-${i}`, [c.phase]])),
+      ),
     });
     const harness = await startHarness({ scenario: many, today: TODAY, chaos: { rate: 0.3, seed: 7 } });
     try {

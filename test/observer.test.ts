@@ -71,10 +71,13 @@ describe.each([
   });
 
   it('renews its claims while a slow batch outlasts the lease, so no other worker takes them', async () => {
-    const slow = { ...harness.sources.github, read: async (...args: Parameters<Harness['sources']['github']['read']>) => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      return harness.sources.github.read(...args);
-    } };
+    const slow = {
+      ...harness.sources.github,
+      read: async (...args: Parameters<Harness['sources']['github']['read']>) => {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return harness.sources.github.read(...args);
+      },
+    };
     const slowDeps = { ...deps, sources: { ...harness.sources, github: slow } };
     const watched = [ref('github', 'acme/rocket'), ref('github', 'acme/vanishing')];
     await t.store.watchAdd(watched, '2026-03-15T00:00:00.000Z');
@@ -86,7 +89,8 @@ describe.each([
     // Past the first lease's end: without renewal another worker would take both components now.
     expect(await t.store.claimDue('2026-03-15T12:00:00.400Z', 10, '2026-03-15T12:10:00.000Z')).toEqual([]);
     expect(await pass).toMatchObject({ observed: 2, failed: 0 });
-    for (const w of await t.store.watchList()) expect(w).toMatchObject({ claimed_until: null, due_at: '2026-03-16T00:00:00.000Z' });
+    for (const w of await t.store.watchList())
+      expect(w).toMatchObject({ claimed_until: null, due_at: '2026-03-16T00:00:00.000Z' });
   });
 
   it('records a rename as evidence, never a death, and watches the new name', async () => {
@@ -105,7 +109,11 @@ describe.each([
     await observeNamed(deps, [ref('npm', 'left-padded')], 1);
     const answer = await disputeComponent(deps, 'npm', 'left-padded');
     expect(answer.kind_of_record).toBe('correction');
-    expect(answer.reread).toMatchObject({ corrects: answer.disputed.leaf_index, observation_date: '2026-03-15', state: 'archived' });
+    expect(answer.reread).toMatchObject({
+      corrects: answer.disputed.leaf_index,
+      observation_date: '2026-03-15',
+      state: 'archived',
+    });
     await expect(disputeComponent(deps, 'npm', 'left-padded')).rejects.toBeInstanceOf(DisputeRefusedError);
     const held = await t.store.observationsOf(ref('npm', 'left-padded'));
     expect(held).toHaveLength(2);
@@ -113,16 +121,25 @@ describe.each([
 
     deps.clock.set('2026-03-17T09:00:00Z');
     const nextDay = await disputeComponent(deps, 'npm', 'left-padded');
-    expect(nextDay).toMatchObject({ kind_of_record: 'observation', reread: { corrects: null, observation_date: '2026-03-17' } });
+    expect(nextDay).toMatchObject({
+      kind_of_record: 'observation',
+      reread: { corrects: null, observation_date: '2026-03-17' },
+    });
   });
 
   it('takes a census of the watched npm packages and chains it', async () => {
-    await t.store.watchAdd([ref('npm', 'left-padded'), ref('npm', '@acme/widgets'), ref('github', 'acme/rocket')], '2026-03-15T00:00:00.000Z');
+    await t.store.watchAdd(
+      [ref('npm', 'left-padded'), ref('npm', '@acme/widgets'), ref('github', 'acme/rocket')],
+      '2026-03-15T00:00:00.000Z',
+    );
     const census = await takeCensus(deps);
     expect(census.map((c) => [c.component.id, c.dependents])).toEqual([
       ['@acme/widgets', 9],
       ['left-padded', 42],
     ]);
-    expect(await t.store.latestCensus(ref('npm', 'left-padded'))).toMatchObject({ dependents: 42, read_date: '2026-03-15' });
+    expect(await t.store.latestCensus(ref('npm', 'left-padded'))).toMatchObject({
+      dependents: 42,
+      read_date: '2026-03-15',
+    });
   });
 });

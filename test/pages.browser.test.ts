@@ -24,18 +24,32 @@ let context: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium is not at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
+    );
   t = await sqliteTestStore();
   filled = await fillPageRecord(t.store);
   const app = build({ ...filled, sources: filled.harness.sources, logError: (e) => console.error(e) });
   base = await new Promise<string>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve(`http://127.0.0.1:${info.port}`),
+    );
   });
   profile = mkdtempSync(join(tmpdir(), 'tended-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 90_000);
@@ -63,7 +77,9 @@ async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(readFileSync(AXE, 'utf8'));
   const violations = await page.evaluate(async () => {
     const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
+    return result.violations.map(
+      (v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`,
+    );
   });
   return violations as string[];
 }
@@ -71,7 +87,9 @@ async function axeViolations(page: Page): Promise<string[]> {
 /** What a Content-Security-Policy without 'unsafe-inline' would block: inline script other than data, and style attributes. */
 async function inlineExecutables(page: Page): Promise<{ scripts: number; styles: number }> {
   return page.evaluate(() => ({
-    scripts: [...document.querySelectorAll('script:not([src])')].filter((s) => s.getAttribute('type') !== 'application/ld+json').length,
+    scripts: [...document.querySelectorAll('script:not([src])')].filter(
+      (s) => s.getAttribute('type') !== 'application/ld+json',
+    ).length,
     styles: document.querySelectorAll('[style]').length,
   }));
 }
@@ -93,12 +111,18 @@ describe('the pages in Chromium', () => {
     // The stylesheet applied: the header is laid out as a flex row.
     expect(await page.locator('header.site-header').evaluate((el) => getComputedStyle(el).display)).toBe('flex');
     expect(await inlineExecutables(page)).toEqual({ scripts: 0, styles: 0 });
-    if (path === '/verify') await expect.poll(() => page.locator('#verify-result').getAttribute('class'), { timeout: 10_000 }).toBe('result ok');
+    if (path === '/verify')
+      await expect
+        .poll(() => page.locator('#verify-result').getAttribute('class'), { timeout: 10_000 })
+        .toBe('result ok');
     expect(await axeViolations(page)).toEqual([]);
     // The dark scheme has its own colours: they must pass the contrast checks too.
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload({ waitUntil: 'load' });
-    if (path === '/verify') await expect.poll(() => page.locator('#verify-result').getAttribute('class'), { timeout: 10_000 }).toBe('result ok');
+    if (path === '/verify')
+      await expect
+        .poll(() => page.locator('#verify-result').getAttribute('class'), { timeout: 10_000 })
+        .toBe('result ok');
     expect(await axeViolations(page), `${path} (dark)`).toEqual([]);
     await page.close();
   });
@@ -142,7 +166,10 @@ describe('the pages in Chromium', () => {
     await page.route(`${base}/verify`, async (route) => {
       const response = await route.fetch();
       const other = testNotary('pages.tended.test/log').vkey;
-      await route.fulfill({ response, body: (await response.text()).replace(/data-vkey="[^"]+"/, `data-vkey="${other}"`) });
+      await route.fulfill({
+        response,
+        body: (await response.text()).replace(/data-vkey="[^"]+"/, `data-vkey="${other}"`),
+      });
     });
     await page.goto(`${base}/verify`);
     const result = page.locator('#verify-result');

@@ -32,7 +32,8 @@ describe.each([
       env,
       stdout: { write: (s: string) => ((out += s), true) } as never,
       stderr: { write: (s: string) => ((err += s), true) } as never,
-      openStore: (config) => (config.databaseUrl === t.url ? reopen(t.url) : openSqliteStore(config.databaseUrl.slice('sqlite:'.length))),
+      openStore: (config) =>
+        config.databaseUrl === t.url ? reopen(t.url) : openSqliteStore(config.databaseUrl.slice('sqlite:'.length)),
     });
     return { code, out, err };
   };
@@ -40,7 +41,10 @@ describe.each([
   const append = async (repo: string, date: string) => {
     const key = loadOrCreateSigningKey(keyPath());
     const store: Store = await reopen(t.url);
-    await store.appendObservations([githubObservation(repo, date, 'alive')], logNotary('tended.local/log/v1', key.privateKey, key.publicKey).seal);
+    await store.appendObservations(
+      [githubObservation(repo, date, 'alive')],
+      logNotary('tended.local/log/v1', key.privateKey, key.publicKey).seal,
+    );
     await store.close();
   };
   const keySetOf = async () => {
@@ -84,7 +88,8 @@ describe.each([
     expect(last.keys.map((k) => k.status)).toEqual(['retired', 'retired', 'active']);
     expect(last.log.vkeys.map((k) => k.status)).toEqual(['retired', 'retired', 'active']);
     // Every key of every version is still in the last one: nothing published is ever removed.
-    for (const s of sets) for (const k of s.document.keys) expect(last.keys.some((x) => x.kid === k.kid && x.x === k.x)).toBe(true);
+    for (const s of sets)
+      for (const k of s.document.keys) expect(last.keys.some((x) => x.kid === k.kid && x.x === k.x)).toBe(true);
     expect(readdirSync(join(dir, 'verdict-keys'))).toHaveLength(3);
 
     // Heads signed by three different checkpoint keys: the audit of the store accepts all of them.
@@ -100,7 +105,10 @@ describe.each([
     expect((await cli(['export', '--out', file])).code).toBe(0);
     expect(readFileSync(file, 'utf8').match(/"_type":"tended\/keyset\/v1"/g)).toHaveLength(3);
     const source = env;
-    env = { DATABASE_URL: `sqlite:${join(dir, 'copy', 'tended.db')}`, TENDED_SIGNING_KEY: join(dir, 'copy', 'key.pem') };
+    env = {
+      DATABASE_URL: `sqlite:${join(dir, 'copy', 'tended.db')}`,
+      TENDED_SIGNING_KEY: join(dir, 'copy', 'key.pem'),
+    };
     const imported = await cli(['import', file]);
     env = source;
     expect(imported.code, imported.err).toBe(0);
@@ -117,10 +125,19 @@ describe.each([
       const key = loadOrCreateSigningKey(keyPath());
       const store = await reopen(t.url);
       const published = (await store.keySets()).flatMap((k) => k.document.log.vkeys.map((v) => v.vkey));
-      const deps = { store, notary: logNotary('tended.local/log/v1', key.privateKey, key.publicKey, published), clock: { now: () => new Date() } };
+      const deps = {
+        store,
+        notary: logNotary('tended.local/log/v1', key.privateKey, key.publicKey, published),
+        clock: { now: () => new Date() },
+      };
       const files = verdictFiles(loadConfig(env));
       await ensureKeySet(deps, files);
-      const app = build({ ...deps, sources: undefined as never, verdicts: new VerdictService(deps, files), logError: (e) => console.error(e) });
+      const app = build({
+        ...deps,
+        sources: undefined as never,
+        verdicts: new VerdictService(deps, files),
+        logError: (e) => console.error(e),
+      });
       const answer = (await (await app.request('/api/v1/entity/acme/one')).json()) as any;
       const keySet = (await (await app.request('/.well-known/service-verdict-keys.json')).json()) as any;
       const head = (await (await app.request('/api/chain/head')).json()) as any;
@@ -128,7 +145,14 @@ describe.each([
       const next = await app.request(`/.well-known/service-verdict-keys.json?version=${keySet.version + 1}`);
       const bad = await app.request('/.well-known/service-verdict-keys.json?version=0');
       await store.close();
-      return { answer, keySet, head, first: (await first.json()) as any, next: { status: next.status, body: (await next.json()) as any }, bad: bad.status };
+      return {
+        answer,
+        keySet,
+        head,
+        first: (await first.json()) as any,
+        next: { status: next.status, body: (await next.json()) as any },
+        bad: bad.status,
+      };
     };
     const before = await serveOnce();
     expect(verifyVerdict(before.answer.verdict, before.keySet).predicate.state).toBe(before.answer.state);
@@ -141,7 +165,11 @@ describe.each([
 
     // A client that pinned version 1 fetches it again by number and walks to the newest.
     expect(after.first).toEqual(before.keySet);
-    expect(() => verifyKeySetChain([after.first, after.keySet].map((k) => ({ document: keySetDocumentOf(k) as never, envelope: k.signature })))).not.toThrow();
+    expect(() =>
+      verifyKeySetChain(
+        [after.first, after.keySet].map((k) => ({ document: keySetDocumentOf(k) as never, envelope: k.signature })),
+      ),
+    ).not.toThrow();
     expect(after.next.status).toBe(404);
     expect(after.next.body.detail).toBe('No verdict key set version 3 was published; versions 1 to 2 are.');
     expect(after.bad).toBe(422);

@@ -24,7 +24,6 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       await t.dispose();
     });
 
-
     it('chains census reads beside observations and gives back the latest', async () => {
       await store.initialiseLog(notary.seal);
       const pkg = { kind: 'npm' as const, id: '@acme/widget' };
@@ -46,7 +45,9 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       expect(leaf).toMatchObject({ _type: 'tended/census/v1', component: 'pkg:npm/%40acme/widget', dependents: 12 });
       const report = await auditLog(storeLogSource(store, (await store.latestHead())!), notary.verifier, notary.origin);
       expect(report.tree_size).toBe(3);
-      await expect(store.appendCensus([{ ...read('2025-01-03', 1), dependents: -1 }], notary.seal)).rejects.toThrow(/dependents/);
+      await expect(store.appendCensus([{ ...read('2025-01-03', 1), dependents: -1 }], notary.seal)).rejects.toThrow(
+        /dependents/,
+      );
       expect(await store.treeSize()).toBe(3);
     });
 
@@ -62,7 +63,13 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
         method: 'ecosyste.ms dependent_packages_count',
       });
       await store.appendCensus(
-        [read('zeta', '2025-01-01', 5), read('alpha', '2025-01-01', 0), read('@s/mid', '2025-01-01', 3), read('gone', '2025-01-01', 9), read('alpha', '2025-01-02', 2)],
+        [
+          read('zeta', '2025-01-01', 5),
+          read('alpha', '2025-01-01', 0),
+          read('@s/mid', '2025-01-01', 3),
+          read('gone', '2025-01-01', 9),
+          read('alpha', '2025-01-02', 2),
+        ],
         notary.seal,
       );
       // A later failed read (null) is the latest census: it qualifies nothing, and is not zero either.
@@ -120,24 +127,55 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       expect(Buffer.from((await store.leaf(0))!.bytes).equals(Buffer.from(bytes))).toBe(true);
       const o2 = githubObservation('acme/widget', '2025-01-02', 'alive');
       await expect(
-        store.importLeaves([{ bytes: encodeLeaf(observationLeafRecord(o2, '2024-12-31T00:00:00.000Z')), observation: o2, logged_at: '2024-12-31T00:00:00.000Z' }], notary.seal),
+        store.importLeaves(
+          [
+            {
+              bytes: encodeLeaf(observationLeafRecord(o2, '2024-12-31T00:00:00.000Z')),
+              observation: o2,
+              logged_at: '2024-12-31T00:00:00.000Z',
+            },
+          ],
+          notary.seal,
+        ),
       ).rejects.toBeInstanceOf(LogInvariantError);
       expect(await store.treeSize()).toBe(1);
     });
 
     it('keeps API keys as hashes: create, look up by hash, revoke once, list', async () => {
       const hash = (c: string) => c.repeat(64);
-      await store.apiKeyCreate({ id: 'k_one', key_hash: hash('a'), label: 'ci bot', created_at: '2026-11-01T10:00:00.000Z' });
-      await store.apiKeyCreate({ id: 'k_two', key_hash: hash('b'), label: null, created_at: '2026-11-02T10:00:00.000Z' });
-      await expect(store.apiKeyCreate({ id: 'k_three', key_hash: hash('a'), label: null, created_at: '2026-11-03T10:00:00.000Z' })).rejects.toThrow();
-      expect(await store.apiKeyByHash(hash('a'))).toEqual({ id: 'k_one', label: 'ci bot', created_at: '2026-11-01T10:00:00.000Z', revoked_at: null });
+      await store.apiKeyCreate({
+        id: 'k_one',
+        key_hash: hash('a'),
+        label: 'ci bot',
+        created_at: '2026-11-01T10:00:00.000Z',
+      });
+      await store.apiKeyCreate({
+        id: 'k_two',
+        key_hash: hash('b'),
+        label: null,
+        created_at: '2026-11-02T10:00:00.000Z',
+      });
+      await expect(
+        store.apiKeyCreate({ id: 'k_three', key_hash: hash('a'), label: null, created_at: '2026-11-03T10:00:00.000Z' }),
+      ).rejects.toThrow();
+      expect(await store.apiKeyByHash(hash('a'))).toEqual({
+        id: 'k_one',
+        label: 'ci bot',
+        created_at: '2026-11-01T10:00:00.000Z',
+        revoked_at: null,
+      });
       expect(await store.apiKeyByHash(hash('c'))).toBeNull();
       expect(await store.apiKeyRevoke('k_one', '2026-11-05T00:00:00.000Z')).toBe(true);
       expect(await store.apiKeyRevoke('k_one', '2026-11-06T00:00:00.000Z')).toBe(false);
       expect(await store.apiKeyRevoke('k_nobody', '2026-11-06T00:00:00.000Z')).toBe(false);
       expect((await store.apiKeyByHash(hash('a')))?.revoked_at).toBe('2026-11-05T00:00:00.000Z');
       expect(await store.apiKeys()).toEqual([
-        { id: 'k_one', label: 'ci bot', created_at: '2026-11-01T10:00:00.000Z', revoked_at: '2026-11-05T00:00:00.000Z' },
+        {
+          id: 'k_one',
+          label: 'ci bot',
+          created_at: '2026-11-01T10:00:00.000Z',
+          revoked_at: '2026-11-05T00:00:00.000Z',
+        },
         { id: 'k_two', label: null, created_at: '2026-11-02T10:00:00.000Z', revoked_at: null },
       ]);
     });
@@ -148,23 +186,48 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       const doc = (version: number, kids: string[]): KeySetDocument => ({
         version,
         issued_at: '2026-01-01T00:00:00Z',
-        keys: kids.map((kid) => ({ kty: 'OKP', crv: 'Ed25519', x: `x-${kid}`, kid, alg: 'Ed25519', use: 'sig', status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null })),
-        log: { origin: notary.origin, vkeys: [{ vkey: notary.vkey, status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null }] },
+        keys: kids.map((kid) => ({
+          kty: 'OKP',
+          crv: 'Ed25519',
+          x: `x-${kid}`,
+          kid,
+          alg: 'Ed25519',
+          use: 'sig',
+          status: 'active',
+          valid_from: '2026-01-01T00:00:00Z',
+          valid_until: null,
+        })),
+        log: {
+          origin: notary.origin,
+          vkeys: [{ vkey: notary.vkey, status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null }],
+        },
       });
-      const envelope = { payloadType: 'application/vnd.tended.keyset+json', payload: 'e30=', signatures: [{ keyid: 'a', sig: 'AA==' }] };
+      const envelope = {
+        payloadType: 'application/vnd.tended.keyset+json',
+        payload: 'e30=',
+        signatures: [{ keyid: 'a', sig: 'AA==' }],
+      };
       const first = await store.appendKeySet({ document: doc(1, ['a']), envelope }, notary.seal);
-      expect(first.key_sets).toEqual([{ document: doc(1, ['a']), envelope, digest: keySetDigest(doc(1, ['a'])), leaf_index: 1 }]);
+      expect(first.key_sets).toEqual([
+        { document: doc(1, ['a']), envelope, digest: keySetDigest(doc(1, ['a'])), leaf_index: 1 },
+      ]);
       expect(first.head.tree_size).toBe(2);
       const leaf = decodeLeaf((await store.leaf(1))!.bytes) as Record<string, unknown>;
       expect(leaf).toMatchObject({ _type: KEY_SET_LEAF_TYPE, version: 1, sha256: keySetDigest(doc(1, ['a'])) });
 
-      await expect(store.appendKeySet({ document: doc(1, ['b']), envelope }, notary.seal)).rejects.toBeInstanceOf(KeySetConflictError);
-      await expect(store.appendKeySet({ document: doc(3, ['a', 'b']), envelope }, notary.seal)).rejects.toBeInstanceOf(KeySetConflictError);
+      await expect(store.appendKeySet({ document: doc(1, ['b']), envelope }, notary.seal)).rejects.toBeInstanceOf(
+        KeySetConflictError,
+      );
+      await expect(store.appendKeySet({ document: doc(3, ['a', 'b']), envelope }, notary.seal)).rejects.toBeInstanceOf(
+        KeySetConflictError,
+      );
       expect(await store.treeSize()).toBe(2);
       await store.appendKeySet({ document: doc(2, ['a', 'b']), envelope }, notary.seal);
 
       const again = await t.reopen();
-      expect((await again.keySets()).map((k) => [k.document.version, k.document.keys.map((x) => x.kid), k.leaf_index])).toEqual([
+      expect(
+        (await again.keySets()).map((k) => [k.document.version, k.document.keys.map((x) => x.kid), k.leaf_index]),
+      ).toEqual([
         [1, ['a'], 1],
         [2, ['a', 'b'], 2],
       ]);
@@ -178,10 +241,17 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       // Two connections of one process cannot hold SQLite transactions at once (the busy wait
       // blocks the event loop), so the race is played in turn: the sequencer lock makes it so anyway.
       const other = await t.reopen();
-      const doc = (kid: string): KeySetDocument => ({ version: 1, issued_at: '2026-01-01T00:00:00Z', keys: [], log: { origin: kid, vkeys: [] } });
+      const doc = (kid: string): KeySetDocument => ({
+        version: 1,
+        issued_at: '2026-01-01T00:00:00Z',
+        keys: [],
+        log: { origin: kid, vkeys: [] },
+      });
       const envelope = { payloadType: 'application/vnd.tended.keyset+json', payload: 'e30=', signatures: [] };
       await store.appendKeySet({ document: doc('a'), envelope }, notary.seal);
-      await expect(other.appendKeySet({ document: doc('b'), envelope }, notary.seal)).rejects.toBeInstanceOf(KeySetConflictError);
+      await expect(other.appendKeySet({ document: doc('b'), envelope }, notary.seal)).rejects.toBeInstanceOf(
+        KeySetConflictError,
+      );
       expect((await other.keySets()).map((k) => k.document.log.origin)).toEqual(['a']);
       expect(await other.treeSize()).toBe(1);
     });
@@ -205,33 +275,59 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       // 7: a correction of leaf 6 that reads alive again: the reading the feed last gave is withdrawn.
       await store.appendObservations([{ ...githubObservation(a, '2025-01-05', 'alive'), corrects: 6 }], notary.seal);
       const all = await store.stateChanges({ fromLeaf: 0, untilLeaf: 8, since: null, limit: 100 });
-      expect(all.map((c) => [c.leaf_index, c.component.id, c.from, c.to, c.previous_date, c.observation_date, c.corrects])).toEqual([
+      expect(
+        all.map((c) => [c.leaf_index, c.component.id, c.from, c.to, c.previous_date, c.observation_date, c.corrects]),
+      ).toEqual([
         [4, b, 'dormant', 'abandoned', '2025-01-01', '2025-01-03', null],
         [6, a, 'alive', 'archived', '2025-01-03', '2025-01-05', null],
         [7, a, 'archived', 'alive', '2025-01-05', '2025-01-05', 6],
       ]);
       // The window and the limit cut the same list; since filters on the reading's date.
-      expect((await store.stateChanges({ fromLeaf: 5, untilLeaf: 7, since: null, limit: 100 })).map((c) => c.leaf_index)).toEqual([6]);
-      expect((await store.stateChanges({ fromLeaf: 0, untilLeaf: 8, since: null, limit: 1 })).map((c) => c.leaf_index)).toEqual([4]);
-      expect((await store.stateChanges({ fromLeaf: 0, untilLeaf: 8, since: '2025-01-04', limit: 100 })).map((c) => c.leaf_index)).toEqual([6, 7]);
+      expect(
+        (await store.stateChanges({ fromLeaf: 5, untilLeaf: 7, since: null, limit: 100 })).map((c) => c.leaf_index),
+      ).toEqual([6]);
+      expect(
+        (await store.stateChanges({ fromLeaf: 0, untilLeaf: 8, since: null, limit: 1 })).map((c) => c.leaf_index),
+      ).toEqual([4]);
+      expect(
+        (await store.stateChanges({ fromLeaf: 0, untilLeaf: 8, since: '2025-01-04', limit: 100 })).map(
+          (c) => c.leaf_index,
+        ),
+      ).toEqual([6, 7]);
       expect(await store.stateChanges({ fromLeaf: 8, untilLeaf: 100, since: null, limit: 100 })).toEqual([]);
     });
 
     it('finds the first leaf logged at or after an instant or a date', async () => {
       await store.initialiseLog(notary.seal);
       expect(await store.firstLeafLoggedFrom('2000-01-01')).toBeNull();
-      await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive'), githubObservation('acme/gadget', '2025-01-01', 'alive')], notary.seal);
+      await store.appendObservations(
+        [
+          githubObservation('acme/widget', '2025-01-01', 'alive'),
+          githubObservation('acme/gadget', '2025-01-01', 'alive'),
+        ],
+        notary.seal,
+      );
       const first = (await store.leaf(0))!.logged_at;
       expect(await store.firstLeafLoggedFrom('2000-01-01')).toBe(0);
       expect(await store.firstLeafLoggedFrom(first.slice(0, 10))).toBe(0);
-      expect(await store.firstLeafLoggedFrom((await store.leaf(1))!.logged_at)).toBe((await store.leaf(1))!.logged_at === first ? 0 : 1);
+      expect(await store.firstLeafLoggedFrom((await store.leaf(1))!.logged_at)).toBe(
+        (await store.leaf(1))!.logged_at === first ? 0 : 1,
+      );
       expect(await store.firstLeafLoggedFrom('9999-01-01')).toBeNull();
     });
 
     it('imports a key-set leaf as a leaf only (an export carries no key-set document)', async () => {
       await store.initialiseLog(notary.seal);
-      const bytes = encodeLeaf(keySetLeafRecord({ version: 1, issued_at: '2026-01-01T00:00:00Z', digest: 'ab'.repeat(32) }, '2026-01-01T00:00:01.000Z'));
-      await store.importLeaves([{ bytes, logged_at: '2026-01-01T00:00:01.000Z', keyset: { version: 1, digest: 'ab'.repeat(32) } }], notary.seal);
+      const bytes = encodeLeaf(
+        keySetLeafRecord(
+          { version: 1, issued_at: '2026-01-01T00:00:00Z', digest: 'ab'.repeat(32) },
+          '2026-01-01T00:00:01.000Z',
+        ),
+      );
+      await store.importLeaves(
+        [{ bytes, logged_at: '2026-01-01T00:00:01.000Z', keyset: { version: 1, digest: 'ab'.repeat(32) } }],
+        notary.seal,
+      );
       expect(Buffer.from((await store.leaf(0))!.bytes).equals(Buffer.from(bytes))).toBe(true);
       expect(await store.keySets()).toEqual([]);
     });

@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leafHash, fromBase64, toBase64 } from '../src/notary/hash.js';
 import { decodeLeaf, encodeLeaf } from '../src/notary/leaf.js';
-import { assembleProof, consistencyProofCoords, inclusionProofCoords, merkleTreeHash, verifyConsistency, verifyInclusion, type NodeCoord } from '../src/notary/merkle.js';
+import {
+  assembleProof,
+  consistencyProofCoords,
+  inclusionProofCoords,
+  merkleTreeHash,
+  verifyConsistency,
+  verifyInclusion,
+  type NodeCoord,
+} from '../src/notary/merkle.js';
 import { verifyHeadChain } from '../src/notary/head.js';
 import { observationLeafRecord } from '../src/domain/observation.js';
 import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
@@ -55,7 +63,10 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
 
     it('appends observations as leaves whose exact bytes and hashes it keeps, and reads them back', async () => {
       await store.initialiseLog(notary.seal);
-      const obs = [githubObservation('acme/widget', '2025-01-01', 'alive'), githubObservation('acme/widget', '2025-01-02', 'dormant')];
+      const obs = [
+        githubObservation('acme/widget', '2025-01-01', 'alive'),
+        githubObservation('acme/widget', '2025-01-02', 'dormant'),
+      ];
       const { observations, head } = await store.appendObservations(obs, notary.seal);
       expect(observations.map((o) => o.leaf_index)).toEqual([0, 1]);
       expect(head.tree_size).toBe(2);
@@ -88,10 +99,19 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive')], notary.seal);
       const before = await store.latestHead();
       await expect(
-        store.appendObservations([githubObservation('acme/other', '2025-01-01', 'alive'), githubObservation('acme/widget', '2025-01-01', 'dormant')], notary.seal),
+        store.appendObservations(
+          [
+            githubObservation('acme/other', '2025-01-01', 'alive'),
+            githubObservation('acme/widget', '2025-01-01', 'dormant'),
+          ],
+          notary.seal,
+        ),
       ).rejects.toBeInstanceOf(DuplicateObservationError);
       await expect(
-        store.appendObservations([githubObservation('acme/dup', '2025-01-01', 'alive'), githubObservation('acme/dup', '2025-01-01', 'alive')], notary.seal),
+        store.appendObservations(
+          [githubObservation('acme/dup', '2025-01-01', 'alive'), githubObservation('acme/dup', '2025-01-01', 'alive')],
+          notary.seal,
+        ),
       ).rejects.toBeInstanceOf(DuplicateObservationError);
       expect(await store.treeSize()).toBe(1);
       expect(await store.latestHead()).toEqual(before);
@@ -103,7 +123,9 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive')], notary.seal);
       const before = { size: await store.treeSize(), head: await store.latestHead() };
       const bad = { ...githubObservation('acme/widget', '2025-01-03', 'alive'), evidence: { ratio: 0.5 } };
-      await expect(store.appendObservations([githubObservation('acme/widget', '2025-01-02', 'alive'), bad], notary.seal)).rejects.toThrow();
+      await expect(
+        store.appendObservations([githubObservation('acme/widget', '2025-01-02', 'alive'), bad], notary.seal),
+      ).rejects.toThrow();
       await expect(
         store.appendObservations([githubObservation('acme/widget', '2025-01-02', 'alive')], () => {
           throw new Error('the signer failed');
@@ -113,22 +135,39 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await store.latestHead()).toEqual(before.head);
       expect(await store.leaves(0, 10)).toHaveLength(1);
       expect(await store.observationsOf({ kind: 'github', id: 'acme/widget' })).toHaveLength(1);
-      const { observations } = await store.appendObservations([githubObservation('acme/widget', '2025-01-02', 'alive')], notary.seal);
+      const { observations } = await store.appendObservations(
+        [githubObservation('acme/widget', '2025-01-02', 'alive')],
+        notary.seal,
+      );
       expect(observations[0]!.leaf_index).toBe(1);
     });
 
     it('takes a correction on the same date, pointing at an observation of the same component only', async () => {
       await store.initialiseLog(notary.seal);
       const { observations } = await store.appendObservations(
-        [githubObservation('acme/widget', '2025-01-01', 'deleted'), githubObservation('acme/other', '2025-01-01', 'alive')],
+        [
+          githubObservation('acme/widget', '2025-01-01', 'deleted'),
+          githubObservation('acme/other', '2025-01-01', 'alive'),
+        ],
         notary.seal,
       );
-      const correction = { ...githubObservation('acme/widget', '2025-01-01', 'alive'), corrects: observations[0]!.leaf_index };
-      const { observations: [stored] } = await store.appendObservations([correction], notary.seal);
+      const correction = {
+        ...githubObservation('acme/widget', '2025-01-01', 'alive'),
+        corrects: observations[0]!.leaf_index,
+      };
+      const {
+        observations: [stored],
+      } = await store.appendObservations([correction], notary.seal);
       expect(stored!.corrects).toBe(0);
-      const wrong = { ...githubObservation('acme/widget', '2025-01-02', 'alive'), corrects: observations[1]!.leaf_index };
+      const wrong = {
+        ...githubObservation('acme/widget', '2025-01-02', 'alive'),
+        corrects: observations[1]!.leaf_index,
+      };
       await expect(store.appendObservations([wrong], notary.seal)).rejects.toBeInstanceOf(LogInvariantError);
-      const second = { ...githubObservation('acme/widget', '2025-01-01', 'dormant'), corrects: observations[0]!.leaf_index };
+      const second = {
+        ...githubObservation('acme/widget', '2025-01-01', 'dormant'),
+        corrects: observations[0]!.leaf_index,
+      };
       await expect(store.appendObservations([second], notary.seal)).rejects.toBeInstanceOf(DuplicateObservationError);
       expect(await store.observationsOf({ kind: 'github', id: 'acme/widget' })).toHaveLength(2);
     });
@@ -136,7 +175,9 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
     it('serves stored subtree hashes from which every inclusion and consistency proof verifies', async () => {
       await store.initialiseLog(notary.seal);
       for (let batch = 0; batch < 6; batch++) {
-        const obs = Array.from({ length: batch + 2 }, (_, i) => githubObservation(`acme/r${batch}-${i}`, '2025-03-01', 'alive'));
+        const obs = Array.from({ length: batch + 2 }, (_, i) =>
+          githubObservation(`acme/r${batch}-${i}`, '2025-03-01', 'alive'),
+        );
         await store.appendObservations(obs, notary.seal);
       }
       const size = await store.treeSize();
@@ -161,9 +202,22 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
     it('serialises appends from another process so the log still verifies', async () => {
       await store.initialiseLog(notary.seal);
       const dir = mkdtempSync(join(tmpdir(), 'tended-key-'));
-      const writer = appendProcess({ url: t.url, keyFile: notary.keyFile(dir), origin: notary.origin, prefix: 'other', count: 40, batch: 4 });
+      const writer = appendProcess({
+        url: t.url,
+        keyFile: notary.keyFile(dir),
+        origin: notary.origin,
+        prefix: 'other',
+        count: 40,
+        batch: 4,
+      });
       for (let i = 0; i < 10; i++) {
-        await store.appendObservations([githubObservation(`acme/c${i}`, '2025-02-01', 'alive'), githubObservation(`acme/c${i}`, '2025-02-02', 'alive')], notary.seal);
+        await store.appendObservations(
+          [
+            githubObservation(`acme/c${i}`, '2025-02-01', 'alive'),
+            githubObservation(`acme/c${i}`, '2025-02-02', 'alive'),
+          ],
+          notary.seal,
+        );
       }
       const { code, err } = await writer.exited;
       expect(err).toBe('');
@@ -178,7 +232,14 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
     it('leaves a log that verifies when a writer process is killed in the middle of an append', async () => {
       await store.initialiseLog(notary.seal);
       const dir = mkdtempSync(join(tmpdir(), 'tended-key-'));
-      const writer = appendProcess({ url: t.url, keyFile: notary.keyFile(dir), origin: notary.origin, prefix: 'killed', count: 40_000, batch: 4_000 });
+      const writer = appendProcess({
+        url: t.url,
+        keyFile: notary.keyFile(dir),
+        origin: notary.origin,
+        prefix: 'killed',
+        count: 40_000,
+        batch: 4_000,
+      });
       await writer.batches(2);
       writer.child.kill('SIGKILL');
       const { signal } = await writer.exited;
@@ -200,7 +261,13 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       await store.initialiseLog(notary.seal);
       const widget = { kind: 'github' as const, id: 'acme/widget' };
       expect(await store.componentVersion(widget)).toBeNull();
-      await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive'), githubObservation('acme/other', '2025-01-01', 'alive')], notary.seal);
+      await store.appendObservations(
+        [
+          githubObservation('acme/widget', '2025-01-01', 'alive'),
+          githubObservation('acme/other', '2025-01-01', 'alive'),
+        ],
+        notary.seal,
+      );
       expect(await store.componentVersion(widget)).toBe(0);
       const other = await t.reopen();
       expect(await other.componentVersion(widget)).toBe(0);
@@ -208,7 +275,10 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await other.componentVersion(widget)).toBe(2);
       await sleep(OTHER_WRITER_LAG_MS + 5);
       expect(await store.componentVersion(widget)).toBe(2);
-      await store.appendObservations([{ ...githubObservation('acme/widget', '2025-01-02', 'alive'), corrects: 2 }], notary.seal);
+      await store.appendObservations(
+        [{ ...githubObservation('acme/widget', '2025-01-02', 'alive'), corrects: 2 }],
+        notary.seal,
+      );
       expect(await store.componentVersion(widget)).toBe(3);
       await sleep(OTHER_WRITER_LAG_MS + 5);
       expect(await other.componentVersion(widget)).toBe(3);
@@ -220,7 +290,11 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await store.watchAdd(refs, '2025-01-01T00:00:00.000Z')).toBe(2);
       expect(await store.watchAdd([refs[0]!, { kind: 'npm', id: '@scope/pkg' }], '2025-01-02T00:00:00.000Z')).toBe(1);
       const list = await store.watchList();
-      expect(list.map((w) => `${w.component.kind}:${w.component.id}`)).toEqual(['github:acme/a', 'github:acme/b', 'npm:@scope/pkg']);
+      expect(list.map((w) => `${w.component.kind}:${w.component.id}`)).toEqual([
+        'github:acme/a',
+        'github:acme/b',
+        'npm:@scope/pkg',
+      ]);
       expect(list[0]).toMatchObject({ due_at: '2025-01-01T00:00:00.000Z', claimed_until: null });
       expect(await store.watchRemove(refs[1]!)).toBe(true);
       expect(await store.watchRemove(refs[1]!)).toBe(false);
@@ -229,7 +303,10 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
     });
 
     it('gives each due component to exactly one of several racing claimer processes, until its lease ends', async () => {
-      const refs = Array.from({ length: 60 }, (_, i) => ({ kind: 'github' as const, id: `acme/r${String(i).padStart(2, '0')}` }));
+      const refs = Array.from({ length: 60 }, (_, i) => ({
+        kind: 'github' as const,
+        id: `acme/r${String(i).padStart(2, '0')}`,
+      }));
       await store.watchAdd(refs, '2025-01-01T00:00:00.000Z');
       const now = '2025-01-01T06:00:00.000Z';
       const lease = '2025-01-01T06:10:00.000Z';
@@ -270,9 +347,21 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
 
     it('remembers an upstream answer’s validators and facts, replacing them on the next full answer', async () => {
       expect(await store.cacheGet('https://registry.example/left-pad')).toBeNull();
-      await store.cacheSet('https://registry.example/left-pad', { etag: 'W/"1"', last_modified: null, facts: { latest: '1.3.0' } });
-      await store.cacheSet('https://registry.example/left-pad', { etag: 'W/"2"', last_modified: 'Tue, 01 Jan 2025 00:00:00 GMT', facts: { latest: '1.4.0' } });
-      expect(await store.cacheGet('https://registry.example/left-pad')).toEqual({ etag: 'W/"2"', last_modified: 'Tue, 01 Jan 2025 00:00:00 GMT', facts: { latest: '1.4.0' } });
+      await store.cacheSet('https://registry.example/left-pad', {
+        etag: 'W/"1"',
+        last_modified: null,
+        facts: { latest: '1.3.0' },
+      });
+      await store.cacheSet('https://registry.example/left-pad', {
+        etag: 'W/"2"',
+        last_modified: 'Tue, 01 Jan 2025 00:00:00 GMT',
+        facts: { latest: '1.4.0' },
+      });
+      expect(await store.cacheGet('https://registry.example/left-pad')).toEqual({
+        etag: 'W/"2"',
+        last_modified: 'Tue, 01 Jan 2025 00:00:00 GMT',
+        facts: { latest: '1.4.0' },
+      });
     });
   });
 }

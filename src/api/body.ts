@@ -6,7 +6,9 @@ export const SUBMISSION_LIMIT_BYTES = 4 * 1024 * 1024;
 /** A body over the limit: answered 413 before more of it is read. */
 export class BodyTooLargeError extends Error {
   constructor(limit: number) {
-    super(`The body is larger than ${limit / (1024 * 1024)} MB, the most Tended reads; nothing was kept. Send a smaller file, or split it.`);
+    super(
+      `The body is larger than ${limit / (1024 * 1024)} MB, the most Tended reads; nothing was kept. Send a smaller file, or split it.`,
+    );
     this.name = 'BodyTooLargeError';
   }
 }

@@ -8,9 +8,18 @@ const count = (name: string, where: 'path' | 'query', description: string) =>
     .number({ error: `${name} must be a whole number` })
     // zod's int() already refuses numbers past 2^53 - 1 (as too_big); a .max() of its own would
     // report the same number a second time.
-    .int({ error: (issue) => (issue.code === 'too_big' ? `${name} is larger than any log can hold (at most ${Number.MAX_SAFE_INTEGER})` : `${name} must be a whole number`) })
+    .int({
+      error: (issue) =>
+        issue.code === 'too_big'
+          ? `${name} is larger than any log can hold (at most ${Number.MAX_SAFE_INTEGER})`
+          : `${name} must be a whole number`,
+    })
     .min(0, `${name} cannot be negative`)
-    .openapi({ param: { name, in: where, ...(where === 'path' ? { required: true } : {}) }, description, type: 'integer' });
+    .openapi({
+      param: { name, in: where, ...(where === 'path' ? { required: true } : {}) },
+      description,
+      type: 'integer',
+    });
 
 const headRoute = createRoute({
   method: 'get',
@@ -23,7 +32,9 @@ const checkpointRoute = createRoute({
   method: 'get',
   path: '/api/chain/checkpoint',
   summary: 'The signed checkpoint note, verbatim',
-  responses: { 200: { content: { 'text/plain': { schema: z.string() } }, description: 'A C2SP tlog-checkpoint signed note.' } },
+  responses: {
+    200: { content: { 'text/plain': { schema: z.string() } }, description: 'A C2SP tlog-checkpoint signed note.' },
+  },
 });
 
 const entryRoute = createRoute({
@@ -47,7 +58,10 @@ const entriesRoute = createRoute({
     }),
   },
   responses: {
-    200: { content: { 'application/jsonl': { schema: z.string() } }, description: 'One leaf per line, in index order.' },
+    200: {
+      content: { 'application/jsonl': { schema: z.string() } },
+      description: 'One leaf per line, in index order.',
+    },
     ...errorResponses,
   },
 });

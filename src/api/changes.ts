@@ -1,7 +1,14 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { RecordDeps } from '../operations/deps.js';
-import { CHANGES_LIMIT_DEFAULT, CHANGES_LIMIT_MAX, CHANGES_WINDOW, readChanges, type ChangeEntry, type ChangesPage } from '../operations/read-changes.js';
+import {
+  CHANGES_LIMIT_DEFAULT,
+  CHANGES_LIMIT_MAX,
+  CHANGES_WINDOW,
+  readChanges,
+  type ChangeEntry,
+  type ChangesPage,
+} from '../operations/read-changes.js';
 import { ValidationError } from '../domain/errors.js';
 import { errorResponses } from './schemas.js';
 
@@ -16,12 +23,15 @@ const ChangeSchema = z
     from: asserted,
     to: asserted,
     observed: date.openapi({ description: 'The date of the reading that showed the new state.' }),
-    interval: z
-      .object({ after: date, on_or_before: date })
-      .nullable()
-      .openapi({ description: 'The change happened in (after, on_or_before]. Null for a correction, which re-reads a date rather than dating a change.' }),
+    interval: z.object({ after: date, on_or_before: date }).nullable().openapi({
+      description:
+        'The change happened in (after, on_or_before]. Null for a correction, which re-reads a date rather than dating a change.',
+    }),
     leaf_index: z.number().int().openapi({ description: 'The leaf of the reading that showed the new state.' }),
-    correction: z.object({ corrects: z.number().int() }).nullable().openapi({ description: 'Set when the reading is a dated correction after a dispute.' }),
+    correction: z
+      .object({ corrects: z.number().int() })
+      .nullable()
+      .openapi({ description: 'Set when the reading is a dated correction after a dispute.' }),
     logged_at: z.string(),
     url: z.string().openapi({ description: 'The component’s entity answer.' }),
   })
@@ -33,15 +43,24 @@ const ChangesSchema = z
     after: z.number().int().nullable(),
     limit: z.number().int(),
     tree_size: z.number().int(),
-    scanned_through: z.number().int().openapi({ description: 'The last leaf examined; poll later with after set to it.' }),
+    scanned_through: z
+      .number()
+      .int()
+      .openapi({ description: 'The last leaf examined; poll later with after set to it.' }),
     changes: z.array(ChangeSchema),
-    next: z.string().nullable().openapi({ description: 'The next page, or null when this page reached the end of the log.' }),
+    next: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The next page, or null when this page reached the end of the log.' }),
     license: z.literal('CC-BY-4.0'),
   })
   .openapi('Changes');
 
 const query = (name: string, description: string, example: string) =>
-  z.string().optional().openapi({ param: { name, in: 'query' }, description, example });
+  z
+    .string()
+    .optional()
+    .openapi({ param: { name, in: 'query' }, description, example });
 
 const changesRoute = createRoute({
   method: 'get',
@@ -54,7 +73,11 @@ const changesRoute = createRoute({
     'Atom with `Accept: application/atom+xml` or `format=atom`.',
   request: {
     query: z.object({
-      since: query('since', 'Only readings dated on or after this UTC date (YYYY-MM-DD, not after today).', '2025-07-01'),
+      since: query(
+        'since',
+        'Only readings dated on or after this UTC date (YYYY-MM-DD, not after today).',
+        '2025-07-01',
+      ),
       after: query('after', 'Cursor: only leaves after this leaf index (the `next` of the previous page).', '48213'),
       limit: query('limit', `Changes per page, 1 to ${CHANGES_LIMIT_MAX}; default ${CHANGES_LIMIT_DEFAULT}.`, '100'),
       format: query('format', '`json` (default) or `atom`.', 'atom'),
@@ -74,16 +97,24 @@ export function registerChangesRoute(app: OpenAPIHono, deps: RecordDeps & { publ
   app.get('/api/v1/changes', async (c) => {
     const format = c.req.query('format');
     if (format !== undefined && format !== 'json' && format !== 'atom') {
-      throw new ValidationError([{ loc: ['query', 'format'], msg: 'format must be json or atom', type: 'value_error.format' }]);
+      throw new ValidationError([
+        { loc: ['query', 'format'], msg: 'format must be json or atom', type: 'value_error.format' },
+      ]);
     }
-    const page = await readChanges(deps, { since: c.req.query('since'), after: c.req.query('after'), limit: c.req.query('limit') });
+    const page = await readChanges(deps, {
+      since: c.req.query('since'),
+      after: c.req.query('after'),
+      limit: c.req.query('limit'),
+    });
     const base = deps.publicUrl ?? new URL(c.req.url).origin;
     const atom = format === 'atom' || (format === undefined && prefersAtom(c));
     const next = page.next_after === null ? null : pageUrl(base, page, page.next_after, atom && format === 'atom');
     c.header('Vary', 'Accept');
     if (next) c.header('Link', `<${next}>; rel="next"`, { append: true });
     if (atom) {
-      return c.body(atomFeed(base, page, next, await feedUpdated(deps)), 200, { 'content-type': 'application/atom+xml; charset=utf-8' }) as never;
+      return c.body(atomFeed(base, page, next, await feedUpdated(deps)), 200, {
+        'content-type': 'application/atom+xml; charset=utf-8',
+      }) as never;
     }
     const { next_after: _, ...rest } = page;
     return c.json({ ...rest, changes: page.changes.map((e) => ({ ...e, url: entityUrl(base, e) })), next }, 200);
@@ -117,7 +148,8 @@ async function feedUpdated(deps: RecordDeps): Promise<string> {
   return (await deps.store.latestHead())?.timestamp ?? new Date(0).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Atom 1.0 (RFC 4287); paging links as RFC 5005. Entries are ids of leaves, which never change. */
 function atomFeed(base: string, page: ChangesPage, next: string | null, updated: string): string {

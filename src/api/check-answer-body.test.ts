@@ -15,7 +15,10 @@ function plan(count: number, unresolved = 1): CheckPlan {
       let chunk: ComponentCheck[] = [];
       for (let i = 0; i < count; i++) {
         const ref = { kind: 'npm' as const, id: `p-${i}` };
-        const result: ComponentCheck = { ...checkedResult(ref, [], '2026-11-01', '2026-11-22'), input: { name: ref.id, kind: 'npm', locations: [{ input: `pkg:npm/p-${i}`, location: `components[${i}]` }] } };
+        const result: ComponentCheck = {
+          ...checkedResult(ref, [], '2026-11-01', '2026-11-22'),
+          input: { name: ref.id, kind: 'npm', locations: [{ input: `pkg:npm/p-${i}`, location: `components[${i}]` }] },
+        };
         states[result.state] = (states[result.state] ?? 0) + 1;
         chunk.push(result);
         if (chunk.length === size) {
@@ -25,9 +28,15 @@ function plan(count: number, unresolved = 1): CheckPlan {
       }
       if (chunk.length > 0) yield chunk;
     },
-    unresolved: Array.from({ length: unresolved }, (_, i) => ({ input: `x${i}`, location: `components[${count + i}]`, reason: 'names no package URL (purl), so it cannot be looked up' })),
+    unresolved: Array.from({ length: unresolved }, (_, i) => ({
+      input: `x${i}`,
+      location: `components[${count + i}]`,
+      reason: 'names no package URL (purl), so it cannot be looked up',
+    })),
     states,
-    state_definitions: { npm: { not_observed: 'the check met 403, 429, a time-out or a network failure; it is not dead' } },
+    state_definitions: {
+      npm: { not_observed: 'the check met 403, 429, a time-out or a network failure; it is not dead' },
+    },
     note: 'n',
     license: 'CC-BY-4.0',
   };

@@ -37,7 +37,13 @@ export function checkAnswerBody(plan: CheckPlan): ReadableStream<Uint8Array> {
         first = false;
         return;
       }
-      const tail = { unresolved: plan.unresolved, states: plan.states, state_definitions: plan.state_definitions, note: plan.note, license: plan.license };
+      const tail = {
+        unresolved: plan.unresolved,
+        states: plan.states,
+        state_definitions: plan.state_definitions,
+        note: plan.note,
+        license: plan.license,
+      };
       controller.enqueue(Buffer.from(`],${JSON.stringify(tail).slice(1)}`));
       controller.close();
     },

@@ -13,7 +13,10 @@ const DisputeBody = z
       kind: z
         .string({ error: `kind must be a string, one of ${COMPONENT_KINDS.join(', ')}` })
         .openapi({ description: `One of ${COMPONENT_KINDS.join(', ')}.`, example: 'npm' }),
-      name: z.string({ error: `${NAME_HINT}, as a string` }).min(1, NAME_HINT).openapi({ example: 'left-pad' }),
+      name: z
+        .string({ error: `${NAME_HINT}, as a string` })
+        .min(1, NAME_HINT)
+        .openapi({ example: 'left-pad' }),
     },
     { error: 'The body must be a JSON object naming one component: {"kind": "npm", "name": "left-pad"}' },
   )

@@ -5,8 +5,7 @@ import { AnswerCache } from '../operations/answer-cache.js';
 import { readEntityJson, readOrg, type EntityJson } from '../operations/read-entity.js';
 import { AsOfQuery, EntityAnswerSchema, OrgAnswerSchema, errorResponses, json } from './schemas.js';
 
-const pathParam = (name: string, example: string) =>
-  z.string().openapi({ param: { name, in: 'path' }, example });
+const pathParam = (name: string, example: string) => z.string().openapi({ param: { name, in: 'path' }, example });
 
 const entityRoute = createRoute({
   method: 'get',
@@ -15,7 +14,10 @@ const entityRoute = createRoute({
   description:
     'The state at `as_of` (default today) with the real date, source and censoring status of the observation it rests on, ' +
     'the dated series up to that date and the state-mutation history. Never a nearest-value guess.',
-  request: { params: z.object({ owner: pathParam('owner', 'expressjs'), repo: pathParam('repo', 'express') }), query: AsOfQuery },
+  request: {
+    params: z.object({ owner: pathParam('owner', 'expressjs'), repo: pathParam('repo', 'express') }),
+    query: AsOfQuery,
+  },
   responses: { 200: json(EntityAnswerSchema, 'The answer at as_of.'), ...errorResponses },
 });
 
@@ -34,7 +36,14 @@ export function registerEntityRoutes(app: OpenAPIHono, deps: RecordDeps & { verd
   const answers = new AnswerCache<EntityJson>(ENTITY_CACHE_ENTRIES);
   app.openAPIRegistry.registerPath(entityRoute);
   app.get('/api/v1/entity/:owner/:repo', async (c) => {
-    const answer = await readEntityJson(deps, answers, c.req.param('owner'), c.req.param('repo'), c.req.query('as_of'), deps.verdicts);
+    const answer = await readEntityJson(
+      deps,
+      answers,
+      c.req.param('owner'),
+      c.req.param('repo'),
+      c.req.query('as_of'),
+      deps.verdicts,
+    );
     if (c.req.header('if-none-match') === answer.etag) return c.body(null, 304, { ETag: answer.etag }) as never;
     // The body is the serialised EntityAnswer the schema describes; it is built by readEntity.
     return c.body(answer.json, 200, { 'content-type': 'application/json', ETag: answer.etag }) as never;

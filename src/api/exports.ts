@@ -8,7 +8,9 @@ const DumpSchema = z
   .object({
     name: z.string().openapi({ example: 'tended-2025-07-01.jsonl' }),
     date: z.string().openapi({ description: 'The UTC day the leaves were logged on.', example: '2025-07-01' }),
-    partial: z.boolean().openapi({ description: 'The day was still open when the file was written; the finished file replaces it.' }),
+    partial: z
+      .boolean()
+      .openapi({ description: 'The day was still open when the file was written; the finished file replaces it.' }),
     first_leaf: z.number().int(),
     last_leaf: z.number().int(),
     tree_size: z.number().int().openapi({ description: 'The tree size at the end of the dump (last_leaf + 1).' }),
@@ -25,7 +27,12 @@ const listRoute = createRoute({
   description:
     'Each dump starts with a header: origin, verifier keys, `start`, `tree_size`, the signed checkpoint (and a consistency proof when it is for a later tree), ' +
     'and the tree’s right edge at `start`, so `tended verify --file DUMP --key VKEY` checks it offline on its own.',
-  responses: { 200: json(z.object({ exports: z.array(DumpSchema), license: z.literal('CC-BY-4.0') }).openapi('Dumps'), 'Oldest first.') },
+  responses: {
+    200: json(
+      z.object({ exports: z.array(DumpSchema), license: z.literal('CC-BY-4.0') }).openapi('Dumps'),
+      'Oldest first.',
+    ),
+  },
 });
 
 const name = z
@@ -39,7 +46,10 @@ const fileRoute = createRoute({
   summary: 'One daily dump, as JSON Lines',
   request: { params: z.object({ name }) },
   responses: {
-    200: { content: { 'application/jsonl': { schema: z.string() } }, description: 'The header line, then each leaf’s exact bytes, one per line.' },
+    200: {
+      content: { 'application/jsonl': { schema: z.string() } },
+      description: 'The header line, then each leaf’s exact bytes, one per line.',
+    },
     304: { description: 'Not modified (If-None-Match).' },
     404: errorResponses[404],
   },
@@ -60,11 +70,15 @@ export function registerExportRoutes(app: OpenAPIHono, deps: { exportDir?: strin
   app.get('/api/v1/exports/:name', async (c) => {
     const requested = c.req.param('name');
     const dump = DUMP_NAME.test(requested) ? await dumps.describe(requested) : null;
-    if (!dump) throw new NotFoundError(`There is no dump named ${JSON.stringify(requested.slice(0, 80))}; GET /api/v1/exports lists them.`);
+    if (!dump)
+      throw new NotFoundError(
+        `There is no dump named ${JSON.stringify(requested.slice(0, 80))}; GET /api/v1/exports lists them.`,
+      );
     const etag = `"${dump.sha256}"`;
     // A finished day's file never changes; an open day's is replaced as the day goes on.
     const cache = dump.partial ? 'no-cache' : 'public, max-age=86400, immutable';
-    if (c.req.header('if-none-match') === etag) return c.body(null, 304, { ETag: etag, 'cache-control': cache }) as never;
+    if (c.req.header('if-none-match') === etag)
+      return c.body(null, 304, { ETag: etag, 'cache-control': cache }) as never;
     return c.body(Readable.toWeb(dumps.open(dump.name)) as ReadableStream, 200, {
       'content-type': 'application/jsonl',
       'content-length': String(dump.bytes),

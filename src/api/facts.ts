@@ -6,7 +6,9 @@ import type { VerdictService } from '../operations/verdict.js';
 import { errorResponses, json } from './schemas.js';
 
 const params = z.object({
-  kind: z.string().openapi({ param: { name: 'kind', in: 'path' }, description: 'github, npm, pypi or docker', example: 'npm' }),
+  kind: z
+    .string()
+    .openapi({ param: { name: 'kind', in: 'path' }, description: 'github, npm, pypi or docker', example: 'npm' }),
   id: z.string().openapi({
     param: { name: 'id', in: 'path' },
     description: 'The native id; a "/" may be sent as is or as %2F (expressjs/express, @babel/core)',
@@ -15,7 +17,11 @@ const params = z.object({
 });
 
 // The answers are open objects: their fields are described in the README; none is a score.
-const Facts = (name: string) => z.object({ note: z.string(), license: z.literal('CC-BY-4.0') }).passthrough().openapi(name);
+const Facts = (name: string) =>
+  z
+    .object({ note: z.string(), license: z.literal('CC-BY-4.0') })
+    .passthrough()
+    .openapi(name);
 
 const routes = [
   {
@@ -28,13 +34,15 @@ const routes = [
   {
     path: 'schema_history',
     summary: 'The dated history of a component’s declared interface facts',
-    description: 'For npm: license, engines, exports/types presence and deprecation of the latest version, one row per observation date, with each dated change.',
+    description:
+      'For npm: license, engines, exports/types presence and deprecation of the latest version, one row per observation date, with each dated change.',
     read: (deps: AppFactDeps, ref: Parameters<typeof schemaHistory>[1]) => schemaHistory(deps, ref),
   },
   {
     path: 'dependency_risk',
     summary: 'The held state of each direct dependency of the latest version, one dated result each',
-    description: 'Read from the latest observation that carried the dependency list; counts per state are counts, not a score.',
+    description:
+      'Read from the latest observation that carried the dependency list; counts per state are counts, not a score.',
     read: (deps: AppFactDeps, ref: Parameters<typeof dependencyRisk>[1]) => dependencyRisk(deps, ref),
   },
 ] as const;
@@ -57,7 +65,9 @@ export function registerFactRoutes(app: OpenAPIHono, deps: AppFactDeps): void {
         responses: { 200: json(Facts(`${route.path}_facts`), 'Dated facts; never a score.'), 422: errorResponses[422] },
       }),
     );
-    app.get(`/v1/${route.path}/:kind/:id{.+}`, async (c) => c.json(await route.read(deps, factTarget(c.req.param('kind'), c.req.param('id'))), 200));
+    app.get(`/v1/${route.path}/:kind/:id{.+}`, async (c) =>
+      c.json(await route.read(deps, factTarget(c.req.param('kind'), c.req.param('id'))), 200),
+    );
     // A kind with no id is a validation failure of the id, not an unknown address; so is a kind
     // followed by a slash and nothing (spec §7), rather than a redirect to the same 422.
     const missingId = (c: Context) => {

@@ -11,7 +11,10 @@ export const STORE_UNAVAILABLE_DETAIL =
   'Tended’s database is not answering just now (it may be restarting). Nothing is wrong with the request: try again in a few seconds.';
 
 /** The headers of an answer made while the store is away: when to come back, and not to cache it. */
-export const STORE_UNAVAILABLE_HEADERS = { 'Retry-After': String(STORE_RETRY_AFTER_S), 'Cache-Control': 'no-store' } as const;
+export const STORE_UNAVAILABLE_HEADERS = {
+  'Retry-After': String(STORE_RETRY_AFTER_S),
+  'Cache-Control': 'no-store',
+} as const;
 
 const healthRoute = createRoute({
   method: 'get',
@@ -28,11 +31,23 @@ export function registerHealthRoute(app: OpenAPIHono, deps: RecordDeps & { reado
     // The service keeps serving on memory buckets while Redis is away: a degradation, not a failure.
     const rateLimit = deps.limiter?.status();
     const limits = rateLimit ? { rate_limit: rateLimit } : {};
-    const redis = rateLimit?.redis === undefined ? {} : { redis: rateLimit.redis === 'connected' ? ('up' as const) : ('down' as const) };
+    const redis =
+      rateLimit?.redis === undefined
+        ? {}
+        : { redis: rateLimit.redis === 'connected' ? ('up' as const) : ('down' as const) };
     try {
       await deps.store.ping();
       const tree_size = await deps.store.treeSize();
-      return c.json({ status: 'ok' as const, store: deps.store.backend, tree_size, dependencies: { store: 'up' as const, ...redis }, ...limits }, 200);
+      return c.json(
+        {
+          status: 'ok' as const,
+          store: deps.store.backend,
+          tree_size,
+          dependencies: { store: 'up' as const, ...redis },
+          ...limits,
+        },
+        200,
+      );
     } catch {
       const name = deps.store.backend === 'postgres' ? 'PostgreSQL' : 'SQLite';
       return c.json(

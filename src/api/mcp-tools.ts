@@ -9,7 +9,13 @@ import { parseManifest, parseSbom } from '../operations/parse-submission.js';
 import { NotFoundError, readHead, readInclusionProof, readLeaf } from '../operations/read-chain.js';
 import { readEntity, readOrg } from '../operations/read-entity.js';
 import { InputError, MANIFEST_FORMATS } from '../parsers/reference.js';
-import { EntityAnswerSchema, EntityResultSchema, HeadSchema, InclusionProofSchema, OrgAnswerSchema } from './schemas.js';
+import {
+  EntityAnswerSchema,
+  EntityResultSchema,
+  HeadSchema,
+  InclusionProofSchema,
+  OrgAnswerSchema,
+} from './schemas.js';
 import { STORE_UNAVAILABLE_DETAIL } from './health.js';
 import { CheckAnswerSchema } from './submissions.js';
 import { StoreUnavailableError } from '../storage/store.js';
@@ -25,25 +31,44 @@ import { StoreUnavailableError } from '../storage/store.js';
 /** What the tools read with: the record, and the verdict signer when TENDED_VERDICTS=on. */
 export type ToolDeps = RecordDeps & { readonly verdicts?: VerdictService | null };
 
-const asOf = z
-  .string()
-  .optional()
-  .meta({ format: 'date', description: 'A UTC date YYYY-MM-DD, not after today: the answer as the record stood on that date. Default: today.' });
+const asOf = z.string().optional().meta({
+  format: 'date',
+  description: 'A UTC date YYYY-MM-DD, not after today: the answer as the record stood on that date. Default: today.',
+});
 const leafIndex = (description: string) => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ description });
 
 const CheckComponentInput = z.strictObject({
-  kind: z.enum(COMPONENT_KINDS).meta({ description: 'github (owner/repo), npm (the JavaScript registry), pypi or docker (an image reference).' }),
-  name: z.string().min(1).max(512).meta({ description: 'The component, e.g. expressjs/express, express, requests, node:22-alpine.' }),
+  kind: z
+    .enum(COMPONENT_KINDS)
+    .meta({ description: 'github (owner/repo), npm (the JavaScript registry), pypi or docker (an image reference).' }),
+  name: z
+    .string()
+    .min(1)
+    .max(512)
+    .meta({ description: 'The component, e.g. expressjs/express, express, requests, node:22-alpine.' }),
   as_of: asOf,
 });
 const CheckManifestInput = z.strictObject({
-  content: z.string().max(4 * 1024 * 1024).meta({ description: 'The pasted file: a GitHub Actions workflow, Dockerfile, package.json or requirements.txt.' }),
-  filename: z.string().max(255).optional().meta({ description: 'Its file name, which tells the format (e.g. package.json, Dockerfile, ci.yml).' }),
-  format: z.enum(MANIFEST_FORMATS).optional().meta({ description: 'The format, when neither the file name nor the content tells it.' }),
+  content: z
+    .string()
+    .max(4 * 1024 * 1024)
+    .meta({ description: 'The pasted file: a GitHub Actions workflow, Dockerfile, package.json or requirements.txt.' }),
+  filename: z
+    .string()
+    .max(255)
+    .optional()
+    .meta({ description: 'Its file name, which tells the format (e.g. package.json, Dockerfile, ci.yml).' }),
+  format: z
+    .enum(MANIFEST_FORMATS)
+    .optional()
+    .meta({ description: 'The format, when neither the file name nor the content tells it.' }),
   as_of: asOf,
 });
 const CheckSbomInput = z.strictObject({
-  content: z.string().max(4 * 1024 * 1024).meta({ description: 'A CycloneDX (JSON or XML) or SPDX (JSON, YAML, tag-value, 3.0 JSON-LD) SBOM, as text.' }),
+  content: z
+    .string()
+    .max(4 * 1024 * 1024)
+    .meta({ description: 'A CycloneDX (JSON or XML) or SPDX (JSON, YAML, tag-value, 3.0 JSON-LD) SBOM, as text.' }),
   as_of: asOf,
 });
 const GetSeriesInput = z.strictObject({
@@ -51,7 +76,10 @@ const GetSeriesInput = z.strictObject({
   repo: z.string().min(1).max(100).meta({ description: 'The repository, e.g. express.' }),
   as_of: asOf,
 });
-const GetOrgInput = z.strictObject({ org: z.string().min(1).max(100).meta({ description: 'The GitHub owner namespace, e.g. expressjs.' }), as_of: asOf });
+const GetOrgInput = z.strictObject({
+  org: z.string().min(1).max(100).meta({ description: 'The GitHub owner namespace, e.g. expressjs.' }),
+  as_of: asOf,
+});
 const NoInput = z.strictObject({});
 const ProveInclusionInput = z.strictObject({
   leaf_index: leafIndex('The observation’s leaf index (leaf_index in every answer).'),
@@ -64,7 +92,10 @@ const CheckComponentOutput = EntityResultSchema.extend({
 });
 const InclusionOutput = InclusionProofSchema.extend({
   leaf: z.string().meta({ description: 'The leaf’s exact bytes (RFC 8785 JSON): its hash is SHA-256(0x00 ‖ bytes).' }),
-  checkpoint: z.string().nullable().meta({ description: 'The signed C2SP checkpoint of this tree size, when the proof is against the latest one.' }),
+  checkpoint: z
+    .string()
+    .nullable()
+    .meta({ description: 'The signed C2SP checkpoint of this tree size, when the proof is against the latest one.' }),
   verifier_key: z.string(),
 });
 
@@ -89,7 +120,12 @@ export const TOOLS = [
     output: CheckComponentOutput,
     run: async (deps, args: z.infer<typeof CheckComponentInput>) => {
       const ref = normaliseComponent(args.kind, args.name);
-      const answer = await checkComponents(deps, { format: 'components', references: [{ ref, input: args.name, location: 'name' }], unresolved: [] }, args.as_of, deps.verdicts);
+      const answer = await checkComponents(
+        deps,
+        { format: 'components', references: [{ ref, input: args.name, location: 'name' }], unresolved: [] },
+        args.as_of,
+        deps.verdicts,
+      );
       const { input, ...result } = answer.results[0]!;
       // One component: the definition goes with its result, as on the entity route.
       const state_definition = answer.state_definitions[ref.kind]![result.state]!;
@@ -104,15 +140,22 @@ export const TOOLS = [
     input: CheckManifestInput,
     output: CheckAnswerSchema,
     run: (deps, args: z.infer<typeof CheckManifestInput>) =>
-      checkComponents(deps, parseManifest(args.content, { format: args.format, filename: args.filename }), args.as_of, deps.verdicts),
+      checkComponents(
+        deps,
+        parseManifest(args.content, { format: args.format, filename: args.filename }),
+        args.as_of,
+        deps.verdicts,
+      ),
   }),
   tool({
     name: 'check_sbom',
     title: 'Check an SBOM',
-    description: 'One dated result per component of a CycloneDX or SPDX SBOM pasted as text. Parsed in memory, never stored.',
+    description:
+      'One dated result per component of a CycloneDX or SPDX SBOM pasted as text. Parsed in memory, never stored.',
     input: CheckSbomInput,
     output: CheckAnswerSchema,
-    run: (deps, args: z.infer<typeof CheckSbomInput>) => checkComponents(deps, parseSbom(args.content, ''), args.as_of, deps.verdicts),
+    run: (deps, args: z.infer<typeof CheckSbomInput>) =>
+      checkComponents(deps, parseSbom(args.content, ''), args.as_of, deps.verdicts),
   }),
   tool({
     name: 'get_series',
@@ -121,7 +164,8 @@ export const TOOLS = [
       'The dated observation series of one GitHub repository up to as_of, its state at that date and every state change, each dated to the first observation that read it.',
     input: GetSeriesInput,
     output: EntityAnswerSchema,
-    run: (deps, args: z.infer<typeof GetSeriesInput>) => readEntity(deps, args.owner, args.repo, args.as_of, deps.verdicts),
+    run: (deps, args: z.infer<typeof GetSeriesInput>) =>
+      readEntity(deps, args.owner, args.repo, args.as_of, deps.verdicts),
   }),
   tool({
     name: 'get_org',
@@ -134,7 +178,8 @@ export const TOOLS = [
   tool({
     name: 'get_chain_head',
     title: 'The log’s signed head',
-    description: 'The current head of the Merkle log over every observation: tree size, root hash and the signed C2SP checkpoint with the key to verify it.',
+    description:
+      'The current head of the Merkle log over every observation: tree size, root hash and the signed C2SP checkpoint with the key to verify it.',
     input: NoInput,
     output: HeadSchema,
     run: (deps) => readHead(deps),
@@ -150,7 +195,12 @@ export const TOOLS = [
       const head = args.tree_size === undefined ? await readHead(deps) : null;
       const proof = await readInclusionProof(deps, args.leaf_index, args.tree_size ?? head!.tree_size);
       const leaf = await readLeaf(deps, args.leaf_index);
-      return { ...proof, leaf: Buffer.from(leaf.bytes).toString('utf8'), checkpoint: head?.checkpoint ?? null, verifier_key: deps.notary.vkey };
+      return {
+        ...proof,
+        leaf: Buffer.from(leaf.bytes).toString('utf8'),
+        checkpoint: head?.checkpoint ?? null,
+        verifier_key: deps.notary.vkey,
+      };
     },
   }),
 ];
@@ -172,7 +222,13 @@ export const TOOL_LIST = TOOLS.map((t) => ({
   description: t.description,
   inputSchema: jsonSchema(t.input),
   outputSchema: jsonSchema(t.output),
-  annotations: { title: t.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: t.title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
 }));
 
 export function hasTool(name: string): boolean {
@@ -194,18 +250,24 @@ export async function callTool(deps: ToolDeps, name: string, rawArgs: unknown): 
   const t = byName.get(name)!;
   const parsed = t.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    return toolError(`The arguments of ${name} are not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}.`);
+    return toolError(
+      `The arguments of ${name} are not valid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}.`,
+    );
   }
   try {
     const answer = (await t.run(deps, parsed.data)) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
   } catch (error) {
     if (error instanceof ValidationError) {
-      return toolError(`${name} could not answer: ${error.issues.map((i) => `${String(i.loc.at(-1) ?? 'arguments')}: ${i.msg}`).join('; ')}.`);
+      return toolError(
+        `${name} could not answer: ${error.issues.map((i) => `${String(i.loc.at(-1) ?? 'arguments')}: ${i.msg}`).join('; ')}.`,
+      );
     }
-    if (error instanceof NotFoundError || error instanceof InputError) return toolError(`${name} could not answer: ${error.message}.`);
+    if (error instanceof NotFoundError || error instanceof InputError)
+      return toolError(`${name} could not answer: ${error.message}.`);
     // An outage is not the agent's fault: say so, and that the same call may work shortly.
-    if (error instanceof StoreUnavailableError) return toolError(`${name} could not answer: ${STORE_UNAVAILABLE_DETAIL}`);
+    if (error instanceof StoreUnavailableError)
+      return toolError(`${name} could not answer: ${STORE_UNAVAILABLE_DETAIL}`);
     throw error;
   }
 }

@@ -37,12 +37,19 @@ function descriptor(options: McpOptions) {
     session: 'initialize mints Mcp-Session-Id; any id, or none, is accepted afterwards',
     server: { name: 'tended', version: options.version },
     tools: TOOL_LIST.map((t) => ({ name: t.name, title: t.title, description: t.description })),
-    usage: 'POST JSON-RPC here with Content-Type: application/json; a server-sent event stream is not offered (GET with Accept: text/event-stream is 405).',
+    usage:
+      'POST JSON-RPC here with Content-Type: application/json; a server-sent event stream is not offered (GET with Accept: text/event-stream is 405).',
     license: 'CC-BY-4.0',
   };
 }
 
-const DescriptorSchema = z.object({ endpoint: z.string(), protocol: z.string(), tools: z.array(z.object({ name: z.string(), title: z.string(), description: z.string() })) }).passthrough();
+const DescriptorSchema = z
+  .object({
+    endpoint: z.string(),
+    protocol: z.string(),
+    tools: z.array(z.object({ name: z.string(), title: z.string(), description: z.string() })),
+  })
+  .passthrough();
 
 export interface McpOptions {
   /** The address the server is bound to, when it is served: a loopback bind refuses foreign Host headers. */
@@ -53,9 +60,27 @@ export interface McpOptions {
 export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: McpOptions): void {
   const loopbackBind = options.listenHost !== undefined && isLoopbackAddress(options.listenHost);
   for (const route of [
-    createRoute({ method: 'post', path: '/mcp', summary: 'MCP over streamable HTTP: one JSON-RPC message, or a batch (protocol 2025-03-26)', responses: { 200: json(z.unknown(), 'The JSON-RPC answer (an array for a batch).'), 202: { description: 'The input held only notifications.' } } }),
-    createRoute({ method: 'get', path: '/mcp', summary: 'Describes the MCP endpoint and its tools (405 to Accept: text/event-stream)', responses: { 200: json(DescriptorSchema, 'The endpoint and its tools.') } }),
-    createRoute({ method: 'delete', path: '/mcp', summary: 'Acknowledges a session end; the endpoint is stateless, so nothing is ended', responses: { 200: json(z.object({ detail: z.string() }), 'Acknowledged.') } }),
+    createRoute({
+      method: 'post',
+      path: '/mcp',
+      summary: 'MCP over streamable HTTP: one JSON-RPC message, or a batch (protocol 2025-03-26)',
+      responses: {
+        200: json(z.unknown(), 'The JSON-RPC answer (an array for a batch).'),
+        202: { description: 'The input held only notifications.' },
+      },
+    }),
+    createRoute({
+      method: 'get',
+      path: '/mcp',
+      summary: 'Describes the MCP endpoint and its tools (405 to Accept: text/event-stream)',
+      responses: { 200: json(DescriptorSchema, 'The endpoint and its tools.') },
+    }),
+    createRoute({
+      method: 'delete',
+      path: '/mcp',
+      summary: 'Acknowledges a session end; the endpoint is stateless, so nothing is ended',
+      responses: { 200: json(z.object({ detail: z.string() }), 'Acknowledged.') },
+    }),
   ]) {
     app.openAPIRegistry.registerPath(route);
   }
@@ -64,29 +89,60 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
   // loopback-bound server. A server bound elsewhere is public on purpose (spec §5: open CORS).
   app.use('/mcp', async (c, next) => {
     if (loopbackBind && !LOOPBACK_HOSTS.has(hostName(c.req.header('host') ?? new URL(c.req.url).host))) {
-      return rpcError(c, 403, INVALID_REQUEST, 'This server listens on a loopback address and answers only Host localhost, 127.0.0.1 or [::1].');
+      return rpcError(
+        c,
+        403,
+        INVALID_REQUEST,
+        'This server listens on a loopback address and answers only Host localhost, 127.0.0.1 or [::1].',
+      );
     }
     await next();
   });
 
   app.get('/mcp', (c) => {
     if (acceptsEventStream(c.req.header('accept'))) {
-      return rpcError(c, 405, INVALID_REQUEST, 'This endpoint answers in JSON only and offers no event stream; POST JSON-RPC messages to /mcp.', { Allow: 'GET, POST, DELETE' });
+      return rpcError(
+        c,
+        405,
+        INVALID_REQUEST,
+        'This endpoint answers in JSON only and offers no event stream; POST JSON-RPC messages to /mcp.',
+        { Allow: 'GET, POST, DELETE' },
+      );
     }
     return c.json(descriptor(options), 200);
   });
 
-  app.delete('/mcp', (c) => c.json({ detail: 'Acknowledged. The endpoint is stateless: there was no session state to end, and any session id keeps working.' }, 200));
+  app.delete('/mcp', (c) =>
+    c.json(
+      {
+        detail:
+          'Acknowledged. The endpoint is stateless: there was no session state to end, and any session id keeps working.',
+      },
+      200,
+    ),
+  );
 
   app.post('/mcp', async (c) => {
     const type = mediaType(c);
     if (type !== 'application/json') {
-      return rpcError(c, 415, INVALID_REQUEST, `Content-Type must be application/json for JSON-RPC; got "${type.slice(0, 60) || 'none'}".`);
+      return rpcError(
+        c,
+        415,
+        INVALID_REQUEST,
+        `Content-Type must be application/json for JSON-RPC; got "${type.slice(0, 60) || 'none'}".`,
+      );
     }
     const versionHeader = c.req.header('mcp-protocol-version');
     if (versionHeader !== undefined && !SUPPORTED_VERSIONS.includes(versionHeader)) {
       // -32600 rather than 2026's -32022: a modern client reads -32022 as a modern server and would not fall back to initialize.
-      return rpcError(c, 400, INVALID_REQUEST, `MCP-Protocol-Version "${versionHeader.slice(0, 40)}" is not supported; use one of ${SUPPORTED_VERSIONS.join(', ')}.`, {}, { supported: SUPPORTED_VERSIONS });
+      return rpcError(
+        c,
+        400,
+        INVALID_REQUEST,
+        `MCP-Protocol-Version "${versionHeader.slice(0, 40)}" is not supported; use one of ${SUPPORTED_VERSIONS.join(', ')}.`,
+        {},
+        { supported: SUPPORTED_VERSIONS },
+      );
     }
     let body: unknown;
     try {
@@ -94,15 +150,33 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
       body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     } catch (error) {
       if (error instanceof BodyTooLargeError) return rpcError(c, 413, INVALID_REQUEST, error.message);
-      return rpcError(c, 400, PARSE_ERROR, 'Parse error: the body is not valid UTF-8 JSON. Send one JSON-RPC 2.0 message (or, with protocol 2025-03-26, an array of them).');
+      return rpcError(
+        c,
+        400,
+        PARSE_ERROR,
+        'Parse error: the body is not valid UTF-8 JSON. Send one JSON-RPC 2.0 message (or, with protocol 2025-03-26, an array of them).',
+      );
     }
     if (Array.isArray(body)) {
       const version = versionHeader ?? BATCH_VERSION;
-      if (version !== BATCH_VERSION) return rpcError(c, 400, INVALID_REQUEST, `Batches exist only in protocol ${BATCH_VERSION}; with ${version}, send one JSON-RPC message per request.`);
-      if (body.length === 0) return rpcError(c, 400, INVALID_REQUEST, 'The batch is empty; send at least one JSON-RPC message.');
-      if (body.some((m) => isMethod(m, 'initialize'))) return rpcError(c, 400, INVALID_REQUEST, 'initialize cannot be part of a batch; send it alone.');
+      if (version !== BATCH_VERSION)
+        return rpcError(
+          c,
+          400,
+          INVALID_REQUEST,
+          `Batches exist only in protocol ${BATCH_VERSION}; with ${version}, send one JSON-RPC message per request.`,
+        );
+      if (body.length === 0)
+        return rpcError(c, 400, INVALID_REQUEST, 'The batch is empty; send at least one JSON-RPC message.');
+      if (body.some((m) => isMethod(m, 'initialize')))
+        return rpcError(c, 400, INVALID_REQUEST, 'initialize cannot be part of a batch; send it alone.');
     } else if (body === null || typeof body !== 'object') {
-      return rpcError(c, 400, INVALID_REQUEST, 'The body must be a JSON-RPC 2.0 message (an object) or, with protocol 2025-03-26, an array of them.');
+      return rpcError(
+        c,
+        400,
+        INVALID_REQUEST,
+        'The body must be a JSON-RPC 2.0 message (an object) or, with protocol 2025-03-26, an array of them.',
+      );
     }
     const answer = await answerRpc(deps, options, c.req.raw, body);
     const headers: Record<string, string> = {};
@@ -112,7 +186,8 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
     if (answer.status === 202) return c.body(null, 202, headers);
     const text = await answer.text();
     // A fresh id per successful initialize; stateless, so it is never checked afterwards.
-    if (isMethod(body, 'initialize') && answer.status === 200 && isResult(text)) headers['Mcp-Session-Id'] = randomUUID();
+    if (isMethod(body, 'initialize') && answer.status === 200 && isResult(text))
+      headers['Mcp-Session-Id'] = randomUUID();
     return c.body(answer.status >= 400 ? withDetail(text) : text, answer.status as 200, headers);
   });
 }
@@ -132,10 +207,17 @@ async function answerRpc(deps: ToolDeps, options: McpOptions, raw: Request, body
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args } = request.params;
     // An unknown tool is a protocol error (-32602), not a tool result: the agent asked for something not offered.
-    if (!hasTool(name)) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name.slice(0, 80)}. The tools are ${TOOL_LIST.map((t) => t.name).join(', ')}.`);
+    if (!hasTool(name))
+      throw new ProtocolError(
+        INVALID_PARAMS,
+        `Unknown tool: ${name.slice(0, 80)}. The tools are ${TOOL_LIST.map((t) => t.name).join(', ')}.`,
+      );
     return callTool(deps, name, args);
   });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
     // Only JSON is ever answered, so a client listing just application/json is served too.
@@ -158,7 +240,11 @@ function rpcError(
 ): Response {
   c.header('Link', undefined);
   // `detail` as on every other Tended error; the rest is the JSON-RPC error MCP clients read.
-  return c.json({ jsonrpc: '2.0', id: null, error: { code, message, ...(data === undefined ? {} : { data }) }, detail: message }, status, headers);
+  return c.json(
+    { jsonrpc: '2.0', id: null, error: { code, message, ...(data === undefined ? {} : { data }) }, detail: message },
+    status,
+    headers,
+  );
 }
 
 /** An error the SDK transport answered (an invalid message): `detail` added, as on every Tended error. */

@@ -6,8 +6,7 @@ import { ErrorDetail, json } from './schemas.js';
  * 501 with a sentence saying so, rather than pretending to work; each moves to its own module
  * when it is built, and leaves this list.
  */
-const pending: { method: 'get' | 'post' | 'delete'; path: string; summary: string }[] = [
-];
+const pending: { method: 'get' | 'post' | 'delete'; path: string; summary: string }[] = [];
 
 export function registerPendingRoutes(app: OpenAPIHono): void {
   for (const route of pending) {
@@ -18,12 +17,23 @@ export function registerPendingRoutes(app: OpenAPIHono): void {
       summary: route.summary,
       description: 'Part of the interface; not served by this version yet (answers 501).',
       ...(params.length > 0
-        ? { request: { params: z.object(Object.fromEntries(params.map((p) => [p, z.string().openapi({ param: { name: p, in: 'path' } })]))) } }
+        ? {
+            request: {
+              params: z.object(
+                Object.fromEntries(params.map((p) => [p, z.string().openapi({ param: { name: p, in: 'path' } })])),
+              ),
+            },
+          }
         : {}),
       responses: { 501: json(ErrorDetail, 'Not built in this version yet.') },
     });
     app.openapi(definition, (c) =>
-      c.json({ detail: `${route.method.toUpperCase()} ${route.path} is part of Tended's interface but is not served by this version yet.` }, 501),
+      c.json(
+        {
+          detail: `${route.method.toUpperCase()} ${route.path} is part of Tended's interface but is not served by this version yet.`,
+        },
+        501,
+      ),
     );
   }
 }

@@ -4,7 +4,10 @@ import { STATES } from '../domain/state.js';
 
 /** Response shapes for the OpenAPI document. The operations build these objects; these describe them. */
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).openapi({ example: '2025-07-01' });
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .openapi({ example: '2025-07-01' });
 const state = z.enum(STATES).openapi({ description: 'One of the states of the interface spec §3.' });
 const asserted = z.enum(['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol']);
 
@@ -43,19 +46,32 @@ export const VerdictSchema = z
         payload: z.string().openapi({ description: 'base64 of an in-toto Statement v1 (RFC 8785 JSON)' }),
         signatures: z.array(z.object({ keyid: z.string(), sig: z.string() })),
       })
-      .openapi({ description: 'DSSE v1 envelope, signed with the active key of /.well-known/service-verdict-keys.json' }),
+      .openapi({
+        description: 'DSSE v1 envelope, signed with the active key of /.well-known/service-verdict-keys.json',
+      }),
     checkpoint: z.string().openapi({ description: 'The signed C2SP checkpoint the statement names.' }),
-    leaf: z.string().nullable().openapi({ description: 'base64 of the observation leaf bytes; the subject digest is their SHA-256.' }),
-    inclusion_proof: z.object({ leaf_index: z.number().int(), tree_size: z.number().int(), hashes: z.array(z.string()) }).nullable(),
+    leaf: z
+      .string()
+      .nullable()
+      .openapi({ description: 'base64 of the observation leaf bytes; the subject digest is their SHA-256.' }),
+    inclusion_proof: z
+      .object({ leaf_index: z.number().int(), tree_size: z.number().int(), hashes: z.array(z.string()) })
+      .nullable(),
   })
   .openapi('Verdict', { description: 'Present with TENDED_VERDICTS=on; verify offline with `tended verify-verdict`.' });
 
 export const SbomSubjectSchema = z
   .object({
-    name: z.string().openapi({ description: 'The name as the SBOM writes it (CycloneDX: group/name when a group is given); "(unnamed)" when it gives none.' }),
+    name: z.string().openapi({
+      description:
+        'The name as the SBOM writes it (CycloneDX: group/name when a group is given); "(unnamed)" when it gives none.',
+    }),
     version: z.string().optional(),
     purl: z.string().optional().openapi({ description: 'The subject’s package URL as written, not normalised.' }),
-    bom_ref: z.string().optional().openapi({ description: 'Its bom-ref (CycloneDX) or SPDXID / spdxId (SPDX), to find it in the file.' }),
+    bom_ref: z
+      .string()
+      .optional()
+      .openapi({ description: 'Its bom-ref (CycloneDX) or SPDXID / spdxId (SPDX), to find it in the file.' }),
   })
   .openapi('SbomSubject', {
     description:
@@ -64,12 +80,17 @@ export const SbomSubjectSchema = z
 
 export const EntityResultSchema = z
   .object({
-    purl: z.array(z.string()).openapi({ description: 'Index 0 is the native id; index 1 the pkg: Package-URL.', example: ['expressjs/express', 'pkg:github/expressjs/express'] }),
+    purl: z.array(z.string()).openapi({
+      description: 'Index 0 is the native id; index 1 the pkg: Package-URL.',
+      example: ['expressjs/express', 'pkg:github/expressjs/express'],
+    }),
     kind: z.enum(COMPONENT_KINDS),
     as_of: date,
     state,
     state_definition: z.string(),
-    observation_date: date.nullable().openapi({ description: 'The real date of the observation the answer rests on; null when none.' }),
+    observation_date: date
+      .nullable()
+      .openapi({ description: 'The real date of the observation the answer rests on; null when none.' }),
     source: z.string().openapi({ description: 'The evidence: the upstream URL read, or why nothing was checked.' }),
     censoring_status: z.enum(['observed-on-date', 'interval-censored', 'not-observed-at-date']),
     observed_at: z.string().nullable(),
@@ -78,7 +99,11 @@ export const EntityResultSchema = z
       .nullable()
       .openapi({ description: 'The raw facts read: HTTP status, dates, flags. Numbers are integers.' }),
     method: z.string().nullable(),
-    leaf_index: z.number().int().nullable().openapi({ description: 'The observation’s leaf in the Merkle log; prove it at /api/chain/proof/inclusion.' }),
+    leaf_index: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'The observation’s leaf in the Merkle log; prove it at /api/chain/proof/inclusion.' }),
     last_asserted: z.object({ state: asserted, observation_date: date, leaf_index: z.number().int() }).nullable(),
     note: z.string().optional(),
     verdict: VerdictSchema.optional(),
@@ -109,7 +134,9 @@ export const OrgAnswerSchema = z
     org: z.string(),
     as_of: date,
     components_count: z.number().int(),
-    components: z.array(EntityResultSchema.extend({ observations_count: z.number().int(), state_changes: z.number().int() })),
+    components: z.array(
+      EntityResultSchema.extend({ observations_count: z.number().int(), state_changes: z.number().int() }),
+    ),
     note: z.string().optional(),
     license: z.literal('CC-BY-4.0'),
   })
@@ -121,11 +148,19 @@ export const HeadSchema = z
     tree_size: z.number().int(),
     root_hash: z.string().openapi({ description: 'Base64 SHA-256 Merkle root (RFC 9162).' }),
     timestamp: z.string(),
-    prev_head_hash: z.string().nullable().openapi({ description: 'head_hash of the previous head: the heads form a hash chain.' }),
+    prev_head_hash: z
+      .string()
+      .nullable()
+      .openapi({ description: 'head_hash of the previous head: the heads form a hash chain.' }),
     head_hash: z.string(),
-    checkpoint: z.string().openapi({ description: 'The C2SP signed checkpoint; take size and root from it after verifying.' }),
+    checkpoint: z
+      .string()
+      .openapi({ description: 'The C2SP signed checkpoint; take size and root from it after verifying.' }),
     verifier_key: z.string().openapi({ description: 'The C2SP verifier key to pin.' }),
-    verifier_keys: z.array(z.string()).openapi({ description: 'Every checkpoint key the log has published, the current one first; older heads are signed by retired ones.' }),
+    verifier_keys: z.array(z.string()).openapi({
+      description:
+        'Every checkpoint key the log has published, the current one first; older heads are signed by retired ones.',
+    }),
   })
   .openapi('ChainHead');
 
@@ -143,13 +178,20 @@ export const HealthSchema = z
     store: z.string(),
     tree_size: z.number().int().nullable(),
     detail: z.string().optional(),
-    dependencies: z
-      .object({ store: z.enum(['up', 'down']), redis: z.enum(['up', 'down']).optional() })
-      .openapi({ description: 'Each dependency, `down` while it does not answer. Redis down is a degradation (in-process rate-limit buckets), not a failure: the status stays `ok`.' }),
+    dependencies: z.object({ store: z.enum(['up', 'down']), redis: z.enum(['up', 'down']).optional() }).openapi({
+      description:
+        'Each dependency, `down` while it does not answer. Redis down is a degradation (in-process rate-limit buckets), not a failure: the status stays `ok`.',
+    }),
     rate_limit: z
-      .object({ buckets: z.enum(['memory', 'redis']), redis: z.enum(['connecting', 'connected', 'unreachable']).optional() })
+      .object({
+        buckets: z.enum(['memory', 'redis']),
+        redis: z.enum(['connecting', 'connected', 'unreachable']).optional(),
+      })
       .optional()
-      .openapi({ description: 'Where the rate-limit buckets are: `memory` while Redis (REDIS_URL) is unreachable, until it is back.' }),
+      .openapi({
+        description:
+          'Where the rate-limit buckets are: `memory` while Redis (REDIS_URL) is unreachable, until it is back.',
+      }),
   })
   .openapi('Health');
 

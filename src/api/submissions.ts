@@ -11,7 +11,14 @@ import { decodeText } from '../parsers/decode-text.js';
 import { mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
 import { AsOfQuery, EntityResultSchema, ErrorDetail, errorResponses, json, SbomSubjectSchema } from './schemas.js';
 
-const MANIFEST_TYPES = ['application/json', 'text/plain', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-dockerfile'];
+const MANIFEST_TYPES = [
+  'application/json',
+  'text/plain',
+  'application/yaml',
+  'application/x-yaml',
+  'text/yaml',
+  'text/x-dockerfile',
+];
 const SBOM_TYPES = [
   'application/vnd.cyclonedx+json',
   'application/vnd.cyclonedx+xml',
@@ -33,7 +40,9 @@ const ComponentsBody = z.object({
     .array(
       z.object({
         name: z.string().min(1, 'name must name the component, e.g. "express" or "expressjs/express"'),
-        kind: z.enum(COMPONENT_KINDS, { error: `kind must be one of ${COMPONENT_KINDS.join(', ')} (npm is the JavaScript registry)` }),
+        kind: z.enum(COMPONENT_KINDS, {
+          error: `kind must be one of ${COMPONENT_KINDS.join(', ')} (npm is the JavaScript registry)`,
+        }),
       }),
     )
     .max(10_000, 'at most 10,000 components per request'),
@@ -48,19 +57,26 @@ export const CheckAnswerSchema = z
     subject: z.union([SbomSubjectSchema, z.null()]).optional(),
     results_count: z.number().int(),
     unresolved_count: z.number().int(),
-    results: z.array(
-      EntityResultSchema.omit({ state_definition: true }).extend({
-        input: z.object({ name: z.string(), kind: z.enum(COMPONENT_KINDS), locations: z.array(z.object({ input: z.string(), location: z.string() })) }),
+    results: z
+      .array(
+        EntityResultSchema.omit({ state_definition: true }).extend({
+          input: z.object({
+            name: z.string(),
+            kind: z.enum(COMPONENT_KINDS),
+            locations: z.array(z.object({ input: z.string(), location: z.string() })),
+          }),
+        }),
+      )
+      .openapi({
+        description:
+          'Each an entity result without `state_definition` (given once in `state_definitions`); a component never observed has no per-result note, its `source` says "not checked".',
       }),
-    ).openapi({
-      description:
-        'Each an entity result without `state_definition` (given once in `state_definitions`); a component never observed has no per-result note, its `source` says "not checked".',
-    }),
     unresolved: z.array(z.object({ input: z.string(), location: z.string(), reason: z.string() })),
     states: z.record(z.string(), z.number().int()),
-    state_definitions: z
-      .record(z.string(), z.record(z.string(), z.string()))
-      .openapi({ description: 'The meaning of every state the results carry, by kind then state.', example: { npm: { alive: 'latest published version 180 days ago or less' } } }),
+    state_definitions: z.record(z.string(), z.record(z.string(), z.string())).openapi({
+      description: 'The meaning of every state the results carry, by kind then state.',
+      example: { npm: { alive: 'latest published version 180 days ago or less' } },
+    }),
     note: z.string(),
     license: z.literal('CC-BY-4.0'),
   })
@@ -96,7 +112,8 @@ const sbomRoute = createRoute({
   method: 'post',
   path: '/api/v1/sbom',
   summary: 'One dated result per component of a CycloneDX or SPDX SBOM (max 4 MB)',
-  description: 'CycloneDX 1.2–1.7 JSON or XML, SPDX 2.2/2.3 JSON, YAML or tag-value, SPDX 3.0 JSON-LD; by content type or detection. Parsed in memory, never stored or logged.',
+  description:
+    'CycloneDX 1.2–1.7 JSON or XML, SPDX 2.2/2.3 JSON, YAML or tag-value, SPDX 3.0 JSON-LD; by content type or detection. Parsed in memory, never stored or logged.',
   request: {
     query: AsOfQuery,
     body: {
@@ -110,24 +127,32 @@ const sbomRoute = createRoute({
  * The submission routes read their bodies themselves (readBody), so the 4 MB limit holds while the
  * body streams in; the route definitions go to the OpenAPI registry for the description only.
  */
-export function registerSubmissionRoutes(app: OpenAPIHono, deps: RecordDeps & { verdicts?: VerdictService | null }): void {
+export function registerSubmissionRoutes(
+  app: OpenAPIHono,
+  deps: RecordDeps & { verdicts?: VerdictService | null },
+): void {
   app.openAPIRegistry.registerPath(manifestRoute);
   app.openAPIRegistry.registerPath(sbomRoute);
 
   app.post('/api/v1/manifest', async (c) => {
     const type = mediaType(c);
-    if (type !== '' && !MANIFEST_TYPES.includes(type) && !type.startsWith('text/')) throw new UnsupportedMediaTypeError(type, MANIFEST_TYPES);
+    if (type !== '' && !MANIFEST_TYPES.includes(type) && !type.startsWith('text/'))
+      throw new UnsupportedMediaTypeError(type, MANIFEST_TYPES);
     const text = decodeText(await readBody(c));
     const format = c.req.query('format');
     const parsed = type === 'application/json' ? manifestFromJson(text, format) : parseManifest(text, { format });
-    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts)), 200, { 'Content-Type': 'application/json' });
+    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts)), 200, {
+      'Content-Type': 'application/json',
+    });
   });
 
   app.post('/api/v1/sbom', async (c) => {
     const type = mediaType(c);
     if (type !== '' && !SBOM_TYPES.includes(type)) throw new UnsupportedMediaTypeError(type, SBOM_TYPES);
     const parsed = parseSbom(decodeText(await readBody(c)), type);
-    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts)), 200, { 'Content-Type': 'application/json' });
+    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts)), 200, {
+      'Content-Type': 'application/json',
+    });
   });
 }
 
@@ -142,13 +167,22 @@ function manifestFromJson(text: string, format: string | undefined): ParseResult
   if (body !== null && typeof body === 'object' && 'components' in body) {
     const parsed = ComponentsBody.safeParse(body);
     if (!parsed.success) {
-      throw new ValidationError(parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })));
+      throw new ValidationError(
+        parsed.error.issues.map((i) => ({
+          loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+          msg: i.message,
+          type: i.code,
+        })),
+      );
     }
     const references: ComponentReference[] = parsed.data.components.map((item, i) => {
       try {
         return { ref: normaliseComponent(item.kind, item.name), input: item.name, location: `components[${i}]` };
       } catch (error) {
-        if (error instanceof ValidationError) throw new ValidationError(error.issues.map((issue) => ({ ...issue, loc: ['body', 'components', i, 'name'] })));
+        if (error instanceof ValidationError)
+          throw new ValidationError(
+            error.issues.map((issue) => ({ ...issue, loc: ['body', 'components', i, 'name'] })),
+          );
         throw error;
       }
     });
@@ -156,7 +190,10 @@ function manifestFromJson(text: string, format: string | undefined): ParseResult
   }
   if (body !== null && typeof body === 'object' && 'content' in body) {
     const parsed = PastedBody.safeParse(body);
-    if (!parsed.success) throw new ValidationError([{ loc: ['body', 'content'], msg: 'content must be the pasted file as a string', type: 'value_error' }]);
+    if (!parsed.success)
+      throw new ValidationError([
+        { loc: ['body', 'content'], msg: 'content must be the pasted file as a string', type: 'value_error' },
+      ]);
     return parseManifest(parsed.data.content, { format, filename: parsed.data.filename });
   }
   return parseManifest(text, { format: format ?? 'package-json' });
@@ -165,7 +202,9 @@ function manifestFromJson(text: string, format: string | undefined): ParseResult
 /** A JSON body that does not parse: answered 400 with where it broke. */
 export class MalformedJsonError extends Error {
   constructor(reason: string) {
-    super(`The body is not valid JSON (${reason.slice(0, 120)}). Send {"components":[{"name","kind"}]} or {"filename","content"}.`);
+    super(
+      `The body is not valid JSON (${reason.slice(0, 120)}). Send {"components":[{"name","kind"}]} or {"filename","content"}.`,
+    );
     this.name = 'MalformedJsonError';
   }
 }

@@ -4,7 +4,10 @@ import { ErrorDetail, errorResponses, json } from './schemas.js';
 
 const KeySetSchema = z
   .object({
-    version: z.number().int().openapi({ description: 'Grows by one per rotation; each version is a superset of the one before.' }),
+    version: z
+      .number()
+      .int()
+      .openapi({ description: 'Grows by one per rotation; each version is a superset of the one before.' }),
     issued_at: z.string(),
     keys: z.array(
       z.object({
@@ -21,11 +24,25 @@ const KeySetSchema = z
     ),
     log: z.object({
       origin: z.string(),
-      vkeys: z.array(z.object({ vkey: z.string(), status: z.enum(['active', 'retired']), valid_from: z.string(), valid_until: z.string().nullable() })),
+      vkeys: z.array(
+        z.object({
+          vkey: z.string(),
+          status: z.enum(['active', 'retired']),
+          valid_from: z.string(),
+          valid_until: z.string().nullable(),
+        }),
+      ),
     }),
-    signature: z.object({ payloadType: z.string(), payload: z.string(), signatures: z.array(z.object({ keyid: z.string(), sig: z.string() })) }).openapi({
-      description: 'DSSE envelope of this version (payloadType application/vnd.tended.keyset+json), signed by a key of the previous version.',
-    }),
+    signature: z
+      .object({
+        payloadType: z.string(),
+        payload: z.string(),
+        signatures: z.array(z.object({ keyid: z.string(), sig: z.string() })),
+      })
+      .openapi({
+        description:
+          'DSSE envelope of this version (payloadType application/vnd.tended.keyset+json), signed by a key of the previous version.',
+      }),
     leaf_index: z.number().int().openapi({ description: 'The log leaf holding this version’s SHA-256 digest.' }),
     digest: z.string(),
   })
@@ -44,7 +61,11 @@ const route = createRoute({
         .int({ error: 'version must be a whole number from 1' })
         .min(1, 'version must be a whole number from 1')
         .optional()
-        .openapi({ param: { name: 'version', in: 'query' }, description: 'A key-set version; the newest when absent.', type: 'integer' }),
+        .openapi({
+          param: { name: 'version', in: 'query' },
+          description: 'A key-set version; the newest when absent.',
+          type: 'integer',
+        }),
     }),
   },
   responses: {
@@ -57,13 +78,22 @@ const route = createRoute({
 export function registerVerdictKeysRoute(app: OpenAPIHono, verdicts: VerdictService | null | undefined): void {
   app.openapi(route, async (c) => {
     if (!verdicts) {
-      return c.json({ detail: 'Verdict envelopes are off on this service (TENDED_VERDICTS=off), so no verdict key set is published.' }, 404);
+      return c.json(
+        {
+          detail:
+            'Verdict envelopes are off on this service (TENDED_VERDICTS=off), so no verdict key set is published.',
+        },
+        404,
+      );
     }
     const { version } = c.req.valid('query');
     if (version === undefined) return c.json(await verdicts.keySet(), 200);
     const published = await verdicts.keySetVersion(version);
     if (!published.keySet) {
-      return c.json({ detail: `No verdict key set version ${version} was published; versions 1 to ${published.newest} are.` }, 404);
+      return c.json(
+        { detail: `No verdict key set version ${version} was published; versions 1 to ${published.newest} are.` },
+        404,
+      );
     }
     return c.json(published.keySet, 200);
   });

@@ -25,7 +25,8 @@ export async function checkCommand(
 ): Promise<number> {
   const asOf = opts['as-of'];
   if (asOf !== undefined && !isCalendarDate(asOf)) return usage(wiring, '--as-of takes a date written YYYY-MM-DD');
-  if (opts.format !== undefined && opts.format !== 'table' && opts.format !== 'json') return usage(wiring, '--format is table or json');
+  if (opts.format !== undefined && opts.format !== 'table' && opts.format !== 'json')
+    return usage(wiring, '--format is table or json');
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -37,7 +38,13 @@ export async function checkCommand(
   try {
     const parsed = parseLocal(text, basename(file));
     answer = opts.url
-      ? await remoteCheck(opts.url, text, basename(file), parsed.format === 'cyclonedx' || parsed.format === 'spdx', asOf)
+      ? await remoteCheck(
+          opts.url,
+          text,
+          basename(file),
+          parsed.format === 'cyclonedx' || parsed.format === 'spdx',
+          asOf,
+        )
       : await localCheck(config, wiring, parsed, asOf);
   } catch (error) {
     if (error instanceof InputError || error instanceof ValidationError) {
@@ -52,7 +59,12 @@ export async function checkCommand(
   return answer.results.some((r) => FAILING.has(r.state)) ? 1 : 0;
 }
 
-async function localCheck(config: Config, wiring: CliWiring, parsed: ParseResult, asOf: string | undefined): Promise<CheckAnswer> {
+async function localCheck(
+  config: Config,
+  wiring: CliWiring,
+  parsed: ParseResult,
+  asOf: string | undefined,
+): Promise<CheckAnswer> {
   const deps = await openRecord(config, wiring, { readOnly: true });
   try {
     return await checkComponents(deps, parsed, asOf);
@@ -63,7 +75,8 @@ async function localCheck(config: Config, wiring: CliWiring, parsed: ParseResult
 
 /** A manifest when the file name says so; otherwise an SBOM if it reads as one, else a manifest by content. */
 function parseLocal(text: string, filename: string): ParseResult {
-  if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(json|xml)$/i.test(filename)) return parseManifest(text, { filename });
+  if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(json|xml)$/i.test(filename))
+    return parseManifest(text, { filename });
   try {
     return parseSbom(text, '');
   } catch (error) {
@@ -83,7 +96,13 @@ class RemoteCheckError extends Error {
 /** How long the service may take over one check: generous, since a large SBOM is read and answered whole. */
 const REMOTE_TIMEOUT_MS = 120_000;
 
-async function remoteCheck(url: string, text: string, filename: string, isSbom: boolean, asOf: string | undefined): Promise<CheckAnswer> {
+async function remoteCheck(
+  url: string,
+  text: string,
+  filename: string,
+  isSbom: boolean,
+  asOf: string | undefined,
+): Promise<CheckAnswer> {
   const base = url.replace(/\/+$/, '');
   let parsedUrl: URL | null = null;
   try {
@@ -92,7 +111,9 @@ async function remoteCheck(url: string, text: string, filename: string, isSbom: 
     // reported below
   }
   if (!parsedUrl || (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:')) {
-    throw new RemoteCheckError(`--url ${url} is not an http:// or https:// address of a Tended service, e.g. https://tended.example`);
+    throw new RemoteCheckError(
+      `--url ${url} is not an http:// or https:// address of a Tended service, e.g. https://tended.example`,
+    );
   }
   const query = asOf ? `?as_of=${asOf}` : '';
   const request = isSbom
@@ -108,7 +129,9 @@ async function remoteCheck(url: string, text: string, filename: string, isSbom: 
       signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
     });
   } catch (error) {
-    throw new RemoteCheckError(`could not reach ${target}: ${networkProblem(error)}; check --url and that the service is running. Nothing was checked.`);
+    throw new RemoteCheckError(
+      `could not reach ${target}: ${networkProblem(error)}; check --url and that the service is running. Nothing was checked.`,
+    );
   }
   const reply = await response.text().catch(() => null);
   let body: unknown;
@@ -119,17 +142,23 @@ async function remoteCheck(url: string, text: string, filename: string, isSbom: 
   }
   if (!response.ok) {
     const detail = detailOf(body);
-    throw new RemoteCheckError(`${target} answered ${response.status} ${response.statusText}`.trimEnd() + (detail ? `: ${detail}` : '; nothing was checked.'));
+    throw new RemoteCheckError(
+      `${target} answered ${response.status} ${response.statusText}`.trimEnd() +
+        (detail ? `: ${detail}` : '; nothing was checked.'),
+    );
   }
   if (!isCheckAnswer(body)) {
     const type = response.headers.get('content-type') ?? 'no content type';
-    throw new RemoteCheckError(`${target} answered ${response.status} with something other than a Tended check answer (${type.slice(0, 60)}); is --url the address of a Tended service?`);
+    throw new RemoteCheckError(
+      `${target} answered ${response.status} with something other than a Tended check answer (${type.slice(0, 60)}); is --url the address of a Tended service?`,
+    );
   }
   return body;
 }
 
 function networkProblem(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${REMOTE_TIMEOUT_MS / 1000} s`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `no answer within ${REMOTE_TIMEOUT_MS / 1000} s`;
   const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
   if (typeof cause?.code === 'string') {
     const known: Record<string, string> = {
@@ -149,7 +178,9 @@ function detailOf(body: unknown): string | null {
   const detail = (body as { detail?: unknown } | null | undefined)?.detail;
   if (typeof detail === 'string') return detail.slice(0, 500);
   if (Array.isArray(detail)) {
-    const msgs = detail.map((d) => (typeof d?.msg === 'string' ? (Array.isArray(d.loc) ? `${d.loc.join('.')}: ${d.msg}` : d.msg) : JSON.stringify(d)));
+    const msgs = detail.map((d) =>
+      typeof d?.msg === 'string' ? (Array.isArray(d.loc) ? `${d.loc.join('.')}: ${d.msg}` : d.msg) : JSON.stringify(d),
+    );
     return msgs.join('; ').slice(0, 500);
   }
   return null;
@@ -157,15 +188,30 @@ function detailOf(body: unknown): string | null {
 
 function isCheckAnswer(body: unknown): body is CheckAnswer {
   const b = body as Partial<CheckAnswer> | null | undefined;
-  return typeof b === 'object' && b !== null && Array.isArray(b.results) && Array.isArray(b.unresolved) && typeof b.as_of === 'string';
+  return (
+    typeof b === 'object' &&
+    b !== null &&
+    Array.isArray(b.results) &&
+    Array.isArray(b.unresolved) &&
+    typeof b.as_of === 'string'
+  );
 }
 
 function table(answer: CheckAnswer): string {
-  const rows = answer.results.map((r) => [r.state, r.observation_date ?? '-', r.censoring_status, `${r.kind}:${r.input.name}`, r.input.locations[0]?.location ?? '']);
+  const rows = answer.results.map((r) => [
+    r.state,
+    r.observation_date ?? '-',
+    r.censoring_status,
+    `${r.kind}:${r.input.name}`,
+    r.input.locations[0]?.location ?? '',
+  ]);
   const header = ['state', 'observed', 'censoring', 'component', 'where'];
   const widths = [0, 1, 2, 3].map((i) => Math.max(header[i]!.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ');
-  const out = [`as of ${answer.as_of} (${answer.format}): ${answer.results_count} components, ${answer.unresolved_count} entries without one`, line(header)];
+  const out = [
+    `as of ${answer.as_of} (${answer.format}): ${answer.results_count} components, ${answer.unresolved_count} entries without one`,
+    line(header),
+  ];
   out.push(...rows.map(line));
   for (const u of answer.unresolved) out.push(`  unresolved ${u.location}: ${u.input} — ${u.reason}`);
   return `${out.join('\n')}\n`;

@@ -17,10 +17,16 @@ export async function keysCommand(config: Config, wiring: CliWiring, args: strin
     return 2;
   };
   if (action !== 'create' && action !== 'revoke' && action !== 'list') return usage();
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { label: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { label: { type: 'string' } },
+  });
   if (action === 'create' && positionals.length > 0) return usage('keys create takes no arguments but --label L');
-  if (action === 'revoke' && (positionals.length !== 1 || values.label !== undefined)) return usage('keys revoke takes one key ID (see `keys list`)');
-  if (action === 'list' && (positionals.length > 0 || values.label !== undefined)) return usage('keys list takes no arguments');
+  if (action === 'revoke' && (positionals.length !== 1 || values.label !== undefined))
+    return usage('keys revoke takes one key ID (see `keys list`)');
+  if (action === 'list' && (positionals.length > 0 || values.label !== undefined))
+    return usage('keys list takes no arguments');
   const store = await wiring.openStore(config);
   try {
     if (action === 'create') {
@@ -42,7 +48,9 @@ export async function keysCommand(config: Config, wiring: CliWiring, args: strin
       return 1;
     }
     for (const k of await listApiKeys(store)) {
-      wiring.stdout.write(`${k.id}\t${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\tcreated ${k.created_at}\t${k.label ?? ''}\n`);
+      wiring.stdout.write(
+        `${k.id}\t${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\tcreated ${k.created_at}\t${k.label ?? ''}\n`,
+      );
     }
     return 0;
   } finally {

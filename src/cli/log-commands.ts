@@ -15,7 +15,11 @@ import { openRecord } from './record.js';
 import type { CliWiring } from './run.js';
 
 /** `tended verify`: exit 0 and a summary when the log verifies, 1 with the reason when it does not. */
-export async function verifyCommand(config: Config, wiring: CliWiring, opts: { url?: string; file?: string; key?: string }): Promise<number> {
+export async function verifyCommand(
+  config: Config,
+  wiring: CliWiring,
+  opts: { url?: string; file?: string; key?: string },
+): Promise<number> {
   if (opts.url && opts.file) return usage(wiring, 'verify takes --url or --file, not both');
   try {
     let source: LogSource;
@@ -27,11 +31,20 @@ export async function verifyCommand(config: Config, wiring: CliWiring, opts: { u
       if (header._type !== EXPORT_TYPE) return usage(wiring, `${opts.file} is not a Tended export`);
       if (header.start !== 0 || header.consistency) {
         // A daily dump or a --since export: rebuilt from its frontier, checked against its checkpoint.
-        const verifiers = (opts.key ? [opts.key] : (header.verifier_keys ?? [header.verifier_key])).map(parseVerifierKey);
-        const report = await auditSegment(header, encodeLines(lines), verifiers, opts.key ? verifiers[0]!.name : header.origin);
+        const verifiers = (opts.key ? [opts.key] : (header.verifier_keys ?? [header.verifier_key])).map(
+          parseVerifierKey,
+        );
+        const report = await auditSegment(
+          header,
+          encodeLines(lines),
+          verifiers,
+          opts.key ? verifiers[0]!.name : header.origin,
+        );
         wiring.stdout.write(
           `verified: leaves ${report.start} to ${report.tree_size - 1} of ${report.origin} give root ${report.root_hash}` +
-            (report.checkpoint_size === report.tree_size ? ', as signed\n' : `, consistent with the signed checkpoint of ${report.checkpoint_size} leaves\n`),
+            (report.checkpoint_size === report.tree_size
+              ? ', as signed\n'
+              : `, consistent with the signed checkpoint of ${report.checkpoint_size} leaves\n`),
         );
         return 0;
       }
@@ -39,8 +52,12 @@ export async function verifyCommand(config: Config, wiring: CliWiring, opts: { u
       source = { checkpoint: header.checkpoint, leaves: encodeLines(lines) };
     } else if (opts.url) {
       const base = opts.url.replace(/\/+$/, '');
-      const head = (await fetchJson(`${base}/api/chain/head`)) as HeadBlock & { verifier_key: string; verifier_keys?: string[] };
-      if (!opts.key) wiring.stderr.write(`tended: no --key pinned; trusting the key the service names (${head.verifier_key})\n`);
+      const head = (await fetchJson(`${base}/api/chain/head`)) as HeadBlock & {
+        verifier_key: string;
+        verifier_keys?: string[];
+      };
+      if (!opts.key)
+        wiring.stderr.write(`tended: no --key pinned; trusting the key the service names (${head.verifier_key})\n`);
       vkey = opts.key ?? head.verifier_key;
       source = { checkpoint: head.checkpoint, leaves: remoteLeaves(base, head.tree_size) };
     } else {
@@ -67,8 +84,13 @@ export async function verifyCommand(config: Config, wiring: CliWiring, opts: { u
   }
 }
 
-export async function exportCommand(config: Config, wiring: CliWiring, opts: { since?: string; out?: string }): Promise<number> {
-  if (opts.since !== undefined && !isCalendarDate(opts.since)) return usage(wiring, '--since takes a date written YYYY-MM-DD');
+export async function exportCommand(
+  config: Config,
+  wiring: CliWiring,
+  opts: { since?: string; out?: string },
+): Promise<number> {
+  if (opts.since !== undefined && !isCalendarDate(opts.since))
+    return usage(wiring, '--since takes a date written YYYY-MM-DD');
   const deps = await openRecord(config, wiring);
   const out = opts.out ? createWriteStream(opts.out) : wiring.stdout;
   try {
@@ -83,12 +105,17 @@ export async function exportCommand(config: Config, wiring: CliWiring, opts: { s
 }
 
 /** `tended export --daily`: one line per day, saying what was written and what was left as it was. */
-export async function dailyExportCommand(config: Config, wiring: CliWiring, opts: { dir: string; partial: boolean }): Promise<number> {
+export async function dailyExportCommand(
+  config: Config,
+  wiring: CliWiring,
+  opts: { dir: string; partial: boolean },
+): Promise<number> {
   const deps = await openRecord(config, wiring);
   try {
     const outcomes = await writeDailyExports(deps, opts.dir, opts);
     for (const o of outcomes) {
-      const what = o.outcome === 'written' ? 'wrote' : o.outcome === 'kept' ? 'kept' : 'open, not written (--partial writes it)';
+      const what =
+        o.outcome === 'written' ? 'wrote' : o.outcome === 'kept' ? 'kept' : 'open, not written (--partial writes it)';
       wiring.stdout.write(`${o.name}: leaves ${o.start} to ${o.tree_size - 1}, ${what}\n`);
     }
     if (outcomes.length === 0) wiring.stdout.write('the log holds no leaves yet; nothing to write\n');
@@ -102,7 +129,9 @@ export async function importCommand(config: Config, wiring: CliWiring, file: str
   const deps = await openRecord(config, wiring);
   try {
     const report = await importLog(deps, readLines(file), key);
-    wiring.stdout.write(`imported ${report.tree_size} leaves; root ${report.root_hash} matches the signed checkpoint of ${report.origin}\n`);
+    wiring.stdout.write(
+      `imported ${report.tree_size} leaves; root ${report.root_hash} matches the signed checkpoint of ${report.origin}\n`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof AuditError || error instanceof ValidationError) {
@@ -115,7 +144,10 @@ export async function importCommand(config: Config, wiring: CliWiring, file: str
   }
 }
 
-function ok(wiring: CliWiring, report: { origin: string; tree_size: number; root_hash: string; heads_checked: number }): number {
+function ok(
+  wiring: CliWiring,
+  report: { origin: string; tree_size: number; root_hash: string; heads_checked: number },
+): number {
   wiring.stdout.write(
     `verified: ${report.tree_size} leaves of ${report.origin} give root ${report.root_hash}, as signed` +
       (report.heads_checked ? `; ${report.heads_checked} heads chain and match the tree` : '') +
@@ -130,8 +162,9 @@ function usage(wiring: CliWiring, message: string): number {
 }
 
 function readLines(path: string): AsyncIterator<string> & AsyncIterable<string> {
-  return createInterface({ input: createReadStream(path), crlfDelay: Infinity })[Symbol.asyncIterator]() as AsyncIterator<string> &
-    AsyncIterable<string>;
+  return createInterface({ input: createReadStream(path), crlfDelay: Infinity })[
+    Symbol.asyncIterator
+  ]() as AsyncIterator<string> & AsyncIterable<string>;
 }
 
 async function* encodeLines(lines: AsyncIterable<string>): AsyncGenerator<Uint8Array> {
@@ -154,7 +187,7 @@ async function* remoteLeaves(base: string, size: number): AsyncGenerator<Uint8Ar
     if (!response.ok) throw new AuditError(`${url} answered ${response.status}`);
     const body = new Uint8Array(await response.arrayBuffer());
     // Split on the newline byte, not on decoded text, so each leaf is exactly the bytes served.
-    for (let from = 0; from < body.length; ) {
+    for (let from = 0; from < body.length;) {
       const to = body.indexOf(0x0a, from);
       const end = to === -1 ? body.length : to;
       if (end > from) yield body.subarray(from, end);

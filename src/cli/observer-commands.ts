@@ -19,15 +19,21 @@ export async function watchCommand(config: Config, wiring: CliWiring, args: stri
   const deps = await openObserver(config, wiring);
   try {
     if (action === 'add') {
-      if (refs.length === 0) return usage(wiring, 'watch add takes KIND ID pairs, e.g. `watch add npm express github expressjs/express`');
+      if (refs.length === 0)
+        return usage(wiring, 'watch add takes KIND ID pairs, e.g. `watch add npm express github expressjs/express`');
       const added = await deps.store.watchAdd(refs, deps.clock.now().toISOString());
       wiring.stdout.write(`watching ${refs.length} component(s), ${added} new; each is read once per UTC day\n`);
     } else if (action === 'remove') {
       if (refs.length !== 1) return usage(wiring, 'watch remove takes one KIND ID pair');
       const removed = await deps.store.watchRemove(refs[0]!);
-      wiring.stdout.write(removed ? `no longer watching ${refs[0]!.kind} ${refs[0]!.id}; its record stays\n` : `${refs[0]!.kind} ${refs[0]!.id} was not watched\n`);
+      wiring.stdout.write(
+        removed
+          ? `no longer watching ${refs[0]!.kind} ${refs[0]!.id}; its record stays\n`
+          : `${refs[0]!.kind} ${refs[0]!.id} was not watched\n`,
+      );
     } else {
-      for (const w of await deps.store.watchList()) wiring.stdout.write(`${w.component.kind}\t${w.component.id}\tdue ${w.due_at}\n`);
+      for (const w of await deps.store.watchList())
+        wiring.stdout.write(`${w.component.kind}\t${w.component.id}\tdue ${w.due_at}\n`);
     }
     return 0;
   } finally {
@@ -36,7 +42,12 @@ export async function watchCommand(config: Config, wiring: CliWiring, args: stri
 }
 
 /** `tended observe [--once] [KIND ID…]`: named components now; or due ones once; or the schedule. */
-export async function observeCommand(config: Config, wiring: CliWiring, once: boolean, args: string[]): Promise<number> {
+export async function observeCommand(
+  config: Config,
+  wiring: CliWiring,
+  once: boolean,
+  args: string[],
+): Promise<number> {
   const refs = parsePairs(wiring, args);
   if (refs === null) return 2;
   const deps = await openObserver(config, wiring);
@@ -51,7 +62,10 @@ export async function observeCommand(config: Config, wiring: CliWiring, once: bo
         everyMs: 60_000,
         onPass: (r) => printReport(wiring, r),
         // The worker outlives an outage: the pass is said to have failed and is tried again shortly.
-        onError: (error) => wiring.stderr.write(`tended: observer pass failed, trying again in ${RETRY_AFTER_FAILED_PASS_MS / 1000} s: ${error instanceof Error ? error.message : String(error)}\n`),
+        onError: (error) =>
+          wiring.stderr.write(
+            `tended: observer pass failed, trying again in ${RETRY_AFTER_FAILED_PASS_MS / 1000} s: ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
       });
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
@@ -66,8 +80,12 @@ export async function observeCommand(config: Config, wiring: CliWiring, once: bo
 }
 
 function printReport(wiring: CliWiring, report: PassReport): void {
-  const states = Object.entries(report.states).map(([state, n]) => `${state} ${n}`).join(', ');
-  wiring.stdout.write(`observed ${report.observed}${states ? ` (${states})` : ''}; already observed today ${report.skipped}; failed ${report.failed}\n`);
+  const states = Object.entries(report.states)
+    .map(([state, n]) => `${state} ${n}`)
+    .join(', ');
+  wiring.stdout.write(
+    `observed ${report.observed}${states ? ` (${states})` : ''}; already observed today ${report.skipped}; failed ${report.failed}\n`,
+  );
 }
 
 function parsePairs(wiring: CliWiring, args: string[]): ComponentRef[] | null {
@@ -100,7 +118,8 @@ export async function censusCommand(config: Config, wiring: CliWiring, args: str
   const deps = await openObserver(config, wiring);
   try {
     const census = await takeCensus(deps, refs.length > 0 ? refs : undefined);
-    for (const c of census) wiring.stdout.write(`${c.component.kind}\t${c.component.id}\t${c.dependents ?? 'not read'}\t${c.read_date}\n`);
+    for (const c of census)
+      wiring.stdout.write(`${c.component.kind}\t${c.component.id}\t${c.dependents ?? 'not read'}\t${c.read_date}\n`);
     wiring.stdout.write(`census: ${census.length} package(s) read\n`);
     return 0;
   } finally {

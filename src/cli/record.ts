@@ -6,7 +6,11 @@ import type { ObserverDeps } from '../operations/observe.js';
 import { createSources } from '../upstreams/sources.js';
 
 /** Opens the store and the signing key: what every command that reads or writes the record needs. */
-export async function openRecord(config: Config, wiring: CliWiring, options: { readOnly?: boolean } = {}): Promise<RecordDeps> {
+export async function openRecord(
+  config: Config,
+  wiring: CliWiring,
+  options: { readOnly?: boolean } = {},
+): Promise<RecordDeps> {
   const key = loadOrCreateSigningKey(config.signingKeyPath);
   if (key.created) wiring.stderr.write(`tended: generated a new checkpoint signing key at ${config.signingKeyPath}\n`);
   const store = await wiring.openStore(config);

@@ -80,26 +80,45 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
       case 'serve':
         return await serveCommand(config, wiring);
       case 'verify': {
-        const { values } = parseArgs({ args: rest, options: { url: { type: 'string' }, file: { type: 'string' }, key: { type: 'string' } } });
+        const { values } = parseArgs({
+          args: rest,
+          options: { url: { type: 'string' }, file: { type: 'string' }, key: { type: 'string' } },
+        });
         return await verifyCommand(config, wiring, values);
       }
       case 'export': {
         const { values } = parseArgs({
           args: rest,
-          options: { since: { type: 'string' }, out: { type: 'string' }, daily: { type: 'boolean' }, dir: { type: 'string' }, partial: { type: 'boolean' } },
+          options: {
+            since: { type: 'string' },
+            out: { type: 'string' },
+            daily: { type: 'boolean' },
+            dir: { type: 'string' },
+            partial: { type: 'boolean' },
+          },
         });
         if (values.daily) {
-          if (values.since !== undefined || values.out !== undefined) return fail('export --daily takes --dir and --partial, not --since or --out');
-          return await dailyExportCommand(config, wiring, { dir: values.dir ?? config.exportDir, partial: values.partial ?? false });
+          if (values.since !== undefined || values.out !== undefined)
+            return fail('export --daily takes --dir and --partial, not --since or --out');
+          return await dailyExportCommand(config, wiring, {
+            dir: values.dir ?? config.exportDir,
+            partial: values.partial ?? false,
+          });
         }
-        if (values.dir !== undefined || values.partial !== undefined) return fail('--dir and --partial go with export --daily');
+        if (values.dir !== undefined || values.partial !== undefined)
+          return fail('--dir and --partial go with export --daily');
         return await exportCommand(config, wiring, values);
       }
       case 'watch':
         return await watchCommand(config, wiring, rest);
       case 'observe': {
         const once = rest.includes('--once');
-        return await observeCommand(config, wiring, once, rest.filter((a) => a !== '--once'));
+        return await observeCommand(
+          config,
+          wiring,
+          once,
+          rest.filter((a) => a !== '--once'),
+        );
       }
       case 'check': {
         const { values, positionals } = parseArgs({
@@ -107,7 +126,10 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
           allowPositionals: true,
           options: { url: { type: 'string' }, 'as-of': { type: 'string' }, format: { type: 'string' } },
         });
-        if (positionals.length !== 1) return fail('check takes one FILE: a manifest (workflow, Dockerfile, package.json, requirements.txt) or an SBOM');
+        if (positionals.length !== 1)
+          return fail(
+            'check takes one FILE: a manifest (workflow, Dockerfile, package.json, requirements.txt) or an SBOM',
+          );
         return await checkCommand(config, wiring, positionals[0]!, values);
       }
       case 'census':
@@ -115,20 +137,33 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
       case 'keys':
         return await keysCommand(config, wiring, rest);
       case 'simulate': {
-        const { values } = parseArgs({ args: rest, options: { scenario: { type: 'string' }, port: { type: 'string' } } });
+        const { values } = parseArgs({
+          args: rest,
+          options: { scenario: { type: 'string' }, port: { type: 'string' } },
+        });
         return await simulateCommand(wiring, values);
       }
       case 'import': {
-        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' } } });
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: { key: { type: 'string' } },
+        });
         if (positionals.length !== 1) return fail('import takes one FILE: a full export made by `tended export`');
         return await importCommand(config, wiring, positionals[0]!, values.key);
       }
       case 'signing':
         return await signingCommand(config, wiring, rest);
       case 'verify-verdict': {
-        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { keys: { type: 'string', multiple: true } } });
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: { keys: { type: 'string', multiple: true } },
+        });
         if (positionals.length !== 1 || !values.keys?.length) {
-          return fail('verify-verdict takes ENVELOPE --keys KEYSET [--keys KEYSET…]: a verdict (or an answer carrying one) and the key set JSON, pinned version first');
+          return fail(
+            'verify-verdict takes ENVELOPE --keys KEYSET [--keys KEYSET…]: a verdict (or an answer carrying one) and the key set JSON, pinned version first',
+          );
         }
         return verifyVerdictCommand(wiring, positionals[0]!, values.keys);
       }
@@ -137,9 +172,12 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return fail((error as Error).message);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      return fail((error as Error).message);
     if (error instanceof StoreUnavailableError) {
-      fail(`${error.message}. Check that the database at DATABASE_URL is running and reachable, then run the command again.`);
+      fail(
+        `${error.message}. Check that the database at DATABASE_URL is running and reachable, then run the command again.`,
+      );
       return STORE_UNAVAILABLE_EXIT;
     }
     throw error;

@@ -22,9 +22,13 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     onRedisState: (state, error) =>
       state === 'connected'
         ? log.info({ rate_limit: 'redis' }, 'rate-limit buckets in Redis')
-        : log.warn({ rate_limit: 'memory', reason: error instanceof Error ? error.message : undefined }, 'Redis unreachable: rate-limit buckets in this process until it is back'),
+        : log.warn(
+            { rate_limit: 'memory', reason: error instanceof Error ? error.message : undefined },
+            'Redis unreachable: rate-limit buckets in this process until it is back',
+          ),
   });
-  if (config.redisUrl && !(await limiter.waitForShared(2_000))) log.warn('Redis did not answer at start: serving with in-process rate-limit buckets meanwhile');
+  if (config.redisUrl && !(await limiter.waitForShared(2_000)))
+    log.warn('Redis did not answer at start: serving with in-process rate-limit buckets meanwhile');
   // Errors are logged by kind and message only: never a request body, a header or a client IP.
   const verdicts = config.verdicts ? await openVerdicts(config, deps) : null;
   const app = build({
@@ -40,7 +44,16 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     exportDir: config.exportDir,
   });
   const server = listen(app.fetch, { port: config.port, host: config.host }, (port) => {
-    log.info({ port, host: config.host, store: deps.store.backend, origin: deps.notary.origin, rate_limit: limiter.status().buckets }, 'tended listening');
+    log.info(
+      {
+        port,
+        host: config.host,
+        store: deps.store.backend,
+        origin: deps.notary.origin,
+        rate_limit: limiter.status().buckets,
+      },
+      'tended listening',
+    );
     wiring.stdout.write(`tended: listening on http://${config.host}:${port} (${deps.store.backend})\n`);
   });
   const schedule = config.observer
@@ -48,7 +61,11 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
         ...PASS_OPTIONS,
         everyMs: 60_000,
         onPass: (report) => log.info({ ...report }, 'observer pass'),
-        onError: (error) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'observer pass failed; trying again shortly'),
+        onError: (error) =>
+          log.error(
+            { err: error instanceof Error ? error.message : String(error) },
+            'observer pass failed; trying again shortly',
+          ),
       })
     : null;
   await new Promise<void>((resolve) => {

@@ -6,7 +6,14 @@ import type { Config } from '../config/config.js';
 import { publicJwkOf, type KeySetDocument } from '../notary/key-set.js';
 import { verifyVerdict, VerdictError } from '../notary/verdict.js';
 import type { RecordDeps } from '../operations/deps.js';
-import { activeSigner, ensureKeySet, keySetDocumentOf, rotateVerdictKey, verifyKeySetChain, type VerdictKeyFiles } from '../operations/verdict-keys.js';
+import {
+  activeSigner,
+  ensureKeySet,
+  keySetDocumentOf,
+  rotateVerdictKey,
+  verifyKeySetChain,
+  type VerdictKeyFiles,
+} from '../operations/verdict-keys.js';
 import { VerdictService } from '../operations/verdict.js';
 import { openRecord } from './record.js';
 import type { CliWiring } from './run.js';
@@ -96,18 +103,32 @@ export function verifyVerdictCommand(wiring: CliWiring, envelopePath: string, ke
   if (typeof chain === 'string') return fail(chain);
   const keySet = chain.at(-1)!;
   const verdicts = verdictsIn(file);
-  if (verdicts.length === 0) return fail(`${envelopePath} holds no verdict: pass an answer fetched with TENDED_VERDICTS=on, or its "verdict" object`);
+  if (verdicts.length === 0)
+    return fail(
+      `${envelopePath} holds no verdict: pass an answer fetched with TENDED_VERDICTS=on, or its "verdict" object`,
+    );
   if (chain.length > 1) {
-    wiring.stdout.write(`key set: versions ${chain[0]!['version']} to ${keySet['version']} chain from the pinned version ${chain[0]!['version']}; checking against version ${keySet['version']}\n`);
+    wiring.stdout.write(
+      `key set: versions ${chain[0]!['version']} to ${keySet['version']} chain from the pinned version ${chain[0]!['version']}; checking against version ${keySet['version']}\n`,
+    );
   }
   for (const [where, verdict, answer] of verdicts) {
     try {
       const { predicate, subject, keyid } = verifyVerdict(verdict, keySet);
       // A valid envelope beside an edited answer must not pass: the answer's own fields are what a
       // reader acts on, so each must say what the signed statement says.
-      const edited = answer ? SIGNED_FIELDS.find((field) => field in answer && JSON.stringify(answer[field]) !== JSON.stringify((predicate as unknown as Record<string, unknown>)[field])) : undefined;
+      const edited = answer
+        ? SIGNED_FIELDS.find(
+            (field) =>
+              field in answer &&
+              JSON.stringify(answer[field]) !==
+                JSON.stringify((predicate as unknown as Record<string, unknown>)[field]),
+          )
+        : undefined;
       if (edited) {
-        return fail(`${where}: not valid: its ${edited} is ${JSON.stringify(answer![edited])}, but the signed verdict says ${JSON.stringify((predicate as unknown as Record<string, unknown>)[edited])}`);
+        return fail(
+          `${where}: not valid: its ${edited} is ${JSON.stringify(answer![edited])}, but the signed verdict says ${JSON.stringify((predicate as unknown as Record<string, unknown>)[edited])}`,
+        );
       }
       wiring.stdout.write(
         `valid: ${subject} was ${predicate.state} (${predicate.censoring_status}, observed ${predicate.observation_date ?? 'never'}) as of ${predicate.as_of}; ` +
@@ -131,11 +152,13 @@ function keySetChain(files: [string, unknown][]): Answer[] | string {
     for (const [i, entry] of (Array.isArray(content) ? content : [content]).entries()) {
       const where = Array.isArray(content) ? `${path} [${i}]` : path;
       const shape = keySetShape(entry);
-      if (shape) return `${where} is not a key set: ${shape}; pass the JSON served at /.well-known/service-verdict-keys.json (or a list of them)`;
+      if (shape)
+        return `${where} is not a key set: ${shape}; pass the JSON served at /.well-known/service-verdict-keys.json (or a list of them)`;
       const set = entry as Answer;
       const version = set['version'] as number;
       const seen = byVersion.get(version);
-      if (seen && JSON.stringify(keySetDocumentOf(seen)) !== JSON.stringify(keySetDocumentOf(set))) return `two different key sets both say they are version ${version}`;
+      if (seen && JSON.stringify(keySetDocumentOf(seen)) !== JSON.stringify(keySetDocumentOf(set)))
+        return `two different key sets both say they are version ${version}`;
       byVersion.set(version, set);
     }
   }
@@ -149,7 +172,12 @@ function keySetChain(files: [string, unknown][]): Answer[] | string {
     }
   }
   try {
-    verifyKeySetChain(chain.map((set) => ({ document: keySetDocumentOf(set) as unknown as KeySetDocument, envelope: set['signature'] })));
+    verifyKeySetChain(
+      chain.map((set) => ({
+        document: keySetDocumentOf(set) as unknown as KeySetDocument,
+        envelope: set['signature'],
+      })),
+    );
   } catch (error) {
     return `the key sets do not chain from the pinned version ${versions[0]}: ${(error as Error).message}`;
   }
@@ -161,9 +189,18 @@ function keySetShape(x: unknown): string | null {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return 'it is not a JSON object';
   const set = x as Answer;
   if (!Number.isSafeInteger(set['version']) || (set['version'] as number) < 1) return 'it has no "version" number';
-  if (!Array.isArray(set['keys']) || !set['keys'].every((k) => typeof k === 'object' && k !== null && !Array.isArray(k))) return 'its "keys" is not a list of JWKs';
+  if (
+    !Array.isArray(set['keys']) ||
+    !set['keys'].every((k) => typeof k === 'object' && k !== null && !Array.isArray(k))
+  )
+    return 'its "keys" is not a list of JWKs';
   const log = set['log'] as Answer | null | undefined;
-  if (typeof log !== 'object' || log === null || !Array.isArray(log['vkeys']) || !log['vkeys'].every((k) => typeof k === 'object' && k !== null && !Array.isArray(k))) {
+  if (
+    typeof log !== 'object' ||
+    log === null ||
+    !Array.isArray(log['vkeys']) ||
+    !log['vkeys'].every((k) => typeof k === 'object' && k !== null && !Array.isArray(k))
+  ) {
     return 'its "log.vkeys" is not a list of checkpoint keys';
   }
   return null;
@@ -182,7 +219,11 @@ function verdictsIn(file: unknown): [string, unknown, Answer | null][] {
   if (typeof f['verdict'] === 'object' && f['verdict'] !== null) return [['the answer', f['verdict'], f]];
   if (Array.isArray(f['results'])) {
     return f['results']
-      .map((r, i): [string, unknown, Answer | null] => [`results[${i}]`, (r as Answer | null)?.['verdict'], r as Answer])
+      .map((r, i): [string, unknown, Answer | null] => [
+        `results[${i}]`,
+        (r as Answer | null)?.['verdict'],
+        r as Answer,
+      ])
       .filter(([, v]) => typeof v === 'object' && v !== null);
   }
   return [];

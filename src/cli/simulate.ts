@@ -10,7 +10,9 @@ export async function simulateCommand(wiring: CliWiring, opts: { scenario?: stri
   const scenario = opts.scenario ? parseScenario(JSON.parse(readFileSync(opts.scenario, 'utf8'))) : demoScenario();
   const simulator = await startSimulator({ scenario, port: opts.port ? Number(opts.port) : 0 });
   const exports = Object.entries(upstreamEnv(simulator.urls)).map(([name, value]) => `export ${name}=${value}`);
-  wiring.stdout.write([`simulated upstreams on ${simulator.url}; point Tended at them with:`, ...exports, ''].join('\n'));
+  wiring.stdout.write(
+    [`simulated upstreams on ${simulator.url}; point Tended at them with:`, ...exports, ''].join('\n'),
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

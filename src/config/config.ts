@@ -42,7 +42,10 @@ const Env = z.object({
     .string()
     .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'DATABASE_URL must be sqlite:PATH or postgres://…')
     .default('sqlite:./data/tended.db'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
+    .optional(),
   TENDED_GITHUB_API_URL: url.default('https://api.github.com'),
   TENDED_NPM_REGISTRY_URL: url.default('https://registry.npmjs.org'),
   TENDED_PYPI_URL: url.default('https://pypi.org'),
@@ -62,13 +65,24 @@ const Env = z.object({
   TENDED_RATE_LIMIT_KEY: positiveInt.default(600),
   TENDED_TRUST_PROXY: z
     .string()
-    .transform((v) => v.split(',').map((a) => a.trim()).filter((a) => a !== ''))
-    .refine((list) => list.every((a) => isIP(a) !== 0), 'TENDED_TRUST_PROXY is a comma-separated list of proxy IP addresses, e.g. 127.0.0.1,::1')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter((a) => a !== ''),
+    )
+    .refine(
+      (list) => list.every((a) => isIP(a) !== 0),
+      'TENDED_TRUST_PROXY is a comma-separated list of proxy IP addresses, e.g. 127.0.0.1,::1',
+    )
     .optional(),
   TENDED_PAGE_MIN_DEPENDENTS: z.coerce.number().int().min(0).default(1),
   TENDED_PUBLIC_URL: url.optional(),
   // A directory path; a control character in it is always a mistake (often a pasted newline).
-  TENDED_EXPORT_DIR: z.string().regex(/^[^\x00-\x1f]+$/, 'TENDED_EXPORT_DIR must be a directory path').optional(),
+  TENDED_EXPORT_DIR: z
+    .string()
+    .regex(/^[^\x00-\x1f]+$/, 'TENDED_EXPORT_DIR must be a directory path')
+    .optional(),
 });
 
 export class ConfigError extends Error {

@@ -6,11 +6,17 @@ import { dirname } from 'node:path';
  * The checkpoint signing key: read from `path`, or generated there (Ed25519, PKCS#8 PEM, mode 0600)
  * on first start, so a fresh `npm start` needs nothing set up by hand.
  */
-export function loadOrCreateSigningKey(path: string): { privateKey: KeyObject; publicKey: KeyObject; created: boolean } {
+export function loadOrCreateSigningKey(path: string): {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  created: boolean;
+} {
   if (existsSync(path)) {
     const privateKey = createPrivateKey(readFileSync(path));
     if (privateKey.asymmetricKeyType !== 'ed25519') {
-      throw new Error(`the signing key at ${path} is ${privateKey.asymmetricKeyType}, but checkpoints are signed with Ed25519`);
+      throw new Error(
+        `the signing key at ${path} is ${privateKey.asymmetricKeyType}, but checkpoints are signed with Ed25519`,
+      );
     }
     return { privateKey, publicKey: createPublicKey(privateKey), created: false };
   }
@@ -65,7 +71,10 @@ export function verdictKeyFiles(dir: string, kidOf: (publicKey: KeyObject) => st
  * commit() keeps the old key as `<path>.retired-<stamp>` (a hard link, so the old file is never
  * missing) and then atomically renames the new key into `path`; abandon() removes it.
  */
-export function stageSigningKey(path: string, stamp: string): { privateKey: KeyObject; publicKey: KeyObject; commit(): string; abandon(): void } {
+export function stageSigningKey(
+  path: string,
+  stamp: string,
+): { privateKey: KeyObject; publicKey: KeyObject; commit(): string; abandon(): void } {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const staged = `${path}.${process.pid}.next`;
   writeFileSync(staged, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });

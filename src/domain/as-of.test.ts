@@ -35,10 +35,31 @@ describe('resolveAsOf', () => {
     ['the first observation date', '2025-01-10', 'alive', '2025-01-10', 'observed-on-date', 0],
     ['a date inside a gap: carried forward', '2025-01-20', 'alive', '2025-01-10', 'interval-censored', 10],
     ['a failed read on the date: reported honestly', '2025-02-01', 'not_observed', '2025-02-01', 'observed-on-date', 0],
-    ['after a failed read: not replaced by the older state', '2025-02-15', 'not_observed', '2025-02-01', 'interval-censored', 14],
+    [
+      'after a failed read: not replaced by the older state',
+      '2025-02-15',
+      'not_observed',
+      '2025-02-01',
+      'interval-censored',
+      14,
+    ],
     ['an exact hit', '2025-03-01', 'dormant', '2025-03-01', 'observed-on-date', 0],
-    ['180 days after the last read: still carried', addDays('2025-03-02', 180), 'dormant', '2025-03-02', 'interval-censored', 180],
-    ['181 days after the last read: stale', addDays('2025-03-02', 181), 'unknown-stale', '2025-03-02', 'interval-censored', 181],
+    [
+      '180 days after the last read: still carried',
+      addDays('2025-03-02', 180),
+      'dormant',
+      '2025-03-02',
+      'interval-censored',
+      180,
+    ],
+    [
+      '181 days after the last read: stale',
+      addDays('2025-03-02', 181),
+      'unknown-stale',
+      '2025-03-02',
+      'interval-censored',
+      181,
+    ],
     ['no as_of: answered for today', null, 'unknown-stale', '2025-03-02', 'interval-censored', 304],
   ])('%s (%s)', (_, asOf, state, date, censoring, age) => {
     const r = resolveAsOf(record, asOf, today);
@@ -138,7 +159,9 @@ describe('effectiveObservations: corrections', () => {
   });
 
   it('keeps a correction whose target is not held, or not earlier in the log, on its own date', () => {
-    expect(effectiveObservations([obs('2025-04-01', 'alive', 5, 99)]).map((o) => o.observation_date)).toEqual(['2025-04-01']);
+    expect(effectiveObservations([obs('2025-04-01', 'alive', 5, 99)]).map((o) => o.observation_date)).toEqual([
+      '2025-04-01',
+    ]);
     const loop = [obs('2025-01-01', 'alive', 1, 2), obs('2025-01-02', 'dormant', 2, 1)];
     expect(effectiveObservations(loop).map((o) => [o.observation_date, o.leaf_index])).toEqual([['2025-01-01', 2]]);
   });
@@ -159,16 +182,20 @@ describe('properties', () => {
   const history = fc
     .tuple(
       fc.uniqueArray(reading, { selector: (r) => r.day, maxLength: 30 }),
-      fc.array(fc.record({ target: fc.nat(), delay: fc.integer({ min: 0, max: 300 }), state: reading.map((r) => r.state) }), {
-        maxLength: 5,
-      }),
+      fc.array(
+        fc.record({ target: fc.nat(), delay: fc.integer({ min: 0, max: 300 }), state: reading.map((r) => r.state) }),
+        {
+          maxLength: 5,
+        },
+      ),
     )
     .map(([reads, fixes]) => {
       const sorted = [...reads].sort((a, b) => a.day - b.day);
       const out = sorted.map((r, i) => obs(addDays(start, r.day), r.state, i));
       fixes.forEach((f, j) => {
         const target = out[f.target % Math.max(out.length, 1)];
-        if (target) out.push(obs(addDays(target.observation_date, f.delay), f.state, out.length + j, target.leaf_index));
+        if (target)
+          out.push(obs(addDays(target.observation_date, f.delay), f.state, out.length + j, target.leaf_index));
       });
       return out;
     });
@@ -186,10 +213,13 @@ describe('properties', () => {
   });
 
   it('reads and corrections of reads after as_of change nothing in the answer', () => {
-    const later = fc.array(fc.record({ after: fc.integer({ min: 1, max: 400 }), state: reading.map((r) => r.state), fix: fc.boolean() }), {
-      minLength: 1,
-      maxLength: 10,
-    });
+    const later = fc.array(
+      fc.record({ after: fc.integer({ min: 1, max: 400 }), state: reading.map((r) => r.state), fix: fc.boolean() }),
+      {
+        minLength: 1,
+        maxLength: 10,
+      },
+    );
     fc.assert(
       fc.property(history, asOf, later, (observations, date, extra) => {
         const next = observations.length + 100;
@@ -197,7 +227,9 @@ describe('properties', () => {
           const read = obs(addDays(date, e.after), e.state, next + 2 * i);
           return e.fix ? [read, obs(addDays(date, e.after + 5), 'alive', next + 2 * i + 1, read.leaf_index)] : [read];
         });
-        expect(resolveAsOf([...observations, ...appended], date, '2030-01-01')).toEqual(resolveAsOf(observations, date, '2030-01-01'));
+        expect(resolveAsOf([...observations, ...appended], date, '2030-01-01')).toEqual(
+          resolveAsOf(observations, date, '2030-01-01'),
+        );
       }),
     );
   });

@@ -87,7 +87,10 @@ export function resolveAsOf(observations: Observation[], asOf: string | null, to
   if (asOf !== null) requireDate(asOf, 'asOf');
   const date = asOf ?? today;
   // Most components of a big SBOM have no observation at all; they need no view.
-  const view = observations.length === 0 ? observations : effectiveObservations(observations).filter((o) => o.observation_date <= date);
+  const view =
+    observations.length === 0
+      ? observations
+      : effectiveObservations(observations).filter((o) => o.observation_date <= date);
   const picked = view.at(-1);
   const asserted = view.findLast((o) => isAsserted(o.state));
   const last_asserted =

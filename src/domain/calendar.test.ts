@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, daysBetween, isCalendarDate, isRfc3339Instant, isUtcInstant, parseAsOf, utcDateOf } from './calendar.js';
+import {
+  addDays,
+  daysBetween,
+  isCalendarDate,
+  isRfc3339Instant,
+  isUtcInstant,
+  parseAsOf,
+  utcDateOf,
+} from './calendar.js';
 import { ValidationError } from './errors.js';
 
 describe('isCalendarDate', () => {
@@ -95,13 +103,18 @@ describe('utcDateOf', () => {
     expect(utcDateOf(new Date(0))).toBe('1970-01-01');
   });
 
-  it.each(['2025-07-01', '2025-07-01T12:00Z', '2025-07-01T24:00:00Z', '2025-02-30T00:00:00Z', '2025-07-01T12:00:00', 'now', ''])(
-    'refuses %j',
-    (s) => {
-      expect(() => utcDateOf(s)).toThrow(RangeError);
-      expect(isRfc3339Instant(s)).toBe(false);
-    },
-  );
+  it.each([
+    '2025-07-01',
+    '2025-07-01T12:00Z',
+    '2025-07-01T24:00:00Z',
+    '2025-02-30T00:00:00Z',
+    '2025-07-01T12:00:00',
+    'now',
+    '',
+  ])('refuses %j', (s) => {
+    expect(() => utcDateOf(s)).toThrow(RangeError);
+    expect(isRfc3339Instant(s)).toBe(false);
+  });
 
   it('refuses an invalid Date', () => {
     expect(() => utcDateOf(new Date(Number.NaN))).toThrow(RangeError);

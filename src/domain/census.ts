@@ -1,5 +1,11 @@
 import { isUtcInstant, utcDateOf } from './calendar.js';
-import { componentPurls, isComponentKind, normaliseComponent, type ComponentKind, type ComponentRef } from './component.js';
+import {
+  componentPurls,
+  isComponentKind,
+  normaliseComponent,
+  type ComponentKind,
+  type ComponentRef,
+} from './component.js';
 import { ValidationError, type ValidationIssue } from './errors.js';
 import type { EvidenceValue } from './observation.js';
 
@@ -26,17 +32,30 @@ export const CENSUS_LEAF_TYPE = 'tended/census/v1';
 
 export function validateNewCensus(c: NewCensus): void {
   const issues: ValidationIssue[] = [];
-  if (!c.component || !isComponentKind(c.component.kind)) issues.push({ loc: ['component'], msg: 'component must be a kind and a normalised id', type: 'value_error.component' });
+  if (!c.component || !isComponentKind(c.component.kind))
+    issues.push({
+      loc: ['component'],
+      msg: 'component must be a kind and a normalised id',
+      type: 'value_error.component',
+    });
   else if (normaliseComponent(c.component.kind, c.component.id).id !== c.component.id) {
     issues.push({ loc: ['component', 'id'], msg: 'component id must be normalised', type: 'value_error.component' });
   }
-  if (!isUtcInstant(c.read_at)) issues.push({ loc: ['read_at'], msg: 'read_at must be an RFC 3339 UTC instant', type: 'value_error.datetime' });
-  else if (c.read_date !== utcDateOf(c.read_at)) issues.push({ loc: ['read_date'], msg: 'read_date must be the UTC date of read_at', type: 'value_error.date' });
+  if (!isUtcInstant(c.read_at))
+    issues.push({ loc: ['read_at'], msg: 'read_at must be an RFC 3339 UTC instant', type: 'value_error.datetime' });
+  else if (c.read_date !== utcDateOf(c.read_at))
+    issues.push({ loc: ['read_date'], msg: 'read_date must be the UTC date of read_at', type: 'value_error.date' });
   if (c.dependents !== null && !(Number.isSafeInteger(c.dependents) && c.dependents >= 0)) {
-    issues.push({ loc: ['dependents'], msg: 'dependents must be a whole number of packages, or null when it could not be read', type: 'value_error.dependents' });
+    issues.push({
+      loc: ['dependents'],
+      msg: 'dependents must be a whole number of packages, or null when it could not be read',
+      type: 'value_error.dependents',
+    });
   }
-  if (typeof c.source !== 'string' || c.source === '') issues.push({ loc: ['source'], msg: 'source must name what was read', type: 'value_error.source' });
-  if (typeof c.method !== 'string' || c.method === '') issues.push({ loc: ['method'], msg: 'method must name the dependents source', type: 'value_error.method' });
+  if (typeof c.source !== 'string' || c.source === '')
+    issues.push({ loc: ['source'], msg: 'source must name what was read', type: 'value_error.source' });
+  if (typeof c.method !== 'string' || c.method === '')
+    issues.push({ loc: ['method'], msg: 'method must name the dependents source', type: 'value_error.method' });
   if (issues.length > 0) throw new ValidationError(issues);
 }
 
@@ -71,8 +90,13 @@ export function censusFromLeafRecord(record: Record<string, unknown>): { census:
   };
   const loggedAt = String(record['logged_at']);
   const rebuilt = censusLeafRecord(census, loggedAt);
-  if (JSON.stringify(rebuilt) !== JSON.stringify(Object.fromEntries(Object.keys(rebuilt).map((k) => [k, record[k]]))) || Object.keys(record).length !== Object.keys(rebuilt).length) {
-    throw new ValidationError([{ loc: ['leaf'], msg: 'this census leaf does not match the census record format', type: 'value_error.leaf' }]);
+  if (
+    JSON.stringify(rebuilt) !== JSON.stringify(Object.fromEntries(Object.keys(rebuilt).map((k) => [k, record[k]]))) ||
+    Object.keys(record).length !== Object.keys(rebuilt).length
+  ) {
+    throw new ValidationError([
+      { loc: ['leaf'], msg: 'this census leaf does not match the census record format', type: 'value_error.leaf' },
+    ]);
   }
   return { census, logged_at: loggedAt };
 }

@@ -235,8 +235,14 @@ describe('componentOwner', () => {
 describe('properties', () => {
   const lower = fc.stringMatching(/^[a-z0-9]{1,8}$/);
   const names: fc.Arbitrary<[ComponentKind, string]> = fc.oneof(
-    fc.tuple(fc.constant<ComponentKind>('github'), fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9-]{0,10}\/[A-Za-z0-9._-]{1,12}$/).filter((n) => !/\/\.\.?$/.test(n))),
-    fc.tuple(fc.constant<ComponentKind>('npm'), fc.stringMatching(/^(@[a-z0-9-]{1,6}\/)?[a-z0-9][a-zA-Z0-9._~-]{0,12}$/)),
+    fc.tuple(
+      fc.constant<ComponentKind>('github'),
+      fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9-]{0,10}\/[A-Za-z0-9._-]{1,12}$/).filter((n) => !/\/\.\.?$/.test(n)),
+    ),
+    fc.tuple(
+      fc.constant<ComponentKind>('npm'),
+      fc.stringMatching(/^(@[a-z0-9-]{1,6}\/)?[a-z0-9][a-zA-Z0-9._~-]{0,12}$/),
+    ),
     fc.tuple(fc.constant<ComponentKind>('pypi'), fc.stringMatching(/^[A-Za-z0-9]([A-Za-z0-9._-]{0,10}[A-Za-z0-9])?$/)),
     fc.tuple(
       fc.constant<ComponentKind>('docker'),
@@ -291,12 +297,18 @@ describe('plain purls read and written without packageurl-js', () => {
 
   it('componentFromPurl agrees with packageurl-js on every plain purl', () => {
     fc.assert(
-      fc.property(fc.constantFrom('npm', 'pypi', 'github'), fc.option(part, { nil: undefined }), part, fc.option(part, { nil: undefined }), (type, ns, name, version) => {
-        const purl = `pkg:${type}/${ns ? `${ns}/` : ''}${name}${version ? `@${version}` : ''}`;
-        const fast = outcome(() => componentFromPurl(purl));
-        const slow = outcome(() => viaLibrary(purl));
-        expect(fast).toEqual(slow);
-      }),
+      fc.property(
+        fc.constantFrom('npm', 'pypi', 'github'),
+        fc.option(part, { nil: undefined }),
+        part,
+        fc.option(part, { nil: undefined }),
+        (type, ns, name, version) => {
+          const purl = `pkg:${type}/${ns ? `${ns}/` : ''}${name}${version ? `@${version}` : ''}`;
+          const fast = outcome(() => componentFromPurl(purl));
+          const slow = outcome(() => viaLibrary(purl));
+          expect(fast).toEqual(slow);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -315,12 +327,25 @@ describe('plain purls read and written without packageurl-js', () => {
 
 describe('npm names: URL-safe means what encodeURIComponent says', () => {
   it('accepts an unscoped name exactly when encodeURIComponent leaves it unchanged', () => {
-    const name = fc.string({ unit: fc.oneof(fc.constantFrom(...'aZ09-_.!~*\'()@/%+ é'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), minLength: 1, maxLength: 12 });
+    const name = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(..."aZ09-_.!~*'()@/%+ é"),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+      ),
+      minLength: 1,
+      maxLength: 12,
+    });
     fc.assert(
       fc.property(name, (raw) => {
         // Surrounding whitespace is trimmed before any rule; the rules before this one are tested above.
         const s = raw.trim();
-        fc.pre(s !== '' && !s.startsWith('.') && !s.startsWith('_') && !s.startsWith('@') && !['node_modules', 'favicon.ico'].includes(s.toLowerCase()));
+        fc.pre(
+          s !== '' &&
+            !s.startsWith('.') &&
+            !s.startsWith('_') &&
+            !s.startsWith('@') &&
+            !['node_modules', 'favicon.ico'].includes(s.toLowerCase()),
+        );
         const accepted = (() => {
           try {
             normaliseComponent('npm', raw);

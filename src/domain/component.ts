@@ -83,7 +83,8 @@ function normaliseNpm(name: string): string | string[] {
   if (NPM_RESERVED.has(name.toLowerCase())) return 'a reserved name';
   if (name.startsWith('@')) {
     const m = /^@([^/]+)\/([^/]+)$/.exec(name);
-    if (!m || !urlSafe(m[1] ?? '') || !urlSafe(m[2] ?? '')) return 'a scoped name is @scope/name with URL-safe characters';
+    if (!m || !urlSafe(m[1] ?? '') || !urlSafe(m[2] ?? ''))
+      return 'a scoped name is @scope/name with URL-safe characters';
     if (m[2]?.startsWith('.') || m[2]?.startsWith('_')) return 'a name cannot start with "." or "_"';
     return [name];
   }

@@ -71,7 +71,8 @@ export function parseDockerReference(raw: string): DockerReference | string {
     return 'a repository name must be lower case';
   }
   if (/[A-Z]/.test(split.path)) return 'a repository name must be lower case';
-  if (!PATH.test(split.path)) return 'the repository path is not lower-case letters and digits joined by ".", "_", "__", "-" or "/"';
+  if (!PATH.test(split.path))
+    return 'the repository path is not lower-case letters and digits joined by ".", "_", "__", "-" or "/"';
   const domain = normaliseDomain(split.domain);
   let path = split.path;
   // Official images live under library/ on Docker Hub: `node` is `docker.io/library/node`.

@@ -1,8 +1,6 @@
 /** Domain errors carry a sentence a person can act on; the HTTP layer maps them to status codes. */
 export class ValidationError extends Error {
-  constructor(
-    readonly issues: { loc: (string | number)[]; msg: string; type: string }[],
-  ) {
+  constructor(readonly issues: { loc: (string | number)[]; msg: string; type: string }[]) {
     super(issues.map((i) => i.msg).join('; '));
     this.name = 'ValidationError';
   }

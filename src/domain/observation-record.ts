@@ -1,7 +1,12 @@
 import { isUtcInstant } from './calendar.js';
 import { isComponentKind, type ComponentKind } from './component.js';
 import { ValidationError } from './errors.js';
-import { OBSERVATION_LEAF_TYPE, observationLeafRecord, validateNewObservation, type NewObservation } from './observation.js';
+import {
+  OBSERVATION_LEAF_TYPE,
+  observationLeafRecord,
+  validateNewObservation,
+  type NewObservation,
+} from './observation.js';
 import type { State } from './state.js';
 
 /**
@@ -11,9 +16,11 @@ import type { State } from './state.js';
  */
 export function observationFromLeafRecord(record: unknown): { observation: NewObservation; logged_at: string } {
   const fail = (msg: string) => new ValidationError([{ loc: ['leaf'], msg, type: 'value_error.leaf' }]);
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) throw fail('a leaf must be a JSON object');
+  if (typeof record !== 'object' || record === null || Array.isArray(record))
+    throw fail('a leaf must be a JSON object');
   const r = record as Record<string, unknown>;
-  if (r['_type'] !== OBSERVATION_LEAF_TYPE) throw fail(`this leaf is not an observation (_type ${JSON.stringify(r['_type'])})`);
+  if (r['_type'] !== OBSERVATION_LEAF_TYPE)
+    throw fail(`this leaf is not an observation (_type ${JSON.stringify(r['_type'])})`);
   const kind = r['kind'];
   if (typeof kind !== 'string' || !isComponentKind(kind)) throw fail('the leaf names no known component kind');
   const loggedAt = r['logged_at'];
@@ -30,7 +37,10 @@ export function observationFromLeafRecord(record: unknown): { observation: NewOb
   };
   validateNewObservation(observation);
   const rebuilt = observationLeafRecord(observation, loggedAt);
-  if (JSON.stringify(Object.keys(rebuilt).sort()) !== JSON.stringify(Object.keys(r).sort()) || rebuilt['component'] !== r['component']) {
+  if (
+    JSON.stringify(Object.keys(rebuilt).sort()) !== JSON.stringify(Object.keys(r).sort()) ||
+    rebuilt['component'] !== r['component']
+  ) {
     throw fail('the leaf carries fields an observation record does not have, or a purl that does not match its id');
   }
   return { observation, logged_at: loggedAt };

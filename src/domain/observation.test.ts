@@ -100,7 +100,9 @@ describe('observationLeafRecord', () => {
   });
 
   it('refuses to commit to an invalid record or logging time', () => {
-    expect(() => observationLeafRecord(reading({ state: 'unknown-stale' }), '2025-07-01T09:12:01Z')).toThrow(ValidationError);
+    expect(() => observationLeafRecord(reading({ state: 'unknown-stale' }), '2025-07-01T09:12:01Z')).toThrow(
+      ValidationError,
+    );
     expect(() => observationLeafRecord(reading(), '2025-07-01 09:12:01')).toThrow(ValidationError);
   });
 });

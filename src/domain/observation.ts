@@ -9,13 +9,7 @@ import { isState, type State } from './state.js';
  * no single spelling across implementations; so evidence holds integers only (timestamps
  * and fractions go in as strings).
  */
-export type EvidenceValue =
-  | string
-  | number
-  | boolean
-  | null
-  | EvidenceValue[]
-  | { [k: string]: EvidenceValue };
+export type EvidenceValue = string | number | boolean | null | EvidenceValue[] | { [k: string]: EvidenceValue };
 
 export interface Observation {
   component: ComponentRef;
@@ -86,7 +80,11 @@ export function validateNewObservation(o: NewObservation): void {
   const issues: ValidationIssue[] = [];
   const c = o.component as Partial<ComponentRef> | undefined;
   if (!c || typeof c.kind !== 'string' || !isComponentKind(c.kind) || typeof c.id !== 'string') {
-    issues.push({ loc: ['component'], msg: 'component must be a kind and a normalised id', type: 'value_error.component' });
+    issues.push({
+      loc: ['component'],
+      msg: 'component must be a kind and a normalised id',
+      type: 'value_error.component',
+    });
   } else {
     let normal: string | null = null;
     try {
@@ -122,8 +120,10 @@ export function validateNewObservation(o: NewObservation): void {
       type: 'value_error.state',
     });
   }
-  if (!nonEmpty(o.source)) issues.push({ loc: ['source'], msg: 'source must name what was read', type: 'value_error.source' });
-  if (!nonEmpty(o.method)) issues.push({ loc: ['method'], msg: 'method must name the metadata used', type: 'value_error.method' });
+  if (!nonEmpty(o.source))
+    issues.push({ loc: ['source'], msg: 'source must name what was read', type: 'value_error.source' });
+  if (!nonEmpty(o.method))
+    issues.push({ loc: ['method'], msg: 'method must name the metadata used', type: 'value_error.method' });
   if (!isPlainObject(o.evidence)) {
     issues.push({ loc: ['evidence'], msg: 'evidence must be an object', type: 'value_error.evidence.type' });
   } else {

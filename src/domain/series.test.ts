@@ -31,8 +31,16 @@ describe('stateMutations', () => {
     ['alive then dormant', ['alive', 'dormant'], [['alive', 'dormant', '2025-01-02', '2025-01-01']]],
     // A failed read is a gap, not a state: it neither ends nor starts one.
     ['alive, not_observed, alive', ['alive', 'not_observed', 'alive'], []],
-    ['alive, not_observed, dormant', ['alive', 'not_observed', 'dormant'], [['alive', 'dormant', '2025-01-03', '2025-01-01']]],
-    ['a run of failed reads', ['alive', 'not_observed', 'not_observed', 'dormant'], [['alive', 'dormant', '2025-01-04', '2025-01-01']]],
+    [
+      'alive, not_observed, dormant',
+      ['alive', 'not_observed', 'dormant'],
+      [['alive', 'dormant', '2025-01-03', '2025-01-01']],
+    ],
+    [
+      'a run of failed reads',
+      ['alive', 'not_observed', 'not_observed', 'dormant'],
+      [['alive', 'dormant', '2025-01-04', '2025-01-01']],
+    ],
     ['only failed reads', ['not_observed', 'not_observed'], []],
     ['a failed read first', ['not_observed', 'alive', 'dormant'], [['alive', 'dormant', '2025-01-03', '2025-01-02']]],
     [
@@ -62,7 +70,13 @@ describe('stateMutations', () => {
   it('carries the interval of an unobserved span and the leaf of the first new reading', () => {
     const series = [obs('2025-01-01', 'alive', 10), obs('2025-03-15', 'dormant', 20), obs('2025-03-16', 'dormant', 21)];
     expect(stateMutations(series)).toEqual<Mutation[]>([
-      { from: 'alive', to: 'dormant', observed: '2025-03-15', leaf_index: 20, interval: { after: '2025-01-01', on_or_before: '2025-03-15' } },
+      {
+        from: 'alive',
+        to: 'dormant',
+        observed: '2025-03-15',
+        leaf_index: 20,
+        interval: { after: '2025-01-01', on_or_before: '2025-03-15' },
+      },
     ]);
   });
 
@@ -76,7 +90,12 @@ describe('stateMutations', () => {
 
 describe('seriesRows', () => {
   it('one row per date, ascending, marking corrected readings', () => {
-    const series = [obs('2025-01-03', 'dormant', 3), obs('2025-01-01', 'alive', 1), obs('2025-01-02', 'deleted', 2), obs('2025-02-01', 'alive', 9, 2)];
+    const series = [
+      obs('2025-01-03', 'dormant', 3),
+      obs('2025-01-01', 'alive', 1),
+      obs('2025-01-02', 'deleted', 2),
+      obs('2025-02-01', 'alive', 9, 2),
+    ];
     expect(seriesRows(series)).toEqual([
       { observation_date: '2025-01-01', state: 'alive', leaf_index: 1, corrected: false },
       { observation_date: '2025-01-02', state: 'alive', leaf_index: 9, corrected: true },
@@ -115,7 +134,12 @@ describe('seriesWithin / seriesView', () => {
   it('a corrected view can be read again without losing the correction', () => {
     const withFix = [...series, obs('2025-02-01', 'dormant', 99, 5)];
     const within = seriesWithin(withFix, null);
-    expect(seriesRows(within).at(-1)).toEqual({ observation_date: '2025-01-05', state: 'dormant', leaf_index: 99, corrected: true });
+    expect(seriesRows(within).at(-1)).toEqual({
+      observation_date: '2025-01-05',
+      state: 'dormant',
+      leaf_index: 99,
+      corrected: true,
+    });
     expect(stateMutations(within)).toEqual(stateMutations(withFix));
   });
 });
@@ -157,7 +181,8 @@ describe('properties', () => {
           expect(m.interval.after < m.interval.on_or_before).toBe(true);
           // Only gaps lie strictly inside the interval: no asserted state was read there.
           for (const o of series) {
-            if (o.observation_date > m.interval.after && o.observation_date < m.observed) expect(isAsserted(o.state)).toBe(false);
+            if (o.observation_date > m.interval.after && o.observation_date < m.observed)
+              expect(isAsserted(o.state)).toBe(false);
           }
         }
       }),

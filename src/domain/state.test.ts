@@ -18,7 +18,16 @@ import {
 
 describe('states', () => {
   it('are the eight of the spec, two of which assert nothing', () => {
-    expect([...STATES]).toEqual(['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol', 'unknown-stale', 'not_observed']);
+    expect([...STATES]).toEqual([
+      'alive',
+      'dormant',
+      'abandoned',
+      'archived',
+      'deleted',
+      'eol',
+      'unknown-stale',
+      'not_observed',
+    ]);
     expect(STATES.filter((s) => !isAsserted(s))).toEqual(['unknown-stale', 'not_observed']);
   });
 
@@ -112,7 +121,11 @@ describe('classify', () => {
     // A failed read asserts nothing, whatever else was set.
     ['a rate limit', { unreachable: 'rate_limited' }, 'not_observed'],
     ['a rate limit with a 404 flag', { unreachable: 'rate_limited', notFound: true }, 'not_observed'],
-    ['a time-out on an archived repo', { unreachable: 'timeout', archived: true, lastActivity: ago(1) }, 'not_observed'],
+    [
+      'a time-out on an archived repo',
+      { unreachable: 'timeout', archived: true, lastActivity: ago(1) },
+      'not_observed',
+    ],
     ['nothing read', {}, 'not_observed'],
     ['no activity date', { lastActivity: null }, 'not_observed'],
     ['an unreadable activity date', { lastActivity: 'last Tuesday' }, 'not_observed'],

@@ -16,7 +16,14 @@ export type State = (typeof STATES)[number];
 
 /** States that say something about the component; the other two only say what we lack. */
 export type AssertedState = Exclude<State, 'unknown-stale' | 'not_observed'>;
-export const ASSERTED_STATES: readonly AssertedState[] = ['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol'];
+export const ASSERTED_STATES: readonly AssertedState[] = [
+  'alive',
+  'dormant',
+  'abandoned',
+  'archived',
+  'deleted',
+  'eol',
+];
 
 export function isState(s: string): s is State {
   return (STATES as readonly string[]).includes(s);

@@ -65,12 +65,21 @@ export function build(deps: AppDeps): OpenAPIHono {
     if (admitted instanceof Response) {
       c.res = admitted;
     } else if ((method === 'GET' || method === 'HEAD' || method === 'DELETE') && hasBody(c.req.raw.headers)) {
-      c.res = detailResponse(c, 400, `${method} requests take no body; put parameters in the path or the query string.`);
+      c.res = detailResponse(
+        c,
+        400,
+        `${method} requests take no body; put parameters in the path or the query string.`,
+      );
     } else {
       // Data answers carry their licence in the body and as a Link header (DESIGN §6); error answers
       // drop it again (errors.ts): an error is not licensed data.
       const path = c.req.path;
-      if (path.startsWith('/api/chain/') || path.startsWith('/v1/') || (path.startsWith('/api/v1/') && path !== '/api/v1/docs')) c.header('Link', LICENSE_LINK);
+      if (
+        path.startsWith('/api/chain/') ||
+        path.startsWith('/v1/') ||
+        (path.startsWith('/api/v1/') && path !== '/api/v1/docs')
+      )
+        c.header('Link', LICENSE_LINK);
       await next();
     }
     // A body the answer did not need (refused before it was read) is dropped, so the answer arrives.
@@ -86,7 +95,11 @@ export function build(deps: AppDeps): OpenAPIHono {
   });
   // Every POST body has a cap, whatever reads it; the submission routes also cap while streaming.
   const tooLarge = (bytes: number) => (c: Context) =>
-    detailResponse(c, 413, `The body is larger than ${bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`}, the most this route reads; nothing was kept.`);
+    detailResponse(
+      c,
+      413,
+      `The body is larger than ${bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`}, the most this route reads; nothing was kept.`,
+    );
   app.on('POST', '/api/v1/dispute', bodyCap(DISPUTE_LIMIT_BYTES, tooLarge(DISPUTE_LIMIT_BYTES)));
   app.on('POST', '*', bodyCap(SUBMISSION_LIMIT_BYTES, tooLarge(SUBMISSION_LIMIT_BYTES)));
 
@@ -119,9 +132,14 @@ export function build(deps: AppDeps): OpenAPIHono {
   app.notFound((c) => {
     const allowed = methodsAllowedFor(app.routes, c.req.path);
     if (allowed.length > 0) {
-      return detailResponse(c, 405, `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(' or ')}.`, { Allow: allowed.join(', ') });
+      return detailResponse(c, 405, `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(' or ')}.`, {
+        Allow: allowed.join(', '),
+      });
     }
-    return trailingSlashAnswer(c, app.routes) ?? detailResponse(c, 404, `There is nothing at ${c.req.path}. The API is described at /api/v1/docs.`);
+    return (
+      trailingSlashAnswer(c, app.routes) ??
+      detailResponse(c, 404, `There is nothing at ${c.req.path}. The API is described at /api/v1/docs.`)
+    );
   });
 
   app.onError((error, c) => errorResponse(c, error, deps.logError));
@@ -146,7 +164,11 @@ function trailingSlashAnswer(c: Context, routes: readonly { method: string; path
     c.header('Link', undefined);
     return c.redirect(`${url.pathname.replace(/\/+$/, '')}${url.search}`, 308);
   }
-  return detailResponse(c, 404, `There is nothing at ${path}; the address is ${bare}, without the trailing slash, and it takes ${there.join(' or ')}.`);
+  return detailResponse(
+    c,
+    404,
+    `There is nothing at ${path}; the address is ${bare}, without the trailing slash, and it takes ${there.join(' or ')}.`,
+  );
 }
 
 function hasBody(headers: Headers): boolean {

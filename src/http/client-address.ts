@@ -12,7 +12,8 @@ export const UNKNOWN_CLIENT = 'unknown';
  * pick its own bucket by sending the header itself.
  */
 export function clientAddress(c: Context, trustProxy: ReadonlySet<string>): string {
-  const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+  const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
+    ?.remoteAddress;
   if (!peer) return UNKNOWN_CLIENT;
   let client = normaliseAddress(peer);
   if (trustProxy.size === 0 || !trustProxy.has(client)) return client;

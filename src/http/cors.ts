@@ -1,6 +1,8 @@
 const ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'Content-Type, Accept, X-API-Key, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Mcp-Method, Mcp-Name';
-export const EXPOSE_HEADERS = 'Mcp-Session-Id, MCP-Protocol-Version, Link, ETag, Retry-After, RateLimit, RateLimit-Policy';
+const ALLOW_HEADERS =
+  'Content-Type, Accept, X-API-Key, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Mcp-Method, Mcp-Name';
+export const EXPOSE_HEADERS =
+  'Mcp-Session-Id, MCP-Protocol-Version, Link, ETag, Retry-After, RateLimit, RateLimit-Policy';
 
 /**
  * Open cross-origin access (spec §5). Every answer carries `Access-Control-Allow-Origin: *` (set

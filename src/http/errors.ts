@@ -19,7 +19,12 @@ export function validationResponse(c: Context, issues: Issue[]): Response {
 }
 
 /** Every other error: `{"detail": "<sentence>"}`. Never a stack trace. */
-export function detailResponse(c: Context, status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 501 | 503, detail: string, headers?: Record<string, string>): Response {
+export function detailResponse(
+  c: Context,
+  status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 501 | 503,
+  detail: string,
+  headers?: Record<string, string>,
+): Response {
   c.header('Link', undefined);
   return c.json({ detail }, status, headers);
 }
@@ -29,8 +34,10 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
   if (error instanceof ValidationError) return validationResponse(c, error.issues);
   if (error instanceof NotFoundError) return detailResponse(c, 404, error.message);
   if (error instanceof VerdictKeyUnavailableError) return detailResponse(c, 503, error.message);
-  if (error instanceof DuplicateObservationError || error instanceof DisputeRefusedError) return detailResponse(c, 409, error.message);
-  if (error instanceof InputError) return validationResponse(c, [{ loc: ['body'], msg: error.message, type: 'value_error.input' }]);
+  if (error instanceof DuplicateObservationError || error instanceof DisputeRefusedError)
+    return detailResponse(c, 409, error.message);
+  if (error instanceof InputError)
+    return validationResponse(c, [{ loc: ['body'], msg: error.message, type: 'value_error.input' }]);
   if (error instanceof BodyTooLargeError) return detailResponse(c, 413, error.message);
   if (error instanceof UnsupportedMediaTypeError) return detailResponse(c, 415, error.message);
   if (error instanceof MalformedJsonError) return detailResponse(c, 400, error.message);
@@ -39,18 +46,30 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
     // The OpenAPI validator's content-type gate says only "Unsupported Media Type". The routes it
     // guards are those declared with a request body, all of them JSON: name the type to send, as
     // the routes that read their own bodies do.
-    return detailResponse(c, 415, new UnsupportedMediaTypeError(c.req.header('content-type') ?? '', ['application/json']).message);
+    return detailResponse(
+      c,
+      415,
+      new UnsupportedMediaTypeError(c.req.header('content-type') ?? '', ['application/json']).message,
+    );
   }
   if (error instanceof HTTPException && error.status === 400 && error.message === 'Malformed JSON in request body') {
     // hono's validator, for the routes declared with a JSON body (today the dispute): say what to send.
-    return detailResponse(c, 400, 'The body is not valid JSON (check its quotes, commas and brackets). This route reads a JSON object, such as {"kind": "npm", "name": "left-pad"}.');
+    return detailResponse(
+      c,
+      400,
+      'The body is not valid JSON (check its quotes, commas and brackets). This route reads a JSON object, such as {"kind": "npm", "name": "left-pad"}.',
+    );
   }
   if (error instanceof HTTPException) {
     const status = error.status as 400;
     return detailResponse(c, status, error.message || 'the request could not be read');
   }
   log(error);
-  return detailResponse(c, 500, 'Something failed inside Tended and nothing was changed. Try again; if it keeps failing, report the time of the request.');
+  return detailResponse(
+    c,
+    500,
+    'Something failed inside Tended and nothing was changed. Try again; if it keeps failing, report the time of the request.',
+  );
 }
 
 /** hono's validator targets, named as the rest of the API names where a value came from. */

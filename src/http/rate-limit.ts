@@ -57,7 +57,12 @@ export function rateLimit(limiter: RateLimiter, store: Store): RateLimitStep {
     try {
       check = await checkKey(key);
     } catch {
-      return detailResponse(c, 503, 'Tended could not check the API key just now; try again shortly, or send the request without X-API-Key (free limit).', { 'Retry-After': String(STORE_RETRY_AFTER_S) });
+      return detailResponse(
+        c,
+        503,
+        'Tended could not check the API key just now; try again shortly, or send the request without X-API-Key (free limit).',
+        { 'Retry-After': String(STORE_RETRY_AFTER_S) },
+      );
     }
     if (check.status !== 'valid') {
       // Counted against the address's free budget, so bad keys cost what keyless requests cost;
@@ -95,7 +100,8 @@ function apiKeyHeader(c: Context): string | null {
   let found: string | null = null;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === 9 && name.toLowerCase() === 'x-api-key') found = found === null ? raw[i + 1]! : `${found}, ${raw[i + 1]!}`;
+    if (name.length === 9 && name.toLowerCase() === 'x-api-key')
+      found = found === null ? raw[i + 1]! : `${found}, ${raw[i + 1]!}`;
   }
   return found;
 }

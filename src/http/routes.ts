@@ -20,7 +20,11 @@ function patternOf(routePath: string): RegExp {
     const source = routePath
       .split('/')
       // A parameter with its own pattern (`:id{.+}`) matches only that pattern.
-      .map((part) => (part.startsWith(':') ? `(?:${/\{(.+)\}$/.exec(part)?.[1] ?? '[^/]+'})` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .map((part) =>
+        part.startsWith(':')
+          ? `(?:${/\{(.+)\}$/.exec(part)?.[1] ?? '[^/]+'})`
+          : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
       .join('/');
     // Exactly as hono's router matches: a trailing slash is another address (see trailingSlashAnswer).
     pattern = new RegExp(`^${source}$`);

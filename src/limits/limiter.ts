@@ -47,7 +47,9 @@ export const KEY_CACHE_MS = 30_000;
 export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const windowMs = options.windowMs ?? MINUTE_MS;
   const memory = new MemoryBuckets();
-  const redis = options.redisUrl ? new RedisBuckets(options.redisUrl, { prefix: options.redisPrefix, onState: options.onRedisState }) : null;
+  const redis = options.redisUrl
+    ? new RedisBuckets(options.redisUrl, { prefix: options.redisPrefix, onState: options.onRedisState })
+    : null;
   const buckets: BucketStore = redis ? new FallbackBuckets(redis, memory) : memory;
   return {
     free: { name: 'free', limit: options.free, windowMs },
@@ -55,7 +57,8 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
     trustProxy: new Set((options.trustProxy ?? []).map(normaliseAddress)),
     keyCacheMs: options.keyCacheMs ?? KEY_CACHE_MS,
     take: (client, policy) => buckets.take(client, policy),
-    status: () => (redis ? { buckets: redis.state === 'connected' ? 'redis' : 'memory', redis: redis.state } : { buckets: 'memory' }),
+    status: () =>
+      redis ? { buckets: redis.state === 'connected' ? 'redis' : 'memory', redis: redis.state } : { buckets: 'memory' },
     close: async () => {
       await redis?.close();
       await memory.close();
@@ -65,7 +68,10 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
 }
 
 class FallbackBuckets implements BucketStore {
-  constructor(private readonly redis: RedisBuckets, private readonly memory: MemoryBuckets) {}
+  constructor(
+    private readonly redis: RedisBuckets,
+    private readonly memory: MemoryBuckets,
+  ) {}
 
   take(client: string, policy: RatePolicy): Take | Promise<Take> {
     if (this.redis.state !== 'connected') return this.memory.take(client, policy);

@@ -64,7 +64,10 @@ export class RedisBuckets implements BucketStore {
   private readonly names = new Map<string, string>();
   private queued: Queued[] = [];
 
-  constructor(url: string, private readonly options: RedisBucketOptions = {}) {
+  constructor(
+    url: string,
+    private readonly options: RedisBucketOptions = {},
+  ) {
     this.prefix = options.prefix ?? 'tended:rl:';
     this.redis = new Redis(url, {
       enableOfflineQueue: false,
@@ -124,7 +127,11 @@ export class RedisBuckets implements BucketStore {
         ([granted, before]) => {
           // In queue order: the first `granted` requests spend a token each, the rest are refused.
           const tokens = Number(before);
-          waiting.forEach((w, i) => w.resolve(i < granted ? takeResult(true, tokens - (i + 1), policy) : takeResult(false, tokens - granted, policy)));
+          waiting.forEach((w, i) =>
+            w.resolve(
+              i < granted ? takeResult(true, tokens - (i + 1), policy) : takeResult(false, tokens - granted, policy),
+            ),
+          );
         },
         (error: unknown) => {
           // A reset or a time-out: the callers serve from memory until Redis answers again. A closed

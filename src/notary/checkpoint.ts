@@ -29,13 +29,16 @@ function assertOrigin(origin: string): void {
 
 export function checkpointText(origin: string, size: number, root: Hash): string {
   assertOrigin(origin);
-  if (!Number.isSafeInteger(size) || size < 0) throw new CheckpointError(`tree size must be a non-negative safe integer, got ${size}`);
-  if (!(root instanceof Uint8Array) || root.length !== HASH_SIZE) throw new CheckpointError('root must be a 32-byte hash');
+  if (!Number.isSafeInteger(size) || size < 0)
+    throw new CheckpointError(`tree size must be a non-negative safe integer, got ${size}`);
+  if (!(root instanceof Uint8Array) || root.length !== HASH_SIZE)
+    throw new CheckpointError('root must be a 32-byte hash');
   return `${origin}\n${size}\n${toBase64(root)}\n`;
 }
 
 export function parseCheckpoint(text: string): { origin: string; size: number; root: Hash; extensions: string[] } {
-  if (typeof text !== 'string' || !text.endsWith('\n')) throw new CheckpointError('checkpoint text must end in a newline');
+  if (typeof text !== 'string' || !text.endsWith('\n'))
+    throw new CheckpointError('checkpoint text must end in a newline');
   const lines = text.slice(0, -1).split('\n');
   if (lines.length < 3) throw new CheckpointError('checkpoint text needs origin, size and root lines');
   const [origin, sizeLine, rootLine, ...extensions] = lines as [string, string, string, ...string[]];
@@ -59,7 +62,8 @@ export function parseCheckpoint(text: string): { origin: string; size: number; r
  */
 export function signCheckpoint(origin: string, size: number, root: Hash, signer: NoteSigner): string {
   const text = checkpointText(origin, size, root);
-  if (signer.name !== origin) throw new CheckpointError(`checkpoint key name ${signer.name} must equal the origin ${origin}`);
+  if (signer.name !== origin)
+    throw new CheckpointError(`checkpoint key name ${signer.name} must equal the origin ${origin}`);
   return signNote(text, [signer]);
 }
 
@@ -67,7 +71,11 @@ export function signCheckpoint(origin: string, size: number, root: Hash, signer:
  * Verifies the note with the pinned key and returns size and root taken from the verified text,
  * which is the only place clients may take them from (never from JSON next to the note).
  */
-export function verifyCheckpoint(note: string | Uint8Array, verifier: NoteVerifier | NoteVerifier[], expectedOrigin: string): { size: number; root: Hash } {
+export function verifyCheckpoint(
+  note: string | Uint8Array,
+  verifier: NoteVerifier | NoteVerifier[],
+  expectedOrigin: string,
+): { size: number; root: Hash } {
   let text: string;
   try {
     // Several keys after a rotation: one known-key signature must verify (signed-note rules).
@@ -77,7 +85,9 @@ export function verifyCheckpoint(note: string | Uint8Array, verifier: NoteVerifi
   }
   const parsed = parseCheckpoint(text);
   if (parsed.origin !== expectedOrigin) {
-    throw new CheckpointError(`checkpoint is for origin ${JSON.stringify(parsed.origin)}, expected ${JSON.stringify(expectedOrigin)}`);
+    throw new CheckpointError(
+      `checkpoint is for origin ${JSON.stringify(parsed.origin)}, expected ${JSON.stringify(expectedOrigin)}`,
+    );
   }
   return { size: parsed.size, root: parsed.root };
 }

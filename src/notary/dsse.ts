@@ -42,9 +42,18 @@ export function pae(payloadType: string, body: Uint8Array): Uint8Array {
   return out;
 }
 
-export function signEnvelope(payloadType: string, body: Uint8Array, keyid: string, privateKey: KeyObject): DsseEnvelope {
+export function signEnvelope(
+  payloadType: string,
+  body: Uint8Array,
+  keyid: string,
+  privateKey: KeyObject,
+): DsseEnvelope {
   const sig = sign(null, pae(payloadType, body), privateKey);
-  return { payloadType, payload: Buffer.from(body).toString('base64'), signatures: [{ keyid, sig: sig.toString('base64') }] };
+  return {
+    payloadType,
+    payload: Buffer.from(body).toString('base64'),
+    signatures: [{ keyid, sig: sig.toString('base64') }],
+  };
 }
 
 /** DSSE allows standard and URL-safe base64; both are accepted, anything else is refused. */
@@ -59,9 +68,11 @@ export function parseEnvelope(value: unknown): DsseEnvelope {
   if (typeof e !== 'object' || e === null) throw new DsseError('the envelope is not a JSON object');
   if (typeof e.payloadType !== 'string') throw new DsseError('the envelope has no payloadType');
   if (typeof e.payload !== 'string') throw new DsseError('the envelope has no payload');
-  if (!Array.isArray(e.signatures) || e.signatures.length === 0) throw new DsseError('the envelope carries no signature');
+  if (!Array.isArray(e.signatures) || e.signatures.length === 0)
+    throw new DsseError('the envelope carries no signature');
   for (const s of e.signatures) {
-    if (typeof s !== 'object' || s === null || typeof s.sig !== 'string') throw new DsseError('a signature entry has no sig');
+    if (typeof s !== 'object' || s === null || typeof s.sig !== 'string')
+      throw new DsseError('a signature entry has no sig');
     if (s.keyid !== undefined && typeof s.keyid !== 'string') throw new DsseError('a signature keyid is not a string');
   }
   return e as DsseEnvelope;

@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_ROOT, equalBytes, fromBase64, hashFromBase64, hashFromHex, leafHash, nodeHash, toBase64, toHex } from './hash.js';
+import {
+  EMPTY_ROOT,
+  equalBytes,
+  fromBase64,
+  hashFromBase64,
+  hashFromHex,
+  leafHash,
+  nodeHash,
+  toBase64,
+  toHex,
+} from './hash.js';
 
 const sha = (...parts: Uint8Array[]) => createHash('sha256').update(Buffer.concat(parts)).digest('hex');
 

@@ -17,7 +17,13 @@ function chain(sizes: number[]): HeadBlock[] {
   sizes.forEach((size, i) => {
     while (cr.size < size) cr.push(leafHash(Buffer.from(`obs ${cr.size}`)));
     const timestamp = new Date(Date.UTC(2026, 6, 1, 12, 0, i)).toISOString().replace('.000Z', 'Z');
-    heads.push(sealHead({ tree_size: size, root: cr.root(), timestamp, prev_head_hash: heads.at(-1)?.head_hash ?? null }, ORIGIN, signer));
+    heads.push(
+      sealHead(
+        { tree_size: size, root: cr.root(), timestamp, prev_head_hash: heads.at(-1)?.head_hash ?? null },
+        ORIGIN,
+        signer,
+      ),
+    );
   });
   return heads;
 }
@@ -35,7 +41,12 @@ describe('sealHead', () => {
     const root = leafHash(Buffer.from('x'));
     const ok = { tree_size: 1, root, timestamp: '2026-07-01T12:00:00Z', prev_head_hash: null };
     expect(() => sealHead(ok, ORIGIN, signer)).not.toThrow();
-    for (const timestamp of ['2026-07-01T12:00:00.000Z', '2026-07-01T12:00:00+00:00', '2026-02-30T12:00:00Z', '2026-07-01 12:00:00Z']) {
+    for (const timestamp of [
+      '2026-07-01T12:00:00.000Z',
+      '2026-07-01T12:00:00+00:00',
+      '2026-02-30T12:00:00Z',
+      '2026-07-01 12:00:00Z',
+    ]) {
       expect(() => sealHead({ ...ok, timestamp }, ORIGIN, signer), timestamp).toThrow(HeadChainError);
     }
     expect(() => sealHead({ ...ok, prev_head_hash: 'ABC' }, ORIGIN, signer)).toThrow(HeadChainError);
@@ -79,7 +90,12 @@ describe('verifyHeadChain', () => {
     failsAt([heads[0]!, rehashed], 1);
     const other = generateKeyPairSync('ed25519');
     const forged = sealHead(
-      { tree_size: 2, root: Buffer.from(heads[1]!.root_hash, 'base64'), timestamp: heads[1]!.timestamp, prev_head_hash: heads[0]!.head_hash },
+      {
+        tree_size: 2,
+        root: Buffer.from(heads[1]!.root_hash, 'base64'),
+        timestamp: heads[1]!.timestamp,
+        prev_head_hash: heads[0]!.head_hash,
+      },
       ORIGIN,
       noteSigner(ORIGIN, other.privateKey),
     );
@@ -90,11 +106,23 @@ describe('verifyHeadChain', () => {
     const a = chain([1, 2, 3]);
     failsAt([a[0]!, a[2]!], 1); // a[2] links to a[1], which is missing
     const root = (h: HeadBlock) => Buffer.from(h.root_hash, 'base64');
-    const shrink = sealHead({ tree_size: 1, root: root(a[0]!), timestamp: '2026-07-01T12:00:05Z', prev_head_hash: a[2]!.head_hash }, ORIGIN, signer);
+    const shrink = sealHead(
+      { tree_size: 1, root: root(a[0]!), timestamp: '2026-07-01T12:00:05Z', prev_head_hash: a[2]!.head_hash },
+      ORIGIN,
+      signer,
+    );
     failsAt([...a, shrink], 3);
-    const split = sealHead({ tree_size: 3, root: root(a[1]!), timestamp: '2026-07-01T12:00:05Z', prev_head_hash: a[2]!.head_hash }, ORIGIN, signer);
+    const split = sealHead(
+      { tree_size: 3, root: root(a[1]!), timestamp: '2026-07-01T12:00:05Z', prev_head_hash: a[2]!.head_hash },
+      ORIGIN,
+      signer,
+    );
     failsAt([...a, split], 3);
-    const early = sealHead({ tree_size: 3, root: root(a[2]!), timestamp: '2026-06-30T00:00:00Z', prev_head_hash: a[2]!.head_hash }, ORIGIN, signer);
+    const early = sealHead(
+      { tree_size: 3, root: root(a[2]!), timestamp: '2026-06-30T00:00:00Z', prev_head_hash: a[2]!.head_hash },
+      ORIGIN,
+      signer,
+    );
     failsAt([...a, early], 3);
   });
 });

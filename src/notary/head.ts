@@ -66,10 +66,14 @@ export function sealHead(
   signer: NoteSigner,
 ): HeadBlock {
   const { tree_size, root, timestamp, prev_head_hash } = input;
-  if (!Number.isSafeInteger(tree_size) || tree_size < 0) throw new HeadChainError('tree_size must be a non-negative safe integer');
-  if (!(root instanceof Uint8Array) || root.length !== HASH_SIZE) throw new HeadChainError('root must be a 32-byte hash');
-  if (!isHeadTimestamp(timestamp)) throw new HeadChainError(`timestamp ${JSON.stringify(timestamp)} is not RFC 3339 UTC at second precision (…Z)`);
-  if (prev_head_hash !== null && !HEX_HASH.test(prev_head_hash)) throw new HeadChainError('prev_head_hash must be null or 64 lower-case hex digits');
+  if (!Number.isSafeInteger(tree_size) || tree_size < 0)
+    throw new HeadChainError('tree_size must be a non-negative safe integer');
+  if (!(root instanceof Uint8Array) || root.length !== HASH_SIZE)
+    throw new HeadChainError('root must be a 32-byte hash');
+  if (!isHeadTimestamp(timestamp))
+    throw new HeadChainError(`timestamp ${JSON.stringify(timestamp)} is not RFC 3339 UTC at second precision (…Z)`);
+  if (prev_head_hash !== null && !HEX_HASH.test(prev_head_hash))
+    throw new HeadChainError('prev_head_hash must be null or 64 lower-case hex digits');
   const checkpoint = signCheckpoint(origin, tree_size, root, signer);
   const head = { tree_size, root_hash: toBase64(root), timestamp, prev_head_hash, checkpoint };
   return { ...head, head_hash: headHash(head) };
@@ -86,12 +90,21 @@ export function sealHead(
  * This cannot show that two heads' trees are consistent with each other — that needs a
  * consistency proof between their sizes (merkle.ts verifyConsistency).
  */
-export function verifyHeadChain(heads: HeadBlock[], verifier: NoteVerifier | NoteVerifier[], origin: string, options: { genesis?: boolean } = {}): void {
+export function verifyHeadChain(
+  heads: HeadBlock[],
+  verifier: NoteVerifier | NoteVerifier[],
+  origin: string,
+  options: { genesis?: boolean } = {},
+): void {
   if (!Array.isArray(heads)) throw new HeadChainError('heads must be an array');
   let prev: HeadBlock | undefined;
   heads.forEach((head, i) => {
     const fail = (msg: string, cause?: unknown): never => {
-      throw new HeadChainError(`head ${i} (tree_size ${head?.tree_size}): ${msg}`, i, cause === undefined ? undefined : { cause });
+      throw new HeadChainError(
+        `head ${i} (tree_size ${head?.tree_size}): ${msg}`,
+        i,
+        cause === undefined ? undefined : { cause },
+      );
     };
     if (typeof head !== 'object' || head === null) fail('not an object');
     if (!Number.isSafeInteger(head.tree_size) || head.tree_size < 0) fail('tree_size is not a non-negative integer');
@@ -112,14 +125,16 @@ export function verifyHeadChain(heads: HeadBlock[], verifier: NoteVerifier | Not
     } catch (err) {
       return fail(err instanceof CheckpointError ? err.message : 'checkpoint does not verify', err);
     }
-    if (signed.size !== head.tree_size || !equalBytes(signed.root, root)) fail('checkpoint disagrees with tree_size/root_hash');
+    if (signed.size !== head.tree_size || !equalBytes(signed.root, root))
+      fail('checkpoint disagrees with tree_size/root_hash');
 
     if (prev === undefined) {
       if (options.genesis && head.prev_head_hash !== null) fail('the first head must have prev_head_hash null');
     } else {
       if (head.prev_head_hash !== prev.head_hash) fail('prev_head_hash does not link to the previous head');
       if (head.tree_size < prev.tree_size) fail(`tree size shrank from ${prev.tree_size}`);
-      if (head.tree_size === prev.tree_size && head.root_hash !== prev.root_hash) fail('same tree size, different root: a split view');
+      if (head.tree_size === prev.tree_size && head.root_hash !== prev.root_hash)
+        fail('same tree size, different root: a split view');
       if (head.timestamp < prev.timestamp) fail(`timestamp runs backwards from ${prev.timestamp}`);
     }
     prev = head;

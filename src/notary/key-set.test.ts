@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { assertSuccessor, jwkThumbprint, keyFromJwk, publicJwkOf, type KeySetDocument } from './key-set.js';
 
-const rfc8037 = JSON.parse(readFileSync(new URL('../../test/vectors/rfc8037/appendix-a.json', import.meta.url), 'utf8'));
+const rfc8037 = JSON.parse(
+  readFileSync(new URL('../../test/vectors/rfc8037/appendix-a.json', import.meta.url), 'utf8'),
+);
 
 describe('RFC 8037 Appendix A vectors', () => {
   it('A.1/A.2: the public x follows from the private d', () => {
@@ -31,8 +33,24 @@ describe('RFC 8037 Appendix A vectors', () => {
 });
 
 describe('key-set succession', () => {
-  const key = (kid: string, x: string) => ({ kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'Ed25519', use: 'sig', status: 'active', valid_from: '2026-01-01T00:00:00Z', valid_until: null }) as const;
-  const doc = (version: number, keys: ReturnType<typeof key>[]): KeySetDocument => ({ version, issued_at: '2026-01-01T00:00:00Z', keys: [...keys], log: { origin: 'o', vkeys: [] } });
+  const key = (kid: string, x: string) =>
+    ({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x,
+      kid,
+      alg: 'Ed25519',
+      use: 'sig',
+      status: 'active',
+      valid_from: '2026-01-01T00:00:00Z',
+      valid_until: null,
+    }) as const;
+  const doc = (version: number, keys: ReturnType<typeof key>[]): KeySetDocument => ({
+    version,
+    issued_at: '2026-01-01T00:00:00Z',
+    keys: [...keys],
+    log: { origin: 'o', vkeys: [] },
+  });
 
   it('accepts a superset with the next version; refuses a dropped key, a swapped key or a skipped version', () => {
     expect(() => assertSuccessor(doc(1, [key('a', 'x1')]), doc(2, [key('a', 'x1'), key('b', 'x2')]))).not.toThrow();

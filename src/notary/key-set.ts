@@ -62,7 +62,8 @@ export function keyFromJwk(jwk: unknown): KeyObject {
   if (typeof j !== 'object' || j === null || j.kty !== 'OKP' || j.crv !== 'Ed25519' || typeof j.x !== 'string') {
     throw new Error('a key in the set is not an Ed25519 OKP key');
   }
-  if (j.kid !== jwkThumbprint({ crv: j.crv, kty: j.kty, x: j.x })) throw new Error(`key ${String(j.kid)}: its kid is not its RFC 7638 thumbprint`);
+  if (j.kid !== jwkThumbprint({ crv: j.crv, kty: j.kty, x: j.x }))
+    throw new Error(`key ${String(j.kid)}: its kid is not its RFC 7638 thumbprint`);
   return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: j.x }, format: 'jwk' });
 }
 
@@ -80,25 +81,42 @@ export function keySetDigest(doc: KeySetDocument): string {
  * it with the same public key (a published key is never removed or swapped).
  */
 export function assertSuccessor(prev: KeySetDocument, next: KeySetDocument): void {
-  if (next.version !== prev.version + 1) throw new Error(`key set version ${next.version} does not follow ${prev.version}`);
+  if (next.version !== prev.version + 1)
+    throw new Error(`key set version ${next.version} does not follow ${prev.version}`);
   for (const key of prev.keys) {
     const kept = next.keys.find((k) => k.kid === key.kid);
-    if (!kept || kept.x !== key.x) throw new Error(`key set version ${next.version} drops key ${key.kid}; published keys are never removed`);
+    if (!kept || kept.x !== key.x)
+      throw new Error(`key set version ${next.version} drops key ${key.kid}; published keys are never removed`);
   }
   for (const v of prev.log.vkeys) {
-    if (!next.log.vkeys.some((k) => k.vkey === v.vkey)) throw new Error(`key set version ${next.version} drops checkpoint key ${v.vkey}`);
+    if (!next.log.vkeys.some((k) => k.vkey === v.vkey))
+      throw new Error(`key set version ${next.version} drops checkpoint key ${v.vkey}`);
   }
 }
 
 export const KEY_SET_LEAF_TYPE = 'tended/keyset/v1';
 
 /** The leaf that logs one key-set version: its number, when it was issued, and its digest. */
-export function keySetLeafRecord(entry: { version: number; issued_at: string; digest: string }, loggedAt: string): Record<string, unknown> {
-  return { _type: KEY_SET_LEAF_TYPE, version: entry.version, issued_at: entry.issued_at, sha256: entry.digest, logged_at: loggedAt };
+export function keySetLeafRecord(
+  entry: { version: number; issued_at: string; digest: string },
+  loggedAt: string,
+): Record<string, unknown> {
+  return {
+    _type: KEY_SET_LEAF_TYPE,
+    version: entry.version,
+    issued_at: entry.issued_at,
+    sha256: entry.digest,
+    logged_at: loggedAt,
+  };
 }
 
 /** The inverse of keySetLeafRecord, refusing any record it would not have written. */
-export function keySetFromLeafRecord(record: Record<string, unknown>): { version: number; issued_at: string; digest: string; logged_at: string } {
+export function keySetFromLeafRecord(record: Record<string, unknown>): {
+  version: number;
+  issued_at: string;
+  digest: string;
+  logged_at: string;
+} {
   const { version, issued_at, sha256, logged_at } = record;
   if (
     record['_type'] !== KEY_SET_LEAF_TYPE ||

@@ -22,7 +22,9 @@ describe('cyberphone/json-canonicalization testdata (RFC 8785)', () => {
 
   it('simpleString matches the outhex bytes', () => {
     const hex = read('outhex/simpleString.txt').toString('utf8').trim().split(/\s+/).join('').toLowerCase();
-    expect(Buffer.from(encodeLeaf(JSON.parse(read('input/simpleString.json').toString('utf8')))).toString('hex')).toBe(hex);
+    expect(Buffer.from(encodeLeaf(JSON.parse(read('input/simpleString.json').toString('utf8')))).toString('hex')).toBe(
+      hex,
+    );
   });
 
   it('values: the canonicalizer matches, but a leaf with floats is refused', () => {
@@ -74,8 +76,18 @@ describe('encodeLeaf refuses what cannot be reproduced', () => {
   });
 
   it('accepts the extremes that are safe', () => {
-    const rec = { max: 2 ** 53 - 1, min: -(2 ** 53 - 1), zero: -0, pair: '\uD83D\uDE02', nul: null, t: true, o: Object.create(null) };
-    expect(text(encodeLeaf(rec))).toBe(`{"max":9007199254740991,"min":-9007199254740991,"nul":null,"o":{},"pair":"😂","t":true,"zero":0}`);
+    const rec = {
+      max: 2 ** 53 - 1,
+      min: -(2 ** 53 - 1),
+      zero: -0,
+      pair: '\uD83D\uDE02',
+      nul: null,
+      t: true,
+      o: Object.create(null),
+    };
+    expect(text(encodeLeaf(rec))).toBe(
+      `{"max":9007199254740991,"min":-9007199254740991,"nul":null,"o":{},"pair":"😂","t":true,"zero":0}`,
+    );
   });
 });
 

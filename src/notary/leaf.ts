@@ -27,7 +27,9 @@ export class LeafEncodingError extends Error {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function where(path: (string | number)[]): string {
-  return path.length === 0 ? 'the record' : `record${path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('')}`;
+  return path.length === 0
+    ? 'the record'
+    : `record${path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('')}`;
 }
 
 function check(value: unknown, path: (string | number)[], open: Set<object>): void {
@@ -87,7 +89,9 @@ export function encodeLeaf(record: unknown): Uint8Array {
   if (text === undefined) throw new LeafEncodingError('the record has no JSON representation');
   const bytes = utf8.encode(text);
   if (bytes.length > MAX_LEAF_BYTES) {
-    throw new LeafEncodingError(`the leaf is ${bytes.length} bytes; the limit is ${MAX_LEAF_BYTES} (put large evidence in by digest)`);
+    throw new LeafEncodingError(
+      `the leaf is ${bytes.length} bytes; the limit is ${MAX_LEAF_BYTES} (put large evidence in by digest)`,
+    );
   }
   return bytes;
 }

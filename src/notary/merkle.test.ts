@@ -105,13 +105,25 @@ describe('transparency-dev/merkle testdata probes', () => {
   it.each(inclusion)('inclusion $file', ({ probe }) => {
     const index = (probe.leafIndex ?? probe.leafIdx) as number;
     const proof = ((probe.proof as string[] | null) ?? []).map(b64);
-    const ok = verifyInclusion(b64(probe.leafHash as string), index, probe.treeSize as number, proof, b64(probe.root as string));
+    const ok = verifyInclusion(
+      b64(probe.leafHash as string),
+      index,
+      probe.treeSize as number,
+      proof,
+      b64(probe.root as string),
+    );
     expect(ok).toBe(!probe.wantErr);
   });
 
   it.each(consistency)('consistency $file', ({ probe }) => {
     const proof = ((probe.proof as string[] | null) ?? []).map(b64);
-    const ok = verifyConsistency(probe.size1 as number, probe.size2 as number, proof, b64(probe.root1 as string), b64(probe.root2 as string));
+    const ok = verifyConsistency(
+      probe.size1 as number,
+      probe.size2 as number,
+      proof,
+      b64(probe.root1 as string),
+      b64(probe.root2 as string),
+    );
     expect(ok).toBe(!probe.wantErr);
   });
 
@@ -252,7 +264,9 @@ describe('properties (sizes up to 300)', () => {
   it('inclusion: coordinate proofs equal the RFC recursion, verify, and fail when tampered', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: maxSize }).chain((size) => fc.tuple(fc.constant(size), fc.nat({ max: size - 1 }), fc.nat(), fc.nat(255))),
+        fc
+          .integer({ min: 1, max: maxSize })
+          .chain((size) => fc.tuple(fc.constant(size), fc.nat({ max: size - 1 }), fc.nat(), fc.nat(255))),
         ([size, index, pick, bit]) => {
           const root = merkleTreeHash(leaves.slice(0, size));
           const proof = assembleProof(inclusionProofCoords(index, size), lookup);
@@ -275,7 +289,9 @@ describe('properties (sizes up to 300)', () => {
   it('consistency: coordinate proofs equal the RFC recursion, verify, and fail when tampered', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: maxSize }).chain((to) => fc.tuple(fc.integer({ min: 1, max: to }), fc.constant(to), fc.nat(), fc.nat(255))),
+        fc
+          .integer({ min: 1, max: maxSize })
+          .chain((to) => fc.tuple(fc.integer({ min: 1, max: to }), fc.constant(to), fc.nat(), fc.nat(255))),
         ([from, to, pick, bit]) => {
           const fromRoot = merkleTreeHash(leaves.slice(0, from));
           const toRoot = merkleTreeHash(leaves.slice(0, to));

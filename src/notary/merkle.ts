@@ -213,7 +213,10 @@ export function verifyConsistency(from: number, to: number, proof: Hash[], fromR
     if (!Array.isArray(proof)) return false;
     if (from === to) {
       return (
-        proof.length === 0 && fromRoot instanceof Uint8Array && toRoot instanceof Uint8Array && equalBytes(fromRoot, toRoot)
+        proof.length === 0 &&
+        fromRoot instanceof Uint8Array &&
+        toRoot instanceof Uint8Array &&
+        equalBytes(fromRoot, toRoot)
       );
     }
     if (from === 0 || proof.length === 0) return false;
@@ -263,7 +266,9 @@ export class CompactRange {
   constructor(size = 0, rightEdge: Hash[] = []) {
     assertCount('size', size);
     if (rightEdge.length !== rootCoords(size).length) {
-      throw new RangeError(`a tree of ${size} leaves has ${rootCoords(size).length} right-edge nodes, got ${rightEdge.length}`);
+      throw new RangeError(
+        `a tree of ${size} leaves has ${rootCoords(size).length} right-edge nodes, got ${rightEdge.length}`,
+      );
     }
     if (!isHashList(rightEdge)) throw new RangeError('right-edge nodes must be 32-byte hashes');
     this.n = size;

@@ -18,7 +18,16 @@ import {
 
 const VECTORS = new URL('../../test/vectors/', import.meta.url);
 const v = JSON.parse(readFileSync(new URL('note/vectors.json', VECTORS), 'utf8')) as {
-  go: { skey: string; vkey: string; enochVkey: string; text: string; signed: string; peterSig: string; enochSig: string; badVkeys: string[] };
+  go: {
+    skey: string;
+    vkey: string;
+    enochVkey: string;
+    text: string;
+    signed: string;
+    peterSig: string;
+    enochSig: string;
+    badVkeys: string[];
+  };
   c2sp: { vkey: string; note: string; text: string };
   sumdb: { vkey: string };
 };
@@ -60,7 +69,9 @@ describe('golang/mod sumdb/note vectors', () => {
 
   it('a known key whose signature fails rejects the whole note', () => {
     const corrupt = `${go.peterSig.slice(0, 60)}ABCD${go.peterSig.slice(60)}`;
-    expect(() => openNote(`${go.text}\n${corrupt}`, [peter])).toThrow(/invalid signature for key PeterNeumann\+c74f20a3/);
+    expect(() => openNote(`${go.text}\n${corrupt}`, [peter])).toThrow(
+      /invalid signature for key PeterNeumann\+c74f20a3/,
+    );
     expect(() => openNote(`${go.text}\n${go.enochSig}${corrupt}`, [peter, enoch])).toThrow(NoteError);
   });
 
@@ -87,7 +98,9 @@ describe('golang/mod sumdb/note vectors', () => {
   });
 
   it('ambiguous verifiers for a present signature are an error', () => {
-    expect(() => openNote(`${go.text}\n${go.enochSig}`, [enoch, peter, enoch])).toThrow(/ambiguous key EnochRoot\+af0cfe78/);
+    expect(() => openNote(`${go.text}\n${go.enochSig}`, [enoch, peter, enoch])).toThrow(
+      /ambiguous key EnochRoot\+af0cfe78/,
+    );
     expect(openNote(`${go.text}\n${go.peterSig}`, [enoch, peter, enoch]).verifiedBy).toEqual(['PeterNeumann']);
   });
 

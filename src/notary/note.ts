@@ -82,7 +82,10 @@ export function rawEd25519PublicKey(key: KeyObject): Uint8Array {
 
 export function ed25519PublicKeyFromRaw(raw: Uint8Array): KeyObject {
   if (raw.length !== 32) throw new NoteError('Ed25519 public key must be 32 bytes');
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') }, format: 'jwk' });
+  return createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') },
+    format: 'jwk',
+  });
 }
 
 export function ed25519PrivateKeyFromSeed(seed: Uint8Array): KeyObject {
@@ -233,7 +236,8 @@ export function openNote(note: string | Uint8Array, verifiers: NoteVerifier[]): 
       throw new NoteError('malformed note: not valid UTF-8', { cause: err });
     }
   }
-  if (CONTROL_EXCEPT_NEWLINE.test(s) || LONE_SURROGATE.test(s)) throw new NoteError('malformed note: control characters or invalid UTF-8');
+  if (CONTROL_EXCEPT_NEWLINE.test(s) || LONE_SURROGATE.test(s))
+    throw new NoteError('malformed note: control characters or invalid UTF-8');
   // The text ends at the last blank line: the text itself may contain blank lines, signatures cannot.
   const split = s.lastIndexOf('\n\n');
   if (split < 0 || !s.endsWith('\n')) throw new NoteError('malformed note: no signature block');

@@ -77,11 +77,26 @@ export function verdictStatement(predicate: VerdictPredicate, leaf: Uint8Array |
 }
 
 export function signVerdict(
-  input: { predicate: VerdictPredicate; checkpoint: string; leaf: Uint8Array | null; inclusion_proof: InclusionProof | null },
+  input: {
+    predicate: VerdictPredicate;
+    checkpoint: string;
+    leaf: Uint8Array | null;
+    inclusion_proof: InclusionProof | null;
+  },
   signer: { kid: string; privateKey: KeyObject },
 ): Verdict {
-  const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, verdictStatement(input.predicate, input.leaf), signer.kid, signer.privateKey);
-  return { envelope, checkpoint: input.checkpoint, leaf: input.leaf ? toBase64(input.leaf) : null, inclusion_proof: input.inclusion_proof };
+  const envelope = signEnvelope(
+    IN_TOTO_PAYLOAD_TYPE,
+    verdictStatement(input.predicate, input.leaf),
+    signer.kid,
+    signer.privateKey,
+  );
+  return {
+    envelope,
+    checkpoint: input.checkpoint,
+    leaf: input.leaf ? toBase64(input.leaf) : null,
+    inclusion_proof: input.inclusion_proof,
+  };
 }
 
 /** The signing window of a key: [valid_from, valid_until], open-ended while it is active. */
@@ -114,20 +129,31 @@ function base64Field(text: string, what: string): Uint8Array {
  * Both arguments come from files a person passed: every field is checked before it is used.
  * Throws VerdictError with a sentence; returns the predicate when everything holds.
  */
-export function verifyVerdict(verdict: unknown, keySet: unknown): { predicate: VerdictPredicate; subject: string; keyid: string } {
+export function verifyVerdict(
+  verdict: unknown,
+  keySet: unknown,
+): { predicate: VerdictPredicate; subject: string; keyid: string } {
   if (!isObject(keySet) || !Array.isArray(keySet['keys']) || keySet['keys'].length === 0) {
-    throw new VerdictError('the key set has no keys: pass the JWK Set served at /.well-known/service-verdict-keys.json');
+    throw new VerdictError(
+      'the key set has no keys: pass the JWK Set served at /.well-known/service-verdict-keys.json',
+    );
   }
   const log = keySet['log'];
   if (!isObject(log) || typeof log['origin'] !== 'string' || !Array.isArray(log['vkeys'])) {
-    throw new VerdictError('the key set has no "log" with an "origin" and a "vkeys" list of checkpoint keys: pass the JWK Set served at /.well-known/service-verdict-keys.json');
+    throw new VerdictError(
+      'the key set has no "log" with an "origin" and a "vkeys" list of checkpoint keys: pass the JWK Set served at /.well-known/service-verdict-keys.json',
+    );
   }
   const origin = log['origin'];
-  const vkeys = (log['vkeys'] as unknown[]).flatMap((k) => (isObject(k) && typeof k['vkey'] === 'string' ? [k['vkey']] : []));
-  if (!isObject(verdict) || !isObject(verdict['envelope'])) throw new VerdictError('there is no verdict envelope in the file');
+  const vkeys = (log['vkeys'] as unknown[]).flatMap((k) =>
+    isObject(k) && typeof k['vkey'] === 'string' ? [k['vkey']] : [],
+  );
+  if (!isObject(verdict) || !isObject(verdict['envelope']))
+    throw new VerdictError('there is no verdict envelope in the file');
   const v = verdict as Partial<Record<keyof Verdict, unknown>>;
   const keys = new Map<string, VerdictJwk>();
-  for (const jwk of keySet['keys'] as unknown[]) if (isObject(jwk) && typeof jwk['kid'] === 'string') keys.set(jwk['kid'], jwk as unknown as VerdictJwk);
+  for (const jwk of keySet['keys'] as unknown[])
+    if (isObject(jwk) && typeof jwk['kid'] === 'string') keys.set(jwk['kid'], jwk as unknown as VerdictJwk);
 
   let opened: { body: Uint8Array; keyid: string };
   try {
@@ -142,7 +168,9 @@ export function verifyVerdict(verdict: unknown, keySet: unknown): { predicate: V
   const { predicate } = statement;
   const key = keys.get(opened.keyid)!;
   if (!withinWindow(key, predicate.issued_at)) {
-    throw new VerdictError(`key ${key.kid} was not valid at ${predicate.issued_at} (valid ${key.valid_from} to ${key.valid_until ?? 'now'})`);
+    throw new VerdictError(
+      `key ${key.kid} was not valid at ${predicate.issued_at} (valid ${key.valid_from} to ${key.valid_until ?? 'now'})`,
+    );
   }
   const subject = statement.subject;
 
@@ -163,15 +191,23 @@ export function verifyVerdict(verdict: unknown, keySet: unknown): { predicate: V
   }
 
   if (predicate.leaf_index === null) {
-    if (subject.digest !== subjectDigest(subject.name, null)) throw new VerdictError('the subject digest does not match its purl');
+    if (subject.digest !== subjectDigest(subject.name, null))
+      throw new VerdictError('the subject digest does not match its purl');
     return { predicate, subject: subject.name, keyid: opened.keyid };
   }
   const proof = v.inclusion_proof;
-  if (typeof v.leaf !== 'string' || !isObject(proof)) throw new VerdictError('the verdict names a leaf but carries no leaf bytes or inclusion proof');
+  if (typeof v.leaf !== 'string' || !isObject(proof))
+    throw new VerdictError('the verdict names a leaf but carries no leaf bytes or inclusion proof');
   const leaf = base64Field(v.leaf, 'the leaf');
-  if (subject.digest !== subjectDigest(subject.name, leaf)) throw new VerdictError('the leaf bytes carried are not the ones the statement names');
+  if (subject.digest !== subjectDigest(subject.name, leaf))
+    throw new VerdictError('the leaf bytes carried are not the ones the statement names');
   const hashes = proof['hashes'];
-  if (!isIndex(proof['leaf_index']) || !isIndex(proof['tree_size']) || !Array.isArray(hashes) || !hashes.every((h) => typeof h === 'string')) {
+  if (
+    !isIndex(proof['leaf_index']) ||
+    !isIndex(proof['tree_size']) ||
+    !Array.isArray(hashes) ||
+    !hashes.every((h) => typeof h === 'string')
+  ) {
     throw new VerdictError('the inclusion proof needs a leaf_index, a tree_size and a "hashes" list of base64 hashes');
   }
   if (proof['leaf_index'] !== predicate.leaf_index || proof['tree_size'] !== signed.size) {
@@ -179,7 +215,9 @@ export function verifyVerdict(verdict: unknown, keySet: unknown): { predicate: V
   }
   const path = (hashes as string[]).map((h, i) => base64Field(h, `inclusion_proof.hashes[${i}]`));
   if (!verifyInclusion(leafHash(leaf), proof['leaf_index'], proof['tree_size'], path, signed.root)) {
-    throw new VerdictError(`leaf ${proof['leaf_index']} is not included in the signed tree of size ${proof['tree_size']}`);
+    throw new VerdictError(
+      `leaf ${proof['leaf_index']} is not included in the signed tree of size ${proof['tree_size']}`,
+    );
   }
   let record: unknown;
   try {
@@ -187,7 +225,12 @@ export function verifyVerdict(verdict: unknown, keySet: unknown): { predicate: V
   } catch {
     record = null;
   }
-  if (!isObject(record) || record['component'] !== subject.name || record['observation_date'] !== predicate.observation_date || record['source'] !== predicate.source) {
+  if (
+    !isObject(record) ||
+    record['component'] !== subject.name ||
+    record['observation_date'] !== predicate.observation_date ||
+    record['source'] !== predicate.source
+  ) {
     throw new VerdictError('the logged observation does not say what the statement says (component, date or source)');
   }
   return { predicate, subject: subject.name, keyid: opened.keyid };
@@ -201,12 +244,15 @@ function parseStatement(body: Uint8Array): { subject: { name: string; digest: st
     throw new VerdictError('the payload is not JSON');
   }
   if (!isObject(s)) throw new VerdictError('the payload is not a JSON object');
-  if (s['_type'] !== STATEMENT_TYPE) throw new VerdictError(`the payload is not an in-toto Statement v1 (_type ${JSON.stringify(s['_type'])})`);
-  if (s['predicateType'] !== VERDICT_PREDICATE_TYPE) throw new VerdictError(`the predicate type is not ${VERDICT_PREDICATE_TYPE}`);
+  if (s['_type'] !== STATEMENT_TYPE)
+    throw new VerdictError(`the payload is not an in-toto Statement v1 (_type ${JSON.stringify(s['_type'])})`);
+  if (s['predicateType'] !== VERDICT_PREDICATE_TYPE)
+    throw new VerdictError(`the predicate type is not ${VERDICT_PREDICATE_TYPE}`);
   const subjects = s['subject'];
   const first: unknown = Array.isArray(subjects) && subjects.length === 1 ? subjects[0] : undefined;
   const digest = isObject(first) && isObject(first['digest']) ? first['digest']['sha256'] : undefined;
-  if (!isObject(first) || typeof first['name'] !== 'string' || typeof digest !== 'string') throw new VerdictError('the statement needs exactly one subject with a sha256 digest');
+  if (!isObject(first) || typeof first['name'] !== 'string' || typeof digest !== 'string')
+    throw new VerdictError('the statement needs exactly one subject with a sha256 digest');
   const p = s['predicate'];
   if (!isObject(p) || typeof p['issued_at'] !== 'string' || !isObject(p['checkpoint'])) {
     throw new VerdictError('the predicate is missing its issued_at or checkpoint');
@@ -221,7 +267,10 @@ function parseStatement(body: Uint8Array): { subject: { name: string; digest: st
     typeof c['origin'] === 'string' &&
     isIndex(c['tree_size']) &&
     typeof c['root_hash'] === 'string';
-  if (!fieldsOk) throw new VerdictError('the predicate is not a Tended verdict (purl, as_of, state, observation_date, source, censoring_status, leaf_index, checkpoint)');
+  if (!fieldsOk)
+    throw new VerdictError(
+      'the predicate is not a Tended verdict (purl, as_of, state, observation_date, source, censoring_status, leaf_index, checkpoint)',
+    );
   return { subject: { name: first['name'], digest }, predicate: p as unknown as VerdictPredicate };
 }
 

@@ -16,7 +16,12 @@ export interface Schedule {
  */
 export function startSchedule(
   deps: ObserverDeps,
-  options: PassOptions & { everyMs: number; retryMs?: number; onPass?: (report: PassReport) => void; onError?: (error: unknown) => void },
+  options: PassOptions & {
+    everyMs: number;
+    retryMs?: number;
+    onPass?: (report: PassReport) => void;
+    onError?: (error: unknown) => void;
+  },
 ): Schedule {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;

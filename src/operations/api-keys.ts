@@ -15,7 +15,11 @@ export function apiKeyHash(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export async function createApiKey(store: Store, label: string | null, now: Date): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createApiKey(
+  store: Store,
+  label: string | null,
+  now: Date,
+): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const record = { id: `k_${randomBytes(5).toString('hex')}`, label, created_at: now.toISOString() };
   await store.apiKeyCreate({ ...record, key_hash: apiKeyHash(key) });

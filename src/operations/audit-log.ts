@@ -31,7 +31,11 @@ export class AuditError extends Error {
 export const CANONICAL_SAMPLE = 1024;
 
 /** The checkpoint's size and root once its signature verifies with a pinned key; an AuditError otherwise. */
-export function verifySignedCheckpoint(checkpoint: string, verifier: NoteVerifier | NoteVerifier[], origin: string): { size: number; root: Uint8Array } {
+export function verifySignedCheckpoint(
+  checkpoint: string,
+  verifier: NoteVerifier | NoteVerifier[],
+  origin: string,
+): { size: number; root: Uint8Array } {
   try {
     return verifyCheckpoint(checkpoint, verifier, origin);
   } catch (error) {
@@ -45,7 +49,11 @@ export function verifySignedCheckpoint(checkpoint: string, verifier: NoteVerifie
  * key, and every head (when given) against the tree at its size and against the head before it.
  * Uses only published data: the same check runs over the store, an export file, or a running service.
  */
-export async function auditLog(source: LogSource, verifier: NoteVerifier | NoteVerifier[], origin: string): Promise<AuditReport> {
+export async function auditLog(
+  source: LogSource,
+  verifier: NoteVerifier | NoteVerifier[],
+  origin: string,
+): Promise<AuditReport> {
   const signed = verifySignedCheckpoint(source.checkpoint, verifier, origin);
   const range = new CompactRange();
   const heads = source.heads ? flatten(source.heads) : null;
@@ -56,9 +64,14 @@ export async function auditLog(source: LogSource, verifier: NoteVerifier | NoteV
   /** Checks the next head, when it is the one at `size`, against the tree and the head before it. */
   const checkHeadAt = (head: HeadBlock, size: number) => {
     const root = toBase64(range.root());
-    if (head.root_hash !== root) throw new AuditError(`head ${head.head_hash} claims root ${head.root_hash} at size ${size}, but the leaves give ${root}`);
+    if (head.root_hash !== root)
+      throw new AuditError(
+        `head ${head.head_hash} claims root ${head.root_hash} at size ${size}, but the leaves give ${root}`,
+      );
     try {
-      verifyHeadChain(previous ? [previous, head] : [head], verifier, origin, { genesis: previous === null && head.tree_size === 0 });
+      verifyHeadChain(previous ? [previous, head] : [head], verifier, origin, {
+        genesis: previous === null && head.tree_size === 0,
+      });
     } catch (error) {
       throw new AuditError(`the head at size ${size} does not link to the one before it: ${(error as Error).message}`);
     }
@@ -83,13 +96,16 @@ export async function auditLog(source: LogSource, verifier: NoteVerifier | NoteV
     }
     range.append(leafHash(bytes));
     if (heads) await advanceHeads(range.size);
-    if (range.size > signed.size) throw new AuditError(`there are more leaves than the ${signed.size} the checkpoint covers`);
+    if (range.size > signed.size)
+      throw new AuditError(`there are more leaves than the ${signed.size} the checkpoint covers`);
   }
   if (range.size !== signed.size) {
     throw new AuditError(`the checkpoint covers ${signed.size} leaves but ${range.size} were read`);
   }
   if (toBase64(range.root()) !== toBase64(signed.root)) {
-    throw new AuditError(`the leaves give root ${toBase64(range.root())}, but the signed checkpoint says ${toBase64(signed.root)}`);
+    throw new AuditError(
+      `the leaves give root ${toBase64(range.root())}, but the signed checkpoint says ${toBase64(signed.root)}`,
+    );
   }
   if (heads && nextHead && !nextHead.done) {
     throw new AuditError(`head at size ${nextHead.value.tree_size} is beyond the checkpoint (${signed.size})`);
@@ -113,7 +129,8 @@ export function storeLogSource(store: Store, head: HeadBlock): LogSource {
     checkpoint: head.checkpoint,
     leaves: (async function* () {
       // The next page is asked for before this one is hashed, so reading and hashing overlap.
-      const page = (from: number) => (from < head.tree_size ? store.leaves(from, Math.min(SOURCE_PAGE, head.tree_size - from)) : null);
+      const page = (from: number) =>
+        from < head.tree_size ? store.leaves(from, Math.min(SOURCE_PAGE, head.tree_size - from)) : null;
       let next = page(0);
       for (let from = 0; next; from += SOURCE_PAGE) {
         const leaves = await next;
@@ -122,7 +139,7 @@ export function storeLogSource(store: Store, head: HeadBlock): LogSource {
       }
     })(),
     heads: (async function* () {
-      for (let from = 0; ; ) {
+      for (let from = 0; ;) {
         const page = (await store.heads(from, SOURCE_PAGE)).filter((h) => h.tree_size <= head.tree_size);
         if (page.length === 0) return;
         yield page;

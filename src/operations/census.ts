@@ -12,7 +12,9 @@ const CENSUS_KINDS: ReadonlySet<ComponentRef['kind']> = new Set(['npm']);
  * (dependents null, with its evidence), never as zero.
  */
 export async function takeCensus(deps: ObserverDeps, refs?: ComponentRef[]): Promise<Census[]> {
-  const targets = (refs ?? (await deps.store.watchList()).map((w) => w.component)).filter((r) => CENSUS_KINDS.has(r.kind));
+  const targets = (refs ?? (await deps.store.watchList()).map((w) => w.component)).filter((r) =>
+    CENSUS_KINDS.has(r.kind),
+  );
   if (targets.length === 0) return [];
   const reads: NewCensus[] = [];
   for (const ref of targets) {

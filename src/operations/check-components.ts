@@ -57,7 +57,12 @@ export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states' | 'sta
  * each component resolved at as_of exactly as the entity read resolves it. Reads only: a
  * submission neither watches nor records anything, so a private name never reaches the record.
  */
-export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined, verdicts?: VerdictService | null): Promise<CheckPlan> {
+export async function planCheck(
+  deps: RecordDeps,
+  parsed: ParseResult,
+  rawAsOf: string | undefined,
+  verdicts?: VerdictService | null,
+): Promise<CheckPlan> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const merged = new Map<string, { ref: ComponentRef; found: ComponentReference[] }>();
@@ -89,7 +94,11 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
         // The fresh result becomes the check in place: copying its fifteen fields into a new
         // object, ten thousand times for a big SBOM, costs more than making the result.
         const check = result as ComponentCheck;
-        check.input = { name: ref.id, kind: ref.kind, locations: found.map((f) => ({ input: f.input, location: f.location })) };
+        check.input = {
+          name: ref.id,
+          kind: ref.kind,
+          locations: found.map((f) => ({ input: f.input, location: f.location })),
+        };
         if (verdicts && head) check.verdict = await verdicts.sign(ref, result, head);
         chunk.push(check);
         if (chunk.length === size) {
@@ -108,7 +117,9 @@ export async function planCheck(deps: RecordDeps, parsed: ParseResult, rawAsOf: 
 }
 
 /** The fields of an answer that come before its results, in the order they are written. */
-export function checkAnswerHead(plan: CheckPlan): Pick<CheckAnswer, 'as_of' | 'format' | 'variant' | 'subject' | 'results_count' | 'unresolved_count'> {
+export function checkAnswerHead(
+  plan: CheckPlan,
+): Pick<CheckAnswer, 'as_of' | 'format' | 'variant' | 'subject' | 'results_count' | 'unresolved_count'> {
   return {
     as_of: plan.as_of,
     format: plan.format,
@@ -120,7 +131,12 @@ export function checkAnswerHead(plan: CheckPlan): Pick<CheckAnswer, 'as_of' | 'f
 }
 
 /** The whole answer as one object, for callers that need it all at once (the CLI table). */
-export async function checkComponents(deps: RecordDeps, parsed: ParseResult, rawAsOf: string | undefined, verdicts?: VerdictService | null): Promise<CheckAnswer> {
+export async function checkComponents(
+  deps: RecordDeps,
+  parsed: ParseResult,
+  rawAsOf: string | undefined,
+  verdicts?: VerdictService | null,
+): Promise<CheckAnswer> {
   const plan = await planCheck(deps, parsed, rawAsOf, verdicts);
   const results: ComponentCheck[] = [];
   for await (const chunk of plan.results(1024)) results.push(...chunk);

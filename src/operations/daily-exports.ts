@@ -28,12 +28,16 @@ export interface DumpOutcome {
   outcome: 'written' | 'kept' | 'open';
 }
 
-export async function writeDailyExports(deps: RecordDeps, dir: string, options: { partial: boolean }): Promise<DumpOutcome[]> {
+export async function writeDailyExports(
+  deps: RecordDeps,
+  dir: string,
+  options: { partial: boolean },
+): Promise<DumpOutcome[]> {
   await mkdir(dir, { recursive: true });
   const present = new Set(await readdir(dir));
   let head = await readHead(deps);
   const out: DumpOutcome[] = [];
-  for (let start = 0; start < head.tree_size; ) {
+  for (let start = 0; start < head.tree_size;) {
     const date = (await deps.store.leaf(start))!.logged_at.slice(0, 10);
     const next = await deps.store.firstLeafLoggedFrom(addDays(date, 1));
     // A later leaf appended since the head was read: take the head that covers it.
@@ -55,7 +59,14 @@ export async function writeDailyExports(deps: RecordDeps, dir: string, options: 
   return out;
 }
 
-async function* dumpLines(deps: RecordDeps, head: HeadAnswer, date: string, start: number, end: number, partial: boolean): AsyncGenerator<string> {
+async function* dumpLines(
+  deps: RecordDeps,
+  head: HeadAnswer,
+  date: string,
+  start: number,
+  end: number,
+  partial: boolean,
+): AsyncGenerator<string> {
   // The checkpoint at exactly `end` when a head was sealed there; otherwise (a batch that crossed
   // midnight, or an imported log) the next one, with the consistency proof from `end` to it.
   const [at] = end === head.tree_size ? [head] : await deps.store.heads(end, 1);
@@ -70,7 +81,9 @@ async function* dumpLines(deps: RecordDeps, head: HeadAnswer, date: string, star
     checkpoint: checkpointHead.checkpoint,
     license: 'CC-BY-4.0',
     frontier: await frontierAt(deps, start),
-    ...(checkpointHead.tree_size !== end ? { consistency: (await readConsistencyProof(deps, end, checkpointHead.tree_size)).hashes } : {}),
+    ...(checkpointHead.tree_size !== end
+      ? { consistency: (await readConsistencyProof(deps, end, checkpointHead.tree_size)).hashes }
+      : {}),
     date,
     partial,
   };
@@ -188,7 +201,8 @@ async function readDump(path: string): Promise<{ header: ExportHeader | null; sh
   let header: ExportHeader | null = null;
   try {
     const parsed = JSON.parse(first) as ExportHeader;
-    if (parsed._type === EXPORT_TYPE && Number.isSafeInteger(parsed.start) && Number.isSafeInteger(parsed.tree_size)) header = parsed;
+    if (parsed._type === EXPORT_TYPE && Number.isSafeInteger(parsed.start) && Number.isSafeInteger(parsed.tree_size))
+      header = parsed;
   } catch {
     header = null;
   }

@@ -1,6 +1,13 @@
 import type { KeyObject } from 'node:crypto';
 import { sealHead } from '../notary/head.js';
-import { noteSigner, noteVerifier, parseVerifierKey, verifierKey, type NoteSigner, type NoteVerifier } from '../notary/note.js';
+import {
+  noteSigner,
+  noteVerifier,
+  parseVerifierKey,
+  verifierKey,
+  type NoteSigner,
+  type NoteVerifier,
+} from '../notary/note.js';
 import type { HeadSealer, Store } from '../storage/store.js';
 
 /** The log's identity: its origin line, the key that signs its checkpoints, and how to seal a head. */
@@ -30,7 +37,12 @@ export interface RecordDeps {
   readonly clock: Clock;
 }
 
-export function logNotary(origin: string, privateKey: KeyObject, publicKey: KeyObject, publishedVkeys: string[] = []): LogNotary {
+export function logNotary(
+  origin: string,
+  privateKey: KeyObject,
+  publicKey: KeyObject,
+  publishedVkeys: string[] = [],
+): LogNotary {
   const signer = noteSigner(origin, privateKey);
   const verifier = noteVerifier(origin, publicKey);
   const vkey = verifierKey(origin, publicKey);

@@ -32,16 +32,23 @@ export async function disputeComponent(deps: ObserverDeps, kind: string, name: s
   const held = await deps.store.observationsOf(ref);
   const disputed = held.filter((o) => o.corrects === null).at(-1);
   if (!disputed) {
-    throw new NotFoundError(`Tended holds no observation of ${ref.kind}:${ref.id}, so there is nothing to dispute (it is not checked, not "gone").`);
+    throw new NotFoundError(
+      `Tended holds no observation of ${ref.kind}:${ref.id}, so there is nothing to dispute (it is not checked, not "gone").`,
+    );
   }
   const readAt = deps.clock.now();
   const today = utcDateOf(readAt);
   if (held.some((o) => o.corrects !== null && o.observation_date === today)) {
-    throw new DisputeRefusedError(`${ref.kind}:${ref.id} was already re-read on a dispute today (${today}); one dispute per component per day. Try again tomorrow.`);
+    throw new DisputeRefusedError(
+      `${ref.kind}:${ref.id} was already re-read on a dispute today (${today}); one dispute per component per day. Try again tomorrow.`,
+    );
   }
   const correcting = disputed.observation_date === today ? disputed.leaf_index : null;
   const reading = await deps.sources[ref.kind].read(ref, today);
-  const { observations } = await deps.store.appendObservations([observationOf(ref, reading, readAt, correcting)], deps.notary.seal);
+  const { observations } = await deps.store.appendObservations(
+    [observationOf(ref, reading, readAt, correcting)],
+    deps.notary.seal,
+  );
   const reread = observations[0]!;
   return {
     disputed: { leaf_index: disputed.leaf_index, state: disputed.state, observation_date: disputed.observation_date },

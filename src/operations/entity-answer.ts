@@ -46,7 +46,12 @@ export interface EntitySeries {
 export type CheckedResult = Omit<EntityResult, 'state_definition'>;
 
 /** Resolves one component's observations at a date into its answer. Pure: no store, no clock. */
-export function entityResult(ref: ComponentRef, observations: Observation[], asOf: string | null, today: string): EntityResult {
+export function entityResult(
+  ref: ComponentRef,
+  observations: Observation[],
+  asOf: string | null,
+  today: string,
+): EntityResult {
   const r = resolveAsOf(observations, asOf, today);
   // The definition right after the state it explains, for a person reading the answer.
   const { purl, kind, as_of, state, ...rest } = recordedFields(ref, r);
@@ -54,7 +59,12 @@ export function entityResult(ref: ComponentRef, observations: Observation[], asO
 }
 
 /** The same resolution as entityResult, in the form a manifest or SBOM answer carries it. */
-export function checkedResult(ref: ComponentRef, observations: Observation[], asOf: string | null, today: string): CheckedResult {
+export function checkedResult(
+  ref: ComponentRef,
+  observations: Observation[],
+  asOf: string | null,
+  today: string,
+): CheckedResult {
   const r = resolveAsOf(observations, asOf, today);
   const result: CheckedResult = recordedFields(ref, r);
   if (r.observation !== null) {
@@ -108,7 +118,9 @@ function noteFor(r: Resolution, ref: ComponentRef): { note?: string } {
     };
   }
   if (r.state === 'not_observed') {
-    return { note: 'The check on this date could not read the upstream (rate limit, time-out or network); it is not a death.' };
+    return {
+      note: 'The check on this date could not read the upstream (rate limit, time-out or network); it is not a death.',
+    };
   }
   return {};
 }

@@ -1,6 +1,12 @@
 import { effectiveObservations } from '../domain/as-of.js';
 import { utcDateOf } from '../domain/calendar.js';
-import { componentPurls, isComponentKind, normaliseComponent, COMPONENT_KINDS, type ComponentRef } from '../domain/component.js';
+import {
+  componentPurls,
+  isComponentKind,
+  normaliseComponent,
+  COMPONENT_KINDS,
+  type ComponentRef,
+} from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import type { EvidenceValue, Observation } from '../domain/observation.js';
 import type { Verdict } from '../notary/verdict.js';
@@ -32,7 +38,9 @@ export function factTarget(kind: string | undefined, id: string | undefined): Co
     ]);
   }
   if (id === undefined || id.trim() === '') {
-    throw new ValidationError([{ loc: ['path', 'id'], msg: `id is required: /v1/…/${k}/{id}, for example ${EXAMPLE[k]}`, type: 'missing' }]);
+    throw new ValidationError([
+      { loc: ['path', 'id'], msg: `id is required: /v1/…/${k}/{id}, for example ${EXAMPLE[k]}`, type: 'missing' },
+    ]);
   }
   try {
     return normaliseComponent(k, id);
@@ -60,7 +68,11 @@ export interface TrustFacts extends EntityResult, Omit<EntitySeries, 'series'> {
 }
 
 /** GET /v1/trust_score/{kind}/{id}: the facts a trust decision rests on, and a statement that no score is computed. */
-export async function trustFacts(deps: RecordDeps, ref: ComponentRef, verdicts?: VerdictService | null): Promise<TrustFacts> {
+export async function trustFacts(
+  deps: RecordDeps,
+  ref: ComponentRef,
+  verdicts?: VerdictService | null,
+): Promise<TrustFacts> {
   const today = utcDateOf(deps.clock.now());
   const observations = await deps.store.observationsOf(ref);
   const result = entityResult(ref, observations, null, today);
@@ -70,14 +82,29 @@ export async function trustFacts(deps: RecordDeps, ref: ComponentRef, verdicts?:
   let chain: TrustFacts['chain'] = null;
   if (result.leaf_index !== null && head && result.leaf_index < head.tree_size) {
     const proof = await readInclusionProof(deps, result.leaf_index, head.tree_size);
-    chain = { leaf_index: proof.index, tree_size: proof.size, inclusion_proof: proof.hashes, checkpoint: head.checkpoint };
+    chain = {
+      leaf_index: proof.index,
+      tree_size: proof.size,
+      inclusion_proof: proof.hashes,
+      checkpoint: head.checkpoint,
+    };
   }
   const facts: TrustFacts = {
     ...result,
     ...history,
     score_computed: false,
-    evidence_age_days: result.observation_date === null ? null : Math.round((Date.parse(today) - Date.parse(result.observation_date)) / 86_400_000),
-    adoption: census ? { dependents: census.dependents, read_date: census.read_date, source: census.source, leaf_index: census.leaf_index } : null,
+    evidence_age_days:
+      result.observation_date === null
+        ? null
+        : Math.round((Date.parse(today) - Date.parse(result.observation_date)) / 86_400_000),
+    adoption: census
+      ? {
+          dependents: census.dependents,
+          read_date: census.read_date,
+          source: census.source,
+          leaf_index: census.leaf_index,
+        }
+      : null,
     chain,
     note: result.note ? `${result.note} ${NO_SCORE}` : NO_SCORE,
     license: DATA_LICENSE,
@@ -131,7 +158,8 @@ export async function schemaHistory(deps: RecordDeps, ref: ComponentRef): Promis
       for (const field of new Set([...Object.keys(previous), ...Object.keys(current)])) {
         const from = previous[field] ?? null;
         const to = current[field] ?? null;
-        if (JSON.stringify(from) !== JSON.stringify(to)) changes.push({ observed: row.observation_date, leaf_index: row.leaf_index, field, from, to });
+        if (JSON.stringify(from) !== JSON.stringify(to))
+          changes.push({ observed: row.observation_date, leaf_index: row.leaf_index, field, from, to });
       }
     }
     previous = current;
@@ -141,7 +169,16 @@ export async function schemaHistory(deps: RecordDeps, ref: ComponentRef): Promis
     : observations.length === 0
       ? `Tended holds no observation of ${ref.id}: not checked, never "gone".`
       : 'One row per observation date, as the registry declared the latest version that day; interface null means that read carried none (a failed check, or a read made before these facts were kept).';
-  return { purl: componentPurls(ref), kind: ref.kind, as_of: today, read_for_kind: readForKind, history, changes, note, license: DATA_LICENSE };
+  return {
+    purl: componentPurls(ref),
+    kind: ref.kind,
+    as_of: today,
+    read_for_kind: readForKind,
+    history,
+    changes,
+    note,
+    license: DATA_LICENSE,
+  };
 }
 
 export interface DependencyRisk {
@@ -172,9 +209,19 @@ export async function dependencyRisk(deps: RecordDeps, ref: ComponentRef): Promi
         : observations.length === 0
           ? `Tended holds no observation of ${ref.id}: its dependencies are not observed (not checked, never "gone").`
           : `No observation of ${ref.id} carries its dependency list yet: not observed.`;
-    return { ...base, read_from: null, dependencies_count: null, dependencies: [], unresolved: [], states: {}, note: `${why} ${NO_SCORE}` };
+    return {
+      ...base,
+      read_from: null,
+      dependencies_count: null,
+      dependencies: [],
+      unresolved: [],
+      states: {},
+      note: `${why} ${NO_SCORE}`,
+    };
   }
-  const names = (evidenceField(source, 'dependencies') as EvidenceValue[]).filter((n): n is string => typeof n === 'string');
+  const names = (evidenceField(source, 'dependencies') as EvidenceValue[]).filter(
+    (n): n is string => typeof n === 'string',
+  );
   const refs: { name: string; ref: ComponentRef }[] = [];
   const unresolved: DependencyRisk['unresolved'] = [];
   for (const name of names) {
@@ -193,7 +240,11 @@ export async function dependencyRisk(deps: RecordDeps, ref: ComponentRef): Promi
   });
   return {
     ...base,
-    read_from: { observation_date: source.observation_date, leaf_index: source.leaf_index, latest_version: evidenceField(source, 'latest_version') },
+    read_from: {
+      observation_date: source.observation_date,
+      leaf_index: source.leaf_index,
+      latest_version: evidenceField(source, 'latest_version'),
+    },
     dependencies_count: names.length,
     dependencies,
     unresolved,

@@ -37,11 +37,15 @@ async function readComponent(deps: ObserverDeps, ref: ComponentRef): Promise<Com
 async function recordReadings(deps: ObserverDeps, readings: ComponentReading[]): Promise<ObserveOutcome[]> {
   let outcomes: ObserveOutcome[];
   try {
-    const { observations } = await deps.store.appendObservations(readings.map((r) => r.observation), deps.notary.seal);
+    const { observations } = await deps.store.appendObservations(
+      readings.map((r) => r.observation),
+      deps.notary.seal,
+    );
     outcomes = observations.map((observation, i) => ({ component: readings[i]!.ref, observation }));
   } catch (error) {
     if (!(error instanceof DuplicateObservationError) || readings.length === 1) {
-      if (error instanceof DuplicateObservationError) return [{ component: readings[0]!.ref, skipped: 'already observed today' }];
+      if (error instanceof DuplicateObservationError)
+        return [{ component: readings[0]!.ref, skipped: 'already observed today' }];
       throw error;
     }
     outcomes = [];
@@ -54,7 +58,12 @@ async function recordReadings(deps: ObserverDeps, readings: ComponentReading[]):
 }
 
 /** The observation a reading makes: its state is classified on the date it was read. */
-export function observationOf(ref: ComponentRef, reading: Reading, readAt: Date, corrects: number | null): NewObservation {
+export function observationOf(
+  ref: ComponentRef,
+  reading: Reading,
+  readAt: Date,
+  corrects: number | null,
+): NewObservation {
   const today = utcDateOf(readAt);
   return {
     component: ref,
@@ -62,7 +71,9 @@ export function observationOf(ref: ComponentRef, reading: Reading, readAt: Date,
     observation_date: today,
     state: classify(reading.signals, today),
     source: reading.source,
-    evidence: reading.renamed_to ? { ...reading.evidence, renamed_to: `${reading.renamed_to.kind}:${reading.renamed_to.id}` } : reading.evidence,
+    evidence: reading.renamed_to
+      ? { ...reading.evidence, renamed_to: `${reading.renamed_to.kind}:${reading.renamed_to.id}` }
+      : reading.evidence,
     method: reading.method,
     corrects,
   };
@@ -107,14 +118,20 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
   }
   for (;;) {
     const now = deps.clock.now();
-    const claimed = await deps.store.claimDue(now.toISOString(), options.batch, new Date(now.getTime() + options.leaseMs).toISOString());
+    const claimed = await deps.store.claimDue(
+      now.toISOString(),
+      options.batch,
+      new Date(now.getTime() + options.leaseMs).toISOString(),
+    );
     if (claimed.length === 0) return report;
     let outcomes: ObserveOutcome[];
     // An upstream that holds the worker back (Retry-After) can make a batch outlast the lease;
     // renewing keeps the claims ours. A failed renewal is not fatal: at worst another worker reads
     // a component too, and the store keeps one observation per date.
     const renewal = setInterval(() => {
-      deps.store.extendClaims(claimed, new Date(deps.clock.now().getTime() + options.leaseMs).toISOString()).catch(() => undefined);
+      deps.store
+        .extendClaims(claimed, new Date(deps.clock.now().getTime() + options.leaseMs).toISOString())
+        .catch(() => undefined);
     }, options.leaseMs / 3);
     try {
       // Reads touch the store too (conditional-request validators), so an outage may start here.

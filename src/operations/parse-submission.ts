@@ -33,17 +33,24 @@ const ACCEPTED_MANIFESTS =
 export function formatOfFilename(filename: string): ManifestFormat | null {
   const base = filename.split(/[\\/]/).pop()!.toLowerCase();
   if (base === 'package.json') return 'package-json';
-  if (/(^|\.)(dockerfile|containerfile)$/.test(base) || /^(dockerfile|containerfile)(\.|$)/.test(base)) return 'dockerfile';
+  if (/(^|\.)(dockerfile|containerfile)$/.test(base) || /^(dockerfile|containerfile)(\.|$)/.test(base))
+    return 'dockerfile';
   if (/\.ya?ml$/.test(base)) return 'workflow';
   if (/requirements.*\.(txt|in)$/.test(base) || /\.txt$/.test(base)) return 'requirements';
   return null;
 }
 
 /** Parses a pasted manifest: the format named (format, then filename), else the one its content shows. */
-export function parseManifest(text: string, named: { format?: string | undefined; filename?: string | undefined }): ParseResult {
+export function parseManifest(
+  text: string,
+  named: { format?: string | undefined; filename?: string | undefined },
+): ParseResult {
   if (named.format !== undefined) {
     if (!(MANIFEST_FORMATS as readonly string[]).includes(named.format)) {
-      throw unsupported(['query', 'format'], `format must be one of ${MANIFEST_FORMATS.join(', ')}; got "${named.format.slice(0, 40)}"`);
+      throw unsupported(
+        ['query', 'format'],
+        `format must be one of ${MANIFEST_FORMATS.join(', ')}; got "${named.format.slice(0, 40)}"`,
+      );
     }
     return MANIFESTS[named.format as ManifestFormat].parse(text);
   }

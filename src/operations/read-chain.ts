@@ -24,7 +24,10 @@ export async function readHead(deps: RecordDeps): Promise<HeadAnswer> {
 
 export async function readLeaf(deps: RecordDeps, index: number): Promise<StoredLeaf> {
   const leaf = await deps.store.leaf(index);
-  if (!leaf) throw new NotFoundError(`there is no leaf ${index}: the log holds ${await deps.store.treeSize()} leaves, numbered from 0`);
+  if (!leaf)
+    throw new NotFoundError(
+      `there is no leaf ${index}: the log holds ${await deps.store.treeSize()} leaves, numbered from 0`,
+    );
   return leaf;
 }
 
@@ -44,7 +47,12 @@ export async function readInclusionProof(deps: RecordDeps, index: number, size: 
   if (n > treeSize) throw invalid('size', `size ${n} is larger than the log (${treeSize} leaves)`);
   if (index >= n) throw invalid('index', `index ${index} is not in a tree of ${n} leaves; it must be below the size`);
   const [leaf] = await deps.store.nodeHashes([{ level: 0, index }]);
-  return { index, size: n, leaf_hash: toBase64(leaf!), hashes: await proofHashes(deps, inclusionProofCoords(index, n)) };
+  return {
+    index,
+    size: n,
+    leaf_hash: toBase64(leaf!),
+    hashes: await proofHashes(deps, inclusionProofCoords(index, n)),
+  };
 }
 
 /** RFC 9162 §2.1.4 consistency proof between two sizes. A proof from size 0 proves nothing and is refused. */
@@ -52,7 +60,11 @@ export async function readConsistencyProof(deps: RecordDeps, from: number, to: n
   const treeSize = await deps.store.treeSize();
   const n = to ?? treeSize;
   if (n > treeSize) throw invalid('to', `to ${n} is larger than the log (${treeSize} leaves)`);
-  if (from < 1) throw invalid('from', 'from must be at least 1: every tree is consistent with the empty one, so there is nothing to prove');
+  if (from < 1)
+    throw invalid(
+      'from',
+      'from must be at least 1: every tree is consistent with the empty one, so there is nothing to prove',
+    );
   if (from > n) throw invalid('from', `from ${from} is larger than to ${n}`);
   return { from, to: n, hashes: await proofHashes(deps, consistencyProofCoords(from, n)) };
 }

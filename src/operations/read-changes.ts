@@ -54,7 +54,11 @@ export interface ChangesQuery {
  * log is append-only; that is what makes a leaf-index cursor stable. See Store.stateChanges for
  * what counts as a change.
  */
-export async function readChanges(deps: RecordDeps, query: ChangesQuery, window = CHANGES_WINDOW): Promise<ChangesPage> {
+export async function readChanges(
+  deps: RecordDeps,
+  query: ChangesQuery,
+  window = CHANGES_WINDOW,
+): Promise<ChangesPage> {
   const today = utcDateOf(deps.clock.now());
   const { since, after, limit } = parseChangesQuery(query, today);
   const size = await deps.store.treeSize();
@@ -93,20 +97,35 @@ function changeEntry(row: StateChange): ChangeEntry {
   };
 }
 
-function parseChangesQuery(query: ChangesQuery, today: string): { since: string | null; after: number | null; limit: number } {
+function parseChangesQuery(
+  query: ChangesQuery,
+  today: string,
+): { since: string | null; after: number | null; limit: number } {
   const issues: ValidationIssue[] = [];
   let since: string | null = null;
   if (query.since !== undefined) {
     if (!isCalendarDate(query.since)) {
-      issues.push({ loc: ['query', 'since'], msg: `since must be a real calendar date written YYYY-MM-DD, for example 2025-07-01`, type: 'value_error.date' });
+      issues.push({
+        loc: ['query', 'since'],
+        msg: `since must be a real calendar date written YYYY-MM-DD, for example 2025-07-01`,
+        type: 'value_error.date',
+      });
     } else if (query.since > today) {
-      issues.push({ loc: ['query', 'since'], msg: `since cannot be later than today (${today}, UTC)`, type: 'value_error.date.future' });
+      issues.push({
+        loc: ['query', 'since'],
+        msg: `since cannot be later than today (${today}, UTC)`,
+        type: 'value_error.date.future',
+      });
     } else {
       since = query.since;
     }
   }
-  const after = query.after === undefined ? null : wholeNumber(query.after, 'after', 0, Number.MAX_SAFE_INTEGER, issues);
-  const limit = query.limit === undefined ? CHANGES_LIMIT_DEFAULT : (wholeNumber(query.limit, 'limit', 1, CHANGES_LIMIT_MAX, issues) ?? CHANGES_LIMIT_DEFAULT);
+  const after =
+    query.after === undefined ? null : wholeNumber(query.after, 'after', 0, Number.MAX_SAFE_INTEGER, issues);
+  const limit =
+    query.limit === undefined
+      ? CHANGES_LIMIT_DEFAULT
+      : (wholeNumber(query.limit, 'limit', 1, CHANGES_LIMIT_MAX, issues) ?? CHANGES_LIMIT_DEFAULT);
   if (issues.length > 0) throw new ValidationError(issues);
   return { since, after, limit };
 }
@@ -114,7 +133,11 @@ function parseChangesQuery(query: ChangesQuery, today: string): { since: string 
 function wholeNumber(raw: string, name: string, min: number, max: number, issues: ValidationIssue[]): number | null {
   const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    issues.push({ loc: ['query', name], msg: `${name} must be a whole number from ${min} to ${max}`, type: 'value_error.number' });
+    issues.push({
+      loc: ['query', name],
+      msg: `${name} must be a whole number from ${min} to ${max}`,
+      type: 'value_error.number',
+    });
     return null;
   }
   return n;

@@ -11,7 +11,13 @@ import type { Verdict } from '../notary/verdict.js';
 export type EntityAnswer = EntityResult & EntitySeries & { verdict?: Verdict; license: typeof DATA_LICENSE };
 
 /** GET /api/v1/entity/{owner}/{repo}: one repository's answer at as_of, with its dated series. */
-export async function readEntity(deps: RecordDeps, owner: string, repo: string, rawAsOf: string | undefined, verdicts?: VerdictService | null): Promise<EntityAnswer> {
+export async function readEntity(
+  deps: RecordDeps,
+  owner: string,
+  repo: string,
+  rawAsOf: string | undefined,
+  verdicts?: VerdictService | null,
+): Promise<EntityAnswer> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const ref = repositoryRef(owner, repo);
@@ -56,7 +62,10 @@ export async function readEntityJson(
   if (!answer) {
     const entity: EntityAnswer = await readEntity(deps, owner, repo, asOf ?? undefined);
     if (verdicts && head) entity.verdict = await verdicts.sign(ref, entity, head);
-    answer = { json: new TextEncoder().encode(JSON.stringify(entity)), etag: `W/"${createHash('sha256').update(key).digest('base64url').slice(0, 22)}"` };
+    answer = {
+      json: new TextEncoder().encode(JSON.stringify(entity)),
+      etag: `W/"${createHash('sha256').update(key).digest('base64url').slice(0, 22)}"`,
+    };
     cache.set(key, answer);
   }
   return answer;
@@ -81,7 +90,11 @@ export async function readOrg(deps: RecordDeps, org: string, rawAsOf: string | u
   const components = held
     .map(({ component, observations }) => {
       const series = entitySeries(observations, date);
-      return { ...entityResult(component, observations, asOf, today), observations_count: series.observations_count, state_changes: series.state_changes };
+      return {
+        ...entityResult(component, observations, asOf, today),
+        observations_count: series.observations_count,
+        state_changes: series.state_changes,
+      };
     })
     // Repositories first observed after as_of were not held on that date.
     .filter((c) => c.observations_count > 0);
@@ -90,7 +103,9 @@ export async function readOrg(deps: RecordDeps, org: string, rawAsOf: string | u
     as_of: date,
     components_count: components.length,
     components,
-    ...(components.length === 0 ? { note: `Tended holds no observation under ${owner} on or before ${date}: not checked, never "gone".` } : {}),
+    ...(components.length === 0
+      ? { note: `Tended holds no observation under ${owner} on or before ${date}: not checked, never "gone".` }
+      : {}),
     license: DATA_LICENSE,
   };
 }

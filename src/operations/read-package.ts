@@ -38,11 +38,18 @@ export interface PackageVersion {
  * Validates an npm package name and as_of, and reads the versions a page for it rests on: two
  * lookups the SQLite store answers from memory, so a cached page costs no query.
  */
-export async function packageVersion(deps: RecordDeps, name: string, rawAsOf: string | undefined): Promise<PackageVersion> {
+export async function packageVersion(
+  deps: RecordDeps,
+  name: string,
+  rawAsOf: string | undefined,
+): Promise<PackageVersion> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const ref = packageRef(name);
-  const [observationsVersion, censusVersion] = await Promise.all([deps.store.componentVersion(ref), deps.store.censusVersion(ref)]);
+  const [observationsVersion, censusVersion] = await Promise.all([
+    deps.store.componentVersion(ref),
+    deps.store.censusVersion(ref),
+  ]);
   return { ref, asOf, today, observationsVersion, censusVersion };
 }
 
@@ -57,14 +64,25 @@ function packageRef(name: string): ComponentRef {
 }
 
 /** The page's record for a package whose latest census qualifies it, or why there is no page. */
-export async function readPackage(deps: RecordDeps, v: PackageVersion, minDependents: number): Promise<PackageRecord | PackageRefusal> {
+export async function readPackage(
+  deps: RecordDeps,
+  v: PackageVersion,
+  minDependents: number,
+): Promise<PackageRecord | PackageRefusal> {
   const census = await deps.store.latestCensus(v.ref);
   if (census === null) return { reason: 'not-watched', ref: v.ref, minDependents };
   // A failed read (null) is not zero, and not a qualification either.
-  if (census.dependents === null || census.dependents < minDependents) return { reason: 'not-qualified', ref: v.ref, minDependents, census };
+  if (census.dependents === null || census.dependents < minDependents)
+    return { reason: 'not-qualified', ref: v.ref, minDependents, census };
   const all = await deps.store.observationsOf(v.ref);
   const result = entityResult(v.ref, all, v.asOf, v.today);
-  return { ref: v.ref, result, series: entitySeries(all, result.as_of), observations: seriesWithin(all, result.as_of), census };
+  return {
+    ref: v.ref,
+    result,
+    series: entitySeries(all, result.as_of),
+    observations: seriesWithin(all, result.as_of),
+    census,
+  };
 }
 
 /** The packages that have a page, with their latest census. */
@@ -85,14 +103,19 @@ const CHANGES_CHUNK = 400;
  * series a chunk at a time and keeps only the best `limit`, so memory stays bounded however many
  * packages qualify; the time grows with the record, so callers cache the answer.
  */
-export async function recentStateChanges(deps: RecordDeps, minDependents: number, limit: number): Promise<RecentChange[]> {
+export async function recentStateChanges(
+  deps: RecordDeps,
+  minDependents: number,
+  limit: number,
+): Promise<RecentChange[]> {
   const adopted = await adoptedPackages(deps, minDependents);
   let best: RecentChange[] = [];
   for (let i = 0; i < adopted.length; i += CHANGES_CHUNK) {
     const chunk = adopted.slice(i, i + CHANGES_CHUNK);
     const held = await deps.store.observationsOfMany(chunk.map((a) => a.component));
     for (const a of chunk) {
-      for (const mutation of stateMutations(held.get(`npm:${a.component.id}`) ?? [])) best.push({ ref: a.component, mutation });
+      for (const mutation of stateMutations(held.get(`npm:${a.component.id}`) ?? []))
+        best.push({ ref: a.component, mutation });
     }
     best = best.sort(newestFirst).slice(0, limit);
   }

@@ -85,8 +85,12 @@ export async function importLog(deps: RecordDeps, lines: AsyncIterable<string>, 
   const first = await iterator.next();
   if (first.done) throw importError('the file is empty; an export starts with a header line');
   const header = parseHeader(first.value);
-  if (header.start !== 0) throw importError(`this export starts at leaf ${header.start}; only a full export (start 0) can be imported`);
-  if (header.consistency) throw importError(`this is a dump of leaves [0, ${header.tree_size}) checked against a later checkpoint; only a full export (tended export) can be imported`);
+  if (header.start !== 0)
+    throw importError(`this export starts at leaf ${header.start}; only a full export (start 0) can be imported`);
+  if (header.consistency)
+    throw importError(
+      `this is a dump of leaves [0, ${header.tree_size}) checked against a later checkpoint; only a full export (tended export) can be imported`,
+    );
   const verifier = parseVerifierKey(pinnedKey ?? header.verifier_key);
   const encoder = new TextEncoder();
   const leaves: Uint8Array[] = [];
@@ -101,16 +105,23 @@ export async function importLog(deps: RecordDeps, lines: AsyncIterable<string>, 
         const { version, digest, logged_at } = keySetFromLeafRecord(record);
         return { bytes, logged_at, keyset: { version, digest } };
       }
-      return record['_type'] === CENSUS_LEAF_TYPE ? { bytes, ...censusFromLeafRecord(record) } : { bytes, ...observationFromLeafRecord(record) };
+      return record['_type'] === CENSUS_LEAF_TYPE
+        ? { bytes, ...censusFromLeafRecord(record) }
+        : { bytes, ...observationFromLeafRecord(record) };
     } catch (error) {
-      throw importError(`leaf ${index} is not an observation, census or key-set record Tended can hold: ${(error as Error).message}`);
+      throw importError(
+        `leaf ${index} is not an observation, census or key-set record Tended can hold: ${(error as Error).message}`,
+      );
     }
   });
-  if ((await deps.store.treeSize()) !== 0) throw importError('the store already holds leaves; import only into an empty store');
+  if ((await deps.store.treeSize()) !== 0)
+    throw importError('the store already holds leaves; import only into an empty store');
   if (imported.length === 0) return report;
   await deps.store.importLeaves(imported, (input) => {
     if (toBase64(input.root) !== report.root_hash || input.tree_size !== report.tree_size) {
-      throw new AuditError(`the imported tree's root ${toBase64(input.root)} differs from the signed ${report.root_hash}; nothing was imported`);
+      throw new AuditError(
+        `the imported tree's root ${toBase64(input.root)} differs from the signed ${report.root_hash}; nothing was imported`,
+      );
     }
     return deps.notary.seal(input);
   });
@@ -128,7 +139,8 @@ function parseHeader(line: string): ExportHeader {
   for (const field of ['origin', 'verifier_key', 'checkpoint'] as const) {
     if (typeof header[field] !== 'string') throw importError(`the header has no ${field}`);
   }
-  if (!Number.isSafeInteger(header.start) || !Number.isSafeInteger(header.tree_size)) throw importError('the header has no start or tree_size');
+  if (!Number.isSafeInteger(header.start) || !Number.isSafeInteger(header.tree_size))
+    throw importError('the header has no start or tree_size');
   return header as ExportHeader;
 }
 

@@ -1,6 +1,14 @@
 import type { KeyObject } from 'node:crypto';
 import { signEnvelope, verifyEnvelope } from '../notary/dsse.js';
-import { KEY_SET_PAYLOAD_TYPE, assertSuccessor, keyFromJwk, keySetBytes, publicJwkOf, type KeySetDocument, type VerdictJwk } from '../notary/key-set.js';
+import {
+  KEY_SET_PAYLOAD_TYPE,
+  assertSuccessor,
+  keyFromJwk,
+  keySetBytes,
+  publicJwkOf,
+  type KeySetDocument,
+  type VerdictJwk,
+} from '../notary/key-set.js';
 import { KeySetConflictError, type StoredKeySet } from '../storage/store.js';
 import type { RecordDeps } from './deps.js';
 
@@ -42,7 +50,10 @@ export function keySetDocumentOf(answer: Record<string, unknown>): Record<string
 /** The active verdict key of a key set, with its private key from the files. */
 export function activeSigner(keySet: StoredKeySet, files: VerdictKeyFiles): VerdictSigner {
   const active = keySet.document.keys.find((k) => k.status === 'active');
-  if (!active) throw new VerdictKeyUnavailableError(`key set version ${keySet.document.version} has no active verdict key; run \`tended signing rotate\``);
+  if (!active)
+    throw new VerdictKeyUnavailableError(
+      `key set version ${keySet.document.version} has no active verdict key; run \`tended signing rotate\``,
+    );
   const privateKey = files.load(active.kid);
   if (!privateKey) {
     throw new VerdictKeyUnavailableError(
@@ -62,10 +73,16 @@ export async function ensureKeySet(deps: RecordDeps, files: VerdictKeyFiles): Pr
     version: 1,
     issued_at: now,
     keys: [verdictJwk(fresh.privateKey, now)],
-    log: { origin: deps.notary.origin, vkeys: [{ vkey: deps.notary.vkey, status: 'active', valid_from: now, valid_until: null }] },
+    log: {
+      origin: deps.notary.origin,
+      vkeys: [{ vkey: deps.notary.vkey, status: 'active', valid_from: now, valid_until: null }],
+    },
   };
   try {
-    const result = await deps.store.appendKeySet({ document: doc, envelope: signEnvelope(KEY_SET_PAYLOAD_TYPE, keySetBytes(doc), fresh.kid, fresh.privateKey) }, deps.notary.seal);
+    const result = await deps.store.appendKeySet(
+      { document: doc, envelope: signEnvelope(KEY_SET_PAYLOAD_TYPE, keySetBytes(doc), fresh.kid, fresh.privateKey) },
+      deps.notary.seal,
+    );
     return result.key_sets[0]!;
   } catch (error) {
     // Another process published version 1 first: use its set (the key made here is never published).
@@ -80,13 +97,19 @@ export async function ensureKeySet(deps: RecordDeps, files: VerdictKeyFiles): Pr
  * so an agent holding version N can walk to N+1 offline; its digest is logged. When the checkpoint
  * key in use is not the one the set names, it is added and the old one retired the same way.
  */
-export async function rotateVerdictKey(deps: RecordDeps, files: VerdictKeyFiles): Promise<{ previous: StoredKeySet; next: StoredKeySet }> {
+export async function rotateVerdictKey(
+  deps: RecordDeps,
+  files: VerdictKeyFiles,
+): Promise<{ previous: StoredKeySet; next: StoredKeySet }> {
   const previous = await ensureKeySet(deps, files);
   const signer = activeSigner(previous, files);
   const now = second(deps.clock.now());
   const fresh = files.create();
-  const retire = <T extends { status: string; valid_until: string | null }>(k: T): T => (k.status === 'active' ? { ...k, status: 'retired', valid_until: now } : k);
-  const sameCheckpointKey = previous.document.log.vkeys.some((k) => k.vkey === deps.notary.vkey && k.status === 'active');
+  const retire = <T extends { status: string; valid_until: string | null }>(k: T): T =>
+    k.status === 'active' ? { ...k, status: 'retired', valid_until: now } : k;
+  const sameCheckpointKey = previous.document.log.vkeys.some(
+    (k) => k.vkey === deps.notary.vkey && k.status === 'active',
+  );
   const doc: KeySetDocument = {
     version: previous.document.version + 1,
     issued_at: now,
@@ -95,7 +118,10 @@ export async function rotateVerdictKey(deps: RecordDeps, files: VerdictKeyFiles)
       origin: previous.document.log.origin,
       vkeys: sameCheckpointKey
         ? previous.document.log.vkeys
-        : [...previous.document.log.vkeys.map(retire), { vkey: deps.notary.vkey, status: 'active', valid_from: now, valid_until: null }],
+        : [
+            ...previous.document.log.vkeys.map(retire),
+            { vkey: deps.notary.vkey, status: 'active', valid_from: now, valid_until: null },
+          ],
     },
   };
   assertSuccessor(previous.document, doc);
@@ -124,5 +150,12 @@ export function verifyKeySetChain(versions: { document: KeySetDocument; envelope
 }
 
 function verdictJwk(privateKey: KeyObject, now: string): VerdictJwk {
-  return { ...publicJwkOf(privateKey), alg: 'Ed25519', use: 'sig', status: 'active', valid_from: now, valid_until: null };
+  return {
+    ...publicJwkOf(privateKey),
+    alg: 'Ed25519',
+    use: 'sig',
+    status: 'active',
+    valid_from: now,
+    valid_until: null,
+  };
 }

@@ -6,13 +6,22 @@ import { AnswerCache } from './answer-cache.js';
 import type { RecordDeps } from './deps.js';
 import type { EntityResult } from './entity-answer.js';
 import { readInclusionProof, NotFoundError } from './read-chain.js';
-import { activeSigner, keySetAnswer, type KeySetAnswer, type VerdictKeyFiles, type VerdictSigner } from './verdict-keys.js';
+import {
+  activeSigner,
+  keySetAnswer,
+  type KeySetAnswer,
+  type VerdictKeyFiles,
+  type VerdictSigner,
+} from './verdict-keys.js';
 
 // Signed verdicts of the hot answers: a few thousand envelopes of about 2 kB each.
 const VERDICT_CACHE_ENTRIES = 5000;
 
 /** What a verdict vouches for: the spec §2.1 fields of a result, whichever answer carries it. */
-type SignedFields = Pick<EntityResult, 'purl' | 'as_of' | 'state' | 'observation_date' | 'source' | 'censoring_status' | 'leaf_index'>;
+type SignedFields = Pick<
+  EntityResult,
+  'purl' | 'as_of' | 'state' | 'observation_date' | 'source' | 'censoring_status' | 'leaf_index'
+>;
 
 /**
  * Signs verdicts for answers (TENDED_VERDICTS=on). One envelope per (component, answer date,
@@ -32,7 +41,8 @@ export class VerdictService {
   /** The head verdicts are issued under now: the store's latest. */
   async head(): Promise<HeadBlock> {
     const head = await this.deps.store.latestHead();
-    if (!head) throw new NotFoundError('the log has no head yet; it is sealed when `tended serve` first opens the store');
+    if (!head)
+      throw new NotFoundError('the log has no head yet; it is sealed when `tended serve` first opens the store');
     return head;
   }
 
@@ -72,7 +82,10 @@ export class VerdictService {
           censoring_status: result.censoring_status,
           leaf_index: leaf ? result.leaf_index : null,
           checkpoint: checkpointSummary(head.checkpoint),
-          issued_at: this.deps.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          issued_at: this.deps.clock
+            .now()
+            .toISOString()
+            .replace(/\.\d{3}Z$/, 'Z'),
         },
         checkpoint: head.checkpoint,
         leaf,
@@ -87,8 +100,14 @@ export class VerdictService {
   private async keys(head: HeadBlock) {
     if (this.loaded && this.loaded.size === head.tree_size) return this.loaded;
     const keySet = (await this.deps.store.keySets()).at(-1);
-    if (!keySet) throw new NotFoundError('no verdict key set is published yet; it is made when `tended serve` starts with TENDED_VERDICTS=on');
-    const signer = this.loaded?.signer.kid === keySet.document.keys.find((k) => k.status === 'active')?.kid ? this.loaded!.signer : activeSigner(keySet, this.files);
+    if (!keySet)
+      throw new NotFoundError(
+        'no verdict key set is published yet; it is made when `tended serve` starts with TENDED_VERDICTS=on',
+      );
+    const signer =
+      this.loaded?.signer.kid === keySet.document.keys.find((k) => k.status === 'active')?.kid
+        ? this.loaded!.signer
+        : activeSigner(keySet, this.files);
     this.loaded = { size: head.tree_size, keySet, signer };
     return this.loaded;
   }

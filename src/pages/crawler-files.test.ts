@@ -15,6 +15,8 @@ describe('sitemap', () => {
   });
 
   it('escapes what XML would misread', () => {
-    expect(sitemapXml([{ loc: 'https://t.example/?a=1&b=<2>' }], 'https://t.example')).toContain('<loc>https://t.example/?a=1&amp;b=&lt;2&gt;</loc>');
+    expect(sitemapXml([{ loc: 'https://t.example/?a=1&b=<2>' }], 'https://t.example')).toContain(
+      '<loc>https://t.example/?a=1&amp;b=&lt;2&gt;</loc>',
+    );
   });
 });

@@ -9,7 +9,8 @@ export interface SitemapUrl {
   lastmod?: string;
 }
 
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const xmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 export function sitemapPartCount(urls: number): number {
   return Math.max(1, Math.ceil(urls / SITEMAP_MAX_URLS));
@@ -19,7 +20,10 @@ export function sitemapPartCount(urls: number): number {
 export function sitemapXml(urls: SitemapUrl[], baseUrl: string): string {
   if (urls.length <= SITEMAP_MAX_URLS) return urlset(urls);
   const parts = sitemapPartCount(urls.length);
-  const entries = Array.from({ length: parts }, (_, i) => `<sitemap><loc>${xmlEscape(`${baseUrl}/sitemaps/${i + 1}.xml`)}</loc></sitemap>`);
+  const entries = Array.from(
+    { length: parts },
+    (_, i) => `<sitemap><loc>${xmlEscape(`${baseUrl}/sitemaps/${i + 1}.xml`)}</loc></sitemap>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
 }
 
@@ -30,7 +34,9 @@ export function sitemapPartXml(urls: SitemapUrl[], n: number): string | null {
 }
 
 function urlset(urls: SitemapUrl[]): string {
-  const lines = urls.map((u) => `<url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`);
+  const lines = urls.map(
+    (u) => `<url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join('\n')}\n</urlset>\n`;
 }
 

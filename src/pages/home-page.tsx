@@ -3,7 +3,10 @@ import { Layout, SearchForm, StateBadge, renderDocument } from './layout.js';
 import { packagePath } from './package-page.js';
 import type { SiteFacts } from './static-pages.js';
 
-export function renderHome(site: SiteFacts, view: { pages: number; changes: RecentChange[]; treeSize: number; computedAt: string }): string {
+export function renderHome(
+  site: SiteFacts,
+  view: { pages: number; changes: RecentChange[]; treeSize: number; computedAt: string },
+): string {
   return renderDocument(
     <Layout
       title="Tended — is it still maintained?"
@@ -15,15 +18,19 @@ export function renderHome(site: SiteFacts, view: { pages: number; changes: Rece
           '@type': 'WebSite',
           name: 'Tended',
           url: `${site.baseUrl}/`,
-          potentialAction: { '@type': 'SearchAction', target: `${site.baseUrl}/search?q={q}`, 'query-input': 'required name=q' },
+          potentialAction: {
+            '@type': 'SearchAction',
+            target: `${site.baseUrl}/search?q={q}`,
+            'query-input': 'required name=q',
+          },
         },
       ]}
     >
       <h1>Is it still maintained?</h1>
       <p class="lede">
         Tended keeps a dated record of whether software components — npm packages, GitHub repositories, PyPI projects,
-        container base images — are still maintained. Every observation has a date, a state and the evidence it rests on,
-        and is a leaf of a signed log anyone can verify. It never guesses and never scores.
+        container base images — are still maintained. Every observation has a date, a state and the evidence it rests
+        on, and is a leaf of a signed log anyone can verify. It never guesses and never scores.
       </p>
       <SearchForm id="home-search" label="Find a package" />
 
@@ -46,18 +53,23 @@ export function renderHome(site: SiteFacts, view: { pages: number; changes: Rece
       <h2>What the record holds</h2>
       <ul>
         <li>
-          {view.pages} npm package{view.pages === 1 ? '' : 's'} with a page (at least {site.minDependents} dependent package
-          {site.minDependents === 1 ? '' : 's'} by the latest census); every one is listed in the <a href="/sitemap.xml">sitemap</a>.
+          {view.pages} npm package{view.pages === 1 ? '' : 's'} with a page (at least {site.minDependents} dependent
+          package
+          {site.minDependents === 1 ? '' : 's'} by the latest census); every one is listed in the{' '}
+          <a href="/sitemap.xml">sitemap</a>.
         </li>
-        <li>{view.treeSize} leaves in the log. <a href="/verify">Verify the latest checkpoint and a leaf in your browser.</a></li>
         <li>
-          A JSON API for repositories, organisations, manifests and SBOMs, with point-in-time reads (<code>as_of</code>):{' '}
-          <a href="/api/v1/docs">/api/v1/docs</a>.
+          {view.treeSize} leaves in the log.{' '}
+          <a href="/verify">Verify the latest checkpoint and a leaf in your browser.</a>
+        </li>
+        <li>
+          A JSON API for repositories, organisations, manifests and SBOMs, with point-in-time reads (<code>as_of</code>
+          ): <a href="/api/v1/docs">/api/v1/docs</a>.
         </li>
       </ul>
       <p>
-        States are defined in the <a href="/methodology">methodology</a>. The record is kept apart from payment and advice:{' '}
-        <a href="/separation">separation</a>.
+        States are defined in the <a href="/methodology">methodology</a>. The record is kept apart from payment and
+        advice: <a href="/separation">separation</a>.
       </p>
     </Layout>,
   );

@@ -82,7 +82,15 @@ export function SearchForm(props: { id: string; label: string }) {
       <label class="visually-hidden" for={props.id}>
         npm package name
       </label>
-      <input id={props.id} type="search" name="q" placeholder="npm package, e.g. express" required autocomplete="off" spellcheck={false} />
+      <input
+        id={props.id}
+        type="search"
+        name="q"
+        placeholder="npm package, e.g. express"
+        required
+        autocomplete="off"
+        spellcheck={false}
+      />
       <button type="submit">Look up</button>
     </form>
   );

@@ -13,7 +13,8 @@ export const NPM_METHOD_SENTENCE =
   'present and the deprecation flag of the latest version. Both are authoritative: they are what the registry itself ' +
   'serves to every installer.';
 
-const dateOf = (instant: unknown): string | null => (typeof instant === 'string' && /^\d{4}-\d{2}-\d{2}/.test(instant) ? instant.slice(0, 10) : null);
+const dateOf = (instant: unknown): string | null =>
+  typeof instant === 'string' && /^\d{4}-\d{2}-\d{2}/.test(instant) ? instant.slice(0, 10) : null;
 const deprecationOf = (o: { evidence: Observation['evidence'] | null } | null): string | null => {
   const d = o?.evidence?.['deprecated'];
   return typeof d === 'string' && d !== '' ? d : null;
@@ -75,7 +76,10 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         ? `${result.state}: ${result.state_definition}. Observed ${observed} (${result.censoring_status}${ctx.askedAsOf ? `, answering for ${result.as_of}` : ''}).`
         : `not observed: Tended holds no observation of ${name} on or before ${result.as_of}, and never guesses one.`,
     },
-    { q: `What does the state mean for projects that depend on ${name}?`, a: meaningFor(result.state, name, result.state_definition) },
+    {
+      q: `What does the state mean for projects that depend on ${name}?`,
+      a: meaningFor(result.state, name, result.state_definition),
+    },
     {
       q: `What is the observation record for ${name}?`,
       a:
@@ -90,7 +94,11 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
     {
       '@context': 'https://schema.org',
       '@type': 'FAQPage',
-      mainEntity: qa.map(({ q, a }) => ({ '@type': 'Question', name: q, acceptedAnswer: { '@type': 'Answer', text: a } })),
+      mainEntity: qa.map(({ q, a }) => ({
+        '@type': 'Question',
+        name: q,
+        acceptedAnswer: { '@type': 'Answer', text: a },
+      })),
     },
     {
       '@context': 'https://schema.org',
@@ -122,7 +130,9 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
             Tended’s latest reading{asOfNote}: <StateBadge state={result.state} /> — {result.state_definition}.
           </>
         ) : (
-          <>Not observed{asOfNote}: Tended holds no observation of {name} on or before {result.as_of}.</>
+          <>
+            Not observed{asOfNote}: Tended holds no observation of {name} on or before {result.as_of}.
+          </>
         )}
       </p>
       {result.note ? <p class="note">{result.note}</p> : null}
@@ -145,7 +155,8 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         <dd>{series.state_changes}</dd>
         <dt>Adoption</dt>
         <dd>
-          {census.dependents} dependent packages, read {census.read_date} (<a href={census.source}>dependents source</a>)
+          {census.dependents} dependent packages, read {census.read_date} (<a href={census.source}>dependents source</a>
+          )
         </dd>
         <dt>Method</dt>
         <dd>{NPM_METHOD_SENTENCE}</dd>
@@ -182,7 +193,10 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
           {series.mutations.map((m) => (
             <li>
               {m.from} → {m.to} observed {m.observed}
-              <span class="mono"> (changed after {m.interval.after}, on or before {m.interval.on_or_before})</span>
+              <span class="mono">
+                {' '}
+                (changed after {m.interval.after}, on or before {m.interval.on_or_before})
+              </span>
             </li>
           ))}
         </ul>
@@ -229,7 +243,8 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
       </dl>
       {latest === null ? null : (
         <p>
-          The latest observation is leaf {latest.leaf_index} of the log: <a href={`/verify?index=${latest.leaf_index}`}>check its inclusion yourself</a>.
+          The latest observation is leaf {latest.leaf_index} of the log:{' '}
+          <a href={`/verify?index=${latest.leaf_index}`}>check its inclusion yourself</a>.
         </p>
       )}
     </Layout>

@@ -38,7 +38,12 @@ export function rendered(
     etag,
     lastModified,
     cacheControl: options.cacheControl,
-    headers: { 'content-type': options.contentType, 'cache-control': options.cacheControl, etag, 'last-modified': lastModified },
+    headers: {
+      'content-type': options.contentType,
+      'cache-control': options.cacheControl,
+      etag,
+      'last-modified': lastModified,
+    },
   };
 }
 
@@ -48,7 +53,12 @@ export function httpDate(at: Date | string): string {
 }
 
 /** Answers 304 when the client already holds this version (If-None-Match first, then If-Modified-Since). */
-export function send(c: Context, page: Rendered, status: 200 | 404 | 422 = 200, extra?: Record<string, string>): Response {
+export function send(
+  c: Context,
+  page: Rendered,
+  status: 200 | 404 | 422 = 200,
+  extra?: Record<string, string>,
+): Response {
   const conditional = c.req.header('if-none-match') !== undefined || c.req.header('if-modified-since') !== undefined;
   if (!conditional && extra === undefined) return c.body(page.body, status, page.headers);
   const headers: Record<string, string> = {
@@ -67,7 +77,8 @@ export function send(c: Context, page: Rendered, status: 200 | 404 | 422 = 200, 
 
 function isFresh(c: Context, page: Rendered): boolean {
   const inm = c.req.header('if-none-match');
-  if (inm !== undefined) return inm.split(',').some((tag) => weak(tag.trim()) === weak(page.etag) || tag.trim() === '*');
+  if (inm !== undefined)
+    return inm.split(',').some((tag) => weak(tag.trim()) === weak(page.etag) || tag.trim() === '*');
   const ims = c.req.header('if-modified-since');
   if (ims === undefined) return false;
   const since = Date.parse(ims);

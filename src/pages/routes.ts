@@ -11,7 +11,15 @@ import { renderHome } from './home-page.js';
 import { packagePath, renderPackagePage } from './package-page.js';
 import { ASSET_CACHE, PAGE_CACHE, rendered, send, shortHash, type Rendered } from './respond.js';
 import { SITE_CSS } from './site-css.js';
-import { explainNotFound, renderMethodology, renderNotFound, renderSeparation, renderTerms, type NotFoundReason, type SiteFacts } from './static-pages.js';
+import {
+  explainNotFound,
+  renderMethodology,
+  renderNotFound,
+  renderSeparation,
+  renderTerms,
+  type NotFoundReason,
+  type SiteFacts,
+} from './static-pages.js';
 import { VERIFY_JS } from './verify-script.js';
 import { renderVerifyPage, verifyJson } from './verify-page.js';
 
@@ -65,12 +73,37 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
   const staticPage = (path: string, render: (s: SiteFacts) => string) =>
     app.get(path, (c) => {
       const s = site(c);
-      return send(c, once(`${path}|${s.baseUrl}`, () => rendered(render(s), { contentType: HTML, cacheControl: PAGE_CACHE, lastModified: started })));
+      return send(
+        c,
+        once(`${path}|${s.baseUrl}`, () =>
+          rendered(render(s), { contentType: HTML, cacheControl: PAGE_CACHE, lastModified: started }),
+        ),
+      );
     });
 
-  app.get('/assets/site.css', (c) => send(c, once('site.css', () => rendered(SITE_CSS, { contentType: 'text/css; charset=utf-8', cacheControl: ASSET_CACHE, lastModified: started }))));
+  app.get('/assets/site.css', (c) =>
+    send(
+      c,
+      once('site.css', () =>
+        rendered(SITE_CSS, {
+          contentType: 'text/css; charset=utf-8',
+          cacheControl: ASSET_CACHE,
+          lastModified: started,
+        }),
+      ),
+    ),
+  );
   app.get('/assets/verify.js', (c) =>
-    send(c, once('verify.js', () => rendered(VERIFY_JS, { contentType: 'text/javascript; charset=utf-8', cacheControl: ASSET_CACHE, lastModified: started }))),
+    send(
+      c,
+      once('verify.js', () =>
+        rendered(VERIFY_JS, {
+          contentType: 'text/javascript; charset=utf-8',
+          cacheControl: ASSET_CACHE,
+          lastModified: started,
+        }),
+      ),
+    ),
   );
 
   app.get('/', async (c) => {
@@ -82,8 +115,16 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     let page = byKey.get(key);
     if (!page) {
       const log = await logVersion();
-      const [adopted, changes] = await Promise.all([adoptedPackages(deps, minDependents), recentStateChanges(deps, minDependents, RECENT_CHANGES)]);
-      page = rendered(renderHome(s, { pages: adopted.length, changes, treeSize: log.size, computedAt: hour }), { contentType: HTML, cacheControl: PAGE_CACHE, lastModified: log.at, versionKey: key });
+      const [adopted, changes] = await Promise.all([
+        adoptedPackages(deps, minDependents),
+        recentStateChanges(deps, minDependents, RECENT_CHANGES),
+      ]);
+      page = rendered(renderHome(s, { pages: adopted.length, changes, treeSize: log.size, computedAt: hour }), {
+        contentType: HTML,
+        cacheControl: PAGE_CACHE,
+        lastModified: log.at,
+        versionKey: key,
+      });
       byKey.set(key, page);
     }
     return send(c, page);
@@ -98,12 +139,21 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     if (accept.includes('application/json') && !accept.includes('text/html')) {
       const head = await readHead(deps);
       // The head moves with every append: revalidate each time, by the head's own hash.
-      const page = rendered(JSON.stringify(verifyJson(head)), { contentType: 'application/json', cacheControl: 'no-cache', lastModified: head.timestamp, versionKey: head.head_hash });
+      const page = rendered(JSON.stringify(verifyJson(head)), {
+        contentType: 'application/json',
+        cacheControl: 'no-cache',
+        lastModified: head.timestamp,
+        versionKey: head.head_hash,
+      });
       return send(c, page, 200, { vary: 'Accept' });
     }
     const s = site(c);
     const page = once(`/verify|${s.baseUrl}`, () =>
-      rendered(renderVerifyPage(s, `/assets/verify.js?v=${shortHash(VERIFY_JS).slice(0, 10)}`), { contentType: HTML, cacheControl: PAGE_CACHE, lastModified: started }),
+      rendered(renderVerifyPage(s, `/assets/verify.js?v=${shortHash(VERIFY_JS).slice(0, 10)}`), {
+        contentType: HTML,
+        cacheControl: PAGE_CACHE,
+        lastModified: started,
+      }),
     );
     return send(c, page, 200, { vary: 'Accept' });
   });
@@ -116,7 +166,11 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
       return c.redirect(packagePath(searchedPackage(q)), 303);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      return notFound(c, { kind: 'invalid-name', name: q, why: error.issues[0]?.msg ?? 'not an npm package name' }, 422);
+      return notFound(
+        c,
+        { kind: 'invalid-name', name: q, why: error.issues[0]?.msg ?? 'not an npm package name' },
+        422,
+      );
     }
   });
 
@@ -140,7 +194,13 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
         c,
         record.reason === 'not-watched'
           ? { kind: 'not-watched', name: record.ref.id }
-          : { kind: 'not-qualified', name: record.ref.id, dependents: record.census.dependents, readDate: record.census.read_date, minDependents },
+          : {
+              kind: 'not-qualified',
+              name: record.ref.id,
+              dependents: record.census.dependents,
+              readDate: record.census.read_date,
+              minDependents,
+            },
         404,
       );
     }
@@ -163,23 +223,46 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
 
   app.get('/robots.txt', (c) => {
     const s = site(c);
-    return send(c, once(`robots|${s.baseUrl}`, () => rendered(robotsTxt(s.baseUrl), { contentType: TEXT, cacheControl: PAGE_CACHE, lastModified: started })));
+    return send(
+      c,
+      once(`robots|${s.baseUrl}`, () =>
+        rendered(robotsTxt(s.baseUrl), { contentType: TEXT, cacheControl: PAGE_CACHE, lastModified: started }),
+      ),
+    );
   });
   app.get('/llms.txt', (c) => {
     const s = site(c);
-    return send(c, once(`llms|${s.baseUrl}`, () => rendered(llmsTxt(s.baseUrl, minDependents), { contentType: TEXT, cacheControl: PAGE_CACHE, lastModified: started })));
+    return send(
+      c,
+      once(`llms|${s.baseUrl}`, () =>
+        rendered(llmsTxt(s.baseUrl, minDependents), {
+          contentType: TEXT,
+          cacheControl: PAGE_CACHE,
+          lastModified: started,
+        }),
+      ),
+    );
   });
   app.get('/prices.json', (c) => {
     const s = site(c);
     return send(
       c,
-      once('prices', () => rendered(JSON.stringify(pricesJson(s.rateLimitFree, s.rateLimitKey)), { contentType: 'application/json', cacheControl: PAGE_CACHE, lastModified: started })),
+      once('prices', () =>
+        rendered(JSON.stringify(pricesJson(s.rateLimitFree, s.rateLimitKey)), {
+          contentType: 'application/json',
+          cacheControl: PAGE_CACHE,
+          lastModified: started,
+        }),
+      ),
     );
   });
 
   const sitemapUrls = async (baseUrl: string): Promise<SitemapUrl[]> => {
     const adopted = await adoptedPackages(deps, minDependents);
-    return [...STATIC_PATHS.map((p) => ({ loc: `${baseUrl}${p}` })), ...adopted.map((a) => ({ loc: `${baseUrl}${packagePath(a.component.id)}` }))];
+    return [
+      ...STATIC_PATHS.map((p) => ({ loc: `${baseUrl}${p}` })),
+      ...adopted.map((a) => ({ loc: `${baseUrl}${packagePath(a.component.id)}` })),
+    ];
   };
   app.get('/sitemap.xml', async (c) => {
     const s = site(c);
@@ -187,7 +270,12 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     const key = `sitemap|${s.baseUrl}|${log.size}`;
     let page = byKey.get(key);
     if (!page) {
-      page = rendered(sitemapXml(await sitemapUrls(s.baseUrl), s.baseUrl), { contentType: 'application/xml; charset=utf-8', cacheControl: PAGE_CACHE, lastModified: log.at, versionKey: key });
+      page = rendered(sitemapXml(await sitemapUrls(s.baseUrl), s.baseUrl), {
+        contentType: 'application/xml; charset=utf-8',
+        cacheControl: PAGE_CACHE,
+        lastModified: log.at,
+        versionKey: key,
+      });
       byKey.set(key, page);
     }
     return send(c, page);
@@ -205,7 +293,12 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     if (!page) {
       const xml = sitemapPartXml(await sitemapUrls(s.baseUrl), n);
       if (xml === null) return notFound(c, { kind: 'no-page', path: c.req.path }, 404);
-      page = rendered(xml, { contentType: 'application/xml; charset=utf-8', cacheControl: PAGE_CACHE, lastModified: log.at, versionKey: key });
+      page = rendered(xml, {
+        contentType: 'application/xml; charset=utf-8',
+        cacheControl: PAGE_CACHE,
+        lastModified: log.at,
+        versionKey: key,
+      });
       byKey.set(key, page);
     }
     return send(c, page);
@@ -216,11 +309,15 @@ const verifyRoute = createRoute({
   method: 'get',
   path: '/verify',
   summary: 'Human and machine verification page for the log',
-  description: 'HTML by default: the browser checks the signed checkpoint and an inclusion proof itself (WebCrypto). With Accept: application/json, the head, the verifier key and where each proof lives.',
+  description:
+    'HTML by default: the browser checks the signed checkpoint and an inclusion proof itself (WebCrypto). With Accept: application/json, the head, the verifier key and where each proof lives.',
   responses: {
     200: {
       description: 'The verification page, or its machine form.',
-      content: { 'text/html': { schema: z.string() }, 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+      content: {
+        'text/html': { schema: z.string() },
+        'application/json': { schema: z.record(z.string(), z.unknown()) },
+      },
     },
   },
 });
@@ -229,7 +326,11 @@ const verifyRoute = createRoute({
 function notFound(c: Context, reason: NotFoundReason, status: 404 | 422): Response {
   if (!wantsHtml(c)) return c.json({ detail: explainNotFound(reason)[1] }, status);
   // Validators here too: a crawler revalidating a missing page learns it is still missing cheaply.
-  return send(c, rendered(renderNotFound(reason), { contentType: HTML, cacheControl: 'no-cache', lastModified: new Date() }), status);
+  return send(
+    c,
+    rendered(renderNotFound(reason), { contentType: HTML, cacheControl: 'no-cache', lastModified: new Date() }),
+    status,
+  );
 }
 
 function wantsHtml(c: Context): boolean {
@@ -240,7 +341,14 @@ function wantsHtml(c: Context): boolean {
 function searchedPackage(q: string): string {
   if (q.startsWith('pkg:')) {
     const ref = componentFromPurl(q);
-    if (ref.kind !== 'npm') throw new ValidationError([{ loc: ['query', 'q'], msg: 'package pages are for npm packages; this purl names another kind', type: 'value_error' }]);
+    if (ref.kind !== 'npm')
+      throw new ValidationError([
+        {
+          loc: ['query', 'q'],
+          msg: 'package pages are for npm packages; this purl names another kind',
+          type: 'value_error',
+        },
+      ]);
     return ref.id;
   }
   const url = /^https?:\/\/(www\.)?npmjs\.com\/package\/(.+?)\/?$/.exec(q);
@@ -256,7 +364,11 @@ function decodedPath(path: string): string {
     return decodeURIComponent(path);
   } catch {
     throw new ValidationError([
-      { loc: ['query', 'q'], msg: `the npmjs.com address holds a broken %-escape ("%" must be followed by two hex digits of UTF-8), so it names no package`, type: 'value_error.url_escape' },
+      {
+        loc: ['query', 'q'],
+        msg: `the npmjs.com address holds a broken %-escape ("%" must be followed by two hex digits of UTF-8), so it names no package`,
+        type: 'value_error.url_escape',
+      },
     ]);
   }
 }

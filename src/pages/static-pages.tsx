@@ -21,8 +21,8 @@ export function renderMethodology(site: SiteFacts): string {
     >
       <h1>Methodology</h1>
       <p class="lede">
-        Tended reads public registry metadata once a day per watched component, classifies what it read into one state, and
-        appends the observation to a signed log. It never guesses and never scores.
+        Tended reads public registry metadata once a day per watched component, classifies what it read into one state,
+        and appends the observation to a signed log. It never guesses and never scores.
       </p>
 
       <h2>States</h2>
@@ -48,11 +48,12 @@ export function renderMethodology(site: SiteFacts): string {
 
       <h2>Thresholds</h2>
       <p>
-        The age <em>d</em> is the number of whole days from the last activity to the observation date (UTC):{' '}
-        <em>d</em> ≤ {ALIVE_MAX_DAYS} is <code>alive</code>, {ALIVE_MAX_DAYS + 1} ≤ <em>d</em> ≤ {DORMANT_MAX_DAYS} is{' '}
-        <code>dormant</code>, <em>d</em> &gt; {DORMANT_MAX_DAYS} is <code>abandoned</code>. When several signals are read at
-        once the strongest wins: deleted &gt; archived &gt; eol &gt; age. A failed read (403, 429, 5xx, a time-out, a network
-        failure) is <code>not_observed</code>: it is never a death and never counts as a state change.
+        The age <em>d</em> is the number of whole days from the last activity to the observation date (UTC): <em>d</em>{' '}
+        ≤ {ALIVE_MAX_DAYS} is <code>alive</code>, {ALIVE_MAX_DAYS + 1} ≤ <em>d</em> ≤ {DORMANT_MAX_DAYS} is{' '}
+        <code>dormant</code>, <em>d</em> &gt; {DORMANT_MAX_DAYS} is <code>abandoned</code>. When several signals are
+        read at once the strongest wins: deleted &gt; archived &gt; eol &gt; age. A failed read (403, 429, 5xx, a
+        time-out, a network failure) is <code>not_observed</code>: it is never a death and never counts as a state
+        change.
       </p>
 
       <h2>Sources, per kind</h2>
@@ -89,29 +90,34 @@ export function renderMethodology(site: SiteFacts): string {
             <td>Container base image</td>
             <td>when the tag was last pushed</td>
             <td>the image is deprecated upstream</td>
-            <td>tag or repository not found; <code>eol</code> when the end-of-life listing says the product cycle has ended</td>
+            <td>
+              tag or repository not found; <code>eol</code> when the end-of-life listing says the product cycle has
+              ended
+            </td>
           </tr>
         </tbody>
       </table>
       <p>
-        For npm packages the state is read from the registry’s latest-published timestamp and deprecation flag, which the
-        registry serves to every installer: authoritative, not inferred.
+        For npm packages the state is read from the registry’s latest-published timestamp and deprecation flag, which
+        the registry serves to every installer: authoritative, not inferred.
       </p>
 
       <h2>Adoption and pages</h2>
       <p>
-        A package gets a page when its latest census (the count of dependent packages listed by the dependents source) is at
-        least {site.minDependents}. Each census read is dated, chained in the log, and shown on the page with its read date. A
-        failed census read is recorded as unknown, never as zero.
+        A package gets a page when its latest census (the count of dependent packages listed by the dependents source)
+        is at least {site.minDependents}. Each census read is dated, chained in the log, and shown on the page with its
+        read date. A failed census read is recorded as unknown, never as zero.
       </p>
 
       <h2>Dates and censoring</h2>
       <ul>
-        <li>A date with no observation is <em>not observed</em>; the record never fills it with the nearest value.</li>
+        <li>
+          A date with no observation is <em>not observed</em>; the record never fills it with the nearest value.
+        </li>
         <li>
           An answer for a date (<code>as_of</code>) rests on the latest observation on or before it: an exact hit is{' '}
-          <code>observed-on-date</code>, a carried-forward value <code>interval-censored</code> (with the real observation
-          date), and a date before coverage <code>not-observed-at-date</code>.
+          <code>observed-on-date</code>, a carried-forward value <code>interval-censored</code> (with the real
+          observation date), and a date before coverage <code>not-observed-at-date</code>.
         </li>
         <li>
           A carried-forward observation more than {STALE_AFTER_DAYS} days older than the date asserts nothing:{' '}
@@ -127,16 +133,16 @@ export function renderMethodology(site: SiteFacts): string {
       <h2>The notary</h2>
       <p>
         Every observation, correction and census read is a leaf of an append-only Merkle log (RFC 9162, the shape of
-        Certificate Transparency). Leaf bytes are RFC 8785 canonical JSON; a leaf hashes as SHA-256(0x00 ‖ bytes). Each head
-        is published as a C2SP checkpoint signed with Ed25519 under the origin <code>{site.origin}</code>, and commits to the
-        head before it. The verifier key is:
+        Certificate Transparency). Leaf bytes are RFC 8785 canonical JSON; a leaf hashes as SHA-256(0x00 ‖ bytes). Each
+        head is published as a C2SP checkpoint signed with Ed25519 under the origin <code>{site.origin}</code>, and
+        commits to the head before it. The verifier key is:
       </p>
       <pre>
         <code>{site.verifierKey}</code>
       </pre>
       <p>
-        <a href="/verify">Verify the log in your browser</a>, or fetch <code>/api/chain/checkpoint</code>, an entry and its
-        inclusion proof and check them with any RFC 9162 implementation.
+        <a href="/verify">Verify the log in your browser</a>, or fetch <code>/api/chain/checkpoint</code>, an entry and
+        its inclusion proof and check them with any RFC 9162 implementation.
       </p>
     </Layout>,
   );
@@ -144,29 +150,33 @@ export function renderMethodology(site: SiteFacts): string {
 
 export function renderTerms(site: SiteFacts): string {
   return renderDocument(
-    <Layout title="Terms — Tended" description="Tended's data is CC-BY-4.0; it is a record, not advice; it holds no personal data." canonical={`${site.baseUrl}/terms`}>
+    <Layout
+      title="Terms — Tended"
+      description="Tended's data is CC-BY-4.0; it is a record, not advice; it holds no personal data."
+      canonical={`${site.baseUrl}/terms`}
+    >
       <h1>Terms</h1>
       <h2>Licence</h2>
       <p>
         The published data — observations, census reads, checkpoints and the pages built from them — is licensed under{' '}
-        <a href={LICENSE_URL}>Creative Commons Attribution 4.0 International (CC-BY-4.0)</a>. Credit “Tended” and give the
-        observation date. Every JSON answer says so in its body and in a <code>Link: rel="license"</code> header.
+        <a href={LICENSE_URL}>Creative Commons Attribution 4.0 International (CC-BY-4.0)</a>. Credit “Tended” and give
+        the observation date. Every JSON answer says so in its body and in a <code>Link: rel="license"</code> header.
       </p>
       <h2>A record, not advice</h2>
       <p>
-        Tended states what a public registry said on a date. It does not recommend, rank or score a component, and a state is
-        not a judgement of quality or security. Decisions about what to depend on remain yours.
+        Tended states what a public registry said on a date. It does not recommend, rank or score a component, and a
+        state is not a judgement of quality or security. Decisions about what to depend on remain yours.
       </p>
       <h2>No personal data</h2>
       <p>
-        Manifests and SBOMs you submit are parsed in memory and never stored or logged, and they never add anything to the
-        record. Client addresses live only in the rate limiter’s memory, for a minute, never in the database or in logs.
-        There are no cookies and no trackers on these pages.
+        Manifests and SBOMs you submit are parsed in memory and never stored or logged, and they never add anything to
+        the record. Client addresses live only in the rate limiter’s memory, for a minute, never in the database or in
+        logs. There are no cookies and no trackers on these pages.
       </p>
       <h2>Corrections</h2>
       <p>
-        If a reading is wrong, a dispute makes Tended re-read the registry and append a dated correction beside the original;
-        the original stays in the log.
+        If a reading is wrong, a dispute makes Tended re-read the registry and append a dated correction beside the
+        original; the original stays in the log.
       </p>
     </Layout>,
   );
@@ -184,8 +194,8 @@ export function renderSeparation(site: SiteFacts): string {
       <h2>From payment</h2>
       <p>
         The free tier allows {site.rateLimitFree} requests a minute; an API key allows {site.rateLimitKey}. That is the
-        whole difference: paying buys rate, never a different record, an earlier reading, a hidden observation or a removed
-        one. The tiers are published at <a href="/prices.json">/prices.json</a>.
+        whole difference: paying buys rate, never a different record, an earlier reading, a hidden observation or a
+        removed one. The tiers are published at <a href="/prices.json">/prices.json</a>.
       </p>
       <h2>From advice</h2>
       <p>
@@ -194,13 +204,13 @@ export function renderSeparation(site: SiteFacts): string {
       </p>
       <h2>From the people it observes</h2>
       <p>
-        A maintainer cannot edit a reading. A dispute makes Tended read the public registry again; the new reading is appended
-        as a dated correction, and the old one stays in the log.
+        A maintainer cannot edit a reading. A dispute makes Tended read the public registry again; the new reading is
+        appended as a dated correction, and the old one stays in the log.
       </p>
       <h2>Checkable by anyone</h2>
       <p>
-        Every observation is a leaf of a signed Merkle log. A reader can check that what a page shows is in the log everyone
-        else sees: <a href="/verify">verify it</a>.
+        Every observation is a leaf of a signed Merkle log. A reader can check that what a page shows is in the log
+        everyone else sees: <a href="/verify">verify it</a>.
       </p>
     </Layout>,
   );
@@ -231,7 +241,10 @@ export function renderNotFound(reason: NotFoundReason): string {
 export function explainNotFound(r: NotFoundReason): [string, string] {
   switch (r.kind) {
     case 'not-watched':
-      return [`No page for ${r.name}`, `Tended does not watch the npm package ${r.name}: its dependents were never read, so it has no page. This says nothing about the package itself.`];
+      return [
+        `No page for ${r.name}`,
+        `Tended does not watch the npm package ${r.name}: its dependents were never read, so it has no page. This says nothing about the package itself.`,
+      ];
     case 'not-qualified':
       return [
         `No page for ${r.name}`,
@@ -240,10 +253,16 @@ export function explainNotFound(r: NotFoundReason): [string, string] {
           : `The latest census of ${r.name} (${r.readDate}) counted ${r.dependents} dependent packages; a page needs at least ${r.minDependents}.`,
       ];
     case 'invalid-name':
-      return [`“${r.name}” is not an npm package name`, `${r.why}. Search for a package by its exact npm name, for example express or @babel/core.`];
+      return [
+        `“${r.name}” is not an npm package name`,
+        `${r.why}. Search for a package by its exact npm name, for example express or @babel/core.`,
+      ];
     case 'invalid-date':
       return ['Not a date Tended can answer for', `${r.why}.`];
     case 'no-page':
-      return ['Page not found', `There is no page at ${r.path}. Search for an npm package above, or start from the home page.`];
+      return [
+        'Page not found',
+        `There is no page at ${r.path}. Search for an npm package above, or start from the home page.`,
+      ];
   }
 }

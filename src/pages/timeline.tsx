@@ -22,12 +22,26 @@ export function StateTimeline(props: { name: string; observations: Observation[]
   const summary = `State of ${props.name} from ${first} to ${last}: ${rows.length} observations, states read: ${states.join(', ')}.`;
   return (
     <figure>
-      <svg class="timeline" viewBox={`0 0 ${WIDTH} 64`} role="img" aria-labelledby="timeline-title" xmlns="http://www.w3.org/2000/svg">
+      <svg
+        class="timeline"
+        viewBox={`0 0 ${WIDTH} 64`}
+        role="img"
+        aria-labelledby="timeline-title"
+        xmlns="http://www.w3.org/2000/svg"
+      >
         <title id="timeline-title">{summary}</title>
         {rows.map((o, i) => {
           const start = x(o.observation_date);
           const end = i + 1 < rows.length ? x(rows[i + 1]!.observation_date) : LEFT + BAR;
-          return <rect class={`seg-${o.state}`} x={start.toFixed(2)} y="8" width={Math.max(end - start, 1).toFixed(2)} height="28" />;
+          return (
+            <rect
+              class={`seg-${o.state}`}
+              x={start.toFixed(2)}
+              y="8"
+              width={Math.max(end - start, 1).toFixed(2)}
+              height="28"
+            />
+          );
         })}
         <text x={LEFT} y="56">
           {first}

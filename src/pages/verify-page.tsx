@@ -15,9 +15,9 @@ export function renderVerifyPage(site: SiteFacts, scriptPath: string): string {
     >
       <h1>Verify the log</h1>
       <p class="lede">
-        Your browser fetches the latest signed checkpoint and the inclusion proof of one leaf, and checks both itself with
-        WebCrypto (Ed25519 and SHA-256). You need not trust this server: only the key below, which you can compare with one
-        you pinned elsewhere.
+        Your browser fetches the latest signed checkpoint and the inclusion proof of one leaf, and checks both itself
+        with WebCrypto (Ed25519 and SHA-256). You need not trust this server: only the key below, which you can compare
+        with one you pinned elsewhere.
       </p>
       <section id="verifier" data-vkey={site.verifierKey} data-origin={site.origin} aria-labelledby="key-heading">
         <h2 id="key-heading">The key checked against</h2>
@@ -36,8 +36,8 @@ export function renderVerifyPage(site: SiteFacts, scriptPath: string): string {
       <h2>By hand</h2>
       <ol>
         <li>
-          <code>GET /api/chain/checkpoint</code>: a C2SP signed note. Check its Ed25519 signature with the key above, then take
-          the tree size and root from its text.
+          <code>GET /api/chain/checkpoint</code>: a C2SP signed note. Check its Ed25519 signature with the key above,
+          then take the tree size and root from its text.
         </li>
         <li>
           <code>GET /api/chain/entries/INDEX</code>: the leaf’s exact bytes. Its hash is SHA-256(0x00 ‖ bytes).

@@ -3,7 +3,8 @@
  * BOM, or UTF-8 with or without one. Every format's input goes through here.
  */
 export function decodeText(bytes: Uint8Array): string {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe)
+    return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
     // Swapped into LE by hand: Node's small-ICU builds lack a utf-16be decoder.
     const le = new Uint8Array(bytes.length - 2 - ((bytes.length - 2) % 2));

@@ -81,7 +81,13 @@ function text(x: unknown): string | undefined {
  * An SBOM's subject from its (untrusted) fields: only non-empty strings are kept. Null when the
  * entry names nothing at all (no name, purl or reference).
  */
-export function sbomSubject(fields: { name: unknown; version?: unknown; group?: unknown; purl?: unknown; ref?: unknown }): SbomSubject | null {
+export function sbomSubject(fields: {
+  name: unknown;
+  version?: unknown;
+  group?: unknown;
+  purl?: unknown;
+  ref?: unknown;
+}): SbomSubject | null {
   const name = text(fields.name);
   const group = text(fields.group);
   const version = text(fields.version);

@@ -34,8 +34,18 @@ export interface Ctx {
   short: boolean;
 }
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}, cacheable = status === 200): HttpAnswer {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body), cacheable };
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  cacheable = status === 200,
+): HttpAnswer {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+    cacheable,
+  };
 }
 
 export function html(status: number, text: string, headers: Record<string, string> = {}): HttpAnswer {
@@ -45,15 +55,27 @@ export function html(status: number, text: string, headers: Record<string, strin
 const GITHUB_DOCS = 'https://docs.github.com/rest';
 
 const NOT_FOUND: Record<Upstream, (ctx: Ctx) => HttpAnswer> = {
-  github: () => json(404, { message: 'Not Found', documentation_url: `${GITHUB_DOCS}/repos/repos#get-a-repository`, status: '404' }),
+  github: () =>
+    json(404, {
+      message: 'Not Found',
+      documentation_url: `${GITHUB_DOCS}/repos/repos#get-a-repository`,
+      status: '404',
+    }),
   npm: () => json(404, { error: 'Not found' }),
   pypi: () => json(404, { message: 'Not Found' }),
   // endoflife.date's 404 is the site's HTML page, not JSON (#7922).
-  endoflife: () => html(404, '<!DOCTYPE html><html><head><title>404 - endoflife.date</title></head><body><h1>Page not found</h1></body></html>'),
+  endoflife: () =>
+    html(
+      404,
+      '<!DOCTYPE html><html><head><title>404 - endoflife.date</title></head><body><h1>Page not found</h1></body></html>',
+    ),
   dockerhub: (ctx) => {
     const m = /^\/v2\/(?:namespaces\/)?([^/]+)\/(?:repositories\/)?([^/]+)\/tags\/([^/]+)/.exec(ctx.path);
     const [, namespace = '', repository = '', tag = ''] = m ?? [];
-    return json(404, { message: `httperror 404: tag '${decodeURIComponent(tag)}' not found`, errinfo: { namespace, repository, tag: decodeURIComponent(tag) } });
+    return json(404, {
+      message: `httperror 404: tag '${decodeURIComponent(tag)}' not found`,
+      errinfo: { namespace, repository, tag: decodeURIComponent(tag) },
+    });
   },
   dependents: () => json(404, { error: 'Not Found' }),
 };
@@ -90,7 +112,8 @@ export function commonFailure(upstream: Upstream, fail: CommonFail, ctx: Ctx, st
         : json(401, { error: 'Unauthorized' });
     case 'server_error': {
       const s = status ?? 500;
-      if (upstream === 'endoflife') return html(s, '<html><body><h1>Bad gateway</h1><p>Netlify could not reach the site.</p></body></html>');
+      if (upstream === 'endoflife')
+        return html(s, '<html><body><h1>Bad gateway</h1><p>Netlify could not reach the site.</p></body></html>');
       return json(s, upstream === 'github' ? { message: 'Server Error' } : { error: 'Internal Server Error' });
     }
     case 'rate_limit_403':
@@ -99,19 +122,40 @@ export function commonFailure(upstream: Upstream, fail: CommonFail, ctx: Ctx, st
       if (upstream === 'dockerhub') {
         // Docker Hub: X-Retry-After is a unix time, not seconds.
         const at = String(ctx.nowSec + wait);
-        return json(code, { message: 'rate limit exceeded' }, { 'x-ratelimit-limit': '180', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': at, 'x-retry-after': at }, false);
+        return json(
+          code,
+          { message: 'rate limit exceeded' },
+          { 'x-ratelimit-limit': '180', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': at, 'x-retry-after': at },
+          false,
+        );
       }
       if (upstream === 'github' || code === 403) {
-        const message = 'API rate limit exceeded for 203.0.113.7. (But here\'s the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)';
-        return json(code, { message, documentation_url: `${GITHUB_DOCS}/using-the-rest-api/rate-limits-for-the-rest-api` }, githubLimitHeaders(ctx, 0, wait), false);
+        const message =
+          "API rate limit exceeded for 203.0.113.7. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)";
+        return json(
+          code,
+          { message, documentation_url: `${GITHUB_DOCS}/using-the-rest-api/rate-limits-for-the-rest-api` },
+          githubLimitHeaders(ctx, 0, wait),
+          false,
+        );
       }
       return json(429, { error: 'Too Many Requests' }, { 'retry-after': String(ctx.short ? 1 : 30) }, false);
     }
     case 'secondary_rate_limit':
     case 'secondary_rate_limit_no_headers': {
-      const message = 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.';
-      const headers: Record<string, string> = fail === 'secondary_rate_limit' ? { 'retry-after': String(ctx.short ? 1 : 60) } : {};
-      return json(403, { message, documentation_url: `${GITHUB_DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits` }, headers, false);
+      const message =
+        'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.';
+      const headers: Record<string, string> =
+        fail === 'secondary_rate_limit' ? { 'retry-after': String(ctx.short ? 1 : 60) } : {};
+      return json(
+        403,
+        {
+          message,
+          documentation_url: `${GITHUB_DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`,
+        },
+        headers,
+        false,
+      );
     }
   }
 }

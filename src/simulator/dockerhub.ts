@@ -5,7 +5,10 @@ import type { World } from './world.js';
 
 export function answerDockerhub(ctx: Ctx, world: World): SimAnswer {
   // The current path and the legacy one have the same answer.
-  const m = /^\/v2\/(?:namespaces\/([^/]+)\/repositories\/([^/]+)|repositories\/([^/]+)\/([^/]+))\/tags\/([^/]+)\/?$/.exec(ctx.path);
+  const m =
+    /^\/v2\/(?:namespaces\/([^/]+)\/repositories\/([^/]+)|repositories\/([^/]+)\/([^/]+))\/tags\/([^/]+)\/?$/.exec(
+      ctx.path,
+    );
   if (!m) return notFound('dockerhub', ctx);
   const namespace = decodeURIComponent(m[1] ?? m[3] ?? '');
   const repository = decodeURIComponent(m[2] ?? m[4] ?? '');
@@ -28,6 +31,16 @@ export function answerDockerhub(ctx: Ctx, world: World): SimAnswer {
     tag_last_pushed: p.tag_last_pushed ?? null,
     tag_last_pulled: `${ctx.today}T01:00:00.000000Z`,
     digest,
-    images: [{ architecture: 'amd64', os: 'linux', digest, size: 45_000_000, status: p.tag_status ?? 'active', last_pushed: pushed, last_pulled: null }],
+    images: [
+      {
+        architecture: 'amd64',
+        os: 'linux',
+        digest,
+        size: 45_000_000,
+        status: p.tag_status ?? 'active',
+        last_pushed: pushed,
+        last_pulled: null,
+      },
+    ],
   });
 }

@@ -99,7 +99,15 @@ export function generatedScenario(n: number, seed: number): Scenario {
         (d) => ({ created_at: '2019-01-01T00:00:00Z', pushed_at: at(d), last_commit: at(d) }),
         () => {
           const e = roll();
-          return e < 0.03 ? { archived: true } : e < 0.05 ? { fail: 'not_found' } : e < 0.06 ? { renamed_to: `gen-moved/repo-${i}` } : e < 0.07 ? { fail: 'server_error' } : null;
+          return e < 0.03
+            ? { archived: true }
+            : e < 0.05
+              ? { fail: 'not_found' }
+              : e < 0.06
+                ? { renamed_to: `gen-moved/repo-${i}` }
+                : e < 0.07
+                  ? { fail: 'server_error' }
+                  : null;
         },
       );
     } else if (r < 0.7) {
@@ -112,7 +120,13 @@ export function generatedScenario(n: number, seed: number): Scenario {
         },
         () => {
           const e = roll();
-          return e < 0.03 ? { deprecated: 'no longer maintained' } : e < 0.04 ? { fail: 'unpublished' } : e < 0.05 ? { fail: 'not_found' } : null;
+          return e < 0.03
+            ? { deprecated: 'no longer maintained' }
+            : e < 0.04
+              ? { fail: 'unpublished' }
+              : e < 0.05
+                ? { fail: 'not_found' }
+                : null;
         },
       );
     } else if (r < 0.85) {
@@ -124,13 +138,22 @@ export function generatedScenario(n: number, seed: number): Scenario {
         },
         () => {
           const e = roll();
-          return e < 0.03 ? { project_status: 'archived' } : e < 0.04 ? { fail: 'all_yanked' } : e < 0.05 ? { fail: 'not_found' } : null;
+          return e < 0.03
+            ? { project_status: 'archived' }
+            : e < 0.04
+              ? { fail: 'all_yanked' }
+              : e < 0.05
+                ? { fail: 'not_found' }
+                : null;
         },
       );
     } else {
       const official = roll() < 0.5;
       const image = official
-        ? pick([`library/node:${pick(['18', '20', '22', '24'])}.${i}-alpine${pick(['3.19', '3.20', '3.21'])}`, `library/python:${pick(['3.8', '3.11', '3.12'])}.${i}-slim-${pick(['bullseye', 'bookworm', 'trixie'])}`])
+        ? pick([
+            `library/node:${pick(['18', '20', '22', '24'])}.${i}-alpine${pick(['3.19', '3.20', '3.21'])}`,
+            `library/python:${pick(['3.8', '3.11', '3.12'])}.${i}-slim-${pick(['bullseye', 'bookworm', 'trixie'])}`,
+          ])
         : `gen${i % 31}/app-${i}:1.${i % 7}`;
       components[`docker:docker.io/${image}`] = life<DockerPhase>(
         (d) => ({ tag_last_pushed: at(d) }),

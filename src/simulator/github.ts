@@ -12,7 +12,10 @@ function blockBody(reason: 'dmca' | 'tos', createdAt: string): unknown {
     block: {
       reason,
       created_at: createdAt,
-      html_url: reason === 'dmca' ? 'https://github.com/github/dmca/blob/master/2021/04/2021-04-22-example.md' : 'https://github.com/tos',
+      html_url:
+        reason === 'dmca'
+          ? 'https://github.com/github/dmca/blob/master/2021/04/2021-04-22-example.md'
+          : 'https://github.com/tos',
     },
   };
 }
@@ -30,7 +33,10 @@ function failure(p: GithubPhase, ctx: Ctx): SimAnswer | null {
       return json(403, blockBody('tos', at));
     case 'forbidden':
       // Step 5 of the classifier: a 403 that is neither a rate limit nor a block.
-      return json(403, { message: 'Due to U.S. trade controls law restrictions, this GitHub account has been restricted.', documentation_url: DOCS });
+      return json(403, {
+        message: 'Due to U.S. trade controls law restrictions, this GitHub account has been restricted.',
+        documentation_url: DOCS,
+      });
     default:
       return null;
   }
@@ -48,7 +54,11 @@ function repoBody(p: GithubPhase, ctx: Ctx, world: World, key: string, fullName:
   const id = world.githubId(key);
   const { created, pushed } = dates(p, world, key);
   const [owner = '', name = ''] = fullName.split('/');
-  const updated = [created, pushed].filter((d): d is string => typeof d === 'string').sort().at(-1) ?? created;
+  const updated =
+    [created, pushed]
+      .filter((d): d is string => typeof d === 'string')
+      .sort()
+      .at(-1) ?? created;
   const answer = json(200, {
     id,
     node_id: Buffer.from(`010:Repository${id}`).toString('base64'),
@@ -74,7 +84,10 @@ function repoBody(p: GithubPhase, ctx: Ctx, world: World, key: string, fullName:
 function commitsBody(p: GithubPhase, world: World, key: string, base: string): HttpAnswer {
   const { commit } = dates(p, world, key);
   if (commit === null) {
-    return json(409, { message: 'Git Repository is empty.', documentation_url: `${DOCS}/commits/commits#list-commits` });
+    return json(409, {
+      message: 'Git Repository is empty.',
+      documentation_url: `${DOCS}/commits/commits#list-commits`,
+    });
   }
   const sha = createHash('sha1').update(`${key}@${commit}`).digest('hex');
   return json(
@@ -90,7 +103,9 @@ function commitsBody(p: GithubPhase, world: World, key: string, base: string): H
         parents: [{ sha: createHash('sha1').update(sha).digest('hex') }],
       },
     ],
-    { link: `<${base}/repositories/${world.githubId(key)}/commits?per_page=1&page=2>; rel="next", <${base}/repositories/${world.githubId(key)}/commits?per_page=1&page=42>; rel="last"` },
+    {
+      link: `<${base}/repositories/${world.githubId(key)}/commits?per_page=1&page=2>; rel="next", <${base}/repositories/${world.githubId(key)}/commits?per_page=1&page=42>; rel="last"`,
+    },
   );
 }
 
@@ -114,14 +129,24 @@ export function answerGithub(ctx: Ctx, world: World): SimAnswer {
       if (p.renamed_to && p.renamed_to.toLowerCase() !== name.toLowerCase() && !p.fail) {
         // GitHub's rename redirect points at the id, which then names the new repository.
         const url = `${ctx.base}/repositories/${world.githubId(key)}${route === 'commits' ? `/commits?${ctx.query.toString()}` : ''}`;
-        return json(301, { message: 'Moved Permanently', url, documentation_url: `${DOCS}/guides/best-practices-for-using-the-rest-api#follow-redirects` }, { location: url }, false);
+        return json(
+          301,
+          {
+            message: 'Moved Permanently',
+            url,
+            documentation_url: `${DOCS}/guides/best-practices-for-using-the-rest-api#follow-redirects`,
+          },
+          { location: url },
+          false,
+        );
       }
       return answerFor(key, p.renamed_to ?? name, route, ctx, world);
     }
     // The new name of a renamed repository answers with the repository it now names.
     const from = world.githubRenamedFrom(name);
     const moved = from ? world.github(from, ctx.today) : null;
-    if (from && moved?.renamed_to?.toLowerCase() === name.toLowerCase()) return answerFor(from, moved.renamed_to, route, ctx, world);
+    if (from && moved?.renamed_to?.toLowerCase() === name.toLowerCase())
+      return answerFor(from, moved.renamed_to, route, ctx, world);
     return notFound('github', ctx);
   }
   const byId = /^\/repositories\/(\d+)(\/commits)?\/?$/.exec(ctx.path);

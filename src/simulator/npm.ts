@@ -7,7 +7,11 @@ import type { World } from './world.js';
 function dist(name: string, version: string, ctx: Ctx) {
   const shasum = createHash('sha1').update(`${name}@${version}`).digest('hex');
   const file = name.startsWith('@') ? name.slice(name.indexOf('/') + 1) : name;
-  return { tarball: `${ctx.base}/${name}/-/${file}-${version}.tgz`, shasum, integrity: `sha512-${Buffer.from(shasum).toString('base64')}` };
+  return {
+    tarball: `${ctx.base}/${name}/-/${file}-${version}.tgz`,
+    shasum,
+    integrity: `sha512-${Buffer.from(shasum).toString('base64')}`,
+  };
 }
 
 function maxTime(times: string[]): string | undefined {
@@ -71,7 +75,12 @@ export function answerNpm(ctx: Ctx, world: World): SimAnswer {
     return json(200, {
       _id: name,
       name,
-      time: { created: published[0]?.[1] ?? at, ...Object.fromEntries(published), modified: at, unpublished: { time: at, versions: published.map(([v]) => v) } },
+      time: {
+        created: published[0]?.[1] ?? at,
+        ...Object.fromEntries(published),
+        modified: at,
+        unpublished: { time: at, versions: published.map(([v]) => v) },
+      },
     });
   }
   if (p.fail === 'security_holding') {
@@ -81,7 +90,14 @@ export function answerNpm(ctx: Ctx, world: World): SimAnswer {
       name,
       description: 'security holding package',
       'dist-tags': { latest: '0.0.1-security' },
-      versions: { '0.0.1-security': { name, version: '0.0.1-security', description: 'security holding package', dist: dist(name, '0.0.1-security', ctx) } },
+      versions: {
+        '0.0.1-security': {
+          name,
+          version: '0.0.1-security',
+          description: 'security holding package',
+          dist: dist(name, '0.0.1-security', ctx),
+        },
+      },
       time: { created: at, modified: at, '0.0.1-security': at },
       repository: { type: 'git', url: 'npm/security-holder' },
     });
@@ -89,7 +105,12 @@ export function answerNpm(ctx: Ctx, world: World): SimAnswer {
   const full = packument(name, p, ctx, first) as Record<string, unknown>;
   // The abbreviated ("corgi") document has no `time`: a reader asking for it cannot date a publish.
   if (String(ctx.headers['accept'] ?? '').includes('application/vnd.npm.install-v1+json')) {
-    const answer = json(200, { name, modified: (full['time'] as Record<string, string>)['modified'], 'dist-tags': full['dist-tags'], versions: full['versions'] });
+    const answer = json(200, {
+      name,
+      modified: (full['time'] as Record<string, string>)['modified'],
+      'dist-tags': full['dist-tags'],
+      versions: full['versions'],
+    });
     answer.headers['content-type'] = 'application/vnd.npm.install-v1+json';
     return answer;
   }

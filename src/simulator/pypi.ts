@@ -47,7 +47,8 @@ function fileJson(f: File, ctx: Ctx) {
 
 /** Warehouse's "latest": releases with a file not yanked first, then the latest upload. */
 function latestVersion(byVersion: Record<string, File[]>): string | null {
-  const rank = ([, fs]: [string, File[]]) => [fs.some((f) => !f.yanked) ? 1 : 0, Math.max(0, ...fs.map((f) => Date.parse(f.upload)))] as const;
+  const rank = ([, fs]: [string, File[]]) =>
+    [fs.some((f) => !f.yanked) ? 1 : 0, Math.max(0, ...fs.map((f) => Date.parse(f.upload)))] as const;
   const sorted = Object.entries(byVersion).sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1]);
   return sorted.at(-1)?.[0] ?? null;
 }
@@ -98,15 +99,29 @@ function simple(name: string, p: PypiPhase, byVersion: Record<string, File[]>, c
   const accept = String(ctx.headers['accept'] ?? '');
   const all = Object.values(byVersion).flat();
   if (!accept.includes(SIMPLE_JSON)) {
-    return html(200, `<!DOCTYPE html><html><body><h1>Links for ${name}</h1>${all.map((f) => `<a href="#">${f.filename}</a><br/>`).join('')}</body></html>`);
+    return html(
+      200,
+      `<!DOCTYPE html><html><body><h1>Links for ${name}</h1>${all.map((f) => `<a href="#">${f.filename}</a><br/>`).join('')}</body></html>`,
+    );
   }
   const answer = json(200, {
     meta: { 'api-version': '1.4', '_last-serial': 1 },
     name,
     versions: Object.keys(byVersion),
-    files: all.map((f) => ({ filename: f.filename, url: `${ctx.base}/packages/${f.filename}`, hashes: {}, 'upload-time': f.upload, yanked: f.yanked })),
+    files: all.map((f) => ({
+      filename: f.filename,
+      url: `${ctx.base}/packages/${f.filename}`,
+      hashes: {},
+      'upload-time': f.upload,
+      yanked: f.yanked,
+    })),
     ...(p.project_status && p.project_status !== 'active'
-      ? { 'project-status': { status: p.project_status, ...(p.project_status_reason ? { reason: p.project_status_reason } : {}) } }
+      ? {
+          'project-status': {
+            status: p.project_status,
+            ...(p.project_status_reason ? { reason: p.project_status_reason } : {}),
+          },
+        }
       : {}),
   });
   answer.headers['content-type'] = SIMPLE_JSON;

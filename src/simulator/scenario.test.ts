@@ -22,27 +22,82 @@ function problems(input: unknown): string[] {
 
 describe('parseScenario', () => {
   it('normalises keys the way the record does', () => {
-    const s = parseScenario({ components: { 'github:Acme/App': [{ from: '2025-01-01' }], 'docker:node:18': [{ from: '2025-01-01' }], 'pypi:Foo_Bar': [{ from: '2025-01-01' }] } });
-    expect(Object.keys(s.components).sort()).toEqual(['docker:docker.io/library/node:18', 'github:acme/app', 'pypi:foo-bar']);
+    const s = parseScenario({
+      components: {
+        'github:Acme/App': [{ from: '2025-01-01' }],
+        'docker:node:18': [{ from: '2025-01-01' }],
+        'pypi:Foo_Bar': [{ from: '2025-01-01' }],
+      },
+    });
+    expect(Object.keys(s.components).sort()).toEqual([
+      'docker:docker.io/library/node:18',
+      'github:acme/app',
+      'pypi:foo-bar',
+    ]);
     expect(scenarioComponents(s)).toContainEqual({ kind: 'docker', id: 'docker.io/library/node:18' });
   });
 
   it.each<[string, unknown, RegExp]>([
     ['not an object', 42, /^scenario: /],
     ['no components', {}, /scenario\.components/],
-    ['an unknown kind', { components: { 'gitlab:a/b': [{ from: '2025-01-01' }] } }, /kind:id with kind github, npm, pypi or docker/],
-    ['a bad id', { components: { 'github:not a repo': [{ from: '2025-01-01' }] } }, /components\["github:not a repo"\]: a github component is named owner\/repo/],
+    [
+      'an unknown kind',
+      { components: { 'gitlab:a/b': [{ from: '2025-01-01' }] } },
+      /kind:id with kind github, npm, pypi or docker/,
+    ],
+    [
+      'a bad id',
+      { components: { 'github:not a repo': [{ from: '2025-01-01' }] } },
+      /components\["github:not a repo"\]: a github component is named owner\/repo/,
+    ],
     ['no phases', { components: { 'npm:a': [] } }, /needs at least one phase/],
-    ['a bad date', { components: { 'npm:a': [{ from: '2025-02-30' }] } }, /components\["npm:a"\]\[0\]\.from: must be a date written YYYY-MM-DD/],
-    ['a bad instant', { components: { 'npm:a': [{ from: '2025-01-01', versions: { '1.0.0': 'yesterday' } }] } }, /\[0\]\.versions\.1\.0\.0: must be an RFC 3339 instant/],
-    ['a failure of another upstream', { components: { 'npm:a': [{ from: '2025-01-01', fail: 'dmca' }] } }, /\[0\]\.fail: Invalid option/],
-    ['an unknown field', { components: { 'pypi:a': [{ from: '2025-01-01', pushed_at: '2025-01-01T00:00:00Z' }] } }, /Unrecognized key: "pushed_at"/],
-    ['phases out of order', { components: { 'npm:a': [{ from: '2025-02-01' }, { from: '2025-01-01' }] } }, /\[1\]\.from: phases must be in ascending date order/],
-    ['two keys for one component', { components: { 'github:a/b': [{ from: '2025-01-01' }], 'github:A/B': [{ from: '2025-01-01' }] } }, /the same component as another key/],
-    ['an alias used twice', { components: {}, endoflife: { a: { aliases: ['x'], phases: [{ from: '2025-01-01' }] }, b: { aliases: ['x'], phases: [{ from: '2025-01-01' }] } } }, /"x" is used twice/],
+    [
+      'a bad date',
+      { components: { 'npm:a': [{ from: '2025-02-30' }] } },
+      /components\["npm:a"\]\[0\]\.from: must be a date written YYYY-MM-DD/,
+    ],
+    [
+      'a bad instant',
+      { components: { 'npm:a': [{ from: '2025-01-01', versions: { '1.0.0': 'yesterday' } }] } },
+      /\[0\]\.versions\.1\.0\.0: must be an RFC 3339 instant/,
+    ],
+    [
+      'a failure of another upstream',
+      { components: { 'npm:a': [{ from: '2025-01-01', fail: 'dmca' }] } },
+      /\[0\]\.fail: Invalid option/,
+    ],
+    [
+      'an unknown field',
+      { components: { 'pypi:a': [{ from: '2025-01-01', pushed_at: '2025-01-01T00:00:00Z' }] } },
+      /Unrecognized key: "pushed_at"/,
+    ],
+    [
+      'phases out of order',
+      { components: { 'npm:a': [{ from: '2025-02-01' }, { from: '2025-01-01' }] } },
+      /\[1\]\.from: phases must be in ascending date order/,
+    ],
+    [
+      'two keys for one component',
+      { components: { 'github:a/b': [{ from: '2025-01-01' }], 'github:A/B': [{ from: '2025-01-01' }] } },
+      /the same component as another key/,
+    ],
+    [
+      'an alias used twice',
+      {
+        components: {},
+        endoflife: {
+          a: { aliases: ['x'], phases: [{ from: '2025-01-01' }] },
+          b: { aliases: ['x'], phases: [{ from: '2025-01-01' }] },
+        },
+      },
+      /"x" is used twice/,
+    ],
   ])('refuses %s with a message naming the place', (_name, input, message) => {
     const found = problems(input);
-    expect(found.some((p) => message.test(p)), found.join('\n')).toBe(true);
+    expect(
+      found.some((p) => message.test(p)),
+      found.join('\n'),
+    ).toBe(true);
   });
 
   it('reports every problem at once', () => {
@@ -60,8 +115,17 @@ describe('phaseAt', () => {
     expect(phaseAt(phases, '2024-12-31')).toBeNull();
   });
   it('merges earlier phases, but a failure holds for its own phase only', () => {
-    expect(phaseAt(phases, '2025-06-01')).toEqual({ from: '2025-06-01', pushed_at: '2025-01-01T00:00:00Z', archived: false, fail: 'server_error' });
-    expect(phaseAt(phases, '2026-01-01')).toEqual({ from: '2025-09-01', pushed_at: '2025-01-01T00:00:00Z', archived: true });
+    expect(phaseAt(phases, '2025-06-01')).toEqual({
+      from: '2025-06-01',
+      pushed_at: '2025-01-01T00:00:00Z',
+      archived: false,
+      fail: 'server_error',
+    });
+    expect(phaseAt(phases, '2026-01-01')).toEqual({
+      from: '2025-09-01',
+      pushed_at: '2025-01-01T00:00:00Z',
+      archived: true,
+    });
   });
 });
 
@@ -80,7 +144,14 @@ describe('the demo scenario', () => {
       const series: Record<string, State[]> = {};
       for (const date of ['2025-02-01', '2025-08-15', '2025-12-01', '2026-03-01', '2026-07-01', '2026-11-01']) {
         now = new Date(`${date}T12:00:00Z`);
-        const sources = createSources({ urls: sim.urls, githubToken: null, userAgent: 'tended-test', timeoutMs: 1000, concurrency: 4, cache: new MemoryConditionalCache() });
+        const sources = createSources({
+          urls: sim.urls,
+          githubToken: null,
+          userAgent: 'tended-test',
+          timeoutMs: 1000,
+          concurrency: 4,
+          cache: new MemoryConditionalCache(),
+        });
         for (const ref of scenarioComponents(demo())) {
           const reading = await sources[ref.kind].read(ref, date);
           (series[`${ref.kind}:${ref.id}`] ??= []).push(classify(reading.signals, date));

@@ -56,7 +56,10 @@ const GithubPhase = z.strictObject({
   id: z.number().int().positive().optional(),
   default_branch: z.string().optional(),
   /** A rename or transfer: the old name answers 301 to /repositories/{id}, which names the new one. */
-  renamed_to: z.string().regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, 'must be owner/repo').optional(),
+  renamed_to: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, 'must be owner/repo')
+    .optional(),
 });
 
 const NpmPhase = z.strictObject({
@@ -82,7 +85,11 @@ const NpmPhase = z.strictObject({
   dependents_fail: z.enum(FAILS.dependents).optional(),
 });
 
-const PypiFile = z.strictObject({ upload_time: instant, yanked: z.boolean().optional(), filename: z.string().optional() });
+const PypiFile = z.strictObject({
+  upload_time: instant,
+  yanked: z.boolean().optional(),
+  filename: z.string().optional(),
+});
 const PypiPhase = z.strictObject({
   ...base,
   fail: z.enum(FAILS.pypi).optional(),
@@ -115,8 +122,16 @@ const EolRelease = z.strictObject({
   isLts: z.boolean().optional(),
   latest: z.string().optional(),
 });
-const EolPhase = z.strictObject({ ...base, fail: z.enum(FAILS.endoflife).optional(), releases: z.array(EolRelease).optional() });
-const EolProduct = z.strictObject({ label: z.string().optional(), aliases: z.array(z.string()).optional(), phases: z.array(EolPhase).min(1) });
+const EolPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.endoflife).optional(),
+  releases: z.array(EolRelease).optional(),
+});
+const EolProduct = z.strictObject({
+  label: z.string().optional(),
+  aliases: z.array(z.string()).optional(),
+  phases: z.array(EolPhase).min(1),
+});
 
 export type GithubPhase = z.infer<typeof GithubPhase>;
 export type NpmPhase = z.infer<typeof NpmPhase>;
@@ -138,7 +153,12 @@ export interface Scenario {
   dependents_registry?: string;
 }
 
-const PHASES: Record<ComponentKind, z.ZodType<Phase>> = { github: GithubPhase, npm: NpmPhase, pypi: PypiPhase, docker: DockerPhase };
+const PHASES: Record<ComponentKind, z.ZodType<Phase>> = {
+  github: GithubPhase,
+  npm: NpmPhase,
+  pypi: PypiPhase,
+  docker: DockerPhase,
+};
 
 export class ScenarioError extends Error {
   constructor(readonly problems: string[]) {
@@ -153,7 +173,10 @@ function where(path: PropertyKey[]): string {
 
 function checkOrder(phases: { from: string }[], at: string, problems: string[]): void {
   for (let i = 1; i < phases.length; i++) {
-    if (phases[i]!.from <= phases[i - 1]!.from) problems.push(`${at}[${i}].from: phases must be in ascending date order (${phases[i]!.from} after ${phases[i - 1]!.from})`);
+    if (phases[i]!.from <= phases[i - 1]!.from)
+      problems.push(
+        `${at}[${i}].from: phases must be in ascending date order (${phases[i]!.from} after ${phases[i - 1]!.from})`,
+      );
   }
 }
 
@@ -229,7 +252,9 @@ export function phaseAt<P extends { from: string }>(phases: readonly P[], today:
   let merged: Record<string, unknown> | null = null;
   for (const p of phases) {
     if (p.from > today) break;
-    const carried: Record<string, unknown> = Object.fromEntries(Object.entries(merged ?? {}).filter(([k]) => !NOT_INHERITED.has(k)));
+    const carried: Record<string, unknown> = Object.fromEntries(
+      Object.entries(merged ?? {}).filter(([k]) => !NOT_INHERITED.has(k)),
+    );
     merged = { ...carried, ...p };
   }
   return merged as P | null;

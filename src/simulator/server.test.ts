@@ -18,7 +18,9 @@ const scenario: Scenario = {
     'pypi:proj': [{ from: '2025-01-01', releases: { '1.0': '2025-01-02T00:00:00Z' }, project_status: 'archived' }],
     'docker:node:22': [{ from: '2025-01-01', tag_last_pushed: '2025-01-02T00:00:00Z' }],
   },
-  endoflife: { nodejs: { aliases: ['node'], phases: [{ from: '2020-01-01', releases: [{ name: '22', eolFrom: '2027-04-30' }] }] } },
+  endoflife: {
+    nodejs: { aliases: ['node'], phases: [{ from: '2020-01-01', releases: [{ name: '22', eolFrom: '2027-04-30' }] }] },
+  },
 };
 
 let now = new Date('2025-03-01T12:00:00Z');
@@ -70,7 +72,10 @@ describe('the simulator server', () => {
       return { date: res.headers.get('date'), body: (await res.json()) as { pushed_at: string; archived: boolean } };
     };
     now = new Date('2025-03-01T12:00:00Z');
-    expect(await read()).toMatchObject({ date: 'Sat, 01 Mar 2025 12:00:00 GMT', body: { pushed_at: '2025-01-10T00:00:00Z', archived: false } });
+    expect(await read()).toMatchObject({
+      date: 'Sat, 01 Mar 2025 12:00:00 GMT',
+      body: { pushed_at: '2025-01-10T00:00:00Z', archived: false },
+    });
     now = new Date('2025-07-01T12:00:00Z');
     expect((await read()).body).toMatchObject({ pushed_at: '2025-05-30T00:00:00Z', archived: false });
     now = new Date('2026-02-01T12:00:00Z');
@@ -86,8 +91,16 @@ describe('the simulator server', () => {
     const etag = gh.headers.get('etag')!;
     expect(etag).toMatch(/^W\/"/);
     expect(gh.headers.get('last-modified')).toBeTruthy();
-    expect((await fetch(`${sim.urls.github}/repos/acme/app`, { headers: { 'if-none-match': etag.slice(2) } })).status).toBe(304);
-    expect((await fetch(`${sim.urls.github}/repos/acme/app`, { headers: { 'if-modified-since': gh.headers.get('last-modified')! } })).status).toBe(304);
+    expect(
+      (await fetch(`${sim.urls.github}/repos/acme/app`, { headers: { 'if-none-match': etag.slice(2) } })).status,
+    ).toBe(304);
+    expect(
+      (
+        await fetch(`${sim.urls.github}/repos/acme/app`, {
+          headers: { 'if-modified-since': gh.headers.get('last-modified')! },
+        })
+      ).status,
+    ).toBe(304);
     const npm = await fetch(`${sim.urls.npm}/pkg`);
     expect(npm.headers.get('etag')).toMatch(/^"/);
     const again = await fetch(`${sim.urls.npm}/pkg`, { headers: { 'if-none-match': npm.headers.get('etag')! } });
@@ -99,11 +112,16 @@ describe('the simulator server', () => {
   it('counts an unauthenticated 304 against the GitHub limit, an authorized one not (research §1.5)', async () => {
     const first = await fetch(`${sim.urls.github}/repos/acme/app`);
     const etag = first.headers.get('etag')!;
-    const used = () => fetch(`${sim.urls.github}/repos/acme/app`, { headers: { 'if-none-match': etag } }).then((r) => Number(r.headers.get('x-ratelimit-used')));
+    const used = () =>
+      fetch(`${sim.urls.github}/repos/acme/app`, { headers: { 'if-none-match': etag } }).then((r) =>
+        Number(r.headers.get('x-ratelimit-used')),
+      );
     const a = await used();
     expect(await used()).toBe(a + 1);
     const authorized = () =>
-      fetch(`${sim.urls.github}/repos/acme/app`, { headers: { 'if-none-match': etag, authorization: 'Bearer t' } }).then((r) => Number(r.headers.get('x-ratelimit-used')));
+      fetch(`${sim.urls.github}/repos/acme/app`, {
+        headers: { 'if-none-match': etag, authorization: 'Bearer t' },
+      }).then((r) => Number(r.headers.get('x-ratelimit-used')));
     const b = await authorized();
     expect(await authorized()).toBe(b);
   });
@@ -111,13 +129,20 @@ describe('the simulator server', () => {
   it('serves the Simple API as JSON only when asked for it, with the PEP 792 status', async () => {
     const html = await fetch(`${sim.urls.pypi}/simple/proj/`);
     expect(html.headers.get('content-type')).toMatch(/text\/html/);
-    const res = await fetch(`${sim.urls.pypi}/simple/proj/`, { headers: { accept: 'application/vnd.pypi.simple.v1+json' } });
+    const res = await fetch(`${sim.urls.pypi}/simple/proj/`, {
+      headers: { accept: 'application/vnd.pypi.simple.v1+json' },
+    });
     expect(res.headers.get('content-type')).toBe('application/vnd.pypi.simple.v1+json');
-    expect(await res.json()).toMatchObject({ meta: { 'api-version': '1.4' }, 'project-status': { status: 'archived' } });
+    expect(await res.json()).toMatchObject({
+      meta: { 'api-version': '1.4' },
+      'project-status': { status: 'archived' },
+    });
   });
 
   it('gives the abbreviated packument, without publish times, to a client that asks for it', async () => {
-    const corgi = await fetch(`${sim.urls.npm}/pkg`, { headers: { accept: 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8, */*' } });
+    const corgi = await fetch(`${sim.urls.npm}/pkg`, {
+      headers: { accept: 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8, */*' },
+    });
     const body = (await corgi.json()) as Record<string, unknown>;
     expect(body['time']).toBeUndefined();
     expect(body['dist-tags']).toEqual({ latest: '1.0.0' });
@@ -134,10 +159,14 @@ describe('the simulator server', () => {
   it('takes a new scenario without a restart', async () => {
     const other = await startSimulator({ scenario, clock: () => now });
     try {
-      other.setScenario({ components: { 'npm:other': [{ from: '2020-01-01', versions: { '1.0.0': '2020-01-01T00:00:00.000Z' } }] } });
+      other.setScenario({
+        components: { 'npm:other': [{ from: '2020-01-01', versions: { '1.0.0': '2020-01-01T00:00:00.000Z' } }] },
+      });
       expect((await fetch(`${other.urls.npm}/pkg`)).status).toBe(404);
       expect((await fetch(`${other.urls.npm}/other`)).status).toBe(200);
-      expect(() => other.setScenario({ components: { 'npm:x': [{ from: 'soon' }] } } as unknown as Scenario)).toThrow(/must be a date/);
+      expect(() => other.setScenario({ components: { 'npm:x': [{ from: 'soon' }] } } as unknown as Scenario)).toThrow(
+        /must be a date/,
+      );
     } finally {
       await other.close();
     }
@@ -149,7 +178,9 @@ describe('chaos', () => {
     const s = await startSimulator({ scenario, clock: () => now, chaos: { rate: 0.5, seed }, hangMs: 50 });
     try {
       for (let i = 0; i < 40; i++) {
-        await fetch(`${s.urls.npm}/pkg`, { signal: AbortSignal.timeout(200) }).then((r) => r.arrayBuffer()).catch(() => undefined);
+        await fetch(`${s.urls.npm}/pkg`, { signal: AbortSignal.timeout(200) })
+          .then((r) => r.arrayBuffer())
+          .catch(() => undefined);
       }
       return s.requests.map((r) => r.status);
     } finally {
@@ -168,7 +199,10 @@ describe('chaos', () => {
   });
 
   it('closes at once even while answers hang', async () => {
-    const s = await startSimulator({ scenario: { components: { 'npm:slow': [{ from: '2020-01-01', fail: 'timeout' }] } }, clock: () => now });
+    const s = await startSimulator({
+      scenario: { components: { 'npm:slow': [{ from: '2020-01-01', fail: 'timeout' }] } },
+      clock: () => now,
+    });
     const pending = fetch(`${s.urls.npm}/slow`).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 50));
     const t = Date.now();
@@ -193,7 +227,10 @@ await sim.close();
 `,
     );
     const run = async (at: string) => {
-      const { stdout } = await promisify(execFile)('faketime', [at, process.execPath, '--import', 'tsx', script], { cwd: process.cwd(), timeout: 20_000 });
+      const { stdout } = await promisify(execFile)('faketime', [at, process.execPath, '--import', 'tsx', script], {
+        cwd: process.cwd(),
+        timeout: 20_000,
+      });
       return JSON.parse(stdout) as { date: string; status: number };
     };
     try {

@@ -86,7 +86,9 @@ function revalidate(upstream: Upstream, req: IncomingMessage, answer: HttpAnswer
   const notModified =
     req.headers['if-none-match'] !== undefined
       ? etagMatches(req.headers['if-none-match'], etag)
-      : answer.lastModified !== undefined && typeof ims === 'string' && Date.parse(ims) >= Date.parse(answer.lastModified);
+      : answer.lastModified !== undefined &&
+        typeof ims === 'string' &&
+        Date.parse(ims) >= Date.parse(answer.lastModified);
   if (!notModified) return { ...answer, headers };
   const { 'content-type': _dropped, ...rest } = headers;
   return { status: 304, headers: rest, body: '' };
@@ -116,7 +118,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     };
-    if (!upstream) return send({ status: 404, headers: { 'content-type': 'text/plain' }, body: `no simulated upstream at ${url.pathname}` });
+    if (!upstream)
+      return send({
+        status: 404,
+        headers: { 'content-type': 'text/plain' },
+        body: `no simulated upstream at ${url.pathname}`,
+      });
     if (method !== 'GET' && method !== 'HEAD') return send({ status: 405, headers: { allow: 'GET, HEAD' }, body: '' });
     const ctx: Ctx = {
       base: `http://${req.headers.host ?? 'localhost'}/${upstream}`,

@@ -1,5 +1,14 @@
 /** A scenario indexed for answering requests, with the phase in force on a date. */
-import { phaseAt, type DockerPhase, type EolPhase, type EolProduct, type GithubPhase, type NpmPhase, type PypiPhase, type Scenario } from './scenario.js';
+import {
+  phaseAt,
+  type DockerPhase,
+  type EolPhase,
+  type EolProduct,
+  type GithubPhase,
+  type NpmPhase,
+  type PypiPhase,
+  type Scenario,
+} from './scenario.js';
 import { stableId } from './random.js';
 
 export class World {
@@ -14,7 +23,8 @@ export class World {
     for (const [key, phases] of Object.entries(scenario.components)) {
       if (!key.startsWith('github:')) continue;
       this.githubIds.set(this.githubId(key), key);
-      for (const p of phases as GithubPhase[]) if (p.renamed_to) this.githubRenames.set(p.renamed_to.toLowerCase(), key);
+      for (const p of phases as GithubPhase[])
+        if (p.renamed_to) this.githubRenames.set(p.renamed_to.toLowerCase(), key);
     }
     for (const [name, product] of Object.entries(scenario.endoflife ?? {})) {
       for (const alias of product.aliases ?? []) this.eolAliases.set(alias.toLowerCase(), name);

@@ -7,13 +7,23 @@ import type { HeadBlock } from '../notary/head.js';
 import { CompactRange, rootCoords } from '../notary/merkle.js';
 import { nativeIdsByKind, readNodeHashes, toHead } from './kysely-read.js';
 import type { Database } from './schema.js';
-import { DuplicateObservationError, KeySetConflictError, LogInvariantError, type AppendResult, type HeadSealer, type NewKeySet } from './store.js';
+import {
+  DuplicateObservationError,
+  KeySetConflictError,
+  LogInvariantError,
+  type AppendResult,
+  type HeadSealer,
+  type NewKeySet,
+} from './store.js';
 
 type Trx = Transaction<Database>;
 
 /** A leaf ready to append: what it records, and its exact bytes once logged_at is fixed. */
 export interface PendingLeaf {
-  record: { observation: NewObservation } | { census: NewCensus } | { keyset: { version: number; digest: string; full: NewKeySet | null } };
+  record:
+    | { observation: NewObservation }
+    | { census: NewCensus }
+    | { keyset: { version: number; digest: string; full: NewKeySet | null } };
   /** Set for imported leaves, whose bytes already carry it; null for new ones. */
   logged_at: string | null;
   bytes: (loggedAt: string) => Uint8Array;
@@ -25,7 +35,12 @@ const ROWS_PER_INSERT = 500;
  * The one way leaves enter the log: under the sequencer lock, every leaf with its row, its tree
  * nodes and one new head, in one transaction — all of it or none of it.
  */
-export function appendLeaves(db: Kysely<Database>, backend: Backend, pending: PendingLeaf[], seal: HeadSealer): Promise<AppendResult> {
+export function appendLeaves(
+  db: Kysely<Database>,
+  backend: Backend,
+  pending: PendingLeaf[],
+  seal: HeadSealer,
+): Promise<AppendResult> {
   if (pending.length === 0) return Promise.reject(new LogInvariantError('nothing to append'));
   return db.transaction().execute(async (trx) => {
     const state = await lockLog(trx, backend);
@@ -43,14 +58,23 @@ export function appendLeaves(db: Kysely<Database>, backend: Backend, pending: Pe
       census: [] as Database['census'][],
       key_sets: [] as Database['key_sets'][],
     };
-    const result: AppendResult = { observations: [], census: [], key_sets: [], head: undefined as unknown as HeadBlock };
+    const result: AppendResult = {
+      observations: [],
+      census: [],
+      key_sets: [],
+      head: undefined as unknown as HeadBlock,
+    };
 
     for (const entry of pending) {
       const index = range.size;
       if ('keyset' in entry.record && entry.record.keyset.full) {
-        const latest = await trx.selectFrom('key_sets').select((eb) => eb.fn.max('version').as('latest')).executeTakeFirst();
+        const latest = await trx
+          .selectFrom('key_sets')
+          .select((eb) => eb.fn.max('version').as('latest'))
+          .executeTakeFirst();
         const latestVersion = Number(latest?.latest ?? 0) + rows.key_sets.length;
-        if (entry.record.keyset.version !== latestVersion + 1) throw new KeySetConflictError(entry.record.keyset.version, latestVersion);
+        if (entry.record.keyset.version !== latestVersion + 1)
+          throw new KeySetConflictError(entry.record.keyset.version, latestVersion);
       }
       const ref = refOf(entry);
       const componentId = ref ? components.get(componentKey(ref))! : 0;
@@ -64,7 +88,9 @@ export function appendLeaves(db: Kysely<Database>, backend: Backend, pending: Pe
       const now = new Date().toISOString();
       const loggedAt = entry.logged_at ?? (lastLoggedAt !== null && lastLoggedAt > now ? lastLoggedAt : now);
       if (lastLoggedAt !== null && loggedAt < lastLoggedAt) {
-        throw new LogInvariantError(`leaf ${index} was logged at ${loggedAt}, before leaf ${index - 1} (${lastLoggedAt})`);
+        throw new LogInvariantError(
+          `leaf ${index} was logged at ${loggedAt}, before leaf ${index - 1} (${lastLoggedAt})`,
+        );
       }
       lastLoggedAt = loggedAt;
       const bytes = entry.bytes(loggedAt);
@@ -75,18 +101,43 @@ export function appendLeaves(db: Kysely<Database>, backend: Backend, pending: Pe
       if ('observation' in entry.record) {
         const o = entry.record.observation;
         rows.leaves.push({ idx: index, kind: 'observation', bytes, hash, logged_at: loggedAt });
-        rows.observations.push({ leaf_index: index, component_id: componentId, observed_at: o.observed_at, observation_date: o.observation_date, state: o.state, source: o.source, evidence: JSON.stringify(o.evidence), method: o.method, corrects: o.corrects });
+        rows.observations.push({
+          leaf_index: index,
+          component_id: componentId,
+          observed_at: o.observed_at,
+          observation_date: o.observation_date,
+          state: o.state,
+          source: o.source,
+          evidence: JSON.stringify(o.evidence),
+          method: o.method,
+          corrects: o.corrects,
+        });
         result.observations.push({ ...o, leaf_index: index });
       } else if ('census' in entry.record) {
         const c = entry.record.census;
         rows.leaves.push({ idx: index, kind: 'census', bytes, hash, logged_at: loggedAt });
-        rows.census.push({ leaf_index: index, component_id: componentId, read_at: c.read_at, read_date: c.read_date, dependents: c.dependents, source: c.source, evidence: JSON.stringify(c.evidence), method: c.method });
+        rows.census.push({
+          leaf_index: index,
+          component_id: componentId,
+          read_at: c.read_at,
+          read_date: c.read_date,
+          dependents: c.dependents,
+          source: c.source,
+          evidence: JSON.stringify(c.evidence),
+          method: c.method,
+        });
         result.census.push({ ...c, leaf_index: index } satisfies Census);
       } else {
         const k = entry.record.keyset;
         rows.leaves.push({ idx: index, kind: 'keyset', bytes, hash, logged_at: loggedAt });
         if (k.full) {
-          rows.key_sets.push({ version: k.version, document: JSON.stringify(k.full.document), digest: k.digest, envelope: JSON.stringify(k.full.envelope), leaf_index: index });
+          rows.key_sets.push({
+            version: k.version,
+            document: JSON.stringify(k.full.document),
+            digest: k.digest,
+            envelope: JSON.stringify(k.full.envelope),
+            leaf_index: index,
+          });
           result.key_sets.push({ ...k.full, digest: k.digest, leaf_index: index });
         }
       }
@@ -98,11 +149,21 @@ export function appendLeaves(db: Kysely<Database>, backend: Backend, pending: Pe
       await insertUnnested(trx, 'observations', rows.observations);
       for (const table of ['census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
     } else {
-      for (const table of ['leaves', 'tree_nodes', 'observations', 'census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
+      for (const table of ['leaves', 'tree_nodes', 'observations', 'census', 'key_sets'] as const)
+        await insertChunked(trx, table, rows[table]);
     }
-    result.head = seal({ tree_size: range.size, root: range.root(), timestamp: await headTimestamp(trx, state.head_hash), prev_head_hash: state.head_hash });
+    result.head = seal({
+      tree_size: range.size,
+      root: range.root(),
+      timestamp: await headTimestamp(trx, state.head_hash),
+      prev_head_hash: state.head_hash,
+    });
     await trx.insertInto('heads').values(result.head).execute();
-    await trx.updateTable('log_state').set({ tree_size: range.size, last_logged_at: lastLoggedAt, head_hash: result.head.head_hash }).where('id', '=', 1).execute();
+    await trx
+      .updateTable('log_state')
+      .set({ tree_size: range.size, last_logged_at: lastLoggedAt, head_hash: result.head.head_hash })
+      .where('id', '=', 1)
+      .execute();
     return result;
   });
 }
@@ -112,9 +173,16 @@ export function initialiseLog(db: Kysely<Database>, backend: Backend, seal: Head
   return db.transaction().execute(async (trx) => {
     const state = await lockLog(trx, backend);
     if (state.head_hash !== null) {
-      return toHead(await trx.selectFrom('heads').selectAll().where('head_hash', '=', state.head_hash).executeTakeFirstOrThrow());
+      return toHead(
+        await trx.selectFrom('heads').selectAll().where('head_hash', '=', state.head_hash).executeTakeFirstOrThrow(),
+      );
     }
-    const head = seal({ tree_size: 0, root: EMPTY_ROOT, timestamp: await headTimestamp(trx, null), prev_head_hash: null });
+    const head = seal({
+      tree_size: 0,
+      root: EMPTY_ROOT,
+      timestamp: await headTimestamp(trx, null),
+      prev_head_hash: null,
+    });
     await trx.insertInto('heads').values(head).execute();
     await trx.updateTable('log_state').set({ head_hash: head.head_hash }).where('id', '=', 1).execute();
     return head;
@@ -141,7 +209,12 @@ export const SEQUENCER_LOCK = 0x7473_6571;
  */
 async function lockLog(trx: Trx, backend: Backend) {
   if (backend === 'postgres') await sql`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
-  else await trx.updateTable('log_state').set({ tree_size: sql`tree_size` }).where('id', '=', 1).execute();
+  else
+    await trx
+      .updateTable('log_state')
+      .set({ tree_size: sql`tree_size` })
+      .where('id', '=', 1)
+      .execute();
   return trx.selectFrom('log_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
 }
 
@@ -153,7 +226,11 @@ async function lockLog(trx: Trx, backend: Backend) {
 async function headTimestamp(trx: Trx, prevHeadHash: string | null): Promise<string> {
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   if (prevHeadHash === null) return now;
-  const prev = await trx.selectFrom('heads').select('timestamp').where('head_hash', '=', prevHeadHash).executeTakeFirst();
+  const prev = await trx
+    .selectFrom('heads')
+    .select('timestamp')
+    .where('head_hash', '=', prevHeadHash)
+    .executeTakeFirst();
   return prev && prev.timestamp > now ? prev.timestamp : now;
 }
 
@@ -168,7 +245,11 @@ function observedKey(componentId: number, date: string, correction: boolean): st
 }
 
 function refOf(entry: PendingLeaf): ComponentRef | null {
-  return 'observation' in entry.record ? entry.record.observation.component : 'census' in entry.record ? entry.record.census.component : null;
+  return 'observation' in entry.record
+    ? entry.record.observation.component
+    : 'census' in entry.record
+      ? entry.record.census.component
+      : null;
 }
 
 /** The id of every component the batch names, registering the new ones: `kind:id` → id. */
@@ -182,14 +263,26 @@ async function componentIdsOf(trx: Trx, pending: PendingLeaf[]): Promise<Map<str
   for (let i = 0; i < all.length; i += IDS_PER_QUERY) {
     await trx
       .insertInto('components')
-      .values(all.slice(i, i + IDS_PER_QUERY).map((ref) => ({ kind: ref.kind, native_id: ref.id, owner: componentOwner(ref), purl: componentPurls(ref)[1] })))
+      .values(
+        all.slice(i, i + IDS_PER_QUERY).map((ref) => ({
+          kind: ref.kind,
+          native_id: ref.id,
+          owner: componentOwner(ref),
+          purl: componentPurls(ref)[1],
+        })),
+      )
       .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
       .execute();
   }
   const ids = new Map<string, number>();
   for (const [kind, nativeIds] of nativeIdsByKind(all)) {
     for (let i = 0; i < nativeIds.length; i += IDS_PER_QUERY) {
-      const rows = await trx.selectFrom('components').select(['id', 'native_id']).where('kind', '=', kind).where('native_id', 'in', nativeIds.slice(i, i + IDS_PER_QUERY)).execute();
+      const rows = await trx
+        .selectFrom('components')
+        .select(['id', 'native_id'])
+        .where('kind', '=', kind)
+        .where('native_id', 'in', nativeIds.slice(i, i + IDS_PER_QUERY))
+        .execute();
       for (const row of rows) ids.set(componentKey({ kind, id: row.native_id }), Number(row.id));
     }
   }
@@ -223,20 +316,37 @@ async function observedDates(trx: Trx, pending: PendingLeaf[], components: Map<s
       // An import batch can span years of dates: past a few hundred, filter them here, not in SQL.
       if (dates.size <= IDS_PER_QUERY) query = query.where('observation_date', 'in', [...dates]);
       for (const row of await query.execute()) {
-        if (dates.has(row.observation_date)) seen.add(observedKey(Number(row.component_id), row.observation_date, correction));
+        if (dates.has(row.observation_date))
+          seen.add(observedKey(Number(row.component_id), row.observation_date, correction));
       }
     }
   }
   return seen;
 }
 
-async function assertCorrectable(trx: Trx, componentId: number, ref: ComponentRef, corrects: number, pending: Observation[]): Promise<void> {
+async function assertCorrectable(
+  trx: Trx,
+  componentId: number,
+  ref: ComponentRef,
+  corrects: number,
+  pending: Observation[],
+): Promise<void> {
   const inBatch = pending.find((o) => o.leaf_index === corrects);
   const same = inBatch
     ? inBatch.component.kind === ref.kind && inBatch.component.id === ref.id
-    : Number((await trx.selectFrom('observations').select('component_id').where('leaf_index', '=', corrects).executeTakeFirst())?.component_id) === componentId;
+    : Number(
+        (
+          await trx
+            .selectFrom('observations')
+            .select('component_id')
+            .where('leaf_index', '=', corrects)
+            .executeTakeFirst()
+        )?.component_id,
+      ) === componentId;
   if (!same) {
-    throw new LogInvariantError(`a correction must point at an earlier observation of the same component; leaf ${corrects} is not one`);
+    throw new LogInvariantError(
+      `a correction must point at an earlier observation of the same component; leaf ${corrects} is not one`,
+    );
   }
 }
 
@@ -264,18 +374,31 @@ const UNNEST_COLUMNS = {
 
 const ROWS_PER_UNNEST = 5_000;
 
-async function insertUnnested<T extends keyof typeof UNNEST_COLUMNS>(trx: Trx, table: T, rows: Database[T][]): Promise<void> {
+async function insertUnnested<T extends keyof typeof UNNEST_COLUMNS>(
+  trx: Trx,
+  table: T,
+  rows: Database[T][],
+): Promise<void> {
   const columns = Object.entries(UNNEST_COLUMNS[table]) as [keyof Database[T] & string, string][];
   for (let i = 0; i < rows.length; i += ROWS_PER_UNNEST) {
     const chunk = rows.slice(i, i + ROWS_PER_UNNEST);
     const arrays = columns.map(([name, type]) => sql`${chunk.map((row) => row[name])}::${sql.raw(type)}[]`);
-    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map(([name]) => sql.ref(name)))}) SELECT * FROM unnest(${sql.join(arrays)})`.execute(trx);
+    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map(([name]) => sql.ref(name)))}) SELECT * FROM unnest(${sql.join(arrays)})`.execute(
+      trx,
+    );
   }
 }
 
-async function insertChunked<T extends 'leaves' | 'tree_nodes' | 'observations' | 'census' | 'key_sets'>(trx: Trx, table: T, rows: Database[T][]): Promise<void> {
+async function insertChunked<T extends 'leaves' | 'tree_nodes' | 'observations' | 'census' | 'key_sets'>(
+  trx: Trx,
+  table: T,
+  rows: Database[T][],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     // kysely's typing of a generic table name is too wide to check here; the row type is fixed by T.
-    await trx.insertInto(table).values(rows.slice(i, i + ROWS_PER_INSERT) as never).execute();
+    await trx
+      .insertInto(table)
+      .values(rows.slice(i, i + ROWS_PER_INSERT) as never)
+      .execute();
   }
 }

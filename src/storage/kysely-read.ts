@@ -72,7 +72,12 @@ export function toHead(row: Database['heads']): HeadBlock {
 }
 
 export function toLeaf(row: Database['leaves']): StoredLeaf {
-  return { index: Number(row.idx), bytes: new Uint8Array(row.bytes), hash: new Uint8Array(row.hash), logged_at: row.logged_at };
+  return {
+    index: Number(row.idx),
+    bytes: new Uint8Array(row.bytes),
+    hash: new Uint8Array(row.hash),
+    logged_at: row.logged_at,
+  };
 }
 
 /**

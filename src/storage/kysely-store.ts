@@ -40,7 +40,8 @@ export class KyselyStore implements Store {
     readonly backend: 'sqlite' | 'postgres',
     private readonly db: Kysely<Database>,
     private readonly migrations: Migration[],
-    private readonly withMigrationLock: <T>(db: Kysely<Database>, run: () => Promise<T>) => Promise<T> = (_db, run) => run(),
+    private readonly withMigrationLock: <T>(db: Kysely<Database>, run: () => Promise<T>) => Promise<T> = (_db, run) =>
+      run(),
   ) {}
 
   migrate(): Promise<void> {
@@ -76,7 +77,11 @@ export class KyselyStore implements Store {
     return appendLeaves(
       this.db,
       this.backend,
-      census.map((c) => ({ record: { census: c }, logged_at: null, bytes: (loggedAt) => encodeLeaf(censusLeafRecord(c, loggedAt)) })),
+      census.map((c) => ({
+        record: { census: c },
+        logged_at: null,
+        bytes: (loggedAt) => encodeLeaf(censusLeafRecord(c, loggedAt)),
+      })),
       seal,
     );
   }
@@ -109,7 +114,10 @@ export class KyselyStore implements Store {
         {
           record: { keyset: { version: document.version, digest, full: keySet } },
           logged_at: null,
-          bytes: (loggedAt) => encodeLeaf(keySetLeafRecord({ version: document.version, issued_at: document.issued_at, digest }, loggedAt)),
+          bytes: (loggedAt) =>
+            encodeLeaf(
+              keySetLeafRecord({ version: document.version, issued_at: document.issued_at, digest }, loggedAt),
+            ),
         },
       ],
       seal,
@@ -148,7 +156,12 @@ export class KyselyStore implements Store {
         AND s.leaf_index = (SELECT max(t.leaf_index) FROM census t WHERE t.component_id = s.component_id)
         AND s.dependents IS NOT NULL AND s.dependents >= ${minDependents}
       ORDER BY c.native_id`.execute(this.db);
-    return rows.map((r) => ({ component: { kind, id: r.native_id }, dependents: Number(r.dependents), read_date: r.read_date, leaf_index: Number(r.leaf_index) }));
+    return rows.map((r) => ({
+      component: { kind, id: r.native_id },
+      dependents: Number(r.dependents),
+      read_date: r.read_date,
+      leaf_index: Number(r.leaf_index),
+    }));
   }
 
   async observationsOf(ref: ComponentRef): Promise<Observation[]> {
@@ -192,7 +205,9 @@ export class KyselyStore implements Store {
     // indexed lookup itself. Plain SQL that both backends read the same way.
     const { rows } = await sql<{ version: number | null }>`
       SELECT max(leaf_index) AS version FROM observations
-      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(this.db);
+      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(
+      this.db,
+    );
     const version = rows[0]?.version;
     return version === null || version === undefined ? null : Number(version);
   }
@@ -200,7 +215,9 @@ export class KyselyStore implements Store {
   async censusVersion(ref: ComponentRef): Promise<number | null> {
     const { rows } = await sql<{ version: number | null }>`
       SELECT max(leaf_index) AS version FROM census
-      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(this.db);
+      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(
+      this.db,
+    );
     const version = rows[0]?.version;
     return version === null || version === undefined ? null : Number(version);
   }
@@ -261,20 +278,37 @@ export class KyselyStore implements Store {
   }
 
   async apiKeyCreate(key: NewApiKey): Promise<void> {
-    await this.db.insertInto('api_keys').values({ ...key, revoked_at: null }).execute();
+    await this.db
+      .insertInto('api_keys')
+      .values({ ...key, revoked_at: null })
+      .execute();
   }
 
   async apiKeyRevoke(id: string, at: string): Promise<boolean> {
-    const result = await this.db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
   async apiKeys(): Promise<ApiKeyRecord[]> {
-    return this.db.selectFrom('api_keys').select(['id', 'label', 'created_at', 'revoked_at']).orderBy('created_at').orderBy('id').execute();
+    return this.db
+      .selectFrom('api_keys')
+      .select(['id', 'label', 'created_at', 'revoked_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   }
 
   async apiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const row = await this.db.selectFrom('api_keys').select(['id', 'label', 'created_at', 'revoked_at']).where('key_hash', '=', keyHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'label', 'created_at', 'revoked_at'])
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst();
     return row ?? null;
   }
 

@@ -32,7 +32,12 @@ export async function watchAdd(db: Db, refs: ComponentRef[], at: string): Promis
         .values({ kind: ref.kind, native_id: ref.id, owner: componentOwner(ref), purl: componentPurls(ref)[1] })
         .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
         .execute();
-      const { id } = await trx.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id).executeTakeFirstOrThrow();
+      const { id } = await trx
+        .selectFrom('components')
+        .select('id')
+        .where('kind', '=', ref.kind)
+        .where('native_id', '=', ref.id)
+        .executeTakeFirstOrThrow();
       const result = await trx
         .insertInto('watch')
         .values({ component_id: id, added_at: now, due_at: now, claimed_until: null })
@@ -47,7 +52,9 @@ export async function watchAdd(db: Db, refs: ComponentRef[], at: string): Promis
 export async function watchRemove(db: Db, ref: ComponentRef): Promise<boolean> {
   const result = await db
     .deleteFrom('watch')
-    .where('component_id', '=', (eb) => eb.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id))
+    .where('component_id', '=', (eb) =>
+      eb.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
@@ -60,16 +67,32 @@ export async function watchList(db: Db): Promise<WatchEntry[]> {
     .orderBy('components.kind')
     .orderBy('components.native_id')
     .execute();
-  return rows.map((r) => ({ component: toRef(r.kind, r.native_id), added_at: r.added_at, due_at: r.due_at, claimed_until: r.claimed_until }));
+  return rows.map((r) => ({
+    component: toRef(r.kind, r.native_id),
+    added_at: r.added_at,
+    due_at: r.due_at,
+    claimed_until: r.claimed_until,
+  }));
 }
 
-export async function claimDue(db: Db, backend: 'sqlite' | 'postgres', at: string, limit: number, until: string): Promise<ComponentRef[]> {
+export async function claimDue(
+  db: Db,
+  backend: 'sqlite' | 'postgres',
+  at: string,
+  limit: number,
+  until: string,
+): Promise<ComponentRef[]> {
   const now = instant(at);
   const leaseUntil = instant(until);
   return db.transaction().execute(async (trx) => {
     // SQLite: a write first takes the database's write lock at the start, so a claimer waits its
     // turn instead of failing when it tries to upgrade a read snapshot another claimer has moved on.
-    if (backend === 'sqlite') await trx.updateTable('watch').set({ due_at: sql`due_at` }).where(sql<boolean>`0 = 1`).execute();
+    if (backend === 'sqlite')
+      await trx
+        .updateTable('watch')
+        .set({ due_at: sql`due_at` })
+        .where(sql<boolean>`0 = 1`)
+        .execute();
     // PostgreSQL: SKIP LOCKED lets several workers claim side by side without waiting on each
     // other or taking the same row. SQLite: the transaction's write lock serialises claimers.
     const due = await trx
@@ -84,7 +107,13 @@ export async function claimDue(db: Db, backend: 'sqlite' | 'postgres', at: strin
     if (due.length === 0) return [];
     const ids = due.map((d) => Number(d.component_id));
     await trx.updateTable('watch').set({ claimed_until: leaseUntil }).where('component_id', 'in', ids).execute();
-    const rows = await trx.selectFrom('components').select(['kind', 'native_id']).where('id', 'in', ids).orderBy('kind').orderBy('native_id').execute();
+    const rows = await trx
+      .selectFrom('components')
+      .select(['kind', 'native_id'])
+      .where('id', 'in', ids)
+      .orderBy('kind')
+      .orderBy('native_id')
+      .execute();
     return rows.map((r) => toRef(r.kind, r.native_id));
   });
 }
@@ -99,7 +128,12 @@ export function extendClaims(db: Db, refs: ComponentRef[], until: string): Promi
 }
 
 /** Sets `values` on the watch rows of `refs`, 200 components a statement. */
-async function updateWatched(db: Db, refs: ComponentRef[], values: Partial<Database['watch']>, onlyClaimed: boolean): Promise<void> {
+async function updateWatched(
+  db: Db,
+  refs: ComponentRef[],
+  values: Partial<Database['watch']>,
+  onlyClaimed: boolean,
+): Promise<void> {
   for (let i = 0; i < refs.length; i += 200) {
     const chunk = refs.slice(i, i + 200);
     await db
@@ -111,7 +145,13 @@ async function updateWatched(db: Db, refs: ComponentRef[], values: Partial<Datab
           .selectFrom('components')
           .select('id')
           // `kind = ? AND native_id IN (…)` per kind, which the (kind, native_id) index answers.
-          .where((w) => w.or([...nativeIdsByKind(chunk)].map(([kind, ids]) => w.and([w('kind', '=', kind), w('native_id', 'in', ids)])))),
+          .where((w) =>
+            w.or(
+              [...nativeIdsByKind(chunk)].map(([kind, ids]) =>
+                w.and([w('kind', '=', kind), w('native_id', 'in', ids)]),
+              ),
+            ),
+          ),
       )
       .execute();
   }
@@ -123,7 +163,12 @@ export async function cacheGet(db: Db, url: string): Promise<CachedAnswer | null
 }
 
 export async function cacheSet(db: Db, url: string, entry: CachedAnswer): Promise<void> {
-  const values = { etag: entry.etag, last_modified: entry.last_modified, facts: JSON.stringify(entry.facts), stored_at: new Date().toISOString() };
+  const values = {
+    etag: entry.etag,
+    last_modified: entry.last_modified,
+    facts: JSON.stringify(entry.facts),
+    stored_at: new Date().toISOString(),
+  };
   await db
     .insertInto('upstream_cache')
     .values({ url, ...values })

@@ -64,7 +64,10 @@ export interface Store {
    */
   componentVersion(ref: ComponentRef): Promise<number | null>;
   /** Every component of `kind` under an owner namespace, with its observations. */
-  observationsUnderOwner(kind: ComponentRef['kind'], owner: string): Promise<{ component: ComponentRef; observations: Observation[] }[]>;
+  observationsUnderOwner(
+    kind: ComponentRef['kind'],
+    owner: string,
+  ): Promise<{ component: ComponentRef; observations: Observation[] }[]>;
 
   /** Adds components to the watch list, due at once (`now`); returns how many were not watched yet. */
   watchAdd(refs: ComponentRef[], now: string): Promise<number>;
@@ -151,7 +154,12 @@ export interface StateChange {
  */
 export const OTHER_WRITER_LAG_MS = 50;
 
-export type HeadSealer = (input: { tree_size: number; root: Hash; timestamp: string; prev_head_hash: string | null }) => HeadBlock;
+export type HeadSealer = (input: {
+  tree_size: number;
+  root: Hash;
+  timestamp: string;
+  prev_head_hash: string | null;
+}) => HeadBlock;
 
 export interface AdoptedComponent {
   component: ComponentRef;
@@ -209,9 +217,7 @@ export interface AppendResult {
 
 /** A key-set leaf comes without its document (an export holds leaves only): the leaf alone is kept. */
 export type ImportedLeaf = { bytes: Uint8Array; logged_at: string } & (
-  | { observation: NewObservation }
-  | { census: NewCensus }
-  | { keyset: { version: number; digest: string } }
+  { observation: NewObservation } | { census: NewCensus } | { keyset: { version: number; digest: string } }
 );
 
 export interface StoredLeaf {
@@ -223,7 +229,11 @@ export interface StoredLeaf {
 
 /** A second observation (or a second correction) of one component on one UTC date. */
 export class DuplicateObservationError extends Error {
-  constructor(readonly component: ComponentRef, readonly observation_date: string, readonly correction = false) {
+  constructor(
+    readonly component: ComponentRef,
+    readonly observation_date: string,
+    readonly correction = false,
+  ) {
     super(
       correction
         ? `${component.kind}:${component.id} already has a correction dated ${observation_date}; one re-read per component per day`
@@ -235,7 +245,10 @@ export class DuplicateObservationError extends Error {
 
 /** A key-set version that is not the next one: another writer published first. */
 export class KeySetConflictError extends Error {
-  constructor(readonly version: number, readonly latest: number) {
+  constructor(
+    readonly version: number,
+    readonly latest: number,
+  ) {
     super(`key set version ${version} cannot follow version ${latest}; another writer published first`);
     this.name = 'KeySetConflictError';
   }
@@ -257,7 +270,10 @@ export class LogInvariantError extends Error {
  * component on one date.
  */
 export class StoreUnavailableError extends Error {
-  constructor(readonly backend: 'sqlite' | 'postgres', readonly reason: string) {
+  constructor(
+    readonly backend: 'sqlite' | 'postgres',
+    readonly reason: string,
+  ) {
     super(`the ${backend === 'postgres' ? 'PostgreSQL' : 'SQLite'} store does not answer (${reason})`);
     this.name = 'StoreUnavailableError';
   }

@@ -23,7 +23,9 @@ const scenario: Scenario = {
   },
   endoflife: { nodejs: { phases: [{ from: '2020-01-01', releases: [{ name: '22', eolFrom: '2027-04-30' }] }] } },
 };
-const refs = Object.keys(scenario.components).map((k) => normaliseComponent(k.slice(0, k.indexOf(':')), k.slice(k.indexOf(':') + 1)));
+const refs = Object.keys(scenario.components).map((k) =>
+  normaliseComponent(k.slice(0, k.indexOf(':')), k.slice(k.indexOf(':') + 1)),
+);
 
 describe('conditional requests', () => {
   it('a second pass over unchanged components is all 304s with the same facts', async () => {
@@ -45,7 +47,10 @@ describe('conditional requests', () => {
         expect(r.signals).toEqual(first[i]!.signals);
         expect(classify(r.signals, TODAY)).toBe(classify(first[i]!.signals, TODAY));
         expect(r.source).toBe(first[i]!.source);
-        const strip = (e: Record<string, unknown>) => JSON.parse(JSON.stringify(e).replace(/"(http_status|commits_http_status)":(200|304)/g, '"$1":"x"')) as unknown;
+        const strip = (e: Record<string, unknown>) =>
+          JSON.parse(
+            JSON.stringify(e).replace(/"(http_status|commits_http_status)":(200|304)/g, '"$1":"x"'),
+          ) as unknown;
         expect(strip(r.evidence)).toEqual(strip(first[i]!.evidence));
       });
     } finally {
@@ -58,10 +63,23 @@ describe('conditional requests', () => {
     try {
       const ref = { kind: 'npm', id: 'a' } as const;
       await h.newSources().npm.read(ref, TODAY);
-      h.simulator.setScenario({ ...scenario, components: { ...scenario.components, 'npm:a': [{ from: '2020-01-01', versions: { '1.0.0': '2025-08-01T00:00:00.000Z', '1.1.0': '2026-02-27T00:00:00.000Z' } }] } });
+      h.simulator.setScenario({
+        ...scenario,
+        components: {
+          ...scenario.components,
+          'npm:a': [
+            {
+              from: '2020-01-01',
+              versions: { '1.0.0': '2025-08-01T00:00:00.000Z', '1.1.0': '2026-02-27T00:00:00.000Z' },
+            },
+          ],
+        },
+      });
       const before = h.simulator.requests.length;
       const changed = await h.newSources().npm.read(ref, TODAY);
-      expect(h.simulator.requests.slice(before)).toEqual([{ method: 'GET', path: '/npm/a', status: 200, conditional: true }]);
+      expect(h.simulator.requests.slice(before)).toEqual([
+        { method: 'GET', path: '/npm/a', status: 200, conditional: true },
+      ]);
       expect(changed.evidence['last_published']).toBe('2026-02-27T00:00:00.000Z');
       const third = await h.newSources().npm.read(ref, TODAY);
       expect(h.simulator.requests.at(-1)?.status).toBe(304);
@@ -72,7 +90,10 @@ describe('conditional requests', () => {
   });
 
   it('an error answer is never cached: a deletion is read afresh each time', async () => {
-    const h = await startHarness({ scenario: { components: { 'npm:gone': [{ from: '2020-01-01', fail: 'not_found' }] } }, today: TODAY });
+    const h = await startHarness({
+      scenario: { components: { 'npm:gone': [{ from: '2020-01-01', fail: 'not_found' }] } },
+      today: TODAY,
+    });
     try {
       await h.sources.npm.read({ kind: 'npm', id: 'gone' }, TODAY);
       await h.sources.npm.read({ kind: 'npm', id: 'gone' }, TODAY);

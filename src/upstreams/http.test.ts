@@ -47,11 +47,23 @@ afterAll(async () => {
 
 const OK: FactsSpec<{ ok: boolean }> = {
   version: 'test/1',
-  extract: (body) => (typeof body === 'object' && body !== null && 'ok' in body ? { ok: (body as { ok: unknown }).ok === true } : 'no ok field'),
+  extract: (body) =>
+    typeof body === 'object' && body !== null && 'ok' in body
+      ? { ok: (body as { ok: unknown }).ok === true }
+      : 'no ok field',
 };
 
 function client(o: Partial<HttpClientOptions> = {}): HttpClient {
-  return new HttpClient({ upstream: 'test', base, userAgent: 'tended-test/1', timeoutMs: 300, concurrency: 4, cache: new MemoryConditionalCache(), maxBodyBytes: 1024, ...o });
+  return new HttpClient({
+    upstream: 'test',
+    base,
+    userAgent: 'tended-test/1',
+    timeoutMs: 300,
+    concurrency: 4,
+    cache: new MemoryConditionalCache(),
+    maxBodyBytes: 1024,
+    ...o,
+  });
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Route {
@@ -81,7 +93,10 @@ describe('HttpClient', () => {
     });
     const before = seen.length;
     const a = await client({ bearerToken: 'sekrit' }).get(`${base}/moved`, { accept: 'application/json', facts: OK });
-    expect(a).toMatchObject({ kind: 'facts', redirects: [{ status: 302, from: `${base}/moved`, to: `${otherBase}/elsewhere` }] });
+    expect(a).toMatchObject({
+      kind: 'facts',
+      redirects: [{ status: 302, from: `${base}/moved`, to: `${otherBase}/elsewhere` }],
+    });
     expect(seen[before]!.headers['authorization']).toBe('Bearer sekrit');
     expect(seen[before + 1]!.path).toBe('other:/elsewhere');
     expect(seen[before + 1]!.headers['authorization']).toBeUndefined();
@@ -96,8 +111,15 @@ describe('HttpClient', () => {
       res.writeHead(301);
       res.end();
     });
-    expect(await client().get(`${base}/loop`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'unreachable', reason: 'unparsable', evidence: { error: 'more than 5 redirects' } });
-    expect(await client().get(`${base}/nowhere`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'unreachable', reason: 'unparsable' });
+    expect(await client().get(`${base}/loop`, { accept: 'application/json', facts: OK })).toMatchObject({
+      kind: 'unreachable',
+      reason: 'unparsable',
+      evidence: { error: 'more than 5 redirects' },
+    });
+    expect(await client().get(`${base}/nowhere`, { accept: 'application/json', facts: OK })).toMatchObject({
+      kind: 'unreachable',
+      reason: 'unparsable',
+    });
   });
 
   it('caps bodies', async () => {
@@ -110,13 +132,21 @@ describe('HttpClient', () => {
     });
     for (const path of ['/big', '/big-chunked']) {
       const a = await client().get(`${base}${path}`, { accept: 'application/json', facts: OK });
-      expect(a).toMatchObject({ kind: 'unreachable', reason: 'unparsable', evidence: { error: 'the body is larger than 1024 bytes' } });
+      expect(a).toMatchObject({
+        kind: 'unreachable',
+        reason: 'unparsable',
+        evidence: { error: 'the body is larger than 1024 bytes' },
+      });
     }
   });
 
   it('turns a body the facts cannot be read from into unparsable, not an exception', async () => {
     routes.set('/shape', json(200, { nope: 1 }));
-    expect(await client().get(`${base}/shape`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'unreachable', reason: 'unparsable', evidence: { error: 'no ok field' } });
+    expect(await client().get(`${base}/shape`, { accept: 'application/json', facts: OK })).toMatchObject({
+      kind: 'unreachable',
+      reason: 'unparsable',
+      evidence: { error: 'no ok field' },
+    });
   });
 
   it('times out a slow body, and maps a refused connection to network', async () => {
@@ -125,7 +155,10 @@ describe('HttpClient', () => {
       res.write('{"ok":');
       setTimeout(() => res.end('true}'), 1000).unref();
     });
-    expect(await client().get(`${base}/slow-body`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'unreachable', reason: 'timeout' });
+    expect(await client().get(`${base}/slow-body`, { accept: 'application/json', facts: OK })).toMatchObject({
+      kind: 'unreachable',
+      reason: 'timeout',
+    });
     const closed = createServer();
     const url = await listen(closed);
     await new Promise((r) => closed.close(r));
@@ -144,7 +177,9 @@ describe('HttpClient', () => {
     });
     maxInFlight = 0;
     const c = client({ concurrency: 2 });
-    const answers = await Promise.all(Array.from({ length: 7 }, () => c.get(`${base}/slow`, { accept: 'application/json', facts: OK })));
+    const answers = await Promise.all(
+      Array.from({ length: 7 }, () => c.get(`${base}/slow`, { accept: 'application/json', facts: OK })),
+    );
     expect(answers.every((a) => a.kind === 'facts')).toBe(true);
     expect(maxInFlight).toBe(2);
   });
@@ -166,23 +201,42 @@ describe('HttpClient', () => {
     });
     const c = client();
     for (const path of ['/etag', '/lm']) {
-      expect(await c.get(`${base}${path}`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'facts', status: 200 });
-      expect(await c.get(`${base}${path}`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'facts', status: 304, facts: { ok: true } });
+      expect(await c.get(`${base}${path}`, { accept: 'application/json', facts: OK })).toMatchObject({
+        kind: 'facts',
+        status: 200,
+      });
+      expect(await c.get(`${base}${path}`, { accept: 'application/json', facts: OK })).toMatchObject({
+        kind: 'facts',
+        status: 304,
+        facts: { ok: true },
+      });
     }
   });
 
   it('does not re-confirm facts cached in another format, and survives a failing cache', async () => {
-    routes.set('/fmt', (req, res) => json(200, { ok: true, conditional: req.headers['if-none-match'] !== undefined }, { etag: '"x"' })(req, res));
+    routes.set('/fmt', (req, res) =>
+      json(200, { ok: true, conditional: req.headers['if-none-match'] !== undefined }, { etag: '"x"' })(req, res),
+    );
     const cache = new MemoryConditionalCache();
-    await cache.set(`${base}/fmt`, { etag: '"x"', last_modified: null, facts: { format: 'older/0', facts: { ok: false } } });
+    await cache.set(`${base}/fmt`, {
+      etag: '"x"',
+      last_modified: null,
+      facts: { format: 'older/0', facts: { ok: false } },
+    });
     const before = seen.length;
-    expect(await client({ cache }).get(`${base}/fmt`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'facts', status: 200, facts: { ok: true } });
+    expect(await client({ cache }).get(`${base}/fmt`, { accept: 'application/json', facts: OK })).toMatchObject({
+      kind: 'facts',
+      status: 200,
+      facts: { ok: true },
+    });
     expect(seen[before]!.headers['if-none-match']).toBeUndefined();
     const broken: ConditionalCache = {
       get: () => Promise.reject(new Error('store down')),
       set: () => Promise.reject(new Error('store down')),
     };
-    expect(await client({ cache: broken }).get(`${base}/fmt`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'facts', status: 200 });
+    expect(await client({ cache: broken }).get(`${base}/fmt`, { accept: 'application/json', facts: OK })).toMatchObject(
+      { kind: 'facts', status: 200 },
+    );
   });
 
   it('a 304 to a request that sent no validators asserts nothing', async () => {
@@ -190,7 +244,11 @@ describe('HttpClient', () => {
       res.writeHead(304);
       res.end();
     });
-    expect(await client().get(`${base}/odd304`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'unreachable', reason: 'unparsable', evidence: { http_status: 304 } });
+    expect(await client().get(`${base}/odd304`, { accept: 'application/json', facts: OK })).toMatchObject({
+      kind: 'unreachable',
+      reason: 'unparsable',
+      evidence: { http_status: 304 },
+    });
   });
 });
 
@@ -201,7 +259,13 @@ describe('HttpClient rate limits', () => {
   it.each([
     ['Retry-After in seconds', 429, { 'retry-after': '120' }, {}, 120],
     ['Retry-After as an HTTP date', 503, { 'retry-after': 'Sun, 01 Mar 2026 12:05:00 GMT' }, {}, 300],
-    ['x-ratelimit-reset, measured on the server clock', 403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(serverNow + 900) }, { message: 'API rate limit exceeded' }, 900],
+    [
+      'x-ratelimit-reset, measured on the server clock',
+      403,
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(serverNow + 900) },
+      { message: 'API rate limit exceeded' },
+      900,
+    ],
     ['X-Retry-After (unix time)', 429, { 'x-retry-after': String(serverNow + 30) }, {}, 30],
     ['a message alone', 403, {}, { message: 'You have exceeded a secondary rate limit.' }, 60],
   ])('%s holds the upstream back for that long', async (_name, status, headers, body, seconds) => {
@@ -216,7 +280,15 @@ describe('HttpClient rate limits', () => {
     const before = seen.length;
     now += seconds * 1000 - 1000;
     const held = await c.get(`${base}/fine`, { accept: 'application/json', facts: OK });
-    expect(held).toMatchObject({ kind: 'unreachable', reason: 'rate_limited', evidence: { rate_limited_until: new Date(Date.parse('2026-03-02T09:00:00Z') + seconds * 1000).toISOString().replace('.000Z', 'Z') } });
+    expect(held).toMatchObject({
+      kind: 'unreachable',
+      reason: 'rate_limited',
+      evidence: {
+        rate_limited_until: new Date(Date.parse('2026-03-02T09:00:00Z') + seconds * 1000)
+          .toISOString()
+          .replace('.000Z', 'Z'),
+      },
+    });
     expect(seen.length).toBe(before);
     now += 1000;
     expect(await c.get(`${base}/fine`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'facts' });
@@ -224,6 +296,9 @@ describe('HttpClient rate limits', () => {
 
   it('a 403 that is no rate limit is left to the reader', async () => {
     routes.set('/blocked', json(403, { message: 'Repository access blocked', block: { reason: 'tos' } }));
-    expect(await client().get(`${base}/blocked`, { accept: 'application/json', facts: OK })).toMatchObject({ kind: 'status', status: 403 });
+    expect(await client().get(`${base}/blocked`, { accept: 'application/json', facts: OK })).toMatchObject({
+      kind: 'status',
+      status: 403,
+    });
   });
 });

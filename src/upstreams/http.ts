@@ -35,9 +35,23 @@ export type Answer<F> =
   /** A 200, or a 304 re-confirming the facts of the last 200 for this URL. */
   | { kind: 'facts'; url: string; status: 200 | 304; facts: F; redirects: Redirect[] }
   /** Any other answer the reader must interpret (404, 409, 451, a 403 that is no rate limit…). */
-  | { kind: 'status'; url: string; status: number; body: unknown; text: string; headers: Headers; redirects: Redirect[] }
+  | {
+      kind: 'status';
+      url: string;
+      status: number;
+      body: unknown;
+      text: string;
+      headers: Headers;
+      redirects: Redirect[];
+    }
   /** No answer the record can rest on: transport failure, rate limit, 5xx, 401, unreadable body. */
-  | { kind: 'unreachable'; url: string; reason: UnreachableReason; evidence: Record<string, EvidenceValue>; redirects: Redirect[] };
+  | {
+      kind: 'unreachable';
+      url: string;
+      reason: UnreachableReason;
+      evidence: Record<string, EvidenceValue>;
+      redirects: Redirect[];
+    };
 
 export interface HttpClientOptions {
   /** The upstream's name, for evidence. */
@@ -139,24 +153,42 @@ export class HttpClient {
     if (spent) this.block(spent.waitMs, { ...spent.evidence, url });
     if (x.status === 304) {
       if (cached) return { kind: 'facts', url, status: 304, facts: cached.facts as F, redirects };
-      return this.unreachable(url, 'unparsable', { http_status: 304, error: 'a 304 to a request that sent no validators' }, redirects);
+      return this.unreachable(
+        url,
+        'unparsable',
+        { http_status: 304, error: 'a 304 to a request that sent no validators' },
+        redirects,
+      );
     }
     const body = parseJson(x.text);
     const limit = rateLimitOf(x.status, x.headers, body, x.text, this.now());
     if (limit) {
       this.block(limit.waitMs, { ...limit.evidence, url });
-      return this.unreachable(url, 'rate_limited', { ...limit.evidence, rate_limited_for_seconds: Math.ceil(limit.waitMs / 1000) }, redirects);
+      return this.unreachable(
+        url,
+        'rate_limited',
+        { ...limit.evidence, rate_limited_for_seconds: Math.ceil(limit.waitMs / 1000) },
+        redirects,
+      );
     }
     if (x.status >= 500) {
       // A 503 that says when to come back is honoured like a rate limit, without calling it one.
       const wait = retryAfterMs(x.headers, this.now());
-      if (wait !== null) this.block(wait, { http_status: x.status, url, retry_after: x.headers.get('retry-after') ?? '' });
+      if (wait !== null)
+        this.block(wait, { http_status: x.status, url, retry_after: x.headers.get('retry-after') ?? '' });
       return this.unreachable(url, 'server_error', { http_status: x.status }, redirects);
     }
-    if (x.status === 401) return this.unreachable(url, 'unauthorized', { http_status: 401, message: messageOf(body, x.text) }, redirects);
-    if (x.status !== 200) return { kind: 'status', url, status: x.status, body, text: x.text, headers: x.headers, redirects };
+    if (x.status === 401)
+      return this.unreachable(url, 'unauthorized', { http_status: 401, message: messageOf(body, x.text) }, redirects);
+    if (x.status !== 200)
+      return { kind: 'status', url, status: x.status, body, text: x.text, headers: x.headers, redirects };
     if (body === undefined) {
-      return this.unreachable(url, 'unparsable', { http_status: 200, error: 'the body is not JSON', content_type: contentType(x.headers) }, redirects);
+      return this.unreachable(
+        url,
+        'unparsable',
+        { http_status: 200, error: 'the body is not JSON', content_type: contentType(x.headers) },
+        redirects,
+      );
     }
     let facts: F | string;
     try {
@@ -165,15 +197,25 @@ export class HttpClient {
       // An extractor bug met by an odd body is still an odd body, not a crash of the pass.
       facts = `the body could not be read: ${error instanceof Error ? error.message : String(error)}`;
     }
-    if (typeof facts === 'string') return this.unreachable(url, 'unparsable', { http_status: 200, error: facts.slice(0, 300) }, redirects);
+    if (typeof facts === 'string')
+      return this.unreachable(url, 'unparsable', { http_status: 200, error: facts.slice(0, 300) }, redirects);
     await this.remember(url, x.headers, spec.facts.version, facts);
     return { kind: 'facts', url, status: 200, facts, redirects };
   }
 
-  private headersFor<F extends EvidenceValue>(url: string, spec: RequestSpec<F>, cached: CachedFacts | null): Record<string, string> {
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: spec.accept, ...spec.headers };
+  private headersFor<F extends EvidenceValue>(
+    url: string,
+    spec: RequestSpec<F>,
+    cached: CachedFacts | null,
+  ): Record<string, string> {
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent,
+      accept: spec.accept,
+      ...spec.headers,
+    };
     // Only to the configured origin: a redirect to another host must never carry the token.
-    if (this.options.bearerToken && new URL(url).origin === this.baseOrigin) headers['authorization'] = `Bearer ${this.options.bearerToken}`;
+    if (this.options.bearerToken && new URL(url).origin === this.baseOrigin)
+      headers['authorization'] = `Bearer ${this.options.bearerToken}`;
     if (cached?.etag) headers['if-none-match'] = cached.etag;
     else if (cached?.last_modified) headers['if-modified-since'] = cached.last_modified;
     return headers;
@@ -190,7 +232,8 @@ export class HttpClient {
     }
     if (!entry || (!entry.etag && !entry.last_modified)) return null;
     const f = entry.facts;
-    if (typeof f !== 'object' || f === null || Array.isArray(f) || f['format'] !== format || !('facts' in f)) return null;
+    if (typeof f !== 'object' || f === null || Array.isArray(f) || f['format'] !== format || !('facts' in f))
+      return null;
     return { etag: entry.etag, last_modified: entry.last_modified, facts: f['facts'] ?? null };
   }
 
@@ -250,7 +293,11 @@ export class HttpClient {
       try {
         const text = await readCapped(res, this.options.maxBodyBytes);
         if (text === null) {
-          return { ok: false, reason: 'unparsable', evidence: { http_status: res.status, error: `the body is larger than ${this.options.maxBodyBytes} bytes` } };
+          return {
+            ok: false,
+            reason: 'unparsable',
+            evidence: { http_status: res.status, error: `the body is larger than ${this.options.maxBodyBytes} bytes` },
+          };
         }
         return { ok: true, status: res.status, headers: res.headers, text };
       } catch (error) {
@@ -261,7 +308,12 @@ export class HttpClient {
     }
   }
 
-  private unreachable(url: string, reason: UnreachableReason, evidence: Record<string, EvidenceValue>, redirects: Redirect[]): Answer<never> {
+  private unreachable(
+    url: string,
+    reason: UnreachableReason,
+    evidence: Record<string, EvidenceValue>,
+    redirects: Redirect[],
+  ): Answer<never> {
     return { kind: 'unreachable', url, reason, evidence, redirects };
   }
 }
@@ -302,7 +354,11 @@ function contentType(headers: Headers): string {
  * A body's bytes, or null once it passes `cap` (a declared length over it is refused before
  * anything is read, and the rest is never downloaded). Shared with the API's request bodies.
  */
-export async function readCappedBody(body: ReadableStream<Uint8Array> | null, declaredLength: string | null | undefined, cap: number): Promise<Uint8Array | null> {
+export async function readCappedBody(
+  body: ReadableStream<Uint8Array> | null,
+  declaredLength: string | null | undefined,
+  cap: number,
+): Promise<Uint8Array | null> {
   const declared = Number(declaredLength);
   if (Number.isFinite(declared) && declared > cap) {
     await body?.cancel().catch(() => undefined);
@@ -331,16 +387,39 @@ async function readCapped(res: Response, cap: number): Promise<string | null> {
   return bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 /** A fetch or body-read failure as a reason: our own time-out, or the network. */
 function transportFailure(error: unknown, timeoutMs: number, status?: number): Exchange {
-  const e = error as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const e = error as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    cause?: { code?: unknown; message?: unknown };
+  };
   const code = typeof e?.cause?.code === 'string' ? e.cause.code : typeof e?.code === 'string' ? e.code : null;
   const evidence: Record<string, EvidenceValue> = status === undefined ? {} : { http_status: status };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || (code && TIMEOUT_CODES.has(code))) {
-    return { ok: false, reason: 'timeout', evidence: { ...evidence, error: `no complete answer within ${timeoutMs} ms` } };
+    return {
+      ok: false,
+      reason: 'timeout',
+      evidence: { ...evidence, error: `no complete answer within ${timeoutMs} ms` },
+    };
   }
-  const message = typeof e?.cause?.message === 'string' ? e.cause.message : typeof e?.message === 'string' ? e.message : String(error);
-  return { ok: false, reason: 'network', evidence: { ...evidence, error: message.slice(0, 200), ...(code ? { error_code: code } : {}) } };
+  const message =
+    typeof e?.cause?.message === 'string'
+      ? e.cause.message
+      : typeof e?.message === 'string'
+        ? e.message
+        : String(error);
+  return {
+    ok: false,
+    reason: 'network',
+    evidence: { ...evidence, error: message.slice(0, 200), ...(code ? { error_code: code } : {}) },
+  };
 }

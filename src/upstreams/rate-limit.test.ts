@@ -9,29 +9,53 @@ const headers = (h: Record<string, string>) => new Headers({ date: new Date(NOW)
 /** The five variants of research §1.4, in order; the first three are the client's, the last two the reader's. */
 describe('the 403/429 classifier', () => {
   it('1. retry-after → rate limited for that long', () => {
-    expect(rateLimitOf(403, headers({ 'retry-after': '60' }), {}, '', NOW)).toMatchObject({ waitMs: 60_000, evidence: { rate_limit_rule: 'retry-after', retry_after: 60 } });
+    expect(rateLimitOf(403, headers({ 'retry-after': '60' }), {}, '', NOW)).toMatchObject({
+      waitMs: 60_000,
+      evidence: { rate_limit_rule: 'retry-after', retry_after: 60 },
+    });
   });
 
   it('2. x-ratelimit-remaining 0 → rate limited until reset', () => {
     const reset = NOW / 1000 + 1234;
-    expect(rateLimitOf(403, headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }), {}, '', NOW)).toMatchObject({
+    expect(
+      rateLimitOf(403, headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }), {}, '', NOW),
+    ).toMatchObject({
       waitMs: 1_234_000,
       evidence: { rate_limit_rule: 'x-ratelimit-remaining', ratelimit_remaining: 0, ratelimit_reset: reset },
     });
   });
 
   it('3. a message matching /rate limit/i → rate limited (at least 60 s)', () => {
-    expect(rateLimitOf(403, headers({}), { message: 'You have exceeded a secondary rate limit.' }, '', NOW)).toMatchObject({ waitMs: DEFAULT_BACKOFF_MS, evidence: { rate_limit_rule: 'message' } });
+    expect(
+      rateLimitOf(403, headers({}), { message: 'You have exceeded a secondary rate limit.' }, '', NOW),
+    ).toMatchObject({ waitMs: DEFAULT_BACKOFF_MS, evidence: { rate_limit_rule: 'message' } });
   });
 
-  const answer = (status: number, body: unknown): StatusAnswer => ({ kind: 'status', url: 'u', status, body, text: JSON.stringify(body), headers: new Headers(), redirects: [] });
+  const answer = (status: number, body: unknown): StatusAnswer => ({
+    kind: 'status',
+    url: 'u',
+    status,
+    body,
+    text: JSON.stringify(body),
+    headers: new Headers(),
+    redirects: [],
+  });
 
   it('4. a block body → blocked: deleted', () => {
-    const body = { message: 'Repository access blocked', block: { reason: 'tos', created_at: '2021-04-22T17:53:56Z', html_url: 'https://github.com/tos' } };
+    const body = {
+      message: 'Repository access blocked',
+      block: { reason: 'tos', created_at: '2021-04-22T17:53:56Z', html_url: 'https://github.com/tos' },
+    };
     expect(rateLimitOf(403, headers({}), body, '', NOW)).toBeNull();
     expect(classifyRepoResponse(answer(403, body))).toEqual({
       signals: { notFound: true },
-      evidence: { http_status: 403, message: 'Repository access blocked', block_reason: 'tos', block_created_at: '2021-04-22T17:53:56Z', block_url: 'https://github.com/tos' },
+      evidence: {
+        http_status: 403,
+        message: 'Repository access blocked',
+        block_reason: 'tos',
+        block_created_at: '2021-04-22T17:53:56Z',
+        block_url: 'https://github.com/tos',
+      },
     });
   });
 
@@ -51,7 +75,9 @@ describe('the 403/429 classifier', () => {
   });
 
   it('a remaining count that is not spent does not make a 403 a rate limit', () => {
-    expect(rateLimitOf(403, headers({ 'x-ratelimit-remaining': '4999' }), { message: 'Forbidden' }, '', NOW)).toBeNull();
+    expect(
+      rateLimitOf(403, headers({ 'x-ratelimit-remaining': '4999' }), { message: 'Forbidden' }, '', NOW),
+    ).toBeNull();
   });
 });
 
@@ -70,8 +96,12 @@ describe('retryAfterMs', () => {
 
 describe('spentUntil', () => {
   it('holds back after an answer that spent the window', () => {
-    expect(spentUntil(headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 60) }), NOW)).toMatchObject({ waitMs: 60_000 });
-    expect(spentUntil(headers({ 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(NOW / 1000 + 60) }), NOW)).toBeNull();
+    expect(
+      spentUntil(headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 60) }), NOW),
+    ).toMatchObject({ waitMs: 60_000 });
+    expect(
+      spentUntil(headers({ 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(NOW / 1000 + 60) }), NOW),
+    ).toBeNull();
     expect(spentUntil(headers({ 'x-ratelimit-remaining': '0' }), NOW)).toBeNull();
   });
 });

@@ -66,7 +66,13 @@ function messageOf(body: unknown, text: string): string {
  * Whether a 403 or 429 answer is a rate limit (steps 1–3, plus: every 429 is one) and until
  * when. Any other status, or a 403 that is not a rate limit, gives null.
  */
-export function rateLimitOf(status: number, headers: Headers, body: unknown, text: string, localNowMs: number): RateLimit | null {
+export function rateLimitOf(
+  status: number,
+  headers: Headers,
+  body: unknown,
+  text: string,
+  localNowMs: number,
+): RateLimit | null {
   if (status !== 403 && status !== 429) return null;
   const evidence: Record<string, EvidenceValue> = { http_status: status };
   const remaining = intHeader(headers, 'x-ratelimit-remaining');
@@ -80,7 +86,10 @@ export function rateLimitOf(status: number, headers: Headers, body: unknown, tex
   if (limit !== null) evidence['ratelimit_limit'] = limit;
   if (resource) evidence['ratelimit_resource'] = resource.slice(0, 40);
   if (xRetryAfter !== null) evidence['x_retry_after'] = xRetryAfter;
-  if (retryAfterRaw) evidence['retry_after'] = /^\s*\d+\s*$/.test(retryAfterRaw) ? Number(retryAfterRaw.trim()) : retryAfterRaw.slice(0, 40);
+  if (retryAfterRaw)
+    evidence['retry_after'] = /^\s*\d+\s*$/.test(retryAfterRaw)
+      ? Number(retryAfterRaw.trim())
+      : retryAfterRaw.slice(0, 40);
   const message = messageOf(body, text);
   if (message) evidence['message'] = message.slice(0, 300);
 
@@ -93,10 +102,14 @@ export function rateLimitOf(status: number, headers: Headers, body: unknown, tex
     return { waitMs, evidence: { ...evidence, rate_limit_rule: 'x-ratelimit-remaining' } };
   }
   if (xRetryAfter !== null) {
-    return { waitMs: untilUnixMs(headers, xRetryAfter, localNowMs), evidence: { ...evidence, rate_limit_rule: 'x-retry-after' } };
+    return {
+      waitMs: untilUnixMs(headers, xRetryAfter, localNowMs),
+      evidence: { ...evidence, rate_limit_rule: 'x-retry-after' },
+    };
   }
   // 3. The message says so (GitHub's secondary limits often come with no headers at all).
-  if (/rate limit/i.test(message)) return { waitMs: DEFAULT_BACKOFF_MS, evidence: { ...evidence, rate_limit_rule: 'message' } };
+  if (/rate limit/i.test(message))
+    return { waitMs: DEFAULT_BACKOFF_MS, evidence: { ...evidence, rate_limit_rule: 'message' } };
   if (status === 429) return { waitMs: DEFAULT_BACKOFF_MS, evidence: { ...evidence, rate_limit_rule: 'status 429' } };
   return null;
 }
@@ -109,5 +122,8 @@ export function spentUntil(headers: Headers, localNowMs: number): RateLimit | nu
   const remaining = intHeader(headers, 'x-ratelimit-remaining');
   const reset = intHeader(headers, 'x-ratelimit-reset');
   if (remaining !== 0 || reset === null) return null;
-  return { waitMs: untilUnixMs(headers, reset, localNowMs), evidence: { ratelimit_remaining: 0, ratelimit_reset: reset, rate_limit_rule: 'spent by the previous answer' } };
+  return {
+    waitMs: untilUnixMs(headers, reset, localNowMs),
+    evidence: { ratelimit_remaining: 0, ratelimit_reset: reset, rate_limit_rule: 'spent by the previous answer' },
+  };
 }

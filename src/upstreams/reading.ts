@@ -15,7 +15,11 @@ export interface Verdict {
 }
 
 /** A failed read: not_observed, with why and where, and whatever was read before it. */
-export function unreachableReading(answer: Unreachable, method: string, before: Record<string, EvidenceValue> = {}): Reading {
+export function unreachableReading(
+  answer: Unreachable,
+  method: string,
+  before: Record<string, EvidenceValue> = {},
+): Reading {
   return {
     signals: { unreachable: answer.reason },
     source: answer.url,
@@ -32,12 +36,21 @@ export function unexpectedStatus(answer: StatusAnswer): Verdict {
   const reason = answer.status >= 500 ? 'server_error' : 'unparsable';
   return {
     signals: { unreachable: reason },
-    evidence: { http_status: answer.status, message: messageOf(answer.body, answer.text), unreachable: reason, error: `HTTP ${answer.status} is not an answer this reader interprets` },
+    evidence: {
+      http_status: answer.status,
+      message: messageOf(answer.body, answer.text),
+      unreachable: reason,
+      error: `HTTP ${answer.status} is not an answer this reader interprets`,
+    },
   };
 }
 
-export function redirectEvidence(redirects: { status: number; from: string; to: string }[]): Record<string, EvidenceValue> {
-  return redirects.length === 0 ? {} : { redirects: redirects.map((r) => ({ status: r.status, from: r.from, to: r.to })) };
+export function redirectEvidence(
+  redirects: { status: number; from: string; to: string }[],
+): Record<string, EvidenceValue> {
+  return redirects.length === 0
+    ? {}
+    : { redirects: redirects.map((r) => ({ status: r.status, from: r.from, to: r.to })) };
 }
 
 /** An RFC 3339 instant from an upstream field, or null (a missing or garbled date is no date). */
@@ -65,7 +78,10 @@ export function latestInstant(values: Iterable<string | null | undefined>): stri
  * Activity dates are set by clients and can lie about the future (research §1.2); a date after
  * the observation date counts as activity on that date, and the evidence keeps the raw date.
  */
-export function activityAsOf(at: string | null, today: string): { lastActivity: string | null; evidence: Record<string, EvidenceValue> } {
+export function activityAsOf(
+  at: string | null,
+  today: string,
+): { lastActivity: string | null; evidence: Record<string, EvidenceValue> } {
   if (at === null) return { lastActivity: null, evidence: {} };
   if (utcDateOf(at) > today) return { lastActivity: `${today}T00:00:00Z`, evidence: { activity_in_future: true } };
   return { lastActivity: at, evidence: {} };

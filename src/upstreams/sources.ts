@@ -33,6 +33,10 @@ export function createSources(options: UpstreamOptions): Sources {
     npm: createNpmSource(client('npm', LARGE_BODY), base(options.urls.npm)),
     pypi: createPypiSource(client('pypi', LARGE_BODY), base(options.urls.pypi)),
     docker: createDockerSource(client('dockerhub', SMALL_BODY), base(options.urls.dockerhub), endoflife),
-    dependents: createDependentsSource(client('dependents', SMALL_BODY), base(options.urls.dependents), options.urls.dependentsRegistry),
+    dependents: createDependentsSource(
+      client('dependents', SMALL_BODY),
+      base(options.urls.dependents),
+      options.urls.dependentsRegistry,
+    ),
   };
 }

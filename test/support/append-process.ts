@@ -8,10 +8,19 @@ import { openPostgresStore } from '../../src/storage/postgres/open.js';
 import { openSqliteStore } from '../../src/storage/sqlite/open.js';
 import { githubObservation } from './record.js';
 
-const [url, keyPath, origin, prefix, count, batch] = process.argv.slice(2) as [string, string, string, string, string, string];
+const [url, keyPath, origin, prefix, count, batch] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const privateKey = createPrivateKey(readFileSync(keyPath));
 const notary = logNotary(origin, privateKey, createPublicKey(privateKey));
-const store = url.startsWith('sqlite:') ? await openSqliteStore(url.slice('sqlite:'.length)) : await openPostgresStore(url, { max: 2 });
+const store = url.startsWith('sqlite:')
+  ? await openSqliteStore(url.slice('sqlite:'.length))
+  : await openPostgresStore(url, { max: 2 });
 const total = Number(count);
 const size = Number(batch);
 for (let at = 0; at < total; at += size) {

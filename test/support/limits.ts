@@ -10,7 +10,15 @@ import { recordDeps } from './record.js';
 export function closedSources(): Sources {
   const nowhere = 'http://127.0.0.1:9';
   return createSources({
-    urls: { github: nowhere, npm: nowhere, pypi: nowhere, endoflife: nowhere, dockerhub: nowhere, dependents: nowhere, dependentsRegistry: 'npmjs.org' },
+    urls: {
+      github: nowhere,
+      npm: nowhere,
+      pypi: nowhere,
+      endoflife: nowhere,
+      dockerhub: nowhere,
+      dependents: nowhere,
+      dependentsRegistry: 'npmjs.org',
+    },
     githubToken: null,
     userAgent: 'tended-test',
     timeoutMs: 1000,
@@ -20,7 +28,10 @@ export function closedSources(): Sources {
 }
 
 /** The real app over `store` with a real limiter; the caller closes the limiter. */
-export function limitedApp(store: Store, options: Partial<LimiterOptions> = {}): { app: ReturnType<typeof build>; limiter: RateLimiter } {
+export function limitedApp(
+  store: Store,
+  options: Partial<LimiterOptions> = {},
+): { app: ReturnType<typeof build>; limiter: RateLimiter } {
   const limiter = createRateLimiter({ free: 60, keyed: 600, ...options });
   const app = build({ ...recordDeps(store), sources: closedSources(), logError: () => {}, limiter });
   return { app, limiter };

@@ -39,7 +39,11 @@ export async function observedRecord(): Promise<ObservedRecord> {
     await harness?.close();
     harness = await startHarness({ scenario: demoScenario(), today: date });
     deps.clock.set(`${date}T12:00:00Z`);
-    await observeNamed({ ...deps, sources: harness.sources }, OBSERVED.map(([kind, id]) => normaliseComponent(kind, id)), 4);
+    await observeNamed(
+      { ...deps, sources: harness.sources },
+      OBSERVED.map(([kind, id]) => normaliseComponent(kind, id)),
+      4,
+    );
   }
   const today = harness!;
   return {
@@ -69,7 +73,12 @@ export async function serveApp(deps: ObserverDeps, listenHost = '127.0.0.1'): Pr
     port: 0,
     fetch: (request: Request) => {
       const h = request.headers;
-      requests.push({ method: request.method, accept: h.get('accept'), sessionId: h.get('mcp-session-id'), version: h.get('mcp-protocol-version') });
+      requests.push({
+        method: request.method,
+        accept: h.get('accept'),
+        sessionId: h.get('mcp-session-id'),
+        version: h.get('mcp-protocol-version'),
+      });
       return app.fetch(request);
     },
   });

@@ -88,10 +88,25 @@ export function testNotary(origin = 'test.tended.local/log') {
 }
 
 /** Runs test/support/claim-process.ts to completion; resolves the ids it claimed. */
-export function claimProcess(url: string, now: string, lease: string, limit: number, rounds: number): Promise<string[]> {
+export function claimProcess(
+  url: string,
+  now: string,
+  lease: string,
+  limit: number,
+  rounds: number,
+): Promise<string[]> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./claim-process.ts', import.meta.url)), url, now, lease, String(limit), String(rounds)],
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./claim-process.ts', import.meta.url)),
+      url,
+      now,
+      lease,
+      String(limit),
+      String(rounds),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -99,23 +114,42 @@ export function claimProcess(url: string, now: string, lease: string, limit: num
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   return new Promise((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`claim process failed: ${err}`)))),
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`claim process failed: ${err}`)),
+    ),
   );
 }
 
 /** Starts test/support/append-process.ts; resolves its exit code, and lets the test kill it. */
-export function appendProcess(args: { url: string; keyFile: string; origin: string; prefix: string; count: number; batch: number }) {
+export function appendProcess(args: {
+  url: string;
+  keyFile: string;
+  origin: string;
+  prefix: string;
+  count: number;
+  batch: number;
+}) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./append-process.ts', import.meta.url)), args.url, args.keyFile, args.origin, args.prefix, String(args.count), String(args.batch)],
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./append-process.ts', import.meta.url)),
+      args.url,
+      args.keyFile,
+      args.origin,
+      args.prefix,
+      String(args.count),
+      String(args.batch),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, out, err })),
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>(
+    (resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out, err })),
   );
   const batches = (n: number) =>
     new Promise<void>((resolve, reject) => {
@@ -132,12 +166,20 @@ export function fixedClock(isoInstant: string): Clock & { set(iso: string): void
   return { now: () => now, set: (iso) => (now = new Date(iso)) };
 }
 
-export function recordDeps(store: Store, clockAt = '2026-11-22T12:00:00Z'): RecordDeps & { clock: ReturnType<typeof fixedClock> } {
+export function recordDeps(
+  store: Store,
+  clockAt = '2026-11-22T12:00:00Z',
+): RecordDeps & { clock: ReturnType<typeof fixedClock> } {
   return { store, notary: testNotary(), clock: fixedClock(clockAt) };
 }
 
 /** A GitHub observation as the observer would record it. */
-export function githubObservation(repo: string, date: string, state: State, extra: Partial<NewObservation> = {}): NewObservation {
+export function githubObservation(
+  repo: string,
+  date: string,
+  state: State,
+  extra: Partial<NewObservation> = {},
+): NewObservation {
   const component = normaliseComponent('github', repo);
   return {
     component,

@@ -49,10 +49,15 @@ export async function throwawayRedis(): Promise<ThrowawayRedis> {
   let child: ChildProcess | null = null;
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      if (child && child.exitCode === null) return reject(new Error(`the throwaway Redis on ${port} is already running`));
-      const c = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      if (child && child.exitCode === null)
+        return reject(new Error(`the throwaway Redis on ${port} is already running`));
+      const c = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       child = c;
       let out = '';
       const timer = setTimeout(() => reject(new Error(`redis-server did not start on ${port}: ${out}`)), 5_000);

@@ -50,8 +50,8 @@ export function tended(args: string[], env: Record<string, string>, at: string):
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, out, err })),
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>(
+    (resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out, err })),
   );
   return {
     child,
@@ -74,12 +74,22 @@ export async function serveAt(env: Record<string, string>, at: string): Promise<
   const port = await freePort();
   const p = tended(['serve'], { PORT: String(port), TENDED_RATE_LIMIT_FREE: '1000000', ...env }, at);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`serve on ${port}`, 60_000, async () => (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) })).status === 200, () => p.output().err);
+  await waitFor(
+    `serve on ${port}`,
+    60_000,
+    async () => (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) })).status === 200,
+    () => p.output().err,
+  );
   return { ...p, url };
 }
 
 /** Polls `check` until it holds; fails with `what` (and `detail()`) after `ms`. */
-export async function waitFor(what: string, ms: number, check: () => Promise<boolean> | boolean, detail: () => string = () => ''): Promise<number> {
+export async function waitFor(
+  what: string,
+  ms: number,
+  check: () => Promise<boolean> | boolean,
+  detail: () => string = () => '',
+): Promise<number> {
   const started = Date.now();
   for (;;) {
     try {
@@ -115,9 +125,20 @@ export function load(url: string, paths: string[], concurrency = 4) {
       const path = paths[n++ % paths.length]!;
       const at = Date.now();
       try {
-        const r = await fetch(`${url}${path}`, { headers: { accept: path.startsWith('/api') || path === '/healthz' ? 'application/json' : 'text/html' }, signal: AbortSignal.timeout(10_000) });
+        const r = await fetch(`${url}${path}`, {
+          headers: { accept: path.startsWith('/api') || path === '/healthz' ? 'application/json' : 'text/html' },
+          signal: AbortSignal.timeout(10_000),
+        });
         const body = await r.text();
-        answers.push({ path, at, ms: Date.now() - at, status: r.status, contentType: r.headers.get('content-type') ?? '', retryAfter: r.headers.get('retry-after'), body });
+        answers.push({
+          path,
+          at,
+          ms: Date.now() - at,
+          status: r.status,
+          contentType: r.headers.get('content-type') ?? '',
+          retryAfter: r.headers.get('retry-after'),
+          body,
+        });
       } catch {
         answers.push({ path, at, ms: Date.now() - at, status: 0, contentType: '', retryAfter: null, body: '' });
       }
@@ -138,7 +159,11 @@ export function load(url: string, paths: string[], concurrency = 4) {
  * The end of every fault test: every watched component holds exactly one scheduled observation
  * dated `date` (none lost, none doubled), and the tree holds nothing else.
  */
-export async function expectExactlyOnePerComponent(store: Store, expected: ComponentRef[], date: string): Promise<void> {
+export async function expectExactlyOnePerComponent(
+  store: Store,
+  expected: ComponentRef[],
+  date: string,
+): Promise<void> {
   const watched = (await store.watchList()).map((w) => w.component);
   const keys = new Set([...expected, ...watched].map((r) => `${r.kind}:${r.id}`));
   const problems: string[] = [];

@@ -97,7 +97,8 @@ async function waitForConnection(url: string): Promise<void> {
       return;
     } catch (error) {
       await client.end().catch(() => {});
-      if (Date.now() > deadline) throw new Error(`the throwaway PostgreSQL at ${url} does not answer: ${(error as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(`the throwaway PostgreSQL at ${url} does not answer: ${(error as Error).message}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

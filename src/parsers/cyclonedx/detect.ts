@@ -7,7 +7,10 @@
 const HEAD = 64 * 1024;
 
 export function looksCycloneDx(text: string): boolean {
-  const head = text.slice(0, HEAD).replace(/^\uFEFF/, '').trimStart();
+  const head = text
+    .slice(0, HEAD)
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (head.startsWith('{')) return /"bomFormat"\s*:\s*"CycloneDX"/.test(head);
   if (head.startsWith('<')) {
     return /<(?:[\w.-]+:)?bom\b[^>]*?\sxmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/cyclonedx\.org\/schema\/bom\//.test(head);

@@ -23,7 +23,10 @@ function figure(note: string, name: string): number {
 
 /** Entries that carried a purl: the references, plus the unresolved ones refused for their purl. */
 function purlInputs(r: ParseResult): string[] {
-  return [...r.references.map((x) => x.input), ...r.unresolved.filter((u) => u.reason !== NO_PURL_REASON).map((u) => u.input)];
+  return [
+    ...r.references.map((x) => x.input),
+    ...r.unresolved.filter((u) => u.reason !== NO_PURL_REASON).map((u) => u.input),
+  ];
 }
 
 function onlyInputErrors(text: string): void {
@@ -45,7 +48,11 @@ describe('parseCycloneDx on the corpus', () => {
   const rows = corpus();
 
   it('covers every CycloneDX file in the corpus', () => {
-    expect(rows.map((r) => r.file).sort()).toEqual(readdirSync(`${CORPUS_DIR}cyclonedx`).map((f) => `cyclonedx/${f}`).sort());
+    expect(rows.map((r) => r.file).sort()).toEqual(
+      readdirSync(`${CORPUS_DIR}cyclonedx`)
+        .map((f) => `cyclonedx/${f}`)
+        .sort(),
+    );
   });
 
   it.each(rows)('$file: every entry accounted for, purl figures match', ({ file, expected, note }) => {
@@ -113,13 +120,30 @@ describe('parseCycloneDx rules', () => {
       JSON.stringify({
         bomFormat: 'CycloneDX',
         specVersion: '1.7',
-        metadata: { component: { name: 'me', purl: 'pkg:npm/me@1', components: [{ name: 'part', purl: 'pkg:pypi/Flask_Login@1' }] } },
-        components: [{ name: 'a', 'bom-ref': 'a-ref', purl: 'pkg:npm/a@1', components: [{ name: 'b' }, { name: 'c', purl: 'pkg:maven/g/c@1' }] }],
+        metadata: {
+          component: {
+            name: 'me',
+            purl: 'pkg:npm/me@1',
+            components: [{ name: 'part', purl: 'pkg:pypi/Flask_Login@1' }],
+          },
+        },
+        components: [
+          {
+            name: 'a',
+            'bom-ref': 'a-ref',
+            purl: 'pkg:npm/a@1',
+            components: [{ name: 'b' }, { name: 'c', purl: 'pkg:maven/g/c@1' }],
+          },
+        ],
       }),
     );
     expect(r.variant).toBe('CycloneDX 1.7 JSON');
     expect(r.references).toEqual([
-      { ref: { kind: 'pypi', id: 'flask-login' }, input: 'pkg:pypi/Flask_Login@1', location: 'metadata.component.components[0]' },
+      {
+        ref: { kind: 'pypi', id: 'flask-login' },
+        input: 'pkg:pypi/Flask_Login@1',
+        location: 'metadata.component.components[0]',
+      },
       { ref: { kind: 'npm', id: 'a' }, input: 'pkg:npm/a@1', location: 'bom-ref a-ref' },
     ]);
     expect(r.unresolved).toEqual([
@@ -129,9 +153,15 @@ describe('parseCycloneDx rules', () => {
   });
 
   it('names the subject with only the fields it gives, and null when there is no metadata.component', () => {
-    const bom = (metadata: unknown): string => JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', metadata, components: [] });
-    expect(parseCycloneDx(bom({ component: { group: 'org.acme', name: 'app', version: '2.0', 'bom-ref': 'app' } })).subject).toEqual({ name: 'org.acme/app', version: '2.0', bom_ref: 'app' });
-    expect(parseCycloneDx(bom({ component: { purl: 'pkg:npm/x@1', name: 7 } })).subject).toEqual({ name: '(unnamed)', purl: 'pkg:npm/x@1' });
+    const bom = (metadata: unknown): string =>
+      JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', metadata, components: [] });
+    expect(
+      parseCycloneDx(bom({ component: { group: 'org.acme', name: 'app', version: '2.0', 'bom-ref': 'app' } })).subject,
+    ).toEqual({ name: 'org.acme/app', version: '2.0', bom_ref: 'app' });
+    expect(parseCycloneDx(bom({ component: { purl: 'pkg:npm/x@1', name: 7 } })).subject).toEqual({
+      name: '(unnamed)',
+      purl: 'pkg:npm/x@1',
+    });
     expect(parseCycloneDx(bom({ component: { name: ['not', 'a', 'string'] } })).subject).toBeNull();
     expect(parseCycloneDx(bom({ tools: [] })).subject).toBeNull();
     expect(parseCycloneDx(JSON.stringify({ bomFormat: 'CycloneDX', components: [] })).subject).toBeNull();
@@ -169,7 +199,9 @@ describe('parseCycloneDx rules', () => {
   });
 
   it('leaves undeclared entity references as text', () => {
-    const r = parseCycloneDx('<bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components><component><name>&lol9;</name></component></components></bom>');
+    const r = parseCycloneDx(
+      '<bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components><component><name>&lol9;</name></component></components></bom>',
+    );
     expect(r.unresolved).toHaveLength(1);
   });
 
@@ -178,23 +210,32 @@ describe('parseCycloneDx rules', () => {
     expect(() => parseCycloneDx(nestedJson(MAX_COMPONENT_DEPTH + 1))).toThrow(/nested more than 64 levels/);
     expect(() => parseCycloneDx(nestedJson(100_000))).toThrow(InputError);
     // A deep non-component entry must be described, not serialised.
-    const deepEntry = parseCycloneDx(`{"bomFormat":"CycloneDX","components":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`);
-    expect(deepEntry.unresolved).toEqual([{ input: '(a list)', location: 'components[0]', reason: expect.stringContaining('not a component') }]);
+    const deepEntry = parseCycloneDx(
+      `{"bomFormat":"CycloneDX","components":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`,
+    );
+    expect(deepEntry.unresolved).toEqual([
+      { input: '(a list)', location: 'components[0]', reason: expect.stringContaining('not a component') },
+    ]);
     const deepXml = `<bom xmlns="http://cyclonedx.org/schema/bom/1.4">${'<components><component>'.repeat(100_000)}${'</component></components>'.repeat(100_000)}</bom>`;
     expect(() => parseCycloneDx(deepXml)).toThrow(/nested more than/);
   });
 });
 
 describe('parseCycloneDx properties', () => {
-  const small = ['cern-lhc-vdm-editor.bom.json', 'laravel-7.12.0.1.1.xml', 'cbom-algorithm.bom.json', 'trivy-nested-packages-bom.json'].map(
-    (f) => readFileSync(`${CORPUS_DIR}cyclonedx/${f}`),
-  );
+  const small = [
+    'cern-lhc-vdm-editor.bom.json',
+    'laravel-7.12.0.1.1.xml',
+    'cbom-algorithm.bom.json',
+    'trivy-nested-packages-bom.json',
+  ].map((f) => readFileSync(`${CORPUS_DIR}cyclonedx/${f}`));
 
   it('throws nothing but InputError on arbitrary strings', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), onlyInputErrors), { numRuns: 500 });
     fc.assert(
-      fc.property(fc.constantFrom('{"bomFormat":"CycloneDX","components":', '<bom xmlns="http://cyclonedx.org/schema/bom/1.6">'), fc.string(), (a, b) =>
-        onlyInputErrors(a + b),
+      fc.property(
+        fc.constantFrom('{"bomFormat":"CycloneDX","components":', '<bom xmlns="http://cyclonedx.org/schema/bom/1.6">'),
+        fc.string(),
+        (a, b) => onlyInputErrors(a + b),
       ),
       { numRuns: 300 },
     );

@@ -79,10 +79,14 @@ function parseJson(body: string): ParseResult {
   try {
     doc = JSON.parse(body);
   } catch (e) {
-    throw new InputError(`Expected CycloneDX JSON, but the JSON is malformed: ${e instanceof Error ? e.message : String(e)}.`);
+    throw new InputError(
+      `Expected CycloneDX JSON, but the JSON is malformed: ${e instanceof Error ? e.message : String(e)}.`,
+    );
   }
   if (!isObject(doc) || doc['bomFormat'] !== 'CycloneDX') {
-    throw new InputError('Expected a CycloneDX JSON document with "bomFormat": "CycloneDX" at the top level, but it has none.');
+    throw new InputError(
+      'Expected a CycloneDX JSON document with "bomFormat": "CycloneDX" at the top level, but it has none.',
+    );
   }
   const spec = typeof doc['specVersion'] === 'string' ? `${doc['specVersion'].slice(0, 10)} ` : '';
   const acc: Accounting = { references: [], unresolved: [] };
@@ -90,7 +94,13 @@ function parseJson(body: string): ParseResult {
   let subject: SbomSubject | null = null;
   if (isObject(metadata) && isObject(metadata['component'])) {
     const c = metadata['component'];
-    subject = sbomSubject({ name: c['name'], version: c['version'], group: c['group'], purl: c['purl'], ref: c['bom-ref'] });
+    subject = sbomSubject({
+      name: c['name'],
+      version: c['version'],
+      group: c['group'],
+      purl: c['purl'],
+      ref: c['bom-ref'],
+    });
     walk(acc, c['components'], 'metadata.component.components', 1, fromJson);
   }
   walk(acc, doc['components'], 'components', 1, fromJson);
@@ -134,7 +144,9 @@ const xmlParser = new XMLParser({
  * processing instructions are removed first so the `<` inside them are not counted.
  */
 function xmlElementDepth(body: string): { depth: number; offset: number } {
-  const stripped = body.replace(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g, (m) => ' '.repeat(m.length));
+  const stripped = body.replace(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g, (m) =>
+    ' '.repeat(m.length),
+  );
   let depth = 0;
   for (const m of stripped.matchAll(/<(\/?)[^<>]*?(\/?)>/g)) {
     if (m[1] === '/') depth -= 1;
@@ -165,14 +177,21 @@ function parseXml(body: string): ParseResult {
   }
   const valid = XMLValidator.validate(body);
   if (valid !== true) {
-    throw new InputError(`Expected CycloneDX XML, but the XML is malformed on line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
+    throw new InputError(
+      `Expected CycloneDX XML, but the XML is malformed on line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`,
+    );
   }
-  const ns = /<(?:[\w.-]+:)?bom\b[^>]*?\sxmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/cyclonedx\.org\/schema\/bom\/(\d+\.\d+)["']/.exec(body);
+  const ns =
+    /<(?:[\w.-]+:)?bom\b[^>]*?\sxmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/cyclonedx\.org\/schema\/bom\/(\d+\.\d+)["']/.exec(
+      body,
+    );
   let doc: unknown;
   try {
     doc = xmlParser.parse(body);
   } catch (e) {
-    throw new InputError(`Expected CycloneDX XML, but it could not be read: ${e instanceof Error ? e.message : String(e)}.`);
+    throw new InputError(
+      `Expected CycloneDX XML, but it could not be read: ${e instanceof Error ? e.message : String(e)}.`,
+    );
   }
   const bom = isObject(doc) ? doc['bom'] : undefined;
   if (!ns || bom === undefined) {
@@ -186,7 +205,13 @@ function parseXml(body: string): ParseResult {
     const metadata = bom['metadata'];
     const c = isObject(metadata) ? metadata['component'] : undefined;
     if (isObject(c)) {
-      subject = sbomSubject({ name: xmlText(c['name']), version: xmlText(c['version']), group: xmlText(c['group']), purl: xmlText(c['purl']), ref: c['@_bom-ref'] });
+      subject = sbomSubject({
+        name: xmlText(c['name']),
+        version: xmlText(c['version']),
+        group: xmlText(c['group']),
+        purl: xmlText(c['purl']),
+        ref: c['@_bom-ref'],
+      });
       walk(acc, fromXml(c).children, 'metadata.component.components', 1, fromXml);
     }
     walk(acc, fromXml({ components: bom['components'] }).children, 'components', 1, fromXml);

@@ -15,7 +15,6 @@ function fromKeys(r: ParseResult): Set<string> {
   return new Set(r.references.filter((x) => /^line \d+$/.test(x.location)).map((x) => `${x.ref.kind}:${x.ref.id}`));
 }
 
-
 describe('parseDockerfile on the corpus', () => {
   it('has Dockerfiles', () => expect(files.length).toBeGreaterThan(0));
   it.each(files)('%s gives its MANIFEST.tsv count', (file) => {
@@ -32,7 +31,11 @@ describe('parseDockerfile on the corpus', () => {
 
   it('grafana resolves ARG images and stage names built from ARGs', () => {
     const r = parseDockerfile(readFileSync(join(CORPUS, 'dockerfile/grafana.Dockerfile'), 'utf8'));
-    expect([...fromKeys(r)].sort()).toEqual(['docker:docker.io/library/alpine:3.21', 'docker:docker.io/library/golang:1.24.2-alpine', 'docker:docker.io/library/node:22-alpine']);
+    expect([...fromKeys(r)].sort()).toEqual([
+      'docker:docker.io/library/alpine:3.21',
+      'docker:docker.io/library/golang:1.24.2-alpine',
+      'docker:docker.io/library/node:22-alpine',
+    ]);
     expect(r.unresolved.filter((u) => u.reason.includes('build stage'))).toHaveLength(2);
   });
 });
@@ -47,21 +50,51 @@ describe('parseDockerfile edge cases', () => {
     ['$V', 'ARG V=3.19\nFROM alpine:$V\n', ['docker.io/library/alpine:3.19'], 0],
     ['${V}', 'ARG IMG=redis\nFROM ${IMG}:7\n', ['docker.io/library/redis:7'], 0],
     ['${V:-default}', 'ARG V\nFROM alpine:${V:-3.18}\n', ['docker.io/library/alpine:3.18'], 0],
-    ['quoted defaults', 'ARG V="20-slim"\nARG W=\'bookworm\'\nFROM node:${V}\nFROM debian:$W\n', ['docker.io/library/node:20-slim', 'docker.io/library/debian:bookworm'], 0],
+    [
+      'quoted defaults',
+      'ARG V="20-slim"\nARG W=\'bookworm\'\nFROM node:${V}\nFROM debian:$W\n',
+      ['docker.io/library/node:20-slim', 'docker.io/library/debian:bookworm'],
+      0,
+    ],
     ['several ARGs on one line', 'ARG A=alpine B=3.19\nFROM $A:$B\n', ['docker.io/library/alpine:3.19'], 0],
     ['escape directive', '# escape=`\nFROM `\n  node:18\n', ['docker.io/library/node:18'], 0],
     ['leftover variable', 'ARG V\nFROM alpine:${V}\n', [], 1],
     ['ARG after FROM is not global', 'FROM alpine:3\nARG V=1\nFROM node:$V\n', ['docker.io/library/alpine:3'], 1],
     ['scratch skipped', 'FROM scratch\n', [], 1],
-    ['digest kept', 'FROM node:18@sha256:' + 'a'.repeat(64) + '\n', ['docker.io/library/node:18@sha256:' + 'a'.repeat(64)], 0],
+    [
+      'digest kept',
+      'FROM node:18@sha256:' + 'a'.repeat(64) + '\n',
+      ['docker.io/library/node:18@sha256:' + 'a'.repeat(64)],
+      0,
+    ],
     ['registry port', 'FROM localhost:5000/team/app:1.2\n', ['localhost:5000/team/app:1.2'], 0],
     ['docker.io/library spelled out', 'FROM docker.io/library/node:18\n', ['docker.io/library/node:18'], 0],
     ['continuation', 'FROM \\\n  node:18 \\\n  AS x\n', ['docker.io/library/node:18'], 0],
     ['CRLF and BOM', '\uFEFFFROM node:18\r\nRUN x\r\n', ['docker.io/library/node:18'], 0],
-    ['syntax directive', '# syntax=docker/dockerfile:1.7\nFROM node:18\n', ['docker.io/docker/dockerfile:1.7', 'docker.io/library/node:18'], 0],
-    ['COPY --from image', 'FROM node:18 AS b\nCOPY --from=nginx:1.25 /a /b\nCOPY --from=b /a /b\nCOPY --from=0 /a /b\n', ['docker.io/library/node:18', 'docker.io/library/nginx:1.25'], 0],
-    ['RUN --mount from image', 'FROM node:18\nRUN --mount=type=bind,from=ghcr.io/o/tools:1,target=/t ls\n', ['docker.io/library/node:18', 'ghcr.io/o/tools:1'], 0],
-    ['heredoc body is not an instruction', 'FROM node:18\nRUN <<EOF\nFROM evil:1\nEOF\n', ['docker.io/library/node:18'], 0],
+    [
+      'syntax directive',
+      '# syntax=docker/dockerfile:1.7\nFROM node:18\n',
+      ['docker.io/docker/dockerfile:1.7', 'docker.io/library/node:18'],
+      0,
+    ],
+    [
+      'COPY --from image',
+      'FROM node:18 AS b\nCOPY --from=nginx:1.25 /a /b\nCOPY --from=b /a /b\nCOPY --from=0 /a /b\n',
+      ['docker.io/library/node:18', 'docker.io/library/nginx:1.25'],
+      0,
+    ],
+    [
+      'RUN --mount from image',
+      'FROM node:18\nRUN --mount=type=bind,from=ghcr.io/o/tools:1,target=/t ls\n',
+      ['docker.io/library/node:18', 'ghcr.io/o/tools:1'],
+      0,
+    ],
+    [
+      'heredoc body is not an instruction',
+      'FROM node:18\nRUN <<EOF\nFROM evil:1\nEOF\n',
+      ['docker.io/library/node:18'],
+      0,
+    ],
     ['duplicates kept', 'FROM node:18\nFROM node:18\n', ['docker.io/library/node:18', 'docker.io/library/node:18'], 0],
     ['invalid image', 'FROM Not/Valid:x\n', [], 1],
   ];
@@ -97,18 +130,33 @@ describe('parseDockerfile edge cases', () => {
 
 describe('parseDockerfile properties', () => {
   it('arbitrary strings throw nothing but InputError', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) => throwsOnlyInputError(() => parseDockerfile(s))), { numRuns: 300 });
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (s) => throwsOnlyInputError(() => parseDockerfile(`ARG A=${s}\nFROM ${s}\nCOPY --from=${s} a b\n`))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) =>
+        throwsOnlyInputError(() => parseDockerfile(s)),
+      ),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (s) =>
+        throwsOnlyInputError(() => parseDockerfile(`ARG A=${s}\nFROM ${s}\nCOPY --from=${s} a b\n`)),
+      ),
+      { numRuns: 300 },
+    );
   });
   it('mutated corpus files throw nothing but InputError', () => {
     const bytes = files.map((f) => readFileSync(join(CORPUS, f)));
     fc.assert(
-      fc.property(fc.nat(bytes.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 8 }), fc.option(fc.nat()), (fi, flips, cut) => {
-        const b = Buffer.from(bytes[fi] ?? Buffer.alloc(0));
-        for (const [pos, v] of flips) if (b.length > 0) b[pos % b.length] = v;
-        const text = new TextDecoder().decode(cut === null ? b : b.subarray(0, cut % (b.length + 1)));
-        throwsOnlyInputError(() => parseDockerfile(text));
-      }),
+      fc.property(
+        fc.nat(bytes.length - 1),
+        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 8 }),
+        fc.option(fc.nat()),
+        (fi, flips, cut) => {
+          const b = Buffer.from(bytes[fi] ?? Buffer.alloc(0));
+          for (const [pos, v] of flips) if (b.length > 0) b[pos % b.length] = v;
+          const text = new TextDecoder().decode(cut === null ? b : b.subarray(0, cut % (b.length + 1)));
+          throwsOnlyInputError(() => parseDockerfile(text));
+        },
+      ),
       { numRuns: 150 },
     );
   });

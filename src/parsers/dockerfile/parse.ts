@@ -55,7 +55,11 @@ export function parseDockerfile(text: string): ParseResult {
       if (typeof image !== 'string') {
         out.unresolved.push({ input: raw, location, reason: image.reason });
       } else if (stages.includes(image.toLowerCase())) {
-        out.unresolved.push({ input: raw, location, reason: `refers to the earlier build stage "${image}", not to an image.` });
+        out.unresolved.push({
+          input: raw,
+          location,
+          reason: `refers to the earlier build stage "${image}", not to an image.`,
+        });
       } else if (image.toLowerCase() === 'scratch') {
         out.unresolved.push({ input: raw, location, reason: '"scratch" is the empty image, not a component.' });
       } else {
@@ -73,7 +77,8 @@ export function parseDockerfile(text: string): ParseResult {
       const location = `line ${instruction.getRange().start.line + 1} (${image.where})`;
       if (typeof resolved !== 'string') out.unresolved.push({ input: image.value, location, reason: resolved.reason });
       // A stage name or a numeric stage index is a file copy between stages, not an image.
-      else if (!stages.includes(resolved.toLowerCase()) && !/^\d+$/.test(resolved)) addImage(out, resolved, location, image.value);
+      else if (!stages.includes(resolved.toLowerCase()) && !/^\d+$/.test(resolved))
+        addImage(out, resolved, location, image.value);
     }
   }
   return { format: 'dockerfile', references: out.references, unresolved: out.unresolved };
@@ -102,25 +107,36 @@ function extraImages(instruction: Instruction): { value: string; where: string }
 
 function substitute(raw: string, globals: Map<string, string | null>): string | { reason: string } {
   const missing: string[] = [];
-  const value = raw.replace(VARIABLE, (_m, plain: string | undefined, braced: string | undefined, colon: string, op: string | undefined, word: string | undefined) => {
-    const name = plain ?? braced ?? '';
-    const v = globals.get(name);
-    const set = colon === ':' ? v !== undefined && v !== null && v !== '' : v !== undefined && v !== null;
-    if (op === '-') return set ? (v ?? '') : (word ?? '');
-    if (op === '+') return set ? (word ?? '') : '';
-    if (v === undefined || v === null) {
-      missing.push(name);
-      return '';
-    }
-    return v;
-  });
+  const value = raw.replace(
+    VARIABLE,
+    (
+      _m,
+      plain: string | undefined,
+      braced: string | undefined,
+      colon: string,
+      op: string | undefined,
+      word: string | undefined,
+    ) => {
+      const name = plain ?? braced ?? '';
+      const v = globals.get(name);
+      const set = colon === ':' ? v !== undefined && v !== null && v !== '' : v !== undefined && v !== null;
+      if (op === '-') return set ? (v ?? '') : (word ?? '');
+      if (op === '+') return set ? (word ?? '') : '';
+      if (v === undefined || v === null) {
+        missing.push(name);
+        return '';
+      }
+      return v;
+    },
+  );
   if (missing.length > 0) {
     return {
       reason: `${missing.length > 1 ? 'the variables' : 'the variable'} ${missing.map((m) => `$${m}`).join(', ')} ${missing.length > 1 ? 'have' : 'has'} no value in an ARG before the first FROM, so the image is known only at build time.`,
     };
   }
   // A variable whose default holds another variable is not expanded again by Docker either.
-  if (value.includes('$')) return { reason: 'the image still holds a variable after substitution, so it is known only at build time.' };
+  if (value.includes('$'))
+    return { reason: 'the image still holds a variable after substitution, so it is known only at build time.' };
   return value.trim();
 }
 

@@ -12,7 +12,6 @@ const files = corpusFiles('package-json');
 
 const distinct = (r: ParseResult): Set<string> => new Set(r.references.map((x) => `${x.ref.kind}:${x.ref.id}`));
 
-
 describe('parsePackageJson on the corpus', () => {
   it('has package.json files', () => expect(files.length).toBeGreaterThan(0));
   it.each(files)('%s gives its MANIFEST.tsv count', (file) => {
@@ -33,7 +32,8 @@ describe('parsePackageJson on the corpus', () => {
   });
 });
 
-const pkg = (deps: Record<string, unknown>, section = 'dependencies'): string => JSON.stringify({ name: 'x', [section]: deps });
+const pkg = (deps: Record<string, unknown>, section = 'dependencies'): string =>
+  JSON.stringify({ name: 'x', [section]: deps });
 
 describe('parsePackageJson edge cases', () => {
   const cases: [string, string, [string, string][], number][] = [
@@ -41,7 +41,15 @@ describe('parsePackageJson edge cases', () => {
     ['scoped', pkg({ '@babel/core': '7.0.0' }), [['npm', '@babel/core']], 0],
     ['legacy capitals kept', pkg({ JSONStream: '1.3.5' }), [['npm', 'JSONStream']], 0],
     ['dist-tag', pkg({ typescript: 'latest' }), [['npm', 'typescript']], 0],
-    ['star and empty', pkg({ a: '*', b: '' }), [['npm', 'a'], ['npm', 'b']], 0],
+    [
+      'star and empty',
+      pkg({ a: '*', b: '' }),
+      [
+        ['npm', 'a'],
+        ['npm', 'b'],
+      ],
+      0,
+    ],
     ['npm: alias names the real package', pkg({ 'my-lodash': 'npm:lodash@^4' }), [['npm', 'lodash']], 0],
     ['scoped alias', pkg({ x: 'npm:@scope/real@1' }), [['npm', '@scope/real']], 0],
     ['user/repo#tag', pkg({ x: 'User/Repo#v1' }), [['github', 'user/repo']], 0],
@@ -74,7 +82,11 @@ describe('parsePackageJson edge cases', () => {
     const r = parsePackageJson(pkg({ lodash: 'workspace:*', vite: 'catalog:' }));
     expect(r.references.map((x) => x.ref.id)).toEqual(['vite']);
     expect(r.unresolved).toEqual([
-      { input: 'lodash: workspace:*', location: 'dependencies.lodash', reason: expect.stringMatching(/workspace.*local files.*not the published package/) },
+      {
+        input: 'lodash: workspace:*',
+        location: 'dependencies.lodash',
+        reason: expect.stringMatching(/workspace.*local files.*not the published package/),
+      },
     ]);
   });
 
@@ -109,19 +121,36 @@ describe('parsePackageJson edge cases', () => {
 
 describe('parsePackageJson properties', () => {
   it('arbitrary strings throw nothing but InputError', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => throwsOnlyInputError(() => parsePackageJson(s))), { numRuns: 300 });
-    fc.assert(fc.property(fc.dictionary(fc.string({ maxLength: 30 }), fc.oneof(fc.string({ maxLength: 60 }), fc.jsonValue())), (deps) => throwsOnlyInputError(() => parsePackageJson(pkg(deps)))), { numRuns: 500 });
-    fc.assert(fc.property(fc.jsonValue(), (v) => throwsOnlyInputError(() => parsePackageJson(JSON.stringify(v) ?? ''))), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (s) => throwsOnlyInputError(() => parsePackageJson(s))),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ maxLength: 30 }), fc.oneof(fc.string({ maxLength: 60 }), fc.jsonValue())),
+        (deps) => throwsOnlyInputError(() => parsePackageJson(pkg(deps))),
+      ),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => throwsOnlyInputError(() => parsePackageJson(JSON.stringify(v) ?? ''))),
+      { numRuns: 200 },
+    );
   });
   it('mutated corpus files throw nothing but InputError', () => {
     const bytes = files.map((f) => readFileSync(join(CORPUS, f)));
     fc.assert(
-      fc.property(fc.nat(bytes.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 8 }), fc.option(fc.nat()), (fi, flips, cut) => {
-        const b = Buffer.from(bytes[fi] ?? Buffer.alloc(0));
-        for (const [pos, v] of flips) if (b.length > 0) b[pos % b.length] = v;
-        const text = new TextDecoder().decode(cut === null ? b : b.subarray(0, cut % (b.length + 1)));
-        throwsOnlyInputError(() => parsePackageJson(text));
-      }),
+      fc.property(
+        fc.nat(bytes.length - 1),
+        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 8 }),
+        fc.option(fc.nat()),
+        (fi, flips, cut) => {
+          const b = Buffer.from(bytes[fi] ?? Buffer.alloc(0));
+          for (const [pos, v] of flips) if (b.length > 0) b[pos % b.length] = v;
+          const text = new TextDecoder().decode(cut === null ? b : b.subarray(0, cut % (b.length + 1)));
+          throwsOnlyInputError(() => parsePackageJson(text));
+        },
+      ),
       { numRuns: 200 },
     );
   });

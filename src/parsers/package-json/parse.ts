@@ -11,7 +11,12 @@ import { ValidationError } from '../../domain/errors.js';
 import { InputError } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 
-export const DEPENDENCY_SECTIONS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
+export const DEPENDENCY_SECTIONS = [
+  'dependencies',
+  'devDependencies',
+  'optionalDependencies',
+  'peerDependencies',
+] as const;
 
 // pnpm/yarn protocols npm-package-arg refuses with EUNSUPPORTEDPROTOCOL, so test them first.
 // `catalog:` takes the version from the workspace catalog, but the key still names a registry package.
@@ -40,7 +45,11 @@ export function parsePackageJson(text: string): ParseResult {
     const deps = (doc as Record<string, unknown>)[section];
     if (deps === undefined || deps === null) continue;
     if (typeof deps !== 'object' || Array.isArray(deps)) {
-      out.unresolved.push({ input: JSON.stringify(deps).slice(0, 80), location: section, reason: `${section} must be an object of name: version; nothing in it was read.` });
+      out.unresolved.push({
+        input: JSON.stringify(deps).slice(0, 80),
+        location: section,
+        reason: `${section} must be an object of name: version; nothing in it was read.`,
+      });
       continue;
     }
     for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) readEntry(out, section, name, spec);
@@ -51,7 +60,11 @@ export function parsePackageJson(text: string): ParseResult {
 function readEntry(out: Out, section: string, name: string, spec: unknown): void {
   const location = `${section}.${name}`;
   if (typeof spec !== 'string') {
-    out.unresolved.push({ input: `${name}: ${JSON.stringify(spec)?.slice(0, 80)}`, location, reason: 'the version is not a string, so npm cannot install it.' });
+    out.unresolved.push({
+      input: `${name}: ${JSON.stringify(spec)?.slice(0, 80)}`,
+      location,
+      reason: 'the version is not a string, so npm cannot install it.',
+    });
     return;
   }
   const input = `${name}: ${spec}`;
@@ -62,11 +75,20 @@ function readEntry(out: Out, section: string, name: string, spec: unknown): void
     return;
   }
   if (/^workspace:/.test(s)) {
-    out.unresolved.push({ input, location, reason: '"workspace:" points at a package of this workspace (local files), not the published package of that name.' });
+    out.unresolved.push({
+      input,
+      location,
+      reason:
+        '"workspace:" points at a package of this workspace (local files), not the published package of that name.',
+    });
     return;
   }
   if (LOCAL_PROTOCOLS.test(s)) {
-    out.unresolved.push({ input, location, reason: `"${s.split(':')[0]}:" points at local files, not a published package.` });
+    out.unresolved.push({
+      input,
+      location,
+      reason: `"${s.split(':')[0]}:" points at local files, not a published package.`,
+    });
     return;
   }
   let parsed: npa.Result;
@@ -74,7 +96,11 @@ function readEntry(out: Out, section: string, name: string, spec: unknown): void
     // `where` is fixed so that file specs never consult the process's working directory.
     parsed = npa.resolve(name, s, '/');
   } catch (e) {
-    out.unresolved.push({ input, location, reason: `npm cannot read this dependency: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}` });
+    out.unresolved.push({
+      input,
+      location,
+      reason: `npm cannot read this dependency: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`,
+    });
     return;
   }
   switch (parsed.type) {
@@ -91,7 +117,11 @@ function readEntry(out: Out, section: string, name: string, spec: unknown): void
       if (parsed.hosted?.type === 'github' && parsed.hosted.user && parsed.hosted.project) {
         add(out, 'github', `${parsed.hosted.user}/${parsed.hosted.project}`, input, location);
       } else {
-        out.unresolved.push({ input, location, reason: 'a git repository not on GitHub; Tended observes GitHub repositories and registry packages only.' });
+        out.unresolved.push({
+          input,
+          location,
+          reason: 'a git repository not on GitHub; Tended observes GitHub repositories and registry packages only.',
+        });
       }
       return;
     case 'file':
@@ -99,7 +129,11 @@ function readEntry(out: Out, section: string, name: string, spec: unknown): void
       out.unresolved.push({ input, location, reason: 'a local path, not a published package.' });
       return;
     case 'remote':
-      out.unresolved.push({ input, location, reason: 'a tarball URL, not a registry package; its source cannot be identified.' });
+      out.unresolved.push({
+        input,
+        location,
+        reason: 'a tarball URL, not a registry package; its source cannot be identified.',
+      });
       return;
   }
 }

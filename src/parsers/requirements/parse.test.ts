@@ -12,10 +12,11 @@ import { looksRequirements } from './detect.js';
 const files = corpusFiles('requirements');
 
 /** The corpus counts distinct PyPI names; -e lines, includes and URLs are counted apart. */
-const pypiNames = (r: ParseResult): Set<string> => new Set(r.references.filter((x) => x.ref.kind === 'pypi').map((x) => x.ref.id));
+const pypiNames = (r: ParseResult): Set<string> =>
+  new Set(r.references.filter((x) => x.ref.kind === 'pypi').map((x) => x.ref.id));
 
-
-const read = (file: string): ParseResult => parseRequirements(decodeText(new Uint8Array(readFileSync(join(CORPUS, file)))));
+const read = (file: string): ParseResult =>
+  parseRequirements(decodeText(new Uint8Array(readFileSync(join(CORPUS, file)))));
 
 describe('parseRequirements on the corpus', () => {
   it('has requirements files', () => expect(files.length).toBeGreaterThan(0));
@@ -41,7 +42,10 @@ describe('parseRequirements on the corpus', () => {
 
   it('dependabot: the two -e GitHub lines are github components', () => {
     const r = read('requirements/dependabot-pip_compile_editable.txt');
-    expect(r.references.filter((x) => x.ref.kind === 'github').map((x) => x.ref.id)).toEqual(['testing-cabal/mock', 'box/flaky']);
+    expect(r.references.filter((x) => x.ref.kind === 'github').map((x) => x.ref.id)).toEqual([
+      'testing-cabal/mock',
+      'box/flaky',
+    ]);
   });
 
   it('cryptography: hashes and markers stripped, 6 names', () => {
@@ -55,7 +59,12 @@ describe('parseRequirements edge cases', () => {
   const cases: [string, string, [string, string][], number][] = [
     ['pinned', 'requests==2.31.0\n', [['pypi', 'requests']], 0],
     ['PEP 503', 'Foo.Bar_baz==1\n', [['pypi', 'foo-bar-baz']], 0],
-    ['ranges and specifiers', 'a>=1,<2\nb~=1.4\nc!=1.5\nd===1.0\ne==2.8.*\nf (>=2)\ng==1.0+local\nh==1!2.0\ni\n', ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((n) => ['pypi', n]), 0],
+    [
+      'ranges and specifiers',
+      'a>=1,<2\nb~=1.4\nc!=1.5\nd===1.0\ne==2.8.*\nf (>=2)\ng==1.0+local\nh==1!2.0\ni\n',
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((n) => ['pypi', n]),
+      0,
+    ],
     ['extras dropped', 'requests[socks,security]>=2\n', [['pypi', 'requests']], 0],
     ['marker kept', 'tomli==2.0 ; python_version < "3.11"\n', [['pypi', 'tomli']], 0],
     ['comments', '# header\nflask==3 # web\n', [['pypi', 'flask']], 0],
@@ -63,7 +72,15 @@ describe('parseRequirements edge cases', () => {
     ['continuation then comment', 'six==1.16 \\\n  # via x\n', [['pypi', 'six']], 0],
     ['comment ending in backslash does not continue', '# note \\\nsix==1\n', [['pypi', 'six']], 0],
     ['hashes', 'attrs==23 \\\n    --hash=sha256:abc \\\n    --hash sha256:def\n', [['pypi', 'attrs']], 0],
-    ['CRLF', 'a==1\r\nb==2\r\n', [['pypi', 'a'], ['pypi', 'b']], 0],
+    [
+      'CRLF',
+      'a==1\r\nb==2\r\n',
+      [
+        ['pypi', 'a'],
+        ['pypi', 'b'],
+      ],
+      0,
+    ],
     ['-r include', '-r base.txt\n', [], 1],
     ['-c include', '--constraint=c.txt\n', [], 1],
     ['-e github with .git', '-e git+https://github.com/Box/Flaky.git@v3.5.3#egg=flaky\n', [['github', 'box/flaky']], 0],
@@ -74,12 +91,33 @@ describe('parseRequirements edge cases', () => {
     ['local wheel', './dist/pkg-1.0-py3-none-any.whl\n', [], 1],
     ['name @ url', 'pkg @ https://example.com/pkg.zip\n', [], 1],
     ['name @ github', 'pkg @ git+https://github.com/o/r@v1\n', [['github', 'o/r']], 0],
-    ['index options skipped', '-i https://pypi.org/simple\n--extra-index-url https://x\n--pre\nfoo\n', [['pypi', 'foo']], 0],
+    [
+      'index options skipped',
+      '-i https://pypi.org/simple\n--extra-index-url https://x\n--pre\nfoo\n',
+      [['pypi', 'foo']],
+      0,
+    ],
     ['unknown option', '--frobnicate\n', [], 1],
     ['variable', '${PKG}==1\n', [], 1],
     ['jinja', '{{ pkg }}==1\n', [], 1],
-    ['garbage does not fail the file', 'a==1\n!!!\nb==2\n', [['pypi', 'a'], ['pypi', 'b']], 1],
-    ['duplicates kept', 'a==1\nA==2\n', [['pypi', 'a'], ['pypi', 'a']], 0],
+    [
+      'garbage does not fail the file',
+      'a==1\n!!!\nb==2\n',
+      [
+        ['pypi', 'a'],
+        ['pypi', 'b'],
+      ],
+      1,
+    ],
+    [
+      'duplicates kept',
+      'a==1\nA==2\n',
+      [
+        ['pypi', 'a'],
+        ['pypi', 'a'],
+      ],
+      0,
+    ],
     ['empty', '', [], 0],
   ];
   it.each(cases)('%s', (_n, text, refs, unresolved) => {
@@ -119,17 +157,34 @@ describe('parseRequirements edge cases', () => {
 
 describe('parseRequirements properties', () => {
   it('arbitrary strings throw nothing but InputError', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) => throwsOnlyInputError(() => parseRequirements(s))), { numRuns: 500 });
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (b) => throwsOnlyInputError(() => parseRequirements(decodeText(b)))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) =>
+        throwsOnlyInputError(() => parseRequirements(s)),
+      ),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (b) =>
+        throwsOnlyInputError(() => parseRequirements(decodeText(b))),
+      ),
+      { numRuns: 300 },
+    );
   });
   it('mutated corpus files throw nothing but InputError', () => {
     const bytes = files.map((f) => readFileSync(join(CORPUS, f)));
     fc.assert(
-      fc.property(fc.nat(bytes.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 8 }), fc.option(fc.nat()), (fi, flips, cut) => {
-        const b = new Uint8Array(bytes[fi] ?? new Uint8Array());
-        for (const [pos, v] of flips) if (b.length > 0) b[pos % b.length] = v;
-        throwsOnlyInputError(() => parseRequirements(decodeText(cut === null ? b : b.subarray(0, cut % (b.length + 1)))));
-      }),
+      fc.property(
+        fc.nat(bytes.length - 1),
+        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 8 }),
+        fc.option(fc.nat()),
+        (fi, flips, cut) => {
+          const b = new Uint8Array(bytes[fi] ?? new Uint8Array());
+          for (const [pos, v] of flips) if (b.length > 0) b[pos % b.length] = v;
+          throwsOnlyInputError(() =>
+            parseRequirements(decodeText(cut === null ? b : b.subarray(0, cut % (b.length + 1)))),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -16,7 +16,8 @@ const NAME = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*
 const AFTER_NAME = /^(?:$|\(|[<>=!~]|;|@)/;
 // Per-requirement options that carry no component (pip strips them before PEP 508 parsing).
 const REQUIREMENT_OPTION = /\s+--(?:hash|config-settings|global-option|install-option)(?:=|\s+)\S+/g;
-const GITHUB_VCS = /^(?:git\+)?(?:https?|ssh|git):\/\/(?:git@)?github\.com[/:]([^/\s]+)\/([^/@#\s]+?)(?:\.git)?(?:[@#/].*)?$/i;
+const GITHUB_VCS =
+  /^(?:git\+)?(?:https?|ssh|git):\/\/(?:git@)?github\.com[/:]([^/\s]+)\/([^/@#\s]+?)(?:\.git)?(?:[@#/].*)?$/i;
 const INCLUDE = /^(?:-r|--requirement|-c|--constraint)(?:=|\s+|(?=\S))(.*)$/;
 const EDITABLE = /^(?:-e|--editable)(?:=|\s+|(?=\S))(.*)$/;
 // Options that choose where packages come from or how they are built; they name no component.
@@ -31,7 +32,8 @@ interface Out {
 
 export function parseRequirements(text: string): ParseResult {
   const out: Out = { references: [], unresolved: [] };
-  for (const { line, text: logical } of logicalLines(text.replace(/^\uFEFF/, ''))) readLine(out, logical, `line ${line}`);
+  for (const { line, text: logical } of logicalLines(text.replace(/^\uFEFF/, '')))
+    readLine(out, logical, `line ${line}`);
   return { format: 'requirements', references: out.references, unresolved: out.unresolved };
 }
 
@@ -61,7 +63,11 @@ function readLine(out: Out, raw: string, location: string): void {
   const input = line;
   const include = INCLUDE.exec(line);
   if (include) {
-    out.unresolved.push({ input, location, reason: `included file not sent: "${(include[1] ?? '').trim()}" is another file; paste it too to check what it lists.` });
+    out.unresolved.push({
+      input,
+      location,
+      reason: `included file not sent: "${(include[1] ?? '').trim()}" is another file; paste it too to check what it lists.`,
+    });
     return;
   }
   const editable = EDITABLE.exec(line);
@@ -75,7 +81,11 @@ function readLine(out: Out, raw: string, location: string): void {
     return;
   }
   if (/\$\{|\{\{|\{%/.test(line)) {
-    out.unresolved.push({ input, location, reason: 'holds a variable or template placeholder, so the requirement is known only when it is filled in.' });
+    out.unresolved.push({
+      input,
+      location,
+      reason: 'holds a variable or template placeholder, so the requirement is known only when it is filled in.',
+    });
     return;
   }
   // The input shown back is the requirement without its hashes: uv output carries dozens per line.
@@ -87,14 +97,23 @@ function readLine(out: Out, raw: string, location: string): void {
   const name = NAME.exec(requirement);
   const rest = name ? requirement.slice(name[0].length) : '';
   if (!name || !AFTER_NAME.test(rest)) {
-    out.unresolved.push({ input: requirement, location, reason: 'not a PEP 508 requirement (name, optional [extras], version specifiers, ; marker).' });
+    out.unresolved.push({
+      input: requirement,
+      location,
+      reason: 'not a PEP 508 requirement (name, optional [extras], version specifiers, ; marker).',
+    });
     return;
   }
   if (rest.startsWith('@')) {
     // `name @ url`: installed from that URL, not from PyPI, so the PyPI project's state would be the wrong answer.
     const github = GITHUB_VCS.exec(rest.slice(1).trim().split(/\s*;/)[0] ?? '');
     if (github) add(out, 'github', `${github[1]}/${github[2]}`, requirement, location);
-    else out.unresolved.push({ input: requirement, location, reason: 'installed from a direct URL rather than from PyPI; its source cannot be identified.' });
+    else
+      out.unresolved.push({
+        input: requirement,
+        location,
+        reason: 'installed from a direct URL rather than from PyPI; its source cannot be identified.',
+      });
     return;
   }
   add(out, 'pypi', name[1] ?? '', requirement, location);

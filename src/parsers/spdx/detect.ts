@@ -7,7 +7,10 @@
 const HEAD = 64 * 1024;
 
 export function looksSpdx(text: string): boolean {
-  const head = text.slice(0, HEAD).replace(/^\uFEFF/, '').trimStart();
+  const head = text
+    .slice(0, HEAD)
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (head.startsWith('{')) {
     return (
       /"spdxVersion"\s*:\s*"SPDX-/.test(head) ||

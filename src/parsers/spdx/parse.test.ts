@@ -25,7 +25,10 @@ function figure(note: string, name: string): number {
 
 /** Entries that carried a purl: the references, plus the unresolved ones refused for their purl. */
 function purlInputs(r: ParseResult): string[] {
-  return [...r.references.map((x) => x.input), ...r.unresolved.filter((u) => u.reason !== NO_PURL_REASON).map((u) => u.input)];
+  return [
+    ...r.references.map((x) => x.input),
+    ...r.unresolved.filter((u) => u.reason !== NO_PURL_REASON).map((u) => u.input),
+  ];
 }
 
 function onlyInputErrors(text: string): void {
@@ -41,7 +44,11 @@ const read = (file: string): string => readFileSync(`${CORPUS_DIR}${file}`, 'utf
 
 describe('parseSpdx on the corpus', () => {
   it('covers every SPDX file in the corpus', () => {
-    expect(rows.map((r) => r.file).sort()).toEqual(readdirSync(`${CORPUS_DIR}spdx`).map((f) => `spdx/${f}`).sort());
+    expect(rows.map((r) => r.file).sort()).toEqual(
+      readdirSync(`${CORPUS_DIR}spdx`)
+        .map((f) => `spdx/${f}`)
+        .sort(),
+    );
   });
 
   it.each(rows)('$file: every package accounted for, purl figures match', ({ file, expected, note }) => {
@@ -61,7 +68,9 @@ describe('parseSpdx on the corpus', () => {
     expect(tag.variant).toBe('SPDX 2.3 tag-value');
     expect(json.variant).toBe('SPDX 2.3 JSON');
     expect(tag.unresolved).toEqual(json.unresolved);
-    expect(tag.unresolved.find((u) => u.location === 'SPDXRef-fromDoap-0')?.input).toBe('pkg:maven/org.apache.jena/apache-jena@3.12.0');
+    expect(tag.unresolved.find((u) => u.location === 'SPDXRef-fromDoap-0')?.input).toBe(
+      'pkg:maven/org.apache.jena/apache-jena@3.12.0',
+    );
     expect(parseSpdx(read('spdx/appbomination-3.0.spdx3.json')).variant).toBe('SPDX 3.0.1 JSON-LD');
     expect(parseSpdx(read('spdx/trivy-elasticsearch.spdx.json')).unresolved[0]?.reason).toMatch(/type "bitnami"/);
   });
@@ -78,22 +87,51 @@ describe('parseSpdx on the corpus', () => {
       purl: 'pkg:bitnami/elasticsearch@8.9.1?arch=arm64',
       bom_ref: 'SPDXRef-elasticsearch',
     });
-    expect(parseSpdx(read('spdx/appbomination-2.2.spdx.json')).subject).toEqual({ name: 'App-BOM-ination', version: '1.0', bom_ref: 'SPDXRef-1' });
+    expect(parseSpdx(read('spdx/appbomination-2.2.spdx.json')).subject).toEqual({
+      name: 'App-BOM-ination',
+      version: '1.0',
+      bom_ref: 'SPDXRef-1',
+    });
     expect(parseSpdx(read('spdx/appbomination-3.0.spdx3.json')).subject).toEqual({
       name: 'App-BOM-ination',
       version: '1.0',
-      bom_ref: 'http://www.sourceauditor.com/spdxdocs/appbomination-src/e3b71037-57de-44c9-8b7f-4e8a62f45311-specv3/SPDXRef-gnrtd3',
+      bom_ref:
+        'http://www.sourceauditor.com/spdxdocs/appbomination-src/e3b71037-57de-44c9-8b7f-4e8a62f45311-specv3/SPDXRef-gnrtd3',
     });
   });
 
   it('has no subject when the document describes no package, or several', () => {
     const doc = (extra: object): string =>
-      JSON.stringify({ spdxVersion: 'SPDX-2.3', SPDXID: 'SPDXRef-DOCUMENT', packages: [{ SPDXID: 'SPDXRef-a', name: 'a' }, { SPDXID: 'SPDXRef-b', name: 'b' }], ...extra });
+      JSON.stringify({
+        spdxVersion: 'SPDX-2.3',
+        SPDXID: 'SPDXRef-DOCUMENT',
+        packages: [
+          { SPDXID: 'SPDXRef-a', name: 'a' },
+          { SPDXID: 'SPDXRef-b', name: 'b' },
+        ],
+        ...extra,
+      });
     expect(parseSpdx(doc({})).subject).toBeNull();
     expect(parseSpdx(doc({ documentDescribes: ['SPDXRef-a', 'SPDXRef-b'] })).subject).toBeNull();
     expect(parseSpdx(doc({ documentDescribes: ['SPDXRef-missing', 42] })).subject).toBeNull();
-    expect(parseSpdx(doc({ relationships: [{ spdxElementId: 'SPDXRef-b', relationshipType: 'DESCRIBED_BY', relatedSpdxElement: 'SPDXRef-DOCUMENT' }] })).subject).toEqual({ name: 'b', bom_ref: 'SPDXRef-b' });
-    expect(parseSpdx(doc({ relationships: [{ spdxElementId: 'SPDXRef-a', relationshipType: 'DESCRIBES', relatedSpdxElement: 'SPDXRef-b' }] })).subject).toBeNull();
+    expect(
+      parseSpdx(
+        doc({
+          relationships: [
+            { spdxElementId: 'SPDXRef-b', relationshipType: 'DESCRIBED_BY', relatedSpdxElement: 'SPDXRef-DOCUMENT' },
+          ],
+        }),
+      ).subject,
+    ).toEqual({ name: 'b', bom_ref: 'SPDXRef-b' });
+    expect(
+      parseSpdx(
+        doc({
+          relationships: [
+            { spdxElementId: 'SPDXRef-a', relationshipType: 'DESCRIBES', relatedSpdxElement: 'SPDXRef-b' },
+          ],
+        }),
+      ).subject,
+    ).toBeNull();
   });
 
   it.each(rows.filter((r) => r.file.endsWith('.spdx.json')))('$file reads the same as YAML', ({ file }) => {
@@ -114,8 +152,12 @@ describe('parseSpdx on npm sbom output for this repository', () => {
       maxBuffer: 64 * 1024 * 1024,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
-    const doc = JSON.parse(text) as { packages: { externalRefs?: { referenceType: string; referenceLocator: string }[] }[] };
-    const purls = doc.packages.flatMap((p) => (p.externalRefs ?? []).filter((x) => x.referenceType === 'purl').map((x) => x.referenceLocator));
+    const doc = JSON.parse(text) as {
+      packages: { externalRefs?: { referenceType: string; referenceLocator: string }[] }[];
+    };
+    const purls = doc.packages.flatMap((p) =>
+      (p.externalRefs ?? []).filter((x) => x.referenceType === 'purl').map((x) => x.referenceLocator),
+    );
     expect(purls.length).toBeGreaterThan(10);
     expect(purls.length).toBe(doc.packages.length);
     const r = parseSpdx(text);
@@ -132,9 +174,31 @@ describe('parseSpdx rules', () => {
       JSON.stringify({
         spdxVersion: 'SPDX-2.2',
         packages: [
-          { SPDXID: 'SPDXRef-a', name: 'a', externalRefs: [{ referenceCategory: 'PACKAGE_MANAGER', referenceType: 'purl', referenceLocator: 'pkg:npm/a@1' }] },
-          { SPDXID: 'SPDXRef-b', name: 'b', versionInfo: '2', externalRefs: [{ referenceCategory: 'SECURITY', referenceType: 'cpe23Type', referenceLocator: 'cpe:2.3:a:b' }] },
-          { name: 'c', externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: 'pkg:github/Owner/Repo' }] },
+          {
+            SPDXID: 'SPDXRef-a',
+            name: 'a',
+            externalRefs: [
+              { referenceCategory: 'PACKAGE_MANAGER', referenceType: 'purl', referenceLocator: 'pkg:npm/a@1' },
+            ],
+          },
+          {
+            SPDXID: 'SPDXRef-b',
+            name: 'b',
+            versionInfo: '2',
+            externalRefs: [
+              { referenceCategory: 'SECURITY', referenceType: 'cpe23Type', referenceLocator: 'cpe:2.3:a:b' },
+            ],
+          },
+          {
+            name: 'c',
+            externalRefs: [
+              {
+                referenceCategory: 'PACKAGE-MANAGER',
+                referenceType: 'purl',
+                referenceLocator: 'pkg:github/Owner/Repo',
+              },
+            ],
+          },
         ],
         files: [{ SPDXID: 'SPDXRef-f', fileName: './x' }],
       }),
@@ -152,12 +216,21 @@ describe('parseSpdx rules', () => {
         '@context': 'https://spdx.org/rdf/3.0.1/spdx-context.jsonld',
         element: [
           'urn:x:only-an-id',
-          { type: 'software_Package', spdxId: 'urn:p1', name: 'p1', externalIdentifier: [{ type: 'ExternalIdentifier', externalIdentifierType: 'packageUrl', identifier: 'pkg:pypi/Requests@2' }] },
+          {
+            type: 'software_Package',
+            spdxId: 'urn:p1',
+            name: 'p1',
+            externalIdentifier: [
+              { type: 'ExternalIdentifier', externalIdentifierType: 'packageUrl', identifier: 'pkg:pypi/Requests@2' },
+            ],
+          },
           { type: 'software_File', spdxId: 'urn:f', name: 'f' },
         ],
       }),
     );
-    expect(r.references).toEqual([{ ref: { kind: 'pypi', id: 'requests' }, input: 'pkg:pypi/Requests@2', location: 'urn:p1' }]);
+    expect(r.references).toEqual([
+      { ref: { kind: 'pypi', id: 'requests' }, input: 'pkg:pypi/Requests@2', location: 'urn:p1' },
+    ]);
     expect(r.unresolved).toEqual([]);
   });
 
@@ -177,7 +250,13 @@ describe('parseSpdx rules', () => {
         'PackageName: right',
       ].join('\r\n'),
     );
-    expect(r.references).toEqual([{ ref: { kind: 'docker', id: 'docker.io/library/node:18' }, input: 'pkg:docker/library/node@18', location: 'SPDXRef-left' }]);
+    expect(r.references).toEqual([
+      {
+        ref: { kind: 'docker', id: 'docker.io/library/node:18' },
+        input: 'pkg:docker/library/node@18',
+        location: 'SPDXRef-left',
+      },
+    ]);
     expect(r.unresolved).toEqual([{ input: 'right', location: 'package on line 11', reason: NO_PURL_REASON }]);
   });
 
@@ -196,7 +275,12 @@ describe('parseSpdx rules', () => {
 
   it('refuses YAML alias bombs quickly', () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (let i = 1; i < 10; i += 1) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 10; i += 1)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const start = performance.now();
     expect(() => parseSpdx(`spdxVersion: SPDX-2.3\n${lines.join('\n')}\n`)).toThrow(InputError);
     expect(performance.now() - start).toBeLessThan(500);
@@ -206,7 +290,9 @@ describe('parseSpdx rules', () => {
     expect(() => parseSpdx(`spdxVersion: ${'['.repeat(100_000)}`)).toThrow(InputError);
     // A deep non-package entry is described, not serialised (which would overflow the stack).
     const r = parseSpdx(`{"spdxVersion":"SPDX-2.3","packages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
-    expect(r.unresolved).toEqual([{ input: '(a list)', location: 'packages[0]', reason: expect.stringContaining('not a package') }]);
+    expect(r.unresolved).toEqual([
+      { input: '(a list)', location: 'packages[0]', reason: expect.stringContaining('not a package') },
+    ]);
   });
 
   it('sniffs SPDX and not CycloneDX', () => {
@@ -224,8 +310,14 @@ describe('parseSpdx properties', () => {
   it('throws nothing but InputError on arbitrary strings', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), onlyInputErrors), { numRuns: 500 });
     fc.assert(
-      fc.property(fc.constantFrom('SPDXVersion: SPDX-2.3\n', 'spdxVersion: SPDX-2.3\npackages:\n', '{"@context":"spdx.org/rdf/3","@graph":'), fc.string(), (a, b) =>
-        onlyInputErrors(a + b),
+      fc.property(
+        fc.constantFrom(
+          'SPDXVersion: SPDX-2.3\n',
+          'spdxVersion: SPDX-2.3\npackages:\n',
+          '{"@context":"spdx.org/rdf/3","@graph":',
+        ),
+        fc.string(),
+        (a, b) => onlyInputErrors(a + b),
       ),
       { numRuns: 300 },
     );

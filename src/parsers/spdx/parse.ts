@@ -50,7 +50,11 @@ export function parseSpdx(text: string): ParseResult {
 }
 
 /** The one described package's subject; null when none, or several, is described (no single subject). */
-function describedSubject<P>(described: Iterable<unknown>, packageOf: (id: string) => P | undefined, subjectOf: (p: P, id: string) => SbomSubject | null): SbomSubject | null {
+function describedSubject<P>(
+  described: Iterable<unknown>,
+  packageOf: (id: string) => P | undefined,
+  subjectOf: (p: P, id: string) => SbomSubject | null,
+): SbomSubject | null {
   const ids = new Set<string>();
   for (const id of described) if (typeof id === 'string' && packageOf(id) !== undefined) ids.add(id);
   if (ids.size !== 1) return null;
@@ -84,24 +88,40 @@ function purlOf(externalRefs: unknown): unknown {
 function fromSpdx2(doc: unknown, syntax: 'JSON' | 'YAML'): ParseResult {
   const version = isObject(doc) ? doc['spdxVersion'] : undefined;
   if (!isObject(doc) || typeof version !== 'string' || !version.startsWith('SPDX-')) {
-    throw new InputError(`Expected an SPDX ${syntax} document with "spdxVersion" (for example "SPDX-2.3") at the top level, but it has none.`);
+    throw new InputError(
+      `Expected an SPDX ${syntax} document with "spdxVersion" (for example "SPDX-2.3") at the top level, but it has none.`,
+    );
   }
   const packages = doc['packages'] ?? [];
-  if (!Array.isArray(packages)) throw new InputError(`Expected "packages" to be a list in the SPDX ${syntax} document, but it is a ${typeof packages}.`);
+  if (!Array.isArray(packages))
+    throw new InputError(
+      `Expected "packages" to be a list in the SPDX ${syntax} document, but it is a ${typeof packages}.`,
+    );
   const acc: Accounting = { references: [], unresolved: [] };
   const byId = new Map<string, Record<string, unknown>>();
   packages.forEach((p: unknown, i) => {
     const at = `packages[${i}]`;
     if (!isObject(p)) {
-      acc.unresolved.push({ input: shownValue(p), location: at, reason: 'is not a package object, so it names nothing to look up' });
+      acc.unresolved.push({
+        input: shownValue(p),
+        location: at,
+        reason: 'is not a package object, so it names nothing to look up',
+      });
       return;
     }
     const id = p['SPDXID'];
     if (typeof id === 'string' && id !== '' && !byId.has(id)) byId.set(id, p);
-    accountEntry(acc, purlOf(p['externalRefs']), entryLabel(p['name'], p['versionInfo']), typeof id === 'string' && id !== '' ? id : at);
+    accountEntry(
+      acc,
+      purlOf(p['externalRefs']),
+      entryLabel(p['name'], p['versionInfo']),
+      typeof id === 'string' && id !== '' ? id : at,
+    );
   });
-  const subject = describedSubject(described2(doc), (id) => byId.get(id), (p, id) =>
-    sbomSubject({ name: p['name'], version: p['versionInfo'], purl: purlOf(p['externalRefs']), ref: id }),
+  const subject = describedSubject(
+    described2(doc),
+    (id) => byId.get(id),
+    (p, id) => sbomSubject({ name: p['name'], version: p['versionInfo'], purl: purlOf(p['externalRefs']), ref: id }),
   );
   return { format: 'spdx', variant: `SPDX ${version.slice(5, 15)} ${syntax}`, ...acc, subject };
 }
@@ -127,10 +147,17 @@ function fromTagValue(body: string): ParseResult {
   for (const p of doc.packages) {
     accountEntry(acc, p.purl, entryLabel(p.name, p.version), p.spdxId ?? `package on line ${p.line}`);
   }
-  const subject = describedSubject(doc.describes, (id) => doc.packages.find((p) => p.spdxId === id), (p, id) =>
-    sbomSubject({ name: p.name, version: p.version, purl: p.purl, ref: id }),
+  const subject = describedSubject(
+    doc.describes,
+    (id) => doc.packages.find((p) => p.spdxId === id),
+    (p, id) => sbomSubject({ name: p.name, version: p.version, purl: p.purl, ref: id }),
   );
-  return { format: 'spdx', variant: `SPDX ${doc.version.replace(/^SPDX-/, '').slice(0, 10)} tag-value`, ...acc, subject };
+  return {
+    format: 'spdx',
+    variant: `SPDX ${doc.version.replace(/^SPDX-/, '').slice(0, 10)} tag-value`,
+    ...acc,
+    subject,
+  };
 }
 
 // ---------------------------------------------------------------- SPDX 3.0 JSON-LD
@@ -147,7 +174,10 @@ function fromSpdx3(doc: Record<string, unknown>, version: string): ParseResult {
   // A document is either a graph of elements or one element whose `element` lists others.
   const key = Array.isArray(doc['@graph']) ? '@graph' : 'element';
   const elements = doc[key] ?? [];
-  if (!Array.isArray(elements)) throw new InputError(`Expected "${key}" to be a list of elements in the SPDX 3 JSON-LD document, but it is a ${typeof elements}.`);
+  if (!Array.isArray(elements))
+    throw new InputError(
+      `Expected "${key}" to be a list of elements in the SPDX 3 JSON-LD document, but it is a ${typeof elements}.`,
+    );
   const acc: Accounting = { references: [], unresolved: [] };
   const byId = new Map<string, Record<string, unknown>>();
   const roots: unknown[] = [];
@@ -161,10 +191,17 @@ function fromSpdx3(doc: Record<string, unknown>, version: string): ParseResult {
     if (typeof type !== 'string' || !SPDX3_PACKAGE_TYPES.has(type)) return;
     const id = el['spdxId'] ?? el['@id'];
     if (typeof id === 'string' && id !== '' && !byId.has(id)) byId.set(id, el);
-    accountEntry(acc, spdx3Purl(el), entryLabel(el['name'], el['software_packageVersion']), typeof id === 'string' && id !== '' ? id : `${key}[${i}]`);
+    accountEntry(
+      acc,
+      spdx3Purl(el),
+      entryLabel(el['name'], el['software_packageVersion']),
+      typeof id === 'string' && id !== '' ? id : `${key}[${i}]`,
+    );
   });
-  const subject = describedSubject(roots, (id) => byId.get(id), (el, id) =>
-    sbomSubject({ name: el['name'], version: el['software_packageVersion'], purl: spdx3Purl(el), ref: id }),
+  const subject = describedSubject(
+    roots,
+    (id) => byId.get(id),
+    (el, id) => sbomSubject({ name: el['name'], version: el['software_packageVersion'], purl: spdx3Purl(el), ref: id }),
   );
   return { format: 'spdx', variant: `SPDX ${version} JSON-LD`, ...acc, subject };
 }

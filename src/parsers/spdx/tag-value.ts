@@ -26,7 +26,12 @@ const SECTION_ENDS = new Set(['FileName', 'SnippetSPDXID', 'LicenseID']);
 /** True when the category names a package manager in any spelling SPDX writers use. */
 export function isPackageManagerCategory(category: unknown): boolean {
   if (typeof category !== 'string') return false;
-  return category.replace(/^.*referenceCategory_/, '').replace(/[-_\s]/g, '').toLowerCase() === 'packagemanager';
+  return (
+    category
+      .replace(/^.*referenceCategory_/, '')
+      .replace(/[-_\s]/g, '')
+      .toLowerCase() === 'packagemanager'
+  );
 }
 
 function shown(line: string): string {
@@ -57,7 +62,9 @@ export function readTagValue(text: string): TagValueDocument {
       while (!collected.includes('</text>')) {
         j += 1;
         if (j >= lines.length) {
-          throw new InputError(`The <text> value of "${tag}" that starts on line ${lineNo} is never closed with </text>.`);
+          throw new InputError(
+            `The <text> value of "${tag}" that starts on line ${lineNo} is never closed with </text>.`,
+          );
         }
         collected += `\n${lines[j] ?? ''}`;
       }
@@ -66,7 +73,9 @@ export function readTagValue(text: string): TagValueDocument {
     }
     if (doc.version === '') {
       if (tag !== 'SPDXVersion') {
-        throw new InputError(`Expected SPDX tag-value to begin with "SPDXVersion:", but line ${lineNo} is ${shown(line)}.`);
+        throw new InputError(
+          `Expected SPDX tag-value to begin with "SPDXVersion:", but line ${lineNo} is ${shown(line)}.`,
+        );
       }
       doc.version = value;
       continue;
@@ -94,6 +103,7 @@ export function readTagValue(text: string): TagValueDocument {
       }
     }
   }
-  if (doc.version === '') throw new InputError('Expected SPDX tag-value beginning with "SPDXVersion:", but the text has no tags.');
+  if (doc.version === '')
+    throw new InputError('Expected SPDX tag-value beginning with "SPDXVersion:", but the text has no tags.');
   return doc;
 }

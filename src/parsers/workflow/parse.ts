@@ -111,7 +111,11 @@ function addImage(w: Walk, node: Node | null, path: string): void {
   const location = path + at(w, node);
   const value = scalarText(node);
   if (value === null) {
-    w.unresolved.push({ input: String(nodeSource(node)), location, reason: 'the image is not a string, so it names no image.' });
+    w.unresolved.push({
+      input: String(nodeSource(node)),
+      location,
+      reason: 'the image is not a string, so it names no image.',
+    });
     return;
   }
   addDocker(w, value.trim(), value.trim(), location);
@@ -123,7 +127,12 @@ function addDocker(w: Walk, image: string, input: string, location: string): voi
     return;
   }
   if (image.includes('${{')) {
-    w.unresolved.push({ input, location, reason: 'the image is a `${{ }}` expression, known only when the workflow runs; paste the resolved image to check it.' });
+    w.unresolved.push({
+      input,
+      location,
+      reason:
+        'the image is a `${{ }}` expression, known only when the workflow runs; paste the resolved image to check it.',
+    });
     return;
   }
   push(w, 'docker', image, input, location);
@@ -134,16 +143,34 @@ function addUses(w: Walk, raw: Node | unknown, path: string): void {
   const location = path + at(w, node);
   const text = scalarText(node);
   if (text === null) {
-    w.unresolved.push({ input: String(nodeSource(node)), location, reason: '`uses:` is not a string, so it names no action.' });
+    w.unresolved.push({
+      input: String(nodeSource(node)),
+      location,
+      reason: '`uses:` is not a string, so it names no action.',
+    });
     return;
   }
   const uses = text.trim();
   if (uses.includes('${{')) {
-    w.unresolved.push({ input: uses, location, reason: 'this `uses:` is a `${{ }}` expression, known only when the workflow runs.' });
+    w.unresolved.push({
+      input: uses,
+      location,
+      reason: 'this `uses:` is a `${{ }}` expression, known only when the workflow runs.',
+    });
     return;
   }
-  if (uses.startsWith('./') || uses.startsWith('../') || uses.startsWith('.\\') || uses.startsWith('$/') || uses === '.') {
-    w.unresolved.push({ input: uses, location, reason: 'a local action or workflow in this repository, not a separate component.' });
+  if (
+    uses.startsWith('./') ||
+    uses.startsWith('../') ||
+    uses.startsWith('.\\') ||
+    uses.startsWith('$/') ||
+    uses === '.'
+  ) {
+    w.unresolved.push({
+      input: uses,
+      location,
+      reason: 'a local action or workflow in this repository, not a separate component.',
+    });
     return;
   }
   if (/^docker:\/\//i.test(uses)) {
@@ -153,12 +180,20 @@ function addUses(w: Walk, raw: Node | unknown, path: string): void {
   // The ref may itself contain "@" only in theory; GitHub splits at the last one.
   const atSign = uses.lastIndexOf('@');
   if (atSign <= 0 || atSign === uses.length - 1) {
-    w.unresolved.push({ input: uses, location, reason: 'a remote action is written owner/repo@ref; this has no ref after "@".' });
+    w.unresolved.push({
+      input: uses,
+      location,
+      reason: 'a remote action is written owner/repo@ref; this has no ref after "@".',
+    });
     return;
   }
   const parts = uses.slice(0, atSign).split('/');
   if (parts.length < 2) {
-    w.unresolved.push({ input: uses, location, reason: 'a remote action is written owner/repo[/path]@ref; this has no repository.' });
+    w.unresolved.push({
+      input: uses,
+      location,
+      reason: 'a remote action is written owner/repo[/path]@ref; this has no repository.',
+    });
     return;
   }
   // The component is the repository; a subpath (owner/repo/dir, or a reusable workflow file) is part of it.

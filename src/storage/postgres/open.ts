@@ -94,7 +94,15 @@ function unavailable(error: unknown): StoreUnavailableError {
 // SQLSTATE class 08 (connection exception), 57P01–57P03 (shutting down, crashed, starting up),
 // 53300 (too many connections); and what node reports when the socket fails.
 const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
-const SOCKET_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const SOCKET_GONE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 function isConnectionFault(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -44,7 +44,11 @@ class SqliteStore extends KyselyStore {
   private censusQuery: Database.Statement<[string, string], { version: number | null }> | null = null;
 
   constructor(private readonly database: Database.Database) {
-    super('sqlite', new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), sqliteMigrations);
+    super(
+      'sqlite',
+      new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+      sqliteMigrations,
+    );
     this.dataVersion = database.prepare<[], number>('PRAGMA data_version').pluck();
   }
 

@@ -26,7 +26,12 @@ describe('dependents reader (ecosyste.ms packages API) against the simulator', (
     const r = await read('express');
     expect(r.dependents).toBe(1234);
     expect(r.source).toBe(`${h.simulator.urls.dependents}/api/v1/registries/npmjs.org/packages/express`);
-    expect(r.evidence).toMatchObject({ http_status: 200, registry: 'npmjs.org', dependent_packages_count: 1234, dependent_repos_count: 3702 });
+    expect(r.evidence).toMatchObject({
+      http_status: 200,
+      registry: 'npmjs.org',
+      dependent_packages_count: 1234,
+      dependent_repos_count: 3702,
+    });
     expect(r.method).toMatch(/dependent_packages_count/);
   });
 

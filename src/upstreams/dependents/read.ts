@@ -10,23 +10,44 @@ import type { DependentsReading, DependentsSource } from '../source.js';
 import { classifyPackageResponse } from './classify-response.js';
 import { PACKAGE_FACTS } from './facts.js';
 
-export const DEPENDENTS_METHOD = 'ecosyste.ms packages API: dependent_packages_count (packages in the registry that depend on this one)';
+export const DEPENDENTS_METHOD =
+  'ecosyste.ms packages API: dependent_packages_count (packages in the registry that depend on this one)';
 
 export function createDependentsSource(client: HttpClient, base: string, registry: string): DependentsSource {
   return { read: (ref) => readDependents(client, base, registry, ref) };
 }
 
-async function readDependents(client: HttpClient, base: string, registry: string, ref: ComponentRef): Promise<DependentsReading> {
+async function readDependents(
+  client: HttpClient,
+  base: string,
+  registry: string,
+  ref: ComponentRef,
+): Promise<DependentsReading> {
   const url = `${base}/api/v1/registries/${encodeURIComponent(registry)}/packages/${encodeURIComponent(ref.id)}`;
   if (ref.kind !== 'npm') {
-    return { dependents: null, source: url, evidence: { not_read: `the dependents source is configured for the npm registry (${registry}), not ${ref.kind}` }, method: DEPENDENTS_METHOD };
+    return {
+      dependents: null,
+      source: url,
+      evidence: { not_read: `the dependents source is configured for the npm registry (${registry}), not ${ref.kind}` },
+      method: DEPENDENTS_METHOD,
+    };
   }
   const answer = await client.get(url, { accept: 'application/json', facts: PACKAGE_FACTS });
   if (answer.kind === 'unreachable') {
-    return { dependents: null, source: answer.url, evidence: { ...answer.evidence, unreachable: answer.reason, registry, ...redirectEvidence(answer.redirects) }, method: DEPENDENTS_METHOD };
+    return {
+      dependents: null,
+      source: answer.url,
+      evidence: { ...answer.evidence, unreachable: answer.reason, registry, ...redirectEvidence(answer.redirects) },
+      method: DEPENDENTS_METHOD,
+    };
   }
   if (answer.kind === 'status') {
-    return { dependents: null, source: answer.url, evidence: { ...classifyPackageResponse(answer), registry, ...redirectEvidence(answer.redirects) }, method: DEPENDENTS_METHOD };
+    return {
+      dependents: null,
+      source: answer.url,
+      evidence: { ...classifyPackageResponse(answer), registry, ...redirectEvidence(answer.redirects) },
+      method: DEPENDENTS_METHOD,
+    };
   }
   const f = answer.facts;
   return {

@@ -2,6 +2,7 @@
 import { excerpt, unexpectedStatus, type StatusAnswer, type Verdict } from '../reading.js';
 
 export function classifyTagResponse(answer: StatusAnswer): Verdict {
-  if (answer.status === 404) return { signals: { notFound: true }, evidence: { http_status: 404, message: excerpt(answer) } };
+  if (answer.status === 404)
+    return { signals: { notFound: true }, evidence: { http_status: 404, message: excerpt(answer) } };
   return unexpectedStatus(answer);
 }

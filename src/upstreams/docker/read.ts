@@ -25,20 +25,38 @@ export const DOCKER_METHOD =
 export const UNSUPPORTED = 'unsupported';
 
 function unsupported(ref: ComponentRef, why: string, evidence: Record<string, EvidenceValue> = {}): Reading {
-  return { signals: { unreachable: UNSUPPORTED }, source: ref.id, evidence: { ...evidence, unreachable: UNSUPPORTED, not_read: why }, method: DOCKER_METHOD };
+  return {
+    signals: { unreachable: UNSUPPORTED },
+    source: ref.id,
+    evidence: { ...evidence, unreachable: UNSUPPORTED, not_read: why },
+    method: DOCKER_METHOD,
+  };
 }
 
 export function createDockerSource(hub: HttpClient, hubBase: string, eol: EndoflifeReader): UpstreamSource {
   return { read: (ref, today) => readDocker(hub, hubBase, eol, ref, today) };
 }
 
-async function readDocker(hub: HttpClient, hubBase: string, eol: EndoflifeReader, ref: ComponentRef, today: string): Promise<Reading> {
+async function readDocker(
+  hub: HttpClient,
+  hubBase: string,
+  eol: EndoflifeReader,
+  ref: ComponentRef,
+  today: string,
+): Promise<Reading> {
   const r = parseDockerReference(ref.id);
   if (typeof r === 'string') return unsupported(ref, `not an image reference (${r})`);
   if (r.domain !== DOCKER_HUB) {
-    return unsupported(ref, `only Docker Hub images are read; ${r.domain} offers no public tag metadata this reader can read honestly`, { registry: r.domain });
+    return unsupported(
+      ref,
+      `only Docker Hub images are read; ${r.domain} offers no public tag metadata this reader can read honestly`,
+      { registry: r.domain },
+    );
   }
-  if (!r.tag) return unsupported(ref, 'a reference pinned by digest alone names no tag whose push date could be read', { digest: r.digest });
+  if (!r.tag)
+    return unsupported(ref, 'a reference pinned by digest alone names no tag whose push date could be read', {
+      digest: r.digest,
+    });
   const [namespace = '', repository = '', ...deeper] = r.path.split('/');
   if (deeper.length > 0) return unsupported(ref, 'Docker Hub repositories are namespace/name; this path is deeper');
 
@@ -47,7 +65,12 @@ async function readDocker(hub: HttpClient, hubBase: string, eol: EndoflifeReader
   if (answer.kind === 'unreachable') return unreachableReading(answer, DOCKER_METHOD);
   if (answer.kind === 'status') {
     const v = classifyTagResponse(answer);
-    return { signals: v.signals, source: answer.url, evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) }, method: DOCKER_METHOD };
+    return {
+      signals: v.signals,
+      source: answer.url,
+      evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
+      method: DOCKER_METHOD,
+    };
   }
   const f = answer.facts;
   const evidence: Record<string, EvidenceValue> = {
@@ -66,7 +89,12 @@ async function readDocker(hub: HttpClient, hubBase: string, eol: EndoflifeReader
   const deprecation = DEPRECATED_IMAGES[r.path];
   if (deprecation) {
     // archived beats eol, so the listing is not asked.
-    return { signals: { archived: true, lastActivity: at.lastActivity }, source: answer.url, evidence: { ...evidence, deprecated: deprecation }, method: DOCKER_METHOD };
+    return {
+      signals: { archived: true, lastActivity: at.lastActivity },
+      source: answer.url,
+      evidence: { ...evidence, deprecated: deprecation },
+      method: DOCKER_METHOD,
+    };
   }
 
   const plan = planEolChecks(r.path, r.tag);
@@ -77,7 +105,12 @@ async function readDocker(hub: HttpClient, hubBase: string, eol: EndoflifeReader
     const product = await eol.product(lookup.product);
     if (product.kind === 'unreachable') {
       // Without the listing we cannot rule out end-of-life, which would beat any push date.
-      return { signals: product.signals, source: product.url, evidence: { ...evidence, ...product.evidence, eol_product: lookup.product }, method: DOCKER_METHOD };
+      return {
+        signals: product.signals,
+        source: product.url,
+        evidence: { ...evidence, ...product.evidence, eol_product: lookup.product },
+        method: DOCKER_METHOD,
+      };
     }
     if (product.kind === 'unknown') {
       unchecked.push(`endoflife.date has no product ${lookup.product} (HTTP 404)`);

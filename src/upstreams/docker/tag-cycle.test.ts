@@ -5,15 +5,47 @@ import { findCycle, planEolChecks } from './tag-cycle.js';
 describe('planEolChecks (research §4.3)', () => {
   it.each([
     ['library/node', '18-alpine', [{ product: 'nodejs', version: '18' }], [/Alpine without its version/]],
-    ['library/node', '18-alpine3.19', [{ product: 'nodejs', version: '18' }, { product: 'alpine-linux', version: '3.19' }], []],
-    ['library/python', '3.8-slim-bookworm', [{ product: 'python', version: '3.8' }, { product: 'debian', codename: 'bookworm' }], []],
+    [
+      'library/node',
+      '18-alpine3.19',
+      [
+        { product: 'nodejs', version: '18' },
+        { product: 'alpine-linux', version: '3.19' },
+      ],
+      [],
+    ],
+    [
+      'library/python',
+      '3.8-slim-bookworm',
+      [
+        { product: 'python', version: '3.8' },
+        { product: 'debian', codename: 'bookworm' },
+      ],
+      [],
+    ],
     ['library/python', '3.8.18', [{ product: 'python', version: '3.8.18' }], []],
     ['library/ubuntu', 'jammy', [{ product: 'ubuntu', codename: 'jammy' }], []],
     ['library/debian', 'bookworm-slim', [{ product: 'debian', codename: 'bookworm' }], []],
     ['library/node', 'hydrogen', [{ product: 'nodejs', version: '18' }], []],
-    ['library/node', 'iron-bookworm', [{ product: 'nodejs', version: '20' }, { product: 'debian', codename: 'bookworm' }], []],
+    [
+      'library/node',
+      'iron-bookworm',
+      [
+        { product: 'nodejs', version: '20' },
+        { product: 'debian', codename: 'bookworm' },
+      ],
+      [],
+    ],
     ['library/postgres', '16.2', [{ product: 'postgresql', version: '16.2' }], []],
-    ['library/golang', '1.22-alpine3.20', [{ product: 'go', version: '1.22' }, { product: 'alpine-linux', version: '3.20' }], []],
+    [
+      'library/golang',
+      '1.22-alpine3.20',
+      [
+        { product: 'go', version: '1.22' },
+        { product: 'alpine-linux', version: '3.20' },
+      ],
+      [],
+    ],
     ['library/node', 'latest', [], [/names no release cycle/]],
     ['library/python', 'bookworm', [{ product: 'debian', codename: 'bookworm' }], [/names no release cycle/]],
     ['library/busybox', '1.36', [], [/no end-of-life product/]],
@@ -28,7 +60,14 @@ describe('planEolChecks (research §4.3)', () => {
 });
 
 describe('findCycle', () => {
-  const r = (name: string, codename: string | null = null): ReleaseFacts => ({ name, codename, is_eol: false, eol_from: null, is_maintained: true, eoes_from: null });
+  const r = (name: string, codename: string | null = null): ReleaseFacts => ({
+    name,
+    codename,
+    is_eol: false,
+    eol_from: null,
+    is_maintained: true,
+    eoes_from: null,
+  });
   const releases = [r('3.12'), r('3.8'), r('18'), r('16'), r('12', 'Bookworm'), r('22.04', 'Jammy Jellyfish')];
   it.each([
     [{ version: '3.8.18' }, '3.8'],

@@ -47,13 +47,17 @@ export const NODE_LTS_CODENAMES: Readonly<Record<string, string>> = {
 };
 
 const DEBIAN_CODENAMES = new Set(
-  'buzz rex bo hamm slink potato woody sarge etch lenny squeeze wheezy jessie stretch buster bullseye bookworm trixie forky duke'.split(' '),
+  'buzz rex bo hamm slink potato woody sarge etch lenny squeeze wheezy jessie stretch buster bullseye bookworm trixie forky duke'.split(
+    ' ',
+  ),
 );
 /** Ubuntu codenames' first word, which is what tags use (`jammy`, `noble`). */
 const UBUNTU_CODENAMES = new Set(
-  ('warty hoary breezy dapper edgy feisty gutsy hardy intrepid jaunty karmic lucid maverick natty oneiric precise quantal ' +
+  (
+    'warty hoary breezy dapper edgy feisty gutsy hardy intrepid jaunty karmic lucid maverick natty oneiric precise quantal ' +
     'raring saucy trusty utopic vivid wily xenial yakkety zesty artful bionic cosmic disco eoan focal groovy hirsute impish ' +
-    'jammy kinetic lunar mantic noble oracular plucky questing resolute').split(' '),
+    'jammy kinetic lunar mantic noble oracular plucky questing resolute'
+  ).split(' '),
 );
 
 export interface CycleLookup {
@@ -82,7 +86,9 @@ function codenameProduct(token: string): 'debian' | 'ubuntu' | null {
 export function planEolChecks(path: string, tag: string): EolPlan {
   const plan: EolPlan = { lookups: [], unchecked: [] };
   if (!path.startsWith('library/') || path.split('/').length !== 2) {
-    plan.unchecked.push(`${path} is not an official image, and only official images are mapped to end-of-life products`);
+    plan.unchecked.push(
+      `${path} is not an official image, and only official images are mapped to end-of-life products`,
+    );
     return plan;
   }
   const image = path.slice('library/'.length);
@@ -100,7 +106,9 @@ export function planEolChecks(path: string, tag: string): EolPlan {
   } else if (codenameProduct(first) === product) {
     plan.lookups.push({ product, codename: first, from: `codename ${first}` });
   } else {
-    plan.unchecked.push(`the tag "${tag}" names no release cycle of ${product} (a moving tag such as latest, or a variant only)`);
+    plan.unchecked.push(
+      `the tag "${tag}" names no release cycle of ${product} (a moving tag such as latest, or a variant only)`,
+    );
     // `python:bookworm`, `node:alpine`: the first token may itself be a base-image variant.
     variants.unshift(first);
   }
@@ -109,8 +117,10 @@ export function planEolChecks(path: string, tag: string): EolPlan {
     const alpine = /^alpine(\d+\.\d+)$/.exec(v);
     const base = codenameProduct(v);
     if (alpine?.[1]) plan.lookups.push({ product: 'alpine-linux', version: alpine[1], from: `variant ${v}` });
-    else if (v === 'alpine') plan.unchecked.push('the tag names Alpine without its version, so the Alpine cycle is not checked');
-    else if (base && !(base === product && plan.lookups.some((l) => l.codename === v))) plan.lookups.push({ product: base, codename: v, from: `variant ${v}` });
+    else if (v === 'alpine')
+      plan.unchecked.push('the tag names Alpine without its version, so the Alpine cycle is not checked');
+    else if (base && !(base === product && plan.lookups.some((l) => l.codename === v)))
+      plan.lookups.push({ product: base, codename: v, from: `variant ${v}` });
   }
   return plan;
 }

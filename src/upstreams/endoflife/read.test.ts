@@ -17,11 +17,27 @@ beforeAll(async () => {
         nodejs: {
           aliases: ['node'],
           phases: [
-            { from: '2020-01-01', releases: [{ name: '20', eolFrom: '2026-04-30' }, { name: '18', eolFrom: '2025-04-30' }] },
+            {
+              from: '2020-01-01',
+              releases: [
+                { name: '20', eolFrom: '2026-04-30' },
+                { name: '18', eolFrom: '2025-04-30' },
+              ],
+            },
             { from: '2026-06-01', releases: [{ name: '20', eolFrom: '2026-04-30' }] },
           ],
         },
-        debian: { phases: [{ from: '2020-01-01', releases: [{ name: '12', codename: 'Bookworm', eolFrom: '2026-06-10', eoesFrom: '2028-06-30' }, { name: '3', eol: true }] }] },
+        debian: {
+          phases: [
+            {
+              from: '2020-01-01',
+              releases: [
+                { name: '12', codename: 'Bookworm', eolFrom: '2026-06-10', eoesFrom: '2028-06-30' },
+                { name: '3', eol: true },
+              ],
+            },
+          ],
+        },
         broken: { phases: [{ from: '2020-01-01', fail: 'server_error' }] },
         limited: { phases: [{ from: '2020-01-01', fail: 'rate_limit_429' }] },
         garbled: { phases: [{ from: '2020-01-01', fail: 'malformed' }] },
@@ -32,7 +48,15 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 function reader(): EndoflifeReader {
-  const client = new HttpClient({ upstream: 'endoflife', base: sim.urls.endoflife, userAgent: 'tended-test', timeoutMs: 300, concurrency: 2, cache: new MemoryConditionalCache(), maxBodyBytes: 1 << 20 });
+  const client = new HttpClient({
+    upstream: 'endoflife',
+    base: sim.urls.endoflife,
+    userAgent: 'tended-test',
+    timeoutMs: 300,
+    concurrency: 2,
+    cache: new MemoryConditionalCache(),
+    maxBodyBytes: 1 << 20,
+  });
   return new EndoflifeReader(client, sim.urls.endoflife);
 }
 
@@ -52,7 +76,13 @@ describe('endoflife.date reader against the simulator', () => {
     const p = await reader().product('node');
     expect(p.kind).toBe('product');
     expect(p.url).toBe(`${sim.urls.endoflife}/api/v1/products/nodejs/`);
-    expect(p.evidence['redirects']).toEqual([{ status: 301, from: `${sim.urls.endoflife}/api/v1/products/node/`, to: `${sim.urls.endoflife}/api/v1/products/nodejs/` }]);
+    expect(p.evidence['redirects']).toEqual([
+      {
+        status: 301,
+        from: `${sim.urls.endoflife}/api/v1/products/node/`,
+        to: `${sim.urls.endoflife}/api/v1/products/nodejs/`,
+      },
+    ]);
   });
 
   it('an unknown product is a 404 with an HTML body: unknown, not a failure and not "not end-of-life"', async () => {
@@ -83,7 +113,15 @@ describe('endoflife.date reader against the simulator', () => {
 });
 
 describe('isEolOn', () => {
-  const release = (r: Partial<ReleaseFacts>): ReleaseFacts => ({ name: '1', codename: null, is_eol: false, eol_from: null, is_maintained: true, eoes_from: null, ...r });
+  const release = (r: Partial<ReleaseFacts>): ReleaseFacts => ({
+    name: '1',
+    codename: null,
+    is_eol: false,
+    eol_from: null,
+    is_maintained: true,
+    eoes_from: null,
+    ...r,
+  });
   it.each([
     [release({ is_eol: true }), true],
     [release({ eol_from: '2026-03-01' }), true],

@@ -41,15 +41,39 @@ export class EndoflifeReader {
   }
 
   private async fetch(name: string): Promise<ProductReading> {
-    const answer = await this.client.get(`${this.base}/api/v1/products/${encodeURIComponent(name)}/`, { accept: 'application/json', facts: PRODUCT_FACTS });
+    const answer = await this.client.get(`${this.base}/api/v1/products/${encodeURIComponent(name)}/`, {
+      accept: 'application/json',
+      facts: PRODUCT_FACTS,
+    });
     if (answer.kind === 'unreachable') {
-      return { kind: 'unreachable', url: answer.url, signals: { unreachable: answer.reason }, evidence: { ...answer.evidence, unreachable: answer.reason, ...redirectEvidence(answer.redirects) } };
+      return {
+        kind: 'unreachable',
+        url: answer.url,
+        signals: { unreachable: answer.reason },
+        evidence: { ...answer.evidence, unreachable: answer.reason, ...redirectEvidence(answer.redirects) },
+      };
     }
     if (answer.kind === 'status') {
       const v = classifyProductResponse(answer);
-      if (v === null) return { kind: 'unknown', url: answer.url, evidence: { http_status: answer.status, ...redirectEvidence(answer.redirects) } };
-      return { kind: 'unreachable', url: answer.url, signals: v.signals, evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) } };
+      if (v === null)
+        return {
+          kind: 'unknown',
+          url: answer.url,
+          evidence: { http_status: answer.status, ...redirectEvidence(answer.redirects) },
+        };
+      return {
+        kind: 'unreachable',
+        url: answer.url,
+        signals: v.signals,
+        evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
+      };
     }
-    return { kind: 'product', url: answer.url, status: answer.status, product: answer.facts, evidence: { http_status: answer.status, ...redirectEvidence(answer.redirects) } };
+    return {
+      kind: 'product',
+      url: answer.url,
+      status: answer.status,
+      product: answer.facts,
+      evidence: { http_status: answer.status, ...redirectEvidence(answer.redirects) },
+    };
   }
 }

@@ -33,13 +33,20 @@ export function classifyRepoResponse(answer: StatusAnswer): Verdict {
       // Also what a private repository looks like from outside; the record's 404 is GitHub's word.
       return { signals: { notFound: true }, evidence: { http_status: 404, message } };
     case 451:
-      return { signals: { notFound: true }, evidence: { http_status: 451, message, ...blockEvidence(blockOf(answer.body) ?? {}) } };
+      return {
+        signals: { notFound: true },
+        evidence: { http_status: 451, message, ...blockEvidence(blockOf(answer.body) ?? {}) },
+      };
     case 403: {
       // 4. A `block` body: the repository is blocked (ToS), which removes it for everyone.
       const block = blockOf(answer.body);
-      if (block) return { signals: { notFound: true }, evidence: { http_status: 403, message, ...blockEvidence(block) } };
+      if (block)
+        return { signals: { notFound: true }, evidence: { http_status: 403, message, ...blockEvidence(block) } };
       // 5. Anything else is a permission problem on our side (trade controls, a token's scope): not a fact about the repository.
-      return { signals: { unreachable: 'unauthorized' }, evidence: { http_status: 403, message, unreachable: 'unauthorized' } };
+      return {
+        signals: { unreachable: 'unauthorized' },
+        evidence: { http_status: 403, message, unreachable: 'unauthorized' },
+      };
     }
     default:
       return unexpectedStatus(answer);

@@ -45,7 +45,8 @@ export const REPO_FACTS: FactsSpec<RepoFacts> = {
   version: 'github-repo/1',
   extract(body) {
     const r = Repo.safeParse(body);
-    if (!r.success) return `not a GitHub repository object: ${r.error.issues[0]?.path.join('.') ?? ''} ${r.error.issues[0]?.message ?? ''}`.trim();
+    if (!r.success)
+      return `not a GitHub repository object: ${r.error.issues[0]?.path.join('.') ?? ''} ${r.error.issues[0]?.message ?? ''}`.trim();
     const d = r.data;
     return {
       id: d.id != null && Number.isSafeInteger(d.id) ? d.id : null,
@@ -69,6 +70,11 @@ export const COMMIT_FACTS: FactsSpec<CommitFacts> = {
     if (!c.success) return 'the head commit has no commit.committer';
     const committer = instant(c.data.commit.committer?.date);
     if (committer === null) return 'the head commit has no readable commit.committer.date';
-    return { present: true, sha: c.data.sha ?? null, committer_date: committer, author_date: instant(c.data.commit.author?.date) };
+    return {
+      present: true,
+      sha: c.data.sha ?? null,
+      committer_date: committer,
+      author_date: instant(c.data.commit.author?.date),
+    };
   },
 };

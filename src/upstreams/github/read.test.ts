@@ -6,7 +6,9 @@ import type { Sources } from '../source.js';
 
 const TODAY = '2026-03-01';
 const FROM = '2024-01-01';
-const repo = (extra: Omit<GithubPhase, 'from'>): GithubPhase[] => [{ from: FROM, created_at: '2020-01-01T00:00:00Z', ...extra }];
+const repo = (extra: Omit<GithubPhase, 'from'>): GithubPhase[] => [
+  { from: FROM, created_at: '2020-01-01T00:00:00Z', ...extra },
+];
 
 const COMPONENTS: Record<string, GithubPhase[]> = {
   'github:acme/alive': repo({ pushed_at: '2026-02-01T00:00:00Z', last_commit: '2026-01-15T09:30:00Z' }),
@@ -18,7 +20,9 @@ const COMPONENTS: Record<string, GithubPhase[]> = {
   'github:acme/disabled': repo({ pushed_at: '2026-02-01T00:00:00Z', disabled: true }),
   'github:acme/future': repo({ pushed_at: '2026-02-01T00:00:00Z', last_commit: '2026-09-01T00:00:00Z' }),
   // pushed_at moves when a branch is pushed and deleted, so an empty repository can look recent.
-  'github:acme/empty-old': [{ from: FROM, fail: 'empty_repo', created_at: '2023-01-01T00:00:00Z', pushed_at: '2026-01-10T00:00:00Z' }],
+  'github:acme/empty-old': [
+    { from: FROM, fail: 'empty_repo', created_at: '2023-01-01T00:00:00Z', pushed_at: '2026-01-10T00:00:00Z' },
+  ],
   'github:acme/empty-new': [{ from: FROM, fail: 'empty_repo', created_at: '2026-02-01T00:00:00Z' }],
   'github:acme/old-name': [
     { from: FROM, pushed_at: '2026-02-01T00:00:00Z', id: 4242 },
@@ -54,24 +58,49 @@ async function read(id: string, sources: Sources = h.newSources()) {
 
 describe('GitHub reader against the simulator', () => {
   it.each<[string, State, Record<string, unknown>]>([
-    ['acme/alive', 'alive', { http_status: 200, last_commit: '2026-01-15T09:30:00Z', commits_http_status: 200, archived: false }],
+    [
+      'acme/alive',
+      'alive',
+      { http_status: 200, last_commit: '2026-01-15T09:30:00Z', commits_http_status: 200, archived: false },
+    ],
     ['acme/dormant', 'dormant', { last_commit: '2025-06-01T00:00:00Z', pushed_at: '2026-02-20T00:00:00Z' }],
     ['acme/abandoned-by-commit', 'abandoned', { last_commit: '2024-10-01T00:00:00Z' }],
     ['acme/abandoned-by-push', 'abandoned', { pushed_at: '2024-06-01T00:00:00Z' }],
     ['acme/archived', 'archived', { archived: true }],
     ['acme/disabled', 'alive', { disabled: true }],
     ['acme/future', 'alive', { last_commit: '2026-09-01T00:00:00Z', activity_in_future: true }],
-    ['acme/empty-old', 'abandoned', { empty_repository: true, commits_http_status: 409, created_at: '2023-01-01T00:00:00Z' }],
+    [
+      'acme/empty-old',
+      'abandoned',
+      { empty_repository: true, commits_http_status: 409, created_at: '2023-01-01T00:00:00Z' },
+    ],
     ['acme/empty-new', 'alive', { empty_repository: true, commits_http_status: 409 }],
     ['acme/gone', 'deleted', { http_status: 404, message: 'Not Found' }],
     ['acme/not-yet', 'deleted', { http_status: 404 }],
     ['acme/dmca', 'deleted', { http_status: 451, block_reason: 'dmca' }],
     ['acme/tos', 'deleted', { http_status: 403, block_reason: 'tos' }],
     ['acme/trade', 'not_observed', { http_status: 403, unreachable: 'unauthorized' }],
-    ['acme/limit-403', 'not_observed', { http_status: 403, unreachable: 'rate_limited', ratelimit_remaining: 0, rate_limit_rule: 'x-ratelimit-remaining' }],
+    [
+      'acme/limit-403',
+      'not_observed',
+      {
+        http_status: 403,
+        unreachable: 'rate_limited',
+        ratelimit_remaining: 0,
+        rate_limit_rule: 'x-ratelimit-remaining',
+      },
+    ],
     ['acme/limit-429', 'not_observed', { http_status: 429, unreachable: 'rate_limited', ratelimit_remaining: 0 }],
-    ['acme/secondary', 'not_observed', { http_status: 403, unreachable: 'rate_limited', retry_after: 60, rate_limit_rule: 'retry-after' }],
-    ['acme/secondary-bare', 'not_observed', { http_status: 403, unreachable: 'rate_limited', rate_limit_rule: 'message' }],
+    [
+      'acme/secondary',
+      'not_observed',
+      { http_status: 403, unreachable: 'rate_limited', retry_after: 60, rate_limit_rule: 'retry-after' },
+    ],
+    [
+      'acme/secondary-bare',
+      'not_observed',
+      { http_status: 403, unreachable: 'rate_limited', rate_limit_rule: 'message' },
+    ],
     ['acme/unauthorized', 'not_observed', { http_status: 401, unreachable: 'unauthorized' }],
     ['acme/error-500', 'not_observed', { http_status: 500, unreachable: 'server_error' }],
     ['acme/error-503', 'not_observed', { http_status: 503, unreachable: 'server_error' }],
@@ -105,7 +134,13 @@ describe('GitHub reader against the simulator', () => {
       renamed_to: 'github:acme/new-name',
       full_name: 'acme/new-name',
       repository_id: 4242,
-      redirects: [{ status: 301, from: `${h.simulator.urls.github}/repos/acme/old-name`, to: `${h.simulator.urls.github}/repositories/4242` }],
+      redirects: [
+        {
+          status: 301,
+          from: `${h.simulator.urls.github}/repos/acme/old-name`,
+          to: `${h.simulator.urls.github}/repositories/4242`,
+        },
+      ],
     });
     // The new name answers too, as the same repository.
     const renamed = await read('acme/new-name');
@@ -178,7 +213,12 @@ describe('GitHub primary rate limit from the simulator budget', () => {
       // Fresh readers that do not know yet meet the 403 itself; it is never a death.
       const c = await limited.newSources().github.read({ kind: 'github', id: 'acme/gone' }, TODAY);
       expect(classify(c.signals, TODAY)).toBe('not_observed');
-      expect(c.evidence).toMatchObject({ http_status: 403, ratelimit_remaining: 0, ratelimit_limit: 3, unreachable: 'rate_limited' });
+      expect(c.evidence).toMatchObject({
+        http_status: 403,
+        ratelimit_remaining: 0,
+        ratelimit_limit: 3,
+        unreachable: 'rate_limited',
+      });
     } finally {
       await limited.close();
     }

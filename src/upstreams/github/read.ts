@@ -18,7 +18,8 @@ export const GITHUB_METHODS = {
   repository: 'GitHub REST repository metadata (GET /repos/{owner}/{repo})',
   archived: 'GitHub REST repository metadata: the archived flag',
   pushedAt: 'GitHub REST repository metadata: pushed_at, more than 365 days old, bounds the last commit on any branch',
-  commit: "GitHub REST: the committer date of the default branch's head commit (GET /repos/{owner}/{repo}/commits?per_page=1)",
+  commit:
+    "GitHub REST: the committer date of the default branch's head commit (GET /repos/{owner}/{repo}/commits?per_page=1)",
   empty: 'GitHub REST: the repository has no commits (409 on /commits), so its age is counted from created_at',
 } as const;
 
@@ -53,7 +54,12 @@ async function readGithub(client: HttpClient, base: string, ref: ComponentRef, t
   if (repo.kind === 'unreachable') return unreachableReading(repo, GITHUB_METHODS.repository);
   if (repo.kind === 'status') {
     const v = classifyRepoResponse(repo);
-    return { signals: v.signals, source: repo.url, evidence: { ...v.evidence, ...redirectEvidence(repo.redirects) }, method: GITHUB_METHODS.repository };
+    return {
+      signals: v.signals,
+      source: repo.url,
+      evidence: { ...v.evidence, ...redirectEvidence(repo.redirects) },
+      method: GITHUB_METHODS.repository,
+    };
   }
   const f = repo.facts;
   const renamed = renameOf(ref, f);
@@ -72,7 +78,11 @@ async function readGithub(client: HttpClient, base: string, ref: ComponentRef, t
     ...redirectEvidence(repo.redirects),
     ...(renamed ? { renamed_from: `github:${ref.id}`, renamed_to: `github:${renamed.id}` } : {}),
   };
-  const reading = (r: Omit<Reading, 'source' | 'renamed_to'>): Reading => ({ ...r, source: repo.url, ...(renamed ? { renamed_to: renamed } : {}) });
+  const reading = (r: Omit<Reading, 'source' | 'renamed_to'>): Reading => ({
+    ...r,
+    source: repo.url,
+    ...(renamed ? { renamed_to: renamed } : {}),
+  });
 
   // archived beats any age, so the commit is not worth a request.
   if (f.archived) return reading({ signals: { archived: true }, evidence, method: GITHUB_METHODS.archived });
@@ -81,19 +91,35 @@ async function readGithub(client: HttpClient, base: string, ref: ComponentRef, t
   // dormancy limit, the head commit can only be older still.
   if (f.pushed_at && daysBetween(utcDateOf(f.pushed_at), today) > DORMANT_MAX_DAYS) {
     const at = activityAsOf(f.pushed_at, today);
-    return reading({ signals: { lastActivity: at.lastActivity }, evidence: { ...evidence, ...at.evidence }, method: GITHUB_METHODS.pushedAt });
+    return reading({
+      signals: { lastActivity: at.lastActivity },
+      evidence: { ...evidence, ...at.evidence },
+      method: GITHUB_METHODS.pushedAt,
+    });
   }
 
   // The name we validated, never a raw string from the answer, goes into the next URL.
-  const commits = await client.get(`${base}/repos/${repoPath(renamed?.id ?? ref.id)}/commits?per_page=1`, { ...REQUEST, facts: COMMIT_FACTS });
+  const commits = await client.get(`${base}/repos/${repoPath(renamed?.id ?? ref.id)}/commits?per_page=1`, {
+    ...REQUEST,
+    facts: COMMIT_FACTS,
+  });
   if (commits.kind === 'unreachable') {
     const failed = unreachableReading(commits, GITHUB_METHODS.commit, evidence);
-    return { ...failed, source: repo.url, ...(renamed ? { renamed_to: renamed } : {}), evidence: { ...failed.evidence, commits_source: commits.url } };
+    return {
+      ...failed,
+      source: repo.url,
+      ...(renamed ? { renamed_to: renamed } : {}),
+      evidence: { ...failed.evidence, commits_source: commits.url },
+    };
   }
   const empty = commits.kind === 'status' ? isEmptyRepository(commits) : !commits.facts.present;
   if (commits.kind === 'status' && !empty) {
     const v = unexpectedStatus(commits);
-    return reading({ signals: v.signals, evidence: { ...evidence, ...v.evidence, http_status: repo.status, commits_http_status: commits.status }, method: GITHUB_METHODS.commit });
+    return reading({
+      signals: v.signals,
+      evidence: { ...evidence, ...v.evidence, http_status: repo.status, commits_http_status: commits.status },
+      method: GITHUB_METHODS.commit,
+    });
   }
   if (empty) {
     const at = activityAsOf(f.created_at, today);
@@ -107,7 +133,13 @@ async function readGithub(client: HttpClient, base: string, ref: ComponentRef, t
   const at = activityAsOf(head?.committer_date ?? null, today);
   return reading({
     signals: { lastActivity: at.lastActivity },
-    evidence: { ...evidence, ...at.evidence, commits_http_status: commits.status, last_commit: head?.committer_date ?? null, last_commit_sha: head?.sha ?? null },
+    evidence: {
+      ...evidence,
+      ...at.evidence,
+      commits_http_status: commits.status,
+      last_commit: head?.committer_date ?? null,
+      last_commit_sha: head?.sha ?? null,
+    },
     method: GITHUB_METHODS.commit,
   });
 }

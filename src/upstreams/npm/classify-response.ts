@@ -3,6 +3,7 @@ import { excerpt, unexpectedStatus, type StatusAnswer, type Verdict } from '../r
 
 export function classifyPackumentResponse(answer: StatusAnswer): Verdict {
   // The registry's 404 {"error":"Not found"}: the package never existed (an unpublish answers 200).
-  if (answer.status === 404) return { signals: { notFound: true }, evidence: { http_status: 404, message: excerpt(answer) } };
+  if (answer.status === 404)
+    return { signals: { notFound: true }, evidence: { http_status: 404, message: excerpt(answer) } };
   return unexpectedStatus(answer);
 }

@@ -91,7 +91,9 @@ export const PACKUMENT_FACTS: FactsSpec<PackumentFacts> = {
     const latestManifest = latest ? record(versions[latest]) : null;
     const last = latestInstant(names.map((v) => instant(time[v])));
     const unpublished = record(time['unpublished']);
-    const unpublishedVersions = Array.isArray(unpublished?.['versions']) ? unpublished['versions'].filter((v): v is string => typeof v === 'string') : [];
+    const unpublishedVersions = Array.isArray(unpublished?.['versions'])
+      ? unpublished['versions'].filter((v): v is string => typeof v === 'string')
+      : [];
     // Prereleases are left out: "every release deprecated" is about what users would install.
     const releases = names.filter((v) => !v.includes('-'));
     return {
@@ -105,7 +107,9 @@ export const PACKUMENT_FACTS: FactsSpec<PackumentFacts> = {
       unpublished_at: unpublished ? (instant(unpublished['time']) ?? 'unknown') : null,
       unpublished_versions: unpublishedVersions.slice(0, 50),
       // npm's replacement for removed malware (ecosyste.ms treats it as removed too).
-      security_holding: doc['description'] === 'security holding package' || (latest !== null && /-security$/.test(latest) && names.length <= 1),
+      security_holding:
+        doc['description'] === 'security holding package' ||
+        (latest !== null && /-security$/.test(latest) && names.length <= 1),
       repository_url: repositoryUrl(doc['repository']),
       latest_interface: latestManifest ? interfaceOf(latestManifest) : null,
       latest_dependencies: latestManifest

@@ -7,12 +7,21 @@ const TODAY = '2026-03-01';
 const pkg = (extra: Omit<NpmPhase, 'from'>): NpmPhase[] => [{ from: '2020-01-01', ...extra }];
 
 const COMPONENTS: Record<string, NpmPhase[]> = {
-  'npm:alive': pkg({ versions: { '1.0.0': '2025-01-01T10:00:00.000Z', '1.1.0': '2026-01-20T10:00:00.000Z' }, repository: 'git+https://github.com/acme/alive.git' }),
+  'npm:alive': pkg({
+    versions: { '1.0.0': '2025-01-01T10:00:00.000Z', '1.1.0': '2026-01-20T10:00:00.000Z' },
+    repository: 'git+https://github.com/acme/alive.git',
+  }),
   'npm:dormant': pkg({ versions: { '1.0.0': '2025-06-01T10:00:00.000Z' } }),
   'npm:abandoned': pkg({ versions: { '1.0.0': '2024-01-01T10:00:00.000Z' } }),
   // time keeps the entry of an unpublished version; it must not count as a publish.
-  'npm:removed-trap': pkg({ versions: { '1.2.0': '2023-05-01T09:00:00.000Z' }, removed_versions: { '1.2.9': '2026-02-01T09:00:00.000Z' } }),
-  'npm:deprecated': pkg({ versions: { '1.0.0': '2026-02-01T00:00:00.000Z' }, deprecated: 'Use String.prototype.padStart()' }),
+  'npm:removed-trap': pkg({
+    versions: { '1.2.0': '2023-05-01T09:00:00.000Z' },
+    removed_versions: { '1.2.9': '2026-02-01T09:00:00.000Z' },
+  }),
+  'npm:deprecated': pkg({
+    versions: { '1.0.0': '2026-02-01T00:00:00.000Z' },
+    deprecated: 'Use String.prototype.padStart()',
+  }),
   'npm:@scope/pkg': pkg({ versions: { '2.0.0': '2025-12-24T00:00:00.000Z' } }),
   'npm:unpublished': pkg({ fail: 'unpublished', versions: { '1.0.0': '2020-09-25T09:18:36.552Z' } }),
   'npm:holding': pkg({ fail: 'security_holding' }),
@@ -39,13 +48,27 @@ async function read(id: string) {
 
 describe('npm reader against the simulator', () => {
   it.each<[string, State, Record<string, unknown>]>([
-    ['alive', 'alive', { http_status: 200, last_published: '2026-01-20T10:00:00.000Z', last_published_version: '1.1.0', latest_version: '1.1.0', repository_url: 'git+https://github.com/acme/alive.git' }],
+    [
+      'alive',
+      'alive',
+      {
+        http_status: 200,
+        last_published: '2026-01-20T10:00:00.000Z',
+        last_published_version: '1.1.0',
+        latest_version: '1.1.0',
+        repository_url: 'git+https://github.com/acme/alive.git',
+      },
+    ],
     ['dormant', 'dormant', { last_published: '2025-06-01T10:00:00.000Z' }],
     ['abandoned', 'abandoned', { last_published: '2024-01-01T10:00:00.000Z' }],
     ['removed-trap', 'abandoned', { last_published: '2023-05-01T09:00:00.000Z', versions: 1 }],
     ['deprecated', 'archived', { deprecated: 'Use String.prototype.padStart()', latest_version: '1.0.0' }],
     ['@scope/pkg', 'alive', { last_published: '2025-12-24T00:00:00.000Z' }],
-    ['unpublished', 'deleted', { http_status: 200, unpublished_at: expect.stringMatching(/^20\d\d-/), unpublished_versions: ['1.0.0'] }],
+    [
+      'unpublished',
+      'deleted',
+      { http_status: 200, unpublished_at: expect.stringMatching(/^20\d\d-/), unpublished_versions: ['1.0.0'] },
+    ],
     ['holding', 'deleted', { security_holding: true, latest_version: '0.0.1-security' }],
     ['gone', 'deleted', { http_status: 404, message: 'Not found' }],
     ['never-existed', 'deleted', { http_status: 404 }],
@@ -73,7 +96,9 @@ describe('npm reader against the simulator', () => {
     const first = await read('alive');
     const before = h.simulator.requests.length;
     const second = await read('alive');
-    expect(h.simulator.requests.slice(before)).toEqual([{ method: 'GET', path: '/npm/alive', status: 304, conditional: true }]);
+    expect(h.simulator.requests.slice(before)).toEqual([
+      { method: 'GET', path: '/npm/alive', status: 304, conditional: true },
+    ]);
     expect(second.reading.signals).toEqual(first.reading.signals);
     expect(second.reading.evidence).toEqual({ ...first.reading.evidence, http_status: 304 });
   });

@@ -31,7 +31,12 @@ async function readNpm(client: HttpClient, base: string, ref: ComponentRef, toda
   if (answer.kind === 'unreachable') return unreachableReading(answer, NPM_METHOD);
   if (answer.kind === 'status') {
     const v = classifyPackumentResponse(answer);
-    return { signals: v.signals, source: answer.url, evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) }, method: NPM_METHOD };
+    return {
+      signals: v.signals,
+      source: answer.url,
+      evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
+      method: NPM_METHOD,
+    };
   }
   const f = answer.facts;
   const evidence: Record<string, EvidenceValue> = {
@@ -48,12 +53,20 @@ async function readNpm(client: HttpClient, base: string, ref: ComponentRef, toda
     ...(f.latest_dependencies ? { dependencies: f.latest_dependencies } : {}),
     ...redirectEvidence(answer.redirects),
   };
-  const reading = (r: Pick<Reading, 'signals' | 'evidence'>): Reading => ({ ...r, source: answer.url, method: NPM_METHOD });
+  const reading = (r: Pick<Reading, 'signals' | 'evidence'>): Reading => ({
+    ...r,
+    source: answer.url,
+    method: NPM_METHOD,
+  });
   // An unpublished package still answers 200; versions left present mean it was published again.
   if (f.unpublished_at !== null && f.versions === 0) {
-    return reading({ signals: { notFound: true }, evidence: { ...evidence, unpublished_at: f.unpublished_at, unpublished_versions: f.unpublished_versions } });
+    return reading({
+      signals: { notFound: true },
+      evidence: { ...evidence, unpublished_at: f.unpublished_at, unpublished_versions: f.unpublished_versions },
+    });
   }
-  if (f.security_holding) return reading({ signals: { notFound: true }, evidence: { ...evidence, security_holding: true } });
+  if (f.security_holding)
+    return reading({ signals: { notFound: true }, evidence: { ...evidence, security_holding: true } });
   if (f.latest_deprecated !== null) return reading({ signals: { archived: true }, evidence });
   const at = activityAsOf(f.last_published, today);
   return reading({ signals: { lastActivity: at.lastActivity }, evidence: { ...evidence, ...at.evidence } });

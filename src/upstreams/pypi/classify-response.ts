@@ -3,7 +3,8 @@ import { excerpt, unexpectedStatus, type StatusAnswer, type Verdict } from '../r
 
 export function classifyProjectResponse(answer: StatusAnswer): Verdict {
   // Keyed on the status, not the body, whose shape PyPI does not promise.
-  if (answer.status === 404) return { signals: { notFound: true }, evidence: { http_status: 404, message: excerpt(answer) } };
+  if (answer.status === 404)
+    return { signals: { notFound: true }, evidence: { http_status: 404, message: excerpt(answer) } };
   return unexpectedStatus(answer);
 }
 

@@ -22,11 +22,19 @@ export function createPypiSource(client: HttpClient, base: string): UpstreamSour
 
 async function readPypi(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
   // A name that is not the normalised one gets a 301 to it (Warehouse), which the client follows.
-  const project = await client.get(`${base}/pypi/${encodeURIComponent(ref.id)}/json`, { accept: 'application/json', facts: PROJECT_FACTS });
+  const project = await client.get(`${base}/pypi/${encodeURIComponent(ref.id)}/json`, {
+    accept: 'application/json',
+    facts: PROJECT_FACTS,
+  });
   if (project.kind === 'unreachable') return unreachableReading(project, PYPI_METHOD);
   if (project.kind === 'status') {
     const v = classifyProjectResponse(project);
-    return { signals: v.signals, source: project.url, evidence: { ...v.evidence, ...redirectEvidence(project.redirects) }, method: PYPI_METHOD };
+    return {
+      signals: v.signals,
+      source: project.url,
+      evidence: { ...v.evidence, ...redirectEvidence(project.redirects) },
+      method: PYPI_METHOD,
+    };
   }
   const f = project.facts;
   const evidence: Record<string, EvidenceValue> = {
@@ -40,14 +48,24 @@ async function readPypi(client: HttpClient, base: string, ref: ComponentRef, tod
     classifier_inactive: f.inactive_classifier,
     ...redirectEvidence(project.redirects),
   };
-  const reading = (r: Pick<Reading, 'signals' | 'evidence'>, source = project.url): Reading => ({ ...r, source, method: PYPI_METHOD });
+  const reading = (r: Pick<Reading, 'signals' | 'evidence'>, source = project.url): Reading => ({
+    ...r,
+    source,
+    method: PYPI_METHOD,
+  });
 
   // Nothing installable is left: every file yanked, or releases without files.
   if (f.files === f.yanked_files) {
-    return reading({ signals: { notFound: true }, evidence: { ...evidence, ...(f.files === 0 ? { no_files: true } : { all_yanked: true }) } });
+    return reading({
+      signals: { notFound: true },
+      evidence: { ...evidence, ...(f.files === 0 ? { no_files: true } : { all_yanked: true }) },
+    });
   }
 
-  const simple = await client.get(`${base}/simple/${encodeURIComponent(pep503(f.name ?? ref.id))}/`, { accept: SIMPLE_ACCEPT, facts: SIMPLE_FACTS });
+  const simple = await client.get(`${base}/simple/${encodeURIComponent(pep503(f.name ?? ref.id))}/`, {
+    accept: SIMPLE_ACCEPT,
+    facts: SIMPLE_FACTS,
+  });
   let status: string | null = null;
   if (simple.kind === 'facts') {
     status = simple.facts.project_status;
@@ -57,7 +75,11 @@ async function readPypi(client: HttpClient, base: string, ref: ComponentRef, tod
   } else if (simple.kind === 'status' && simpleApiMissing(simple.status)) {
     evidence['project_status'] = null;
     evidence['project_status_unread'] = `the index answered HTTP ${simple.status} to the Simple API's JSON form`;
-  } else if (simple.kind === 'unreachable' && simple.reason === 'unparsable' && /html/i.test(String(simple.evidence['content_type'] ?? ''))) {
+  } else if (
+    simple.kind === 'unreachable' &&
+    simple.reason === 'unparsable' &&
+    /html/i.test(String(simple.evidence['content_type'] ?? ''))
+  ) {
     evidence['project_status'] = null;
     evidence['project_status_unread'] = 'the index serves the Simple API as HTML only';
   } else if (simple.kind === 'unreachable') {
@@ -65,11 +87,20 @@ async function readPypi(client: HttpClient, base: string, ref: ComponentRef, tod
     return { ...unreachableReading(simple, PYPI_METHOD, evidence), source: simple.url };
   } else {
     const v = unexpectedStatus(simple);
-    return reading({ signals: v.signals, evidence: { ...evidence, ...v.evidence, http_status: project.status, simple_http_status: simple.status } }, simple.url);
+    return reading(
+      {
+        signals: v.signals,
+        evidence: { ...evidence, ...v.evidence, http_status: project.status, simple_http_status: simple.status },
+      },
+      simple.url,
+    );
   }
 
   if ((status !== null && ARCHIVED_STATUSES.has(status)) || f.inactive_classifier) {
-    return reading({ signals: { archived: true }, evidence }, status !== null && ARCHIVED_STATUSES.has(status) ? simple.url : project.url);
+    return reading(
+      { signals: { archived: true }, evidence },
+      status !== null && ARCHIVED_STATUSES.has(status) ? simple.url : project.url,
+    );
   }
   const at = activityAsOf(f.last_upload, today);
   return reading({ signals: { lastActivity: at.lastActivity }, evidence: { ...evidence, ...at.evidence } });
