@@ -15,11 +15,12 @@ import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import type { Store } from '../src/storage/store.js';
 import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';
+import { clockedNode } from './support/clock.js';
 import { fixedClock } from './support/record.js';
 
 /**
  * End to end, as an operator would run it: `tended watch add` and `tended observe --once` as real
- * processes under faketime (the only way to read on another date: Tended itself has no option for
+ * processes whose clock a test-only preload sets (the only way to read on another date: Tended itself has no option for
  * it), against the simulator answering as of the same date; then the answers over HTTP.
  */
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -37,8 +38,9 @@ function tendedOn(
   time = '08:00:00',
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn('faketime', [`${date} ${time}`, process.execPath, '--import', 'tsx', MAIN, ...args], {
-      env: { ...process.env, ...env, TZ: 'UTC' },
+    const clock = clockedNode(`${date} ${time}`);
+    const child = spawn(process.execPath, [...clock.args, MAIN, ...args], {
+      env: { ...process.env, ...env, ...clock.env, TZ: 'UTC' },
     });
     let out = '';
     let err = '';
