@@ -1,3 +1,4 @@
+import { trimTrailing } from '../domain/text.js';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { decodeText } from '../parsers/decode-text.js';
@@ -103,7 +104,7 @@ async function remoteCheck(
   isSbom: boolean,
   asOf: string | undefined,
 ): Promise<CheckAnswer> {
-  const base = url.replace(/\/+$/, '');
+  const base = trimTrailing(url, '/');
   let parsedUrl: URL | null = null;
   try {
     parsedUrl = new URL(base);

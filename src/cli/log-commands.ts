@@ -1,3 +1,4 @@
+import { trimTrailing } from '../domain/text.js';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -51,7 +52,7 @@ export async function verifyCommand(
       vkey = opts.key ?? header.verifier_key;
       source = { checkpoint: header.checkpoint, leaves: encodeLines(lines) };
     } else if (opts.url) {
-      const base = opts.url.replace(/\/+$/, '');
+      const base = trimTrailing(opts.url, '/');
       const head = (await fetchJson(`${base}/api/chain/head`)) as HeadBlock & {
         verifier_key: string;
         verifier_keys?: string[];

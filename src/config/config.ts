@@ -1,3 +1,4 @@
+import { trimTrailing } from '../domain/text.js';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -101,7 +102,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const dataDir = e.DATABASE_URL.startsWith('sqlite:') ? dirOf(e.DATABASE_URL.slice('sqlite:'.length)) : './data';
-  const strip = (u: string) => u.replace(/\/+$/, '');
+  const strip = (u: string) => trimTrailing(u, '/');
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,

@@ -195,7 +195,7 @@ function registryHost(url: string): string {
   return url
     .trim()
     .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
-    .replace(/\/.*$/, '')
+    .split('/', 1)[0]!
     .toLowerCase();
 }
 

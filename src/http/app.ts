@@ -1,3 +1,4 @@
+import { trimTrailing } from '../domain/text.js';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { registerChainRoutes } from '../api/chain.js';
@@ -153,7 +154,7 @@ export function build(deps: AppDeps): OpenAPIHono {
  */
 function trailingSlashAnswer(c: Context, routes: readonly { method: string; path: string }[]): Response | null {
   const path = c.req.path;
-  const bare = path.replace(/\/+$/, '');
+  const bare = trimTrailing(path, '/');
   // `//host/` would become `//host`, an address on another site: never redirected.
   if (bare === path || bare === '' || bare.startsWith('//')) return null;
   const there = methodsAllowedFor(routes, bare);
@@ -162,7 +163,7 @@ function trailingSlashAnswer(c: Context, routes: readonly { method: string; path
   if ((method === 'GET' || method === 'HEAD') && there.includes(method)) {
     const url = new URL(c.req.url);
     c.header('Link', undefined);
-    return c.redirect(`${url.pathname.replace(/\/+$/, '')}${url.search}`, 308);
+    return c.redirect(`${trimTrailing(url.pathname, '/')}${url.search}`, 308);
   }
   return detailResponse(
     c,

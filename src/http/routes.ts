@@ -21,9 +21,7 @@ function patternOf(routePath: string): RegExp {
       .split('/')
       // A parameter with its own pattern (`:id{.+}`) matches only that pattern.
       .map((part) =>
-        part.startsWith(':')
-          ? `(?:${/\{(.+)\}$/.exec(part)?.[1] ?? '[^/]+'})`
-          : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        part.startsWith(':') ? `(?:${ownPattern(part) ?? '[^/]+'})` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
       )
       .join('/');
     // Exactly as hono's router matches: a trailing slash is another address (see trailingSlashAnswer).
@@ -31,4 +29,10 @@ function patternOf(routePath: string): RegExp {
     patterns.set(routePath, pattern);
   }
   return pattern;
+}
+
+/** The pattern of a route parameter written `:name{pattern}`, if it has one. */
+function ownPattern(part: string): string | null {
+  const open = part.indexOf('{');
+  return open >= 0 && part.endsWith('}') && part.length - open > 2 ? part.slice(open + 1, -1) : null;
 }

@@ -36,7 +36,8 @@ export function formatOfFilename(filename: string): ManifestFormat | null {
   if (/(^|\.)(dockerfile|containerfile)$/.test(base) || /^(dockerfile|containerfile)(\.|$)/.test(base))
     return 'dockerfile';
   if (/\.ya?ml$/.test(base)) return 'workflow';
-  if (/requirements.*\.(txt|in)$/.test(base) || /\.txt$/.test(base)) return 'requirements';
+  if (base.endsWith('.txt') || (base.endsWith('.in') && base.slice(0, -3).includes('requirements')))
+    return 'requirements';
   return null;
 }
 

@@ -1,4 +1,5 @@
 /** Builds every reader over one HTTP client per upstream: each upstream has its own limits. */
+import { trimTrailing } from '../domain/text.js';
 import { createDependentsSource } from './dependents/read.js';
 import { createDockerSource } from './docker/read.js';
 import { EndoflifeReader } from './endoflife/read.js';
@@ -14,7 +15,7 @@ const LARGE_BODY = 96 * MiB;
 const SMALL_BODY = 8 * MiB;
 
 export function createSources(options: UpstreamOptions): Sources {
-  const base = (url: string) => url.replace(/\/+$/, '');
+  const base = (url: string) => trimTrailing(url, '/');
   const client = (upstream: keyof Omit<UpstreamOptions['urls'], 'dependentsRegistry'>, maxBodyBytes: number) =>
     new HttpClient({
       upstream,

@@ -6,6 +6,8 @@
  * own nested components are parts of the subject and are counted like any other (as
  * Dependency-Track does).
  */
+import { excerpt } from '../../domain/text.js';
+import { cycloneDxNamespace, rootStartTag } from './detect.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { InputError, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
@@ -139,14 +141,37 @@ const xmlParser = new XMLParser({
   isArray: (name, jpath) => name === 'component' && String(jpath).endsWith('components.component'),
 });
 
+const NON_ELEMENT_OPENER = /<!--|<!\[CDATA\[|<\?/g;
+const NON_ELEMENT_CLOSER: Record<string, string> = { '<!--': '-->', '<![CDATA[': ']]>', '<?': '?>' };
+
+/**
+ * `body` with comments, CDATA sections and processing instructions blanked (same length, so
+ * offsets still point at the same line), in one pass: an unclosed one blanks the rest, since
+ * nothing after it can close it either (`<!--[\s\S]*?-->` rescans to the end for every opener).
+ */
+function withoutNonElements(body: string): string {
+  const parts: string[] = [];
+  let at = 0;
+  NON_ELEMENT_OPENER.lastIndex = 0;
+  for (let m = NON_ELEMENT_OPENER.exec(body); m !== null; m = NON_ELEMENT_OPENER.exec(body)) {
+    const closer = NON_ELEMENT_CLOSER[m[0]] ?? '>';
+    const close = body.indexOf(closer, m.index + m[0].length);
+    const end = close < 0 ? body.length : close + closer.length;
+    parts.push(body.slice(at, m.index), ' '.repeat(end - m.index));
+    at = end;
+    if (close < 0) break;
+    NON_ELEMENT_OPENER.lastIndex = end;
+  }
+  parts.push(body.slice(at));
+  return parts.join('');
+}
+
 /**
  * Cheap depth check before the real parse, whose tree building recurses. Comments, CDATA and
  * processing instructions are removed first so the `<` inside them are not counted.
  */
 function xmlElementDepth(body: string): { depth: number; offset: number } {
-  const stripped = body.replace(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g, (m) =>
-    ' '.repeat(m.length),
-  );
+  const stripped = withoutNonElements(body);
   let depth = 0;
   for (const m of stripped.matchAll(/<(\/?)[^<>]*?(\/?)>/g)) {
     if (m[1] === '/') depth -= 1;
@@ -178,23 +203,20 @@ function parseXml(body: string): ParseResult {
   const valid = XMLValidator.validate(body);
   if (valid !== true) {
     throw new InputError(
-      `Expected CycloneDX XML, but the XML is malformed on line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`,
+      `Expected CycloneDX XML, but the XML is malformed on line ${valid.err.line}, column ${valid.err.col}: ${excerpt(valid.err.msg, 160)}`,
     );
   }
-  const ns =
-    /<(?:[\w.-]+:)?bom\b[^>]*?\sxmlns(?::[\w.-]+)?\s*=\s*["']http:\/\/cyclonedx\.org\/schema\/bom\/(\d+\.\d+)["']/.exec(
-      body,
-    );
+  const version = cycloneDxNamespace(rootStartTag(body) ?? '');
   let doc: unknown;
   try {
     doc = xmlParser.parse(body);
   } catch (e) {
     throw new InputError(
-      `Expected CycloneDX XML, but it could not be read: ${e instanceof Error ? e.message : String(e)}.`,
+      `Expected CycloneDX XML, but it could not be read: ${excerpt(e instanceof Error ? e.message : String(e), 160)}.`,
     );
   }
   const bom = isObject(doc) ? doc['bom'] : undefined;
-  if (!ns || bom === undefined) {
+  if (!version || bom === undefined) {
     throw new InputError(
       'Expected a CycloneDX XML document whose root element is <bom> in the namespace http://cyclonedx.org/schema/bom/1.N, but none was found.',
     );
@@ -216,5 +238,5 @@ function parseXml(body: string): ParseResult {
     }
     walk(acc, fromXml({ components: bom['components'] }).children, 'components', 1, fromXml);
   }
-  return { format: 'cyclonedx', variant: `CycloneDX ${ns[1]} XML`, ...acc, subject };
+  return { format: 'cyclonedx', variant: `CycloneDX ${version} XML`, ...acc, subject };
 }

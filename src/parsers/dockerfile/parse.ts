@@ -11,9 +11,6 @@ import { ValidationError } from '../../domain/errors.js';
 import { InputError } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 
-// $V, ${V}, ${V:-default}, ${V-default}, ${V:+alt}, ${V+alt}: the forms a FROM line may use.
-const VARIABLE = /\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-+])([^}]*))?\})/g;
-
 interface Out {
   references: ComponentReference[];
   unresolved: UnresolvedEntry[];
@@ -44,7 +41,7 @@ export function parseDockerfile(text: string): ParseResult {
     addImage(out, directive.getValue().trim(), `line ${line} (# syntax directive)`);
   }
 
-  const stages: string[] = [];
+  const stages = new Set<string>();
   for (const from of froms) {
     const location = `line ${from.getRange().start.line + 1}`;
     const raw = from.getImage();
@@ -54,7 +51,7 @@ export function parseDockerfile(text: string): ParseResult {
       const image = substitute(raw, globals);
       if (typeof image !== 'string') {
         out.unresolved.push({ input: raw, location, reason: image.reason });
-      } else if (stages.includes(image.toLowerCase())) {
+      } else if (stages.has(image.toLowerCase())) {
         out.unresolved.push({
           input: raw,
           location,
@@ -67,7 +64,7 @@ export function parseDockerfile(text: string): ParseResult {
       }
     }
     const stage = from.getBuildStage();
-    if (stage) stages.push(stage.toLowerCase());
+    if (stage) stages.add(stage.toLowerCase());
   }
 
   // Stage names are known in full only now, and a --from may name any stage of the file.
@@ -77,7 +74,7 @@ export function parseDockerfile(text: string): ParseResult {
       const location = `line ${instruction.getRange().start.line + 1} (${image.where})`;
       if (typeof resolved !== 'string') out.unresolved.push({ input: image.value, location, reason: resolved.reason });
       // A stage name or a numeric stage index is a file copy between stages, not an image.
-      else if (!stages.includes(resolved.toLowerCase()) && !/^\d+$/.test(resolved))
+      else if (!stages.has(resolved.toLowerCase()) && !/^\d+$/.test(resolved))
         addImage(out, resolved, location, image.value);
     }
   }
@@ -105,30 +102,74 @@ function extraImages(instruction: Instruction): { value: string; where: string }
   return found;
 }
 
+const NAME_AT = /[A-Za-z_][A-Za-z0-9_]*/y;
+
+interface VariableUse {
+  start: number;
+  end: number;
+  name: string;
+  colon: boolean;
+  op: '-' | '+' | null;
+  word: string;
+}
+
+/**
+ * The variable uses of a FROM line ($V, ${V}, ${V:-word}, ${V+word}…), found in one pass: the
+ * next "}" is looked up once and remembered, so a line of many unclosed `${A+` stays linear
+ * (a regex with `[^}]*` rescans to the end of the line for every one of them).
+ */
+function variableUses(raw: string): VariableUse[] {
+  const uses: VariableUse[] = [];
+  let close = -2; // -2: not looked up yet; -1: no "}" after the last look-up point
+  const closeAfter = (from: number): number => {
+    if (close === -1 || (close >= from && close !== -2)) return close;
+    close = raw.indexOf('}', from);
+    return close;
+  };
+  for (let at = raw.indexOf('$'); at >= 0; at = raw.indexOf('$', at + 1)) {
+    const braced = raw[at + 1] === '{';
+    NAME_AT.lastIndex = at + (braced ? 2 : 1);
+    const name = NAME_AT.exec(raw)?.[0];
+    if (name === undefined) continue;
+    let next = NAME_AT.lastIndex;
+    if (!braced) {
+      uses.push({ start: at, end: next, name, colon: false, op: null, word: '' });
+      at = next - 1;
+      continue;
+    }
+    if (raw[next] === '}') {
+      uses.push({ start: at, end: next + 1, name, colon: false, op: null, word: '' });
+      at = next;
+      continue;
+    }
+    const colon = raw[next] === ':';
+    if (colon) next += 1;
+    const op = raw[next];
+    if (op !== '-' && op !== '+') continue;
+    const end = closeAfter(next + 1);
+    if (end < 0) break; // no "}" left: no later ${…} can be closed either
+    uses.push({ start: at, end: end + 1, name, colon, op, word: raw.slice(next + 1, end) });
+    at = end;
+  }
+  return uses;
+}
+
 function substitute(raw: string, globals: Map<string, string | null>): string | { reason: string } {
   const missing: string[] = [];
-  const value = raw.replace(
-    VARIABLE,
-    (
-      _m,
-      plain: string | undefined,
-      braced: string | undefined,
-      colon: string,
-      op: string | undefined,
-      word: string | undefined,
-    ) => {
-      const name = plain ?? braced ?? '';
-      const v = globals.get(name);
-      const set = colon === ':' ? v !== undefined && v !== null && v !== '' : v !== undefined && v !== null;
-      if (op === '-') return set ? (v ?? '') : (word ?? '');
-      if (op === '+') return set ? (word ?? '') : '';
-      if (v === undefined || v === null) {
-        missing.push(name);
-        return '';
-      }
-      return v;
-    },
-  );
+  const parts: string[] = [];
+  let last = 0;
+  for (const use of variableUses(raw)) {
+    parts.push(raw.slice(last, use.start));
+    last = use.end;
+    const v = globals.get(use.name);
+    const set = use.colon ? v !== undefined && v !== null && v !== '' : v !== undefined && v !== null;
+    if (use.op === '-') parts.push(set ? (v ?? '') : use.word);
+    else if (use.op === '+') parts.push(set ? use.word : '');
+    else if (v === undefined || v === null) missing.push(use.name);
+    else parts.push(v);
+  }
+  parts.push(raw.slice(last));
+  const value = parts.join('');
   if (missing.length > 0) {
     return {
       reason: `${missing.length > 1 ? 'the variables' : 'the variable'} ${missing.map((m) => `$${m}`).join(', ')} ${missing.length > 1 ? 'have' : 'has'} no value in an ARG before the first FROM, so the image is known only at build time.`,

@@ -1,8 +1,10 @@
+import { withoutComment } from './parse.js';
+
 /**
  * Cheap sniffing for a pasted requirements file when no format is named: most of its first
  * meaningful lines are requirements or pip options, and at least one is a requirement.
  */
-const REQUIREMENT = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*(?:\[[^\]]*\])?\s*(?:$|\(|[<>=!~]|;|@\s)/;
+const REQUIREMENT = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*(?:\[[^\]]*\]\s*)?(?:$|\(|[<>=!~]|;|@\s)/;
 const PIP_OPTION = /^-{1,2}[a-z]/;
 
 export function looksRequirements(text: string): boolean {
@@ -10,7 +12,7 @@ export function looksRequirements(text: string): boolean {
     .replace(/^\uFEFF/, '')
     .slice(0, 100_000)
     .split(/\r?\n/)
-    .map((l) => l.replace(/(^|\s+)#.*$/, '').trim())
+    .map((l) => withoutComment(l).trim())
     .filter((l) => l !== '' && l !== '\\')
     .slice(0, 50);
   // Continuation lines of --hash options carry no requirement of their own.

@@ -8,18 +8,16 @@ import type { ComponentKind } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 
-// pip's COMMENT_RE: a "#" starts a comment only at the start or after whitespace, so a URL
-// fragment such as "#egg=x" survives.
-const COMMENT = /(^|\s+)#.*$/;
 const NAME = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*/;
 // What may follow a name: nothing, a version specifier (bare or in parentheses), a marker or "@ url".
 const AFTER_NAME = /^(?:$|\(|[<>=!~]|;|@)/;
 // Per-requirement options that carry no component (pip strips them before PEP 508 parsing).
-const REQUIREMENT_OPTION = /\s+--(?:hash|config-settings|global-option|install-option)(?:=|\s+)\S+/g;
+const REQUIREMENT_OPTIONS = new Set(['--hash', '--config-settings', '--global-option', '--install-option']);
 const GITHUB_VCS =
   /^(?:git\+)?(?:https?|ssh|git):\/\/(?:git@)?github\.com[/:]([^/\s]+)\/([^/@#\s]+?)(?:\.git)?(?:[@#/].*)?$/i;
-const INCLUDE = /^(?:-r|--requirement|-c|--constraint)(?:=|\s+|(?=\S))(.*)$/;
-const EDITABLE = /^(?:-e|--editable)(?:=|\s+|(?=\S))(.*)$/;
+// One separator, then the rest whole (trimmed after): `\s+(.*)$` would backtrack over a long gap.
+const INCLUDE = /^(?:-r|--requirement|-c|--constraint)(?:=|\s|(?=\S))(.*)$/s;
+const EDITABLE = /^(?:-e|--editable)(?:=|\s|(?=\S))(.*)$/s;
 // Options that choose where packages come from or how they are built; they name no component.
 const GLOBAL_OPTION =
   /^(?:-i|--index-url|--extra-index-url|--no-index|-f|--find-links|--pre|--prefer-binary|--only-binary|--no-binary|--trusted-host|--use-feature|--require-hashes|--no-deps|--upgrade-strategy|--progress-bar|--use-pep517|--no-build-isolation)(?:[=\s]|$)/;
@@ -57,8 +55,34 @@ function logicalLines(text: string): { line: number; text: string }[] {
   return result;
 }
 
+/**
+ * pip's COMMENT_RE: a "#" starts a comment only at the start or after whitespace, so a URL
+ * fragment such as "#egg=x" survives. One pass over the "#"s, not `(^|\s+)#.*$`, which
+ * rescans a long run of spaces from each of its positions.
+ */
+export function withoutComment(line: string): string {
+  for (let at = line.indexOf('#'); at >= 0; at = line.indexOf('#', at + 1)) {
+    if (at === 0 || /\s/.test(line[at - 1] ?? '')) return line.slice(0, at);
+  }
+  return line;
+}
+
+/** The requirement without its per-requirement options (`--hash=…`, `--hash …`), its words joined by one space. */
+function withoutRequirementOptions(line: string): string {
+  const words = line.split(/\s+/).filter((w) => w !== '');
+  const kept: string[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] ?? '';
+    const eq = word.indexOf('=');
+    const option = eq < 0 ? word : word.slice(0, eq);
+    if (!REQUIREMENT_OPTIONS.has(option)) kept.push(word);
+    else if (eq < 0) i += 1; // `--hash VALUE`: the value is the next word
+  }
+  return kept.join(' ');
+}
+
 function readLine(out: Out, raw: string, location: string): void {
-  const line = raw.replace(COMMENT, '').trim();
+  const line = withoutComment(raw).trim();
   if (line === '') return;
   const input = line;
   const include = INCLUDE.exec(line);
@@ -89,7 +113,7 @@ function readLine(out: Out, raw: string, location: string): void {
     return;
   }
   // The input shown back is the requirement without its hashes: uv output carries dozens per line.
-  const requirement = (' ' + line).replace(REQUIREMENT_OPTION, '').trim().replace(/\s+/g, ' ');
+  const requirement = withoutRequirementOptions(line);
   if (URL_OR_PATH.test(requirement)) {
     readUrl(out, requirement, requirement, location, false);
     return;
@@ -106,7 +130,7 @@ function readLine(out: Out, raw: string, location: string): void {
   }
   if (rest.startsWith('@')) {
     // `name @ url`: installed from that URL, not from PyPI, so the PyPI project's state would be the wrong answer.
-    const github = GITHUB_VCS.exec(rest.slice(1).trim().split(/\s*;/)[0] ?? '');
+    const github = GITHUB_VCS.exec((rest.slice(1).split(';')[0] ?? '').trim());
     if (github) add(out, 'github', `${github[1]}/${github[2]}`, requirement, location);
     else
       out.unresolved.push({

@@ -13,13 +13,17 @@ export function looksSpdx(text: string): boolean {
     .trimStart();
   if (head.startsWith('{')) {
     return (
-      /"spdxVersion"\s*:\s*"SPDX-/.test(head) ||
-      /"SPDXID"\s*:\s*"SPDXRef-DOCUMENT"/.test(head) ||
-      /"@context"\s*:\s*(?:\[[^\]]*)?"https?:\/\/spdx\.org\/rdf\/3/.test(head)
+      /"spdxVersion"\s*:\s*"SPDX-/.test(head) || /"SPDXID"\s*:\s*"SPDXRef-DOCUMENT"/.test(head) || spdx3Context(head)
     );
   }
   const first = head.split(/\r\n|\r|\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#')) ?? '';
   if (/^SPDXVersion\s*:/.test(first.trim())) return true;
   // YAML: the same keys as JSON, unquoted at the top level.
   return /^(?:spdxVersion\s*:\s*["']?SPDX-|SPDXID\s*:\s*["']?SPDXRef-DOCUMENT)/m.test(head);
+}
+
+/** An SPDX 3 `@context` (a string or a list) names spdx.org/rdf/3 within its first 2 KB: one look, not a scan per `[`. */
+function spdx3Context(head: string): boolean {
+  const at = head.indexOf('"@context"');
+  return at >= 0 && /"https?:\/\/spdx\.org\/rdf\/3/.test(head.slice(at, at + 2048));
 }
