@@ -5,7 +5,7 @@
  * are not packages and are not counted. The subject is the one package the document DESCRIBES
  * (SPDX 3: its one package root element); it stays among the results, as the corpus counts it.
  */
-import { parse as parseYaml } from 'yaml';
+import { readYaml } from '../yaml-document.js';
 import { InputError, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 import { isPackageManagerCategory, readTagValue } from './tag-value.js';
@@ -40,7 +40,7 @@ export function parseSpdx(text: string): ParseResult {
   if (firstTag !== undefined && /^\s*SPDXVersion\s*:/.test(firstTag)) return fromTagValue(body);
   let doc: unknown;
   try {
-    doc = parseYaml(body, { maxAliasCount: MAX_YAML_ALIASES, logLevel: 'error' });
+    doc = readYaml(body).doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (e) {
     throw new InputError(
       `Expected SPDX as JSON, YAML or tag-value (beginning with "SPDXVersion:"), but it is none of them; as YAML: ${message(e)}.`,
@@ -147,9 +147,12 @@ function fromTagValue(body: string): ParseResult {
   for (const p of doc.packages) {
     accountEntry(acc, p.purl, entryLabel(p.name, p.version), p.spdxId ?? `package on line ${p.line}`);
   }
+  // One map, not a search of every package per DESCRIBES line (a file may hold many of both).
+  const bySpdxId = new Map<string, (typeof doc.packages)[number]>();
+  for (const p of doc.packages) if (p.spdxId !== undefined && !bySpdxId.has(p.spdxId)) bySpdxId.set(p.spdxId, p);
   const subject = describedSubject(
     doc.describes,
-    (id) => doc.packages.find((p) => p.spdxId === id),
+    (id) => bySpdxId.get(id),
     (p, id) => sbomSubject({ name: p.name, version: p.version, purl: p.purl, ref: id }),
   );
   return {
@@ -186,7 +189,8 @@ function fromSpdx3(doc: Record<string, unknown>, version: string): ParseResult {
     const type = el['type'] ?? el['@type'];
     if (type === 'SpdxDocument' || type === 'software_Sbom') {
       const root = el['rootElement'];
-      roots.push(...(Array.isArray(root) ? root : [root]));
+      // A loop, not push(...root): a spread of 200,000 ids overflows the call stack.
+      for (const r of Array.isArray(root) ? (root as unknown[]) : [root]) roots.push(r);
     }
     if (typeof type !== 'string' || !SPDX3_PACKAGE_TYPES.has(type)) return;
     const id = el['spdxId'] ?? el['@id'];

@@ -57,18 +57,20 @@ export function readTagValue(text: string): TagValueDocument {
     let value = (m[2] ?? '').trim();
     if (value.startsWith('<text>')) {
       // A <text> value runs to the first </text>, possibly lines later; its lines are not tags.
-      let collected = value.slice('<text>'.length);
+      // Each line is searched once (a growing string searched whole on every line is quadratic).
+      const collected = [value.slice('<text>'.length)];
       let j = i;
-      while (!collected.includes('</text>')) {
+      while (!(collected[collected.length - 1] ?? '').includes('</text>')) {
         j += 1;
         if (j >= lines.length) {
           throw new InputError(
             `The <text> value of "${tag}" that starts on line ${lineNo} is never closed with </text>.`,
           );
         }
-        collected += `\n${lines[j] ?? ''}`;
+        collected.push(lines[j] ?? '');
       }
-      value = collected.slice(0, collected.indexOf('</text>')).trim();
+      const text = collected.join('\n');
+      value = text.slice(0, text.indexOf('</text>')).trim();
       i = j;
     }
     if (doc.version === '') {

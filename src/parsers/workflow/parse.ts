@@ -3,8 +3,9 @@
  * or a job (reusable workflow), and every image named by `docker://`, `container:` or
  * `services:`. The YAML node tree is walked rather than its JS value so each entry keeps its line.
  */
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import type { Document, Node, YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq } from 'yaml';
+import type { Document, LineCounter, Node, YAMLMap } from 'yaml';
+import { readYaml } from '../yaml-document.js';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError } from '../reference.js';
@@ -22,19 +23,7 @@ interface Walk {
 }
 
 export function parseWorkflow(text: string): ParseResult {
-  const lines = new LineCounter();
-  let doc: Document;
-  try {
-    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, logLevel: 'silent' });
-  } catch (e) {
-    throw new InputError(`not readable YAML: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  const err = doc.errors[0];
-  if (err) {
-    // err.pos is an offset; linePos is only filled with prettyErrors, which also rewrites the message.
-    const line = lines.linePos(err.pos[0]).line;
-    throw new InputError(`not readable YAML${line ? ` at line ${line}` : ''}: ${err.message.split('\n')[0]}`);
-  }
+  const { doc, lines } = readYaml(text);
   // Conversion enforces the alias cap; the walk below never expands aliases beyond one lookup.
   try {
     doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });

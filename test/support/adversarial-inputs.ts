@@ -1,0 +1,167 @@
+/**
+ * Hostile inputs for the parsers, each a function of a size in bytes: long runs of spaces, tabs,
+ * separators, brackets, quotes, backslashes, continuation lines, deep nesting, many keys, stages
+ * and lines. Each shape is one that made a parser or a request path super-linear once (issue 14's
+ * red-team table) or a sibling of one. Used by the timing fuzz test and the HTTP tests.
+ */
+export type InputRoute = 'manifest' | 'sbom';
+
+export interface AdversarialInput {
+  name: string;
+  route: InputRoute;
+  /** The `format` query value for a manifest, or the content type of an SBOM. */
+  format: string;
+  make(bytes: number): string;
+}
+
+const fill = (unit: string, bytes: number) => unit.repeat(Math.max(1, Math.floor(bytes / unit.length)));
+
+export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
+  {
+    name: 'requirements: a name then spaces',
+    route: 'manifest',
+    format: 'requirements',
+    make: (n) => `pkg${fill(' ', n)}`,
+  },
+  {
+    name: 'requirements: tabs inside a line',
+    route: 'manifest',
+    format: 'requirements',
+    make: (n) => `pkg${fill('\t', n)}x`,
+  },
+  {
+    name: 'requirements: U+3000 runs',
+    route: 'manifest',
+    format: 'requirements',
+    make: (n) => `a${fill('\u3000', n / 3)}b==1`,
+  },
+  {
+    name: 'requirements: -r then spaces',
+    route: 'manifest',
+    format: 'requirements',
+    make: (n) => `-r${fill('\t ', n)}c`,
+  },
+  {
+    name: 'requirements: continuation lines',
+    route: 'manifest',
+    format: 'requirements',
+    make: (n) => `pkg==1 ${fill('\\\n', n)}`,
+  },
+  {
+    name: 'requirements: hashes and semicolons',
+    route: 'manifest',
+    format: 'requirements',
+    make: (n) => `x @ ${fill(' ;', n)}`,
+  },
+  {
+    name: 'requirements: many lines',
+    route: 'manifest',
+    format: 'requirements',
+    make: (n) => fill('pkg-a[x]==1.0 ; python_version>"3" --hash=sha256:ab\n', n),
+  },
+  { name: 'no format given: whitespace text', route: 'manifest', format: '', make: (n) => `a${fill(' \t', n)}#` },
+  { name: 'Dockerfile: ${A+ nested', route: 'manifest', format: 'dockerfile', make: (n) => `FROM ${fill('${A+', n)}` },
+  {
+    name: 'Dockerfile: many stages',
+    route: 'manifest',
+    format: 'dockerfile',
+    make: (n) => Array.from({ length: Math.floor(n / 24) }, (_, i) => `FROM s${i} AS s${i + 1}\n`).join(''),
+  },
+  {
+    name: 'Dockerfile: continuation lines',
+    route: 'manifest',
+    format: 'dockerfile',
+    make: (n) => `FROM a ${fill('\\\n', n)}`,
+  },
+  {
+    name: 'workflow: many distinct keys',
+    route: 'manifest',
+    format: 'workflow',
+    make: (n) =>
+      `on: push\njobs:\n  a:\n    env:\n${Array.from({ length: Math.floor(n / 16) }, (_, i) => `      k${i}: v\n`).join('')}`,
+  },
+  { name: 'workflow: flow nesting', route: 'manifest', format: 'workflow', make: (n) => `jobs: ${fill('[', n)}` },
+  { name: 'workflow: quotes', route: 'manifest', format: 'workflow', make: (n) => `jobs: "${fill('\\"', n)}` },
+  {
+    name: 'package.json: deep spec',
+    route: 'manifest',
+    format: 'package-json',
+    make: (n) =>
+      `{"dependencies":{"a":${'['.repeat(Math.min(n / 2, 5_000))}${']'.repeat(Math.min(n / 2, 5_000))}}}${' '.repeat(Math.max(0, n - 10_030))}`,
+  },
+  {
+    name: 'package.json: many names',
+    route: 'manifest',
+    format: 'package-json',
+    make: (n) =>
+      `{"dependencies":{${Array.from({ length: Math.floor(n / 16) }, (_, i) => `"p${i}":"^1.0.0"`).join(',')}}}`,
+  },
+  {
+    name: 'CycloneDX XML: unclosed comments',
+    route: 'sbom',
+    format: 'application/vnd.cyclonedx+xml',
+    make: (n) => `<${fill('<!--', n)}`,
+  },
+  {
+    name: 'CycloneDX XML: unclosed PIs',
+    route: 'sbom',
+    format: 'application/vnd.cyclonedx+xml',
+    make: (n) => `<${fill('<?', n)}`,
+  },
+  {
+    name: 'CycloneDX XML: <bom in a comment',
+    route: 'sbom',
+    format: 'application/vnd.cyclonedx+xml',
+    make: (n) => `<!--${fill('<bom ', n)}--><bom xmlns="http://cyclonedx.org/schema/bom/1.5"><components/></bom>`,
+  },
+  {
+    name: 'CycloneDX XML: malformed tag',
+    route: 'sbom',
+    format: 'application/vnd.cyclonedx+xml',
+    make: (n) => `<bom xmlns="http://cyclonedx.org/schema/bom/1.5"><a ${fill('b', n)}`,
+  },
+  {
+    name: 'CycloneDX JSON: purl repository_url slashes',
+    route: 'sbom',
+    format: 'application/vnd.cyclonedx+json',
+    make: (n) =>
+      JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.5',
+        components: [{ name: 'x', purl: `pkg:docker/x@1?repository_url=${fill('/', n)}%0A` }],
+      }),
+  },
+  {
+    name: 'SPDX tag-value: <text> over many lines',
+    route: 'sbom',
+    format: 'text/spdx',
+    make: (n) => `SPDXVersion: SPDX-2.3\nPackageComment: <text>${fill('x\n', n)}</text>\n`,
+  },
+  {
+    name: 'SPDX tag-value: many packages and DESCRIBES',
+    route: 'sbom',
+    format: 'text/spdx',
+    make: (n) => {
+      const k = Math.floor(n / 110);
+      const out = ['SPDXVersion: SPDX-2.3\nSPDXID: SPDXRef-DOCUMENT\n'];
+      for (let i = 0; i < k; i++) out.push(`PackageName: p${i}\nSPDXID: SPDXRef-p${i}\n`);
+      for (let i = 0; i < k; i++) out.push(`Relationship: SPDXRef-DOCUMENT DESCRIBES SPDXRef-p${i}\n`);
+      return out.join('');
+    },
+  },
+  {
+    name: 'SPDX YAML: many distinct keys',
+    route: 'sbom',
+    format: 'application/spdx+yaml',
+    make: (n) =>
+      `spdxVersion: SPDX-2.3\nSPDXID: SPDXRef-DOCUMENT\nx:\n${Array.from({ length: Math.floor(n / 12) }, (_, i) => `  k${i}: v\n`).join('')}`,
+  },
+  {
+    name: 'SPDX 3: a long rootElement',
+    route: 'sbom',
+    format: 'application/spdx+json',
+    make: (n) =>
+      `{"@context":"https://spdx.org/rdf/3.0.1/spdx-context.jsonld","@graph":[{"type":"SpdxDocument","rootElement":[${fill('0,', n)}0]}]}`,
+  },
+  { name: 'SPDX JSON: @context brackets', route: 'sbom', format: '', make: (n) => `{"@context":${fill('[', n)}` },
+];
