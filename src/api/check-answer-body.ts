@@ -39,6 +39,9 @@ export function checkAnswerBody(plan: CheckPlan): ReadableStream<Uint8Array> {
       }
       const tail = {
         unresolved: plan.unresolved,
+        ...(plan.unresolved_omitted !== undefined
+          ? { unresolved_omitted: plan.unresolved_omitted, unresolved_by_reason: plan.unresolved_by_reason }
+          : {}),
         states: plan.states,
         state_definitions: plan.state_definitions,
         note: plan.note,

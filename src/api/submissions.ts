@@ -55,8 +55,21 @@ export const CheckAnswerSchema = z
     format: z.string(),
     variant: z.string().optional(),
     subject: z.union([SbomSubjectSchema, z.null()]).optional(),
-    results_count: z.number().int(),
-    unresolved_count: z.number().int(),
+    results_count: z.number().int().openapi({ description: 'Results in this answer: at most 10,000.' }),
+    unresolved_count: z
+      .number()
+      .int()
+      .openapi({ description: 'Every entry that named no component Tended can look up, all counted.' }),
+    results_omitted: z.number().int().optional().openapi({
+      description:
+        'Only when the submission named more than 10,000 components: how many entries past the first 10,000 components were not checked. Send them in another request.',
+    }),
+    unresolved_omitted: z.number().int().optional().openapi({
+      description: 'Only when more than 1,000 entries are unresolved: how many are counted but not listed.',
+    }),
+    unresolved_by_reason: z.record(z.string(), z.number().int()).optional().openapi({
+      description: 'With unresolved_omitted: every unresolved entry counted by its reason (at most 100 reasons).',
+    }),
     results: z
       .array(
         EntityResultSchema.omit({ state_definition: true }).extend({
@@ -71,7 +84,10 @@ export const CheckAnswerSchema = z
         description:
           'Each an entity result without `state_definition` (given once in `state_definitions`); a component never observed has no per-result note, its `source` says "not checked".',
       }),
-    unresolved: z.array(z.object({ input: z.string(), location: z.string(), reason: z.string() })),
+    unresolved: z.array(z.object({ input: z.string(), location: z.string(), reason: z.string() })).openapi({
+      description:
+        'The first 1,000 unresolved entries; inputs, locations and reasons quoted back are cut to 200 characters, the middle elided.',
+    }),
     states: z.record(z.string(), z.number().int()),
     state_definitions: z.record(z.string(), z.record(z.string(), z.string())).openapi({
       description: 'The meaning of every state the results carry, by kind then state.',

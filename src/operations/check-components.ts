@@ -20,8 +20,16 @@ export interface CheckAnswer {
   variant?: string;
   /** SBOM answers only: what the SBOM describes (CycloneDX metadata.component, the SPDX described package), or null. */
   subject?: SbomSubject | null;
+  /** How many results the answer holds (at most MAX_RESULTS_PER_ANSWER). */
   results_count: number;
+  /** How many entries named no component Tended can look up; all are counted, at most MAX_UNRESOLVED_LISTED are listed. */
   unresolved_count: number;
+  /** Present when the submission named more components than one answer holds: how many were left unchecked. */
+  results_omitted?: number;
+  /** Present when more entries were unresolved than one answer lists: how many are counted but not listed. */
+  unresolved_omitted?: number;
+  /** Present with unresolved_omitted: every unresolved entry counted by its reason (at most MAX_REASONS_COUNTED reasons). */
+  unresolved_by_reason?: Record<string, number>;
   /** One dated result per component: what the record held on as_of, never a guess. */
   results: ComponentCheck[];
   /** Every entry that named no component Tended can look up, with the reason. */
@@ -35,6 +43,50 @@ export interface CheckAnswer {
 }
 
 export type StateDefinitions = Partial<Record<ComponentRef['kind'], Partial<Record<EntityResult['state'], string>>>>;
+
+/**
+ * An answer is bounded whatever the input (issue 14): a 4 MB SBOM of `[0,0,…]` is two million
+ * unresolved entries, and listed whole it answered 230 MB. Real SBOMs stay far below these.
+ */
+export const MAX_RESULTS_PER_ANSWER = 10_000;
+export const MAX_UNRESOLVED_LISTED = 1_000;
+const MAX_REASONS_COUNTED = 100;
+/** Inputs, locations and reasons quoted back are cut to this many characters (the middle elided). */
+const MAX_QUOTED_CHARS = 200;
+
+/** `text` cut to MAX_QUOTED_CHARS with its middle elided: both ends say the most about where it was. */
+export function quoted(text: string): string {
+  if (text.length <= MAX_QUOTED_CHARS) return text;
+  const half = (MAX_QUOTED_CHARS - 1) / 2;
+  return `${text.slice(0, Math.ceil(half))}…${text.slice(text.length - Math.floor(half))}`;
+}
+
+function boundedUnresolved(
+  parsed: ParseResult,
+): Pick<CheckAnswer, 'unresolved' | 'unresolved_omitted' | 'unresolved_by_reason'> {
+  const all = parsed.unresolved;
+  const unresolved = all.slice(0, MAX_UNRESOLVED_LISTED).map((u) => ({
+    input: quoted(u.input),
+    location: quoted(u.location),
+    reason: quoted(u.reason),
+  }));
+  const omitted = all.length - unresolved.length + (parsed.unlisted?.count ?? 0);
+  if (omitted === 0) return { unresolved };
+  const byReason: Record<string, number> = {};
+  let reasons = 0;
+  const count = (reason: string, n: number) => {
+    const key = quoted(reason);
+    if (byReason[key] === undefined) {
+      if (reasons === MAX_REASONS_COUNTED) return;
+      reasons += 1;
+      byReason[key] = 0;
+    }
+    byReason[key] += n;
+  };
+  for (const u of all) count(u.reason, 1);
+  for (const [reason, n] of parsed.unlisted?.byReason ?? []) count(reason, n);
+  return { unresolved, unresolved_omitted: omitted, unresolved_by_reason: byReason };
+}
 
 const NOTE =
   'Each result is what the record held for that component on as_of. A component Tended holds no observation of is "not checked" (not_observed), never "gone". The submission was read in memory and not kept.';
@@ -66,12 +118,15 @@ export async function planCheck(
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const merged = new Map<string, { ref: ComponentRef; found: ComponentReference[] }>();
+  let omitted = 0;
   for (const reference of parsed.references) {
     const key = `${reference.ref.kind}:${reference.ref.id}`;
     const entry = merged.get(key);
     if (entry) entry.found.push(reference);
-    else merged.set(key, { ref: reference.ref, found: [reference] });
+    else if (merged.size < MAX_RESULTS_PER_ANSWER) merged.set(key, { ref: reference.ref, found: [reference] });
+    else omitted += 1; // counts references past the cap (a repeat among them counts again: a bound, not a census)
   }
+  const unresolved = boundedUnresolved(parsed);
   const held = await deps.store.observationsOfMany([...merged.values()].map((m) => m.ref));
   const states: CheckAnswer['states'] = {};
   const definitions: StateDefinitions = {};
@@ -83,7 +138,8 @@ export async function planCheck(
     ...(parsed.variant ? { variant: parsed.variant } : {}),
     ...(parsed.subject !== undefined ? { subject: parsed.subject } : {}),
     results_count: merged.size,
-    unresolved_count: parsed.unresolved.length,
+    unresolved_count: parsed.unresolved.length + (parsed.unlisted?.count ?? 0),
+    ...(omitted > 0 ? { results_omitted: omitted } : {}),
     async *results(size) {
       let chunk: ComponentCheck[] = [];
       for (const [key, { ref, found }] of merged) {
@@ -97,7 +153,7 @@ export async function planCheck(
         check.input = {
           name: ref.id,
           kind: ref.kind,
-          locations: found.map((f) => ({ input: f.input, location: f.location })),
+          locations: found.map((f) => ({ input: quoted(f.input), location: quoted(f.location) })),
         };
         if (verdicts && head) check.verdict = await verdicts.sign(ref, result, head);
         chunk.push(check);
@@ -108,18 +164,37 @@ export async function planCheck(
       }
       if (chunk.length > 0) yield chunk;
     },
-    unresolved: parsed.unresolved,
+    ...unresolved,
     states,
     state_definitions: definitions,
-    note: NOTE,
+    note:
+      omitted > 0 || unresolved.unresolved_omitted
+        ? `${NOTE} ${truncationNote(omitted, unresolved.unresolved_omitted ?? 0)}`
+        : NOTE,
     license: DATA_LICENSE,
   };
+}
+
+function truncationNote(results: number, unresolved: number): string {
+  const parts: string[] = [];
+  if (results > 0)
+    parts.push(
+      `The submission named more than ${MAX_RESULTS_PER_ANSWER.toLocaleString('en')} components; one answer checks the first ${MAX_RESULTS_PER_ANSWER.toLocaleString('en')}, and ${results.toLocaleString('en')} more entries were not checked (results_omitted): send the rest in another request.`,
+    );
+  if (unresolved > 0)
+    parts.push(
+      `The first ${MAX_UNRESOLVED_LISTED.toLocaleString('en')} unresolved entries are listed; ${unresolved.toLocaleString('en')} more are counted by reason in unresolved_by_reason.`,
+    );
+  return parts.join(' ');
 }
 
 /** The fields of an answer that come before its results, in the order they are written. */
 export function checkAnswerHead(
   plan: CheckPlan,
-): Pick<CheckAnswer, 'as_of' | 'format' | 'variant' | 'subject' | 'results_count' | 'unresolved_count'> {
+): Pick<
+  CheckAnswer,
+  'as_of' | 'format' | 'variant' | 'subject' | 'results_count' | 'unresolved_count' | 'results_omitted'
+> {
   return {
     as_of: plan.as_of,
     format: plan.format,
@@ -127,6 +202,7 @@ export function checkAnswerHead(
     ...(plan.subject !== undefined ? { subject: plan.subject } : {}),
     results_count: plan.results_count,
     unresolved_count: plan.unresolved_count,
+    ...(plan.results_omitted !== undefined ? { results_omitted: plan.results_omitted } : {}),
   };
 }
 
@@ -144,6 +220,9 @@ export async function checkComponents(
     ...checkAnswerHead(plan),
     results,
     unresolved: plan.unresolved,
+    ...(plan.unresolved_omitted !== undefined
+      ? { unresolved_omitted: plan.unresolved_omitted, unresolved_by_reason: plan.unresolved_by_reason }
+      : {}),
     states: plan.states,
     state_definitions: plan.state_definitions,
     note: plan.note,

@@ -5,7 +5,13 @@
  */
 import { componentFromPurl } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
-import type { ComponentReference, SbomSubject, UnresolvedEntry } from './reference.js';
+import {
+  addUnresolved,
+  type ComponentReference,
+  type SbomSubject,
+  type UnlistedEntries,
+  type UnresolvedEntry,
+} from './reference.js';
 
 /** Purl types componentFromPurl accepts; named in reasons so the reader knows what would work. */
 const OBSERVED_TYPES = ['github', 'githubactions', 'npm', 'pypi', 'docker'];
@@ -15,6 +21,7 @@ export const NO_PURL_REASON = 'names no package URL (purl), so it cannot be look
 export interface Accounting {
   references: ComponentReference[];
   unresolved: UnresolvedEntry[];
+  unlisted?: UnlistedEntries;
 }
 
 /**
@@ -23,11 +30,11 @@ export interface Accounting {
  */
 export function accountEntry(acc: Accounting, purl: unknown, label: string, location: string): void {
   if (purl === undefined || purl === null || (typeof purl === 'string' && purl.trim() === '')) {
-    acc.unresolved.push({ input: label, location, reason: NO_PURL_REASON });
+    addUnresolved(acc, { input: label, location, reason: NO_PURL_REASON });
     return;
   }
   if (typeof purl !== 'string') {
-    acc.unresolved.push({
+    addUnresolved(acc, {
       input: label,
       location,
       reason: `its package URL (purl) is a ${Array.isArray(purl) ? 'list' : typeof purl}, not a string, so it cannot be looked up`,
@@ -37,7 +44,7 @@ export function accountEntry(acc: Accounting, purl: unknown, label: string, loca
   const input = purl.trim();
   const type = /^pkg:\/*([A-Za-z][A-Za-z0-9.+-]*)\//.exec(input)?.[1]?.toLowerCase();
   if (type !== undefined && !OBSERVED_TYPES.includes(type)) {
-    acc.unresolved.push({
+    addUnresolved(acc, {
       input,
       location,
       reason: `its package URL is of type "${type.slice(0, 20)}", and Tended observes only ${OBSERVED_TYPES.slice(0, -1).join(', ')} and ${OBSERVED_TYPES.at(-1)} packages`,
@@ -50,7 +57,7 @@ export function accountEntry(acc: Accounting, purl: unknown, label: string, loca
     // A ValidationError already says what a usable purl looks like. Anything else is a
     // fault in the domain code, but one bad entry must not sink the whole SBOM.
     const why = e instanceof ValidationError ? e.message : 'it could not be read as a package URL';
-    acc.unresolved.push({ input, location, reason: why });
+    addUnresolved(acc, { input, location, reason: why });
   }
 }
 

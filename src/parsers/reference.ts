@@ -37,6 +37,28 @@ export interface SbomSubject {
   bom_ref?: string;
 }
 
+/** Unresolved entries listed in full by a parser; the rest are only counted (ParseResult.unlisted). */
+export const MAX_UNRESOLVED_KEPT = 1_000;
+
+export interface UnlistedEntries {
+  count: number;
+  byReason: Map<string, number>;
+}
+
+/** Records an unresolved entry: kept while fewer than MAX_UNRESOLVED_KEPT are, else counted by its reason. */
+export function addUnresolved(
+  acc: { unresolved: UnresolvedEntry[]; unlisted?: UnlistedEntries },
+  entry: UnresolvedEntry,
+): void {
+  if (acc.unresolved.length < MAX_UNRESOLVED_KEPT) {
+    acc.unresolved.push(entry);
+    return;
+  }
+  const unlisted = (acc.unlisted ??= { count: 0, byReason: new Map() });
+  unlisted.count += 1;
+  unlisted.byReason.set(entry.reason, (unlisted.byReason.get(entry.reason) ?? 0) + 1);
+}
+
 export interface ParseResult {
   /** `components` for a request that lists components by name and kind rather than pasting a file. */
   format: ManifestFormat | SbomFormat | 'components';
@@ -44,6 +66,11 @@ export interface ParseResult {
   variant?: string;
   references: ComponentReference[];
   unresolved: UnresolvedEntry[];
+  /**
+   * Unresolved entries past the first MAX_UNRESOLVED_KEPT, counted by reason but not kept: a
+   * hostile SBOM of two million non-components would otherwise hold two million objects.
+   */
+  unlisted?: UnlistedEntries;
   /** SBOMs only: what the SBOM describes, or null when it names no single subject. Absent for manifests. */
   subject?: SbomSubject | null;
 }

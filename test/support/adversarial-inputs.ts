@@ -94,7 +94,7 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
     route: 'manifest',
     format: 'package-json',
     make: (n) =>
-      `{"dependencies":{${Array.from({ length: Math.floor(n / 16) }, (_, i) => `"p${i}":"^1.0.0"`).join(',')}}}`,
+      `{"dependencies":{${Array.from({ length: Math.floor(n / 19) }, (_, i) => `"p${i}":"^1.0.0"`).join(',')}}}`,
   },
   {
     name: 'CycloneDX XML: unclosed comments',

@@ -9,7 +9,7 @@
 import { excerpt } from '../../domain/text.js';
 import { cycloneDxNamespace, rootStartTag } from './detect.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { InputError, type ParseResult, type SbomSubject } from '../reference.js';
+import { InputError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 
 /** Deeper than any real BOM nests; the walk is recursive, so hostile input must stop here. */
@@ -53,7 +53,7 @@ function walk(acc: Accounting, list: unknown, path: string, depth: number, adapt
   list.forEach((raw: unknown, i) => {
     const at = `${path}[${i}]`;
     if (!isObject(raw)) {
-      acc.unresolved.push({
+      addUnresolved(acc, {
         input: shownValue(raw),
         location: at,
         reason: 'is not a component object, so it names nothing to look up',

@@ -6,7 +6,7 @@
  * (SPDX 3: its one package root element); it stays among the results, as the corpus counts it.
  */
 import { readYaml } from '../yaml-document.js';
-import { InputError, type ParseResult, type SbomSubject } from '../reference.js';
+import { InputError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 import { isPackageManagerCategory, readTagValue } from './tag-value.js';
 
@@ -102,7 +102,7 @@ function fromSpdx2(doc: unknown, syntax: 'JSON' | 'YAML'): ParseResult {
   packages.forEach((p: unknown, i) => {
     const at = `packages[${i}]`;
     if (!isObject(p)) {
-      acc.unresolved.push({
+      addUnresolved(acc, {
         input: shownValue(p),
         location: at,
         reason: 'is not a package object, so it names nothing to look up',
