@@ -24,10 +24,10 @@ process.stdout.write(out);
 const failed = out
   .split('\n')
   .filter((l) => l.startsWith('FAIL '))
-  .map((l) => l.slice(5).replace(/:.*$/, ''));
+  .map((l) => l.slice(5).split(':', 1)[0]);
 const unexpected = failed.filter((f) => !pending.has(f));
 const nowPassing = [...pending].filter((p) => !failed.includes(p));
-if (!/\d+ passed, \d+ failed/.test(out)) unexpected.push('the conformance script did not finish');
+if (!/\b\d+ passed, \d+ failed/.test(out)) unexpected.push('the conformance script did not finish');
 for (const f of unexpected) console.log(`conformance: unexpected failure: ${f}`);
 for (const p of nowPassing) console.log(`conformance: now passing, remove from .ci/conformance-pending.txt: ${p}`);
 console.log(

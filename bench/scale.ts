@@ -174,7 +174,7 @@ function startTended(): Promise<ChildProcess> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => String(d).includes('listening') && resolve(child));
+    child.stdout.on('data', (d) => String(d).includes('listening') && resolve(child));
     child.once('exit', (code) => reject(new Error(`tended serve exited with ${code}`)));
   });
 }

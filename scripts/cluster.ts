@@ -54,8 +54,8 @@ const tended = (name: string, args: string[], extra: Record<string, string> = {}
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const prefix = (line: string) => (line ? `[${name}] ${line}\n` : '');
-  child.stdout!.on('data', (d: Buffer) => process.stdout.write(String(d).split('\n').map(prefix).join('')));
-  child.stderr!.on('data', (d: Buffer) => process.stderr.write(String(d).split('\n').map(prefix).join('')));
+  child.stdout.on('data', (d: Buffer) => process.stdout.write(String(d).split('\n').map(prefix).join('')));
+  child.stderr.on('data', (d: Buffer) => process.stderr.write(String(d).split('\n').map(prefix).join('')));
   children.push(child);
   return new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 };
@@ -125,12 +125,12 @@ const stop = () => {
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
   proxy.close();
-  void Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(
-    async () => {
-      await simulator.close();
-      process.exit(0);
-    },
-  );
+  void Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve())),
+  ).then(async () => {
+    await simulator.close();
+    process.exit(0);
+  });
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -117,7 +117,7 @@ try {
     const result = await inspector(args);
     console.log(`$ npx ${INSPECTOR} --cli ${url} --transport http ${args.join(' ')}\n${summary(result.out)}\n`);
     const parsed = answer(result.out);
-    let passed = false;
+    let passed: boolean;
     try {
       passed = result.code === 0 && parsed !== null && ok(parsed);
     } catch {

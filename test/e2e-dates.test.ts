@@ -103,7 +103,7 @@ describe('a record observed on five dates', () => {
   });
   afterAll(async () => store.close());
 
-  const entity = async (path: string) => (await app.request(path)).json() as Promise<any>;
+  const entity = async (path: string) => (await app.request(path)).json();
 
   it('dates every observation on the day it was read, one per date', async () => {
     const rocket = await store.observationsOf({ kind: 'github', id: 'acme/rocket' });

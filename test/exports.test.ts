@@ -192,6 +192,7 @@ describe.each([
       const report = await importLog(
         copy,
         (async function* () {
+          await Promise.resolve();
           yield* lines;
         })(),
       );

@@ -8,7 +8,6 @@ import { generatedScenario } from '../src/simulator/generated-scenario.js';
 import { scenarioComponents, type Scenario } from '../src/simulator/scenario.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { openPostgresStore } from '../src/storage/postgres/open.js';
-import type { Store } from '../src/storage/store.js';
 import { postgresTestStore } from './support/record.js';
 import { freePort, throwawayRedis } from './support/redis.js';
 import {
@@ -40,7 +39,7 @@ afterEach(async () => {
 
 function keyFile(): string {
   const path = join(tmpdir(), `tended-faults-${process.pid}-${Math.random().toString(36).slice(2)}.pem`);
-  cleanups.push(async () => rmSync(path, { force: true }));
+  cleanups.push(() => Promise.resolve(rmSync(path, { force: true })));
   return path;
 }
 

@@ -89,7 +89,7 @@ const get = async (path: string) => {
     status: res.status,
     type: res.headers.get('content-type') ?? '',
     link: res.headers.get('link'),
-    body: (await res.json()) as any,
+    body: await res.json(),
   };
 };
 

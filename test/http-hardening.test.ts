@@ -41,7 +41,7 @@ describe('slow clients', () => {
       const socket: Socket = connect(port, '127.0.0.1', () => socket.write(start));
       let answer = '';
       const timer = setInterval(() => socket.writable && socket.write(drip), 100);
-      socket.on('data', (d) => (answer += d));
+      socket.on('data', (d: Buffer) => (answer += d.toString()));
       socket.on('error', () => {});
       socket.on('close', () => {
         clearInterval(timer);

@@ -26,7 +26,7 @@ import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type
  * DSSE PAE by hand, find the key by kid in the published JWK Set, recompute its RFC 7638 thumbprint,
  * and verify the Ed25519 signature. Returns the statement, or null when anything fails.
  */
-function verifyWithNodeCryptoAlone(envelope: any, keySet: any): any | null {
+function verifyWithNodeCryptoAlone(envelope: any, keySet: any): any {
   if (envelope.payloadType !== 'application/vnd.in-toto+json') return null;
   const body = Buffer.from(envelope.payload, 'base64');
   const type = Buffer.from(envelope.payloadType, 'utf8');
@@ -69,7 +69,7 @@ describe.each([
   };
   const get = async (app: ReturnType<typeof build>, path: string) => {
     const res = await app.request(path);
-    return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as any };
+    return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
   };
 
   /** `tended ARGS` in process, offline: verify-verdict must never open a store. */
@@ -234,7 +234,7 @@ describe.each([
           ],
         }),
       });
-      return (await res.json()) as any;
+      return await res.json();
     };
     const answer = await post();
     expect(answer.results).toHaveLength(2);
@@ -273,7 +273,7 @@ describe.each([
       body: JSON.stringify(bom),
     });
     expect(res.status).toBe(200);
-    const answer = (await res.json()) as any;
+    const answer = await res.json();
     expect(answer.results.map((r: any) => r.state)).toEqual(['alive', 'unknown-stale', 'not_observed']);
     for (const result of answer.results) {
       expect(verifyWithNodeCryptoAlone(result.verdict.envelope, keySet)).not.toBeNull();
@@ -300,7 +300,7 @@ describe.each([
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
       });
-      const body = (await res.json()) as any;
+      const body = await res.json();
       expect(body.result?.isError, JSON.stringify(body)).toBeFalsy();
       expect(JSON.parse(body.result.content[0].text)).toEqual(body.result.structuredContent);
       return body.result.structuredContent;
@@ -368,7 +368,10 @@ describe.each([
     ]);
     const newKid = v2.keys[1].kid;
     // Version 2 is signed by the key of version 1, so an agent pinning v1 can walk to v2 offline.
-    const strip = ({ signature, leaf_index, digest, ...document }: any) => ({ document, envelope: signature });
+    const strip = ({ signature, leaf_index: _leaf, digest: _digest, ...document }: any) => ({
+      document,
+      envelope: signature,
+    });
     expect(() => verifyKeySetChain([strip(v1), strip(v2)])).not.toThrow();
     expect(strip(v2).envelope.signatures[0].keyid).toBe(oldKid);
 
@@ -559,7 +562,7 @@ describe.each([
           if (r.code === 0) return;
           expect([1, 2]).toContain(r.code);
           expect(r.err).toMatch(/^tended: .{10,}/);
-          expect(r.err).not.toMatch(/TypeError|Cannot read|is not a function|\n\s+at /);
+          expect(r.err).not.toMatch(/TypeError|Cannot read|is not a function|\n[ \t]+at /);
         },
       ),
       { numRuns: 400 },

@@ -74,7 +74,7 @@ beforeAll(async () => {
   closeSync(logFd);
   try {
     const deadline = Date.now() + 25_000;
-    while (!/listening on http:\/\/[^:]+:(\d+)/.test(log) && Date.now() < deadline) {
+    while (!/listening on http:\/\/[^:]+:\d+/.test(log) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
       log = readFileSync(logPath, 'utf8');
     }

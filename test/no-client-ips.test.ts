@@ -39,7 +39,7 @@ let redis: ThrowawayRedis;
 let log = '';
 let port = 0;
 let key = '';
-let statuses: number[] = [];
+const statuses: number[] = [];
 const afterLoss: number[] = [];
 
 beforeAll(async () => {
@@ -66,7 +66,7 @@ beforeAll(async () => {
   });
   closeSync(logFd);
   const deadline = Date.now() + 20_000;
-  while (!/listening on http:\/\/[^:]+:(\d+)/.test(log) && Date.now() < deadline) {
+  while (!/listening on http:\/\/[^:]+:\d+/.test(log) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
     log = readFileSync(logPath, 'utf8');
   }
@@ -114,7 +114,9 @@ beforeAll(async () => {
   await redis.start();
   const back = Date.now() + 5_000;
   while (
-    !/"rate_limit":"redis".*\n.*"rate_limit":"memory".*\n.*"rate_limit":"redis"/s.test(readFileSync(logPath, 'utf8')) &&
+    !/"rate_limit":"redis"[^\n]*\n.*"rate_limit":"memory"[^\n]*\n.*"rate_limit":"redis"/s.test(
+      readFileSync(logPath, 'utf8'),
+    ) &&
     Date.now() < back
   )
     await new Promise((r) => setTimeout(r, 50));

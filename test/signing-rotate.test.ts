@@ -138,9 +138,9 @@ describe.each([
         verdicts: new VerdictService(deps, files),
         logError: (e) => console.error(e),
       });
-      const answer = (await (await app.request('/api/v1/entity/acme/one')).json()) as any;
-      const keySet = (await (await app.request('/.well-known/service-verdict-keys.json')).json()) as any;
-      const head = (await (await app.request('/api/chain/head')).json()) as any;
+      const answer = await (await app.request('/api/v1/entity/acme/one')).json();
+      const keySet = await (await app.request('/.well-known/service-verdict-keys.json')).json();
+      const head = await (await app.request('/api/chain/head')).json();
       const first = await app.request('/.well-known/service-verdict-keys.json?version=1');
       const next = await app.request(`/.well-known/service-verdict-keys.json?version=${keySet.version + 1}`);
       const bad = await app.request('/.well-known/service-verdict-keys.json?version=0');
@@ -149,8 +149,8 @@ describe.each([
         answer,
         keySet,
         head,
-        first: (await first.json()) as any,
-        next: { status: next.status, body: (await next.json()) as any },
+        first: await first.json(),
+        next: { status: next.status, body: await next.json() },
         bad: bad.status,
       };
     };

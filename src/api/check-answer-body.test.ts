@@ -12,6 +12,7 @@ function plan(count: number, unresolved = 1): CheckPlan {
     results_count: count,
     unresolved_count: unresolved,
     async *results(size) {
+      await Promise.resolve(); // a real plan awaits the store between chunks
       let chunk: ComponentCheck[] = [];
       for (let i = 0; i < count; i++) {
         const ref = { kind: 'npm' as const, id: `p-${i}` };

@@ -59,6 +59,6 @@ const disputeRoute = createRoute({
 export function registerDisputeRoute(app: OpenAPIHono, deps: ObserverDeps): void {
   app.openapi(disputeRoute, async (c) => {
     const { kind, name } = c.req.valid('json');
-    return c.json(await disputeComponent(deps, kind, name), 200) as never;
+    return c.json(await disputeComponent(deps, kind, name), 200);
   });
 }

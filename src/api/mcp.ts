@@ -90,6 +90,7 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
   app.use('/mcp', async (c, next) => {
     if (loopbackBind && !LOOPBACK_HOSTS.has(hostName(c.req.header('host') ?? new URL(c.req.url).host))) {
       return rpcError(
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- hono types a middleware context's input as `any`
         c,
         403,
         INVALID_REQUEST,
@@ -284,5 +285,5 @@ function hostName(host: string): string {
 
 function isLoopbackAddress(host: string): boolean {
   const h = host.toLowerCase();
-  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127(\.\d{1,3}){3}$/.test(h);
+  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(h);
 }

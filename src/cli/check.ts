@@ -76,7 +76,7 @@ async function localCheck(
 
 /** A manifest when the file name says so; otherwise an SBOM if it reads as one, else a manifest by content. */
 function parseLocal(text: string, filename: string): ParseResult {
-  if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(json|xml)$/i.test(filename))
+  if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(?:json|xml)$/i.test(filename))
     return parseManifest(text, { filename });
   try {
     return parseSbom(text, '');
@@ -179,9 +179,11 @@ function detailOf(body: unknown): string | null {
   const detail = (body as { detail?: unknown } | null | undefined)?.detail;
   if (typeof detail === 'string') return detail.slice(0, 500);
   if (Array.isArray(detail)) {
-    const msgs = detail.map((d) =>
-      typeof d?.msg === 'string' ? (Array.isArray(d.loc) ? `${d.loc.join('.')}: ${d.msg}` : d.msg) : JSON.stringify(d),
-    );
+    const msgs = (detail as unknown[]).map((item) => {
+      const d = item as { msg?: unknown; loc?: unknown } | null;
+      if (typeof d?.msg !== 'string') return JSON.stringify(d);
+      return Array.isArray(d.loc) ? `${d.loc.map(String).join('.')}: ${d.msg}` : d.msg;
+    });
     return msgs.join('; ').slice(0, 500);
   }
   return null;

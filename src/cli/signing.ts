@@ -109,7 +109,7 @@ export function verifyVerdictCommand(wiring: CliWiring, envelopePath: string, ke
     );
   if (chain.length > 1) {
     wiring.stdout.write(
-      `key set: versions ${chain[0]!['version']} to ${keySet['version']} chain from the pinned version ${chain[0]!['version']}; checking against version ${keySet['version']}\n`,
+      `key set: versions ${String(chain[0]!['version'])} to ${String(keySet['version'])} chain from the pinned version ${String(chain[0]!['version'])}; checking against version ${String(keySet['version'])}\n`,
     );
   }
   for (const [where, verdict, answer] of verdicts) {

@@ -82,7 +82,7 @@ export function stageSigningKey(
     privateKey,
     publicKey,
     commit() {
-      const retired = `${path}.retired-${stamp.replace(/[^0-9A-Za-z]/g, '')}`;
+      const retired = `${path}.retired-${stamp.replace(/[^0-9A-Z]/gi, '')}`;
       linkSync(path, retired);
       renameSync(staged, path);
       return retired;

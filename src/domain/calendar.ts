@@ -14,7 +14,7 @@ const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
  * RFC 3339 `date-time`. The RFC allows a space or a lower-case `t`/`z` by agreement; we
  * accept them when reading an instant, but records we write use `T` and `Z` only.
  */
-const INSTANT_SHAPE = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const INSTANT_SHAPE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
 
 /** The strict form every instant we store or commit to a leaf takes. */
 const UTC_INSTANT_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;

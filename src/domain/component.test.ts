@@ -1,3 +1,5 @@
+// fast-check's stringMatching refuses patterns with the `i` flag, so the letter ranges stay spelled out.
+/* eslint-disable regexp/use-ignore-case */
 import fc from 'fast-check';
 import { PackageURL } from 'packageurl-js';
 import { describe, expect, it } from 'vitest';
@@ -237,13 +239,10 @@ describe('properties', () => {
   const names: fc.Arbitrary<[ComponentKind, string]> = fc.oneof(
     fc.tuple(
       fc.constant<ComponentKind>('github'),
-      fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9-]{0,10}\/[A-Za-z0-9._-]{1,12}$/).filter((n) => !/\/\.\.?$/.test(n)),
+      fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9-]{0,10}\/[\w.-]{1,12}$/).filter((n) => !/\/\.\.?$/.test(n)),
     ),
-    fc.tuple(
-      fc.constant<ComponentKind>('npm'),
-      fc.stringMatching(/^(@[a-z0-9-]{1,6}\/)?[a-z0-9][a-zA-Z0-9._~-]{0,12}$/),
-    ),
-    fc.tuple(fc.constant<ComponentKind>('pypi'), fc.stringMatching(/^[A-Za-z0-9]([A-Za-z0-9._-]{0,10}[A-Za-z0-9])?$/)),
+    fc.tuple(fc.constant<ComponentKind>('npm'), fc.stringMatching(/^(@[a-z0-9-]{1,6}\/)?[a-z0-9][\w.~-]{0,12}$/)),
+    fc.tuple(fc.constant<ComponentKind>('pypi'), fc.stringMatching(/^[A-Za-z0-9]([\w.-]{0,10}[A-Za-z0-9])?$/)),
     fc.tuple(
       fc.constant<ComponentKind>('docker'),
       fc
@@ -318,7 +317,7 @@ describe('plain purls read and written without packageurl-js', () => {
       fc.property(fc.constantFrom('npm', 'pypi', 'github'), part, part, (kind, a, b) => {
         const id = kind === 'github' ? `${a}/${b}` : a;
         const library = kind === 'github' ? new PackageURL('github', a, b) : new PackageURL(kind, null, a);
-        expect(componentPurls({ kind: kind as 'npm', id })[1]).toBe(library.toString());
+        expect(componentPurls({ kind: kind, id })[1]).toBe(library.toString());
       }),
       { numRuns: 3000 },
     );

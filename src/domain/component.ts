@@ -24,10 +24,10 @@ export interface ComponentRef {
 
 // GitHub owners: letters, digits and hyphens, never a leading hyphen. Consecutive and
 // trailing hyphens are refused for new accounts today but exist on old ones, so we accept them.
-const GITHUB_OWNER = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/;
-const GITHUB_REPO = /^[A-Za-z0-9._-]{1,100}$/;
+const GITHUB_OWNER = /^[A-Z0-9][A-Z0-9-]{0,38}$/i;
+const GITHUB_REPO = /^[\w.-]{1,100}$/;
 // PEP 508 name, compared case-insensitively.
-const PEP508_NAME = /^(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$/;
+const PEP508_NAME = /^(?:[A-Z0-9]|[A-Z0-9][\w.-]*[A-Z0-9])$/i;
 const NPM_MAX_LENGTH = 214;
 const NPM_RESERVED = new Set(['node_modules', 'favicon.ico']);
 
@@ -66,7 +66,7 @@ function normaliseGithub(name: string): string | string[] {
 }
 
 /** Exactly the characters encodeURIComponent leaves as they are (tested against it): no string is built to compare. */
-const URL_SAFE = /^[A-Za-z0-9\-_.!~*'()]+$/;
+const URL_SAFE = /^[\w\-.!~*'()]+$/;
 
 function urlSafe(s: string): boolean {
   return URL_SAFE.test(s);

@@ -9,18 +9,19 @@ export const DOCKER_HUB = 'docker.io';
 const HUB_ALIASES = new Set(['index.docker.io', 'registry-1.docker.io']);
 
 const ALNUM = '[a-z0-9]+';
-const SEPARATOR = '(?:[._]|__|[-]+)';
+const SEPARATOR = '(?:[._]|__|-+)';
 const PATH_COMPONENT = `${ALNUM}(?:${SEPARATOR}${ALNUM})*`;
-const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
-const HOST = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[[a-fA-F0-9:]+\\])`;
-const DOMAIN = `${HOST}(?::[0-9]+)?`;
-const TAG = '[\\w][\\w.-]{0,127}';
-const DIGEST = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}';
+// Domain, tag and digest are case-insensitive (the `i` flag of REFERENCE and DOMAIN_ONLY); a path is lower case.
+const DOMAIN_COMPONENT = '(?:[a-z0-9]|[a-z0-9][a-z0-9-]*[a-z0-9])';
+const HOST = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[[a-f0-9:]+\\])`;
+const DOMAIN = `${HOST}(?::\\d+)?`;
+const TAG = '\\w[\\w.-]{0,127}';
+const DIGEST = '[a-z][a-z0-9]*(?:[-_+.][a-z][a-z0-9]*)*:[0-9a-f]{32,}';
 
 /** name [":" tag] ["@" digest], where name = [domain "/"] path; the path is checked apart for a better message. */
-const REFERENCE = new RegExp(`^((?:${DOMAIN}/)?[^:@]+)(?::(${TAG}))?(?:@(${DIGEST}))?$`);
+const REFERENCE = new RegExp(`^((?:${DOMAIN}/)?[^:@]+)(?::(${TAG}))?(?:@(${DIGEST}))?$`, 'i');
 const PATH = new RegExp(`^${PATH_COMPONENT}(?:/${PATH_COMPONENT})*$`);
-const DOMAIN_ONLY = new RegExp(`^${DOMAIN}$`);
+const DOMAIN_ONLY = new RegExp(`^${DOMAIN}$`, 'i');
 // A bare 64-hex string is an image ID, not a name; distribution refuses it as a name.
 const IMAGE_ID = /^[a-f0-9]{64}$/;
 const NAME_MAX_LENGTH = 255;

@@ -1,5 +1,5 @@
 import { isUtcInstant } from './calendar.js';
-import { isComponentKind, type ComponentKind } from './component.js';
+import { isComponentKind } from './component.js';
 import { ValidationError } from './errors.js';
 import {
   OBSERVATION_LEAF_TYPE,
@@ -26,7 +26,7 @@ export function observationFromLeafRecord(record: unknown): { observation: NewOb
   const loggedAt = r['logged_at'];
   if (typeof loggedAt !== 'string' || !isUtcInstant(loggedAt)) throw fail('the leaf has no logged_at instant');
   const observation: NewObservation = {
-    component: { kind: kind as ComponentKind, id: String(r['id']) },
+    component: { kind: kind, id: String(r['id']) },
     observed_at: String(r['observed_at']),
     observation_date: String(r['observation_date']),
     state: r['state'] as State,

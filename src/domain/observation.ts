@@ -86,7 +86,7 @@ export function validateNewObservation(o: NewObservation): void {
       type: 'value_error.component',
     });
   } else {
-    let normal: string | null = null;
+    let normal: string | null;
     try {
       normal = normaliseComponent(c.kind, c.id).id;
     } catch {

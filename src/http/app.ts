@@ -61,12 +61,14 @@ export function build(deps: AppDeps): OpenAPIHono {
     c.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
     // The rate limit runs inside this step rather than as a middleware of its own; it counts every
     // request but a preflight, malformed ones included.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- hono types a middleware context's input as `any`
     let admitted = limit?.admit(c);
     if (admitted instanceof Promise) admitted = await admitted;
     if (admitted instanceof Response) {
       c.res = admitted;
     } else if ((method === 'GET' || method === 'HEAD' || method === 'DELETE') && hasBody(c.req.raw.headers)) {
       c.res = detailResponse(
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- hono types a middleware context's input as `any`
         c,
         400,
         `${method} requests take no body; put parameters in the path or the query string.`,

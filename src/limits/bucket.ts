@@ -122,8 +122,9 @@ export class MemoryBuckets implements BucketStore {
     }
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     clearInterval(this.sweeper);
     this.buckets.clear();
+    return Promise.resolve();
   }
 }

@@ -159,10 +159,11 @@ export class RedisBuckets implements BucketStore {
     return name;
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.probe);
     this.redis.disconnect();
+    return Promise.resolve();
   }
 
   private probeSoon(): void {

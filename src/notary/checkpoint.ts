@@ -19,7 +19,7 @@ export class CheckpointError extends Error {
 }
 
 // No leading zeros, per the spec; also keeps BigInt/Number from accepting "0x10", " 7" or "1e3".
-const SIZE = /^(0|[1-9]\d*)$/;
+const SIZE = /^(?:0|[1-9]\d*)$/;
 
 function assertOrigin(origin: string): void {
   if (typeof origin !== 'string' || origin.length === 0 || /[\u0000-\u001f]/.test(origin)) {

@@ -58,7 +58,7 @@ export function signEnvelope(
 
 /** DSSE allows standard and URL-safe base64; both are accepted, anything else is refused. */
 export function decodeDsseBase64(text: unknown, what: string): Uint8Array {
-  if (typeof text !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) throw new DsseError(`${what} is not base64`);
+  if (typeof text !== 'string' || !/^[\w+/-]*={0,2}$/.test(text)) throw new DsseError(`${what} is not base64`);
   return new Uint8Array(Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
 }
 
@@ -97,7 +97,7 @@ export function verifyEnvelope(
     if (!key) continue;
     known++;
     const sig = decodeDsseBase64(s.sig, 'a signature');
-    let ok = false;
+    let ok: boolean;
     try {
       ok = sig.length === 64 && verify(null, message, key, sig);
     } catch {

@@ -94,7 +94,7 @@ export function toHex(bytes: Uint8Array): string {
   return view(bytes).toString('hex');
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64 = /^(?:[A-Z0-9+/]{4})*(?:[A-Z0-9+/]{2}==|[A-Z0-9+/]{3}=)?$/i;
 
 /**
  * Strict RFC 4648 §4 base64: standard alphabet, padding required, and the unused trailing bits

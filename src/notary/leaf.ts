@@ -59,7 +59,7 @@ function check(value: unknown, path: (string | number)[], open: Set<object>): vo
     // Index loop, not forEach, so holes show up as undefined and are refused.
     for (let i = 0; i < value.length; i++) check(value[i], [...path, i], open);
   } else {
-    const proto = Object.getPrototypeOf(value);
+    const proto: unknown = Object.getPrototypeOf(value);
     // Dates, Maps, class instances… serialise through toJSON or not at all; only plain data goes in.
     if (proto !== Object.prototype && proto !== null) {
       throw new LeafEncodingError(`${where(path)} is not a plain object (convert dates to RFC 3339 strings first)`);

@@ -137,7 +137,7 @@ function splitKey(text: string, what: string): { name: string; id: string; key: 
   if (j < 0) throw new NoteError(`malformed ${what}`);
   const name = text.slice(0, i);
   const id = text.slice(i + 1, j);
-  if (!isValidKeyName(name) || !/^[0-9a-fA-F]{8}$/.test(id)) throw new NoteError(`malformed ${what}`);
+  if (!isValidKeyName(name) || !/^[0-9a-f]{8}$/i.test(id)) throw new NoteError(`malformed ${what}`);
   let key: Uint8Array;
   try {
     key = fromBase64(text.slice(j + 1));

@@ -213,7 +213,7 @@ export function verifyVerdict(
   if (proof['leaf_index'] !== predicate.leaf_index || proof['tree_size'] !== signed.size) {
     throw new VerdictError('the inclusion proof is not for the leaf and tree the statement names');
   }
-  const path = (hashes as string[]).map((h, i) => base64Field(h, `inclusion_proof.hashes[${i}]`));
+  const path = hashes.map((h, i) => base64Field(h, `inclusion_proof.hashes[${i}]`));
   if (!verifyInclusion(leafHash(leaf), proof['leaf_index'], proof['tree_size'], path, signed.root)) {
     throw new VerdictError(
       `leaf ${proof['leaf_index']} is not included in the signed tree of size ${proof['tree_size']}`,

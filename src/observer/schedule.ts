@@ -38,7 +38,10 @@ export function startSchedule(
       options.onError?.(error);
       wait = Math.min(options.everyMs, options.retryMs ?? RETRY_AFTER_FAILED_PASS_MS);
     }
-    if (!stopped) timer = setTimeout(() => (running = pass()), wait);
+    if (!stopped)
+      timer = setTimeout(() => {
+        running = pass();
+      }, wait);
   };
   running = pass();
 

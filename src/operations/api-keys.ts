@@ -9,7 +9,7 @@ import type { ApiKeyRecord, Store } from '../storage/store.js';
 
 const KEY_PREFIX = 'tnd_';
 /** `tnd_` and 43 base64url characters (32 random bytes). */
-const KEY_SHAPE = /^tnd_[A-Za-z0-9_-]{43}$/;
+const KEY_SHAPE = /^tnd_[\w-]{43}$/;
 
 export function apiKeyHash(key: string): string {
   return createHash('sha256').update(key).digest('hex');

@@ -177,7 +177,7 @@ function tally(report: PassReport, outcome: ObserveOutcome): void {
 
 /** Maps with at most `limit` calls in flight, keeping the order of `items`. */
 async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
     while (next < items.length) {

@@ -33,7 +33,7 @@ const ACCEPTED_MANIFESTS =
 export function formatOfFilename(filename: string): ManifestFormat | null {
   const base = filename.split(/[\\/]/).pop()!.toLowerCase();
   if (base === 'package.json') return 'package-json';
-  if (/(^|\.)(dockerfile|containerfile)$/.test(base) || /^(dockerfile|containerfile)(\.|$)/.test(base))
+  if (/(?:^|\.)(?:dockerfile|containerfile)$/.test(base) || /^(?:dockerfile|containerfile)(?:\.|$)/.test(base))
     return 'dockerfile';
   if (/\.ya?ml$/.test(base)) return 'workflow';
   if (base.endsWith('.txt') || (base.endsWith('.in') && base.slice(0, -3).includes('requirements')))

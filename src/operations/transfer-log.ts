@@ -145,6 +145,8 @@ function parseHeader(line: string): ExportHeader {
 }
 
 async function* iterate<T>(items: T[]): AsyncGenerator<T> {
+  // An async generator over a list already in memory: the same shape as the streamed reader.
+  await Promise.resolve();
   yield* items;
 }
 

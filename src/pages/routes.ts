@@ -284,7 +284,7 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
   // pattern sends hono's router from its RegExp matcher to the trie one, a cost on every request.
   app.get('/sitemaps/:file', async (c) => {
     const s = site(c);
-    const part = /^([1-9][0-9]{0,5})\.xml$/.exec(c.req.param('file'));
+    const part = /^([1-9]\d{0,5})\.xml$/.exec(c.req.param('file'));
     if (!part) return notFound(c, { kind: 'no-page', path: c.req.path }, 404);
     const n = Number(part[1]);
     const log = await logVersion();
@@ -351,8 +351,8 @@ function searchedPackage(q: string): string {
       ]);
     return ref.id;
   }
-  const url = /^https?:\/\/(www\.)?npmjs\.com\/package\/(.+?)\/?$/.exec(q);
-  const name = url ? decodedPath(url[2]!) : q.replace(/^npm:/, '');
+  const url = /^https?:\/\/(?:www\.)?npmjs\.com\/package\/(.+?)\/?$/.exec(q);
+  const name = url ? decodedPath(url[1]!) : q.replace(/^npm:/, '');
   // `express@4.18.2` as npm install takes it: the page is the package's, whatever the version.
   const versioned = /^(@?[^@]+)@[^@/]+$/.exec(name);
   return normaliseComponent('npm', versioned ? versioned[1]! : name).id;

@@ -36,7 +36,7 @@ function fileJson(f: File, ctx: Ctx) {
   return {
     filename: f.filename,
     packagetype: f.filename.endsWith('.whl') ? 'bdist_wheel' : 'sdist',
-    upload_time: f.upload.replace(/(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, ''),
+    upload_time: f.upload.replace(/(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/, ''),
     upload_time_iso_8601: f.upload,
     yanked: f.yanked,
     yanked_reason: f.yanked ? 'simulated yank' : null,

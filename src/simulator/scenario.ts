@@ -58,7 +58,7 @@ const GithubPhase = z.strictObject({
   /** A rename or transfer: the old name answers 301 to /repositories/{id}, which names the new one. */
   renamed_to: z
     .string()
-    .regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, 'must be owner/repo')
+    .regex(/^[A-Z0-9-]+\/[\w.-]+$/i, 'must be owner/repo')
     .optional(),
 });
 

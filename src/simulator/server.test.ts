@@ -164,9 +164,7 @@ describe('the simulator server', () => {
       });
       expect((await fetch(`${other.urls.npm}/pkg`)).status).toBe(404);
       expect((await fetch(`${other.urls.npm}/other`)).status).toBe(200);
-      expect(() => other.setScenario({ components: { 'npm:x': [{ from: 'soon' }] } } as unknown as Scenario)).toThrow(
-        /must be a date/,
-      );
+      expect(() => other.setScenario({ components: { 'npm:x': [{ from: 'soon' }] } })).toThrow(/must be a date/);
     } finally {
       await other.close();
     }

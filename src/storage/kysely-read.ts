@@ -47,7 +47,7 @@ export function toObservation(component: ComponentRef, row: Database['observatio
     observation_date: row.observation_date,
     state: row.state as State,
     source: row.source,
-    evidence: JSON.parse(row.evidence),
+    evidence: JSON.parse(row.evidence) as Observation['evidence'],
     method: row.method,
     corrects: row.corrects === null ? null : Number(row.corrects),
     leaf_index: Number(row.leaf_index),
@@ -61,7 +61,7 @@ export function toCensus(component: ComponentRef, row: Database['census']): Cens
     read_date: row.read_date,
     dependents: row.dependents === null ? null : Number(row.dependents),
     source: row.source,
-    evidence: JSON.parse(row.evidence),
+    evidence: JSON.parse(row.evidence) as Observation['evidence'],
     method: row.method,
     leaf_index: Number(row.leaf_index),
   };

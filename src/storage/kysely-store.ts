@@ -128,7 +128,7 @@ export class KyselyStore implements Store {
     const rows = await this.db.selectFrom('key_sets').selectAll().orderBy('version').execute();
     return rows.map((row) => ({
       document: JSON.parse(row.document) as KeySetDocument,
-      envelope: JSON.parse(row.envelope),
+      envelope: JSON.parse(row.envelope) as StoredKeySet['envelope'],
       digest: row.digest,
       leaf_index: Number(row.leaf_index),
     }));
@@ -360,9 +360,4 @@ export class KyselyStore implements Store {
   stateChanges(query: StateChangeQuery) {
     return readStateChanges(this.db, query);
   }
-}
-
-/** Heads carry second-precision RFC 3339 UTC times, as checkpoints and their readers expect. */
-function headTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

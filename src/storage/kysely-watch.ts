@@ -159,7 +159,9 @@ async function updateWatched(
 
 export async function cacheGet(db: Db, url: string): Promise<CachedAnswer | null> {
   const row = await db.selectFrom('upstream_cache').selectAll().where('url', '=', url).executeTakeFirst();
-  return row ? { etag: row.etag, last_modified: row.last_modified, facts: JSON.parse(row.facts) } : null;
+  return row
+    ? { etag: row.etag, last_modified: row.last_modified, facts: JSON.parse(row.facts) as CachedAnswer['facts'] }
+    : null;
 }
 
 export async function cacheSet(db: Db, url: string, entry: CachedAnswer): Promise<void> {

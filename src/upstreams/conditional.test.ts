@@ -49,7 +49,7 @@ describe('conditional requests', () => {
         expect(r.source).toBe(first[i]!.source);
         const strip = (e: Record<string, unknown>) =>
           JSON.parse(
-            JSON.stringify(e).replace(/"(http_status|commits_http_status)":(200|304)/g, '"$1":"x"'),
+            JSON.stringify(e).replace(/"(http_status|commits_http_status)":(?:200|304)/g, '"$1":"x"'),
           ) as unknown;
         expect(strip(r.evidence)).toEqual(strip(first[i]!.evidence));
       });

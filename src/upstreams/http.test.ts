@@ -48,9 +48,7 @@ afterAll(async () => {
 const OK: FactsSpec<{ ok: boolean }> = {
   version: 'test/1',
   extract: (body) =>
-    typeof body === 'object' && body !== null && 'ok' in body
-      ? { ok: (body as { ok: unknown }).ok === true }
-      : 'no ok field',
+    typeof body === 'object' && body !== null && 'ok' in body ? { ok: body.ok === true } : 'no ok field',
 };
 
 function client(o: Partial<HttpClientOptions> = {}): HttpClient {

@@ -4,14 +4,15 @@ import type { ConditionalCache, ConditionalEntry } from './source.js';
 export class MemoryConditionalCache implements ConditionalCache {
   private readonly entries = new Map<string, ConditionalEntry>();
 
-  async get(url: string): Promise<ConditionalEntry | null> {
+  get(url: string): Promise<ConditionalEntry | null> {
     const entry = this.entries.get(url);
     // A copy, so a reader that changes what it got cannot change what a 304 later re-confirms.
-    return entry ? structuredClone(entry) : null;
+    return Promise.resolve(entry ? structuredClone(entry) : null);
   }
 
-  async set(url: string, entry: ConditionalEntry): Promise<void> {
+  set(url: string, entry: ConditionalEntry): Promise<void> {
     this.entries.set(url, structuredClone(entry));
+    return Promise.resolve();
   }
 
   get size(): number {

@@ -61,7 +61,7 @@ export async function throwawayRedis(): Promise<ThrowawayRedis> {
       child = c;
       let out = '';
       const timer = setTimeout(() => reject(new Error(`redis-server did not start on ${port}: ${out}`)), 5_000);
-      c.stdout!.on('data', (d) => {
+      c.stdout.on('data', (d) => {
         out += d;
         if (out.includes('Ready to accept connections')) {
           clearTimeout(timer);

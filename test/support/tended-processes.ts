@@ -48,8 +48,8 @@ export function tended(args: string[], env: Record<string, string>, at: string):
   };
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>(
     (resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out, err })),
   );

@@ -55,7 +55,7 @@ export async function throwawayPostgres(): Promise<ThrowawayPostgres> {
       return await run(command, full, { timeout: 60_000 });
     } catch (error) {
       const e = error as { stderr?: string; stdout?: string; message: string };
-      throw new Error(`${tool} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+      throw new Error(`${tool} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: error });
     }
   };
   // fsync off: the cluster is thrown away; a crash-safe disk is not what these tests are about.
@@ -98,7 +98,9 @@ async function waitForConnection(url: string): Promise<void> {
     } catch (error) {
       await client.end().catch(() => {});
       if (Date.now() > deadline)
-        throw new Error(`the throwaway PostgreSQL at ${url} does not answer: ${(error as Error).message}`);
+        throw new Error(`the throwaway PostgreSQL at ${url} does not answer: ${(error as Error).message}`, {
+          cause: error,
+        });
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -5,7 +5,7 @@
  * its getImage() returns the text as written.
  */
 import { DockerfileParser } from 'dockerfile-ast';
-import type { Dockerfile, Instruction } from 'dockerfile-ast';
+import type { Dockerfile, Flag, Instruction } from 'dockerfile-ast';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError } from '../reference.js';
@@ -85,7 +85,9 @@ export function parseDockerfile(text: string): ParseResult {
 function extraImages(instruction: Instruction): { value: string; where: string }[] {
   const keyword = instruction.getKeyword().toUpperCase();
   if (keyword !== 'COPY' && keyword !== 'ADD' && keyword !== 'RUN') return [];
-  const flags = 'getFlags' in instruction && typeof instruction.getFlags === 'function' ? instruction.getFlags() : [];
+  // COPY, ADD and RUN are JSONInstruction subclasses with getFlags(); Instruction's type does not say so.
+  const withFlags = instruction as Instruction & { getFlags?: () => Flag[] };
+  const flags = typeof withFlags.getFlags === 'function' ? withFlags.getFlags() : [];
   const found: { value: string; where: string }[] = [];
   for (const flag of flags as { getName(): string; getValue(): string | null }[]) {
     const name = flag.getName().toLowerCase();
@@ -102,7 +104,7 @@ function extraImages(instruction: Instruction): { value: string; where: string }
   return found;
 }
 
-const NAME_AT = /[A-Za-z_][A-Za-z0-9_]*/y;
+const NAME_AT = /[A-Z_]\w*/iy;
 
 interface VariableUse {
   start: number;

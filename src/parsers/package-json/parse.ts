@@ -161,7 +161,7 @@ function add(out: Out, kind: ComponentKind, name: string, input: string, locatio
 /** " at line L column C" from the offset V8 puts in JSON.parse messages (Node 20: "at position N"). */
 function where(source: string, e: unknown): string {
   const message = e instanceof Error ? e.message : '';
-  const lc = /line (\d+) column (\d+)/.exec(message);
+  const lc = /line \d+ column \d+/.exec(message);
   if (lc) return '';
   const m = /position (\d+)/.exec(message);
   const offset = m ? Number(m[1]) : message.includes('end of JSON') ? source.length : null;

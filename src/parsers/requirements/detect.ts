@@ -4,7 +4,7 @@ import { withoutComment } from './parse.js';
  * Cheap sniffing for a pasted requirements file when no format is named: most of its first
  * meaningful lines are requirements or pip options, and at least one is a requirement.
  */
-const REQUIREMENT = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*(?:\[[^\]]*\]\s*)?(?:$|\(|[<>=!~]|;|@\s)/;
+const REQUIREMENT = /^[A-Z0-9](?:[\w.-]*[A-Z0-9])?\s*(?:\[[^\]]*\]\s*)?(?:$|[(<>=!~;]|@\s)/i;
 const PIP_OPTION = /^-{1,2}[a-z]/;
 
 export function looksRequirements(text: string): boolean {

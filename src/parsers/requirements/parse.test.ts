@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CORPUS, corpusFiles, expected, throwsOnlyInputError } from '../../../test/support/corpus.js';
-import { InputError } from '../reference.js';
 import type { ParseResult } from '../reference.js';
 import { decodeText } from '../decode-text.js';
 import { parseRequirements } from './parse.js';

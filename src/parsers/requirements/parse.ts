@@ -8,9 +8,9 @@ import type { ComponentKind } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 
-const NAME = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*/;
+const NAME = /^([A-Z0-9](?:[\w.-]*[A-Z0-9])?)\s*(?:\[[^\]]*\])?\s*/i;
 // What may follow a name: nothing, a version specifier (bare or in parentheses), a marker or "@ url".
-const AFTER_NAME = /^(?:$|\(|[<>=!~]|;|@)/;
+const AFTER_NAME = /^(?:$|[(<>=!~;@])/;
 // Per-requirement options that carry no component (pip strips them before PEP 508 parsing).
 const REQUIREMENT_OPTIONS = new Set(['--hash', '--config-settings', '--global-option', '--install-option']);
 const GITHUB_VCS =
@@ -21,7 +21,7 @@ const EDITABLE = /^(?:-e|--editable)(?:=|\s|(?=\S))(.*)$/s;
 // Options that choose where packages come from or how they are built; they name no component.
 const GLOBAL_OPTION =
   /^(?:-i|--index-url|--extra-index-url|--no-index|-f|--find-links|--pre|--prefer-binary|--only-binary|--no-binary|--trusted-host|--use-feature|--require-hashes|--no-deps|--upgrade-strategy|--progress-bar|--use-pep517|--no-build-isolation)(?:[=\s]|$)/;
-const URL_OR_PATH = /^(?:[a-z][a-z0-9+.-]*:\/\/|file:|\.{0,2}\/|~\/|[A-Za-z]:\\)|\.(?:whl|tar\.gz|zip|tar\.bz2)$/i;
+const URL_OR_PATH = /^(?:[a-z][a-z0-9+.-]*:\/\/|file:|\.{0,2}\/|~\/|[A-Z]:\\)|\.(?:whl|tar\.gz|zip|tar\.bz2)$/i;
 
 interface Out {
   references: ComponentReference[];

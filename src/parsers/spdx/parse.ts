@@ -129,7 +129,8 @@ function fromSpdx2(doc: unknown, syntax: 'JSON' | 'YAML'): ParseResult {
 /** SPDX 2.x JSON/YAML: `documentDescribes`, and DESCRIBES / DESCRIBED_BY relationships of the document. */
 function described2(doc: Record<string, unknown>): unknown[] {
   const self = typeof doc['SPDXID'] === 'string' ? doc['SPDXID'] : 'SPDXRef-DOCUMENT';
-  const out: unknown[] = Array.isArray(doc['documentDescribes']) ? [...doc['documentDescribes']] : [];
+  const describes = doc['documentDescribes'];
+  const out: unknown[] = Array.isArray(describes) ? [...(describes as unknown[])] : [];
   const relationships = doc['relationships'];
   if (Array.isArray(relationships)) {
     for (const r of relationships) {
@@ -169,7 +170,7 @@ function spdx3Purl(el: Record<string, unknown>): unknown {
   if (el['software_packageUrl'] !== undefined) return el['software_packageUrl'];
   const ids = el['externalIdentifier'];
   if (!Array.isArray(ids)) return undefined;
-  const hit = ids.find((x: unknown) => isObject(x) && x['externalIdentifierType'] === 'packageUrl');
+  const hit = (ids as unknown[]).find((x) => isObject(x) && x['externalIdentifierType'] === 'packageUrl');
   return isObject(hit) ? hit['identifier'] : undefined;
 }
 

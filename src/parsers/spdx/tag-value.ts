@@ -49,7 +49,7 @@ export function readTagValue(text: string): TagValueDocument {
     const line = (lines[i] ?? '').replace(/^\uFEFF/, '');
     const lineNo = i + 1;
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const m = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s?(.*)$/.exec(line);
+    const m = /^\s*([A-Z][\w-]*)\s*:\s?(.*)$/i.exec(line);
     if (!m) {
       throw new InputError(`Expected an SPDX tag-value line "Tag: value" on line ${lineNo}, but found ${shown(line)}.`);
     }

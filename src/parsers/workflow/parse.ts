@@ -41,7 +41,7 @@ export function parseWorkflow(text: string): ParseResult {
   if (isMap(jobs)) {
     for (const pair of jobs.items) {
       const name = keyText(pair.key);
-      const job = resolve(w, pair.value as Node | null);
+      const job = resolve(w, pair.value);
       if (isMap(job)) walkJob(w, job, `jobs.${name}`);
     }
   } else if (isMap(runs)) {
@@ -65,7 +65,7 @@ function walkJob(w: Walk, job: YAMLMap, path: string): void {
   const services = resolve(w, job.get('services', true));
   if (isMap(services)) {
     for (const pair of services.items) {
-      const svc = resolve(w, pair.value as Node | null);
+      const svc = resolve(w, pair.value);
       if (svc) addImageNode(w, svc, `${path}.services.${keyText(pair.key)}`);
     }
   }
@@ -75,7 +75,7 @@ function walkJob(w: Walk, job: YAMLMap, path: string): void {
 function walkSteps(w: Walk, steps: Node | null, path: string): void {
   if (!isSeq(steps)) return;
   steps.items.forEach((item, i) => {
-    const step = resolve(w, item as Node | null);
+    const step = resolve(w, item);
     if (!isMap(step)) return;
     const uses = step.get('uses', true);
     if (uses !== undefined) addUses(w, uses, `${path}[${i}].uses`);
@@ -127,8 +127,8 @@ function addDocker(w: Walk, image: string, input: string, location: string): voi
   push(w, 'docker', image, input, location);
 }
 
-function addUses(w: Walk, raw: Node | unknown, path: string): void {
-  const node = resolve(w, raw as Node | null);
+function addUses(w: Walk, raw: unknown, path: string): void {
+  const node = resolve(w, raw);
   const location = path + at(w, node);
   const text = scalarText(node);
   if (text === null) {
@@ -198,10 +198,10 @@ function push(w: Walk, kind: 'github' | 'docker', name: string, input: string, l
   }
 }
 
-function resolve(w: Walk, node: Node | unknown): Node | null {
+function resolve(w: Walk, node: unknown): Node | null {
   let n = node as Node | null | undefined;
   // Aliases may point at aliases only through anchors defined earlier, so a few hops suffice.
-  for (let hops = 0; n && isAlias(n) && hops < 8; hops++) n = (n.resolve(w.doc) as Node | undefined) ?? null;
+  for (let hops = 0; n && isAlias(n) && hops < 8; hops++) n = n.resolve(w.doc) ?? null;
   return n && !isAlias(n) ? n : null;
 }
 

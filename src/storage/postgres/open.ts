@@ -7,8 +7,10 @@ import { postgresMigrations } from './migrations.js';
 
 // Leaf indices and tree sizes are bigint columns; they stay far below 2^53, so read them as numbers.
 const types = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
+  getTypeParser: (oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
+    oid === (pg.types.builtins.INT8 as number)
+      ? (value: string) => Number(value)
+      : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
 };
 
 const MIGRATION_LOCK = 0x7465_6e64; // "tend": one advisory lock so two starting processes migrate once

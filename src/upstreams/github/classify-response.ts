@@ -15,7 +15,7 @@ interface Block {
 function blockOf(body: unknown): Block | null {
   if (typeof body !== 'object' || body === null) return null;
   const block = (body as { block?: unknown }).block;
-  return typeof block === 'object' && block !== null ? (block as Block) : null;
+  return typeof block === 'object' && block !== null ? block : null;
 }
 
 function blockEvidence(block: Block): Record<string, EvidenceValue> {

@@ -169,7 +169,7 @@ describe('GitHub reader against the simulator', () => {
     expect(next.state).toBe('not_observed');
     expect(next.reading.signals.unreachable).toBe('rate_limited');
     expect(next.reading.evidence).toMatchObject({ rate_limited: expect.stringContaining('not sent') });
-    expect(String(next.reading.evidence['rate_limited_until'])).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(next.reading.evidence['rate_limited_until']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(h.simulator.requests.length).toBe(before);
     // Other upstreams are not held back by GitHub's limit.
     const npm = await sources.npm.read({ kind: 'npm', id: 'nothing-here' }, TODAY);

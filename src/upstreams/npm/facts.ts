@@ -68,7 +68,7 @@ function interfaceOf(manifest: Record<string, unknown>): LatestInterface {
   const engines = Object.entries(record(manifest['engines']) ?? {})
     .filter((e): e is [string, string] => typeof e[1] === 'string')
     .slice(0, MAX_ENGINES)
-    .map(([k, v]) => [k.slice(0, 50), v.slice(0, 100)]);
+    .map(([k, v]): [string, string] => [k.slice(0, 50), v.slice(0, 100)]);
   return {
     license: licenseOf(manifest),
     engines: Object.fromEntries(engines),

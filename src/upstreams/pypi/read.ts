@@ -78,7 +78,7 @@ async function readPypi(client: HttpClient, base: string, ref: ComponentRef, tod
   } else if (
     simple.kind === 'unreachable' &&
     simple.reason === 'unparsable' &&
-    /html/i.test(String(simple.evidence['content_type'] ?? ''))
+    /html/i.test(typeof simple.evidence['content_type'] === 'string' ? simple.evidence['content_type'] : '')
   ) {
     evidence['project_status'] = null;
     evidence['project_status_unread'] = 'the index serves the Simple API as HTML only';
