@@ -83,7 +83,7 @@ it(
     for (const s of survivors) expect(s.code, s.err).toBe(0);
 
     // The killed worker's claims lapse after their lease (2 min, no longer renewed); a pass after that, the same day,
-    // reads what it left. faketime moves the clock there.
+    // reads what it left. the clock preload moves the clock there.
     const recovery = await run(['observe', '--once'], env, `${D} 08:30:00`).exited;
     expect(recovery.code, recovery.err).toBe(0);
     await expectExactlyOnePerComponent(t.store, components, D);

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario } from './scenario.js';
 import { startSimulator, type Simulator } from './server.js';
+import { clockedNode } from '../../test/support/clock.js';
 
 const scenario: Scenario = {
   components: {
@@ -210,7 +211,7 @@ describe('chaos', () => {
   });
 });
 
-describe('faketime', () => {
+describe('the process clock', () => {
   it('moves the default clock, and with it the phase in force', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tended-sim-'));
     const script = join(dir, 'probe.mts');
@@ -225,9 +226,11 @@ await sim.close();
 `,
     );
     const run = async (at: string) => {
-      const { stdout } = await promisify(execFile)('faketime', [at, process.execPath, '--import', 'tsx', script], {
+      const clock = clockedNode(at);
+      const { stdout } = await promisify(execFile)(process.execPath, [...clock.args, script], {
         cwd: process.cwd(),
         timeout: 20_000,
+        env: { ...process.env, ...clock.env },
       });
       return JSON.parse(stdout) as { date: string; status: number };
     };

@@ -3,30 +3,32 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { ComponentRef } from '../../src/domain/component.js';
 import type { Store } from '../../src/storage/store.js';
+import { clockedNode } from './clock.js';
 import { freePort } from './redis.js';
 
-/** Real `tended` processes for the fault tests: the CLI as an operator runs it, under faketime. */
+/** Real `tended` processes for the fault tests: the CLI as an operator runs it, its clock set by the test preload. */
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
 export interface TendedProcess {
   readonly child: ChildProcess;
   readonly output: () => { out: string; err: string };
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>;
-  /** Sends `signal` to tended itself, not only to the faketime wrapper in front of it. */
+  /** Sends `signal` to tended's whole process group (tended and anything it started). */
   kill(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
 /**
  * Runs `tended ARGS…` with `env`, its clock set to `at` ('YYYY-MM-DD HH:MM:SS' UTC, ticking from
- * there) by faketime: the only way Tended reads on a chosen date, and it keeps a test that crosses
- * midnight from splitting its observations over two dates.
+ * there) by the test-only clock preload: the only way Tended reads on a chosen date, and it keeps
+ * a test that crosses midnight from splitting its observations over two dates.
  */
 export function tended(args: string[], env: Record<string, string>, at: string): TendedProcess {
-  // faketime forks tended and waits for it; a signal to faketime alone would orphan tended (which
-  // then runs on after the test). Its own process group lets one kill reach both.
-  const child = spawn('faketime', [at, process.execPath, '--import', 'tsx', MAIN, ...args], {
-    env: { ...process.env, TZ: 'UTC', TENDED_OBSERVER: 'off', ...env },
+  // Its own process group, so one signal reaches tended and whatever it started, and nothing is
+  // left running after the test.
+  const clock = clockedNode(at);
+  const child = spawn(process.execPath, [...clock.args, MAIN, ...args], {
+    env: { ...process.env, TZ: 'UTC', TENDED_OBSERVER: 'off', ...env, ...clock.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -62,7 +64,7 @@ export function tended(args: string[], env: Record<string, string>, at: string):
       kill('SIGTERM');
       const timer = setTimeout(() => kill('SIGKILL'), 10_000);
       await exited;
-      // faketime ends at once; tended itself may still be closing its connections.
+      // The group may outlive the main process by a moment while connections close.
       await waitFor('the tended process group to end', 15_000, () => !alive());
       clearTimeout(timer);
     },
