@@ -11,8 +11,30 @@ import { build } from '../src/http/app.js';
 import { fillPageRecord } from './support/pages-record.js';
 import { sqliteTestStore, testNotary, type TestStore } from './support/record.js';
 
-/** Debian's chromium (.ci/run installs it). Its absence fails this suite: it never skips. */
-const CHROMIUM = process.env.TENDED_TEST_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * The Chromium to drive: TENDED_TEST_CHROMIUM when set, else Debian's chromium when installed,
+ * else the headless Chromium that ships inside the @sparticuz/chromium npm package (unpacked to
+ * /tmp on first use), so `npm ci && npm test` needs nothing installed by hand. Never skipped.
+ */
+async function chromiumToDrive(): Promise<{ executablePath: string; args: string[] }> {
+  const named = process.env.TENDED_TEST_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null);
+  if (named !== null) {
+    if (!existsSync(named)) throw new Error(`TENDED_TEST_CHROMIUM names ${named}, which does not exist`);
+    return { executablePath: named, args: DEBIAN_ARGS };
+  }
+  const shipped = (await import('@sparticuz/chromium')).default;
+  return { executablePath: await shipped.executablePath(), args: [...shipped.args, ...DEBIAN_ARGS] };
+}
+const DEBIAN_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
@@ -24,10 +46,7 @@ let context: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium is not at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
-    );
+  const browser = await chromiumToDrive();
   t = await sqliteTestStore();
   filled = await fillPageRecord(t.store);
   const app = build({ ...filled, sources: filled.harness.sources, logError: (e) => console.error(e) });
@@ -38,18 +57,9 @@ beforeAll(async () => {
   });
   profile = mkdtempSync(join(tmpdir(), 'tended-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: browser.executablePath,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...new Set(browser.args)],
   });
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 90_000);
