@@ -84,7 +84,7 @@ function printReport(wiring: CliWiring, report: PassReport): void {
     .map(([state, n]) => `${state} ${n}`)
     .join(', ');
   wiring.stdout.write(
-    `observed ${report.observed}${states ? ` (${states})` : ''}; already observed today ${report.skipped}; failed ${report.failed}\n`,
+    `observed ${report.observed}${states ? ` (${states})` : ''}; already observed today ${report.skipped}; failed ${report.failed}${report.deferred > 0 ? `; deferred ${report.deferred} (the upstream asked us to wait: read again when the wait ends, nothing recorded)` : ''}\n`,
   );
 }
 

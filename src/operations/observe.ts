@@ -3,6 +3,7 @@ import type { ComponentRef } from '../domain/component.js';
 import type { NewObservation, Observation } from '../domain/observation.js';
 import { classify, type State } from '../domain/state.js';
 import { DuplicateObservationError, StoreUnavailableError } from '../storage/store.js';
+import { heldBackUntil } from '../upstreams/reading.js';
 import type { Reading, Sources } from '../upstreams/source.js';
 import type { RecordDeps } from './deps.js';
 
@@ -18,6 +19,8 @@ interface ComponentReading {
   ref: ComponentRef;
   observation: NewObservation;
   renamed_to: ComponentRef | undefined;
+  /** Set when no request was sent because the upstream holds every reader back: read again then, record nothing now. */
+  held_until: string | null;
 }
 
 /**
@@ -27,7 +30,12 @@ interface ComponentReading {
 async function readComponent(deps: ObserverDeps, ref: ComponentRef): Promise<ComponentReading> {
   const readAt = deps.clock.now();
   const reading = await deps.sources[ref.kind].read(ref, utcDateOf(readAt));
-  return { ref, observation: observationOf(ref, reading, readAt, null), renamed_to: reading.renamed_to };
+  return {
+    ref,
+    observation: observationOf(ref, reading, readAt, null),
+    renamed_to: reading.renamed_to,
+    held_until: heldBackUntil(reading),
+  };
 }
 
 /**
@@ -81,6 +89,8 @@ export function observationOf(
 
 export interface PassReport {
   observed: number;
+  /** Not read: their upstream asked every reader to wait. No leaf; due again when the wait ends. */
+  deferred: number;
   skipped: number;
   failed: number;
   states: Partial<Record<State, number>>;
@@ -111,7 +121,7 @@ export interface PassOptions {
  * component on one date is refused by the store.
  */
 export async function observeDue(deps: ObserverDeps, options: PassOptions): Promise<PassReport> {
-  const report: PassReport = { observed: 0, skipped: 0, failed: 0, states: {} };
+  const report: PassReport = { observed: 0, deferred: 0, skipped: 0, failed: 0, states: {} };
   if (options.giveBack && options.giveBack.length > 0) {
     await deps.store.releaseWatch(options.giveBack, deps.clock.now().toISOString());
     options.giveBack.length = 0;
@@ -125,6 +135,7 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
     );
     if (claimed.length === 0) return report;
     let outcomes: ObserveOutcome[];
+    let held: ComponentReading[];
     // An upstream that holds the worker back (Retry-After) can make a batch outlast the lease;
     // renewing keeps the claims ours. A failed renewal is not fatal: at worst another worker reads
     // a component too, and the store keeps one observation per date.
@@ -136,7 +147,9 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
     try {
       // Reads touch the store too (conditional-request validators), so an outage may start here.
       const readings = await inParallel(claimed, options.concurrency, (ref) => readComponent(deps, ref));
-      outcomes = await recordReadings(deps, readings);
+      held = readings.filter((r) => r.held_until !== null);
+      const read = readings.filter((r) => r.held_until === null);
+      outcomes = read.length > 0 ? await recordReadings(deps, read) : [];
     } catch (error) {
       report.failed += claimed.length;
       if (error instanceof StoreUnavailableError) {
@@ -153,16 +166,38 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
     }
     outcomes.forEach((outcome) => tally(report, outcome));
     const nextDue = `${addDays(utcDateOf(deps.clock.now()), 1)}T00:00:00.000Z`;
-    await deps.store.releaseWatch(claimed, nextDue);
+    const heldRefs = new Set(held.map((r) => r.ref));
+    await deps.store.releaseWatch(
+      claimed.filter((ref) => !heldRefs.has(ref)),
+      nextDue,
+    );
+    // A read never sent falls due again when the hold ends: the same UTC day if it ends in time,
+    // read by the next pass (this one does not wait); past midnight, that day has no observation.
+    report.deferred += held.length;
+    for (const [until, refs] of groupByHoldEnd(held)) await deps.store.releaseWatch(refs, until);
   }
 }
 
 /** Observes the named components now, whether or not they are watched or due. */
 export async function observeNamed(deps: ObserverDeps, refs: ComponentRef[], concurrency: number): Promise<PassReport> {
-  const report: PassReport = { observed: 0, skipped: 0, failed: 0, states: {} };
+  const report: PassReport = { observed: 0, deferred: 0, skipped: 0, failed: 0, states: {} };
   const readings = await inParallel(refs, concurrency, (ref) => readComponent(deps, ref));
-  (await recordReadings(deps, readings)).forEach((outcome) => tally(report, outcome));
+  const read = readings.filter((r) => r.held_until === null);
+  report.deferred = readings.length - read.length;
+  if (read.length > 0) (await recordReadings(deps, read)).forEach((outcome) => tally(report, outcome));
   return report;
+}
+
+/** Held readings by the instant their upstream's hold ends (each one release of the watch list). */
+function groupByHoldEnd(held: ComponentReading[]): Map<string, ComponentRef[]> {
+  const byEnd = new Map<string, ComponentRef[]>();
+  for (const r of held) {
+    const until = new Date(r.held_until!).toISOString();
+    const refs = byEnd.get(until);
+    if (refs) refs.push(r.ref);
+    else byEnd.set(until, [r.ref]);
+  }
+  return byEnd;
 }
 
 function tally(report: PassReport, outcome: ObserveOutcome): void {

@@ -11,6 +11,9 @@ import type { UnreachableReason } from '../domain/state.js';
 import { rateLimitOf, retryAfterMs, spentUntil } from './rate-limit.js';
 import type { ConditionalCache } from './source.js';
 
+/** How the evidence of a request never sent (its upstream held back) begins; see heldBackUntil. */
+export const NOT_SENT = 'not sent:';
+
 /** How a 200 body becomes the facts a reader works on; only facts are cached, never bodies. */
 export interface FactsSpec<F extends EvidenceValue> {
   /** Names the facts' format: facts cached in another format are not re-confirmed by a 304. */
@@ -264,7 +267,7 @@ export class HttpClient {
       ok: false,
       reason: 'rate_limited',
       evidence: {
-        rate_limited: `not sent: ${this.options.upstream} asked us to wait`,
+        rate_limited: `${NOT_SENT} ${this.options.upstream} asked us to wait`,
         rate_limited_until: new Date(this.blockedUntil).toISOString().replace(/\.\d{3}Z$/, 'Z'),
         rate_limited_by: this.blockedBy,
       },

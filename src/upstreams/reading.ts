@@ -2,7 +2,7 @@
 import { isRfc3339Instant, utcDateOf } from '../domain/calendar.js';
 import type { EvidenceValue } from '../domain/observation.js';
 import type { Signals } from '../domain/state.js';
-import { messageOf, type Answer } from './http.js';
+import { NOT_SENT, messageOf, type Answer } from './http.js';
 import type { Reading } from './source.js';
 
 export type Unreachable = Extract<Answer<never>, { kind: 'unreachable' }>;
@@ -90,4 +90,19 @@ export function activityAsOf(
 /** A short excerpt of an error body for the record. */
 export function excerpt(answer: StatusAnswer): string {
   return messageOf(answer.body, answer.text);
+}
+
+/**
+ * When a reading failed only because a request was never sent (its upstream asked every reader to
+ * wait, DESIGN §3 "Rate limits defer"): the instant the hold ends. Such a reading is no
+ * observation: nothing was asked, so nothing was seen. Null for every other reading, the one that
+ * met the 403/429 included.
+ */
+export function heldBackUntil(reading: Reading): string | null {
+  if (reading.signals.unreachable !== 'rate_limited') return null;
+  const why = reading.evidence['rate_limited'];
+  const until = reading.evidence['rate_limited_until'];
+  return typeof why === 'string' && why.startsWith(NOT_SENT) && typeof until === 'string' && isRfc3339Instant(until)
+    ? until
+    : null;
 }

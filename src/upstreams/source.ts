@@ -69,6 +69,8 @@ export interface UpstreamOptions {
   /** Requests in flight per upstream. */
   concurrency: number;
   cache: ConditionalCache;
+  /** The clock rate-limit holds are measured by (default Date.now): the observer's own, in tests. */
+  now?: () => number;
 }
 
 export type Sources = Record<ComponentKind, UpstreamSource> & { dependents: DependentsSource };

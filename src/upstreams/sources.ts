@@ -27,6 +27,7 @@ export function createSources(options: UpstreamOptions): Sources {
       // GitHub only: no other upstream is ever sent the token.
       bearerToken: upstream === 'github' ? options.githubToken : null,
       maxBodyBytes,
+      ...(options.now ? { now: options.now } : {}),
     });
   const endoflife = new EndoflifeReader(client('endoflife', SMALL_BODY), base(options.urls.endoflife));
   return {
