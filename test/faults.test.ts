@@ -118,11 +118,14 @@ it(
     cleanups.push(() => traffic.stop());
 
     const workers = [run(['observe'], env), run(['observe'], env)];
+    // Both workers past their start (a worker still opening its store when PostgreSQL stops exits,
+    // as it should: the outage under test is one that running workers live through).
     await waitFor(
-      'the first appends',
+      'both workers on their schedule, and the first appends',
       60_000,
-      async () => (await store.treeSize()) > 0,
-      () => workers[0]!.output().err,
+      async () =>
+        workers.every((w) => w.output().err.includes('observing on the schedule')) && (await store.treeSize()) > 0,
+      () => workers.map((w) => w.output().err).join('\n'),
     );
     const stoppedAt = Date.now();
     await pg.stop();

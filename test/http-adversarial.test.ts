@@ -20,8 +20,10 @@ const SIZE: Record<string, number> = {
   'SPDX YAML: many distinct keys': 429_000,
   'Dockerfile: many stages': 2_800_000,
 };
-const SLOW_LIBRARY_MS = 2_000;
-const BUDGET_MS = 1_000;
+// Budgets with room for a loaded 2-core CI machine (measured quiet: ≤ 0.7 s for Tended's own code,
+// ≤ 1.1 s for the two libraries): a super-linear path at these sizes takes tens of seconds.
+const SLOW_LIBRARY_MS = 4_000;
+const BUDGET_MS = 2_000;
 
 const ANSWER_SIZE_INPUTS: AdversarialInput[] = [
   {

@@ -57,6 +57,9 @@ export async function observeCommand(
     } else if (once) {
       printReport(wiring, await observeDue(deps, PASS_OPTIONS));
     } else {
+      wiring.stderr.write(
+        'tended: observing on the schedule (a pass every 60 s; components fall due once a UTC day)\n',
+      );
       const schedule = startSchedule(deps, {
         ...PASS_OPTIONS,
         everyMs: 60_000,
