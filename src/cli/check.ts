@@ -9,7 +9,7 @@ import { checkComponents, type CheckAnswer } from '../operations/check-component
 import { formatOfFilename, parseManifest, parseSbom } from '../operations/parse-submission.js';
 import { InputError, type ParseResult } from '../parsers/reference.js';
 import { openRecord } from './record.js';
-import type { CliWiring } from './run.js';
+import type { CliWiring } from './wiring.js';
 
 /** The states that fail a CI gate: the component is not maintained, by the record's evidence. */
 const FAILING = new Set(['abandoned', 'archived', 'deleted', 'eol']);

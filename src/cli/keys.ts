@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.js';
 import { KEY_CACHE_MS } from '../limits/limiter.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../operations/api-keys.js';
-import type { CliWiring } from './run.js';
+import type { CliWiring } from './wiring.js';
 
 const KEYS_USAGE = 'keys takes create [--label L], revoke ID, or list';
 

@@ -13,7 +13,7 @@ import { readHead } from '../operations/read-chain.js';
 import { auditSegment } from '../operations/audit-segment.js';
 import { writeDailyExports } from '../operations/daily-exports.js';
 import { openRecord } from './record.js';
-import type { CliWiring } from './run.js';
+import type { CliWiring } from './wiring.js';
 
 /** `tended verify`: exit 0 and a summary when the log verifies, 1 with the reason when it does not. */
 export async function verifyCommand(

@@ -5,7 +5,7 @@ import { takeCensus } from '../operations/census.js';
 import { observeDue, observeNamed, type PassReport } from '../operations/observe.js';
 import { RETRY_AFTER_FAILED_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { openObserver, PASS_OPTIONS } from './record.js';
-import type { CliWiring } from './run.js';
+import type { CliWiring } from './wiring.js';
 
 /** `tended watch add|remove|list [KIND ID…]`: what the schedule reads once a day. */
 export async function watchCommand(config: Config, wiring: CliWiring, args: string[]): Promise<number> {

@@ -1,7 +1,7 @@
 import { loadOrCreateSigningKey } from '../config/signing-key.js';
 import type { Config } from '../config/config.js';
 import { logNotary, systemClock, type RecordDeps } from '../operations/deps.js';
-import type { CliWiring } from './run.js';
+import type { CliWiring } from './wiring.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import { createSources } from '../upstreams/sources.js';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import { StoreUnavailableError, type Store } from '../storage/store.js';
+import { StoreUnavailableError } from '../storage/store.js';
 import { serveCommand } from './serve.js';
 import { dailyExportCommand, exportCommand, importCommand, verifyCommand } from './log-commands.js';
 import { checkCommand } from './check.js';
@@ -8,14 +8,8 @@ import { censusCommand, observeCommand, watchCommand } from './observer-commands
 import { simulateCommand } from './simulate.js';
 import { keysCommand } from './keys.js';
 import { signingCommand, verifyVerdictCommand } from './signing.js';
+import type { CliWiring } from './wiring.js';
 
-/** What the composition root hands the CLI: the only place that knows which adapters exist. */
-export interface CliWiring {
-  openStore(config: Config): Promise<Store>;
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
 
 const USAGE = `usage: tended <command> [options]
 

@@ -7,7 +7,7 @@ import { build } from '../http/app.js';
 import { startSchedule } from '../observer/schedule.js';
 import { openObserver, PASS_OPTIONS } from './record.js';
 import { openVerdicts } from './signing.js';
-import type { CliWiring } from './run.js';
+import type { CliWiring } from './wiring.js';
 
 /** `tended serve`: the HTTP service until SIGINT/SIGTERM, then a clean close of the store. */
 export async function serveCommand(config: Config, wiring: CliWiring): Promise<number> {

@@ -16,7 +16,7 @@ import {
 } from '../operations/verdict-keys.js';
 import { VerdictService } from '../operations/verdict.js';
 import { openRecord } from './record.js';
-import type { CliWiring } from './run.js';
+import type { CliWiring } from './wiring.js';
 
 /** Verdict private keys: files next to the checkpoint key, in verdict-keys/ (never in the store). */
 export function verdictFiles(config: Config): VerdictKeyFiles {

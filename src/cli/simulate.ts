@@ -3,7 +3,7 @@ import { demoScenario } from '../simulator/demo.js';
 import { upstreamEnv } from '../simulator/env.js';
 import { parseScenario } from '../simulator/scenario.js';
 import { startSimulator } from '../simulator/server.js';
-import type { CliWiring } from './run.js';
+import type { CliWiring } from './wiring.js';
 
 /** `tended simulate`: the simulated upstreams on loopback, and the variables that point Tended at them. */
 export async function simulateCommand(wiring: CliWiring, opts: { scenario?: string; port?: string }): Promise<number> {
