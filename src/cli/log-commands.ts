@@ -14,6 +14,7 @@ import { auditSegment } from '../operations/audit-segment.js';
 import { writeDailyExports } from '../operations/daily-exports.js';
 import { openRecord } from './record.js';
 import type { CliWiring } from './wiring.js';
+import { Progress, counted } from './progress.js';
 
 /** `tended verify`: exit 0 and a summary when the log verifies, 1 with the reason when it does not. */
 export async function verifyCommand(
@@ -25,6 +26,7 @@ export async function verifyCommand(
   try {
     let source: LogSource;
     let vkey: string;
+    let total: number | null;
 
     if (opts.file) {
       const lines = readLines(opts.file);
@@ -35,12 +37,14 @@ export async function verifyCommand(
         const verifiers = (opts.key ? [opts.key] : (header.verifier_keys ?? [header.verifier_key])).map(
           parseVerifierKey,
         );
+        const progress = new Progress(wiring.stderr, 'verify', 'leaves', null);
         const report = await auditSegment(
           header,
-          encodeLines(lines),
+          counted(encodeLines(lines), progress),
           verifiers,
           opts.key ? verifiers[0]!.name : header.origin,
         );
+        progress.finish();
         wiring.stdout.write(
           `verified: leaves ${report.start} to ${report.tree_size - 1} of ${report.origin} give root ${report.root_hash}` +
             (report.checkpoint_size === report.tree_size
@@ -51,6 +55,7 @@ export async function verifyCommand(
       }
       vkey = opts.key ?? header.verifier_key;
       source = { checkpoint: header.checkpoint, leaves: encodeLines(lines) };
+      total = null;
     } else if (opts.url) {
       const base = trimTrailing(opts.url, '/');
       const head = (await fetchJson(`${base}/api/chain/head`)) as HeadBlock & {
@@ -61,6 +66,7 @@ export async function verifyCommand(
         wiring.stderr.write(`tended: no --key pinned; trusting the key the service names (${head.verifier_key})\n`);
       vkey = opts.key ?? head.verifier_key;
       source = { checkpoint: head.checkpoint, leaves: remoteLeaves(base, head.tree_size) };
+      total = head.tree_size;
     } else {
       const deps = await openRecord(config, wiring);
       try {
@@ -68,14 +74,24 @@ export async function verifyCommand(
         vkey = opts.key ?? deps.notary.vkey;
         // Without --key: every checkpoint key the log published, since heads before a rotation carry the old one.
         const verifiers = opts.key ? parseVerifierKey(vkey) : deps.notary.verifiers;
-        const report = await auditLog(storeLogSource(deps.store, head), verifiers, parseVerifierKey(vkey).name);
+        const progress = new Progress(wiring.stderr, 'verify', 'leaves', head.tree_size);
+        const stored = storeLogSource(deps.store, head);
+        const report = await auditLog(
+          { ...stored, leaves: counted(stored.leaves, progress) },
+          verifiers,
+          parseVerifierKey(vkey).name,
+        );
+        progress.finish();
         return ok(wiring, report);
       } finally {
         await deps.store.close();
       }
     }
     const verifier = parseVerifierKey(vkey);
-    return ok(wiring, await auditLog(source, verifier, verifier.name));
+    const progress = new Progress(wiring.stderr, 'verify', 'leaves', total);
+    const report = await auditLog({ ...source, leaves: counted(source.leaves, progress) }, verifier, verifier.name);
+    progress.finish();
+    return ok(wiring, report);
   } catch (error) {
     if (error instanceof AuditError || error instanceof ValidationError || error instanceof SyntaxError) {
       wiring.stderr.write(`tended: the log does NOT verify: ${error.message}\n`);
@@ -94,10 +110,14 @@ export async function exportCommand(
     return usage(wiring, '--since takes a date written YYYY-MM-DD');
   const deps = await openRecord(config, wiring);
   const out = opts.out ? createWriteStream(opts.out) : wiring.stdout;
+  // Only with --out does stdout stay free for the counter line; stderr carries it either way.
+  const progress = new Progress(wiring.stderr, 'export', 'lines', null);
   try {
     for await (const line of exportLog(deps, opts.since)) {
+      progress.add();
       if (!out.write(`${line}\n`)) await once(out, 'drain');
     }
+    progress.finish();
   } finally {
     await deps.store.close();
     if (opts.out) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(() => resolve()));

@@ -10,7 +10,6 @@ import { keysCommand } from './keys.js';
 import { signingCommand, verifyVerdictCommand } from './signing.js';
 import type { CliWiring } from './wiring.js';
 
-
 const USAGE = `usage: tended <command> [options]
 
 commands:
