@@ -8,8 +8,13 @@ import { ValidationError } from '../domain/errors.js';
 import { checkComponents, type CheckAnswer } from '../operations/check-components.js';
 import { formatOfFilename, parseManifest, parseSbom } from '../operations/parse-submission.js';
 import { InputError, type ParseResult } from '../parsers/reference.js';
-import { openRecord } from './record.js';
+import { openObserver, openRecord } from './record.js';
+import { Progress } from './progress.js';
+import { observeNamed, type ObserverDeps } from '../operations/observe.js';
+import { utcDateOf } from '../domain/calendar.js';
 import type { CliWiring } from './wiring.js';
+
+const READ_AT_ONCE = 8;
 
 /** The states that fail a CI gate: the component is not maintained, by the record's evidence. */
 const FAILING = new Set(['abandoned', 'archived', 'deleted', 'eol']);
@@ -22,9 +27,11 @@ export async function checkCommand(
   config: Config,
   wiring: CliWiring,
   file: string,
-  opts: { url?: string; 'as-of'?: string; format?: string },
+  opts: { url?: string; 'as-of'?: string; format?: string; observe?: boolean },
 ): Promise<number> {
   const asOf = opts['as-of'];
+  if (opts.observe && opts.url)
+    return usage(wiring, '--observe reads into the local record; with --url the service decides what it reads');
   if (asOf !== undefined && !isCalendarDate(asOf)) return usage(wiring, '--as-of takes a date written YYYY-MM-DD');
   if (opts.format !== undefined && opts.format !== 'table' && opts.format !== 'json')
     return usage(wiring, '--format is table or json');
@@ -46,7 +53,7 @@ export async function checkCommand(
           parsed.format === 'cyclonedx' || parsed.format === 'spdx',
           asOf,
         )
-      : await localCheck(config, wiring, parsed, asOf);
+      : await localCheck(config, wiring, parsed, asOf, opts.observe === true);
   } catch (error) {
     if (error instanceof InputError || error instanceof ValidationError) {
       wiring.stderr.write(`tended: ${file}: ${error.message}\n`);
@@ -65,13 +72,38 @@ async function localCheck(
   wiring: CliWiring,
   parsed: ParseResult,
   asOf: string | undefined,
+  observe: boolean,
 ): Promise<CheckAnswer> {
-  const deps = await openRecord(config, wiring, { readOnly: true });
+  const deps = observe ? await openObserver(config, wiring) : await openRecord(config, wiring, { readOnly: true });
   try {
+    if (observe) await observeUnread(deps as ObserverDeps, parsed, wiring);
     return await checkComponents(deps, parsed, asOf);
   } finally {
     await deps.store.close();
   }
+}
+
+/**
+ * `--observe`: reads now, through the observer's own append path, every component of the file
+ * that the local record holds no observation of today, so the answer rests on today's reading.
+ * A failed read is recorded not_observed as any other; a read held back by a rate limit records
+ * nothing (the answer then says "not checked").
+ */
+async function observeUnread(deps: ObserverDeps, parsed: ParseResult, wiring: CliWiring): Promise<void> {
+  const today = utcDateOf(deps.clock.now());
+  const refs = new Map(parsed.references.map((r) => [`${r.ref.kind}:${r.ref.id}`, r.ref]));
+  const held = await deps.store.observationsOfMany([...refs.values()]);
+  const unread = [...refs].filter(([key]) => !(held.get(key) ?? []).some((o) => o.observation_date === today));
+  if (unread.length === 0) return;
+  const progress = new Progress(wiring.stderr, 'observe', 'components', unread.length);
+  const tty = (wiring.stderr as { isTTY?: boolean }).isTTY === true;
+  // A few at a time, so the progress line moves while a large file is read.
+  for (let i = 0; i < unread.length; i += READ_AT_ONCE) {
+    const chunk = unread.slice(i, i + READ_AT_ONCE).map(([, ref]) => ref);
+    await observeNamed(deps, chunk, READ_AT_ONCE);
+    if (tty) progress.add(chunk.length);
+  }
+  if (tty) progress.finish();
 }
 
 /** A manifest when the file name says so; otherwise an SBOM if it reads as one, else a manifest by content. */

@@ -19,7 +19,7 @@ commands:
                                 (KIND: github, npm, pypi, docker)
   observe [--once] [KIND ID…]   read the named components now; or, with --once, one pass over
                                 the due ones; or, with neither, run the schedule until stopped
-  check FILE [--url URL] [--as-of DATE] [--format table|json]
+  check FILE [--url URL] [--as-of DATE] [--format table|json] [--observe]
                                 one dated result per component of a local manifest or SBOM, from
                                 the local store or a running service; exit code 1 when one is
                                 abandoned, archived, deleted or eol (a CI gate)
@@ -117,7 +117,12 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
         const { values, positionals } = parseArgs({
           args: rest,
           allowPositionals: true,
-          options: { url: { type: 'string' }, 'as-of': { type: 'string' }, format: { type: 'string' } },
+          options: {
+            url: { type: 'string' },
+            'as-of': { type: 'string' },
+            format: { type: 'string' },
+            observe: { type: 'boolean' },
+          },
         });
         if (positionals.length !== 1)
           return fail(
