@@ -4,6 +4,7 @@ import { build } from '../src/http/app.js';
 import { SITEMAP_MAX_URLS } from '../src/pages/crawler-files.js';
 import { fillPageRecord, LAST_DAY } from './support/pages-record.js';
 import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
+import { normaliseComponent } from '../src/domain/component.js';
 
 let t: TestStore;
 let filled: Awaited<ReturnType<typeof fillPageRecord>>;
@@ -184,7 +185,7 @@ describe('human pages and crawler files', () => {
     const unwatched = await get('/npm/left-pad');
     expect(unwatched.status).toBe(404);
     expect(unwatched.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(text(unwatched.text)).toContain('Tended does not watch the npm package left-pad');
+    expect(text(unwatched.text)).toContain('Tended holds no reading of the npm package left-pad');
     expect(unwatched.headers.get('etag')).toMatch(/^W\//);
     expect(unwatched.headers.get('cache-control')).toBe('no-cache');
     const unqualified = await get('/npm/evil-pkg');
@@ -195,9 +196,33 @@ describe('human pages and crawler files', () => {
     const machine = await app.request('/npm/left-pad', { headers: { accept: 'application/json' } });
     expect(machine.status).toBe(404);
     expect(await machine.json()).toEqual({
-      detail: expect.stringContaining('does not watch the npm package left-pad'),
+      detail: expect.stringContaining('holds no reading of the npm package left-pad'),
     });
     expect((await get('/npm/notascope/x')).status).toBe(404);
+  });
+
+  it('says a package it observes has no page yet only because its dependents were not read, not that it is unwatched', async () => {
+    const observed = normaliseComponent('npm', 'observed-no-census');
+    await t.store.appendObservations(
+      [
+        {
+          component: observed,
+          observed_at: `${LAST_DAY}T12:00:00Z`,
+          observation_date: LAST_DAY,
+          state: 'alive',
+          source: 'https://registry.npmjs.org/observed-no-census',
+          evidence: { http_status: 200 },
+          method: 'npm registry full packument',
+          corrects: null,
+        },
+      ],
+      filled.notary.seal,
+    );
+    const page = await get('/npm/observed-no-census');
+    expect(page.status).toBe(404);
+    expect(text(page.text)).toContain('Tended observes the npm package observed-no-census');
+    expect(text(page.text)).toContain('its dependents have not been read yet');
+    expect(text(page.text)).not.toContain('holds no reading');
   });
 
   it('moves the threshold with TENDED_PAGE_MIN_DEPENDENTS', async () => {

@@ -14,6 +14,8 @@ import { entityResult, entitySeries, type EntityResult, type EntitySeries } from
  */
 export type PackageRefusal =
   | { reason: 'not-watched'; ref: ComponentRef; minDependents: number }
+  /** Observed (the record holds its readings) but its dependents never read: no census yet. */
+  | { reason: 'no-census'; ref: ComponentRef; minDependents: number }
   | { reason: 'not-qualified'; ref: ComponentRef; minDependents: number; census: Census };
 
 export interface PackageRecord {
@@ -70,7 +72,8 @@ export async function readPackage(
   minDependents: number,
 ): Promise<PackageRecord | PackageRefusal> {
   const census = await deps.store.latestCensus(v.ref);
-  if (census === null) return { reason: 'not-watched', ref: v.ref, minDependents };
+  if (census === null)
+    return { reason: v.observationsVersion !== null ? 'no-census' : 'not-watched', ref: v.ref, minDependents };
   // A failed read (null) is not zero, and not a qualification either.
   if (census.dependents === null || census.dependents < minDependents)
     return { reason: 'not-qualified', ref: v.ref, minDependents, census };

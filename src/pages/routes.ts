@@ -192,8 +192,8 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     if ('reason' in record) {
       return notFound(
         c,
-        record.reason === 'not-watched'
-          ? { kind: 'not-watched', name: record.ref.id }
+        record.reason === 'not-watched' || record.reason === 'no-census'
+          ? { kind: record.reason, name: record.ref.id }
           : {
               kind: 'not-qualified',
               name: record.ref.id,

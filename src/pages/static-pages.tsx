@@ -218,6 +218,7 @@ export function renderSeparation(site: SiteFacts): string {
 
 export type NotFoundReason =
   | { kind: 'not-watched'; name: string }
+  | { kind: 'no-census'; name: string }
   | { kind: 'not-qualified'; name: string; dependents: number | null; readDate: string; minDependents: number }
   | { kind: 'invalid-name'; name: string; why: string }
   | { kind: 'invalid-date'; why: string }
@@ -243,7 +244,12 @@ export function explainNotFound(r: NotFoundReason): [string, string] {
     case 'not-watched':
       return [
         `No page for ${r.name}`,
-        `Tended does not watch the npm package ${r.name}: its dependents were never read, so it has no page. This says nothing about the package itself.`,
+        `Tended holds no reading of the npm package ${r.name}: it was never observed and its dependents were never read, so it has no page. This says nothing about the package itself.`,
+      ];
+    case 'no-census':
+      return [
+        `No page yet for ${r.name}`,
+        `Tended observes the npm package ${r.name} (its dated readings are at /api/v1/entity/npm/${r.name}), but its dependents have not been read yet, so it has no page: a page needs a census of its dependents first.`,
       ];
     case 'not-qualified':
       return [
