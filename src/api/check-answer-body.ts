@@ -1,4 +1,4 @@
-import { checkAnswerHead, type CheckPlan } from '../operations/check-components.js';
+import { checkAnswerHead, checkAnswerTail, type CheckPlan } from '../operations/check-components.js';
 
 /** Results serialised per chunk: large enough to keep the per-chunk overhead small, small enough to stay in the young generation. */
 const RESULTS_PER_CHUNK = 256;
@@ -37,17 +37,7 @@ export function checkAnswerBody(plan: CheckPlan): ReadableStream<Uint8Array> {
         first = false;
         return;
       }
-      const tail = {
-        unresolved: plan.unresolved,
-        ...(plan.unresolved_omitted !== undefined
-          ? { unresolved_omitted: plan.unresolved_omitted, unresolved_by_reason: plan.unresolved_by_reason }
-          : {}),
-        states: plan.states,
-        state_definitions: plan.state_definitions,
-        note: plan.note,
-        license: plan.license,
-      };
-      controller.enqueue(Buffer.from(`],${JSON.stringify(tail).slice(1)}`));
+      controller.enqueue(Buffer.from(`],${JSON.stringify(checkAnswerTail(plan)).slice(1)}`));
       controller.close();
     },
   });

@@ -219,6 +219,15 @@ export async function checkComponents(
   return {
     ...checkAnswerHead(plan),
     results,
+    ...checkAnswerTail(plan),
+  };
+}
+
+/** The fields of an answer that come after its results (states and definitions need every result made first). */
+export function checkAnswerTail(
+  plan: CheckPlan,
+): Omit<CheckAnswer, 'results' | keyof ReturnType<typeof checkAnswerHead>> {
+  return {
     unresolved: plan.unresolved,
     ...(plan.unresolved_omitted !== undefined
       ? { unresolved_omitted: plan.unresolved_omitted, unresolved_by_reason: plan.unresolved_by_reason }
