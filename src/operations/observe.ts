@@ -174,7 +174,11 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
     // A read never sent falls due again when the hold ends: the same UTC day if it ends in time,
     // read by the next pass (this one does not wait); past midnight, that day has no observation.
     report.deferred += held.length;
-    for (const [until, refs] of groupByHoldEnd(held)) await deps.store.releaseWatch(refs, until);
+    // Never due before the next instant: were the hold's clock behind the observer's, a hold
+    // already "over" would be claimed again at once and met again, round and round.
+    const soonest = deps.clock.now().getTime() + 1_000;
+    for (const [until, refs] of groupByHoldEnd(held))
+      await deps.store.releaseWatch(refs, new Date(Math.max(Date.parse(until), soonest)).toISOString());
   }
 }
 
