@@ -161,3 +161,12 @@ describe('parseDockerfile properties', () => {
     );
   });
 });
+
+describe('variables that are never closed', () => {
+  it('still see a later plain $NAME, as the expansion did before it was made linear', () => {
+    // "${A:-x" has no closing brace, so it is not a variable; "$B" after it is one, with no value.
+    const r = parseDockerfile('FROM ${A:-x$B\n');
+    expect(r.references).toEqual([]);
+    expect(r.unresolved[0]?.reason).toMatch(/the variable \$B has no value/);
+  });
+});

@@ -149,7 +149,9 @@ function variableUses(raw: string): VariableUse[] {
     const op = raw[next];
     if (op !== '-' && op !== '+') continue;
     const end = closeAfter(next + 1);
-    if (end < 0) break; // no "}" left: no later ${…} can be closed either
+    // No "}" left: this ${ is not a variable, but a later plain $NAME still is (the look-up is
+    // remembered, so a long run of unclosed ${ stays linear).
+    if (end < 0) continue;
     uses.push({ start: at, end: end + 1, name, colon, op, word: raw.slice(next + 1, end) });
     at = end;
   }
