@@ -1,6 +1,6 @@
 // ESLint flat config: typescript-eslint's type-checked rules and eslint-plugin-regexp, whose
 // rules flag the regular-expression shapes that backtrack super-linearly (a live denial of service
-// on a public parser). Formatting is Prettier's job (`npm run format:check`), not ESLint's.
+// on a public parser). Formatting is Prettier's job (`npm run lint` checks it, `npm run format` writes it).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import regexp from 'eslint-plugin-regexp';
