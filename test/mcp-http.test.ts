@@ -179,6 +179,33 @@ describe('POST /mcp', () => {
   });
 });
 
+describe('check_sbom with a hostile SBOM near the 4 MB body limit', () => {
+  it('answers a whole, bounded result: two million non-components are counted, not listed', async () => {
+    // ~3.9 MB of `0,` entries: each names no component. Listed whole, the answer was 483 MB.
+    const content = `{"bomFormat":"CycloneDX","specVersion":"1.5","components":[${'0,'.repeat(1_950_000)}0]}`;
+    const request = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'check_sbom', arguments: { content } },
+    });
+    expect(request.length).toBeLessThan(4 * 1024 * 1024);
+    const started = performance.now();
+    const r = await post(request);
+    const ms = performance.now() - started;
+    console.log(
+      `MCP check_sbom: ${(request.length / 1e6).toFixed(2)} MB request → ${(r.text.length / 1e6).toFixed(3)} MB answer in ${ms.toFixed(0)} ms`,
+    );
+    expect(r.status).toBe(200);
+    expect(r.text.length).toBeLessThan(request.length);
+    const answer = r.body.result.structuredContent;
+    expect(answer.unresolved_count).toBe(1_950_001);
+    expect(answer.unresolved).toHaveLength(1_000);
+    expect(answer.unresolved_omitted).toBe(1_949_001);
+    expect(Object.values(answer.unresolved_by_reason as Record<string, number>)).toEqual([1_950_001]);
+  });
+});
+
 describe('GET and DELETE /mcp', () => {
   it('GET with Accept: text/event-stream is 405 (no stream to hold open or poll)', async () => {
     const res = await fetch(`${served.url}/mcp`, { headers: { accept: 'text/event-stream' } });
