@@ -45,7 +45,7 @@ commands:
                                 check a verdict offline against a pinned key set (exit 1 if not valid);
                                 several versions (files, or a list in one file) must chain from the oldest
 
-configuration is read from the environment: see README.md.`;
+configuration is read from the environment: see docs/configuration.md.`;
 
 /** Exit code when the store did not answer: nothing is wrong with the command, try it again. */
 export const STORE_UNAVAILABLE_EXIT = 3;
