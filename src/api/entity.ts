@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { RecordDeps } from '../operations/deps.js';
+import type { DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { AnswerCache } from '../operations/answer-cache.js';
 import { readEntityJson, readOrg, type EntityJson } from '../operations/read-entity.js';
@@ -32,7 +32,10 @@ const orgRoute = createRoute({
 // About 2,000 answers of a few kB each: the hot repositories of a day, in a few MB.
 const ENTITY_CACHE_ENTRIES = 2000;
 
-export function registerEntityRoutes(app: OpenAPIHono, deps: RecordDeps & { verdicts?: VerdictService | null }): void {
+export function registerEntityRoutes(
+  app: OpenAPIHono,
+  deps: DiscoveryDeps & { verdicts?: VerdictService | null },
+): void {
   const answers = new AnswerCache<EntityJson>(ENTITY_CACHE_ENTRIES);
   app.openAPIRegistry.registerPath(entityRoute);
   app.get('/api/v1/entity/:owner/:repo', async (c) => {

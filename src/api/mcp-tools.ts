@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { checkComponents } from '../operations/check-components.js';
-import type { RecordDeps } from '../operations/deps.js';
+import { unheldNote, type DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { DATA_LICENSE } from '../operations/entity-answer.js';
 import { parseManifest, parseSbom } from '../operations/parse-submission.js';
@@ -23,13 +23,15 @@ import { StoreUnavailableError } from '../storage/store.js';
 /**
  * The MCP tools: each is the JSON API's read under another name, so an agent gets exactly the
  * facts a person gets from the API (date, source, censoring status, leaf index, licence). None
- * writes, none reaches an upstream: every answer comes from the record as held. With
+ * writes to the record, none reaches an upstream: every answer comes from the record as held. As
+ * on the API, a tool naming one unheld component queues it for observation, and check_manifest /
+ * check_sbom queue theirs when asked (`queue: true`): the watch list is not the record. With
  * TENDED_VERDICTS=on, the results the API signs (component, manifest, SBOM, series) carry the same
  * signed verdict here.
  */
 
-/** What the tools read with: the record, and the verdict signer when TENDED_VERDICTS=on. */
-export type ToolDeps = RecordDeps & { readonly verdicts?: VerdictService | null };
+/** What the tools read with: the record, discovery's settings, and the verdict signer when TENDED_VERDICTS=on. */
+export type ToolDeps = DiscoveryDeps & { readonly verdicts?: VerdictService | null };
 
 const asOf = z.string().optional().meta({
   format: 'date',
@@ -48,6 +50,10 @@ const CheckComponentInput = z.strictObject({
     .meta({ description: 'The component, e.g. expressjs/express, express, requests, node:22-alpine.' }),
   as_of: asOf,
 });
+const queue = z.boolean().optional().meta({
+  description:
+    'true: queue the components the record holds no observation of for observation (at most 1,000 a call); each is read within a day. Only the names are kept, nothing about the call.',
+});
 const CheckManifestInput = z.strictObject({
   content: z
     .string()
@@ -63,6 +69,7 @@ const CheckManifestInput = z.strictObject({
     .optional()
     .meta({ description: 'The format, when neither the file name nor the content tells it.' }),
   as_of: asOf,
+  queue,
 });
 const CheckSbomInput = z.strictObject({
   content: z
@@ -70,6 +77,7 @@ const CheckSbomInput = z.strictObject({
     .max(4 * 1024 * 1024)
     .meta({ description: 'A CycloneDX (JSON or XML) or SPDX (JSON, YAML, tag-value, 3.0 JSON-LD) SBOM, as text.' }),
   as_of: asOf,
+  queue,
 });
 const GetSeriesInput = z.strictObject({
   owner: z.string().min(1).max(100).meta({ description: 'The GitHub owner, e.g. expressjs.' }),
@@ -120,13 +128,21 @@ export const TOOLS = [
     output: CheckComponentOutput,
     run: async (deps, args: z.infer<typeof CheckComponentInput>) => {
       const ref = normaliseComponent(args.kind, args.name);
+      // A read naming one component queues it when the record does not hold it (discovery).
       const answer = await checkComponents(
         deps,
         { format: 'components', references: [{ ref, input: args.name, location: 'name' }], unresolved: [] },
         args.as_of,
         deps.verdicts,
+        { queue: true },
       );
       const { input, ...result } = answer.results[0]!;
+      if (answer.discovery)
+        result.note = unheldNote(
+          ref,
+          result.as_of,
+          result.queued ? 'queued' : deps.discovery?.enabled ? 'over-cap' : 'off',
+        );
       // One component: the definition goes with its result, as on the entity route.
       const state_definition = answer.state_definitions[ref.kind]![result.state]!;
       return { ...result, state_definition, input: { name: input.name, kind: input.kind }, license: answer.license };
@@ -145,6 +161,7 @@ export const TOOLS = [
         parseManifest(args.content, { format: args.format, filename: args.filename }),
         args.as_of,
         deps.verdicts,
+        { queue: args.queue ?? false },
       ),
   }),
   tool({
@@ -155,7 +172,7 @@ export const TOOLS = [
     input: CheckSbomInput,
     output: CheckAnswerSchema,
     run: (deps, args: z.infer<typeof CheckSbomInput>) =>
-      checkComponents(deps, parseSbom(args.content, ''), args.as_of, deps.verdicts),
+      checkComponents(deps, parseSbom(args.content, ''), args.as_of, deps.verdicts, { queue: args.queue ?? false }),
   }),
   tool({
     name: 'get_series',

@@ -106,6 +106,10 @@ export const EntityResultSchema = z
       .openapi({ description: 'The observation’s leaf in the Merkle log; prove it at /api/chain/proof/inclusion.' }),
     last_asserted: z.object({ state: asserted, observation_date: date, leaf_index: z.number().int() }).nullable(),
     note: z.string().optional(),
+    queued: z.boolean().optional().openapi({
+      description:
+        'true when the record holds no observation of the component and it is queued for observation: "not checked yet", read within a day.',
+    }),
     verdict: VerdictSchema.optional(),
   })
   .openapi('EntityResult');

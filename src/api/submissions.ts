@@ -3,7 +3,7 @@ import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { planCheck } from '../operations/check-components.js';
 import { checkAnswerBody } from './check-answer-body.js';
-import type { RecordDeps } from '../operations/deps.js';
+import type { DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { parseManifest, parseSbom } from '../operations/parse-submission.js';
 import type { ComponentReference, ParseResult } from '../parsers/reference.js';
@@ -93,10 +93,40 @@ export const CheckAnswerSchema = z
       description: 'The meaning of every state the results carry, by kind then state.',
       example: { npm: { alive: 'latest published version 180 days ago or less' } },
     }),
+    discovery: z
+      .object({
+        unheld: z.number().int(),
+        queued: z.number().int(),
+        not_queued: z.number().int(),
+        note: z.string(),
+      })
+      .optional()
+      .openapi({
+        description:
+          'Present when the record holds no observation of some components: how many, how many are queued for observation (with `?queue=true`), and a sentence saying why the rest are not and how to ask.',
+      }),
     note: z.string(),
     license: z.literal('CC-BY-4.0'),
   })
   .openapi('CheckAnswer');
+
+const QueueQuery = z.enum(['true', 'false']).optional().openapi({
+  description:
+    'true: queue the components the record holds no observation of for observation (at most 1,000 a request; a daily bound per deployment). Only the names are kept, nothing about the request; a name the upstream does not show public is dropped without a trace.',
+});
+
+/** `?queue=` read by hand (the submission routes read their own bodies and queries). */
+function queueAsked(value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ValidationError([
+    {
+      loc: ['query', 'queue'],
+      msg: 'queue must be true or false (true queues unheld components for observation)',
+      type: 'value_error',
+    },
+  ]);
+}
 
 const submissionResponses = {
   200: json(CheckAnswerSchema, 'One dated result per component, and every entry that names none with the reason.'),
@@ -113,7 +143,10 @@ const manifestRoute = createRoute({
   description:
     'JSON `{"components":[{"name","kind"}]}` (kind: github, npm, pypi, docker), or `{"filename"?, "content"}` holding a pasted GitHub Actions workflow, Dockerfile, package.json or requirements.txt, or the file itself as the body. The format comes from `?format=`, then `filename`, then the content. Nothing is stored.',
   request: {
-    query: AsOfQuery.extend({ format: z.enum(['workflow', 'dockerfile', 'package-json', 'requirements']).optional() }),
+    query: AsOfQuery.extend({
+      format: z.enum(['workflow', 'dockerfile', 'package-json', 'requirements']).optional(),
+      queue: QueueQuery,
+    }),
     body: {
       content: {
         'application/json': { schema: z.union([ComponentsBody, PastedBody]) },
@@ -131,7 +164,7 @@ const sbomRoute = createRoute({
   description:
     'CycloneDX 1.2–1.7 JSON or XML, SPDX 2.2/2.3 JSON, YAML or tag-value, SPDX 3.0 JSON-LD; by content type or detection. Parsed in memory, never stored or logged.',
   request: {
-    query: AsOfQuery,
+    query: AsOfQuery.extend({ queue: QueueQuery }),
     body: {
       content: Object.fromEntries(SBOM_TYPES.map((type) => [type, { schema: z.string() }])),
     },
@@ -145,7 +178,7 @@ const sbomRoute = createRoute({
  */
 export function registerSubmissionRoutes(
   app: OpenAPIHono,
-  deps: RecordDeps & { verdicts?: VerdictService | null },
+  deps: DiscoveryDeps & { verdicts?: VerdictService | null },
 ): void {
   app.openAPIRegistry.registerPath(manifestRoute);
   app.openAPIRegistry.registerPath(sbomRoute);
@@ -154,10 +187,12 @@ export function registerSubmissionRoutes(
     const type = mediaType(c);
     if (type !== '' && !MANIFEST_TYPES.includes(type) && !type.startsWith('text/'))
       throw new UnsupportedMediaTypeError(type, MANIFEST_TYPES);
+    const queue = queueAsked(c.req.query('queue'));
     const text = decodeText(await readBody(c));
     const format = c.req.query('format');
     const parsed = type === 'application/json' ? manifestFromJson(text, format) : parseManifest(text, { format });
-    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts)), 200, {
+    const plan = await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts, { queue });
+    return c.body(checkAnswerBody(plan), 200, {
       'Content-Type': 'application/json',
     });
   });
@@ -165,8 +200,10 @@ export function registerSubmissionRoutes(
   app.post('/api/v1/sbom', async (c) => {
     const type = mediaType(c);
     if (type !== '' && !SBOM_TYPES.includes(type)) throw new UnsupportedMediaTypeError(type, SBOM_TYPES);
+    const queue = queueAsked(c.req.query('queue'));
     const parsed = parseSbom(decodeText(await readBody(c)), type);
-    return c.body(checkAnswerBody(await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts)), 200, {
+    const plan = await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts, { queue });
+    return c.body(checkAnswerBody(plan), 200, {
       'Content-Type': 'application/json',
     });
   });

@@ -27,11 +27,16 @@ export async function checkCommand(
   config: Config,
   wiring: CliWiring,
   file: string,
-  opts: { url?: string; 'as-of'?: string; format?: string; observe?: boolean },
+  opts: { url?: string; 'as-of'?: string; format?: string; observe?: boolean; queue?: boolean },
 ): Promise<number> {
   const asOf = opts['as-of'];
   if (opts.observe && opts.url)
     return usage(wiring, '--observe reads into the local record; with --url the service decides what it reads');
+  if (opts.queue && !opts.url)
+    return usage(
+      wiring,
+      '--queue asks a service (--url) to queue what it does not hold; locally, --observe reads them now',
+    );
   if (asOf !== undefined && !isCalendarDate(asOf)) return usage(wiring, '--as-of takes a date written YYYY-MM-DD');
   if (opts.format !== undefined && opts.format !== 'table' && opts.format !== 'json')
     return usage(wiring, '--format is table or json');
@@ -52,6 +57,7 @@ export async function checkCommand(
           basename(file),
           parsed.format === 'cyclonedx' || parsed.format === 'spdx',
           asOf,
+          opts.queue === true,
         )
       : await localCheck(config, wiring, parsed, asOf, opts.observe === true);
   } catch (error) {
@@ -77,7 +83,16 @@ async function localCheck(
   const deps = observe ? await openObserver(config, wiring) : await openRecord(config, wiring, { readOnly: true });
   try {
     if (observe) await observeUnread(deps as ObserverDeps, parsed, wiring);
-    return await checkComponents(deps, parsed, asOf);
+    const answer = await checkComponents(deps, parsed, asOf);
+    const unheld = answer.results.filter((r) => r.observation_date === null && r.last_asserted === null).length;
+    if (unheld > 0 && !observe)
+      answer.discovery = {
+        unheld,
+        queued: 0,
+        not_queued: unheld,
+        note: `The local record holds no observation of ${unheld.toLocaleString('en')} of these components on or before ${answer.as_of}. Run the same check with --observe to read them now, or with --url to ask a running service (add --queue to have it queue them).`,
+      };
+    return answer;
   } finally {
     await deps.store.close();
   }
@@ -135,6 +150,7 @@ async function remoteCheck(
   filename: string,
   isSbom: boolean,
   asOf: string | undefined,
+  queue: boolean,
 ): Promise<CheckAnswer> {
   const base = trimTrailing(url, '/');
   let parsedUrl: URL | null = null;
@@ -148,7 +164,10 @@ async function remoteCheck(
       `--url ${url} is not an http:// or https:// address of a Tended service, e.g. https://tended.example`,
     );
   }
-  const query = asOf ? `?as_of=${asOf}` : '';
+  const params = new URLSearchParams();
+  if (asOf) params.set('as_of', asOf);
+  if (queue) params.set('queue', 'true');
+  const query = params.size > 0 ? `?${params.toString()}` : '';
   const request = isSbom
     ? { path: '/api/v1/sbom', type: 'text/plain', body: text }
     : { path: '/api/v1/manifest', type: 'application/json', body: JSON.stringify({ filename, content: text }) };
@@ -249,6 +268,7 @@ function table(answer: CheckAnswer): string {
   ];
   out.push(...rows.map(line));
   for (const u of answer.unresolved) out.push(`  unresolved ${u.location}: ${u.input} — ${u.reason}`);
+  if (answer.discovery) out.push(answer.discovery.note);
   return `${out.join('\n')}\n`;
 }
 

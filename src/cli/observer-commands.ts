@@ -6,6 +6,7 @@ import { observeDue, observeNamed, type PassReport } from '../operations/observe
 import { RETRY_AFTER_FAILED_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { openObserver, PASS_OPTIONS } from './record.js';
 import type { CliWiring } from './wiring.js';
+import { Progress } from './progress.js';
 
 /** `tended watch add|remove|list [KIND ID…]`: what the schedule reads once a day. */
 export async function watchCommand(config: Config, wiring: CliWiring, args: string[]): Promise<number> {
@@ -33,7 +34,9 @@ export async function watchCommand(config: Config, wiring: CliWiring, args: stri
       );
     } else {
       for (const w of await deps.store.watchList())
-        wiring.stdout.write(`${w.component.kind}\t${w.component.id}\tdue ${w.due_at}\n`);
+        wiring.stdout.write(
+          `${w.component.kind}\t${w.component.id}\tdue ${w.due_at}${w.unconfirmed ? '\tdiscovered, not yet shown public' : w.discovered ? '\tdiscovered' : ''}\n`,
+        );
     }
     return 0;
   } finally {
@@ -87,7 +90,7 @@ function printReport(wiring: CliWiring, report: PassReport): void {
     .map(([state, n]) => `${state} ${n}`)
     .join(', ');
   wiring.stdout.write(
-    `observed ${report.observed}${states ? ` (${states})` : ''}; already observed today ${report.skipped}; failed ${report.failed}${report.deferred > 0 ? `; deferred ${report.deferred} (the upstream asked us to wait: read again when the wait ends, nothing recorded)` : ''}\n`,
+    `observed ${report.observed}${states ? ` (${states})` : ''}; already observed today ${report.skipped}; failed ${report.failed}${report.deferred > 0 ? `; deferred ${report.deferred} (the upstream asked us to wait: read again when the wait ends, nothing recorded)` : ''}${report.dropped > 0 ? `; dropped ${report.dropped} (discovered names their upstream does not show: forgotten)` : ''}${report.unconfirmed > 0 ? `; unconfirmed ${report.unconfirmed} (discovered names whose first read failed: nothing recorded, read again tomorrow)` : ''}\n`,
   );
 }
 
@@ -120,7 +123,20 @@ export async function censusCommand(config: Config, wiring: CliWiring, args: str
   if (refs === null) return 2;
   const deps = await openObserver(config, wiring);
   try {
-    const census = await takeCensus(deps, refs.length > 0 ? refs : undefined);
+    // On a terminal, a line that moves while the packages are read; elsewhere the summary below.
+    const shown: { progress?: Progress } = {};
+    const census = await takeCensus(
+      deps,
+      refs.length > 0 ? refs : undefined,
+      (wiring.stderr as { isTTY?: boolean }).isTTY === true
+        ? (targets) => {
+            const p = new Progress(wiring.stderr, 'census', 'packages', targets);
+            shown.progress = p;
+            return { read: () => p.add() };
+          }
+        : undefined,
+    );
+    shown.progress?.finish();
     for (const c of census)
       wiring.stdout.write(`${c.component.kind}\t${c.component.id}\t${c.dependents ?? 'not read'}\t${c.read_date}\n`);
     wiring.stdout.write(`census: ${census.length} package(s) read\n`);

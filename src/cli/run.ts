@@ -19,10 +19,12 @@ commands:
                                 (KIND: github, npm, pypi, docker)
   observe [--once] [KIND ID…]   read the named components now; or, with --once, one pass over
                                 the due ones; or, with neither, run the schedule until stopped
-  check FILE [--url URL] [--as-of DATE] [--format table|json] [--observe]
+  check FILE [--url URL [--queue]] [--as-of DATE] [--format table|json] [--observe]
                                 one dated result per component of a local manifest or SBOM, from
                                 the local store or a running service; exit code 1 when one is
-                                abandoned, archived, deleted or eol (a CI gate)
+                                abandoned, archived, deleted or eol (a CI gate). --observe reads
+                                what the local record lacks first; --queue asks the service to
+                                queue what it does not hold
   census [KIND ID…]             read and record the dependents count of the watched npm packages
   simulate [--scenario FILE] [--port N]
                                 serve simulated upstreams on loopback (for tests and the demo)
@@ -122,6 +124,7 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
             'as-of': { type: 'string' },
             format: { type: 'string' },
             observe: { type: 'boolean' },
+            queue: { type: 'boolean' },
           },
         });
         if (positionals.length !== 1)

@@ -42,6 +42,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     rateLimitKey: config.rateLimitKey,
     publicUrl: config.publicUrl,
     exportDir: config.exportDir,
+    discovery: config.discovery,
   });
   const server = listen(app.fetch, { port: config.port, host: config.host }, (port) => {
     log.info(

@@ -30,6 +30,8 @@ export interface Config {
   readonly publicUrl: string;
   /** Where `tended export --daily` writes its dumps and /api/v1/exports serves them from. */
   readonly exportDir: string;
+  /** TENDED_DISCOVERY, TENDED_DISCOVERY_DAILY: reads queue the unheld components they name. */
+  readonly discovery: { readonly enabled: boolean; readonly dailyCap: number };
 }
 
 const onOff = z.enum(['on', 'off']);
@@ -78,6 +80,8 @@ const Env = z.object({
     )
     .optional(),
   TENDED_PAGE_MIN_DEPENDENTS: z.coerce.number().int().min(0).default(1),
+  TENDED_DISCOVERY: onOff.default('on'),
+  TENDED_DISCOVERY_DAILY: z.coerce.number().int().min(0).default(100_000),
   TENDED_PUBLIC_URL: url.optional(),
   // A directory path; a control character in it is always a mistake (often a pasted newline).
   TENDED_EXPORT_DIR: z
@@ -127,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: Object.freeze(e.TENDED_TRUST_PROXY ?? []),
     pageMinDependents: e.TENDED_PAGE_MIN_DEPENDENTS,
     exportDir: e.TENDED_EXPORT_DIR ?? `${dataDir}/exports`,
+    discovery: Object.freeze({ enabled: e.TENDED_DISCOVERY === 'on', dailyCap: e.TENDED_DISCOVERY_DAILY }),
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });
 }

@@ -8,6 +8,7 @@ import { registerEntityRoutes } from '../api/entity.js';
 import { registerHealthRoute } from '../api/health.js';
 import { registerPendingRoutes } from '../api/pending.js';
 import type { ObserverDeps } from '../operations/observe.js';
+import type { DiscoverySettings } from '../operations/discovery.js';
 import { registerDisputeRoute } from '../api/dispute.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
 import { registerVerdictKeysRoute } from '../api/verdict-keys.js';
@@ -41,6 +42,8 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly listenHost?: string;
   /** TENDED_EXPORT_DIR: the daily dumps /api/v1/exports lists and serves; none when absent. */
   readonly exportDir?: string;
+  /** TENDED_DISCOVERY and its daily bound; absent or disabled, no read queues anything. */
+  readonly discovery?: DiscoverySettings | null;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */

@@ -33,7 +33,8 @@ export function startSchedule(
     let wait = options.everyMs;
     try {
       const report = await observeDue(deps, { ...options, giveBack });
-      if (report.observed + report.deferred + report.skipped + report.failed > 0) options.onPass?.(report);
+      if (report.observed + report.deferred + report.dropped + report.unconfirmed + report.skipped + report.failed > 0)
+        options.onPass?.(report);
     } catch (error) {
       options.onError?.(error);
       wait = Math.min(options.everyMs, options.retryMs ?? RETRY_AFTER_FAILED_PASS_MS);

@@ -1,7 +1,7 @@
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { ComponentReference, ParseResult, SbomSubject, UnresolvedEntry } from '../parsers/reference.js';
-import type { RecordDeps } from './deps.js';
+import { queueSubmitted, type DiscoveryDeps, type DiscoveryReport } from './discovery.js';
 import { stateDefinition } from '../domain/state.js';
 import { DATA_LICENSE, checkedResult, type CheckedResult, type EntityResult } from './entity-answer.js';
 import type { Verdict } from '../notary/verdict.js';
@@ -30,6 +30,8 @@ export interface CheckAnswer {
   unresolved_omitted?: number;
   /** Present with unresolved_omitted: every unresolved entry counted by its reason (at most MAX_REASONS_COUNTED reasons). */
   unresolved_by_reason?: Record<string, number>;
+  /** Present when the record holds no observation of some components: how many, whether they were queued, and how to ask. */
+  discovery?: DiscoveryReport;
   /** One dated result per component: what the record held on as_of, never a guess. */
   results: ComponentCheck[];
   /** Every entry that named no component Tended can look up, with the reason. */
@@ -91,6 +93,11 @@ function boundedUnresolved(
 const NOTE =
   'Each result is what the record held for that component on as_of. A component Tended holds no observation of is "not checked" (not_observed), never "gone". The submission was read in memory and not kept.';
 
+export interface CheckOptions {
+  /** The submission asked to queue its unheld components (`?queue=true`, MCP `queue: true`). */
+  queue?: boolean;
+}
+
 /**
  * A check ready to answer: everything that can fail (the date, the store read) is done; the
  * results are made a chunk at a time as they are written, so a 10,000-component SBOM never holds
@@ -106,14 +113,16 @@ export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states' | 'sta
 
 /**
  * Answers a parsed manifest or SBOM from the record: duplicates merged with all their locations,
- * each component resolved at as_of exactly as the entity read resolves it. Reads only: a
- * submission neither watches nor records anything, so a private name never reaches the record.
+ * each component resolved at as_of exactly as the entity read resolves it. Writes nothing to the
+ * record: unheld components go on the watch list only when the submission asks (`options.queue`),
+ * and even then a name reaches the record only once its upstream shows it public.
  */
 export async function planCheck(
-  deps: RecordDeps,
+  deps: DiscoveryDeps,
   parsed: ParseResult,
   rawAsOf: string | undefined,
   verdicts?: VerdictService | null,
+  options: CheckOptions = {},
 ): Promise<CheckPlan> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
@@ -128,6 +137,8 @@ export async function planCheck(
   }
   const unresolved = boundedUnresolved(parsed);
   const held = await deps.store.observationsOfMany([...merged.values()].map((m) => m.ref));
+  const unheld = [...merged].flatMap(([key, m]) => (held.has(key) ? [] : [m.ref]));
+  const { listed, report } = await queueSubmitted(deps, unheld, options.queue ?? false);
   const states: CheckAnswer['states'] = {};
   const definitions: StateDefinitions = {};
   // The head is read before the first byte is written, so every verdict of one answer names one checkpoint.
@@ -140,6 +151,7 @@ export async function planCheck(
     results_count: merged.size,
     unresolved_count: parsed.unresolved.length + (parsed.unlisted?.count ?? 0),
     ...(omitted > 0 ? { results_omitted: omitted } : {}),
+    ...(report ? { discovery: report } : {}),
     async *results(size) {
       let chunk: ComponentCheck[] = [];
       for (const [key, { ref, found }] of merged) {
@@ -150,6 +162,10 @@ export async function planCheck(
         // The fresh result becomes the check in place: copying its fifteen fields into a new
         // object, ten thousand times for a big SBOM, costs more than making the result.
         const check = result as ComponentCheck;
+        if (listed.has(key) && result.observation_date === null) {
+          check.queued = true;
+          check.source = `not checked yet; queued for observation: ${check.source.slice('not checked: '.length)}`;
+        }
         check.input = {
           name: ref.id,
           kind: ref.kind,
@@ -193,7 +209,7 @@ export function checkAnswerHead(
   plan: CheckPlan,
 ): Pick<
   CheckAnswer,
-  'as_of' | 'format' | 'variant' | 'subject' | 'results_count' | 'unresolved_count' | 'results_omitted'
+  'as_of' | 'format' | 'variant' | 'subject' | 'results_count' | 'unresolved_count' | 'results_omitted' | 'discovery'
 > {
   return {
     as_of: plan.as_of,
@@ -203,17 +219,19 @@ export function checkAnswerHead(
     results_count: plan.results_count,
     unresolved_count: plan.unresolved_count,
     ...(plan.results_omitted !== undefined ? { results_omitted: plan.results_omitted } : {}),
+    ...(plan.discovery ? { discovery: plan.discovery } : {}),
   };
 }
 
 /** The whole answer as one object, for callers that need it all at once (the CLI table). */
 export async function checkComponents(
-  deps: RecordDeps,
+  deps: DiscoveryDeps,
   parsed: ParseResult,
   rawAsOf: string | undefined,
   verdicts?: VerdictService | null,
+  options: CheckOptions = {},
 ): Promise<CheckAnswer> {
-  const plan = await planCheck(deps, parsed, rawAsOf, verdicts);
+  const plan = await planCheck(deps, parsed, rawAsOf, verdicts, options);
   const results: ComponentCheck[] = [];
   for await (const chunk of plan.results(1024)) results.push(...chunk);
   return {

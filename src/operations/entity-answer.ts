@@ -24,6 +24,8 @@ export interface EntityResult {
   last_asserted: Resolution['last_asserted'];
   /** A sentence for what the answer does not say, when there is something it cannot say. */
   note?: string;
+  /** Present when the record holds no observation of the component and it is queued for observation (discovery). */
+  queued?: boolean;
 }
 
 export interface EntitySeries {

@@ -91,6 +91,10 @@ export interface PassReport {
   observed: number;
   /** Not read: their upstream asked every reader to wait. No leaf; due again when the wait ends. */
   deferred: number;
+  /** Discovered names whose first read met a not-found: forgotten, no trace kept (DESIGN §3 "Discovery"). */
+  dropped: number;
+  /** Discovered names whose first read failed (no answer shows them public yet): nothing recorded, read again tomorrow. */
+  unconfirmed: number;
   skipped: number;
   failed: number;
   states: Partial<Record<State, number>>;
@@ -121,7 +125,7 @@ export interface PassOptions {
  * component on one date is refused by the store.
  */
 export async function observeDue(deps: ObserverDeps, options: PassOptions): Promise<PassReport> {
-  const report: PassReport = { observed: 0, deferred: 0, skipped: 0, failed: 0, states: {} };
+  const report = emptyReport();
   if (options.giveBack && options.giveBack.length > 0) {
     await deps.store.releaseWatch(options.giveBack, deps.clock.now().toISOString());
     options.giveBack.length = 0;
@@ -148,7 +152,11 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
       // Reads touch the store too (conditional-request validators), so an outage may start here.
       const readings = await inParallel(claimed, options.concurrency, (ref) => readComponent(deps, ref));
       held = readings.filter((r) => r.held_until !== null);
-      const read = readings.filter((r) => r.held_until === null);
+      const read = await withoutUnconfirmed(
+        deps,
+        readings.filter((r) => r.held_until === null),
+        report,
+      );
       outcomes = read.length > 0 ? await recordReadings(deps, read) : [];
     } catch (error) {
       report.failed += claimed.length;
@@ -184,12 +192,60 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
 
 /** Observes the named components now, whether or not they are watched or due. */
 export async function observeNamed(deps: ObserverDeps, refs: ComponentRef[], concurrency: number): Promise<PassReport> {
-  const report: PassReport = { observed: 0, deferred: 0, skipped: 0, failed: 0, states: {} };
+  const report = emptyReport();
   const readings = await inParallel(refs, concurrency, (ref) => readComponent(deps, ref));
   const read = readings.filter((r) => r.held_until === null);
   report.deferred = readings.length - read.length;
   if (read.length > 0) (await recordReadings(deps, read)).forEach((outcome) => tally(report, outcome));
   return report;
+}
+
+function emptyReport(): PassReport {
+  return { observed: 0, deferred: 0, dropped: 0, unconfirmed: 0, skipped: 0, failed: 0, states: {} };
+}
+
+/**
+ * The readings to record, without those of discovered names no read has shown public yet unless
+ * this one does (DESIGN §3 "Discovery"): a not-found drops the name with no trace (a private
+ * package must never become a public "deleted" entry), and a failed read records nothing (the
+ * name would be in the log); the name is read again tomorrow. Operator-watched components keep
+ * the usual rule: an authoritative not-found is `deleted`.
+ */
+async function withoutUnconfirmed(
+  deps: ObserverDeps,
+  readings: ComponentReading[],
+  report: PassReport,
+): Promise<ComponentReading[]> {
+  if (readings.length === 0) return readings;
+  const unconfirmed = await deps.store.unconfirmedDiscoveries(readings.map((r) => r.ref));
+  if (unconfirmed.size === 0) return readings;
+  const keep: ComponentReading[] = [];
+  const notShown: ComponentReading[] = [];
+  for (const r of readings) {
+    if (!unconfirmed.has(`${r.ref.kind}:${r.ref.id}`)) keep.push(r);
+    else if (r.observation.state === 'deleted') notShown.push(r);
+    else if (r.observation.state === 'not_observed') report.unconfirmed++;
+    else keep.push(r);
+  }
+  if (notShown.length > 0) {
+    // The URLs read (after and before redirects) may sit in the conditional-request cache.
+    const urls = notShown.flatMap((r) => [r.observation.source, ...redirectUrls(r.observation.evidence)]);
+    report.dropped += await deps.store.dropDiscovered(
+      notShown.map((r) => r.ref),
+      urls,
+    );
+  }
+  return keep;
+}
+
+function redirectUrls(evidence: NewObservation['evidence']): string[] {
+  const redirects = evidence.redirects;
+  if (!Array.isArray(redirects)) return [];
+  return redirects.flatMap((r) =>
+    r !== null && typeof r === 'object' && !Array.isArray(r)
+      ? [r.from, r.to].filter((u): u is string => typeof u === 'string')
+      : [],
+  );
 }
 
 /** Held readings by the instant their upstream's hold ends (each one release of the watch list). */

@@ -5,6 +5,7 @@ import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } 
 import { ValidationError } from '../domain/errors.js';
 import { DATA_LICENSE, entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
 import type { RecordDeps } from './deps.js';
+import { queueNamed, unheldNote, type DiscoveryDeps } from './discovery.js';
 import type { VerdictService } from './verdict.js';
 import type { Verdict } from '../notary/verdict.js';
 
@@ -12,7 +13,7 @@ export type EntityAnswer = EntityResult & EntitySeries & { verdict?: Verdict; li
 
 /** GET /api/v1/entity/{owner}/{repo}: one repository's answer at as_of, with its dated series. */
 export async function readEntity(
-  deps: RecordDeps,
+  deps: DiscoveryDeps,
   owner: string,
   repo: string,
   rawAsOf: string | undefined,
@@ -25,6 +26,12 @@ export async function readEntity(
   const head = verdicts ? await verdicts.head() : null;
   const observations = await deps.store.observationsOf(ref);
   const result = entityResult(ref, observations, asOf, today);
+  // A read naming a component the record does not hold queues it (DESIGN §3 "Discovery").
+  if (observations.length === 0) {
+    const status = await queueNamed(deps, ref);
+    result.note = unheldNote(ref, result.as_of, status);
+    if (status === 'queued') result.queued = true;
+  }
   const answer: EntityAnswer = { ...result, ...entitySeries(observations, result.as_of), license: DATA_LICENSE };
   if (verdicts && head) answer.verdict = await verdicts.sign(ref, answer, head);
   return answer;
@@ -43,7 +50,7 @@ export interface EntityJson {
  * lookup replaces reading and resolving the whole series.
  */
 export async function readEntityJson(
-  deps: RecordDeps,
+  deps: DiscoveryDeps,
   cache: AnswerCache<EntityJson>,
   owner: string,
   repo: string,
@@ -54,6 +61,12 @@ export async function readEntityJson(
   const asOf = parseAsOf(rawAsOf, today);
   const ref = repositoryRef(owner, repo);
   const version = await deps.store.componentVersion(ref);
+  // Unheld: the answer depends on the watch list too (queued or not), and reading it queues; not cached.
+  if (version === null) {
+    const entity = await readEntity(deps, owner, repo, asOf ?? undefined, verdicts);
+    const json = new TextEncoder().encode(JSON.stringify(entity));
+    return { json, etag: `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 22)}"` };
+  }
   // A signed answer names the head it was proven under, so it is signed once per head.
   const head = verdicts ? await verdicts.head() : null;
   // Without as_of the answer is as of today, and staleness moves with the calendar.

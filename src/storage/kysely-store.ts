@@ -11,6 +11,7 @@ import { appendLeaves, initialiseLog } from './kysely-append.js';
 import { firstLeafLoggedFrom, readStateChanges } from './kysely-changes.js';
 import { nativeIdsByKind, readNodeHashes, toCensus, toHead, toLeaf, toObservation } from './kysely-read.js';
 import { applyMigrations, type Migration } from './migration.js';
+import * as discovery from './kysely-discovery.js';
 import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
 import type {
@@ -22,6 +23,7 @@ import type {
   ImportedLeaf,
   NewApiKey,
   NewKeySet,
+  QueueOptions,
   StateChangeQuery,
   StoredKeySet,
   Store,
@@ -267,6 +269,18 @@ export class KyselyStore implements Store {
 
   releaseWatch(refs: ComponentRef[], nextDue: string) {
     return watch.releaseWatch(this.db, refs, nextDue);
+  }
+
+  queueDiscovered(refs: ComponentRef[], at: string, options: QueueOptions) {
+    return discovery.queueDiscovered(this.db, this.backend, refs, at, options);
+  }
+
+  unconfirmedDiscoveries(refs: ComponentRef[]) {
+    return discovery.unconfirmedDiscoveries(this.db, refs);
+  }
+
+  dropDiscovered(refs: ComponentRef[], urls: string[]) {
+    return discovery.dropDiscovered(this.db, refs, urls);
   }
 
   cacheGet(url: string) {

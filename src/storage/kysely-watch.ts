@@ -64,6 +64,17 @@ export async function watchList(db: Db): Promise<WatchEntry[]> {
     .selectFrom('watch')
     .innerJoin('components', 'components.id', 'watch.component_id')
     .select(['components.kind', 'components.native_id', 'watch.added_at', 'watch.due_at', 'watch.claimed_until'])
+    .select('watch.discovered')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('observations')
+            .select('leaf_index')
+            .whereRef('observations.component_id', '=', 'components.id'),
+        )
+        .as('held'),
+    )
     .orderBy('components.kind')
     .orderBy('components.native_id')
     .execute();
@@ -72,6 +83,8 @@ export async function watchList(db: Db): Promise<WatchEntry[]> {
     added_at: r.added_at,
     due_at: r.due_at,
     claimed_until: r.claimed_until,
+    discovered: Number(r.discovered) === 1,
+    unconfirmed: Number(r.discovered) === 1 && !r.held,
   }));
 }
 
@@ -131,7 +144,7 @@ export function extendClaims(db: Db, refs: ComponentRef[], until: string): Promi
 async function updateWatched(
   db: Db,
   refs: ComponentRef[],
-  values: Partial<Database['watch']>,
+  values: Partial<Pick<Database['watch'], 'due_at' | 'claimed_until'>>,
   onlyClaimed: boolean,
 ): Promise<void> {
   for (let i = 0; i < refs.length; i += 200) {

@@ -35,7 +35,15 @@ export interface Database {
     checkpoint: string;
   };
   log_state: { id: number; tree_size: number; last_logged_at: string | null; head_hash: string | null };
-  watch: { component_id: number; added_at: string; due_at: string; claimed_until: string | null };
+  watch: {
+    component_id: number;
+    added_at: string;
+    due_at: string;
+    claimed_until: string | null;
+    /** 1 when a read queued it (discovery), 0 when an operator watched it. */
+    discovered: Generated<number>;
+  };
+  discovery_days: { day: string; queued: number };
   upstream_cache: { url: string; etag: string | null; last_modified: string | null; facts: string; stored_at: string };
   api_keys: { id: string; key_hash: string; label: string | null; created_at: string; revoked_at: string | null };
   key_sets: { version: number; document: string; digest: string; envelope: string; leaf_index: number };

@@ -86,6 +86,19 @@ export interface Store {
   extendClaims(refs: ComponentRef[], leaseUntil: string): Promise<void>;
   /** Ends claims: the components are next due at `nextDue`. */
   releaseWatch(refs: ComponentRef[], nextDue: string): Promise<void>;
+  /**
+   * Discovery: which of `refs` are on the watch list and, with `options.add`, puts the others on
+   * it marked discovered, due at `at`, up to `options.dailyCap` new names per UTC day across every
+   * process sharing the store. Keeps the name and nothing about who asked.
+   */
+  queueDiscovered(refs: ComponentRef[], at: string, options: QueueOptions): Promise<QueueOutcome>;
+  /** Which of `refs` (as `kind:id`) were discovered and not yet shown public: the record holds no observation of them. */
+  unconfirmedDiscoveries(refs: ComponentRef[]): Promise<Set<string>>;
+  /**
+   * Forgets discovered names that no read has shown public, with the conditional-request cache of
+   * `urls`: no row names them afterwards. Returns how many were forgotten.
+   */
+  dropDiscovered(refs: ComponentRef[], urls: string[]): Promise<number>;
   /** Validators and extracted facts of an upstream URL's last full answer (conditional requests). */
   cacheGet(url: string): Promise<CachedAnswer | null>;
   cacheSet(url: string, entry: CachedAnswer): Promise<void>;
@@ -174,6 +187,26 @@ export interface WatchEntry {
   added_at: string;
   due_at: string;
   claimed_until: string | null;
+  /** A read queued it (discovery) rather than an operator. */
+  discovered: boolean;
+  /** Discovered and not yet shown public by a read: nothing of it is published until one does. */
+  unconfirmed: boolean;
+}
+
+export interface QueueOptions {
+  /** false: only say which are listed, add nothing. */
+  add: boolean;
+  /** New discovered names a UTC day may add, counted across the deployment. */
+  dailyCap: number;
+}
+
+export interface QueueOutcome {
+  /** `kind:id` of every asked component now on the watch list (added now or before). */
+  listed: Set<string>;
+  /** How many were added now. */
+  added: number;
+  /** How many were not added because the day's bound was reached. */
+  over_cap: number;
 }
 
 export interface CachedAnswer {

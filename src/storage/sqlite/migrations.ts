@@ -59,4 +59,15 @@ export const sqliteMigrations: Migration[] = [
       `CREATE INDEX leaves_logged_at ON leaves (logged_at, idx)`,
     ],
   },
+  {
+    version: 7,
+    name: 'discovery: watched components a read named (not an operator), and the count queued per UTC day',
+    statements: [
+      // 1 when a read queued the component (DESIGN §3 "Discovery"): until a read shows it public,
+      // nothing of it is published, and a not-found drops it with no trace.
+      `ALTER TABLE watch ADD COLUMN discovered integer NOT NULL DEFAULT 0`,
+      // Counts only, no names: the daily bound on discovery across every process of a deployment.
+      `CREATE TABLE discovery_days (day text PRIMARY KEY, queued integer NOT NULL)`,
+    ],
+  },
 ];

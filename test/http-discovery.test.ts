@@ -1,0 +1,145 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { build } from '../src/http/app.js';
+import type { DiscoverySettings } from '../src/operations/discovery.js';
+import { demoScenario } from '../src/simulator/demo.js';
+import { startHarness, type Harness } from '../src/simulator/harness.js';
+import { githubObservation, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+/**
+ * Discovery's rules over the app's HTTP surface (DESIGN §3): what queues, what does not, the
+ * per-request and daily bounds, TENDED_DISCOVERY=off, and the same through MCP.
+ */
+let t: TestStore;
+let harness: Harness;
+let deps: ReturnType<typeof recordDeps>;
+
+beforeEach(async () => {
+  t = await sqliteTestStore();
+  harness = await startHarness({ scenario: demoScenario(), today: '2026-11-22' });
+  deps = recordDeps(t.store, '2026-11-22T12:00:00Z');
+  await t.store.initialiseLog(deps.notary.seal);
+  await t.store.appendObservations([githubObservation('expressjs/express', '2026-11-01', 'alive')], deps.notary.seal);
+});
+afterEach(async () => {
+  await harness.close();
+  await t.dispose();
+});
+
+const app = (discovery: DiscoverySettings | null) =>
+  build({ ...deps, sources: harness.sources, logError: () => {}, discovery });
+
+interface Answer {
+  status: number;
+  body: any;
+}
+async function call(a: ReturnType<typeof build>, path: string, body?: unknown): Promise<Answer> {
+  const res = await a.request(
+    path,
+    body === undefined
+      ? { headers: { accept: 'application/json' } }
+      : {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify(body),
+        },
+  );
+  return { status: res.status, body: await res.json() };
+}
+const components = (names: string[]) => ({ components: names.map((name) => ({ name, kind: 'npm' })) });
+const watched = async () => (await t.store.watchList()).map((w) => `${w.component.kind}:${w.component.id}`).sort();
+const tool = (name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+
+describe('discovery over HTTP', () => {
+  it('leaves a held component alone and queues only the unheld ones a submission asks for', async () => {
+    const a = app({ enabled: true, dailyCap: 100 });
+    const r = await call(a, '/api/v1/manifest?queue=true', {
+      components: [
+        { name: 'expressjs/express', kind: 'github' },
+        { name: 'left-pad', kind: 'npm' },
+      ],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.discovery).toMatchObject({ unheld: 1, queued: 1, not_queued: 0 });
+    expect(r.body.results.map((x: any) => [x.input.name, x.queued ?? false])).toEqual([
+      ['expressjs/express', false],
+      ['left-pad', true],
+    ]);
+    expect(await watched()).toEqual(['npm:left-pad']);
+    const held = await call(a, '/api/v1/entity/expressjs/express');
+    expect(held.body.queued).toBeUndefined();
+    expect(await watched()).toEqual(['npm:left-pad']);
+  });
+
+  it('queues at most 1,000 new names a request, and says how many were left and what to do', async () => {
+    const names = Array.from({ length: 1_500 }, (_, i) => `unheld-${i}`);
+    const many = await call(
+      app({ enabled: true, dailyCap: 100_000 }),
+      '/api/v1/manifest?queue=true',
+      components(names),
+    );
+    expect(many.body.discovery).toMatchObject({ unheld: 1_500, queued: 1_000, not_queued: 500 });
+    expect(many.body.discovery.note).toMatch(/at most 1,000 names; 500 were not queued: send them in another request/);
+    expect((await watched()).length).toBe(1_000);
+    expect(many.body.results.filter((x: any) => x.queued).length).toBe(1_000);
+  });
+
+  it('stops at the daily bound across requests and reads, and says so', async () => {
+    const a = app({ enabled: true, dailyCap: 3 });
+    const first = await call(a, '/api/v1/manifest?queue=true', components(['a-1', 'a-2']));
+    expect(first.body.discovery).toMatchObject({ queued: 2 });
+    const second = await call(a, '/api/v1/manifest?queue=true', components(['b-1', 'b-2', 'a-1']));
+    expect(second.body.discovery).toMatchObject({ unheld: 3, queued: 2, not_queued: 1 });
+    expect(second.body.discovery.note).toMatch(/daily bound on newly queued names \(3\) is reached; 1 were not queued/);
+    const entity = await call(a, '/api/v1/entity/acme/over-the-bound');
+    expect(entity.status).toBe(200);
+    expect(entity.body.queued).toBeUndefined();
+    expect(entity.body.note).toMatch(/not queued for observation: this deployment's daily bound/);
+    expect((await watched()).length).toBe(3);
+  });
+
+  it('with TENDED_DISCOVERY=off queues nothing, and says so only when asked', async () => {
+    const a = app({ enabled: false, dailyCap: 100 });
+    const asked = await call(a, '/api/v1/manifest?queue=true', components(['left-pad']));
+    expect(asked.body.discovery).toMatchObject({ unheld: 1, queued: 0 });
+    expect(asked.body.discovery.note).toMatch(/TENDED_DISCOVERY=off\): nothing was queued/);
+    const entity = await call(a, '/api/v1/entity/acme/unheld');
+    expect(entity.body.queued).toBeUndefined();
+    expect(entity.body.note).toMatch(/^No observation of acme\/unheld on or before 2026-11-22/);
+    const mcp = await call(a, '/mcp', tool('check_component', { kind: 'npm', name: 'other' }));
+    expect(mcp.body.result.structuredContent.queued).toBeUndefined();
+    expect(await watched()).toEqual([]);
+  });
+
+  it('refuses a queue flag that is neither true nor false with a sentence, and queues nothing', async () => {
+    const r = await call(app({ enabled: true, dailyCap: 100 }), '/api/v1/manifest?queue=yes', components(['left-pad']));
+    expect(r.status).toBe(422);
+    expect(JSON.stringify(r.body)).toMatch(/queue must be true or false/);
+    expect(await watched()).toEqual([]);
+  });
+
+  it('queues through MCP as through the API: one-component tools always, check_manifest and check_sbom when asked', async () => {
+    const a = app({ enabled: true, dailyCap: 100 });
+    const one = await call(a, '/mcp', tool('check_component', { kind: 'npm', name: 'left-pad' }));
+    expect(one.body.result.structuredContent).toMatchObject({ state: 'not_observed', queued: true, leaf_index: null });
+    expect(one.body.result.structuredContent.note).toMatch(/^Not checked yet; queued for observation/);
+    const series = await call(a, '/mcp', tool('get_series', { owner: 'acme', repo: 'asked' }));
+    expect(series.body.result.structuredContent.queued).toBe(true);
+    const content = JSON.stringify({ dependencies: { 'not-asked': '1.0.0' } });
+    const unasked = await call(a, '/mcp', tool('check_manifest', { content, filename: 'package.json' }));
+    expect(unasked.body.result.structuredContent.discovery).toMatchObject({ unheld: 1, queued: 0 });
+    expect(unasked.body.result.structuredContent.discovery.note).toContain('queue: true');
+    const sbom = JSON.stringify({
+      bomFormat: 'CycloneDX',
+      specVersion: '1.5',
+      components: [{ type: 'library', name: 'sbom-asked', purl: 'pkg:npm/sbom-asked@1.0.0' }],
+    });
+    const asked = await call(a, '/mcp', tool('check_sbom', { content: sbom, queue: true }));
+    expect(asked.body.result.structuredContent.discovery).toMatchObject({ unheld: 1, queued: 1 });
+    expect(await watched()).toEqual(['github:acme/asked', 'npm:left-pad', 'npm:sbom-asked']);
+  });
+});

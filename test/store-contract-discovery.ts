@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ComponentRef } from '../src/domain/component.js';
+import type { Store } from '../src/storage/store.js';
+import { githubObservation, testNotary, type TestStore } from './support/record.js';
+
+/**
+ * The storage contract, continued: discovery's bookkeeping (DESIGN §3 "Discovery"). Like
+ * store-contract.ts, every adapter must pass it unchanged.
+ */
+export function storeDiscoveryContract(backend: 'sqlite' | 'postgres', open: () => Promise<TestStore>): void {
+  describe(`store contract (discovery) on ${backend}`, () => {
+    let t: TestStore;
+    let store: Store;
+    const notary = testNotary();
+    const gh = (id: string): ComponentRef => ({ kind: 'github', id });
+    const npm = (id: string): ComponentRef => ({ kind: 'npm', id });
+    const DAY = '2026-03-15T12:00:00.000Z';
+    const add = { add: true, dailyCap: 100 };
+
+    beforeEach(async () => {
+      t = await open();
+      store = t.store;
+      await store.initialiseLog(notary.seal);
+    });
+    afterEach(async () => {
+      await t.dispose();
+    });
+
+    it('queues unheld names once, marked discovered and due at once; without add it only says which are listed', async () => {
+      await store.watchAdd([gh('acme/operator')], DAY);
+      const looked = await store.queueDiscovered([gh('acme/operator'), npm('left-pad')], DAY, {
+        add: false,
+        dailyCap: 100,
+      });
+      expect([...looked.listed]).toEqual(['github:acme/operator']);
+      expect(looked.added).toBe(0);
+      expect((await store.watchList()).length, 'looking adds nothing').toBe(1);
+
+      const first = await store.queueDiscovered([npm('left-pad'), gh('acme/operator'), npm('left-pad')], DAY, add);
+      expect(first.added).toBe(1);
+      expect([...first.listed].sort()).toEqual(['github:acme/operator', 'npm:left-pad']);
+      const again = await store.queueDiscovered([npm('left-pad')], DAY, add);
+      expect(again).toMatchObject({ added: 0, over_cap: 0 });
+
+      const list = await store.watchList();
+      expect(list.map((w) => [w.component.id, w.discovered, w.unconfirmed, w.due_at])).toEqual([
+        ['acme/operator', false, false, DAY],
+        ['left-pad', true, true, DAY],
+      ]);
+      expect(await store.claimDue(DAY, 10, '2026-03-15T12:02:00.000Z')).toHaveLength(2);
+      expect(await store.treeSize(), 'the watch list is not the record').toBe(0);
+    });
+
+    it('is confirmed by its first observation, and only discovered names without one are unconfirmed', async () => {
+      await store.watchAdd([gh('acme/operator')], DAY);
+      await store.queueDiscovered([gh('acme/public'), gh('acme/private')], DAY, add);
+      const all = [gh('acme/operator'), gh('acme/public'), gh('acme/private')];
+      expect([...(await store.unconfirmedDiscoveries(all))].sort()).toEqual([
+        'github:acme/private',
+        'github:acme/public',
+      ]);
+      await store.appendObservations([githubObservation('acme/public', '2026-03-15', 'alive')], notary.seal);
+      expect([...(await store.unconfirmedDiscoveries(all))]).toEqual(['github:acme/private']);
+      const listed = await store.watchList();
+      expect(listed.find((w) => w.component.id === 'acme/public')).toMatchObject({
+        discovered: true,
+        unconfirmed: false,
+      });
+    });
+
+    it('drops an unconfirmed name with its conditional-request cache, and never a name the record holds', async () => {
+      await store.watchAdd([gh('acme/operator')], DAY);
+      await store.queueDiscovered([gh('acme/public'), gh('secretco/internal')], DAY, add);
+      await store.appendObservations([githubObservation('acme/public', '2026-03-15', 'alive')], notary.seal);
+      const url = 'https://api.github.com/repos/secretco/internal';
+      await store.cacheSet(url, { etag: '"x"', last_modified: null, facts: { format: 'v1', facts: {} } });
+      const kept = 'https://api.github.com/repos/acme/public';
+      await store.cacheSet(kept, { etag: '"y"', last_modified: null, facts: { format: 'v1', facts: {} } });
+
+      const dropped = await store.dropDiscovered(
+        [gh('secretco/internal'), gh('acme/public'), gh('acme/operator')],
+        [url],
+      );
+      expect(dropped).toBe(1);
+      expect((await store.watchList()).map((w) => w.component.id)).toEqual(['acme/operator', 'acme/public']);
+      expect(await store.cacheGet(url)).toBeNull();
+      expect(await store.cacheGet(kept)).not.toBeNull();
+      // Gone from the component table too: queued again, it is a new name (counted again).
+      const again = await store.queueDiscovered([gh('secretco/internal')], DAY, add);
+      expect(again.added).toBe(1);
+    });
+
+    it('holds the daily bound across connections racing, and starts afresh the next UTC day', async () => {
+      const other = await t.reopen();
+      const cap = { add: true, dailyCap: 5 };
+      const names = (prefix: string) => Array.from({ length: 4 }, (_, i) => npm(`${prefix}-${i}`));
+      // PostgreSQL: two connections at once (the counter row's lock orders them). SQLite: one after
+      // the other, since two connections in one thread cannot wait on each other's write lock; the
+      // transaction holds that lock from its first statement, which orders processes the same way.
+      const a = store.queueDiscovered(names('a'), DAY, cap);
+      if (backend === 'sqlite') await a;
+      const b = await other.queueDiscovered(names('b'), DAY, cap);
+      const [first] = await Promise.all([a]);
+      expect(first.added + b.added).toBe(5);
+      expect(first.over_cap + b.over_cap).toBe(3);
+      expect((await store.watchList()).length).toBe(5);
+      expect((await store.queueDiscovered([npm('c-0')], '2026-03-15T23:59:59.000Z', cap)).over_cap).toBe(1);
+      expect((await store.queueDiscovered([npm('c-0')], '2026-03-16T00:00:00.000Z', cap)).added).toBe(1);
+    });
+  });
+}
