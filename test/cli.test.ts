@@ -127,7 +127,9 @@ describe('tended export / import / verify', () => {
       ['verify', '--file', file, '--key', 'other+00000000+AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
       {},
     );
-    expect(wrongKey.code).toBe(1);
+    // Its key id does not match its key: not a usable key, said in one sentence (it was a stack trace).
+    expect(wrongKey.code).toBe(2);
+    expect(wrongKey.err).toMatch(/is not a usable verifier key \(verifier key ID does not match its key\)/);
   });
 
   it('verifies a running service from its published entries alone', async () => {
@@ -226,7 +228,15 @@ describe('tended export / import / verify', () => {
         expect(remote.err, file).toBe('');
         expect(remote.code, file).toBe(code);
         expect(local.code, file).toBe(code);
-        expect(JSON.parse(remote.out), file).toEqual(JSON.parse(local.out));
+        // The same answer, but for what each says about the components it holds nothing of: the
+        // service says how to have them queued, the local check how to read them now (--observe).
+        const { discovery: remoteDiscovery, ...remoteAnswer } = JSON.parse(remote.out) as Record<string, unknown>;
+        const { discovery: localDiscovery, ...localAnswer } = JSON.parse(local.out) as Record<string, unknown>;
+        expect(remoteAnswer, file).toEqual(localAnswer);
+        if (file === ok) {
+          expect(remoteDiscovery).toMatchObject({ unheld: 1, queued: 0, note: expect.stringContaining('?queue=true') });
+          expect(localDiscovery).toMatchObject({ unheld: 1, queued: 0, note: expect.stringContaining('--observe') });
+        }
       }
       // The service's own refusal is passed on as its sentence, with exit 2 rather than the gate's 1.
       const wrongPath = await tended(['check', gate, '--url', `${url}/not-tended`], {});
@@ -285,6 +295,32 @@ describe('tended export / import / verify', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/PORT/);
     expect((await tended(['export', '--since', 'last week'], source)).err).toMatch(/YYYY-MM-DD/);
+    // A --key that is no verifier key: the caller's to fix, one sentence, no stack trace.
+    const exported = join(dir, 'usage-export.jsonl');
+    expect((await tended(['export', '--out', exported], source)).code).toBe(0);
+    const badKey = await tended(
+      ['verify', '--file', exported, '--key', `tended.local/log/v1+12345678+${'A'.repeat(44)}`],
+      source,
+    );
+    expect(badKey.code).toBe(2);
+    expect(badKey.err).toMatch(/^tended: --key .* is not a usable verifier key \(.*\); pass the log's key/);
+    expect(badKey.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('stops quietly when the reader of its output goes away (`tended watch list | head`)', async () => {
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'pipe', 'tended.db')}` };
+    const pairs = Array.from({ length: 4_000 }, (_, i) => ['npm', `piped-${i}`]).flat();
+    expect((await tended(['watch', 'add', ...pairs], env)).code).toBe(0);
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'watch', 'list'], {
+      env: { ...process.env, TENDED_OBSERVER: 'off', ...env },
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    // Like `head -1`: read the first chunk, then close the pipe.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(err).not.toMatch(/EPIPE|at /);
+    expect(code).toBe(0);
   });
 });
 

