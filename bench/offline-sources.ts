@@ -14,6 +14,8 @@ export function offlineSources(): Sources {
       dockerhub: nowhere,
       dependents: nowhere,
       dependentsRegistry: 'npmjs.org',
+      maven: nowhere,
+      goproxy: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-bench',

@@ -1,3 +1,4 @@
+import { COMPONENT_KINDS } from '../domain/component.js';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { RecordDeps } from '../operations/deps.js';
@@ -18,7 +19,7 @@ const asserted = z.enum(['alive', 'dormant', 'abandoned', 'archived', 'deleted',
 const ChangeSchema = z
   .object({
     component: z.string().openapi({ example: 'expressjs/express' }),
-    kind: z.enum(['github', 'npm', 'pypi', 'docker']),
+    kind: z.enum(COMPONENT_KINDS),
     purl: z.array(z.string()),
     from: asserted,
     to: asserted,

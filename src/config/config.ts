@@ -16,6 +16,8 @@ export interface Config {
     readonly dockerhub: string;
     readonly dependents: string;
     readonly dependentsRegistry: string;
+    readonly maven: string;
+    readonly goproxy: string;
   };
   readonly githubToken: string | null;
   readonly observer: boolean;
@@ -56,6 +58,8 @@ const Env = z.object({
   TENDED_DOCKERHUB_API_URL: url.default('https://hub.docker.com'),
   TENDED_DEPENDENTS_URL: url.default('https://packages.ecosyste.ms'),
   TENDED_DEPENDENTS_REGISTRY: z.string().min(1).default('npmjs.org'),
+  TENDED_MAVEN_URL: url.default('https://repo1.maven.org/maven2'),
+  TENDED_GOPROXY_URL: url.default('https://proxy.golang.org'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   TENDED_OBSERVER: onOff.default('on'),
   TENDED_SIGNING_KEY: z.string().min(1).optional(),
@@ -120,6 +124,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       dockerhub: strip(e.TENDED_DOCKERHUB_API_URL),
       dependents: strip(e.TENDED_DEPENDENTS_URL),
       dependentsRegistry: e.TENDED_DEPENDENTS_REGISTRY,
+      maven: strip(e.TENDED_MAVEN_URL),
+      goproxy: strip(e.TENDED_GOPROXY_URL),
     }),
     githubToken: e.GITHUB_TOKEN ?? null,
     observer: e.TENDED_OBSERVER === 'on',

@@ -28,11 +28,11 @@ function issueOf(fn: () => unknown) {
 }
 
 describe('kinds', () => {
-  it('accepts exactly the four kinds', () => {
-    expect([...COMPONENT_KINDS]).toEqual(['github', 'npm', 'pypi', 'docker']);
+  it('accepts exactly the six kinds', () => {
+    expect([...COMPONENT_KINDS]).toEqual(['github', 'npm', 'pypi', 'docker', 'maven', 'golang']);
     expect(isComponentKind('npm')).toBe(true);
     expect(isComponentKind('NPM')).toBe(false);
-    expect(isComponentKind('maven')).toBe(false);
+    expect(isComponentKind('cargo')).toBe(false);
   });
 
   it.each([
@@ -43,9 +43,9 @@ describe('kinds', () => {
   });
 
   it('refuses an unknown kind at loc kind, listing the accepted ones', () => {
-    const issue = issueOf(() => normaliseComponent('maven', 'x'));
+    const issue = issueOf(() => normaliseComponent('cargo', 'x'));
     expect(issue?.loc).toEqual(['kind']);
-    expect(issue?.msg).toBe('kind must be one of github, npm, pypi, docker; got "maven"');
+    expect(issue?.msg).toBe('kind must be one of github, npm, pypi, docker, maven, golang; got "cargo"');
   });
 });
 
@@ -193,12 +193,31 @@ describe('componentFromPurl', () => {
     ['pkg:docker/o/i@1?repository_url=https://ghcr.io/', 'docker', 'ghcr.io/o/i:1'],
     ['pkg:docker/cassandra@latest?repository_url=hub.docker.com', 'docker', 'docker.io/library/cassandra:latest'],
     [`pkg:docker/library/node@sha256%3A${SHA}`, 'docker', `docker.io/library/node@sha256:${SHA}`],
+    ['pkg:maven/org.apache.commons/commons-lang3@3.12.0?type=jar', 'maven', 'org.apache.commons:commons-lang3'],
+    ['pkg:maven/g/a@1?repository_url=https://repo1.maven.org/maven2', 'maven', 'g:a'],
+    // Go keeps case (the proxy is case-sensitive); the subpath is a package inside the module.
+    ['pkg:golang/github.com/CycloneDX/cyclonedx-go@v0.6.0', 'golang', 'github.com/CycloneDX/cyclonedx-go'],
+    ['pkg:golang/golang.org/x/net@v0.0.0-20220722155237-a158d28d115b#http2', 'golang', 'golang.org/x/net'],
+    // packageurl-js 2.0.1 throws on a "v" version that is not semver; the version is not the module's identity.
+    ['pkg:golang/gopkg.in/yaml.v3@v3', 'golang', 'gopkg.in/yaml.v3'],
+    [
+      `pkg:oci/debian@sha256%3A${SHA}?repository_url=docker.io/library/debian&arch=amd64&tag=latest`,
+      'docker',
+      `docker.io/library/debian:latest@sha256:${SHA}`,
+    ],
+    ['pkg:oci/app?repository_url=ghcr.io/acme/app&tag=1.2', 'docker', 'ghcr.io/acme/app:1.2'],
   ])('%s → %s %s', (purl, kind, id) => {
     expect(componentFromPurl(purl)).toEqual({ kind, id });
   });
 
   it.each([
-    ['pkg:maven/org.apache/commons@1', 'not observed'],
+    ['pkg:cargo/serde@1', 'not observed'],
+    [
+      'pkg:maven/com.acme/internal@1?repository_url=https://nexus.acme.example/repository/releases',
+      'only Maven Central',
+    ],
+    ['pkg:oci/app@sha256%3Aabc', 'names no registry'],
+    ['pkg:golang/nodomain/x@v1.0.0', 'not a valid golang name'],
     ['pkg:npm/private-thing?repository_url=https://npm.example.com', 'public npm registry'],
     ['pkg:pypi/internal?repository_url=https://pypi.example.com/simple', 'public PyPI'],
     ['not-a-purl', 'pkg:npm/express'],

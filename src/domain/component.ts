@@ -9,7 +9,7 @@ import { PackageURL } from 'packageurl-js';
 import { ValidationError, quoteInput } from './errors.js';
 import { normaliseDockerReference, parseDockerId, DOCKER_HUB } from './docker-reference.js';
 
-export const COMPONENT_KINDS = ['github', 'npm', 'pypi', 'docker'] as const;
+export const COMPONENT_KINDS = ['github', 'npm', 'pypi', 'docker', 'maven', 'golang'] as const;
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
 export function isComponentKind(s: string): s is ComponentKind {
@@ -38,6 +38,10 @@ const EXPECTED: Record<ComponentKind, string> = {
   pypi: 'a pypi component is named as on PyPI, for example requests: letters, digits, ".", "_" and "-", starting and ending with a letter or digit',
   docker:
     'a docker component is an image reference, for example node, node:18-alpine, bitnami/redis:7 or ghcr.io/owner/image:1',
+  maven:
+    'a maven component is groupId:artifactId, for example org.apache.commons:commons-lang3: each letters, digits, ".", "_" or "-"',
+  golang:
+    'a golang component is a module path, for example github.com/sirupsen/logrus or golang.org/x/net: "/"-separated elements of letters, digits, ".", "_", "~" or "-", the first a domain name with a dot',
 };
 
 function nameError(kind: ComponentKind, raw: string, why?: string): ValidationError {
@@ -102,6 +106,35 @@ function normalisePypi(name: string): string | string[] {
   return [pep503(name)];
 }
 
+// Maven coordinates: what Maven itself accepts in a groupId or artifactId (ids are case-sensitive).
+const MAVEN_PART = /^[\w.-]{1,200}$/;
+
+/** `groupId:artifactId`, also written `groupId/artifactId` (the purl's form); kept as given, Maven is case-sensitive. */
+function normaliseMaven(name: string): string | string[] {
+  const parts = name.includes(':') ? name.split(':') : name.split('/');
+  if (parts.length !== 2) return 'expected groupId:artifactId';
+  const [group = '', artifact = ''] = parts;
+  if (!MAVEN_PART.test(group) || !MAVEN_PART.test(artifact)) return 'a groupId or artifactId with other characters';
+  return [`${group}:${artifact}`];
+}
+
+// Go module path elements (golang.org/x/mod/module.CheckPath): ASCII letters, digits and -._~.
+const GO_ELEMENT = /^[\w.~-]{1,100}$/;
+const GO_MAX_LENGTH = 500;
+
+/**
+ * A Go module path, kept as given: the module proxy is case-sensitive (it escapes capitals as
+ * `!x`), and some SBOM writers lower-case Go purls, so folding case would name another module.
+ */
+function normaliseGolang(name: string): string | string[] {
+  if (name.length > GO_MAX_LENGTH) return `longer than ${GO_MAX_LENGTH} characters`;
+  const elements = name.split('/');
+  if (elements.some((e) => !GO_ELEMENT.test(e) || e.startsWith('.') || e.endsWith('.')))
+    return 'an empty element, or one with characters a module path cannot hold';
+  if (!elements[0]!.includes('.')) return 'the first element must be a domain name such as github.com';
+  return [name];
+}
+
 /**
  * Normalises a user-given component. Throws a ValidationError at `['kind']` listing the
  * accepted kinds, or at `['name']` saying which shape that kind expects.
@@ -128,7 +161,11 @@ export function normaliseComponent(kind: string, name: string): ComponentRef {
         ? normaliseNpm(n)
         : k === 'pypi'
           ? normalisePypi(n)
-          : normaliseDockerReference(n);
+          : k === 'maven'
+            ? normaliseMaven(n)
+            : k === 'golang'
+              ? normaliseGolang(n)
+              : normaliseDockerReference(n);
   if (typeof result === 'string') throw nameError(k, name, result);
   return { kind: k, id: result[0] ?? '' };
 }
@@ -166,6 +203,14 @@ function toPurl(ref: ComponentRef): PackageURL {
     }
     case 'pypi':
       return new PackageURL('pypi', null, ref.id);
+    case 'maven': {
+      const colon = ref.id.indexOf(':');
+      return new PackageURL('maven', ref.id.slice(0, colon), ref.id.slice(colon + 1));
+    }
+    case 'golang': {
+      const slash = ref.id.lastIndexOf('/');
+      return new PackageURL('golang', ref.id.slice(0, slash), ref.id.slice(slash + 1));
+    }
     case 'docker': {
       const r = parseDockerId(ref.id);
       const slash = r.path.lastIndexOf('/');
@@ -190,6 +235,19 @@ function toPurl(ref: ComponentRef): PackageURL {
 
 const NPM_REGISTRIES = new Set(['registry.npmjs.org', 'registry.npmjs.com', 'npmjs.com', 'www.npmjs.com', 'npmjs.org']);
 const PYPI_REGISTRIES = new Set(['pypi.org', 'pypi.python.org', 'upload.pypi.org', 'files.pythonhosted.org']);
+const MAVEN_CENTRAL = new Set(['repo.maven.apache.org', 'repo1.maven.org', 'central.sonatype.com', 'search.maven.org']);
+
+/**
+ * A purl without its version. Go versions are not part of a module's identity, and packageurl-js
+ * 2.0.1 throws a ReferenceError on a Go version such as `v1.0` that is not semver. The version is
+ * what follows the last `@` before the qualifiers and subpath (an `@` in a name is percent-encoded).
+ */
+function withoutVersion(purl: string): string {
+  const end = purl.search(/[?#]/);
+  const head = end < 0 ? purl : purl.slice(0, end);
+  const at = head.lastIndexOf('@');
+  return at < 0 ? purl : head.slice(0, at) + purl.slice(head.length);
+}
 
 function registryHost(url: string): string {
   return url
@@ -203,7 +261,7 @@ function purlError(raw: string, why: string): ValidationError {
   return new ValidationError([
     {
       loc: ['purl'],
-      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi or pkg:docker, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
+      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven or pkg:golang, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
       type: 'value_error.purl',
     },
   ]);
@@ -228,7 +286,7 @@ export function componentFromPurl(purl: string): ComponentRef {
   }
   let p: PackageURL;
   try {
-    p = PackageURL.fromString(purl);
+    p = PackageURL.fromString(/^pkg:\/*golang\//i.test(purl) ? withoutVersion(purl) : purl);
   } catch (e) {
     throw purlError(String(purl), e instanceof Error ? e.message.replace(/^Invalid purl: /, '') : 'unreadable');
   }
@@ -266,6 +324,22 @@ export function componentFromPurl(purl: string): ComponentRef {
       else if (p.version) ref += `:${p.version}`;
       return wrap('docker', ref);
     }
+    case 'maven':
+      // Another repository's artifact only shares its coordinates with Central's.
+      if (repositoryUrl && !MAVEN_CENTRAL.has(registryHost(repositoryUrl)))
+        throw purlError(purl, 'only Maven Central is observed');
+      return wrap('maven', `${p.namespace ?? ''}:${p.name}`);
+    case 'golang':
+      // The subpath names a package inside the module; the module is the component.
+      return wrap('golang', p.namespace ? `${p.namespace}/${p.name}` : p.name);
+    case 'oci': {
+      // The repository (registry and path) is in repository_url; the name alone names no registry.
+      if (!repositoryUrl) throw purlError(purl, 'an oci purl without repository_url names no registry');
+      const repository = repositoryUrl.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+      const tag = p.qualifiers?.['tag'];
+      if (p.version?.includes(':')) return wrap('docker', `${repository}${tag ? `:${tag}` : ''}@${p.version}`);
+      return wrap('docker', tag ? `${repository}:${tag}` : repository);
+    }
     default:
       throw purlError(purl, `type "${p.type.slice(0, 20)}" is not observed`);
   }
@@ -283,7 +357,10 @@ export function componentOwner(ref: ComponentRef): string {
     case 'npm':
       return ref.id.startsWith('@') ? ref.id.slice(0, ref.id.indexOf('/')) : '';
     case 'pypi':
+    case 'golang':
       return '';
+    case 'maven':
+      return ref.id.slice(0, ref.id.indexOf(':'));
     case 'docker': {
       const r = parseDockerId(ref.id);
       return `${r.domain}/${r.path.slice(0, Math.max(0, r.path.lastIndexOf('/')))}`.replace(/\/$/, '');

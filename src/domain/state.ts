@@ -57,6 +57,8 @@ const ACTIVITY: Record<ComponentKind, string> = {
   npm: 'latest published version',
   pypi: 'latest published version',
   docker: 'tag last pushed',
+  maven: 'latest release published',
+  golang: 'latest version published',
 };
 
 /** What sets `archived` for each kind (DESIGN §3). */
@@ -65,6 +67,8 @@ const ARCHIVED: Record<ComponentKind, string> = {
   npm: 'the latest version carries a registry deprecation notice',
   pypi: 'the project is marked archived or deprecated, or declares Development Status :: 7 - Inactive',
   docker: 'the image is deprecated upstream',
+  maven: 'the latest release relocates the artifact to other coordinates',
+  golang: 'the latest go.mod declares the module deprecated, or its GitHub repository is archived',
 };
 
 /**
@@ -109,6 +113,9 @@ export const UNREACHABLE_REASONS = [
   'unauthorized',
   // The reference names something the readers cannot read honestly (another registry, a bare digest).
   'unsupported',
+  // The registry does not list it, and that proves no deletion: Maven Central removes nothing and
+  // the Go proxy forgets nothing, so the name may be private or live elsewhere.
+  'not_listed',
 ] as const;
 export type UnreachableReason = (typeof UNREACHABLE_REASONS)[number];
 

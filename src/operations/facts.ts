@@ -55,6 +55,8 @@ const EXAMPLE: Record<ComponentRef['kind'], string> = {
   npm: 'express or %40babel%2Fcore',
   pypi: 'requests',
   docker: 'node:18-alpine',
+  maven: 'org.apache.commons%3Acommons-lang3',
+  golang: 'github.com%2Fsirupsen%2Flogrus',
 };
 
 export interface TrustFacts extends EntityResult, Omit<EntitySeries, 'series'> {

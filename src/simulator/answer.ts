@@ -4,7 +4,7 @@
  */
 import { COMMON_FAILS, type CommonFail, type Fail } from './scenario.js';
 
-export type Upstream = 'github' | 'npm' | 'pypi' | 'endoflife' | 'dockerhub' | 'dependents';
+export type Upstream = 'github' | 'npm' | 'pypi' | 'endoflife' | 'dockerhub' | 'dependents' | 'maven' | 'goproxy';
 
 export interface HttpAnswer {
   status: number;
@@ -48,6 +48,17 @@ export function json(
   };
 }
 
+/** A text answer (XML, go.mod, a plain-text error) with its content type. */
+export function text(
+  status: number,
+  body: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+  cacheable = status === 200,
+): HttpAnswer {
+  return { status, headers: { 'content-type': contentType, ...headers }, body, cacheable };
+}
+
 export function html(status: number, text: string, headers: Record<string, string> = {}): HttpAnswer {
   return { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body: text };
 }
@@ -78,6 +89,18 @@ const NOT_FOUND: Record<Upstream, (ctx: Ctx) => HttpAnswer> = {
     });
   },
   dependents: () => json(404, { error: 'Not Found' }),
+  // Central answers a missing file with a bare 404 page.
+  maven: () => html(404, '<html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1></body></html>'),
+  // The proxy's errors are text/plain (research upstreams-more §2.4).
+  goproxy: (ctx) => {
+    const at = ctx.path.indexOf('/@');
+    const module = at > 0 ? ctx.path.slice(1, at) : ctx.path.slice(1);
+    return text(
+      404,
+      `not found: module ${module}: git ls-remote -q origin in /tmp/gopath/pkg/mod/cache/vcs/0a1b: exit status 128:\n\tfatal: could not read Username for 'https://github.com': terminal prompts disabled`,
+      'text/plain; charset=utf-8',
+    );
+  },
 };
 
 export function notFound(upstream: Upstream, ctx: Ctx): HttpAnswer {

@@ -9,5 +9,7 @@ export function upstreamEnv(urls: UpstreamUrls): Record<string, string> {
     TENDED_EOL_API_URL: urls.endoflife,
     TENDED_DOCKERHUB_API_URL: urls.dockerhub,
     TENDED_DEPENDENTS_URL: urls.dependents,
+    TENDED_MAVEN_URL: urls.maven,
+    TENDED_GOPROXY_URL: urls.goproxy,
   };
 }

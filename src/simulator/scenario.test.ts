@@ -43,7 +43,7 @@ describe('parseScenario', () => {
     [
       'an unknown kind',
       { components: { 'gitlab:a/b': [{ from: '2025-01-01' }] } },
-      /kind:id with kind github, npm, pypi or docker/,
+      /kind:id with kind github, npm, pypi, docker, maven or golang/,
     ],
     [
       'a bad id',
@@ -130,7 +130,7 @@ describe('phaseAt', () => {
 });
 
 describe('the demo scenario', () => {
-  it('is a small living record across the four kinds', () => {
+  it('is a small living record across every kind', () => {
     const s = demo();
     const kinds = new Set(scenarioComponents(s).map((r) => r.kind));
     expect([...kinds].sort()).toEqual([...COMPONENT_KINDS].sort());
@@ -168,6 +168,9 @@ describe('the demo scenario', () => {
         'pypi:yanky': ['alive', 'dormant', 'dormant', 'deleted', 'deleted', 'deleted'],
         'docker:docker.io/library/node:18-alpine': ['alive', 'eol', 'eol', 'eol', 'eol', 'eol'],
         'docker:docker.io/library/python:3.12-slim-bookworm': ['alive', 'alive', 'dormant', 'alive', 'eol', 'eol'],
+        'maven:org.acme:rocket-core': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
+        // The proxy keeps serving it; its repository's archiving (2026-07) is what archives it.
+        'golang:github.com/acme/rocket': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
       });
     } finally {
       await sim.close();

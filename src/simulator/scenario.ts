@@ -29,6 +29,10 @@ export const FAILS = {
   npm: [...COMMON_FAILS, 'unpublished', 'security_holding'],
   pypi: [...COMMON_FAILS, 'all_yanked'],
   docker: [...COMMON_FAILS],
+  // Sonatype's 403 for excessive use; a release whose POM is missing (old artifacts).
+  maven: [...COMMON_FAILS, 'blocked', 'pom_missing'],
+  // The proxy's older 410 for what it cannot serve.
+  golang: [...COMMON_FAILS, 'gone_410'],
   endoflife: [...COMMON_FAILS],
   dependents: [...COMMON_FAILS],
 } as const;
@@ -111,6 +115,37 @@ const DockerPhase = z.strictObject({
   digest: z.string().optional(),
 });
 
+const MavenPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.maven).optional(),
+  /** version → when it reached Central (its POM's Last-Modified). */
+  versions: z.record(z.string(), instant).optional(),
+  /** What <release> says (default: the version published last); Central's hint is not always the highest. */
+  release: z.string().optional(),
+  /** A <relocation> in every POM from this phase on: the artifact moved. */
+  relocation: z
+    .strictObject({
+      group_id: z.string().optional(),
+      artifact_id: z.string().optional(),
+      version: z.string().optional(),
+      message: z.string().optional(),
+    })
+    .optional(),
+});
+
+const GolangPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.golang).optional(),
+  /** version → its commit time (what the proxy reports as Time). */
+  versions: z.record(z.string(), instant).optional(),
+  /** What @latest answers (default: the version with the latest time). */
+  latest: z.string().optional(),
+  /** A `// Deprecated:` notice in the latest go.mod. */
+  deprecated: z.string().optional(),
+  /** `retract` directives in the latest go.mod. */
+  retracted: z.array(z.string()).optional(),
+});
+
 const EolRelease = z.strictObject({
   name: z.string().min(1),
   codename: z.string().optional(),
@@ -137,13 +172,15 @@ export type GithubPhase = z.infer<typeof GithubPhase>;
 export type NpmPhase = z.infer<typeof NpmPhase>;
 export type PypiPhase = z.infer<typeof PypiPhase>;
 export type DockerPhase = z.infer<typeof DockerPhase>;
+export type MavenPhase = z.infer<typeof MavenPhase>;
+export type GolangPhase = z.infer<typeof GolangPhase>;
 export type EolPhase = z.infer<typeof EolPhase>;
 export type EolRelease = z.infer<typeof EolRelease>;
 export type EolProduct = z.infer<typeof EolProduct>;
-export type Phase = GithubPhase | NpmPhase | PypiPhase | DockerPhase;
+export type Phase = GithubPhase | NpmPhase | PypiPhase | DockerPhase | MavenPhase | GolangPhase;
 
 export interface Scenario {
-  /** Keyed `kind:id` (`github:owner/repo`, `npm:@scope/name`, `pypi:name`, `docker:node:18-alpine`). */
+  /** Keyed `kind:id` (`github:owner/repo`, `npm:@scope/name`, `pypi:name`, `docker:node:18-alpine`, `maven:group:artifact`, `golang:module/path`). */
   components: Record<string, Phase[]>;
   /** endoflife.date products by canonical name. */
   endoflife?: Record<string, EolProduct>;
@@ -158,6 +195,8 @@ const PHASES: Record<ComponentKind, z.ZodType<Phase>> = {
   npm: NpmPhase,
   pypi: PypiPhase,
   docker: DockerPhase,
+  maven: MavenPhase,
+  golang: GolangPhase,
 };
 
 export class ScenarioError extends Error {
@@ -201,7 +240,7 @@ export function parseScenario(input: unknown): Scenario {
     const colon = key.indexOf(':');
     const kind = key.slice(0, colon);
     if (colon < 0 || !isComponentKind(kind)) {
-      problems.push(`${at}: a component key is kind:id with kind github, npm, pypi or docker`);
+      problems.push(`${at}: a component key is kind:id with kind github, npm, pypi, docker, maven or golang`);
       continue;
     }
     let ref: ComponentRef;

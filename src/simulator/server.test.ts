@@ -43,6 +43,8 @@ describe('the simulator server', () => {
       dockerhub: `${sim.url}/dockerhub`,
       dependents: `${sim.url}/dependents`,
       dependentsRegistry: 'npmjs.org',
+      maven: `${sim.url}/maven/maven2`,
+      goproxy: `${sim.url}/goproxy`,
     });
   });
 

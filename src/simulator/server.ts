@@ -16,6 +16,8 @@ import { answerDockerhub } from './dockerhub.js';
 import { answerEndoflife } from './endoflife.js';
 import { answerGithub, GithubBudget } from './github.js';
 import { answerNpm } from './npm.js';
+import { answerGoproxy } from './goproxy.js';
+import { answerMaven } from './maven.js';
 import { answerPypi } from './pypi.js';
 import { seededRandom } from './random.js';
 import { parseScenario, type CommonFail, type Scenario } from './scenario.js';
@@ -55,6 +57,8 @@ const HANDLERS: Record<Upstream, (ctx: Ctx, world: World) => SimAnswer> = {
   pypi: answerPypi,
   endoflife: answerEndoflife,
   dockerhub: answerDockerhub,
+  maven: answerMaven,
+  goproxy: answerGoproxy,
   dependents: answerDependents,
 };
 const UPSTREAMS = Object.keys(HANDLERS) as Upstream[];
@@ -195,6 +199,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       dockerhub: `${root}/dockerhub`,
       dependents: `${root}/dependents`,
       dependentsRegistry: world.scenario.dependents_registry ?? 'npmjs.org',
+      maven: `${root}/maven/maven2`,
+      goproxy: `${root}/goproxy`,
     },
     requests,
     setScenario(s: Scenario) {

@@ -5,6 +5,8 @@ import {
   type EolPhase,
   type EolProduct,
   type GithubPhase,
+  type GolangPhase,
+  type MavenPhase,
   type NpmPhase,
   type PypiPhase,
   type Scenario,
@@ -60,6 +62,14 @@ export class World {
 
   pypi(name: string, today: string): PypiPhase | null {
     return phaseAt((this.scenario.components[`pypi:${name}`] ?? []) as PypiPhase[], today);
+  }
+
+  maven(id: string, today: string): MavenPhase | null {
+    return phaseAt((this.scenario.components[`maven:${id}`] ?? []) as MavenPhase[], today);
+  }
+
+  golang(module: string, today: string): GolangPhase | null {
+    return phaseAt((this.scenario.components[`golang:${module}`] ?? []) as GolangPhase[], today);
   }
 
   docker(id: string, today: string): DockerPhase | null {

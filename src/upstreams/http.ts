@@ -18,14 +18,20 @@ export const NOT_SENT = 'not sent:';
 export interface FactsSpec<F extends EvidenceValue> {
   /** Names the facts' format: facts cached in another format are not re-confirmed by a 304. */
   version: string;
-  /** The facts a 200 body establishes, or a sentence saying why the body cannot be read. */
-  extract(body: unknown): F | string;
+  /**
+   * The facts a 200 body establishes, or a sentence saying why the body cannot be read. The body
+   * is parsed JSON, or the text itself when the request asked for `body: 'text'` (XML, go.mod);
+   * the headers are there for facts only they carry (a file's Last-Modified).
+   */
+  extract(body: unknown, headers: Headers): F | string;
 }
 
 export interface RequestSpec<F extends EvidenceValue> {
   accept: string;
   headers?: Record<string, string>;
   facts: FactsSpec<F>;
+  /** What a 200's body is: JSON (the default), or text handed to the extractor as it is. */
+  body?: 'json' | 'text';
 }
 
 export interface Redirect {
@@ -185,7 +191,8 @@ export class HttpClient {
       return this.unreachable(url, 'unauthorized', { http_status: 401, message: messageOf(body, x.text) }, redirects);
     if (x.status !== 200)
       return { kind: 'status', url, status: x.status, body, text: x.text, headers: x.headers, redirects };
-    if (body === undefined) {
+    const asText = spec.body === 'text';
+    if (!asText && body === undefined) {
       return this.unreachable(
         url,
         'unparsable',
@@ -195,7 +202,7 @@ export class HttpClient {
     }
     let facts: F | string;
     try {
-      facts = spec.facts.extract(body);
+      facts = spec.facts.extract(asText ? x.text : body, x.headers);
     } catch (error) {
       // An extractor bug met by an odd body is still an odd body, not a crash of the pass.
       facts = `the body could not be read: ${error instanceof Error ? error.message : String(error)}`;

@@ -57,6 +57,10 @@ export interface UpstreamUrls {
   dependents: string;
   /** The dependents source's identifier for the npm registry (ecosyste.ms: `npmjs.org`). */
   dependentsRegistry: string;
+  /** A Maven repository laid out as Central is (`…/maven2`). */
+  maven: string;
+  /** A Go module proxy (GOPROXY protocol). */
+  goproxy: string;
 }
 
 export interface UpstreamOptions {

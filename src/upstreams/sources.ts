@@ -4,6 +4,8 @@ import { createDependentsSource } from './dependents/read.js';
 import { createDockerSource } from './docker/read.js';
 import { EndoflifeReader } from './endoflife/read.js';
 import { createGithubSource } from './github/read.js';
+import { createGolangSource } from './golang/read.js';
+import { createMavenSource } from './maven/read.js';
 import { HttpClient } from './http.js';
 import { createNpmSource } from './npm/read.js';
 import { createPypiSource } from './pypi/read.js';
@@ -30,11 +32,15 @@ export function createSources(options: UpstreamOptions): Sources {
       ...(options.now ? { now: options.now } : {}),
     });
   const endoflife = new EndoflifeReader(client('endoflife', SMALL_BODY), base(options.urls.endoflife));
+  const github = createGithubSource(client('github', SMALL_BODY), base(options.urls.github));
   return {
-    github: createGithubSource(client('github', SMALL_BODY), base(options.urls.github)),
+    github,
     npm: createNpmSource(client('npm', LARGE_BODY), base(options.urls.npm)),
     pypi: createPypiSource(client('pypi', LARGE_BODY), base(options.urls.pypi)),
     docker: createDockerSource(client('dockerhub', SMALL_BODY), base(options.urls.dockerhub), endoflife),
+    maven: createMavenSource(client('maven', SMALL_BODY), base(options.urls.maven)),
+    // One GitHub reader for both: GitHub's limits are per token, and one client keeps one hold.
+    golang: createGolangSource(client('goproxy', SMALL_BODY), base(options.urls.goproxy), github),
     dependents: createDependentsSource(
       client('dependents', SMALL_BODY),
       base(options.urls.dependents),

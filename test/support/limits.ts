@@ -18,6 +18,8 @@ export function closedSources(): Sources {
       dockerhub: nowhere,
       dependents: nowhere,
       dependentsRegistry: 'npmjs.org',
+      maven: nowhere,
+      goproxy: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-test',

@@ -91,7 +91,7 @@ describe('parseCycloneDx on the corpus', () => {
   it('names the purl type it does not observe (laravel, composer)', () => {
     const r = parseCycloneDx(readFileSync(`${CORPUS_DIR}cyclonedx/laravel-7.12.0.1.1.xml`, 'utf8'));
     expect(r.variant).toBe('CycloneDX 1.1 XML');
-    expect(r.unresolved[0]?.reason).toMatch(/type "composer".*npm, pypi and docker/);
+    expect(r.unresolved[0]?.reason).toMatch(/type "composer".*npm, pypi, docker, oci, maven and golang/);
   });
 });
 
@@ -132,7 +132,7 @@ describe('parseCycloneDx rules', () => {
             name: 'a',
             'bom-ref': 'a-ref',
             purl: 'pkg:npm/a@1',
-            components: [{ name: 'b' }, { name: 'c', purl: 'pkg:maven/g/c@1' }],
+            components: [{ name: 'b' }, { name: 'c', purl: 'pkg:cargo/c@1' }],
           },
         ],
       }),
@@ -148,7 +148,7 @@ describe('parseCycloneDx rules', () => {
     ]);
     expect(r.unresolved).toEqual([
       { input: 'b', location: 'components[0].components[0]', reason: NO_PURL_REASON },
-      { input: 'pkg:maven/g/c@1', location: 'components[0].components[1]', reason: expect.stringContaining('"maven"') },
+      { input: 'pkg:cargo/c@1', location: 'components[0].components[1]', reason: expect.stringContaining('"cargo"') },
     ]);
   });
 

@@ -68,9 +68,12 @@ describe('parseSpdx on the corpus', () => {
     expect(tag.variant).toBe('SPDX 2.3 tag-value');
     expect(json.variant).toBe('SPDX 2.3 JSON');
     expect(tag.unresolved).toEqual(json.unresolved);
-    expect(tag.unresolved.find((u) => u.location === 'SPDXRef-fromDoap-0')?.input).toBe(
-      'pkg:maven/org.apache.jena/apache-jena@3.12.0',
-    );
+    expect(tag.references).toEqual(json.references);
+    expect(tag.references.find((r) => r.location === 'SPDXRef-fromDoap-0')).toEqual({
+      ref: { kind: 'maven', id: 'org.apache.jena:apache-jena' },
+      input: 'pkg:maven/org.apache.jena/apache-jena@3.12.0',
+      location: 'SPDXRef-fromDoap-0',
+    });
     expect(parseSpdx(read('spdx/appbomination-3.0.spdx3.json')).variant).toBe('SPDX 3.0.1 JSON-LD');
     expect(parseSpdx(read('spdx/trivy-elasticsearch.spdx.json')).unresolved[0]?.reason).toMatch(/type "bitnami"/);
   });
