@@ -46,7 +46,11 @@ describe.each([
           'npm:tiny-public': [fresh],
           'npm:asked-not-queued': [fresh],
           'github:acme/discovered': [alive],
-          // Not in the scenario, so their upstreams answer 404: @secretco/internal-billing, secretco/private-repo.
+          'maven:org.acme:public-lib': [{ from: '2020-01-01', versions: { '2.0': '2026-03-01T00:00:00Z' } }],
+          'golang:example.com/public-mod': [{ from: '2020-01-01', versions: { 'v1.0.0': '2026-03-01T00:00:00Z' } }],
+          // Not in the scenario, so their upstreams answer 404: @secretco/internal-billing, secretco/private-repo,
+          // com.secretco:ledger (Central) and git.secretco.example/payroll (the Go proxy): for these two a
+          // 404 proves no deletion ("not listed"), and a private name must vanish all the same.
         },
       }),
       clock: () => new Date(`${DAY}T12:00:00Z`),
@@ -116,6 +120,24 @@ describe.each([
       expect(r.source).toMatch(/^not checked yet; queued for observation/);
     }
 
+    // An SBOM that asks: Maven and Go names, a public and a private one each.
+    const sbom = await fetch(`${serve.url}/api/v1/sbom?queue=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.cyclonedx+json' },
+      body: JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.6',
+        components: [
+          { type: 'library', name: 'public-lib', purl: 'pkg:maven/org.acme/public-lib@2.0' },
+          { type: 'library', name: 'ledger', purl: `pkg:maven/com.${SECRET}/ledger@1.0` },
+          { type: 'library', name: 'public-mod', purl: 'pkg:golang/example.com/public-mod@v1.0.0' },
+          { type: 'library', name: 'payroll', purl: `pkg:golang/git.${SECRET}.example/payroll@v0.3.0` },
+        ],
+      }),
+    });
+    expect(sbom.status).toBe(200);
+    expect(((await sbom.json()) as { discovery: unknown }).discovery).toMatchObject({ unheld: 4, queued: 4 });
+
     // A read naming one repository queues it.
     for (const repo of ['acme/discovered', `${SECRET}/private-repo`]) {
       const entity = await get(`/api/v1/entity/${repo}`);
@@ -131,6 +153,10 @@ describe.each([
     expect((await ids()).sort()).toEqual([
       'github:acme/discovered',
       `github:${SECRET}/private-repo`,
+      'golang:example.com/public-mod',
+      `golang:git.${SECRET}.example/payroll`,
+      `maven:com.${SECRET}:ledger`,
+      'maven:org.acme:public-lib',
       `npm:@${SECRET}/internal-billing`,
       'npm:tiny-public',
     ]);
@@ -138,18 +164,25 @@ describe.each([
 
     const pass = await tended(['observe', '--once'], env, `${DAY} 12:00:00`).exited;
     expect(pass.code, pass.err).toBe(0);
-    expect(pass.out).toMatch(/^observed 2 /);
-    expect(pass.out).toMatch(/dropped 2 /);
+    expect(pass.out).toMatch(/^observed 4 /);
+    expect(pass.out).toMatch(/dropped 4 /);
     logs.push(pass.out, pass.err);
 
     expect(await observed('npm', 'tiny-public')).toEqual([[DAY, 'alive']]);
     expect(await observed('github', 'acme/discovered')).toEqual([[DAY, 'alive']]);
     expect(await observed('npm', 'asked-not-queued')).toEqual([]);
-    expect((await ids()).sort()).toEqual(['github:acme/discovered', 'npm:tiny-public']);
+    expect(await observed('maven', 'org.acme:public-lib')).toEqual([[DAY, 'alive']]);
+    expect(await observed('golang', 'example.com/public-mod')).toEqual([[DAY, 'alive']]);
+    expect((await ids()).sort()).toEqual([
+      'github:acme/discovered',
+      'golang:example.com/public-mod',
+      'maven:org.acme:public-lib',
+      'npm:tiny-public',
+    ]);
 
     // The private names: in no leaf, page, listing, feed, search answer, export, log line or table.
     const size = await t.store.treeSize();
-    expect(size).toBe(2);
+    expect(size).toBe(4);
     const leaves = await get(`/api/chain/entries?start=0&end=${size}`);
     expect(leaves.status).toBe(200);
     expect(leaves.text).toContain('tiny-public');

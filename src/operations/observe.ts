@@ -206,7 +206,7 @@ function emptyReport(): PassReport {
 
 /**
  * The readings to record, without those of discovered names no read has shown public yet unless
- * this one does (DESIGN §3 "Discovery"): a not-found drops the name with no trace (a private
+ * this one does (DESIGN §3 "Discovery"): a not-found, or a registry's "not listed", drops the name with no trace (a private
  * package must never become a public "deleted" entry), and a failed read records nothing (the
  * name would be in the log); the name is read again tomorrow. Operator-watched components keep
  * the usual rule: an authoritative not-found is `deleted`.
@@ -223,7 +223,9 @@ async function withoutUnconfirmed(
   const notShown: ComponentReading[] = [];
   for (const r of readings) {
     if (!unconfirmed.has(`${r.ref.kind}:${r.ref.id}`)) keep.push(r);
-    else if (r.observation.state === 'deleted') notShown.push(r);
+    // A registry that proves no deletion (Maven Central, the Go proxy) says `not_listed`: as private a sign.
+    else if (r.observation.state === 'deleted' || r.observation.evidence['unreachable'] === 'not_listed')
+      notShown.push(r);
     else if (r.observation.state === 'not_observed') report.unconfirmed++;
     else keep.push(r);
   }

@@ -3,6 +3,8 @@ import { looksCycloneDx } from '../parsers/cyclonedx/detect.js';
 import { parseCycloneDx } from '../parsers/cyclonedx/parse.js';
 import { looksDockerfile } from '../parsers/dockerfile/detect.js';
 import { parseDockerfile } from '../parsers/dockerfile/parse.js';
+import { looksGoMod } from '../parsers/go-mod/detect.js';
+import { parseGoMod } from '../parsers/go-mod/parse.js';
 import { looksPackageJson } from '../parsers/package-json/detect.js';
 import { parsePackageJson } from '../parsers/package-json/parse.js';
 import { MANIFEST_FORMATS, type ManifestFormat, type ParseResult } from '../parsers/reference.js';
@@ -23,16 +25,19 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
   'package-json': { parse: parsePackageJson, looks: looksPackageJson },
   workflow: { parse: parseWorkflow, looks: looksWorkflow },
   dockerfile: { parse: parseDockerfile, looks: looksDockerfile },
+  // Before requirements: `module x` would not pass for a requirement, but a go.mod's require lines might.
+  'go-mod': { parse: parseGoMod, looks: looksGoMod },
   requirements: { parse: parseRequirements, looks: looksRequirements },
 };
 
 const ACCEPTED_MANIFESTS =
-  'a GitHub Actions workflow, a Dockerfile, a package.json or a requirements.txt (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements), or {"components":[{"name","kind"}]}';
+  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt or a go.mod (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod), or {"components":[{"name","kind"}]}';
 
 /** The format a file name implies, when it implies one. */
 export function formatOfFilename(filename: string): ManifestFormat | null {
   const base = filename.split(/[\\/]/).pop()!.toLowerCase();
   if (base === 'package.json') return 'package-json';
+  if (base === 'go.mod') return 'go-mod';
   if (/(?:^|\.)(?:dockerfile|containerfile)$/.test(base) || /^(?:dockerfile|containerfile)(?:\.|$)/.test(base))
     return 'dockerfile';
   if (/\.ya?ml$/.test(base)) return 'workflow';

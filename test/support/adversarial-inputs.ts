@@ -18,6 +18,24 @@ const fill = (unit: string, bytes: number) => unit.repeat(Math.max(1, Math.floor
 
 export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
   {
+    name: 'go.mod: a require line of spaces',
+    route: 'manifest',
+    format: 'go-mod',
+    make: (n) => `module a.b/c\nrequire a.b/d${fill(' ', n)}v1`,
+  },
+  {
+    name: 'go.mod: many require lines in a block',
+    route: 'manifest',
+    format: 'go-mod',
+    make: (n) => `module a.b/c\nrequire (\n${fill('\tgithub.com/a/b v1.0.0 // indirect\n', n)})\n`,
+  },
+  {
+    name: 'go.mod: slashes and comment markers',
+    route: 'manifest',
+    format: 'go-mod',
+    make: (n) => `module a.b/c\nrequire ${fill('/', n)}${fill('//', n / 2)}`,
+  },
+  {
     name: 'requirements: a name then spaces',
     route: 'manifest',
     format: 'requirements',

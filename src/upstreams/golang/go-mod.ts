@@ -33,7 +33,8 @@ function deprecation(comment: string[]): string | null {
 }
 
 function retraction(spec: string): string | null {
-  const s = spec.replace(/\/\/.*$/, '').trim();
+  const comment = spec.indexOf('//');
+  const s = (comment < 0 ? spec : spec.slice(0, comment)).trim();
   return s === '' ? null : s.slice(0, 100);
 }
 

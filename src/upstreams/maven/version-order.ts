@@ -33,7 +33,7 @@ function items(version: string): Item[] {
   const out: Item[] = [];
   for (const part of version.toLowerCase().split(/[.-]/)) {
     // Where digits meet letters is a separator too: 1.0alpha1 → 1, 0, alpha, 1.
-    for (const piece of part.match(/\d+|[^\d]+/g) ?? ['']) out.push(/^\d+$/.test(piece) ? Number(piece) : piece);
+    for (const piece of part.match(/\d+|\D+/g) ?? ['']) out.push(/^\d+$/.test(piece) ? Number(piece) : piece);
   }
   return out;
 }
