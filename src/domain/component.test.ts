@@ -28,8 +28,8 @@ function issueOf(fn: () => unknown) {
 }
 
 describe('kinds', () => {
-  it('accepts exactly the six kinds', () => {
-    expect([...COMPONENT_KINDS]).toEqual(['github', 'npm', 'pypi', 'docker', 'maven', 'golang']);
+  it('accepts exactly the seven kinds', () => {
+    expect([...COMPONENT_KINDS]).toEqual(['github', 'npm', 'pypi', 'docker', 'maven', 'golang', 'distro']);
     expect(isComponentKind('npm')).toBe(true);
     expect(isComponentKind('NPM')).toBe(false);
     expect(isComponentKind('cargo')).toBe(false);
@@ -45,7 +45,7 @@ describe('kinds', () => {
   it('refuses an unknown kind at loc kind, listing the accepted ones', () => {
     const issue = issueOf(() => normaliseComponent('cargo', 'x'));
     expect(issue?.loc).toEqual(['kind']);
-    expect(issue?.msg).toBe('kind must be one of github, npm, pypi, docker, maven, golang; got "cargo"');
+    expect(issue?.msg).toBe('kind must be one of github, npm, pypi, docker, maven, golang, distro; got "cargo"');
   });
 });
 
@@ -377,5 +377,49 @@ describe('npm names: URL-safe means what encodeURIComponent says', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('OS package purls answer for their distribution release', () => {
+  it.each([
+    // Syft: {os-release ID}-{VERSION_ID}
+    ['pkg:deb/debian/libc6@2.36-9?arch=amd64&distro=debian-12', 'debian/12'],
+    ['pkg:apk/alpine/musl@1.2.2-r0?arch=x86_64&upstream=musl&distro=alpine-3.12.12', 'alpine-linux/3.12'],
+    ['pkg:rpm/redhat/bash@4.4.20?arch=x86_64&distro=rhel-8.10', 'rhel/8'],
+    ['pkg:rpm/amzn/glibc@2.34?distro=amzn-2023', 'amazon-linux/2023'],
+    // Trivy: {family}-{OS name}, and a bare version for apk
+    ['pkg:deb/debian/openssl@3.0.11?distro=debian-12.9', 'debian/12'],
+    ['pkg:deb/ubuntu/bash@5.1?distro=ubuntu-22.04', 'ubuntu/22.04'],
+    ['pkg:apk/alpine/busybox@1.36?distro=3.14.2', 'alpine-linux/3.14'],
+    ['pkg:rpm/amazon/curl@8.3?distro=amazon-2%20%28Karoo%29', 'amazon-linux/2'],
+    ['pkg:rpm/amazon/curl@7.61?distro=amazon-AMI%20release%202018.03', 'amazon-linux/2018.03'],
+    ['pkg:rpm/centos/bash@4.2?distro=centos-8.3.2011', 'centos/8'],
+    ['pkg:rpm/opensuse/zypper@1.14?distro=opensuse-leap-15.6', 'opensuse/15.6'],
+    ['pkg:rpm/photon/bash@5.2?distro=photon-5', 'photon/5.0'],
+    // purl-spec examples: codenames
+    ['pkg:deb/debian/curl@7.50.3-1?arch=i386&distro=jessie', 'debian/8'],
+    ['pkg:deb/ubuntu/curl@7.81?distro=jammy', 'ubuntu/22.04'],
+  ])('%s → distro %s', (purl, id) => {
+    expect(componentFromPurl(purl)).toEqual({ kind: 'distro', id });
+  });
+
+  it.each([
+    ['pkg:deb/debian/curl@7.50.3-1', 'no distro qualifier'],
+    ['pkg:apk/alpine/musl@1.2?distro=edge', 'names no release'],
+    ['pkg:apk/wolfi/glibc@2.38?distro=wolfi-20230201', 'no release dates for wolfi'],
+    ['pkg:rpm/mageia/bash@5?distro=mageia-9', 'no end-of-life listing for the distribution "mageia"'],
+  ])('leaves %s unresolved: %s', (purl, why) => {
+    const issue = issueOf(() => componentFromPurl(purl));
+    expect(issue?.loc).toEqual(['purl']);
+    expect(issue?.msg).toContain(why);
+  });
+
+  it('names a release as the listing does, and refuses a product it has no table for', () => {
+    expect(normaliseComponent('distro', 'Debian/12')).toEqual({ kind: 'distro', id: 'debian/12' });
+    expect(componentPurls({ kind: 'distro', id: 'ubuntu/22.04' })).toEqual([
+      'ubuntu/22.04',
+      'pkg:generic/ubuntu@22.04',
+    ]);
+    expect(issueOf(() => normaliseComponent('distro', 'windows/11'))?.msg).toContain('the product is not one of');
   });
 });

@@ -8,8 +8,9 @@
 import { PackageURL } from 'packageurl-js';
 import { ValidationError, quoteInput } from './errors.js';
 import { normaliseDockerReference, parseDockerId, DOCKER_HUB } from './docker-reference.js';
+import { DISTRO_PRODUCTS, distroRelease } from './distro-release.js';
 
-export const COMPONENT_KINDS = ['github', 'npm', 'pypi', 'docker', 'maven', 'golang'] as const;
+export const COMPONENT_KINDS = ['github', 'npm', 'pypi', 'docker', 'maven', 'golang', 'distro'] as const;
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
 export function isComponentKind(s: string): s is ComponentKind {
@@ -42,6 +43,8 @@ const EXPECTED: Record<ComponentKind, string> = {
     'a maven component is groupId:artifactId, for example org.apache.commons:commons-lang3: each letters, digits, ".", "_" or "-"',
   golang:
     'a golang component is a module path, for example github.com/sirupsen/logrus or golang.org/x/net: "/"-separated elements of letters, digits, ".", "_", "~" or "-", the first a domain name with a dot',
+  distro:
+    'a distro component is a distribution release as the end-of-life listing names it, for example debian/12, ubuntu/22.04 or alpine-linux/3.19',
 };
 
 function nameError(kind: ComponentKind, raw: string, why?: string): ValidationError {
@@ -135,6 +138,17 @@ function normaliseGolang(name: string): string | string[] {
   return [name];
 }
 
+const DISTRO_RELEASE = /^[a-z0-9][a-z0-9.]{0,19}$/;
+
+/** `product/release`, lower-cased: the listing's own names. */
+function normaliseDistro(name: string): string | string[] {
+  const [product = '', release, ...rest] = name.toLowerCase().split('/');
+  if (release === undefined || rest.length > 0) return 'expected product/release';
+  if (!DISTRO_PRODUCTS.has(product)) return `the product is not one of ${[...DISTRO_PRODUCTS].join(', ')}`;
+  if (!DISTRO_RELEASE.test(release)) return 'the release is letters, digits and dots';
+  return [`${product}/${release}`];
+}
+
 /**
  * Normalises a user-given component. Throws a ValidationError at `['kind']` listing the
  * accepted kinds, or at `['name']` saying which shape that kind expects.
@@ -165,14 +179,17 @@ export function normaliseComponent(kind: string, name: string): ComponentRef {
             ? normaliseMaven(n)
             : k === 'golang'
               ? normaliseGolang(n)
-              : normaliseDockerReference(n);
+              : k === 'distro'
+                ? normaliseDistro(n)
+                : normaliseDockerReference(n);
   if (typeof result === 'string') throw nameError(k, name, result);
   return { kind: k, id: result[0] ?? '' };
 }
 
 /** `[native id, pkg: purl]`: index 0 never changes form, so URLs keyed on it never break. */
 export function componentPurls(ref: ComponentRef): [string, string] {
-  if (ref.kind !== 'docker' && PLAIN_ID.test(ref.id)) return [ref.id, `pkg:${ref.kind}/${ref.id}`];
+  if (ref.kind !== 'docker' && ref.kind !== 'distro' && PLAIN_ID.test(ref.id))
+    return [ref.id, `pkg:${ref.kind}/${ref.id}`];
   return [ref.id, toPurl(ref).toString()];
 }
 
@@ -210,6 +227,11 @@ function toPurl(ref: ComponentRef): PackageURL {
     case 'golang': {
       const slash = ref.id.lastIndexOf('/');
       return new PackageURL('golang', ref.id.slice(0, slash), ref.id.slice(slash + 1));
+    }
+    case 'distro': {
+      // No purl type names an OS release; the generic one carries its name and version.
+      const slash = ref.id.indexOf('/');
+      return new PackageURL('generic', null, ref.id.slice(0, slash), ref.id.slice(slash + 1));
     }
     case 'docker': {
       const r = parseDockerId(ref.id);
@@ -261,7 +283,7 @@ function purlError(raw: string, why: string): ValidationError {
   return new ValidationError([
     {
       loc: ['purl'],
-      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven or pkg:golang, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
+      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
       type: 'value_error.purl',
     },
   ]);
@@ -330,8 +352,18 @@ export function componentFromPurl(purl: string): ComponentRef {
         throw purlError(purl, 'only Maven Central is observed');
       return wrap('maven', `${p.namespace ?? ''}:${p.name}`);
     case 'golang':
+      if (!p.namespace && p.name === 'stdlib')
+        throw purlError(purl, 'the Go standard library ships with the Go toolchain; no module proxy serves it');
       // The subpath names a package inside the module; the module is the component.
       return wrap('golang', p.namespace ? `${p.namespace}/${p.name}` : p.name);
+    case 'deb':
+    case 'apk':
+    case 'rpm': {
+      // An OS package is answered by its distribution release (DESIGN §3), which the distro qualifier names.
+      const release = distroRelease(p.namespace, p.qualifiers?.['distro']);
+      if (typeof release !== 'string') throw purlError(purl, release.why);
+      return wrap('distro', release);
+    }
     case 'oci': {
       // The repository (registry and path) is in repository_url; the name alone names no registry.
       if (!repositoryUrl) throw purlError(purl, 'an oci purl without repository_url names no registry');
@@ -359,6 +391,8 @@ export function componentOwner(ref: ComponentRef): string {
     case 'pypi':
     case 'golang':
       return '';
+    case 'distro':
+      return ref.id.slice(0, ref.id.indexOf('/'));
     case 'maven':
       return ref.id.slice(0, ref.id.indexOf(':'));
     case 'docker': {

@@ -59,6 +59,7 @@ const ACTIVITY: Record<ComponentKind, string> = {
   docker: 'tag last pushed',
   maven: 'latest release published',
   golang: 'latest version published',
+  distro: 'latest point release of the distribution release',
 };
 
 /** What sets `archived` for each kind (DESIGN §3). */
@@ -69,6 +70,7 @@ const ARCHIVED: Record<ComponentKind, string> = {
   docker: 'the image is deprecated upstream',
   maven: 'the latest release relocates the artifact to other coordinates',
   golang: 'the latest go.mod declares the module deprecated, or its GitHub repository is archived',
+  distro: 'never: a distribution release is answered by its end-of-life, not archived',
 };
 
 /**

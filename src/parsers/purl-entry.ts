@@ -14,7 +14,19 @@ import {
 } from './reference.js';
 
 /** Purl types componentFromPurl accepts; named in reasons so the reader knows what would work. */
-const OBSERVED_TYPES = ['github', 'githubactions', 'npm', 'pypi', 'docker', 'oci', 'maven', 'golang'];
+const OBSERVED_TYPES = [
+  'github',
+  'githubactions',
+  'npm',
+  'pypi',
+  'docker',
+  'oci',
+  'maven',
+  'golang',
+  'deb',
+  'apk',
+  'rpm',
+];
 
 export const NO_PURL_REASON = 'names no package URL (purl), so it cannot be looked up';
 

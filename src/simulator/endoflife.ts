@@ -21,7 +21,7 @@ function release(r: EolRelease, today: string) {
     eoesFrom,
     // Any level of support, extended included (Debian LTS after security EOL).
     isMaintained: !isEol || (eoesFrom !== null && eoesFrom > today),
-    latest: r.latest ? { name: r.latest, date: r.releaseDate ?? null, link: null } : null,
+    latest: r.latest ? { name: r.latest, date: r.latestDate ?? r.releaseDate ?? null, link: null } : null,
     custom: null,
   };
 }

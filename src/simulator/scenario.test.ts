@@ -43,7 +43,7 @@ describe('parseScenario', () => {
     [
       'an unknown kind',
       { components: { 'gitlab:a/b': [{ from: '2025-01-01' }] } },
-      /kind:id with kind github, npm, pypi, docker, maven or golang/,
+      /kind:id with kind github, npm, pypi, docker, maven, golang or distro/,
     ],
     [
       'a bad id',
@@ -171,6 +171,8 @@ describe('the demo scenario', () => {
         'maven:org.acme:rocket-core': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
         // The proxy keeps serving it; its repository's archiving (2026-07) is what archives it.
         'golang:github.com/acme/rocket': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
+        // Aged by its latest point release (12.11, 2025-05-17) until its end of life (2026-06-10).
+        'distro:debian/12': ['alive', 'alive', 'dormant', 'dormant', 'eol', 'eol'],
       });
     } finally {
       await sim.close();

@@ -146,6 +146,9 @@ const GolangPhase = z.strictObject({
   retracted: z.array(z.string()).optional(),
 });
 
+/** A distribution release is answered from the `endoflife` products; its phases only say it exists. */
+const DistroPhase = z.strictObject({ ...base });
+
 const EolRelease = z.strictObject({
   name: z.string().min(1),
   codename: z.string().optional(),
@@ -156,6 +159,8 @@ const EolRelease = z.strictObject({
   eoesFrom: date.optional(),
   isLts: z.boolean().optional(),
   latest: z.string().optional(),
+  /** The date of `latest` (default: releaseDate). */
+  latestDate: date.optional(),
 });
 const EolPhase = z.strictObject({
   ...base,
@@ -177,7 +182,8 @@ export type GolangPhase = z.infer<typeof GolangPhase>;
 export type EolPhase = z.infer<typeof EolPhase>;
 export type EolRelease = z.infer<typeof EolRelease>;
 export type EolProduct = z.infer<typeof EolProduct>;
-export type Phase = GithubPhase | NpmPhase | PypiPhase | DockerPhase | MavenPhase | GolangPhase;
+export type DistroPhase = z.infer<typeof DistroPhase>;
+export type Phase = GithubPhase | NpmPhase | PypiPhase | DockerPhase | MavenPhase | GolangPhase | DistroPhase;
 
 export interface Scenario {
   /** Keyed `kind:id` (`github:owner/repo`, `npm:@scope/name`, `pypi:name`, `docker:node:18-alpine`, `maven:group:artifact`, `golang:module/path`). */
@@ -197,6 +203,7 @@ const PHASES: Record<ComponentKind, z.ZodType<Phase>> = {
   docker: DockerPhase,
   maven: MavenPhase,
   golang: GolangPhase,
+  distro: DistroPhase,
 };
 
 export class ScenarioError extends Error {
@@ -240,7 +247,7 @@ export function parseScenario(input: unknown): Scenario {
     const colon = key.indexOf(':');
     const kind = key.slice(0, colon);
     if (colon < 0 || !isComponentKind(kind)) {
-      problems.push(`${at}: a component key is kind:id with kind github, npm, pypi, docker, maven or golang`);
+      problems.push(`${at}: a component key is kind:id with kind github, npm, pypi, docker, maven, golang or distro`);
       continue;
     }
     let ref: ComponentRef;

@@ -1,6 +1,7 @@
 /** Builds every reader over one HTTP client per upstream: each upstream has its own limits. */
 import { trimTrailing } from '../domain/text.js';
 import { createDependentsSource } from './dependents/read.js';
+import { createDistroSource } from './distro/read.js';
 import { createDockerSource } from './docker/read.js';
 import { EndoflifeReader } from './endoflife/read.js';
 import { createGithubSource } from './github/read.js';
@@ -41,6 +42,8 @@ export function createSources(options: UpstreamOptions): Sources {
     maven: createMavenSource(client('maven', SMALL_BODY), base(options.urls.maven)),
     // One GitHub reader for both: GitHub's limits are per token, and one client keeps one hold.
     golang: createGolangSource(client('goproxy', SMALL_BODY), base(options.urls.goproxy), github),
+    // The same listing client as the images': one product answer serves every release of it.
+    distro: createDistroSource(endoflife),
     dependents: createDependentsSource(
       client('dependents', SMALL_BODY),
       base(options.urls.dependents),

@@ -67,6 +67,8 @@ describe('findCycle', () => {
     eol_from: null,
     is_maintained: true,
     eoes_from: null,
+    latest: null,
+    latest_date: null,
   });
   const releases = [r('3.12'), r('3.8'), r('18'), r('16'), r('12', 'Bookworm'), r('22.04', 'Jammy Jellyfish')];
   it.each([

@@ -10,6 +10,9 @@ export type ReleaseFacts = {
   eol_from: string | null;
   is_maintained: boolean | null;
   eoes_from: string | null;
+  /** The cycle's latest release (a point release) and its date, when the listing gives them. */
+  latest: string | null;
+  latest_date: string | null;
 };
 
 export type ProductFacts = {
@@ -27,7 +30,8 @@ function date(v: unknown): string | null {
 }
 
 export const PRODUCT_FACTS: FactsSpec<ProductFacts> = {
-  version: 'endoflife-product/1',
+  // /2: adds each cycle's latest release and its date; cached /1 facts are re-read.
+  version: 'endoflife-product/2',
   extract(body) {
     const result = record(record(body)?.['result']);
     if (!result || typeof result['name'] !== 'string' || !Array.isArray(result['releases'])) {
@@ -44,6 +48,9 @@ export const PRODUCT_FACTS: FactsSpec<ProductFacts> = {
         eol_from: date(r['eolFrom']),
         is_maintained: typeof r['isMaintained'] === 'boolean' ? r['isMaintained'] : null,
         eoes_from: date(r['eoesFrom']),
+        latest:
+          typeof record(r['latest'])?.['name'] === 'string' ? String(record(r['latest'])!['name']).slice(0, 50) : null,
+        latest_date: date(record(r['latest'])?.['date']),
       });
     }
     return { name: result['name'], releases };

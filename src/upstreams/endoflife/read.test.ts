@@ -20,7 +20,7 @@ beforeAll(async () => {
             {
               from: '2020-01-01',
               releases: [
-                { name: '20', eolFrom: '2026-04-30' },
+                { name: '20', eolFrom: '2026-04-30', latest: '20.19.0', latestDate: '2025-03-13' },
                 { name: '18', eolFrom: '2025-04-30' },
               ],
             },
@@ -67,8 +67,26 @@ describe('endoflife.date reader against the simulator', () => {
     if (p.kind !== 'product') return;
     expect(p.url).toBe(`${sim.urls.endoflife}/api/v1/products/nodejs/`);
     expect(p.product.releases).toEqual([
-      { name: '20', codename: null, is_eol: false, eol_from: '2026-04-30', is_maintained: true, eoes_from: null },
-      { name: '18', codename: null, is_eol: true, eol_from: '2025-04-30', is_maintained: false, eoes_from: null },
+      {
+        name: '20',
+        codename: null,
+        is_eol: false,
+        eol_from: '2026-04-30',
+        is_maintained: true,
+        eoes_from: null,
+        latest: '20.19.0',
+        latest_date: '2025-03-13',
+      },
+      {
+        name: '18',
+        codename: null,
+        is_eol: true,
+        eol_from: '2025-04-30',
+        is_maintained: false,
+        eoes_from: null,
+        latest: null,
+        latest_date: null,
+      },
     ]);
   });
 
@@ -120,6 +138,8 @@ describe('isEolOn', () => {
     eol_from: null,
     is_maintained: true,
     eoes_from: null,
+    latest: null,
+    latest_date: null,
     ...r,
   });
   it.each([
