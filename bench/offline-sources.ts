@@ -16,6 +16,7 @@ export function offlineSources(): Sources {
       dependentsRegistry: 'npmjs.org',
       maven: nowhere,
       goproxy: nowhere,
+      rubygems: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-bench',

@@ -18,6 +18,7 @@ export interface Config {
     readonly dependentsRegistry: string;
     readonly maven: string;
     readonly goproxy: string;
+    readonly rubygems: string;
   };
   readonly githubToken: string | null;
   readonly observer: boolean;
@@ -60,6 +61,7 @@ const Env = z.object({
   TENDED_DEPENDENTS_REGISTRY: z.string().min(1).default('npmjs.org'),
   TENDED_MAVEN_URL: url.default('https://repo1.maven.org/maven2'),
   TENDED_GOPROXY_URL: url.default('https://proxy.golang.org'),
+  TENDED_RUBYGEMS_URL: url.default('https://rubygems.org'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   TENDED_OBSERVER: onOff.default('on'),
   TENDED_SIGNING_KEY: z.string().min(1).optional(),
@@ -126,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       dependentsRegistry: e.TENDED_DEPENDENTS_REGISTRY,
       maven: strip(e.TENDED_MAVEN_URL),
       goproxy: strip(e.TENDED_GOPROXY_URL),
+      rubygems: strip(e.TENDED_RUBYGEMS_URL),
     }),
     githubToken: e.GITHUB_TOKEN ?? null,
     observer: e.TENDED_OBSERVER === 'on',

@@ -28,8 +28,8 @@ function issueOf(fn: () => unknown) {
 }
 
 describe('kinds', () => {
-  it('accepts exactly the seven kinds', () => {
-    expect([...COMPONENT_KINDS]).toEqual(['github', 'npm', 'pypi', 'docker', 'maven', 'golang', 'distro']);
+  it('accepts exactly the eight kinds', () => {
+    expect([...COMPONENT_KINDS]).toEqual(['github', 'npm', 'pypi', 'docker', 'maven', 'golang', 'gem', 'distro']);
     expect(isComponentKind('npm')).toBe(true);
     expect(isComponentKind('NPM')).toBe(false);
     expect(isComponentKind('cargo')).toBe(false);
@@ -45,7 +45,7 @@ describe('kinds', () => {
   it('refuses an unknown kind at loc kind, listing the accepted ones', () => {
     const issue = issueOf(() => normaliseComponent('cargo', 'x'));
     expect(issue?.loc).toEqual(['kind']);
-    expect(issue?.msg).toBe('kind must be one of github, npm, pypi, docker, maven, golang, distro; got "cargo"');
+    expect(issue?.msg).toBe('kind must be one of github, npm, pypi, docker, maven, golang, gem, distro; got "cargo"');
   });
 });
 
@@ -212,6 +212,7 @@ describe('componentFromPurl', () => {
 
   it.each([
     ['pkg:cargo/serde@1', 'not observed'],
+    ['pkg:gem/no%20spaces@1', 'not a valid gem name'],
     [
       'pkg:maven/com.acme/internal@1?repository_url=https://nexus.acme.example/repository/releases',
       'only Maven Central',

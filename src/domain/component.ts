@@ -10,7 +10,7 @@ import { ValidationError, quoteInput } from './errors.js';
 import { normaliseDockerReference, parseDockerId, DOCKER_HUB } from './docker-reference.js';
 import { DISTRO_PRODUCTS, distroRelease } from './distro-release.js';
 
-export const COMPONENT_KINDS = ['github', 'npm', 'pypi', 'docker', 'maven', 'golang', 'distro'] as const;
+export const COMPONENT_KINDS = ['github', 'npm', 'pypi', 'docker', 'maven', 'golang', 'gem', 'distro'] as const;
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
 export function isComponentKind(s: string): s is ComponentKind {
@@ -43,6 +43,7 @@ const EXPECTED: Record<ComponentKind, string> = {
     'a maven component is groupId:artifactId, for example org.apache.commons:commons-lang3: each letters, digits, ".", "_" or "-"',
   golang:
     'a golang component is a module path, for example github.com/sirupsen/logrus or golang.org/x/net: "/"-separated elements of letters, digits, ".", "_", "~" or "-", the first a domain name with a dot',
+  gem: 'a gem component is named as on rubygems.org, for example rails: letters, digits, ".", "_" and "-", with at least one letter',
   distro:
     'a distro component is a distribution release as the end-of-life listing names it, for example debian/12, ubuntu/22.04 or alpine-linux/3.19',
 };
@@ -138,6 +139,14 @@ function normaliseGolang(name: string): string | string[] {
   return [name];
 }
 
+// rubygems.org's Rubygem::NAME_PATTERN, and at least one letter; names are kept as given.
+const GEM_NAME = /^[\w.-]{1,100}$/;
+
+function normaliseGem(name: string): string | string[] {
+  if (!GEM_NAME.test(name) || !/[a-z]/i.test(name)) return 'not a RubyGems name';
+  return [name];
+}
+
 const DISTRO_RELEASE = /^[a-z0-9][a-z0-9.]{0,19}$/;
 
 /** `product/release`, lower-cased: the listing's own names. */
@@ -179,9 +188,11 @@ export function normaliseComponent(kind: string, name: string): ComponentRef {
             ? normaliseMaven(n)
             : k === 'golang'
               ? normaliseGolang(n)
-              : k === 'distro'
-                ? normaliseDistro(n)
-                : normaliseDockerReference(n);
+              : k === 'gem'
+                ? normaliseGem(n)
+                : k === 'distro'
+                  ? normaliseDistro(n)
+                  : normaliseDockerReference(n);
   if (typeof result === 'string') throw nameError(k, name, result);
   return { kind: k, id: result[0] ?? '' };
 }
@@ -228,6 +239,8 @@ function toPurl(ref: ComponentRef): PackageURL {
       const slash = ref.id.lastIndexOf('/');
       return new PackageURL('golang', ref.id.slice(0, slash), ref.id.slice(slash + 1));
     }
+    case 'gem':
+      return new PackageURL('gem', null, ref.id);
     case 'distro': {
       // No purl type names an OS release; the generic one carries its name and version.
       const slash = ref.id.indexOf('/');
@@ -283,7 +296,7 @@ function purlError(raw: string, why: string): ValidationError {
   return new ValidationError([
     {
       loc: ['purl'],
-      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
+      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:gem, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
       type: 'value_error.purl',
     },
   ]);
@@ -356,6 +369,9 @@ export function componentFromPurl(purl: string): ComponentRef {
         throw purlError(purl, 'the Go standard library ships with the Go toolchain; no module proxy serves it');
       // The subpath names a package inside the module; the module is the component.
       return wrap('golang', p.namespace ? `${p.namespace}/${p.name}` : p.name);
+    case 'gem':
+      // The platform qualifier (java, x86_64-linux) names a build of the same gem.
+      return wrap('gem', p.name);
     case 'deb':
     case 'apk':
     case 'rpm': {
@@ -390,6 +406,7 @@ export function componentOwner(ref: ComponentRef): string {
       return ref.id.startsWith('@') ? ref.id.slice(0, ref.id.indexOf('/')) : '';
     case 'pypi':
     case 'golang':
+    case 'gem':
       return '';
     case 'distro':
       return ref.id.slice(0, ref.id.indexOf('/'));

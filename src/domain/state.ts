@@ -59,6 +59,7 @@ const ACTIVITY: Record<ComponentKind, string> = {
   docker: 'tag last pushed',
   maven: 'latest release published',
   golang: 'latest version published',
+  gem: 'latest published version',
   distro: 'latest point release of the distribution release',
 };
 
@@ -70,6 +71,7 @@ const ARCHIVED: Record<ComponentKind, string> = {
   docker: 'the image is deprecated upstream',
   maven: 'the latest release relocates the artifact to other coordinates',
   golang: 'the latest go.mod declares the module deprecated, or its GitHub repository is archived',
+  gem: 'never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)',
   distro: 'never: a distribution release is answered by its end-of-life, not archived',
 };
 

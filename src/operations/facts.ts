@@ -57,6 +57,7 @@ const EXAMPLE: Record<ComponentRef['kind'], string> = {
   docker: 'node:18-alpine',
   maven: 'org.apache.commons%3Acommons-lang3',
   golang: 'github.com%2Fsirupsen%2Flogrus',
+  gem: 'rails',
   distro: 'debian%2F12',
 };
 

@@ -6,6 +6,8 @@ import { parseDockerfile } from '../parsers/dockerfile/parse.js';
 import { looksGoMod } from '../parsers/go-mod/detect.js';
 import { parseGoMod } from '../parsers/go-mod/parse.js';
 import { looksPackageJson } from '../parsers/package-json/detect.js';
+import { looksPom } from '../parsers/pom/detect.js';
+import { parsePom } from '../parsers/pom/parse.js';
 import { parsePackageJson } from '../parsers/package-json/parse.js';
 import { MANIFEST_FORMATS, type ManifestFormat, type ParseResult } from '../parsers/reference.js';
 import { looksRequirements } from '../parsers/requirements/detect.js';
@@ -27,17 +29,19 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
   dockerfile: { parse: parseDockerfile, looks: looksDockerfile },
   // Before requirements: `module x` would not pass for a requirement, but a go.mod's require lines might.
   'go-mod': { parse: parseGoMod, looks: looksGoMod },
+  pom: { parse: parsePom, looks: looksPom },
   requirements: { parse: parseRequirements, looks: looksRequirements },
 };
 
 const ACCEPTED_MANIFESTS =
-  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt or a go.mod (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod), or {"components":[{"name","kind"}]}';
+  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod or a pom.xml (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom), or {"components":[{"name","kind"}]}';
 
 /** The format a file name implies, when it implies one. */
 export function formatOfFilename(filename: string): ManifestFormat | null {
   const base = filename.split(/[\\/]/).pop()!.toLowerCase();
   if (base === 'package.json') return 'package-json';
   if (base === 'go.mod') return 'go-mod';
+  if (base === 'pom.xml' || base.endsWith('.pom')) return 'pom';
   if (/(?:^|\.)(?:dockerfile|containerfile)$/.test(base) || /^(?:dockerfile|containerfile)(?:\.|$)/.test(base))
     return 'dockerfile';
   if (/\.ya?ml$/.test(base)) return 'workflow';

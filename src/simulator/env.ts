@@ -11,5 +11,6 @@ export function upstreamEnv(urls: UpstreamUrls): Record<string, string> {
     TENDED_DEPENDENTS_URL: urls.dependents,
     TENDED_MAVEN_URL: urls.maven,
     TENDED_GOPROXY_URL: urls.goproxy,
+    TENDED_RUBYGEMS_URL: urls.rubygems,
   };
 }

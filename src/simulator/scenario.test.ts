@@ -43,7 +43,7 @@ describe('parseScenario', () => {
     [
       'an unknown kind',
       { components: { 'gitlab:a/b': [{ from: '2025-01-01' }] } },
-      /kind:id with kind github, npm, pypi, docker, maven, golang or distro/,
+      /kind:id with kind github, npm, pypi, docker, maven, golang, gem or distro/,
     ],
     [
       'a bad id',
@@ -173,6 +173,8 @@ describe('the demo scenario', () => {
         'golang:github.com/acme/rocket': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
         // Aged by its latest point release (12.11, 2025-05-17) until its end of life (2026-06-10).
         'distro:debian/12': ['alive', 'alive', 'dormant', 'dormant', 'eol', 'eol'],
+        // Every version yanked in 2026-05: rubygems.org serves none, its only home.
+        'gem:rocket-rb': ['alive', 'dormant', 'abandoned', 'abandoned', 'deleted', 'deleted'],
       });
     } finally {
       await sim.close();

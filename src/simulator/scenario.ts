@@ -33,6 +33,7 @@ export const FAILS = {
   maven: [...COMMON_FAILS, 'blocked', 'pom_missing'],
   // The proxy's older 410 for what it cannot serve.
   golang: [...COMMON_FAILS, 'gone_410'],
+  gem: [...COMMON_FAILS, 'all_yanked'],
   endoflife: [...COMMON_FAILS],
   dependents: [...COMMON_FAILS],
 } as const;
@@ -146,6 +147,15 @@ const GolangPhase = z.strictObject({
   retracted: z.array(z.string()).optional(),
 });
 
+const GemPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.gem).optional(),
+  /** version → its publication instant. */
+  versions: z.record(z.string(), instant).optional(),
+  /** Versions yanked: rubygems.org no longer lists them. */
+  yanked: z.array(z.string()).optional(),
+});
+
 /** A distribution release is answered from the `endoflife` products; its phases only say it exists. */
 const DistroPhase = z.strictObject({ ...base });
 
@@ -183,7 +193,9 @@ export type EolPhase = z.infer<typeof EolPhase>;
 export type EolRelease = z.infer<typeof EolRelease>;
 export type EolProduct = z.infer<typeof EolProduct>;
 export type DistroPhase = z.infer<typeof DistroPhase>;
-export type Phase = GithubPhase | NpmPhase | PypiPhase | DockerPhase | MavenPhase | GolangPhase | DistroPhase;
+export type GemPhase = z.infer<typeof GemPhase>;
+export type Phase =
+  GithubPhase | NpmPhase | PypiPhase | DockerPhase | MavenPhase | GolangPhase | GemPhase | DistroPhase;
 
 export interface Scenario {
   /** Keyed `kind:id` (`github:owner/repo`, `npm:@scope/name`, `pypi:name`, `docker:node:18-alpine`, `maven:group:artifact`, `golang:module/path`). */
@@ -203,6 +215,7 @@ const PHASES: Record<ComponentKind, z.ZodType<Phase>> = {
   docker: DockerPhase,
   maven: MavenPhase,
   golang: GolangPhase,
+  gem: GemPhase,
   distro: DistroPhase,
 };
 
@@ -247,7 +260,9 @@ export function parseScenario(input: unknown): Scenario {
     const colon = key.indexOf(':');
     const kind = key.slice(0, colon);
     if (colon < 0 || !isComponentKind(kind)) {
-      problems.push(`${at}: a component key is kind:id with kind github, npm, pypi, docker, maven, golang or distro`);
+      problems.push(
+        `${at}: a component key is kind:id with kind github, npm, pypi, docker, maven, golang, gem or distro`,
+      );
       continue;
     }
     let ref: ComponentRef;

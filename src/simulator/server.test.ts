@@ -45,6 +45,7 @@ describe('the simulator server', () => {
       dependentsRegistry: 'npmjs.org',
       maven: `${sim.url}/maven/maven2`,
       goproxy: `${sim.url}/goproxy`,
+      rubygems: `${sim.url}/rubygems`,
     });
   });
 

@@ -18,6 +18,7 @@ import { answerGithub, GithubBudget } from './github.js';
 import { answerNpm } from './npm.js';
 import { answerGoproxy } from './goproxy.js';
 import { answerMaven } from './maven.js';
+import { answerRubygems } from './rubygems.js';
 import { answerPypi } from './pypi.js';
 import { seededRandom } from './random.js';
 import { parseScenario, type CommonFail, type Scenario } from './scenario.js';
@@ -59,6 +60,7 @@ const HANDLERS: Record<Upstream, (ctx: Ctx, world: World) => SimAnswer> = {
   dockerhub: answerDockerhub,
   maven: answerMaven,
   goproxy: answerGoproxy,
+  rubygems: answerRubygems,
   dependents: answerDependents,
 };
 const UPSTREAMS = Object.keys(HANDLERS) as Upstream[];
@@ -201,6 +203,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       dependentsRegistry: world.scenario.dependents_registry ?? 'npmjs.org',
       maven: `${root}/maven/maven2`,
       goproxy: `${root}/goproxy`,
+      rubygems: `${root}/rubygems`,
     },
     requests,
     setScenario(s: Scenario) {

@@ -5,6 +5,7 @@ import {
   type EolPhase,
   type EolProduct,
   type GithubPhase,
+  type GemPhase,
   type GolangPhase,
   type MavenPhase,
   type NpmPhase,
@@ -70,6 +71,10 @@ export class World {
 
   golang(module: string, today: string): GolangPhase | null {
     return phaseAt((this.scenario.components[`golang:${module}`] ?? []) as GolangPhase[], today);
+  }
+
+  gem(name: string, today: string): GemPhase | null {
+    return phaseAt((this.scenario.components[`gem:${name}`] ?? []) as GemPhase[], today);
   }
 
   docker(id: string, today: string): DockerPhase | null {

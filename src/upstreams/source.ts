@@ -61,6 +61,7 @@ export interface UpstreamUrls {
   maven: string;
   /** A Go module proxy (GOPROXY protocol). */
   goproxy: string;
+  rubygems: string;
 }
 
 export interface UpstreamOptions {

@@ -5,6 +5,7 @@ import { createDistroSource } from './distro/read.js';
 import { createDockerSource } from './docker/read.js';
 import { EndoflifeReader } from './endoflife/read.js';
 import { createGithubSource } from './github/read.js';
+import { createGemSource } from './gem/read.js';
 import { createGolangSource } from './golang/read.js';
 import { createMavenSource } from './maven/read.js';
 import { HttpClient } from './http.js';
@@ -42,6 +43,7 @@ export function createSources(options: UpstreamOptions): Sources {
     maven: createMavenSource(client('maven', SMALL_BODY), base(options.urls.maven)),
     // One GitHub reader for both: GitHub's limits are per token, and one client keeps one hold.
     golang: createGolangSource(client('goproxy', SMALL_BODY), base(options.urls.goproxy), github),
+    gem: createGemSource(client('rubygems', SMALL_BODY), base(options.urls.rubygems)),
     // The same listing client as the images': one product answer serves every release of it.
     distro: createDistroSource(endoflife),
     dependents: createDependentsSource(

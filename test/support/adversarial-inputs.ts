@@ -18,6 +18,20 @@ const fill = (unit: string, bytes: number) => unit.repeat(Math.max(1, Math.floor
 
 export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
   {
+    name: 'pom.xml: many dependencies',
+    route: 'manifest',
+    format: 'pom',
+    make: (n) =>
+      `<project><modelVersion>4.0.0</modelVersion><dependencies>${fill('<dependency><groupId>a</groupId><artifactId>b</artifactId></dependency>', n)}</dependencies></project>`,
+  },
+  {
+    name: 'pom.xml: property references',
+    route: 'manifest',
+    format: 'pom',
+    make: (n) =>
+      `<project><modelVersion>4.0.0</modelVersion><dependencies><dependency><groupId>${fill('${', n)}</groupId><artifactId>b</artifactId></dependency></dependencies></project>`,
+  },
+  {
     name: 'go.mod: a require line of spaces',
     route: 'manifest',
     format: 'go-mod',

@@ -20,6 +20,7 @@ export function closedSources(): Sources {
       dependentsRegistry: 'npmjs.org',
       maven: nowhere,
       goproxy: nowhere,
+      rubygems: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-test',

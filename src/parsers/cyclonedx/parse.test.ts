@@ -91,7 +91,9 @@ describe('parseCycloneDx on the corpus', () => {
   it('names the purl type it does not observe (laravel, composer)', () => {
     const r = parseCycloneDx(readFileSync(`${CORPUS_DIR}cyclonedx/laravel-7.12.0.1.1.xml`, 'utf8'));
     expect(r.variant).toBe('CycloneDX 1.1 XML');
-    expect(r.unresolved[0]?.reason).toMatch(/type "composer".*npm, pypi, docker, oci, maven, golang, deb, apk and rpm/);
+    expect(r.unresolved[0]?.reason).toMatch(
+      /type "composer".*npm, pypi, docker, oci, maven, golang, gem, deb, apk and rpm/,
+    );
   });
 });
 

@@ -8,7 +8,8 @@
  */
 import { excerpt } from '../../domain/text.js';
 import { cycloneDxNamespace, rootStartTag } from './detect.js';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLParser } from 'fast-xml-parser';
+import { checkXml } from '../xml-document.js';
 import { InputError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 
@@ -141,71 +142,8 @@ const xmlParser = new XMLParser({
   isArray: (name, jpath) => name === 'component' && String(jpath).endsWith('components.component'),
 });
 
-const NON_ELEMENT_OPENER = /<!--|<!\[CDATA\[|<\?/g;
-const NON_ELEMENT_CLOSER: Record<string, string> = { '<!--': '-->', '<![CDATA[': ']]>', '<?': '?>' };
-
-/**
- * `body` with comments, CDATA sections and processing instructions blanked (same length, so
- * offsets still point at the same line), in one pass: an unclosed one blanks the rest, since
- * nothing after it can close it either (`<!--[\s\S]*?-->` rescans to the end for every opener).
- */
-function withoutNonElements(body: string): string {
-  const parts: string[] = [];
-  let at = 0;
-  NON_ELEMENT_OPENER.lastIndex = 0;
-  for (let m = NON_ELEMENT_OPENER.exec(body); m !== null; m = NON_ELEMENT_OPENER.exec(body)) {
-    const closer = NON_ELEMENT_CLOSER[m[0]] ?? '>';
-    const close = body.indexOf(closer, m.index + m[0].length);
-    const end = close < 0 ? body.length : close + closer.length;
-    parts.push(body.slice(at, m.index), ' '.repeat(end - m.index));
-    at = end;
-    if (close < 0) break;
-    NON_ELEMENT_OPENER.lastIndex = end;
-  }
-  parts.push(body.slice(at));
-  return parts.join('');
-}
-
-/**
- * Cheap depth check before the real parse, whose tree building recurses. Comments, CDATA and
- * processing instructions are removed first so the `<` inside them are not counted.
- */
-function xmlElementDepth(body: string): { depth: number; offset: number } {
-  const stripped = withoutNonElements(body);
-  let depth = 0;
-  for (const m of stripped.matchAll(/<(\/?)[^<>]*?(\/?)>/g)) {
-    if (m[1] === '/') depth -= 1;
-    else if (m[2] !== '/') depth += 1;
-    if (depth > MAX_XML_ELEMENT_DEPTH) return { depth, offset: m.index ?? 0 };
-  }
-  return { depth, offset: -1 };
-}
-
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i += 1) if (text.charCodeAt(i) === 10) line += 1;
-  return line;
-}
-
 function parseXml(body: string): ParseResult {
-  const dtd = /<!DOCTYPE|<!ENTITY/i.exec(body);
-  if (dtd) {
-    throw new InputError(
-      `DTDs and entities are not accepted: found "${dtd[0]}" on line ${lineOf(body, dtd.index)}; CycloneDX XML needs neither.`,
-    );
-  }
-  const deep = xmlElementDepth(body);
-  if (deep.offset >= 0) {
-    throw new InputError(
-      `XML elements are nested more than ${MAX_XML_ELEMENT_DEPTH} levels deep (line ${lineOf(body, deep.offset)}); no real SBOM nests that far, so the file is refused.`,
-    );
-  }
-  const valid = XMLValidator.validate(body);
-  if (valid !== true) {
-    throw new InputError(
-      `Expected CycloneDX XML, but the XML is malformed on line ${valid.err.line}, column ${valid.err.col}: ${excerpt(valid.err.msg, 160)}`,
-    );
-  }
+  checkXml(body, 'CycloneDX XML', MAX_XML_ELEMENT_DEPTH);
   const version = cycloneDxNamespace(rootStartTag(body) ?? '');
   let doc: unknown;
   try {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../reference.js';
+import { looksPom } from './detect.js';
+import { parsePom } from './parse.js';
+
+const POM = `<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId><version>3.3.0</version></parent>
+  <groupId>com.acme</groupId>
+  <artifactId>app</artifactId>
+  <properties><jackson.group>com.fasterxml.jackson.core</jackson.group></properties>
+  <dependencies>
+    <dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>3.14.0</version></dependency>
+    <dependency><groupId>\${jackson.group}</groupId><artifactId>jackson-databind</artifactId></dependency>
+    <dependency><groupId>\${project.groupId}</groupId><artifactId>app-core</artifactId></dependency>
+    <dependency><groupId>\${from.parent}</groupId><artifactId>mystery</artifactId></dependency>
+    <dependency><artifactId>no-group</artifactId></dependency>
+  </dependencies>
+  <dependencyManagement><dependencies>
+    <dependency><groupId>org.junit</groupId><artifactId>junit-bom</artifactId><type>pom</type><scope>import</scope></dependency>
+  </dependencies></dependencyManagement>
+  <build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId></plugin></plugins></build>
+  <profiles><profile><id>ci</id><dependencies>
+    <dependency><groupId>org.jacoco</groupId><artifactId>org.jacoco.agent</artifactId></dependency>
+  </dependencies></profile></profiles>
+</project>
+`;
+
+describe('pom.xml', () => {
+  it('names dependencies, managed ones, plugins, profiles and the parent, resolving its own properties', () => {
+    const r = parsePom(POM);
+    expect(r.format).toBe('pom');
+    expect(r.references.map((x) => [x.ref.id, x.location])).toEqual([
+      ['org.apache.commons:commons-lang3', 'dependencies.dependency[0]'],
+      ['com.fasterxml.jackson.core:jackson-databind', 'dependencies.dependency[1]'],
+      ['com.acme:app-core', 'dependencies.dependency[2]'],
+      ['org.junit:junit-bom', 'dependencyManagement.dependencies.dependency[0]'],
+      ['org.apache.maven.plugins:maven-surefire-plugin', 'build.plugins.plugin[0]'],
+      ['org.jacoco:org.jacoco.agent', 'profiles.profile[0].dependencies.dependency[0]'],
+      ['org.springframework.boot:spring-boot-starter-parent', 'parent'],
+    ]);
+    expect(r.unresolved.map((u) => [u.input, u.location])).toEqual([
+      ['${from.parent}:mystery', 'dependencies.dependency[3]'],
+      ['?:no-group', 'dependencies.dependency[4]'],
+    ]);
+    expect(r.unresolved[0]?.reason).toContain('parent POM may define it');
+  });
+
+  it('refuses a DTD, and a file that is not a POM, with a sentence', () => {
+    expect(() => parsePom('<!DOCTYPE x [<!ENTITY a "b">]><project/>')).toThrow(InputError);
+    expect(() => parsePom('<bom/>')).toThrow(/root element is <project>/);
+  });
+
+  it('is recognised by its root element and Maven namespace or model version', () => {
+    expect(looksPom(POM)).toBe(true);
+    expect(looksPom('<bom xmlns="http://cyclonedx.org/schema/bom/1.4"/>')).toBe(false);
+    expect(looksPom('module a.b/c')).toBe(false);
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * pom.xml: the artifacts a Maven project names — dependencies, managed dependencies, build
+ * plugins and extensions, in the project and in its profiles. `${…}` in a coordinate is resolved
+ * from the POM's own properties and project/parent coordinates; one that is not (a property from
+ * a parent POM, say) is reported with the reason rather than guessed.
+ */
+import { XMLParser } from 'fast-xml-parser';
+import { normaliseComponent } from '../../domain/component.js';
+import { ValidationError } from '../../domain/errors.js';
+import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
+import { checkXml } from '../xml-document.js';
+
+/** Real POMs nest a dozen levels; profiles and plugin configuration add a few. */
+const MAX_DEPTH = 64;
+const MAVEN_PLUGINS_GROUP = 'org.apache.maven.plugins';
+
+const xml = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  processEntities: false,
+  htmlEntities: false,
+  parseTagValue: false,
+  isArray: (name) => name === 'dependency' || name === 'plugin' || name === 'extension' || name === 'profile',
+});
+
+type Node = Record<string, unknown>;
+
+function node(v: unknown): Node | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Node) : null;
+}
+
+function list(v: unknown): Node[] {
+  return Array.isArray(v) ? v.map(node).filter((n): n is Node => n !== null) : [];
+}
+
+function text(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+}
+
+/** `${name}` replaced from `properties`; null when one is not known here. One pass with indexOf: linear. */
+function resolve(value: string, properties: Map<string, string>): string | null {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = value.indexOf('${', at);
+    if (open < 0) return out + value.slice(at);
+    const close = value.indexOf('}', open + 2);
+    if (close < 0) return null;
+    const v = properties.get(value.slice(open + 2, close));
+    if (v === undefined) return null;
+    out += value.slice(at, open) + v;
+    at = close + 1;
+  }
+}
+
+function propertiesOf(project: Node): Map<string, string> {
+  const properties = new Map<string, string>();
+  for (const [k, v] of Object.entries(node(project['properties']) ?? {})) {
+    const t = text(v);
+    if (t !== null && !t.includes('${')) properties.set(k, t);
+  }
+  const parent = node(project['parent']);
+  const group = text(project['groupId']) ?? text(parent?.['groupId']);
+  const artifact = text(project['artifactId']);
+  const version = text(project['version']) ?? text(parent?.['version']);
+  for (const [k, v] of [
+    ['project.groupId', group],
+    ['pom.groupId', group],
+    ['groupId', group],
+    ['project.artifactId', artifact],
+    ['project.version', version],
+    ['project.parent.groupId', text(parent?.['groupId'])],
+    ['project.parent.version', text(parent?.['version'])],
+  ] as const)
+    if (v !== null && !v.includes('${')) properties.set(k, v);
+  return properties;
+}
+
+export function parsePom(body: string): ParseResult {
+  const source = body.replace(/^\uFEFF/, '');
+  checkXml(source, 'a pom.xml', MAX_DEPTH);
+  let doc: Node | null;
+  try {
+    doc = node(xml.parse(source));
+  } catch {
+    throw new InputError('Expected a pom.xml, but its XML could not be read.');
+  }
+  const project = node(doc?.['project']);
+  if (!project) throw new InputError('Expected a pom.xml, whose root element is <project>, but none was found.');
+  const properties = propertiesOf(project);
+  const references: ComponentReference[] = [];
+  const unresolved: UnresolvedEntry[] = [];
+
+  const take = (entry: Node, location: string, defaultGroup: string | null) => {
+    const rawGroup = text(entry['groupId']) ?? defaultGroup;
+    const rawArtifact = text(entry['artifactId']);
+    const input = `${rawGroup ?? '?'}:${rawArtifact ?? '?'}`.slice(0, 200);
+    if (rawGroup === null || rawArtifact === null) {
+      unresolved.push({ input, location, reason: 'it names no groupId and artifactId, so it names no artifact' });
+      return;
+    }
+    const group = resolve(rawGroup, properties);
+    const artifact = resolve(rawArtifact, properties);
+    if (group === null || artifact === null) {
+      unresolved.push({
+        input,
+        location,
+        reason:
+          'a property in its coordinates is not defined in this pom.xml (a parent POM may define it), so Tended cannot tell which artifact it is',
+      });
+      return;
+    }
+    try {
+      references.push({ ref: normaliseComponent('maven', `${group}:${artifact}`), input, location });
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not Maven coordinates' });
+    }
+  };
+
+  const walk = (scope: Node, at: string) => {
+    const dependencies = list(node(scope['dependencies'])?.['dependency']);
+    dependencies.forEach((d, i) => take(d, `${at}dependencies.dependency[${i}]`, null));
+    const managed = list(node(node(scope['dependencyManagement'])?.['dependencies'])?.['dependency']);
+    managed.forEach((d, i) => take(d, `${at}dependencyManagement.dependencies.dependency[${i}]`, null));
+    const build = node(scope['build']);
+    list(node(build?.['plugins'])?.['plugin']).forEach((p, i) =>
+      take(p, `${at}build.plugins.plugin[${i}]`, MAVEN_PLUGINS_GROUP),
+    );
+    list(node(node(build?.['pluginManagement'])?.['plugins'])?.['plugin']).forEach((p, i) =>
+      take(p, `${at}build.pluginManagement.plugins.plugin[${i}]`, MAVEN_PLUGINS_GROUP),
+    );
+    list(node(build?.['extensions'])?.['extension']).forEach((x, i) =>
+      take(x, `${at}build.extensions.extension[${i}]`, null),
+    );
+  };
+  walk(project, '');
+  list(node(project['profiles'])?.['profile']).forEach((profile, i) => walk(profile, `profiles.profile[${i}].`));
+  const parent = node(project['parent']);
+  if (parent) take(parent, 'parent', null);
+  return { format: 'pom', references, unresolved };
+}

@@ -1,0 +1,34 @@
+/** What the RubyGems reader keeps from `/api/v1/versions/{name}.json` (research upstreams-more §4): the public versions. */
+import type { FactsSpec } from '../http.js';
+import { instant, latestInstant } from '../reading.js';
+
+export type VersionsFacts = {
+  versions: number;
+  /** The latest publish over the public versions (yanked ones are not listed). */
+  last_published: string | null;
+  last_published_version: string | null;
+};
+
+const MAX_VERSIONS = 100_000;
+
+function record(v: unknown): Record<string, unknown> | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+export const VERSIONS_FACTS: FactsSpec<VersionsFacts> = {
+  version: 'rubygems-versions/1',
+  extract(body) {
+    if (!Array.isArray(body)) return 'the versions answer is not a JSON list';
+    const versions = body
+      .slice(0, MAX_VERSIONS)
+      .map(record)
+      .filter((v): v is Record<string, unknown> => v !== null);
+    const last = latestInstant(versions.map((v) => instant(v['created_at'])));
+    const newest = last === null ? undefined : versions.find((v) => instant(v['created_at']) === last);
+    return {
+      versions: versions.length,
+      last_published: last,
+      last_published_version: typeof newest?.['number'] === 'string' ? newest['number'].slice(0, 100) : null,
+    };
+  },
+};

@@ -1,0 +1,52 @@
+/**
+ * Ruby gems on rubygems.org (research upstreams-more §4, DESIGN §3): the public versions and
+ * their publication times, in one request. Activity is the latest publish; a gem without a public
+ * version is deleted (a yank of every version looks the same, and is as final for its users).
+ * The registry has no deprecation flag, so a gem is never archived by it.
+ */
+import type { ComponentRef } from '../../domain/component.js';
+import type { HttpClient } from '../http.js';
+import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
+import type { Reading, UpstreamSource } from '../source.js';
+import { classifyVersionsResponse } from './classify-response.js';
+import { VERSIONS_FACTS } from './facts.js';
+
+export const GEM_METHOD =
+  'rubygems.org versions API: the latest publish over the public versions (yanked ones are not listed)';
+
+export function createGemSource(client: HttpClient, base: string): UpstreamSource {
+  return { read: (ref, today) => readGem(client, base, ref, today) };
+}
+
+async function readGem(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
+  const answer = await client.get(`${base}/api/v1/versions/${encodeURIComponent(ref.id)}.json`, {
+    accept: 'application/json',
+    facts: VERSIONS_FACTS,
+  });
+  if (answer.kind === 'unreachable') return unreachableReading(answer, GEM_METHOD);
+  if (answer.kind === 'status') {
+    const v = classifyVersionsResponse(answer);
+    return {
+      signals: v.signals,
+      source: answer.url,
+      evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
+      method: GEM_METHOD,
+    };
+  }
+  const f = answer.facts;
+  const at = activityAsOf(f.last_published, today);
+  return {
+    // An empty list is what the 404 says too: no public version.
+    signals: f.versions === 0 ? { notFound: true } : { lastActivity: at.lastActivity },
+    source: answer.url,
+    evidence: {
+      http_status: answer.status,
+      versions: f.versions,
+      last_published: f.last_published,
+      last_published_version: f.last_published_version,
+      ...at.evidence,
+      ...redirectEvidence(answer.redirects),
+    },
+    method: GEM_METHOD,
+  };
+}
