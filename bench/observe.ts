@@ -1,7 +1,8 @@
 // bench:observe — 10,000 components observed against the simulator on loopback: observations/s,
 // as a ratio to a baseline measured in the same run (the same HTTP requests made with bare fetch,
 // at the same concurrency, with nothing parsed or recorded), and the share of requests answered 304
-// on the next day's pass.
+// on the next day's pass. BENCH_KINDS=first (GitHub, npm, PyPI, images: the default) or more (Maven,
+// Go, RubyGems, distribution releases).
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,12 +14,16 @@ import { scenarioComponents } from '../src/simulator/scenario.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { createSources } from '../src/upstreams/sources.js';
+import { moreKindsScenario } from './more-kinds-scenario.js';
 
 const N = Number(process.env.BENCH_COMPONENTS ?? 10_000);
 const CONCURRENCY = 16;
 const day = { first: '2026-06-01T06:00:00Z', second: '2026-06-02T06:00:00Z' };
 
-const scenario = generatedScenario(N, 1);
+const KINDS = process.env.BENCH_KINDS ?? 'first';
+if (KINDS !== 'first' && KINDS !== 'more') throw new Error('BENCH_KINDS is first or more');
+const scenario = KINDS === 'more' ? moreKindsScenario(N, 1) : generatedScenario(N, 1);
+console.log(`kinds: ${KINDS === 'more' ? 'maven, golang, gem, distro' : 'github, npm, pypi, docker'}`);
 const simulator = await startSimulator({ scenario, clock: () => new Date('2026-06-01T12:00:00Z') });
 const dir = mkdtempSync(join(tmpdir(), 'tended-bench-observe-'));
 const store = await openSqliteStore(join(dir, 'tended.db'));

@@ -16,12 +16,13 @@ const cases: { key: string; phase: Record<string, unknown>; state: State }[] = [
 const add = (key: string, phase: Record<string, unknown>, state: State) =>
   cases.push({ key, phase: { from: '2020-01-01', ...phase }, state });
 // A common failure yields not_observed everywhere, except an authoritative not-found.
-const failures = (prefix: string, healthy: Record<string, unknown>) => {
+// Maven Central and the Go proxy prove no deletion: their not-found is not_observed too.
+const failures = (prefix: string, healthy: Record<string, unknown>, notFound: State = 'deleted') => {
   for (const fail of COMMON_FAILS)
     add(
       `${prefix}fail-${fail.replaceAll('_', '-')}`,
       { ...healthy, fail },
-      fail === 'not_found' ? 'deleted' : 'not_observed',
+      fail === 'not_found' ? notFound : 'not_observed',
     );
 };
 
@@ -74,6 +75,39 @@ for (const fail of COMMON_FAILS)
     fail === 'not_found' ? 'deleted' : 'not_observed',
   );
 
+const maven = { versions: { '1.0': at('2024-01-01'), '1.1': at('2026-01-01') } };
+add('maven:org.cases:alive', maven, 'alive');
+add('maven:org.cases:dormant', { versions: { '1.0': at('2025-06-01') } }, 'dormant');
+add('maven:org.cases:abandoned', { versions: { '1.0': at('2023-06-01') } }, 'abandoned');
+add('maven:org.cases:relocated', { ...maven, relocation: { group_id: 'io.cases' } }, 'archived');
+add('maven:org.cases:no-pom', { ...maven, fail: 'pom_missing' }, 'alive');
+add('maven:org.cases:blocked', { ...maven, fail: 'blocked' }, 'not_observed');
+failures('maven:org.cases:', maven, 'not_observed');
+
+const golang = { versions: { 'v1.0.0': at('2024-01-01'), 'v1.1.0': at('2026-01-01') } };
+add('golang:example.com/alive', golang, 'alive');
+add('golang:example.com/dormant', { versions: { 'v0.1.0': at('2025-06-01') } }, 'dormant');
+add('golang:example.com/abandoned', { versions: { 'v0.1.0': at('2023-06-01') } }, 'abandoned');
+add('golang:example.com/deprecated', { ...golang, deprecated: 'use example.com/other' }, 'archived');
+add('golang:example.com/gone-410', { ...golang, fail: 'gone_410' }, 'not_observed');
+add('golang:github.com/cases/archived-repo', golang, 'archived');
+add('github:cases/archived-repo', { ...github, archived: true }, 'archived');
+add('golang:github.com/cases/no-repo', golang, 'deleted');
+failures('golang:example.com/', golang, 'not_observed');
+
+const gem = { versions: { '1.0.0': at('2024-01-01'), '1.1.0': at('2026-01-01') } };
+add('gem:alive', gem, 'alive');
+add('gem:dormant', { versions: { '1.0.0': at('2025-06-01') } }, 'dormant');
+add('gem:abandoned', { versions: { '1.0.0': at('2023-06-01') } }, 'abandoned');
+add('gem:yanked', { ...gem, fail: 'all_yanked' }, 'deleted');
+failures('gem:', gem);
+
+// Distribution releases are read from the listing below; their phases only say they exist.
+add('distro:debian/12', {}, 'alive');
+add('distro:debian/11', {}, 'eol');
+add('distro:debian/10', {}, 'dormant');
+add('distro:debian/7', {}, 'not_observed');
+
 const scenario: Scenario = parseScenario({
   components: Object.fromEntries(cases.map((c) => [c.key, [c.phase]])),
   endoflife: {
@@ -85,6 +119,19 @@ const scenario: Scenario = parseScenario({
           releases: [
             { name: '18', eolFrom: '2025-04-30' },
             { name: '22', eolFrom: '2027-04-30' },
+          ],
+        },
+      ],
+    },
+    debian: {
+      phases: [
+        {
+          from: '2020-01-01',
+          releases: [
+            { name: '12', eolFrom: '2026-06-10', latest: '12.9', latestDate: '2026-01-11' },
+            { name: '11', eolFrom: '2024-08-14', latest: '11.11', latestDate: '2024-08-31' },
+            // Not a real date for Debian 10: a supported release whose last point release was 200 days ago.
+            { name: '10', eolFrom: '2030-01-01', latest: '10.13', latestDate: '2025-08-27' },
           ],
         },
       ],
@@ -128,7 +175,8 @@ describe.each([
 describe('a pass under fault injection', () => {
   it('never records a component that is alive upstream as deleted', async () => {
     const t = await sqliteTestStore();
-    const alive = cases.filter((c) => c.state === 'alive');
+    // Copies are named `…-0` to `…-11`, which no distribution release is.
+    const alive = cases.filter((c) => c.state === 'alive' && !c.key.startsWith('distro:'));
     const many = parseScenario({
       components: Object.fromEntries(
         alive.flatMap((c) => Array.from({ length: 12 }, (_, i) => [`${c.key}-${i}`, [c.phase]])),

@@ -47,7 +47,7 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
     name: 'go.mod: slashes and comment markers',
     route: 'manifest',
     format: 'go-mod',
-    make: (n) => `module a.b/c\nrequire ${fill('/', n)}${fill('//', n / 2)}`,
+    make: (n) => `module a.b/c\nrequire ${fill('/', n / 2)}${fill('//', n / 2)}`,
   },
   {
     name: 'requirements: a name then spaces',
