@@ -46,6 +46,9 @@ describe.each([
           'npm:tiny-public': [fresh],
           'npm:asked-not-queued': [fresh],
           'github:acme/discovered': [alive],
+          // An owner nobody watches, with two public repositories: an org read queues them all.
+          'github:orgco/tool-a': [alive],
+          'github:orgco/tool-b': [alive],
           'maven:org.acme:public-lib': [{ from: '2020-01-01', versions: { '2.0': '2026-03-01T00:00:00Z' } }],
           'golang:example.com/public-mod': [{ from: '2020-01-01', versions: { 'v1.0.0': '2026-03-01T00:00:00Z' } }],
           // Not in the scenario, so their upstreams answer 404: @secretco/internal-billing, secretco/private-repo,
@@ -138,6 +141,17 @@ describe.each([
     expect(sbom.status).toBe(200);
     expect(((await sbom.json()) as { discovery: unknown }).discovery).toMatchObject({ unheld: 4, queued: 4 });
 
+    // An org read of an owner the record holds nothing under queues the owner; so does a private one.
+    for (const owner of ['orgco', `${SECRET}-org`]) {
+      const org = await get(`/api/v1/org/${owner}`);
+      expect(org.status).toBe(200);
+      expect(JSON.parse(org.text)).toMatchObject({
+        components_count: 0,
+        queued: true,
+        note: expect.stringMatching(/^Not checked yet; queued for observation\./),
+      });
+    }
+
     // A read naming one repository queues it.
     for (const repo of ['acme/discovered', `${SECRET}/private-repo`]) {
       const entity = await get(`/api/v1/entity/${repo}`);
@@ -164,8 +178,9 @@ describe.each([
 
     const pass = await tended(['observe', '--once'], env, `${DAY} 12:00:00`).exited;
     expect(pass.code, pass.err).toBe(0);
-    expect(pass.out).toMatch(/^observed 4 /);
-    expect(pass.out).toMatch(/dropped 4 /);
+    expect(pass.out).toMatch(/^observed 6 /);
+    // Four private names, and the private owner.
+    expect(pass.out).toMatch(/dropped 5 /);
     logs.push(pass.out, pass.err);
 
     expect(await observed('npm', 'tiny-public')).toEqual([[DAY, 'alive']]);
@@ -173,8 +188,15 @@ describe.each([
     expect(await observed('npm', 'asked-not-queued')).toEqual([]);
     expect(await observed('maven', 'org.acme:public-lib')).toEqual([[DAY, 'alive']]);
     expect(await observed('golang', 'example.com/public-mod')).toEqual([[DAY, 'alive']]);
+    expect(await observed('github', 'orgco/tool-a')).toEqual([[DAY, 'alive']]);
+    expect(await observed('github', 'orgco/tool-b')).toEqual([[DAY, 'alive']]);
+    const orgco = await get('/api/v1/org/orgco');
+    expect(JSON.parse(orgco.text)).toMatchObject({ components_count: 2 });
+    expect(JSON.parse(orgco.text)).not.toHaveProperty('queued');
     expect((await ids()).sort()).toEqual([
       'github:acme/discovered',
+      'github:orgco/tool-a',
+      'github:orgco/tool-b',
       'golang:example.com/public-mod',
       'maven:org.acme:public-lib',
       'npm:tiny-public',
@@ -182,7 +204,7 @@ describe.each([
 
     // The private names: in no leaf, page, listing, feed, search answer, export, log line or table.
     const size = await t.store.treeSize();
-    expect(size).toBe(4);
+    expect(size).toBe(6);
     const leaves = await get(`/api/chain/entries?start=0&end=${size}`);
     expect(leaves.status).toBe(200);
     expect(leaves.text).toContain('tiny-public');
@@ -205,6 +227,11 @@ describe.each([
       return { status: r.status, text: (await r.text()).replaceAll(name, 'NAME').replace(/nonce-[^']+/g, 'nonce') };
     };
     expect(await search(`@${SECRET}/internal-billing`)).toEqual(await search('@nobodyco/never-asked'));
+    // Those two org reads queued their owners again, as any read does; the next pass forgets both.
+    const again = await tended(['observe', '--once'], env, `${DAY} 12:20:00`).exited;
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(/dropped 2 /);
+    logs.push(again.out, again.err);
     const exportFile = join(dir, 'export.jsonl');
     const exported = await tended(['export', '--out', exportFile], env, `${DAY} 12:30:00`).exited;
     expect(exported.code, exported.err).toBe(0);

@@ -90,6 +90,22 @@ export function storeDiscoveryContract(backend: 'sqlite' | 'postgres', open: () 
       expect(again.added).toBe(1);
     });
 
+    it('queues an owner once against the daily bound, lists it when due, and forgets it or retries it later', async () => {
+      expect(await store.queueOwner('orgco', DAY, 2)).toBe('queued');
+      expect(await store.queueOwner('orgco', DAY, 2), 'the same owner again').toBe('listed');
+      expect(await store.queueDiscovered([npm('one-more')], DAY, { add: true, dailyCap: 2 })).toMatchObject({
+        added: 1,
+      });
+      expect(await store.queueOwner('otherco', DAY, 2), 'the owner and one name used the day').toBe('over_cap');
+      expect(await store.dueOwners(DAY, 10)).toEqual(['orgco']);
+      expect(await store.dueOwners('2026-03-15T11:00:00.000Z', 10), 'not due before it was queued').toEqual([]);
+      await store.finishOwner('orgco', '2026-03-15T13:00:00.000Z');
+      expect(await store.dueOwners(DAY, 10), 'a failed listing waits').toEqual([]);
+      expect(await store.dueOwners('2026-03-15T13:00:00.000Z', 10)).toEqual(['orgco']);
+      await store.finishOwner('orgco', null);
+      expect(await store.dueOwners('2026-03-16T00:00:00.000Z', 10), 'forgotten').toEqual([]);
+    });
+
     it('holds the daily bound across connections racing, and starts afresh the next UTC day', async () => {
       const other = await t.reopen();
       const cap = { add: true, dailyCap: 5 };

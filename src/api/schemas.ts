@@ -142,6 +142,10 @@ export const OrgAnswerSchema = z
       EntityResultSchema.extend({ observations_count: z.number().int(), state_changes: z.number().int() }),
     ),
     note: z.string().optional(),
+    queued: z.literal(true).optional().openapi({
+      description:
+        'Set when this read queued the owner (the record holds nothing under it): its public repositories are listed and read within a day.',
+    }),
     license: z.literal('CC-BY-4.0'),
   })
   .openapi('OrgAnswer');

@@ -58,13 +58,14 @@ export async function observeCommand(
     if (refs.length > 0) {
       printReport(wiring, await observeNamed(deps, refs, PASS_OPTIONS.concurrency));
     } else if (once) {
-      printReport(wiring, await observeDue(deps, PASS_OPTIONS));
+      printReport(wiring, await observeDue(deps, { ...PASS_OPTIONS, discoveryDailyCap: config.discovery.dailyCap }));
     } else {
       wiring.stderr.write(
         'tended: observing on the schedule (a pass every 60 s; components fall due once a UTC day)\n',
       );
       const schedule = startSchedule(deps, {
         ...PASS_OPTIONS,
+        discoveryDailyCap: config.discovery.dailyCap,
         everyMs: 60_000,
         onPass: (r) => printReport(wiring, r),
         // The worker outlives an outage: the pass is said to have failed and is tried again shortly.

@@ -60,6 +60,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   const schedule = config.observer
     ? startSchedule(deps, {
         ...PASS_OPTIONS,
+        discoveryDailyCap: config.discovery.dailyCap,
         everyMs: 60_000,
         onPass: (report) => log.info({ ...report }, 'observer pass'),
         onError: (error) =>

@@ -92,6 +92,26 @@ export async function queueNamed(deps: DiscoveryDeps, ref: ComponentRef): Promis
   return outcome.listed.size > 0 ? 'queued' : 'over-cap';
 }
 
+/** Queues a GitHub owner an org read named, when the record holds nothing under it. */
+export async function queueOwnerNamed(deps: DiscoveryDeps, owner: string): Promise<SingleQueueStatus> {
+  if (!deps.discovery?.enabled) return 'off';
+  const outcome = await deps.store.queueOwner(owner, deps.clock.now().toISOString(), deps.discovery.dailyCap);
+  return outcome === 'over_cap' ? 'over-cap' : 'queued';
+}
+
+/** The sentence an org answer holding nothing carries, by how discovery left the owner. */
+export function ownerNote(owner: string, asOf: string, status: SingleQueueStatus): string {
+  const none = `Tended holds no observation under ${owner} on or before ${asOf}`;
+  switch (status) {
+    case 'queued':
+      return `Not checked yet; queued for observation. ${none}: its public repositories are listed and read within a day, and answered from then on. Not checked is never "gone".`;
+    case 'over-cap':
+      return `${none}: this is "not checked", never "gone". It was not queued for observation: this deployment's daily bound on newly queued names is reached; ask again after midnight UTC.`;
+    case 'off':
+      return `${none}: not checked, never "gone".`;
+  }
+}
+
 /** The sentence an answer for one unheld component carries, by how discovery left it. */
 export function unheldNote(ref: ComponentRef, asOf: string, status: SingleQueueStatus): string {
   const none = `Tended holds no observation of ${ref.id} on or before ${asOf}`;

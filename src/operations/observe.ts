@@ -1,5 +1,5 @@
 import { addDays, utcDateOf } from '../domain/calendar.js';
-import type { ComponentRef } from '../domain/component.js';
+import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import type { NewObservation, Observation } from '../domain/observation.js';
 import { classify, type State } from '../domain/state.js';
 import { DuplicateObservationError, StoreUnavailableError } from '../storage/store.js';
@@ -103,6 +103,8 @@ export interface PassReport {
 export interface PassOptions {
   /** Components claimed at a time. */
   batch: number;
+  /** TENDED_DISCOVERY_DAILY: bounds the repositories a queued owner's listing queues (default 100,000). */
+  discoveryDailyCap?: number;
   /** Components read at once (each upstream also limits its own concurrency). */
   concurrency: number;
   /**
@@ -130,6 +132,7 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
     await deps.store.releaseWatch(options.giveBack, deps.clock.now().toISOString());
     options.giveBack.length = 0;
   }
+  await listQueuedOwners(deps, options.discoveryDailyCap ?? DEFAULT_DISCOVERY_DAILY, report);
   for (;;) {
     const now = deps.clock.now();
     const claimed = await deps.store.claimDue(
@@ -198,6 +201,41 @@ export async function observeNamed(deps: ObserverDeps, refs: ComponentRef[], con
   report.deferred = readings.length - read.length;
   if (read.length > 0) (await recordReadings(deps, read)).forEach((outcome) => tally(report, outcome));
   return report;
+}
+
+const DEFAULT_DISCOVERY_DAILY = 100_000;
+/** Owners listed a pass: each is one GitHub request. */
+const OWNERS_PER_PASS = 20;
+
+/**
+ * Lists the public repositories of the owners org reads queued, and queues those repositories as
+ * discovered (due now, so this pass reads them). An owner GitHub does not show (404) is forgotten
+ * with no trace; a failed listing is tried again when GitHub's hold ends, or tomorrow.
+ */
+async function listQueuedOwners(deps: ObserverDeps, dailyCap: number, report: PassReport): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  for (const owner of await deps.store.dueOwners(now, OWNERS_PER_PASS)) {
+    const listing = await deps.sources.githubOwners.list(owner);
+    if (listing.kind === 'repositories') {
+      const refs = listing.names.flatMap((name) => {
+        try {
+          return [normaliseComponent('github', name)];
+        } catch {
+          return [];
+        }
+      });
+      await deps.store.queueDiscovered(refs, now, { add: true, dailyCap });
+      await deps.store.finishOwner(owner, null);
+    } else if (listing.kind === 'not_found') {
+      await deps.store.finishOwner(owner, null);
+      report.dropped++;
+    } else {
+      await deps.store.finishOwner(
+        owner,
+        listing.retryAt ?? `${addDays(utcDateOf(deps.clock.now()), 1)}T00:00:00.000Z`,
+      );
+    }
+  }
 }
 
 function emptyReport(): PassReport {

@@ -4,8 +4,7 @@ import type { AnswerCache } from './answer-cache.js';
 import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { DATA_LICENSE, entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
-import type { RecordDeps } from './deps.js';
-import { queueNamed, unheldNote, type DiscoveryDeps } from './discovery.js';
+import { ownerNote, queueNamed, queueOwnerNamed, unheldNote, type DiscoveryDeps } from './discovery.js';
 import type { VerdictService } from './verdict.js';
 import type { Verdict } from '../notary/verdict.js';
 
@@ -90,11 +89,13 @@ export interface OrgAnswer {
   components_count: number;
   components: (EntityResult & Pick<EntitySeries, 'observations_count' | 'state_changes'>)[];
   note?: string;
+  /** Set when this read queued the owner: its public repositories are listed and read within a day. */
+  queued?: true;
   license: typeof DATA_LICENSE;
 }
 
 /** GET /api/v1/org/{org}: the held observations of every repository under an owner namespace. */
-export async function readOrg(deps: RecordDeps, org: string, rawAsOf: string | undefined): Promise<OrgAnswer> {
+export async function readOrg(deps: DiscoveryDeps, org: string, rawAsOf: string | undefined): Promise<OrgAnswer> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const owner = componentOwner(repositoryRef(org, 'x', 'org'));
@@ -111,14 +112,15 @@ export async function readOrg(deps: RecordDeps, org: string, rawAsOf: string | u
     })
     // Repositories first observed after as_of were not held on that date.
     .filter((c) => c.observations_count > 0);
+  // An owner the record holds nothing under is queued: a pass lists its public repositories (DESIGN §3 "Discovery").
+  const status = held.length === 0 ? await queueOwnerNamed(deps, owner) : 'off';
   return {
     org: owner,
     as_of: date,
     components_count: components.length,
     components,
-    ...(components.length === 0
-      ? { note: `Tended holds no observation under ${owner} on or before ${date}: not checked, never "gone".` }
-      : {}),
+    ...(components.length === 0 ? { note: ownerNote(owner, date, status) } : {}),
+    ...(status === 'queued' ? { queued: true as const } : {}),
     license: DATA_LICENSE,
   };
 }

@@ -118,7 +118,31 @@ function answerFor(key: string, fullName: string, route: 'repo' | 'commits', ctx
   return route === 'repo' ? repoBody(p, ctx, world, key, fullName) : commitsBody(p, world, key, ctx.base);
 }
 
+/** `GET /users/{owner}/repos`: the owner's repositories existing today, most recently pushed first. */
+function ownerRepositories(owner: string, ctx: Ctx, world: World): SimAnswer {
+  const prefix = `github:${owner.toLowerCase()}/`;
+  const repos = Object.keys(world.scenario.components)
+    .filter((key) => key.startsWith(prefix))
+    .map((key) => ({ key, p: world.github(key, ctx.today) }))
+    .filter(({ p }) => p !== null && p.fail === undefined && p.renamed_to === undefined)
+    .map(({ key, p }) => ({
+      id: world.githubId(key),
+      name: key.slice(prefix.length),
+      full_name: key.slice('github:'.length),
+      owner: { login: owner },
+      fork: p!.fork ?? false,
+      archived: p!.archived ?? false,
+      pushed_at: p!.pushed_at ?? null,
+    }))
+    .sort((a, b) => Date.parse(b.pushed_at ?? '') - Date.parse(a.pushed_at ?? ''));
+  // An owner with no repository in the scenario does not exist (or is not public).
+  if (repos.length === 0) return notFound('github', ctx);
+  return json(200, repos.slice(0, Number(ctx.query.get('per_page') ?? 30)));
+}
+
 export function answerGithub(ctx: Ctx, world: World): SimAnswer {
+  const owner = /^\/users\/([^/]+)\/repos\/?$/.exec(ctx.path);
+  if (owner) return ownerRepositories(decodeURIComponent(owner[1]!), ctx, world);
   const byName = /^\/repos\/([^/]+)\/([^/]+)(\/commits)?\/?$/.exec(ctx.path);
   if (byName) {
     const name = `${decodeURIComponent(byName[1]!)}/${decodeURIComponent(byName[2]!)}`;

@@ -175,3 +175,63 @@ export async function dropDiscovered(db: Db, refs: ComponentRef[], urls: string[
     return dropped;
   });
 }
+
+/**
+ * Queues a GitHub owner an org read named, counted as one name against the day's bound: a pass
+ * lists its public repositories and queues those (DESIGN §3 "Discovery").
+ */
+export async function queueOwner(
+  db: Db,
+  backend: 'sqlite' | 'postgres',
+  owner: string,
+  at: string,
+  dailyCap: number,
+): Promise<'queued' | 'listed' | 'over_cap'> {
+  const listed = await db.selectFrom('discovered_owners').select('owner').where('owner', '=', owner).executeTakeFirst();
+  if (listed) return 'listed';
+  const day = at.slice(0, 10);
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('discovery_days')
+      .values({ day, queued: 0 })
+      .onConflict((oc) => oc.column('day').doNothing())
+      .execute();
+    const counter = await trx
+      .selectFrom('discovery_days')
+      .select('queued')
+      .where('day', '=', day)
+      .$if(backend === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirstOrThrow();
+    if (Number(counter.queued) >= dailyCap) return 'over_cap';
+    const inserted = await trx
+      .insertInto('discovered_owners')
+      .values({ owner, due_at: at })
+      .onConflict((oc) => oc.column('owner').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'listed';
+    await trx
+      .updateTable('discovery_days')
+      .set({ queued: sql`queued + 1` })
+      .where('day', '=', day)
+      .execute();
+    return 'queued';
+  });
+}
+
+/** Owners due to be listed at `at`, oldest first. */
+export async function dueOwners(db: Db, at: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('discovered_owners')
+    .select('owner')
+    .where('due_at', '<=', at)
+    .orderBy('due_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.owner);
+}
+
+/** An owner listed (or found not to exist): forgotten. With `retryAt`, its listing failed: due again then. */
+export async function finishOwner(db: Db, owner: string, retryAt: string | null): Promise<void> {
+  if (retryAt === null) await db.deleteFrom('discovered_owners').where('owner', '=', owner).execute();
+  else await db.updateTable('discovered_owners').set({ due_at: retryAt }).where('owner', '=', owner).execute();
+}

@@ -279,6 +279,18 @@ export class KyselyStore implements Store {
     return discovery.unconfirmedDiscoveries(this.db, refs);
   }
 
+  queueOwner(owner: string, at: string, dailyCap: number) {
+    return discovery.queueOwner(this.db, this.backend, owner, at, dailyCap);
+  }
+
+  dueOwners(at: string, limit: number) {
+    return discovery.dueOwners(this.db, at, limit);
+  }
+
+  finishOwner(owner: string, retryAt: string | null) {
+    return discovery.finishOwner(this.db, owner, retryAt);
+  }
+
   dropDiscovered(refs: ComponentRef[], urls: string[]) {
     return discovery.dropDiscovered(this.db, refs, urls);
   }

@@ -44,6 +44,7 @@ export interface Database {
     discovered: Generated<number>;
   };
   discovery_days: { day: string; queued: number };
+  discovered_owners: { owner: string; due_at: string };
   upstream_cache: { url: string; etag: string | null; last_modified: string | null; facts: string; stored_at: string };
   api_keys: { id: string; key_hash: string; label: string | null; created_at: string; revoked_at: string | null };
   key_sets: { version: number; document: string; digest: string; envelope: string; leaf_index: number };

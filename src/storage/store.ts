@@ -99,6 +99,12 @@ export interface Store {
    * `urls`: no row names them afterwards. Returns how many were forgotten.
    */
   dropDiscovered(refs: ComponentRef[], urls: string[]): Promise<number>;
+  /** Queues a GitHub owner an org read named (one name against the day's `dailyCap`). */
+  queueOwner(owner: string, at: string, dailyCap: number): Promise<'queued' | 'listed' | 'over_cap'>;
+  /** Queued owners whose public repositories are due to be listed at `at`. */
+  dueOwners(at: string, limit: number): Promise<string[]>;
+  /** Forgets a listed owner, or (with `retryAt`) makes it due again then. */
+  finishOwner(owner: string, retryAt: string | null): Promise<void>;
   /** Validators and extracted facts of an upstream URL's last full answer (conditional requests). */
   cacheGet(url: string): Promise<CachedAnswer | null>;
   cacheSet(url: string, entry: CachedAnswer): Promise<void>;

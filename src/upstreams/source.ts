@@ -5,6 +5,7 @@
 import type { ComponentKind, ComponentRef } from '../domain/component.js';
 import type { EvidenceValue } from '../domain/observation.js';
 import type { Signals } from '../domain/state.js';
+import type { OwnerRepositories } from './github/owner-repositories.js';
 
 export interface Reading {
   /** The observer calls classify(signals, observationDate). */
@@ -78,4 +79,8 @@ export interface UpstreamOptions {
   now?: () => number;
 }
 
-export type Sources = Record<ComponentKind, UpstreamSource> & { dependents: DependentsSource };
+export type Sources = Record<ComponentKind, UpstreamSource> & {
+  dependents: DependentsSource;
+  /** A GitHub owner's public repositories, for discovery through the org read. */
+  githubOwners: OwnerRepositories;
+};

@@ -4,6 +4,7 @@ import { createDependentsSource } from './dependents/read.js';
 import { createDistroSource } from './distro/read.js';
 import { createDockerSource } from './docker/read.js';
 import { EndoflifeReader } from './endoflife/read.js';
+import { createOwnerRepositories } from './github/owner-repositories.js';
 import { createGithubSource } from './github/read.js';
 import { createGemSource } from './gem/read.js';
 import { createGolangSource } from './golang/read.js';
@@ -34,9 +35,12 @@ export function createSources(options: UpstreamOptions): Sources {
       ...(options.now ? { now: options.now } : {}),
     });
   const endoflife = new EndoflifeReader(client('endoflife', SMALL_BODY), base(options.urls.endoflife));
-  const github = createGithubSource(client('github', SMALL_BODY), base(options.urls.github));
+  // One client for GitHub's readers: its limits are per token, and one client keeps one hold.
+  const githubClient = client('github', SMALL_BODY);
+  const github = createGithubSource(githubClient, base(options.urls.github));
   return {
     github,
+    githubOwners: createOwnerRepositories(githubClient, base(options.urls.github)),
     npm: createNpmSource(client('npm', LARGE_BODY), base(options.urls.npm)),
     pypi: createPypiSource(client('pypi', LARGE_BODY), base(options.urls.pypi)),
     docker: createDockerSource(client('dockerhub', SMALL_BODY), base(options.urls.dockerhub), endoflife),

@@ -70,4 +70,12 @@ export const sqliteMigrations: Migration[] = [
       `CREATE TABLE discovery_days (day text PRIMARY KEY, queued integer NOT NULL)`,
     ],
   },
+  {
+    version: 8,
+    name: 'discovery of owners: an org read queues the owner, whose public repositories a pass lists',
+    statements: [
+      // The owner's name and when to list it; nothing about who asked. A not-found deletes the row.
+      `CREATE TABLE discovered_owners (owner text PRIMARY KEY, due_at text NOT NULL)`,
+    ],
+  },
 ];
