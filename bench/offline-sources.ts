@@ -17,6 +17,7 @@ export function offlineSources(): Sources {
       maven: nowhere,
       goproxy: nowhere,
       rubygems: nowhere,
+      packagist: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-bench',

@@ -102,6 +102,13 @@ add('gem:abandoned', { versions: { '1.0.0': at('2023-06-01') } }, 'abandoned');
 add('gem:yanked', { ...gem, fail: 'all_yanked' }, 'deleted');
 failures('gem:', gem);
 
+const composer = { versions: { 'v1.0.0': at('2024-01-01'), 'v1.1.0': at('2026-01-01') } };
+add('composer:cases/alive', composer, 'alive');
+add('composer:cases/dormant', { versions: { '1.0.0': at('2025-06-01') } }, 'dormant');
+add('composer:cases/abandoned-age', { versions: { '1.0.0': at('2023-06-01') } }, 'abandoned');
+add('composer:cases/flagged', { ...composer, abandoned: 'cases/other' }, 'archived');
+failures('composer:cases/', composer);
+
 // Distribution releases are read from the listing below; their phases only say they exist.
 add('distro:debian/12', {}, 'alive');
 add('distro:debian/11', {}, 'eol');

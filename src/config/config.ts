@@ -19,6 +19,7 @@ export interface Config {
     readonly maven: string;
     readonly goproxy: string;
     readonly rubygems: string;
+    readonly packagist: string;
   };
   readonly githubToken: string | null;
   readonly observer: boolean;
@@ -62,6 +63,7 @@ const Env = z.object({
   TENDED_MAVEN_URL: url.default('https://repo1.maven.org/maven2'),
   TENDED_GOPROXY_URL: url.default('https://proxy.golang.org'),
   TENDED_RUBYGEMS_URL: url.default('https://rubygems.org'),
+  TENDED_PACKAGIST_URL: url.default('https://repo.packagist.org'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   TENDED_OBSERVER: onOff.default('on'),
   TENDED_SIGNING_KEY: z.string().min(1).optional(),
@@ -129,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maven: strip(e.TENDED_MAVEN_URL),
       goproxy: strip(e.TENDED_GOPROXY_URL),
       rubygems: strip(e.TENDED_RUBYGEMS_URL),
+      packagist: strip(e.TENDED_PACKAGIST_URL),
     }),
     githubToken: e.GITHUB_TOKEN ?? null,
     observer: e.TENDED_OBSERVER === 'on',

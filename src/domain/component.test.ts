@@ -28,8 +28,18 @@ function issueOf(fn: () => unknown) {
 }
 
 describe('kinds', () => {
-  it('accepts exactly the eight kinds', () => {
-    expect([...COMPONENT_KINDS]).toEqual(['github', 'npm', 'pypi', 'docker', 'maven', 'golang', 'gem', 'distro']);
+  it('accepts exactly the nine kinds', () => {
+    expect([...COMPONENT_KINDS]).toEqual([
+      'github',
+      'npm',
+      'pypi',
+      'docker',
+      'maven',
+      'golang',
+      'gem',
+      'composer',
+      'distro',
+    ]);
     expect(isComponentKind('npm')).toBe(true);
     expect(isComponentKind('NPM')).toBe(false);
     expect(isComponentKind('cargo')).toBe(false);
@@ -45,7 +55,9 @@ describe('kinds', () => {
   it('refuses an unknown kind at loc kind, listing the accepted ones', () => {
     const issue = issueOf(() => normaliseComponent('cargo', 'x'));
     expect(issue?.loc).toEqual(['kind']);
-    expect(issue?.msg).toBe('kind must be one of github, npm, pypi, docker, maven, golang, gem, distro; got "cargo"');
+    expect(issue?.msg).toBe(
+      'kind must be one of github, npm, pypi, docker, maven, golang, gem, composer, distro; got "cargo"',
+    );
   });
 });
 

@@ -10,7 +10,17 @@ import { ValidationError, quoteInput } from './errors.js';
 import { normaliseDockerReference, parseDockerId, DOCKER_HUB } from './docker-reference.js';
 import { DISTRO_PRODUCTS, distroRelease } from './distro-release.js';
 
-export const COMPONENT_KINDS = ['github', 'npm', 'pypi', 'docker', 'maven', 'golang', 'gem', 'distro'] as const;
+export const COMPONENT_KINDS = [
+  'github',
+  'npm',
+  'pypi',
+  'docker',
+  'maven',
+  'golang',
+  'gem',
+  'composer',
+  'distro',
+] as const;
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
 export function isComponentKind(s: string): s is ComponentKind {
@@ -44,6 +54,8 @@ const EXPECTED: Record<ComponentKind, string> = {
   golang:
     'a golang component is a module path, for example github.com/sirupsen/logrus or golang.org/x/net: "/"-separated elements of letters, digits, ".", "_", "~" or "-", the first a domain name with a dot',
   gem: 'a gem component is named as on rubygems.org, for example rails: letters, digits, ".", "_" and "-", with at least one letter',
+  composer:
+    'a composer component is vendor/name as on Packagist, for example monolog/monolog: letters, digits, ".", "_" and "-"',
   distro:
     'a distro component is a distribution release as the end-of-life listing names it, for example debian/12, ubuntu/22.04 or alpine-linux/3.19',
 };
@@ -147,6 +159,15 @@ function normaliseGem(name: string): string | string[] {
   return [name];
 }
 
+// Packagist names (compared in lower case): vendor/name, each starting with a letter or digit.
+const COMPOSER_PART = /^[a-z0-9][\w.-]{0,99}$/;
+
+function normaliseComposer(name: string): string | string[] {
+  const parts = name.toLowerCase().split('/');
+  if (parts.length !== 2 || !parts.every((p) => COMPOSER_PART.test(p))) return 'expected vendor/name';
+  return [parts.join('/')];
+}
+
 const DISTRO_RELEASE = /^[a-z0-9][a-z0-9.]{0,19}$/;
 
 /** `product/release`, lower-cased: the listing's own names. */
@@ -190,9 +211,11 @@ export function normaliseComponent(kind: string, name: string): ComponentRef {
               ? normaliseGolang(n)
               : k === 'gem'
                 ? normaliseGem(n)
-                : k === 'distro'
-                  ? normaliseDistro(n)
-                  : normaliseDockerReference(n);
+                : k === 'composer'
+                  ? normaliseComposer(n)
+                  : k === 'distro'
+                    ? normaliseDistro(n)
+                    : normaliseDockerReference(n);
   if (typeof result === 'string') throw nameError(k, name, result);
   return { kind: k, id: result[0] ?? '' };
 }
@@ -241,6 +264,10 @@ function toPurl(ref: ComponentRef): PackageURL {
     }
     case 'gem':
       return new PackageURL('gem', null, ref.id);
+    case 'composer': {
+      const slash = ref.id.indexOf('/');
+      return new PackageURL('composer', ref.id.slice(0, slash), ref.id.slice(slash + 1));
+    }
     case 'distro': {
       // No purl type names an OS release; the generic one carries its name and version.
       const slash = ref.id.indexOf('/');
@@ -296,7 +323,7 @@ function purlError(raw: string, why: string): ValidationError {
   return new ValidationError([
     {
       loc: ['purl'],
-      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:gem, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
+      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:gem, pkg:composer, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
       type: 'value_error.purl',
     },
   ]);
@@ -369,6 +396,8 @@ export function componentFromPurl(purl: string): ComponentRef {
         throw purlError(purl, 'the Go standard library ships with the Go toolchain; no module proxy serves it');
       // The subpath names a package inside the module; the module is the component.
       return wrap('golang', p.namespace ? `${p.namespace}/${p.name}` : p.name);
+    case 'composer':
+      return wrap('composer', `${p.namespace ?? ''}/${p.name}`);
     case 'gem':
       // The platform qualifier (java, x86_64-linux) names a build of the same gem.
       return wrap('gem', p.name);
@@ -409,6 +438,7 @@ export function componentOwner(ref: ComponentRef): string {
     case 'gem':
       return '';
     case 'distro':
+    case 'composer':
       return ref.id.slice(0, ref.id.indexOf('/'));
     case 'maven':
       return ref.id.slice(0, ref.id.indexOf(':'));

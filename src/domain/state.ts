@@ -60,6 +60,7 @@ const ACTIVITY: Record<ComponentKind, string> = {
   maven: 'latest release published',
   golang: 'latest version published',
   gem: 'latest published version',
+  composer: 'latest tagged release published',
   distro: 'latest point release of the distribution release',
 };
 
@@ -71,6 +72,7 @@ const ARCHIVED: Record<ComponentKind, string> = {
   docker: 'the image is deprecated upstream',
   maven: 'the latest release relocates the artifact to other coordinates',
   golang: 'the latest go.mod declares the module deprecated, or its GitHub repository is archived',
+  composer: 'the package is marked abandoned on Packagist',
   gem: 'never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)',
   distro: 'never: a distribution release is answered by its end-of-life, not archived',
 };

@@ -24,6 +24,7 @@ const OBSERVED_TYPES = [
   'maven',
   'golang',
   'gem',
+  'composer',
   'deb',
   'apk',
   'rpm',

@@ -12,5 +12,6 @@ export function upstreamEnv(urls: UpstreamUrls): Record<string, string> {
     TENDED_MAVEN_URL: urls.maven,
     TENDED_GOPROXY_URL: urls.goproxy,
     TENDED_RUBYGEMS_URL: urls.rubygems,
+    TENDED_PACKAGIST_URL: urls.packagist,
   };
 }

@@ -34,6 +34,7 @@ export const FAILS = {
   // The proxy's older 410 for what it cannot serve.
   golang: [...COMMON_FAILS, 'gone_410'],
   gem: [...COMMON_FAILS, 'all_yanked'],
+  composer: [...COMMON_FAILS],
   endoflife: [...COMMON_FAILS],
   dependents: [...COMMON_FAILS],
 } as const;
@@ -156,6 +157,15 @@ const GemPhase = z.strictObject({
   yanked: z.array(z.string()).optional(),
 });
 
+const ComposerPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.composer).optional(),
+  /** Tagged version → its publication instant. */
+  versions: z.record(z.string(), instant).optional(),
+  /** Packagist's flag: true, or the package the author suggests instead. */
+  abandoned: z.union([z.boolean(), z.string()]).optional(),
+});
+
 /** A distribution release is answered from the `endoflife` products; its phases only say it exists. */
 const DistroPhase = z.strictObject({ ...base });
 
@@ -194,8 +204,9 @@ export type EolRelease = z.infer<typeof EolRelease>;
 export type EolProduct = z.infer<typeof EolProduct>;
 export type DistroPhase = z.infer<typeof DistroPhase>;
 export type GemPhase = z.infer<typeof GemPhase>;
+export type ComposerPhase = z.infer<typeof ComposerPhase>;
 export type Phase =
-  GithubPhase | NpmPhase | PypiPhase | DockerPhase | MavenPhase | GolangPhase | GemPhase | DistroPhase;
+  GithubPhase | NpmPhase | PypiPhase | DockerPhase | MavenPhase | GolangPhase | GemPhase | ComposerPhase | DistroPhase;
 
 export interface Scenario {
   /** Keyed `kind:id` (`github:owner/repo`, `npm:@scope/name`, `pypi:name`, `docker:node:18-alpine`, `maven:group:artifact`, `golang:module/path`). */
@@ -216,6 +227,7 @@ const PHASES: Record<ComponentKind, z.ZodType<Phase>> = {
   maven: MavenPhase,
   golang: GolangPhase,
   gem: GemPhase,
+  composer: ComposerPhase,
   distro: DistroPhase,
 };
 
@@ -261,7 +273,7 @@ export function parseScenario(input: unknown): Scenario {
     const kind = key.slice(0, colon);
     if (colon < 0 || !isComponentKind(kind)) {
       problems.push(
-        `${at}: a component key is kind:id with kind github, npm, pypi, docker, maven, golang, gem or distro`,
+        `${at}: a component key is kind:id with kind github, npm, pypi, docker, maven, golang, gem, composer or distro`,
       );
       continue;
     }

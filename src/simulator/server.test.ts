@@ -46,6 +46,7 @@ describe('the simulator server', () => {
       maven: `${sim.url}/maven/maven2`,
       goproxy: `${sim.url}/goproxy`,
       rubygems: `${sim.url}/rubygems`,
+      packagist: `${sim.url}/packagist`,
     });
   });
 

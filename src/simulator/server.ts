@@ -19,6 +19,7 @@ import { answerNpm } from './npm.js';
 import { answerGoproxy } from './goproxy.js';
 import { answerMaven } from './maven.js';
 import { answerRubygems } from './rubygems.js';
+import { answerPackagist } from './packagist.js';
 import { answerPypi } from './pypi.js';
 import { seededRandom } from './random.js';
 import { parseScenario, type CommonFail, type Scenario } from './scenario.js';
@@ -61,6 +62,7 @@ const HANDLERS: Record<Upstream, (ctx: Ctx, world: World) => SimAnswer> = {
   maven: answerMaven,
   goproxy: answerGoproxy,
   rubygems: answerRubygems,
+  packagist: answerPackagist,
   dependents: answerDependents,
 };
 const UPSTREAMS = Object.keys(HANDLERS) as Upstream[];
@@ -204,6 +206,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       maven: `${root}/maven/maven2`,
       goproxy: `${root}/goproxy`,
       rubygems: `${root}/rubygems`,
+      packagist: `${root}/packagist`,
     },
     requests,
     setScenario(s: Scenario) {

@@ -5,6 +5,7 @@ import {
   type EolPhase,
   type EolProduct,
   type GithubPhase,
+  type ComposerPhase,
   type GemPhase,
   type GolangPhase,
   type MavenPhase,
@@ -71,6 +72,10 @@ export class World {
 
   golang(module: string, today: string): GolangPhase | null {
     return phaseAt((this.scenario.components[`golang:${module}`] ?? []) as GolangPhase[], today);
+  }
+
+  composer(name: string, today: string): ComposerPhase | null {
+    return phaseAt((this.scenario.components[`composer:${name}`] ?? []) as ComposerPhase[], today);
   }
 
   gem(name: string, today: string): GemPhase | null {

@@ -348,6 +348,8 @@ function parseJson(text: string): unknown {
 }
 
 export function messageOf(body: unknown, text: string): string {
+  // Packagist's 404 is a JSON string.
+  if (typeof body === 'string') return body.slice(0, 300);
   if (typeof body === 'object' && body !== null) {
     const b = body as { message?: unknown; error?: unknown };
     if (typeof b.message === 'string') return b.message.slice(0, 300);

@@ -63,6 +63,8 @@ export interface UpstreamUrls {
   /** A Go module proxy (GOPROXY protocol). */
   goproxy: string;
   rubygems: string;
+  /** Packagist's static metadata (repo.packagist.org). */
+  packagist: string;
 }
 
 export interface UpstreamOptions {

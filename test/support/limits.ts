@@ -21,6 +21,7 @@ export function closedSources(): Sources {
       maven: nowhere,
       goproxy: nowhere,
       rubygems: nowhere,
+      packagist: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-test',

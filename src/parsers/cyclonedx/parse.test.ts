@@ -88,11 +88,23 @@ describe('parseCycloneDx on the corpus', () => {
     expect(json.references.map((x) => x.location)).not.toContain('bom-ref juice-shop@14.1.1');
   });
 
-  it('names the purl type it does not observe (laravel, composer)', () => {
+  it('reads a PHP project (laravel): every entry a composer package', () => {
     const r = parseCycloneDx(readFileSync(`${CORPUS_DIR}cyclonedx/laravel-7.12.0.1.1.xml`, 'utf8'));
     expect(r.variant).toBe('CycloneDX 1.1 XML');
+    expect(r.unresolved).toEqual([]);
+    expect(new Set(r.references.map((x) => x.ref.kind))).toEqual(new Set(['composer']));
+  });
+
+  it('names the purl type it does not observe, and the types it does', () => {
+    const r = parseCycloneDx(
+      JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.6',
+        components: [{ name: 'serde', purl: 'pkg:cargo/serde@1.0.0' }],
+      }),
+    );
     expect(r.unresolved[0]?.reason).toMatch(
-      /type "composer".*npm, pypi, docker, oci, maven, golang, gem, deb, apk and rpm/,
+      /type "cargo".*npm, pypi, docker, oci, maven, golang, gem, composer, deb, apk and rpm/,
     );
   });
 });

@@ -1,0 +1,52 @@
+/**
+ * Composer packages on Packagist (research upstreams-more §6, DESIGN §3): the p2 file of tagged
+ * releases, one request. Archived when the package is marked abandoned (the suggested replacement
+ * kept as evidence); deleted on Packagist's 404; otherwise the age of the latest release.
+ */
+import type { ComponentRef } from '../../domain/component.js';
+import type { HttpClient } from '../http.js';
+import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
+import type { Reading, UpstreamSource } from '../source.js';
+import { classifyP2Response } from './classify-response.js';
+import { P2_FACTS } from './facts.js';
+
+export const COMPOSER_METHOD =
+  'Packagist p2 metadata: the latest publication over tagged releases, and the abandoned flag';
+
+export function createComposerSource(client: HttpClient, base: string): UpstreamSource {
+  return { read: (ref, today) => readComposer(client, base, ref, today) };
+}
+
+async function readComposer(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
+  const [vendor = '', name = ''] = ref.id.split('/');
+  const answer = await client.get(`${base}/p2/${encodeURIComponent(vendor)}/${encodeURIComponent(name)}.json`, {
+    accept: 'application/json',
+    facts: P2_FACTS,
+  });
+  if (answer.kind === 'unreachable') return unreachableReading(answer, COMPOSER_METHOD);
+  if (answer.kind === 'status') {
+    const v = classifyP2Response(answer);
+    return {
+      signals: v.signals,
+      source: answer.url,
+      evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
+      method: COMPOSER_METHOD,
+    };
+  }
+  const f = answer.facts;
+  const at = activityAsOf(f.last_published, today);
+  return {
+    signals: f.abandoned !== false ? { archived: true } : { lastActivity: at.lastActivity },
+    source: answer.url,
+    evidence: {
+      http_status: answer.status,
+      versions: f.versions,
+      latest_version: f.latest_version,
+      last_published: f.last_published,
+      abandoned: f.abandoned,
+      ...at.evidence,
+      ...redirectEvidence(answer.redirects),
+    },
+    method: COMPOSER_METHOD,
+  };
+}
