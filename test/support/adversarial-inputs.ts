@@ -18,18 +18,19 @@ const fill = (unit: string, bytes: number) => unit.repeat(Math.max(1, Math.floor
 
 export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
   {
+    // A quarter of n: a pom.xml over 1 MB is refused at once (MAX_POM_BYTES), so 4n stays under it.
     name: 'pom.xml: many dependencies',
     route: 'manifest',
     format: 'pom',
     make: (n) =>
-      `<project><modelVersion>4.0.0</modelVersion><dependencies>${fill('<dependency><groupId>a</groupId><artifactId>b</artifactId></dependency>', n)}</dependencies></project>`,
+      `<project><modelVersion>4.0.0</modelVersion><dependencies>${fill('<dependency><groupId>a</groupId><artifactId>b</artifactId></dependency>', n / 4.2)}</dependencies></project>`,
   },
   {
     name: 'pom.xml: property references',
     route: 'manifest',
     format: 'pom',
     make: (n) =>
-      `<project><modelVersion>4.0.0</modelVersion><dependencies><dependency><groupId>${fill('${', n)}</groupId><artifactId>b</artifactId></dependency></dependencies></project>`,
+      `<project><modelVersion>4.0.0</modelVersion><dependencies><dependency><groupId>${fill('${', n / 4.2)}</groupId><artifactId>b</artifactId></dependency></dependencies></project>`,
   },
   {
     name: 'go.mod: a require line of spaces',

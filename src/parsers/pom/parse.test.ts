@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../reference.js';
 import { looksPom } from './detect.js';
-import { parsePom } from './parse.js';
+import { MAX_POM_BYTES, parsePom } from './parse.js';
 
 const POM = `<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -45,6 +45,11 @@ describe('pom.xml', () => {
       ['?:no-group', 'dependencies.dependency[4]'],
     ]);
     expect(r.unresolved[0]?.reason).toContain('parent POM may define it');
+  });
+
+  it('refuses a file larger than any real POM at once, with a sentence', () => {
+    const huge = `<project>${' '.repeat(MAX_POM_BYTES)}</project>`;
+    expect(() => parsePom(huge)).toThrow(/up to 1 MB/);
   });
 
   it('refuses a DTD, and a file that is not a POM, with a sentence', () => {

@@ -76,7 +76,18 @@ function propertiesOf(project: Node): Map<string, string> {
   return properties;
 }
 
+/**
+ * Real POMs are small: the largest (dependency BOMs such as Spring Boot's) run to a few hundred KB.
+ * A bigger one is refused at once, so no request spends seconds building the tree of a file no
+ * project writes.
+ */
+export const MAX_POM_BYTES = 1024 * 1024;
+
 export function parsePom(body: string): ParseResult {
+  if (body.length > MAX_POM_BYTES)
+    throw new InputError(
+      `This pom.xml is ${(body.length / 1024 / 1024).toFixed(1)} MB; real ones are at most a few hundred KB, and Tended reads pom.xml files up to 1 MB.`,
+    );
   const source = body.replace(/^\uFEFF/, '');
   checkXml(source, 'a pom.xml', MAX_DEPTH);
   let doc: Node | null;
