@@ -18,6 +18,8 @@ export function offlineSources(): Sources {
       goproxy: nowhere,
       rubygems: nowhere,
       packagist: nowhere,
+      crates: nowhere,
+      cratesIndex: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-bench',

@@ -137,7 +137,7 @@ beforeAll(async () => {
       port,
       '/api/v1/manifest',
       'application/json',
-      JSON.stringify({ components: [{ name: M, kind: 'cargo' }] }),
+      JSON.stringify({ components: [{ name: M, kind: 'nuget' }] }),
     );
     answers.badName = await post(
       port,

@@ -102,6 +102,14 @@ add('gem:abandoned', { versions: { '1.0.0': at('2023-06-01') } }, 'abandoned');
 add('gem:yanked', { ...gem, fail: 'all_yanked' }, 'deleted');
 failures('gem:', gem);
 
+const cargo = { versions: { '1.0.0': at('2024-01-01'), '1.1.0': at('2026-01-01') } };
+add('cargo:cases-alive', cargo, 'alive');
+add('cargo:cases-dormant', { versions: { '1.0.0': at('2025-06-01') } }, 'dormant');
+add('cargo:cases-abandoned', { versions: { '1.0.0': at('2023-06-01') } }, 'abandoned');
+add('cargo:cases-yanked', { ...cargo, yanked: ['1.0.0', '1.1.0'] }, 'archived');
+add('cargo:cases-old-lines', { ...cargo, no_pubtime: true }, 'alive');
+failures('cargo:cases-', cargo);
+
 const composer = { versions: { 'v1.0.0': at('2024-01-01'), 'v1.1.0': at('2026-01-01') } };
 add('composer:cases/alive', composer, 'alive');
 add('composer:cases/dormant', { versions: { '1.0.0': at('2025-06-01') } }, 'dormant');

@@ -20,6 +20,8 @@ export interface Config {
     readonly goproxy: string;
     readonly rubygems: string;
     readonly packagist: string;
+    readonly crates: string;
+    readonly cratesIndex: string;
   };
   readonly githubToken: string | null;
   readonly observer: boolean;
@@ -64,6 +66,8 @@ const Env = z.object({
   TENDED_GOPROXY_URL: url.default('https://proxy.golang.org'),
   TENDED_RUBYGEMS_URL: url.default('https://rubygems.org'),
   TENDED_PACKAGIST_URL: url.default('https://repo.packagist.org'),
+  TENDED_CRATES_URL: url.default('https://crates.io'),
+  TENDED_CRATES_INDEX_URL: url.default('https://index.crates.io'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   TENDED_OBSERVER: onOff.default('on'),
   TENDED_SIGNING_KEY: z.string().min(1).optional(),
@@ -132,6 +136,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       goproxy: strip(e.TENDED_GOPROXY_URL),
       rubygems: strip(e.TENDED_RUBYGEMS_URL),
       packagist: strip(e.TENDED_PACKAGIST_URL),
+      crates: strip(e.TENDED_CRATES_URL),
+      cratesIndex: strip(e.TENDED_CRATES_INDEX_URL),
     }),
     githubToken: e.GITHUB_TOKEN ?? null,
     observer: e.TENDED_OBSERVER === 'on',

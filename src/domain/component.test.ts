@@ -28,7 +28,7 @@ function issueOf(fn: () => unknown) {
 }
 
 describe('kinds', () => {
-  it('accepts exactly the nine kinds', () => {
+  it('accepts exactly the ten kinds', () => {
     expect([...COMPONENT_KINDS]).toEqual([
       'github',
       'npm',
@@ -36,13 +36,14 @@ describe('kinds', () => {
       'docker',
       'maven',
       'golang',
+      'cargo',
       'gem',
       'composer',
       'distro',
     ]);
     expect(isComponentKind('npm')).toBe(true);
     expect(isComponentKind('NPM')).toBe(false);
-    expect(isComponentKind('cargo')).toBe(false);
+    expect(isComponentKind('nuget')).toBe(false);
   });
 
   it.each([
@@ -53,10 +54,10 @@ describe('kinds', () => {
   });
 
   it('refuses an unknown kind at loc kind, listing the accepted ones', () => {
-    const issue = issueOf(() => normaliseComponent('cargo', 'x'));
+    const issue = issueOf(() => normaliseComponent('nuget', 'x'));
     expect(issue?.loc).toEqual(['kind']);
     expect(issue?.msg).toBe(
-      'kind must be one of github, npm, pypi, docker, maven, golang, gem, composer, distro; got "cargo"',
+      'kind must be one of github, npm, pypi, docker, maven, golang, cargo, gem, composer, distro; got "nuget"',
     );
   });
 });
@@ -223,7 +224,7 @@ describe('componentFromPurl', () => {
   });
 
   it.each([
-    ['pkg:cargo/serde@1', 'not observed'],
+    ['pkg:nuget/Newtonsoft.Json@13.0.1', 'not observed'],
     ['pkg:gem/no%20spaces@1', 'not a valid gem name'],
     [
       'pkg:maven/com.acme/internal@1?repository_url=https://nexus.acme.example/repository/releases',

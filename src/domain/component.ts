@@ -17,6 +17,7 @@ export const COMPONENT_KINDS = [
   'docker',
   'maven',
   'golang',
+  'cargo',
   'gem',
   'composer',
   'distro',
@@ -53,6 +54,7 @@ const EXPECTED: Record<ComponentKind, string> = {
     'a maven component is groupId:artifactId, for example org.apache.commons:commons-lang3: each letters, digits, ".", "_" or "-"',
   golang:
     'a golang component is a module path, for example github.com/sirupsen/logrus or golang.org/x/net: "/"-separated elements of letters, digits, ".", "_", "~" or "-", the first a domain name with a dot',
+  cargo: 'a cargo component is a crate name, for example serde: letters, digits, "_" and "-", starting with a letter',
   gem: 'a gem component is named as on rubygems.org, for example rails: letters, digits, ".", "_" and "-", with at least one letter',
   composer:
     'a composer component is vendor/name as on Packagist, for example monolog/monolog: letters, digits, ".", "_" and "-"',
@@ -151,6 +153,16 @@ function normaliseGolang(name: string): string | string[] {
   return [name];
 }
 
+// crates.io names: ASCII letters, digits, "_" and "-", starting with a letter, at most 64 long.
+const CRATE_NAME = /^[a-z][\w-]{0,63}$/;
+
+/** Lower-cased: crates.io compares names without case, and its index files are named in lower case. */
+function normaliseCargo(name: string): string | string[] {
+  const n = name.toLowerCase();
+  if (!CRATE_NAME.test(n)) return 'not a crates.io name';
+  return [n];
+}
+
 // rubygems.org's Rubygem::NAME_PATTERN, and at least one letter; names are kept as given.
 const GEM_NAME = /^[\w.-]{1,100}$/;
 
@@ -209,13 +221,15 @@ export function normaliseComponent(kind: string, name: string): ComponentRef {
             ? normaliseMaven(n)
             : k === 'golang'
               ? normaliseGolang(n)
-              : k === 'gem'
-                ? normaliseGem(n)
-                : k === 'composer'
-                  ? normaliseComposer(n)
-                  : k === 'distro'
-                    ? normaliseDistro(n)
-                    : normaliseDockerReference(n);
+              : k === 'cargo'
+                ? normaliseCargo(n)
+                : k === 'gem'
+                  ? normaliseGem(n)
+                  : k === 'composer'
+                    ? normaliseComposer(n)
+                    : k === 'distro'
+                      ? normaliseDistro(n)
+                      : normaliseDockerReference(n);
   if (typeof result === 'string') throw nameError(k, name, result);
   return { kind: k, id: result[0] ?? '' };
 }
@@ -264,6 +278,8 @@ function toPurl(ref: ComponentRef): PackageURL {
     }
     case 'gem':
       return new PackageURL('gem', null, ref.id);
+    case 'cargo':
+      return new PackageURL('cargo', null, ref.id);
     case 'composer': {
       const slash = ref.id.indexOf('/');
       return new PackageURL('composer', ref.id.slice(0, slash), ref.id.slice(slash + 1));
@@ -323,7 +339,7 @@ function purlError(raw: string, why: string): ValidationError {
   return new ValidationError([
     {
       loc: ['purl'],
-      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:gem, pkg:composer, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
+      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:cargo, pkg:gem, pkg:composer, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
       type: 'value_error.purl',
     },
   ]);
@@ -396,6 +412,8 @@ export function componentFromPurl(purl: string): ComponentRef {
         throw purlError(purl, 'the Go standard library ships with the Go toolchain; no module proxy serves it');
       // The subpath names a package inside the module; the module is the component.
       return wrap('golang', p.namespace ? `${p.namespace}/${p.name}` : p.name);
+    case 'cargo':
+      return wrap('cargo', p.name);
     case 'composer':
       return wrap('composer', `${p.namespace ?? ''}/${p.name}`);
     case 'gem':
@@ -436,6 +454,7 @@ export function componentOwner(ref: ComponentRef): string {
     case 'pypi':
     case 'golang':
     case 'gem':
+    case 'cargo':
       return '';
     case 'distro':
     case 'composer':

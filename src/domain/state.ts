@@ -59,6 +59,7 @@ const ACTIVITY: Record<ComponentKind, string> = {
   docker: 'tag last pushed',
   maven: 'latest release published',
   golang: 'latest version published',
+  cargo: 'latest published version',
   gem: 'latest published version',
   composer: 'latest tagged release published',
   distro: 'latest point release of the distribution release',
@@ -73,6 +74,7 @@ const ARCHIVED: Record<ComponentKind, string> = {
   maven: 'the latest release relocates the artifact to other coordinates',
   golang: 'the latest go.mod declares the module deprecated, or its GitHub repository is archived',
   composer: 'the package is marked abandoned on Packagist',
+  cargo: 'every version of the crate is yanked',
   gem: 'never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)',
   distro: 'never: a distribution release is answered by its end-of-life, not archived',
 };

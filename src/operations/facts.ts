@@ -58,6 +58,7 @@ const EXAMPLE: Record<ComponentRef['kind'], string> = {
   maven: 'org.apache.commons%3Acommons-lang3',
   golang: 'github.com%2Fsirupsen%2Flogrus',
   gem: 'rails',
+  cargo: 'serde',
   composer: 'monolog%2Fmonolog',
   distro: 'debian%2F12',
 };

@@ -23,6 +23,7 @@ const OBSERVED_TYPES = [
   'oci',
   'maven',
   'golang',
+  'cargo',
   'gem',
   'composer',
   'deb',

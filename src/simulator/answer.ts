@@ -5,7 +5,18 @@
 import { COMMON_FAILS, type CommonFail, type Fail } from './scenario.js';
 
 export type Upstream =
-  'github' | 'npm' | 'pypi' | 'endoflife' | 'dockerhub' | 'dependents' | 'maven' | 'goproxy' | 'rubygems' | 'packagist';
+  | 'github'
+  | 'npm'
+  | 'pypi'
+  | 'endoflife'
+  | 'dockerhub'
+  | 'dependents'
+  | 'maven'
+  | 'goproxy'
+  | 'rubygems'
+  | 'packagist'
+  | 'cratesindex'
+  | 'crates';
 
 export interface HttpAnswer {
   status: number;
@@ -92,6 +103,8 @@ const NOT_FOUND: Record<Upstream, (ctx: Ctx) => HttpAnswer> = {
   dependents: () => json(404, { error: 'Not Found' }),
   // Central answers a missing file with a bare 404 page.
   maven: () => html(404, '<html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1></body></html>'),
+  cratesindex: () => text(404, 'not found', 'text/plain'),
+  crates: () => json(404, { errors: [{ detail: 'Not Found' }] }),
   packagist: () => json(404, '404 not found, no packages here'),
   rubygems: () => text(404, 'This rubygem could not be found.', 'text/plain; charset=utf-8'),
   // The proxy's errors are text/plain (research upstreams-more §2.4).

@@ -13,5 +13,7 @@ export function upstreamEnv(urls: UpstreamUrls): Record<string, string> {
     TENDED_GOPROXY_URL: urls.goproxy,
     TENDED_RUBYGEMS_URL: urls.rubygems,
     TENDED_PACKAGIST_URL: urls.packagist,
+    TENDED_CRATES_URL: urls.crates,
+    TENDED_CRATES_INDEX_URL: urls.cratesIndex,
   };
 }

@@ -43,7 +43,7 @@ describe('parseScenario', () => {
     [
       'an unknown kind',
       { components: { 'gitlab:a/b': [{ from: '2025-01-01' }] } },
-      /kind:id with kind github, npm, pypi, docker, maven, golang, gem, composer or distro/,
+      /kind:id with kind github, npm, pypi, docker, maven, golang, cargo, gem, composer or distro/,
     ],
     [
       'a bad id',
@@ -176,6 +176,8 @@ describe('the demo scenario', () => {
         // Every version yanked in 2026-05: rubygems.org serves none, its only home.
         'gem:rocket-rb': ['alive', 'dormant', 'abandoned', 'abandoned', 'deleted', 'deleted'],
         // Marked abandoned on Packagist in 2026-04, in favour of acme/rocket-next.
+        // Every version yanked in 2026-06: archived.
+        'cargo:rocket-rs': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
         'composer:acme/rocket-php': ['alive', 'dormant', 'alive', 'dormant', 'archived', 'archived'],
       });
     } finally {

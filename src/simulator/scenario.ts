@@ -34,6 +34,7 @@ export const FAILS = {
   // The proxy's older 410 for what it cannot serve.
   golang: [...COMMON_FAILS, 'gone_410'],
   gem: [...COMMON_FAILS, 'all_yanked'],
+  cargo: [...COMMON_FAILS],
   composer: [...COMMON_FAILS],
   endoflife: [...COMMON_FAILS],
   dependents: [...COMMON_FAILS],
@@ -157,6 +158,16 @@ const GemPhase = z.strictObject({
   yanked: z.array(z.string()).optional(),
 });
 
+const CargoPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.cargo).optional(),
+  /** version → its publication instant. */
+  versions: z.record(z.string(), instant).optional(),
+  yanked: z.array(z.string()).optional(),
+  /** The versions predate the index's pubtime field: only the crates API dates them. */
+  no_pubtime: z.boolean().optional(),
+});
+
 const ComposerPhase = z.strictObject({
   ...base,
   fail: z.enum(FAILS.composer).optional(),
@@ -205,8 +216,18 @@ export type EolProduct = z.infer<typeof EolProduct>;
 export type DistroPhase = z.infer<typeof DistroPhase>;
 export type GemPhase = z.infer<typeof GemPhase>;
 export type ComposerPhase = z.infer<typeof ComposerPhase>;
+export type CargoPhase = z.infer<typeof CargoPhase>;
 export type Phase =
-  GithubPhase | NpmPhase | PypiPhase | DockerPhase | MavenPhase | GolangPhase | GemPhase | ComposerPhase | DistroPhase;
+  | GithubPhase
+  | NpmPhase
+  | PypiPhase
+  | DockerPhase
+  | MavenPhase
+  | GolangPhase
+  | GemPhase
+  | CargoPhase
+  | ComposerPhase
+  | DistroPhase;
 
 export interface Scenario {
   /** Keyed `kind:id` (`github:owner/repo`, `npm:@scope/name`, `pypi:name`, `docker:node:18-alpine`, `maven:group:artifact`, `golang:module/path`). */
@@ -227,6 +248,7 @@ const PHASES: Record<ComponentKind, z.ZodType<Phase>> = {
   maven: MavenPhase,
   golang: GolangPhase,
   gem: GemPhase,
+  cargo: CargoPhase,
   composer: ComposerPhase,
   distro: DistroPhase,
 };
@@ -273,7 +295,7 @@ export function parseScenario(input: unknown): Scenario {
     const kind = key.slice(0, colon);
     if (colon < 0 || !isComponentKind(kind)) {
       problems.push(
-        `${at}: a component key is kind:id with kind github, npm, pypi, docker, maven, golang, gem, composer or distro`,
+        `${at}: a component key is kind:id with kind github, npm, pypi, docker, maven, golang, cargo, gem, composer or distro`,
       );
       continue;
     }

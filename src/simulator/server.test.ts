@@ -47,6 +47,8 @@ describe('the simulator server', () => {
       goproxy: `${sim.url}/goproxy`,
       rubygems: `${sim.url}/rubygems`,
       packagist: `${sim.url}/packagist`,
+      cratesIndex: `${sim.url}/cratesindex`,
+      crates: `${sim.url}/crates`,
     });
   });
 

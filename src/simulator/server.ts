@@ -20,6 +20,7 @@ import { answerGoproxy } from './goproxy.js';
 import { answerMaven } from './maven.js';
 import { answerRubygems } from './rubygems.js';
 import { answerPackagist } from './packagist.js';
+import { answerCratesApi, answerCratesIndex } from './crates.js';
 import { answerPypi } from './pypi.js';
 import { seededRandom } from './random.js';
 import { parseScenario, type CommonFail, type Scenario } from './scenario.js';
@@ -63,6 +64,8 @@ const HANDLERS: Record<Upstream, (ctx: Ctx, world: World) => SimAnswer> = {
   goproxy: answerGoproxy,
   rubygems: answerRubygems,
   packagist: answerPackagist,
+  cratesindex: answerCratesIndex,
+  crates: answerCratesApi,
   dependents: answerDependents,
 };
 const UPSTREAMS = Object.keys(HANDLERS) as Upstream[];
@@ -207,6 +210,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       goproxy: `${root}/goproxy`,
       rubygems: `${root}/rubygems`,
       packagist: `${root}/packagist`,
+      cratesIndex: `${root}/cratesindex`,
+      crates: `${root}/crates`,
     },
     requests,
     setScenario(s: Scenario) {

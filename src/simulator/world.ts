@@ -5,6 +5,7 @@ import {
   type EolPhase,
   type EolProduct,
   type GithubPhase,
+  type CargoPhase,
   type ComposerPhase,
   type GemPhase,
   type GolangPhase,
@@ -72,6 +73,10 @@ export class World {
 
   golang(module: string, today: string): GolangPhase | null {
     return phaseAt((this.scenario.components[`golang:${module}`] ?? []) as GolangPhase[], today);
+  }
+
+  cargo(name: string, today: string): CargoPhase | null {
+    return phaseAt((this.scenario.components[`cargo:${name}`] ?? []) as CargoPhase[], today);
   }
 
   composer(name: string, today: string): ComposerPhase | null {

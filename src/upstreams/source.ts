@@ -65,6 +65,10 @@ export interface UpstreamUrls {
   rubygems: string;
   /** Packagist's static metadata (repo.packagist.org). */
   packagist: string;
+  /** crates.io's API (dates of versions the index gives no time for). */
+  crates: string;
+  /** crates.io's sparse index. */
+  cratesIndex: string;
 }
 
 export interface UpstreamOptions {

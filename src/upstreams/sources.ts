@@ -6,6 +6,7 @@ import { createDockerSource } from './docker/read.js';
 import { EndoflifeReader } from './endoflife/read.js';
 import { createOwnerRepositories } from './github/owner-repositories.js';
 import { createGithubSource } from './github/read.js';
+import { createCargoSource } from './cargo/read.js';
 import { createComposerSource } from './composer/read.js';
 import { createGemSource } from './gem/read.js';
 import { createGolangSource } from './golang/read.js';
@@ -49,6 +50,12 @@ export function createSources(options: UpstreamOptions): Sources {
     // One GitHub reader for both: GitHub's limits are per token, and one client keeps one hold.
     golang: createGolangSource(client('goproxy', SMALL_BODY), base(options.urls.goproxy), github),
     gem: createGemSource(client('rubygems', SMALL_BODY), base(options.urls.rubygems)),
+    cargo: createCargoSource(
+      client('cratesIndex', SMALL_BODY),
+      base(options.urls.cratesIndex),
+      client('crates', SMALL_BODY),
+      base(options.urls.crates),
+    ),
     composer: createComposerSource(client('packagist', LARGE_BODY), base(options.urls.packagist)),
     // The same listing client as the images': one product answer serves every release of it.
     distro: createDistroSource(endoflife),

@@ -22,6 +22,8 @@ export function closedSources(): Sources {
       goproxy: nowhere,
       rubygems: nowhere,
       packagist: nowhere,
+      crates: nowhere,
+      cratesIndex: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-test',

@@ -100,11 +100,11 @@ describe('parseCycloneDx on the corpus', () => {
       JSON.stringify({
         bomFormat: 'CycloneDX',
         specVersion: '1.6',
-        components: [{ name: 'serde', purl: 'pkg:cargo/serde@1.0.0' }],
+        components: [{ name: 'Newtonsoft.Json', purl: 'pkg:nuget/Newtonsoft.Json@13.0.1' }],
       }),
     );
     expect(r.unresolved[0]?.reason).toMatch(
-      /type "cargo".*npm, pypi, docker, oci, maven, golang, gem, composer, deb, apk and rpm/,
+      /type "nuget".*npm, pypi, docker, oci, maven, golang, cargo, gem, composer, deb, apk and rpm/,
     );
   });
 });
@@ -146,7 +146,7 @@ describe('parseCycloneDx rules', () => {
             name: 'a',
             'bom-ref': 'a-ref',
             purl: 'pkg:npm/a@1',
-            components: [{ name: 'b' }, { name: 'c', purl: 'pkg:cargo/c@1' }],
+            components: [{ name: 'b' }, { name: 'c', purl: 'pkg:nuget/c@1' }],
           },
         ],
       }),
@@ -162,7 +162,7 @@ describe('parseCycloneDx rules', () => {
     ]);
     expect(r.unresolved).toEqual([
       { input: 'b', location: 'components[0].components[0]', reason: NO_PURL_REASON },
-      { input: 'pkg:cargo/c@1', location: 'components[0].components[1]', reason: expect.stringContaining('"cargo"') },
+      { input: 'pkg:nuget/c@1', location: 'components[0].components[1]', reason: expect.stringContaining('"nuget"') },
     ]);
   });
 
