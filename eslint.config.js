@@ -56,7 +56,6 @@ export default tseslint.config(
       'test/http-rate-limit.test.ts',
       'test/http-record.test.ts',
       'test/http-submissions.test.ts',
-      'test/http-verdicts.test.ts',
       'test/limits.test.ts',
       'test/mcp-http.test.ts',
       'test/mcp.test.ts',
