@@ -54,7 +54,6 @@ export default tseslint.config(
       'test/http-hardening.test.ts',
       'test/http-pages.test.ts',
       'test/http-rate-limit.test.ts',
-      'test/http-record.test.ts',
       'test/http-submissions.test.ts',
       'test/limits.test.ts',
       'test/mcp-http.test.ts',
