@@ -48,7 +48,6 @@ export default tseslint.config(
       'test/e2e-discovery.test.ts',
       'test/exports.test.ts',
       'test/faults.test.ts',
-      'test/http-changes.test.ts',
       'test/http-discovery.test.ts',
       'test/http-facts.test.ts',
       'test/http-hardening.test.ts',
