@@ -49,7 +49,6 @@ export default tseslint.config(
       'test/exports.test.ts',
       'test/faults.test.ts',
       'test/http-discovery.test.ts',
-      'test/http-facts.test.ts',
       'test/http-hardening.test.ts',
       'test/http-pages.test.ts',
       'test/http-rate-limit.test.ts',
