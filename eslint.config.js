@@ -55,7 +55,6 @@ export default tseslint.config(
       'test/http-submissions.test.ts',
       'test/limits.test.ts',
       'test/mcp-http.test.ts',
-      'test/mcp.test.ts',
       'test/no-bodies.test.ts',
       'test/observer.test.ts',
       'test/pages.browser.test.ts',

@@ -16,7 +16,7 @@ import {
   type Verdict,
   type VerdictPredicate,
 } from '../src/notary/verdict.js';
-import type { CheckAnswer, ComponentCheck } from '../src/operations/check-components.js';
+import type { CheckAnswer } from '../src/operations/check-components.js';
 import type { EntityAnswer } from '../src/operations/read-entity.js';
 import {
   ensureKeySet,
@@ -31,6 +31,7 @@ import { demoScenario } from '../src/simulator/demo.js';
 import type { Store } from '../src/storage/store.js';
 import { jsonOf, parsedAs, type DetailAnswer, type Json } from './support/json.js';
 import { stringMatching } from './support/matchers.js';
+import type { ComponentToolAnswer, RpcAnswer, ToolCallResult } from './support/mcp-answers.js';
 import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
 /** The verdict on an observation the record holds: its leaf and inclusion proof are there. */
@@ -48,12 +49,6 @@ interface Statement {
 interface ThumbprintKeys {
   keys: { kid: string; crv: string; kty: string; x: string }[];
 }
-/** A tools/call answer over MCP, its structured content of the shape `T`. */
-interface ToolCallAnswer<T> {
-  result?: { isError?: boolean; content: { text: string }[]; structuredContent: T };
-}
-/** check_component's structured content: a checked result with its definition, what it named, and the license. */
-type ComponentToolAnswer = Omit<ComponentCheck, 'input'> & { state_definition: string; license: string };
 
 /**
  * A verdict checked with node:crypto alone, as an agent without Tended's code would: rebuild the
@@ -338,7 +333,7 @@ describe.each([
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
       });
-      const body = await jsonOf<ToolCallAnswer<T>>(res);
+      const body = await jsonOf<RpcAnswer<ToolCallResult<T>>>(res);
       expect(body.result?.isError, JSON.stringify(body)).toBeFalsy();
       expect(parsedAs(body.result!.content[0]!.text)).toEqual(body.result!.structuredContent);
       return body.result!.structuredContent;
