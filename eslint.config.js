@@ -54,7 +54,6 @@ export default tseslint.config(
       'test/http-rate-limit.test.ts',
       'test/http-submissions.test.ts',
       'test/limits.test.ts',
-      'test/mcp-http.test.ts',
       'test/no-bodies.test.ts',
       'test/observer.test.ts',
       'test/pages.browser.test.ts',
