@@ -52,7 +52,6 @@ export default tseslint.config(
       'test/http-hardening.test.ts',
       'test/http-pages.test.ts',
       'test/http-rate-limit.test.ts',
-      'test/http-submissions.test.ts',
       'test/limits.test.ts',
       'test/no-bodies.test.ts',
       'test/observer.test.ts',
