@@ -37,7 +37,6 @@ export default tseslint.config(
       'src/notary/key-set.test.ts',
       'src/notary/leaf.test.ts',
       'src/parsers/cyclonedx/parse.test.ts',
-      'src/parsers/spdx/parse.test.ts',
       'src/upstreams/docker/read.test.ts',
       'src/upstreams/docker/tag-cycle.test.ts',
       'src/upstreams/github/read.test.ts',
