@@ -36,7 +36,6 @@ export default tseslint.config(
       'src/notary/dsse.test.ts',
       'src/notary/key-set.test.ts',
       'src/notary/leaf.test.ts',
-      'src/upstreams/github/read.test.ts',
       'test/cli-observe.test.ts',
       'test/cli.test.ts',
       'test/e2e-dates.test.ts',
