@@ -39,7 +39,6 @@ export default tseslint.config(
       'test/cli-observe.test.ts',
       'test/cli.test.ts',
       'test/e2e-dates.test.ts',
-      'test/e2e-discovery.test.ts',
       'test/exports.test.ts',
       'test/faults.test.ts',
       'test/http-discovery.test.ts',
