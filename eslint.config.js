@@ -30,7 +30,6 @@ export default tseslint.config(
     files: [
       'bench/scale.ts',
       'bench/verify.ts',
-      'scripts/demo.ts',
       'scripts/mcp-inspect.ts',
       'src/api/check-answer-body.test.ts',
       'src/notary/dsse.test.ts',
