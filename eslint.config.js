@@ -46,7 +46,6 @@ export default tseslint.config(
       'test/http-rate-limit.test.ts',
       'test/limits.test.ts',
       'test/no-bodies.test.ts',
-      'test/observer.test.ts',
       'test/pages.browser.test.ts',
       'test/signing-rotate.test.ts',
     ],
