@@ -35,7 +35,6 @@ export default tseslint.config(
       'src/notary/dsse.test.ts',
       'src/notary/key-set.test.ts',
       'src/notary/leaf.test.ts',
-      'test/cli-observe.test.ts',
       'test/cli.test.ts',
       'test/e2e-dates.test.ts',
       'test/exports.test.ts',
