@@ -43,7 +43,6 @@ export default tseslint.config(
       'test/http-hardening.test.ts',
       'test/http-pages.test.ts',
       'test/http-rate-limit.test.ts',
-      'test/no-bodies.test.ts',
       'test/pages.browser.test.ts',
       'test/signing-rotate.test.ts',
     ],
