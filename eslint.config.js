@@ -38,7 +38,6 @@ export default tseslint.config(
       'test/cli.test.ts',
       'test/e2e-dates.test.ts',
       'test/exports.test.ts',
-      'test/faults.test.ts',
       'test/http-discovery.test.ts',
       'test/http-hardening.test.ts',
       'test/http-pages.test.ts',
