@@ -32,7 +32,6 @@ export default tseslint.config(
       'src/api/check-answer-body.test.ts',
       'src/notary/dsse.test.ts',
       'src/notary/key-set.test.ts',
-      'src/notary/leaf.test.ts',
       'test/cli.test.ts',
       'test/e2e-dates.test.ts',
       'test/exports.test.ts',
