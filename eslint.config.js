@@ -35,7 +35,6 @@ export default tseslint.config(
       'test/e2e-dates.test.ts',
       'test/exports.test.ts',
       'test/http-discovery.test.ts',
-      'test/http-hardening.test.ts',
       'test/http-pages.test.ts',
       'test/http-rate-limit.test.ts',
       'test/pages.browser.test.ts',
