@@ -36,7 +36,6 @@ export default tseslint.config(
       'test/exports.test.ts',
       'test/http-discovery.test.ts',
       'test/http-pages.test.ts',
-      'test/http-rate-limit.test.ts',
       'test/pages.browser.test.ts',
       'test/signing-rotate.test.ts',
     ],
