@@ -32,7 +32,6 @@ export default tseslint.config(
       'src/notary/dsse.test.ts',
       'src/notary/key-set.test.ts',
       'test/cli.test.ts',
-      'test/e2e-dates.test.ts',
       'test/exports.test.ts',
       'test/http-discovery.test.ts',
       'test/http-pages.test.ts',
