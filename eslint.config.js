@@ -30,7 +30,6 @@ export default tseslint.config(
     files: [
       'scripts/mcp-inspect.ts',
       'src/notary/dsse.test.ts',
-      'src/notary/key-set.test.ts',
       'test/cli.test.ts',
       'test/exports.test.ts',
       'test/http-discovery.test.ts',
