@@ -30,7 +30,6 @@ export default tseslint.config(
     files: [
       'scripts/mcp-inspect.ts',
       'test/cli.test.ts',
-      'test/exports.test.ts',
       'test/http-discovery.test.ts',
       'test/http-pages.test.ts',
       'test/pages.browser.test.ts',
