@@ -29,7 +29,6 @@ export default tseslint.config(
     // leave this list as their reads get typed (test/support/json.ts); new files never join it.
     files: [
       'scripts/mcp-inspect.ts',
-      'test/cli.test.ts',
       'test/http-discovery.test.ts',
       'test/http-pages.test.ts',
       'test/pages.browser.test.ts',
