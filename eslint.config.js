@@ -32,7 +32,6 @@ export default tseslint.config(
       'test/http-discovery.test.ts',
       'test/http-pages.test.ts',
       'test/pages.browser.test.ts',
-      'test/signing-rotate.test.ts',
     ],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
