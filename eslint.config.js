@@ -25,19 +25,6 @@ export default tseslint.config(
     },
   },
   {
-    // Files written before the \`any\` rules held for tests: each reads answers as \`any\`. They
-    // leave this list as their reads get typed (test/support/json.ts); new files never join it.
-    files: ['scripts/mcp-inspect.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-explicit-any': 'off',
-    },
-  },
-  {
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
     // Plain Node scripts (the CI's conformance wrapper, this file).
