@@ -41,11 +41,11 @@ const dbName = new URL(URL_).pathname.slice(1);
 const admin = new URL(URL_);
 admin.pathname = '/postgres';
 
-async function sqlOn(url: string, text: string): Promise<pg.QueryResult> {
+async function sqlOn<R extends pg.QueryResultRow>(url: string, text: string): Promise<pg.QueryResult<R>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return await client.query(text);
+    return await client.query<R>(text);
   } finally {
     await client.end();
   }
@@ -53,7 +53,10 @@ async function sqlOn(url: string, text: string): Promise<pg.QueryResult> {
 
 async function treeSize(): Promise<number> {
   try {
-    return Number((await sqlOn(URL_, 'SELECT tree_size FROM log_state WHERE id = 1')).rows[0]?.tree_size ?? 0);
+    return Number(
+      (await sqlOn<{ tree_size: string }>(URL_, 'SELECT tree_size FROM log_state WHERE id = 1')).rows[0]?.tree_size ??
+        0,
+    );
   } catch {
     return 0;
   }
@@ -101,7 +104,7 @@ function appendWith(
         child.stdout!.on('data', (d) => (out += d));
         child.on('exit', (code) =>
           code === 0
-            ? resolve(JSON.parse(out.trim().split('\n').at(-1)!))
+            ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as { appended: number })
             : reject(new Error(`append worker ${w} exited with ${code}`)),
         );
       }),
@@ -129,14 +132,12 @@ if (size < TARGET) {
   const done: number[] = [];
   if (size > 0) {
     const firsts = Array.from({ length: chunks }, (_, k) => `scale${(k * BATCH) % 1000}/repo${k * BATCH}`);
-    const { rows } = await sqlOn(
+    const { rows } = await sqlOn<{ native_id: string; observation_date: string }>(
       URL_,
       `SELECT c.native_id, o.observation_date FROM observations o JOIN components c ON c.id = o.component_id
       WHERE c.kind = 'github' AND c.native_id IN (${firsts.map((f) => `'${f}'`).join(',')}) AND o.corrects IS NULL`,
     );
-    const held = new Set(
-      rows.map((r: { native_id: string; observation_date: string }) => `${r.native_id} ${r.observation_date}`),
-    );
+    const held = new Set(rows.map((r) => `${r.native_id} ${r.observation_date}`));
     for (let b = 0; b < DAYS * chunks; b++) {
       const date = new Date(Date.parse(FIRST_DATE) + Math.floor(b / chunks) * 86_400_000).toISOString().slice(0, 10);
       if (held.has(`${firsts[b % chunks]} ${date}`)) done.push(b);
@@ -155,7 +156,7 @@ if (size < TARGET) {
   // Planner statistics for the grown tables, as autovacuum keeps them on a running service.
   await sqlOn(URL_, 'ANALYZE');
 }
-const dbBytes = Number((await sqlOn(URL_, `SELECT pg_database_size('${dbName}') AS b`)).rows[0].b);
+const dbBytes = Number((await sqlOn<{ b: string }>(URL_, `SELECT pg_database_size('${dbName}') AS b`)).rows[0]!.b);
 console.log(`log: ${size.toLocaleString('en')} leaves in PostgreSQL (${(dbBytes / 2 ** 30).toFixed(1)} GiB)`);
 
 // --- 1. the service and a bare baseline ------------------------------------------------------------

@@ -61,15 +61,15 @@ function observation(i: number): unknown {
 }
 
 const tGen = performance.now();
-const encoded: Uint8Array[] = new Array(N);
+const encoded: Uint8Array[] = new Array<Uint8Array>(N);
 let total = 0;
 for (let i = 0; i < N; i++) {
   encoded[i] = encodeLeaf(observation(i));
   total += encoded[i]!.length + 1;
 }
 const arena = Buffer.allocUnsafe(total);
-const leaves: Uint8Array[] = new Array(N); // what storage hands the auditor: the bytes only
-const leafInputs: Uint8Array[] = new Array(N); // the same bytes with the 0x00 prefix, for the raw side
+const leaves: Uint8Array[] = new Array<Uint8Array>(N); // what storage hands the auditor: the bytes only
+const leafInputs: Uint8Array[] = new Array<Uint8Array>(N); // the same bytes with the 0x00 prefix, for the raw side
 for (let i = 0, off = 0; i < N; i++) {
   const bytes = encoded[i]!;
   arena[off] = 0x00;

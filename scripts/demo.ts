@@ -35,7 +35,7 @@ const tended = (date: string, time: string, args: string[]) =>
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => process.stderr.write(d));
+    child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
     child.on('exit', (code) =>
       code === 0 ? resolve(out) : reject(new Error(`tended ${args.join(' ')} exited with ${code}`)),
     );

@@ -8,11 +8,25 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CheckAnswer } from '../src/operations/check-components.js';
+import type { HeadAnswer } from '../src/operations/read-chain.js';
+import type { EntityAnswer, OrgAnswer } from '../src/operations/read-entity.js';
 import { demoScenario } from '../src/simulator/demo.js';
 import { upstreamEnv } from '../src/simulator/env.js';
 import { startSimulator } from '../src/simulator/server.js';
+import type { ComponentToolAnswer, InclusionToolAnswer } from '../test/support/mcp-answers.js';
 
 const INSPECTOR = '@modelcontextprotocol/inspector@1.0.3';
+
+/** What the Inspector prints for tools/list, as far as this script reads it. */
+interface ToolList {
+  tools: { name: string; title: string; annotations: object }[];
+}
+/** What the Inspector prints for tools/call: the call's result, its structured content of the shape `T`. */
+interface ToolCall<T> {
+  isError?: boolean;
+  structuredContent: T;
+}
 const MAIN = new URL('../dist/main.js', import.meta.url).pathname;
 if (!existsSync(MAIN)) {
   console.error('mcp:inspect serves dist/; run `npm run build` first.');
@@ -49,7 +63,7 @@ function run(
 function summary(out: string): string {
   const start = out.indexOf('{');
   try {
-    const answer = JSON.parse(out.slice(start));
+    const answer = JSON.parse(out.slice(start)) as Partial<ToolList & ToolCall<unknown>>;
     if (Array.isArray(answer.tools)) {
       return answer.tools
         .map(
@@ -103,9 +117,9 @@ try {
   const inspector = (args: string[]) =>
     run('npx', ['-y', INSPECTOR, '--cli', url, '--transport', 'http', ...args], process.env);
   /** The Inspector's JSON answer, or null when it printed none. */
-  const answer = (out: string): any => {
+  const answer = <A>(out: string): A | null => {
     try {
-      return JSON.parse(out.slice(out.indexOf('{')));
+      return JSON.parse(out.slice(out.indexOf('{'))) as A;
     } catch {
       return null;
     }
@@ -113,10 +127,10 @@ try {
   // The Inspector JSON-parses each --tool-arg value before it looks at the tool's schema, so a
   // string that is itself JSON (a manifest, an SBOM) goes in JSON-encoded once more.
   const text = (value: string) => JSON.stringify(value);
-  const step = async (name: string, args: string[], ok: (answer: any) => boolean) => {
+  const step = async <A>(name: string, args: string[], ok: (answer: A) => boolean) => {
     const result = await inspector(args);
     console.log(`$ npx ${INSPECTOR} --cli ${url} --transport http ${args.join(' ')}\n${summary(result.out)}\n`);
-    const parsed = answer(result.out);
+    const parsed = answer<A>(result.out);
     let passed: boolean;
     try {
       passed = result.code === 0 && parsed !== null && ok(parsed);
@@ -130,53 +144,51 @@ try {
     return parsed;
   };
   const called = new Set<string>();
-  const call = (tool: string, args: Record<string, string>, ok: (structured: any) => boolean) => {
+  const call = <T>(tool: string, args: Record<string, string>, ok: (structured: T) => boolean) => {
     called.add(tool);
     const flags = Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${v}`]);
-    return step(
+    return step<ToolCall<T>>(
       `tools/call ${tool}`,
       ['--method', 'tools/call', '--tool-name', tool, ...flags],
       (a) => a.isError !== true && ok(a.structuredContent),
     ).then((a) => a?.structuredContent);
   };
 
-  const listed = await step(
+  const listed = await step<ToolList>(
     'tools/list',
     ['--method', 'tools/list'],
     (a) => Array.isArray(a.tools) && a.tools.length > 0,
   );
-  const names: string[] = (listed?.tools ?? []).map((t: { name: string }) => t.name);
+  const names: string[] = (listed?.tools ?? []).map((t) => t.name);
 
-  const rocket = await call(
+  const rocket = await call<ComponentToolAnswer>(
     'check_component',
     { kind: 'github', name: 'acme/rocket' },
     (r) => r.censoring_status === 'observed-on-date' && Number.isInteger(r.leaf_index),
   );
-  await call(
+  await call<CheckAnswer>(
     'check_manifest',
     { filename: 'package.json', content: text(JSON.stringify({ dependencies: { 'left-padded': '^1.0.0' } })) },
-    (r) => r.results_count === 1 && r.results[0].observation_date !== null,
+    (r) => r.results_count === 1 && r.results[0]!.observation_date !== null,
   );
   const bom = {
     bomFormat: 'CycloneDX',
     specVersion: '1.6',
     components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }],
   };
-  await call(
+  await call<CheckAnswer>(
     'check_sbom',
     { content: text(JSON.stringify(bom)) },
-    (r) => r.format === 'cyclonedx' && r.results_count === 1 && r.results[0].observation_date !== null,
+    (r) => r.format === 'cyclonedx' && r.results_count === 1 && r.results[0]!.observation_date !== null,
   );
-  await call('get_series', { owner: 'acme', repo: 'rocket' }, (r) => r.series.length >= 1);
-  await call('get_org', { org: 'acme' }, (r) =>
-    r.components.some((c: { purl: string[] }) => c.purl[0] === 'acme/rocket'),
-  );
-  const head = await call(
+  await call<EntityAnswer>('get_series', { owner: 'acme', repo: 'rocket' }, (r) => r.series.length >= 1);
+  await call<OrgAnswer>('get_org', { org: 'acme' }, (r) => r.components.some((c) => c.purl[0] === 'acme/rocket'));
+  const head = await call<HeadAnswer>(
     'get_chain_head',
     {},
     (r) => Number.isInteger(r.tree_size) && r.tree_size > 0 && typeof r.checkpoint === 'string',
   );
-  await call(
+  await call<InclusionToolAnswer>(
     'prove_inclusion',
     { leaf_index: String(rocket?.leaf_index ?? 0) },
     (r) => r.index === rocket?.leaf_index && r.size === head?.tree_size,

@@ -8,8 +8,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
+import type { CheckAnswer } from '../src/operations/check-components.js';
 import { logNotary } from '../src/operations/deps.js';
+import type { HeadAnswer } from '../src/operations/read-chain.js';
+import type { ExportHeader } from '../src/operations/transfer-log.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
+import { jsonOf, parsedAs } from './support/json.js';
+import { stringContaining } from './support/matchers.js';
 import { githubObservation, postgresTestStore } from './support/record.js';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -69,7 +74,7 @@ describe('tended export / import / verify', () => {
       expect((await tended(['export', '--out', file], source)).code).toBe(0);
       const lines = readFileSync(file, 'utf8').trim().split('\n');
       expect(lines).toHaveLength(20);
-      const header = JSON.parse(lines[0]!);
+      const header = parsedAs<ExportHeader>(lines[0]!);
       expect(header).toMatchObject({ _type: 'tended/export/v1', start: 0, tree_size: 19, license: 'CC-BY-4.0' });
 
       expect((await tended(['verify', '--file', file], {})).code).toBe(0);
@@ -98,7 +103,7 @@ describe('tended export / import / verify', () => {
       expect(imported.code).toBe(0);
       expect(await pg.store.treeSize()).toBe(19);
       expect((await pg.store.latestHead())!.root_hash).toBe(
-        JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!).checkpoint.split('\n')[2],
+        parsedAs<ExportHeader>(readFileSync(file, 'utf8').split('\n')[0]!).checkpoint.split('\n')[2],
       );
       expect((await tended(['verify'], env)).code).toBe(0);
     } finally {
@@ -143,7 +148,7 @@ describe('tended export / import / verify', () => {
         server.stdout.on('data', (d) => String(d).includes('listening') && resolve());
         server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
       });
-      const head = await (await fetch(`http://127.0.0.1:${port}/api/chain/head`)).json();
+      const head = await jsonOf<HeadAnswer>(await fetch(`http://127.0.0.1:${port}/api/chain/head`));
       const result = await tended(['verify', '--url', `http://127.0.0.1:${port}`, '--key', head.verifier_key], {});
       // Off a terminal, one summary line and nothing else (no warning: the key was pinned).
       expect(result.err).toMatch(/^verify: 19 leaves in \d+\.\d s \([\d,]+\/s\)\n$/);
@@ -171,11 +176,17 @@ describe('tended export / import / verify', () => {
     );
     const failed = await tended(['check', gate, '--format', 'json', '--as-of', '2025-10-01'], source);
     expect(failed.code).toBe(1);
-    expect(JSON.parse(failed.out).results[0]).toMatchObject({ state: 'archived', observation_date: '2025-09-01' });
+    expect(parsedAs<CheckAnswer>(failed.out).results[0]).toMatchObject({
+      state: 'archived',
+      observation_date: '2025-09-01',
+    });
     // Today the same reading is over 180 days old: no state is asserted, and the gate does not fail on it.
     const stale = await tended(['check', gate, '--format', 'json'], source);
     expect(stale.code).toBe(0);
-    expect(JSON.parse(stale.out).results[0]).toMatchObject({ state: 'unknown-stale', observation_date: '2025-09-01' });
+    expect(parsedAs<CheckAnswer>(stale.out).results[0]).toMatchObject({
+      state: 'unknown-stale',
+      observation_date: '2025-09-01',
+    });
   });
 
   it('names an SBOM’s subject in the JSON of `check`', async () => {
@@ -191,9 +202,9 @@ describe('tended export / import / verify', () => {
     );
     const r = await tended(['check', bom, '--format', 'json', '--as-of', '2025-09-15'], source);
     expect(r.err).toBe('');
-    const answer = JSON.parse(r.out);
+    const answer = parsedAs<CheckAnswer>(r.out);
     expect(answer.subject).toEqual({ name: 'my-app', version: '3.1.0', bom_ref: 'my-app@3.1.0' });
-    expect(answer.results.map((x: any) => x.input.name)).toEqual(['acme/widget']);
+    expect(answer.results.map((x) => x.input.name)).toEqual(['acme/widget']);
   });
 
   it('checks against a running service with --url: the same answer and exit code as the local store', async () => {
@@ -234,8 +245,8 @@ describe('tended export / import / verify', () => {
         const { discovery: localDiscovery, ...localAnswer } = JSON.parse(local.out) as Record<string, unknown>;
         expect(remoteAnswer, file).toEqual(localAnswer);
         if (file === ok) {
-          expect(remoteDiscovery).toMatchObject({ unheld: 1, queued: 0, note: expect.stringContaining('?queue=true') });
-          expect(localDiscovery).toMatchObject({ unheld: 1, queued: 0, note: expect.stringContaining('--observe') });
+          expect(remoteDiscovery).toMatchObject({ unheld: 1, queued: 0, note: stringContaining('?queue=true') });
+          expect(localDiscovery).toMatchObject({ unheld: 1, queued: 0, note: stringContaining('--observe') });
         }
       }
       // The service's own refusal is passed on as its sentence, with exit 2 rather than the gate's 1.

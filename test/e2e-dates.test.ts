@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
 import { build } from '../src/http/app.js';
 import { logNotary } from '../src/operations/deps.js';
+import type { EntityAnswer } from '../src/operations/read-entity.js';
 import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
 import { demoScenario } from '../src/simulator/demo.js';
 import { upstreamEnv } from '../src/simulator/env.js';
@@ -16,6 +17,7 @@ import type { Store } from '../src/storage/store.js';
 import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';
 import { clockedNode } from './support/clock.js';
+import { jsonOf } from './support/json.js';
 import { fixedClock } from './support/record.js';
 
 /**
@@ -103,7 +105,7 @@ describe('a record observed on five dates', () => {
   });
   afterAll(async () => store.close());
 
-  const entity = async (path: string) => (await app.request(path)).json();
+  const entity = async (path: string) => jsonOf<EntityAnswer>(await app.request(path));
 
   it('dates every observation on the day it was read, one per date', async () => {
     const rocket = await store.observationsOf({ kind: 'github', id: 'acme/rocket' });
@@ -140,7 +142,7 @@ describe('a record observed on five dates', () => {
 
   it('keeps the mutation history with interval dating, and the age boundaries of the spec', async () => {
     const vanishing = await entity('/api/v1/entity/acme/vanishing?as_of=2026-07-01');
-    expect(vanishing.series.map((s: any) => s.state)).toEqual(['alive', 'alive', 'dormant', 'deleted', 'deleted']);
+    expect(vanishing.series.map((s) => s.state)).toEqual(['alive', 'alive', 'dormant', 'deleted', 'deleted']);
     expect(vanishing.mutations).toEqual([
       expect.objectContaining({
         from: 'alive',

@@ -9,6 +9,7 @@ import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { databaseText } from './support/database-text.js';
 import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
 import { serveAt, tended, type TendedProcess } from './support/tended-processes.js';
+import { stringMatching } from './support/matchers.js';
 
 /**
  * DESIGN §3 "Discovery", end to end over HTTP with the real CLI: a running service queues what its
@@ -161,7 +162,7 @@ describe.each([
         censoring_status: 'not-observed-at-date',
         leaf_index: null,
         queued: true,
-        note: expect.stringMatching(/^Not checked yet; queued for observation\./),
+        note: stringMatching(/^Not checked yet; queued for observation\./),
       });
     }
     expect((await ids()).sort()).toEqual([

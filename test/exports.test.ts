@@ -8,8 +8,8 @@ import { observationLeafRecord } from '../src/domain/observation.js';
 import { build } from '../src/http/app.js';
 import { encodeLeaf } from '../src/notary/leaf.js';
 import { runCli } from '../src/cli/run.js';
-import { writeDailyExports } from '../src/operations/daily-exports.js';
-import { exportLog, importLog } from '../src/operations/transfer-log.js';
+import { writeDailyExports, type DumpListing } from '../src/operations/daily-exports.js';
+import { exportLog, importLog, type ExportHeader } from '../src/operations/transfer-log.js';
 import type { Store } from '../src/storage/store.js';
 import {
   githubObservation,
@@ -19,6 +19,7 @@ import {
   testNotary,
   type TestStore,
 } from './support/record.js';
+import { jsonOf, parsedAs } from './support/json.js';
 
 /** Leaves with a chosen logged_at, appended in batches (one head per batch), as an import does. */
 async function appendAt(
@@ -100,7 +101,7 @@ describe.each([
     ]);
     expect(readdirSync(dir).sort()).toEqual(['tended-2025-03-01.jsonl', 'tended-2025-03-02.jsonl']);
     const day1 = readFileSync(join(dir, 'tended-2025-03-01.jsonl'), 'utf8').trimEnd().split('\n');
-    const header = JSON.parse(day1[0]!);
+    const header = parsedAs<ExportHeader>(day1[0]!);
     expect(header).toMatchObject({
       start: 0,
       tree_size: 4,
@@ -110,9 +111,11 @@ describe.each([
       origin: deps.notary.origin,
     });
     // No head was sealed at size 4: the checkpoint is the next head's, with a consistency proof.
-    expect(header.consistency.length).toBeGreaterThan(0);
+    expect(header.consistency!.length).toBeGreaterThan(0);
     expect(day1).toHaveLength(5);
-    const day2Header = JSON.parse(readFileSync(join(dir, 'tended-2025-03-02.jsonl'), 'utf8').split('\n')[0]!);
+    const day2Header = parsedAs<ExportHeader>(
+      readFileSync(join(dir, 'tended-2025-03-02.jsonl'), 'utf8').split('\n')[0]!,
+    );
     expect(day2Header.frontier).toHaveLength(1); // the right edge of a tree of 4 leaves is one node
     for (const name of ['tended-2025-03-01.jsonl', 'tended-2025-03-02.jsonl']) {
       const verified = await cli(['verify', '--file', join(dir, name), '--key', deps.notary.vkey]);
@@ -161,7 +164,7 @@ describe.each([
       return join(dir, name);
     };
     const leaf = write('leaf.jsonl', [lines[0]!, lines[1]!.replace('acme/e', 'acme/x'), ...lines.slice(2)]);
-    const header = JSON.parse(lines[0]!);
+    const header = parsedAs<ExportHeader>(lines[0]!);
     const frontier = write('frontier.jsonl', [
       JSON.stringify({ ...header, frontier: [Buffer.alloc(32, 7).toString('base64')] }),
       ...lines.slice(1),
@@ -224,14 +227,14 @@ describe.each([
     const list = await app.request('/api/v1/exports');
     expect(list.status).toBe(200);
     expect(list.headers.get('link')).toContain('rel="license"');
-    const body = (await list.json()) as { exports: any[]; license: string };
+    const body = await jsonOf<{ exports: (DumpListing & { url: string })[]; license: string }>(list);
     expect(body.license).toBe('CC-BY-4.0');
     expect(body.exports.map((e) => [e.name, e.date, e.partial, e.first_leaf, e.last_leaf, e.tree_size])).toEqual([
       ['tended-2025-03-01.jsonl', '2025-03-01', false, 0, 3, 4],
       ['tended-2025-03-02.jsonl', '2025-03-02', false, 4, 6, 7],
       ['tended-2025-03-03.partial.jsonl', '2025-03-03', true, 7, 7, 8],
     ]);
-    const first = body.exports[0];
+    const first = body.exports[0]!;
     const bytes = readFileSync(join(dir, first.name));
     expect(first).toMatchObject({
       bytes: bytes.length,

@@ -8,6 +8,7 @@ import { generatedScenario } from '../src/simulator/generated-scenario.js';
 import { scenarioComponents, type Scenario } from '../src/simulator/scenario.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { openPostgresStore } from '../src/storage/postgres/open.js';
+import { jsonOf } from './support/json.js';
 import { postgresTestStore } from './support/record.js';
 import { freePort, throwawayRedis } from './support/redis.js';
 import {
@@ -151,7 +152,7 @@ it(
       5_000,
       async () => (await fetch(`${server.url}/api/chain/head`)).status === 200,
     );
-    const health = await (await fetch(`${server.url}/healthz`)).json();
+    const health = await jsonOf(await fetch(`${server.url}/healthz`));
     expect(health).toMatchObject({ status: 'ok', dependencies: { store: 'up' } });
 
     const during = traffic.answers.filter((a) => a.at > stoppedAt + 500 && a.at + a.ms < restartAt);
@@ -307,7 +308,7 @@ it(
       expect(o, `${ref.kind}:${ref.id}`).toMatchObject({ observation_date: D, state: 'not_observed' });
     }
     // The API serves the failed reads as what they are, not as deaths.
-    const answer = await (await fetch(`${server.url}${entityPath(components)}`)).json();
+    const answer = await jsonOf(await fetch(`${server.url}${entityPath(components)}`));
     expect(answer).toMatchObject({ state: 'not_observed', observation_date: D });
 
     await simulator(scenario, port);

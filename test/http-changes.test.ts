@@ -4,8 +4,42 @@ import { stateMutations } from '../src/domain/series.js';
 import type { NewObservation } from '../src/domain/observation.js';
 import type { State } from '../src/domain/state.js';
 import { build } from '../src/http/app.js';
-import { readChanges } from '../src/operations/read-changes.js';
+import { readChanges, type ChangeEntry, type ChangesPage } from '../src/operations/read-changes.js';
+import { parsedAs, type Json, type ValidationAnswer } from './support/json.js';
+import { anyOf } from './support/matchers.js';
 import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+/** The JSON page of /api/v1/changes: the read's page, each entry with its url, and the next page's address. */
+type ChangesAnswer = Omit<ChangesPage, 'next_after' | 'changes'> & {
+  changes: (ChangeEntry & { url: string })[];
+  next: string | null;
+};
+/** What these tests read of the Atom feed, as fast-xml-parser gives it (entry and link always lists). */
+interface AtomLink {
+  rel: string;
+  href: string;
+}
+interface AtomDocument {
+  feed: {
+    xmlns: string;
+    id: string;
+    updated: string;
+    author: { name: string };
+    entry: { id: string; title: string; updated: string; link: AtomLink[] }[];
+    link: AtomLink[];
+  };
+}
+/** An answer as the tests' `get` gives it. */
+interface Answered<T> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: T;
+}
+/** What the last test reads of the OpenAPI description. */
+interface OpenApiDocument {
+  paths: Record<string, { get: { responses: Record<number, { content: Record<string, unknown> }> } }>;
+}
 
 const STATES: State[] = [
   'alive',
@@ -52,14 +86,15 @@ describe.each([
     await t.dispose();
   });
 
-  const get = async (path: string, init?: RequestInit) => {
+  /** The answer at `path`; its body is JSON of the shape `T`, or null when the answer is not JSON. */
+  const get = async <T = Json>(path: string, init?: RequestInit): Promise<Answered<T>> => {
     const res = await app.request(path, init);
     const text = await res.text();
     return {
       status: res.status,
       headers: res.headers,
       text,
-      body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null,
+      body: (res.headers.get('content-type')?.includes('json') ? parsedAs<T>(text) : null) as T,
     };
   };
 
@@ -82,11 +117,11 @@ describe.each([
         deps.notary.seal,
       );
     }
-    const seen: { component: string; leaf_index: number; from: string; to: string; observed: string }[] = [];
+    const seen: ChangesAnswer['changes'] = [];
     let url: string | null = '/api/v1/changes?limit=3';
     let pages = 0;
     while (url) {
-      const page = await get(url.replace('https://tended.example', ''));
+      const page: Answered<ChangesAnswer> = await get<ChangesAnswer>(url.replace('https://tended.example', ''));
       expect(page.status).toBe(200);
       expect(page.body.license).toBe('CC-BY-4.0');
       expect(page.body.changes.length).toBeLessThanOrEqual(3);
@@ -118,7 +153,7 @@ describe.each([
     }
     expect(expected.length).toBeGreaterThan(5);
     expect(
-      seen.map(({ component, leaf_index, from, to, observed, interval }: any) => ({
+      seen.map(({ component, leaf_index, from, to, observed, interval }) => ({
         component,
         leaf_index,
         from,
@@ -127,7 +162,7 @@ describe.each([
         interval,
       })),
     ).toEqual(expected.sort((a, b) => a.leaf_index - b.leaf_index));
-    for (const c of seen as any[]) {
+    for (const c of seen) {
       expect(c.to).not.toBe('not_observed');
       expect(c.from).not.toBe('not_observed');
       expect(c.kind).toBe('github');
@@ -169,16 +204,16 @@ describe.each([
       [{ ...githubObservation('acme/widget', '2025-05-04', 'alive'), corrects: archived }],
       deps.notary.seal,
     );
-    const { body } = await get('/api/v1/changes');
-    expect(body.changes.map((c: any) => [c.leaf_index, c.from, c.to, c.interval, c.correction])).toEqual([
+    const { body } = await get<ChangesAnswer>('/api/v1/changes');
+    expect(body.changes.map((c) => [c.leaf_index, c.from, c.to, c.interval, c.correction])).toEqual([
       [archived, 'alive', 'archived', { after: '2025-05-03', on_or_before: '2025-05-04' }, null],
       [correction!.leaf_index, 'archived', 'alive', null, { corrects: archived }],
     ]);
     expect(body.next).toBeNull();
     expect(body.scanned_through).toBe(correction!.leaf_index);
     // since counts the reading's date; a poll with after=scanned_through finds nothing new.
-    expect((await get('/api/v1/changes?since=2025-05-05')).body.changes).toEqual([]);
-    expect((await get(`/api/v1/changes?after=${body.scanned_through}`)).body.changes).toEqual([]);
+    expect((await get<ChangesAnswer>('/api/v1/changes?since=2025-05-05')).body.changes).toEqual([]);
+    expect((await get<ChangesAnswer>(`/api/v1/changes?after=${body.scanned_through}`)).body.changes).toEqual([]);
   });
 
   it('answers Atom 1.0 with Accept or format=atom: a valid feed whose entries link to the entity', async () => {
@@ -200,27 +235,29 @@ describe.each([
         ignoreAttributes: false,
         attributeNamePrefix: '',
         isArray: (name) => name === 'entry' || name === 'link',
-      }).parse(res.text);
+      }).parse(res.text) as AtomDocument;
       const feed = doc.feed;
       expect(feed.xmlns).toBe('http://www.w3.org/2005/Atom');
       expect(feed.id).toBe('https://tended.example/api/v1/changes');
       expect(feed.updated).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
       expect(feed.author.name).toBe('Tended');
       expect(feed.entry).toHaveLength(1);
-      const entry = feed.entry[0];
+      const entry = feed.entry[0]!;
       expect(entry.id).toBe('https://tended.example/api/chain/entries/1');
       expect(entry.title).toContain('alive → dormant');
       expect(entry.updated).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-      expect(entry.link.find((l: any) => l.rel === 'alternate').href).toBe(
+      expect(entry.link.find((l) => l.rel === 'alternate')!.href).toBe(
         'https://tended.example/api/v1/entity/acme/widget',
       );
-      const next = feed.link.find((l: any) => l.rel === 'next');
-      expect(next.href).toContain('after=1');
+      const next = feed.link.find((l) => l.rel === 'next');
+      expect(next!.href).toContain('after=1');
       expect(res.headers.get('link')).toContain('rel="next"');
     }
-    const nextHref = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => n === 'link' })
-      .parse(viaFormat.text)
-      .feed.link.find((l: any) => l.rel === 'next').href;
+    const nextHref = (
+      new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => n === 'link' }).parse(
+        viaFormat.text,
+      ) as AtomDocument
+    ).feed.link.find((l) => l.rel === 'next')!.href;
     const second = await get(new URL(nextHref).pathname + new URL(nextHref).search);
     expect(second.text).toContain('dormant → abandoned');
   });
@@ -237,20 +274,20 @@ describe.each([
       ['limit=ten', 'limit'],
       ['format=rss', 'format'],
     ]) {
-      const res = await get(`/api/v1/changes?${query}`);
+      const res = await get<ValidationAnswer>(`/api/v1/changes?${query}`);
       expect(res.status, query).toBe(422);
       expect(res.body.detail[0]).toMatchObject({
         loc: ['query', param],
-        msg: expect.any(String),
-        type: expect.any(String),
+        msg: anyOf(String),
+        type: anyOf(String),
       });
       expect(res.headers.get('link')).toBeNull();
     }
   });
 
   it('is described in the OpenAPI document', async () => {
-    const doc = (await get('/api/v1/docs')).body;
-    expect(Object.keys(doc.paths['/api/v1/changes'].get.responses[200].content)).toEqual([
+    const doc = (await get<OpenApiDocument>('/api/v1/docs')).body;
+    expect(Object.keys(doc.paths['/api/v1/changes']!.get.responses[200]!.content)).toEqual([
       'application/json',
       'application/atom+xml',
     ]);

@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
+import type { CheckAnswer } from '../src/operations/check-components.js';
 import type { DiscoverySettings } from '../src/operations/discovery.js';
+import type { EntityAnswer } from '../src/operations/read-entity.js';
 import { demoScenario } from '../src/simulator/demo.js';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
+import { jsonOf, type Json } from './support/json.js';
+import type { ComponentToolAnswer, RpcAnswer, ToolCallResult } from './support/mcp-answers.js';
 import { githubObservation, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
 /**
@@ -28,11 +32,14 @@ afterEach(async () => {
 const app = (discovery: DiscoverySettings | null) =>
   build({ ...deps, sources: harness.sources, logError: () => {}, discovery });
 
-interface Answer {
+interface Answer<T> {
   status: number;
-  body: any;
+  body: T;
 }
-async function call(a: ReturnType<typeof build>, path: string, body?: unknown): Promise<Answer> {
+/** A tools/call answer of /mcp, its structured content of the shape `T`. */
+type ToolAnswer<T> = RpcAnswer<ToolCallResult<T>>;
+/** GETs `path`, or POSTs `body` to it; the answer's body is read as JSON of the shape `T`. */
+async function call<T = Json>(a: ReturnType<typeof build>, path: string, body?: unknown): Promise<Answer<T>> {
   const res = await a.request(
     path,
     body === undefined
@@ -43,7 +50,7 @@ async function call(a: ReturnType<typeof build>, path: string, body?: unknown): 
           body: JSON.stringify(body),
         },
   );
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await jsonOf<T>(res) };
 }
 const components = (names: string[]) => ({ components: names.map((name) => ({ name, kind: 'npm' })) });
 const watched = async () => (await t.store.watchList()).map((w) => `${w.component.kind}:${w.component.id}`).sort();
@@ -57,7 +64,7 @@ const tool = (name: string, args: Record<string, unknown>) => ({
 describe('discovery over HTTP', () => {
   it('leaves a held component alone and queues only the unheld ones a submission asks for', async () => {
     const a = app({ enabled: true, dailyCap: 100 });
-    const r = await call(a, '/api/v1/manifest?queue=true', {
+    const r = await call<CheckAnswer>(a, '/api/v1/manifest?queue=true', {
       components: [
         { name: 'expressjs/express', kind: 'github' },
         { name: 'left-pad', kind: 'npm' },
@@ -65,37 +72,39 @@ describe('discovery over HTTP', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body.discovery).toMatchObject({ unheld: 1, queued: 1, not_queued: 0 });
-    expect(r.body.results.map((x: any) => [x.input.name, x.queued ?? false])).toEqual([
+    expect(r.body.results.map((x) => [x.input.name, x.queued ?? false])).toEqual([
       ['expressjs/express', false],
       ['left-pad', true],
     ]);
     expect(await watched()).toEqual(['npm:left-pad']);
-    const held = await call(a, '/api/v1/entity/expressjs/express');
+    const held = await call<EntityAnswer>(a, '/api/v1/entity/expressjs/express');
     expect(held.body.queued).toBeUndefined();
     expect(await watched()).toEqual(['npm:left-pad']);
   });
 
   it('queues at most 1,000 new names a request, and says how many were left and what to do', async () => {
     const names = Array.from({ length: 1_500 }, (_, i) => `unheld-${i}`);
-    const many = await call(
+    const many = await call<CheckAnswer>(
       app({ enabled: true, dailyCap: 100_000 }),
       '/api/v1/manifest?queue=true',
       components(names),
     );
     expect(many.body.discovery).toMatchObject({ unheld: 1_500, queued: 1_000, not_queued: 500 });
-    expect(many.body.discovery.note).toMatch(/at most 1,000 names; 500 were not queued: send them in another request/);
+    expect(many.body.discovery!.note).toMatch(/at most 1,000 names; 500 were not queued: send them in another request/);
     expect((await watched()).length).toBe(1_000);
-    expect(many.body.results.filter((x: any) => x.queued).length).toBe(1_000);
+    expect(many.body.results.filter((x) => x.queued).length).toBe(1_000);
   });
 
   it('stops at the daily bound across requests and reads, and says so', async () => {
     const a = app({ enabled: true, dailyCap: 3 });
-    const first = await call(a, '/api/v1/manifest?queue=true', components(['a-1', 'a-2']));
+    const first = await call<CheckAnswer>(a, '/api/v1/manifest?queue=true', components(['a-1', 'a-2']));
     expect(first.body.discovery).toMatchObject({ queued: 2 });
-    const second = await call(a, '/api/v1/manifest?queue=true', components(['b-1', 'b-2', 'a-1']));
+    const second = await call<CheckAnswer>(a, '/api/v1/manifest?queue=true', components(['b-1', 'b-2', 'a-1']));
     expect(second.body.discovery).toMatchObject({ unheld: 3, queued: 2, not_queued: 1 });
-    expect(second.body.discovery.note).toMatch(/daily bound on newly queued names \(3\) is reached; 1 were not queued/);
-    const entity = await call(a, '/api/v1/entity/acme/over-the-bound');
+    expect(second.body.discovery!.note).toMatch(
+      /daily bound on newly queued names \(3\) is reached; 1 were not queued/,
+    );
+    const entity = await call<EntityAnswer>(a, '/api/v1/entity/acme/over-the-bound');
     expect(entity.status).toBe(200);
     expect(entity.body.queued).toBeUndefined();
     expect(entity.body.note).toMatch(/not queued for observation: this deployment's daily bound/);
@@ -104,14 +113,18 @@ describe('discovery over HTTP', () => {
 
   it('with TENDED_DISCOVERY=off queues nothing, and says so only when asked', async () => {
     const a = app({ enabled: false, dailyCap: 100 });
-    const asked = await call(a, '/api/v1/manifest?queue=true', components(['left-pad']));
+    const asked = await call<CheckAnswer>(a, '/api/v1/manifest?queue=true', components(['left-pad']));
     expect(asked.body.discovery).toMatchObject({ unheld: 1, queued: 0 });
-    expect(asked.body.discovery.note).toMatch(/TENDED_DISCOVERY=off\): nothing was queued/);
-    const entity = await call(a, '/api/v1/entity/acme/unheld');
+    expect(asked.body.discovery!.note).toMatch(/TENDED_DISCOVERY=off\): nothing was queued/);
+    const entity = await call<EntityAnswer>(a, '/api/v1/entity/acme/unheld');
     expect(entity.body.queued).toBeUndefined();
     expect(entity.body.note).toMatch(/^No observation of acme\/unheld on or before 2026-11-22/);
-    const mcp = await call(a, '/mcp', tool('check_component', { kind: 'npm', name: 'other' }));
-    expect(mcp.body.result.structuredContent.queued).toBeUndefined();
+    const mcp = await call<ToolAnswer<ComponentToolAnswer>>(
+      a,
+      '/mcp',
+      tool('check_component', { kind: 'npm', name: 'other' }),
+    );
+    expect(mcp.body.result!.structuredContent.queued).toBeUndefined();
     expect(await watched()).toEqual([]);
   });
 
@@ -124,22 +137,34 @@ describe('discovery over HTTP', () => {
 
   it('queues through MCP as through the API: one-component tools always, check_manifest and check_sbom when asked', async () => {
     const a = app({ enabled: true, dailyCap: 100 });
-    const one = await call(a, '/mcp', tool('check_component', { kind: 'npm', name: 'left-pad' }));
-    expect(one.body.result.structuredContent).toMatchObject({ state: 'not_observed', queued: true, leaf_index: null });
-    expect(one.body.result.structuredContent.note).toMatch(/^Not checked yet; queued for observation/);
-    const series = await call(a, '/mcp', tool('get_series', { owner: 'acme', repo: 'asked' }));
-    expect(series.body.result.structuredContent.queued).toBe(true);
+    const one = await call<ToolAnswer<ComponentToolAnswer>>(
+      a,
+      '/mcp',
+      tool('check_component', { kind: 'npm', name: 'left-pad' }),
+    );
+    expect(one.body.result!.structuredContent).toMatchObject({ state: 'not_observed', queued: true, leaf_index: null });
+    expect(one.body.result!.structuredContent.note).toMatch(/^Not checked yet; queued for observation/);
+    const series = await call<ToolAnswer<EntityAnswer>>(
+      a,
+      '/mcp',
+      tool('get_series', { owner: 'acme', repo: 'asked' }),
+    );
+    expect(series.body.result!.structuredContent.queued).toBe(true);
     const content = JSON.stringify({ dependencies: { 'not-asked': '1.0.0' } });
-    const unasked = await call(a, '/mcp', tool('check_manifest', { content, filename: 'package.json' }));
-    expect(unasked.body.result.structuredContent.discovery).toMatchObject({ unheld: 1, queued: 0 });
-    expect(unasked.body.result.structuredContent.discovery.note).toContain('queue: true');
+    const unasked = await call<ToolAnswer<CheckAnswer>>(
+      a,
+      '/mcp',
+      tool('check_manifest', { content, filename: 'package.json' }),
+    );
+    expect(unasked.body.result!.structuredContent.discovery).toMatchObject({ unheld: 1, queued: 0 });
+    expect(unasked.body.result!.structuredContent.discovery!.note).toContain('queue: true');
     const sbom = JSON.stringify({
       bomFormat: 'CycloneDX',
       specVersion: '1.5',
       components: [{ type: 'library', name: 'sbom-asked', purl: 'pkg:npm/sbom-asked@1.0.0' }],
     });
-    const asked = await call(a, '/mcp', tool('check_sbom', { content: sbom, queue: true }));
-    expect(asked.body.result.structuredContent.discovery).toMatchObject({ unheld: 1, queued: 1 });
+    const asked = await call<ToolAnswer<CheckAnswer>>(a, '/mcp', tool('check_sbom', { content: sbom, queue: true }));
+    expect(asked.body.result!.structuredContent.discovery).toMatchObject({ unheld: 1, queued: 1 });
     expect(await watched()).toEqual(['github:acme/asked', 'npm:left-pad', 'npm:sbom-asked']);
   });
 });

@@ -1,10 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normaliseComponent } from '../src/domain/component.js';
 import { build } from '../src/http/app.js';
+import type { EvidenceValue } from '../src/domain/observation.js';
+import type { DependencyRisk, InterfaceRow, SchemaHistory, TrustFacts } from '../src/operations/facts.js';
 import { observeNamed } from '../src/operations/observe.js';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
 import type { Scenario } from '../src/simulator/scenario.js';
+import { jsonOf, type Json, type ValidationAnswer } from './support/json.js';
 import { recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+/** Any of the three fact answers: each names the component, carries a note and the license. */
+type FactAnswer = TrustFacts | SchemaHistory | DependencyRisk;
+/** A schema history of an npm package, whose rows carry the interface facts npm declares. */
+type NpmSchemaHistory = Omit<SchemaHistory, 'history'> & {
+  history: (Omit<InterfaceRow, 'interface'> & { interface: { license: EvidenceValue; deprecated: EvidenceValue } })[];
+};
 
 const ROUTES = ['trust_score', 'schema_history', 'dependency_risk'] as const;
 
@@ -83,23 +93,23 @@ afterEach(async () => {
   await t.dispose();
 });
 
-const get = async (path: string) => {
+const get = async <T = Json>(path: string) => {
   const res = await app.request(path);
   return {
     status: res.status,
     type: res.headers.get('content-type') ?? '',
     link: res.headers.get('link'),
-    body: await res.json(),
+    body: await jsonOf<T>(res),
   };
 };
 
 /** Spec §7: `detail` is an array of objects, each with exactly loc (strings or integers), msg and type. */
-function expectSpec422(r: { status: number; body: any }, loc: (string | number)[], type: string) {
+function expectSpec422(r: { status: number; body: ValidationAnswer }, loc: (string | number)[], type: string) {
   expect(r.status).toBe(422);
   expect(Object.keys(r.body)).toEqual(['detail']);
   expect(Array.isArray(r.body.detail)).toBe(true);
   expect(r.body.detail).toHaveLength(1);
-  const [item] = r.body.detail;
+  const item = r.body.detail[0]!;
   expect(Object.keys(item).sort()).toEqual(['loc', 'msg', 'type']);
   expect(item.loc).toEqual(loc);
   expect(item.loc.every((p: unknown) => typeof p === 'string' || Number.isInteger(p))).toBe(true);
@@ -125,11 +135,11 @@ describe.each(ROUTES)('/v1/%s/{kind}/{id}', (route) => {
     ['a kind and no id', `npm`, ['path', 'id'], 'missing'],
     ['a kind, a slash and no id', `npm/`, ['path', 'id'], 'missing'],
   ])('422 for %s', async (_what, rest, loc, type) => {
-    expectSpec422(await get(`/v1/${route}/${rest}`), loc, type);
+    expectSpec422(await get<ValidationAnswer>(`/v1/${route}/${rest}`), loc, type);
   });
 
   it('answers 200 JSON for a valid component Tended holds nothing for: not observed, never "gone", and no score', async () => {
-    const r = await get(`/v1/${route}/npm/express`);
+    const r = await get<FactAnswer>(`/v1/${route}/npm/express`);
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/^application\/json/);
     expect(r.link).toMatch(/rel="license"/);
@@ -148,7 +158,10 @@ describe.each(ROUTES)('/v1/%s/{kind}/{id}', (route) => {
       const r = await get(path);
       expect(r.status, path).toBe(200);
     }
-    expect((await get(`/v1/${route}/npm/@babel/core`)).body.purl).toEqual(['@babel/core', 'pkg:npm/%40babel/core']);
+    expect((await get<FactAnswer>(`/v1/${route}/npm/@babel/core`)).body.purl).toEqual([
+      '@babel/core',
+      'pkg:npm/%40babel/core',
+    ]);
   });
 });
 
@@ -159,7 +172,7 @@ describe('the fact routes over an observed record', () => {
   });
 
   it('trust_score: the dated facts, their age and the chain proof, and says no score is computed', async () => {
-    const { body } = await get('/v1/trust_score/npm/iface');
+    const { body } = await get<TrustFacts>('/v1/trust_score/npm/iface');
     expect(body).toMatchObject({
       state: 'alive',
       observation_date: '2026-07-01',
@@ -173,12 +186,12 @@ describe('the fact routes over an observed record', () => {
     });
     expect(body.note).toMatch(/computes no score/);
     expect(body.chain).toMatchObject({ leaf_index: body.leaf_index, tree_size: 6 });
-    expect(body.chain.checkpoint).toMatch(/^test\.tended\.local\/log\n6\n/);
+    expect(body.chain!.checkpoint).toMatch(/^test\.tended\.local\/log\n6\n/);
     expect(Object.entries(body).filter(([k, v]) => /score/i.test(k) && typeof v === 'number')).toEqual([]);
   });
 
   it('schema_history: what the registry declared on each observation date, and each change dated to the read that first saw it', async () => {
-    const { body } = await get('/v1/schema_history/npm/iface');
+    const { body } = await get<SchemaHistory>('/v1/schema_history/npm/iface');
     expect(body.read_for_kind).toBe(true);
     expect(body.history).toEqual([
       expect.objectContaining({
@@ -198,21 +211,21 @@ describe('the fact routes over an observed record', () => {
         },
       }),
     ]);
-    expect(body.changes.map((c: any) => [c.observed, c.field, c.from, c.to])).toEqual([
+    expect(body.changes.map((c) => [c.observed, c.field, c.from, c.to])).toEqual([
       ['2026-07-01', 'license', 'MIT', 'Apache-2.0'],
       ['2026-07-01', 'engines', { node: '>=18' }, { node: '>=20' }],
       ['2026-07-01', 'has_exports', false, true],
     ]);
-    const github = (await get('/v1/schema_history/github/expressjs/express')).body;
+    const github = (await get<SchemaHistory>('/v1/schema_history/github/expressjs/express')).body;
     expect(github).toMatchObject({ read_for_kind: false, history: [], changes: [] });
     expect(github.note).toMatch(/npm packages only/);
   });
 
   it('dependency_risk: the held state of each direct dependency, one dated result each, with counts per state', async () => {
-    const { body } = await get('/v1/dependency_risk/npm/iface');
+    const { body } = await get<DependencyRisk>('/v1/dependency_risk/npm/iface');
     expect(body.read_from).toMatchObject({ observation_date: '2026-07-01', latest_version: '2.0.0' });
     expect(body.dependencies_count).toBe(3);
-    expect(body.dependencies.map((d: any) => [d.name, d.state, d.observation_date, d.censoring_status])).toEqual([
+    expect(body.dependencies.map((d) => [d.name, d.state, d.observation_date, d.censoring_status])).toEqual([
       ['dep-alive', 'alive', '2026-07-01', 'observed-on-date'],
       ['dep-gone', 'deleted', '2026-07-01', 'observed-on-date'],
       ['dep-unwatched', 'not_observed', null, 'not-observed-at-date'],
@@ -229,10 +242,10 @@ describe('schema_history over a package whose latest version is deprecated, then
   });
 
   it('dates each change to the observation that first read it, once, and keeps the rows in between', async () => {
-    const { status, body } = await get('/v1/schema_history/npm/sunset');
+    const { status, body } = await get<NpmSchemaHistory>('/v1/schema_history/npm/sunset');
     expect(status).toBe(200);
     expect(
-      body.history.map((r: any) => [r.observation_date, r.latest_version, r.interface.deprecated, r.interface.license]),
+      body.history.map((r) => [r.observation_date, r.latest_version, r.interface.deprecated, r.interface.license]),
     ).toEqual([
       ['2026-01-15', '3.0.0', null, 'MIT'],
       ['2026-04-01', '3.0.0', 'Use sunrise instead.', 'MIT'],
@@ -240,13 +253,13 @@ describe('schema_history over a package whose latest version is deprecated, then
       ['2026-07-01', '3.0.0', 'Use sunrise instead.', 'ISC'],
     ]);
     // Not the dates the registry changed (1 March, 15 June): Tended dates a change to the read that saw it.
-    expect(body.changes.map((c: any) => [c.observed, c.field, c.from, c.to])).toEqual([
+    expect(body.changes.map((c) => [c.observed, c.field, c.from, c.to])).toEqual([
       ['2026-04-01', 'deprecated', null, 'Use sunrise instead.'],
       ['2026-07-01', 'license', 'MIT', 'ISC'],
     ]);
     // Each change points at the leaf of that observation.
     for (const change of body.changes) {
-      expect(change.leaf_index).toBe(body.history.find((r: any) => r.observation_date === change.observed).leaf_index);
+      expect(change.leaf_index).toBe(body.history.find((r) => r.observation_date === change.observed)!.leaf_index);
     }
   });
 });

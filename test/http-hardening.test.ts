@@ -2,8 +2,10 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listen } from '../src/cli/serve.js';
+import type { CheckAnswer } from '../src/operations/check-components.js';
 import type { ServerType } from '@hono/node-server';
 import { limitedApp } from './support/limits.js';
+import { jsonOf, type DetailAnswer } from './support/json.js';
 import { sqliteTestStore, type TestStore } from './support/record.js';
 
 let t: TestStore;
@@ -83,7 +85,7 @@ describe('slow clients', () => {
         headers: { 'content-type': 'application/vnd.cyclonedx+json' },
         body: big,
       });
-      expect((await r.json()).detail).toMatch(/larger than 4 MB/);
+      expect((await jsonOf<DetailAnswer>(r)).detail).toMatch(/larger than 4 MB/);
       statuses.push(r.status);
       // The same keep-alive connection answers the next request.
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
@@ -144,16 +146,16 @@ describe('slow clients', () => {
       const text = sbom(4 * 1024 * 1024 - 200);
       const r = await post(text);
       expect(r.status).toBe(200);
-      expect((await r.json()).results.map((x: { purl: string[] }) => x.purl[0])).toEqual(['left-pad']);
+      expect((await jsonOf<CheckAnswer>(r)).results.map((x) => x.purl[0])).toEqual(['left-pad']);
     });
 
     it('reads a chunked body whole, and refuses one past 4 MB with 413 JSON', async () => {
       const ok = await post(chunked(sbom(3 * 1024 * 1024)));
       expect(ok.status).toBe(200);
-      expect((await ok.json()).results_count).toBe(1);
+      expect((await jsonOf<CheckAnswer>(ok)).results_count).toBe(1);
       const big = await post(chunked(sbom(5 * 1024 * 1024)));
       expect(big.status).toBe(413);
-      expect((await big.json()).detail).toMatch(/larger than 4 MB/);
+      expect((await jsonOf<DetailAnswer>(big)).detail).toMatch(/larger than 4 MB/);
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     });
   });
@@ -218,7 +220,7 @@ describe('body caps on every POST', () => {
       body,
     });
     expect(r.status).toBe(413);
-    expect((await r.json()).detail).toMatch(/larger than 16 KB/);
+    expect((await jsonOf<DetailAnswer>(r)).detail).toMatch(/larger than 16 KB/);
   });
 
   it('refuses a streamed (chunked) body over 4 MB on any POST route with 413 JSON', async () => {
@@ -238,7 +240,7 @@ describe('body caps on every POST', () => {
       duplex: 'half',
     } as RequestInit);
     expect(r.status).toBe(413);
-    expect((await r.json()).detail).toMatch(/larger than 4 MB/);
+    expect((await jsonOf<DetailAnswer>(r)).detail).toMatch(/larger than 4 MB/);
     // Reading stopped at the cap (give or take the chunks already in flight).
     expect(sent).toBeLessThan(5 * 1024 * 1024);
   });

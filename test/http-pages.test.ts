@@ -1,7 +1,10 @@
 import { HtmlValidate } from 'html-validate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
+import type { HeadAnswer } from '../src/operations/read-chain.js';
 import { SITEMAP_MAX_URLS } from '../src/pages/crawler-files.js';
+import { jsonOf, parsedAs, type Json, type ValidationAnswer } from './support/json.js';
+import { anyOf, stringContaining, stringMatching } from './support/matchers.js';
 import { fillPageRecord, LAST_DAY } from './support/pages-record.js';
 import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
 import { normaliseComponent } from '../src/domain/component.js';
@@ -33,8 +36,16 @@ const get = async (path: string, headers: Record<string, string> = html) => {
   const res = await app.request(path, { headers });
   return { status: res.status, headers: res.headers, text: await res.text() };
 };
+/** A page's JSON-LD blocks, each a JSON object. */
 const jsonLd = (page: string) =>
-  [...page.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!));
+  [...page.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) =>
+    parsedAs<Record<string, Json>>(m[1]!),
+  );
+/** What the test reads of /prices.json. */
+interface Prices {
+  tiers: Record<string, Json>[];
+  same_record_for_everyone: boolean;
+}
 const text = (page: string) =>
   page
     .replace(/<[^<>]+>/g, ' ')
@@ -123,7 +134,7 @@ describe('human pages and crawler files', () => {
     }
     const [faq, dataset] = jsonLd(page.text);
     expect(faq).toMatchObject({ '@context': 'https://schema.org', '@type': 'FAQPage' });
-    expect(faq.mainEntity).toHaveLength(4);
+    expect(faq!.mainEntity).toHaveLength(4);
     expect(dataset).toMatchObject({
       '@type': 'Dataset',
       license: 'https://creativecommons.org/licenses/by/4.0/',
@@ -164,7 +175,7 @@ describe('human pages and crawler files', () => {
     expect(text(bad.text)).toContain('as_of must be a real calendar date');
     const badJson = await app.request('/npm/left-padded?as_of=soon');
     expect(badJson.status).toBe(422);
-    expect((await badJson.json()).detail[0]).toMatchObject({ loc: ['query', 'as_of'] });
+    expect((await jsonOf<ValidationAnswer>(badJson)).detail[0]).toMatchObject({ loc: ['query', 'as_of'] });
     // A name that is not a package name: the HTML page for a person, the spec's 422 item against the path for a program.
     for (const path of ['/npm/%E0', '/npm/@acme/%E0', '/npm/.hidden']) {
       const named = await app.request(path, { headers: { accept: 'application/json' } });
@@ -173,7 +184,7 @@ describe('human pages and crawler files', () => {
       expect(detail, path).toEqual([
         {
           loc: ['path', 'name'],
-          msg: expect.stringMatching(/an npm component is named name or @scope\/name/),
+          msg: stringMatching(/an npm component is named name or @scope\/name/),
           type: 'value_error.component_name',
         },
       ]);
@@ -196,7 +207,7 @@ describe('human pages and crawler files', () => {
     const machine = await app.request('/npm/left-pad', { headers: { accept: 'application/json' } });
     expect(machine.status).toBe(404);
     expect(await machine.json()).toEqual({
-      detail: expect.stringContaining('holds no reading of the npm package left-pad'),
+      detail: stringContaining('holds no reading of the npm package left-pad'),
     });
     expect((await get('/npm/notascope/x')).status).toBe(404);
   });
@@ -321,7 +332,7 @@ describe('human pages and crawler files', () => {
     const llms = (await get('/llms.txt')).text;
     expect(llms).toMatch(/^# Tended\n\n> /);
     expect(llms).toContain(`${BASE}/verify`);
-    const prices = JSON.parse((await get('/prices.json')).text);
+    const prices = parsedAs<Prices>((await get('/prices.json')).text);
     expect(prices.tiers).toEqual([
       expect.objectContaining({ name: 'free', requests_per_minute: 61, key_required: false }),
       expect.objectContaining({ name: 'keyed', requests_per_minute: 601, key_required: true, key_header: 'X-API-Key' }),
@@ -334,8 +345,8 @@ describe('human pages and crawler files', () => {
     const res = await app.request('/verify', { headers: { accept: 'application/json' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('vary')).toBe('Accept');
-    const body = await res.json();
-    const head = await (await app.request('/api/chain/head')).json();
+    const body = await jsonOf(res);
+    const head = await jsonOf<HeadAnswer>(await app.request('/api/chain/head'));
     expect(body).toMatchObject({
       origin: head.origin,
       verifier_key: head.verifier_key,
@@ -369,7 +380,7 @@ describe('human pages and crawler files', () => {
       );
       expect(messages, path).toEqual([]);
       for (const block of jsonLd(page))
-        expect(block, path).toMatchObject({ '@context': 'https://schema.org', '@type': expect.any(String) });
+        expect(block, path).toMatchObject({ '@context': 'https://schema.org', '@type': anyOf(String) });
     }
   });
 });

@@ -4,8 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../src/limits/limiter.js';
 import { createApiKey, revokeApiKey } from '../src/operations/api-keys.js';
 import { limitedApp } from './support/limits.js';
+import { jsonOf, type DetailAnswer, type Json } from './support/json.js';
 import { sqliteTestStore, type TestStore } from './support/record.js';
 import { dropPrefix, REDIS_URL, throwawayRedis, uniquePrefix } from './support/redis.js';
+
+/** What the test reads of /healthz: the rate limiter's part. */
+interface HealthAnswer {
+  rate_limit: Json;
+}
 
 let t: TestStore;
 const limiters: RateLimiter[] = [];
@@ -45,7 +51,9 @@ describe.each<Buckets>(['memory', 'redis'])('rate limit with %s buckets', (bucke
     expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     expect(refused.headers.get('ratelimit')).toMatch(/^"free";r=0;t=\d+$/);
-    expect((await refused.json()).detail).toMatch(/limit is 60 per 60 seconds.*Try again in 1 s.*X-API-Key/);
+    expect((await jsonOf<DetailAnswer>(refused)).detail).toMatch(
+      /limit is 60 per 60 seconds.*Try again in 1 s.*X-API-Key/,
+    );
   });
 
   it('puts the headers on every answer: errors, not-found, the log, health, a bare Response', async () => {
@@ -125,10 +133,10 @@ describe('API keys at the edge', () => {
     for (let i = 0; i < 3; i++) await a.request('/healthz');
     const malformed = await a.request('/healthz', { headers: { 'X-API-Key': 'definitely-not-a-key' } });
     expect(malformed.status).toBe(401);
-    expect((await malformed.json()).detail).toMatch(/not a Tended API key/);
+    expect((await jsonOf<DetailAnswer>(malformed)).detail).toMatch(/not a Tended API key/);
     const unknown = await a.request('/healthz', { headers: { 'X-API-Key': `tnd_${'A'.repeat(43)}` } });
     expect(unknown.status).toBe(401);
-    expect((await unknown.json()).detail).toMatch(/names no key this service issued/);
+    expect((await jsonOf<DetailAnswer>(unknown)).detail).toMatch(/names no key this service issued/);
     expect(unknown.headers.get('ratelimit')).toMatch(/^"free";r=0;/);
 
     await revokeApiKey(t.store, record.id, new Date());
@@ -136,7 +144,7 @@ describe('API keys at the edge', () => {
     await sleep(350);
     const revoked = await a.request('/healthz', { headers: { 'X-API-Key': key } });
     expect(revoked.status).toBe(401);
-    expect((await revoked.json()).detail).toMatch(new RegExp(`${record.id} was revoked`));
+    expect((await jsonOf<DetailAnswer>(revoked)).detail).toMatch(new RegExp(`${record.id} was revoked`));
   });
 
   it('answers 503 JSON, not a 500, when the key cannot be checked', async () => {
@@ -146,7 +154,7 @@ describe('API keys at the edge', () => {
     const r = await a.request('/api/v1/entity/acme/x', { headers: { 'X-API-Key': key } });
     expect(r.status).toBe(503);
     expect(r.headers.get('retry-after')).toBe('5');
-    expect((await r.json()).detail).toMatch(/could not check the API key/);
+    expect((await jsonOf<DetailAnswer>(r)).detail).toMatch(/could not check the API key/);
   });
 });
 
@@ -181,7 +189,7 @@ describe('Redis stopped mid-run', () => {
       const { app: a } = await app('memory', { free: 5, redisUrl: redis.url, redisPrefix: 'tended:rl:' });
       const limiter = limiters.at(-1)!;
       expect(await limiter.waitForShared(3_000)).toBe(true);
-      const health = async () => (await (await a.request('/healthz')).json()).rate_limit;
+      const health = async () => (await jsonOf<HealthAnswer>(await a.request('/healthz'))).rate_limit;
       expect(await health()).toEqual({ buckets: 'redis', redis: 'connected' });
       const probe = new Redis(redis.url);
       expect((await probe.keys('tended:rl:free:*')).length).toBe(1);

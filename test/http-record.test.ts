@@ -6,9 +6,22 @@ import { verifyCheckpoint } from '../src/notary/checkpoint.js';
 import { verifyConsistency, verifyInclusion } from '../src/notary/merkle.js';
 import { parseVerifierKey } from '../src/notary/note.js';
 import type { RecordDeps } from '../src/operations/deps.js';
+import type { HeadAnswer, readConsistencyProof, readInclusionProof } from '../src/operations/read-chain.js';
+import type { EntityAnswer, OrgAnswer } from '../src/operations/read-entity.js';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
 import { demoScenario } from '../src/simulator/demo.js';
+import { parsedAs, type DetailAnswer, type Json, type ValidationAnswer } from './support/json.js';
+import { anyOf, stringMatching } from './support/matchers.js';
 import { githubObservation, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+type InclusionProofAnswer = Awaited<ReturnType<typeof readInclusionProof>>;
+type ConsistencyProofAnswer = Awaited<ReturnType<typeof readConsistencyProof>>;
+/** What these tests read of the OpenAPI description (a type, not an interface, so it is a Record to the validator). */
+type OpenApiDocument = {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, unknown>;
+};
 
 const demo = demoScenario();
 
@@ -31,16 +44,17 @@ afterEach(async () => {
   await t.dispose();
 });
 
-const get = async (path: string, init?: RequestInit) => {
+/** The answer at `path`, its body read as JSON of the shape `T` (or the text, when it is not JSON). */
+const get = async <T = Json>(path: string, init?: RequestInit) => {
   const res = await app.request(path, init);
   const text = await res.text();
-  let body: any;
+  let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parsedAs(text);
   } catch {
     body = text;
   }
-  return { status: res.status, headers: res.headers, body, text };
+  return { status: res.status, headers: res.headers, body: body as T, text };
 };
 
 async function seed(d: RecordDeps) {
@@ -58,7 +72,7 @@ async function seed(d: RecordDeps) {
 
 describe('GET /api/v1/entity/{owner}/{repo}', () => {
   it('answers "not observed" for a repository it holds nothing for: not checked, never gone', async () => {
-    const r = await get('/api/v1/entity/acme/unknown');
+    const r = await get<EntityAnswer>('/api/v1/entity/acme/unknown');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
       purl: ['acme/unknown', 'pkg:github/acme/unknown'],
@@ -76,7 +90,7 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
 
   it('reads an exact date as observed-on-date, carries forward with the real date, and never looks ahead', async () => {
     await seed(deps);
-    const exact = await get('/api/v1/entity/acme/widget?as_of=2025-07-15');
+    const exact = await get<EntityAnswer>('/api/v1/entity/acme/widget?as_of=2025-07-15');
     expect(exact.body).toMatchObject({
       state: 'dormant',
       observation_date: '2025-07-15',
@@ -85,13 +99,13 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
     expect(exact.body.source).toBe('https://api.github.com/repos/acme/widget');
     expect(typeof exact.body.leaf_index).toBe('number');
 
-    const between = await get('/api/v1/entity/acme/widget?as_of=2025-08-01');
+    const between = await get<EntityAnswer>('/api/v1/entity/acme/widget?as_of=2025-08-01');
     expect(between.body).toMatchObject({
       state: 'dormant',
       observation_date: '2025-07-15',
       censoring_status: 'interval-censored',
     });
-    expect(between.body.series.map((s: any) => s.observation_date)).toEqual(['2025-01-01', '2025-03-01', '2025-07-15']);
+    expect(between.body.series.map((s) => s.observation_date)).toEqual(['2025-01-01', '2025-03-01', '2025-07-15']);
 
     const before = await get('/api/v1/entity/acme/widget?as_of=2024-12-31');
     expect(before.body).toMatchObject({
@@ -104,7 +118,7 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
 
   it('dates each state change to the first observation that read it, skipping failed checks', async () => {
     await seed(deps);
-    const r = await get('/api/v1/entity/acme/widget?as_of=2025-09-30');
+    const r = await get<EntityAnswer>('/api/v1/entity/acme/widget?as_of=2025-09-30');
     expect(r.body.state_changes).toBe(2);
     expect(r.body.mutations).toEqual([
       expect.objectContaining({
@@ -125,7 +139,7 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
 
   it('asserts no state when the observation is more than 180 days old, but still shows its date and source', async () => {
     await seed(deps);
-    const r = await get('/api/v1/entity/acme/widget?as_of=2026-03-01');
+    const r = await get<EntityAnswer>('/api/v1/entity/acme/widget?as_of=2026-03-01');
     expect(r.body).toMatchObject({
       state: 'unknown-stale',
       observation_date: '2025-09-01',
@@ -138,7 +152,7 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
 
   it('answers with the new observation as soon as it is appended, and 304 to a client holding the current answer', async () => {
     await seed(deps);
-    const before = await get('/api/v1/entity/acme/widget?as_of=2025-09-30');
+    const before = await get<EntityAnswer>('/api/v1/entity/acme/widget?as_of=2025-09-30');
     expect(before.body.state).toBe('alive');
     const etag = before.headers.get('etag')!;
     expect(
@@ -157,30 +171,30 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
     ['2025-7-01', 'malformed'],
     ['2026-11-23', 'after today'],
   ])('refuses as_of=%s (%s) with a 422 in the spec’s shape', async (asOf) => {
-    const r = await get(`/api/v1/entity/acme/widget?as_of=${asOf}`);
+    const r = await get<ValidationAnswer>(`/api/v1/entity/acme/widget?as_of=${asOf}`);
     expect(r.status).toBe(422);
-    expect(r.body.detail[0]).toMatchObject({ loc: ['query', 'as_of'], type: expect.any(String) });
-    expect(r.body.detail[0].msg).toMatch(/YYYY-MM-DD|today/);
+    expect(r.body.detail[0]).toMatchObject({ loc: ['query', 'as_of'], type: anyOf(String) });
+    expect(r.body.detail[0]!.msg).toMatch(/YYYY-MM-DD|today/);
     expect(r.headers.get('link')).toBeNull();
   });
 
   it('refuses a path that cannot name a GitHub repository', async () => {
-    const r = await get(`/api/v1/entity/${'a'.repeat(40)}/widget`);
+    const r = await get<ValidationAnswer>(`/api/v1/entity/${'a'.repeat(40)}/widget`);
     expect(r.status).toBe(422);
-    expect(r.body.detail[0].loc[0]).toBe('path');
+    expect(r.body.detail[0]!.loc[0]).toBe('path');
   });
 });
 
 describe('GET /api/v1/org/{org}', () => {
   it('lists the held repositories under the owner at as_of, and says so when it holds none', async () => {
     await seed(deps);
-    const r = await get('/api/v1/org/acme?as_of=2025-02-15');
+    const r = await get<OrgAnswer>('/api/v1/org/acme?as_of=2025-02-15');
     expect(r.status).toBe(200);
-    expect(r.body.components.map((c: any) => [c.purl[0], c.state, c.censoring_status])).toEqual([
+    expect(r.body.components.map((c) => [c.purl[0], c.state, c.censoring_status])).toEqual([
       ['acme/gadget', 'archived', 'interval-censored'],
       ['acme/widget', 'alive', 'interval-censored'],
     ]);
-    const none = await get('/api/v1/org/nobody');
+    const none = await get<OrgAnswer>('/api/v1/org/nobody');
     expect(none.body).toMatchObject({ components_count: 0, components: [] });
     expect(none.body.note).toMatch(/not checked/);
   });
@@ -189,9 +203,9 @@ describe('GET /api/v1/org/{org}', () => {
 describe('the log over HTTP', () => {
   it('publishes a head whose checkpoint verifies, leaves whose hashes prove inclusion, and consistency between sizes', async () => {
     await deps.store.appendObservations([githubObservation('acme/a', '2025-01-01', 'alive')], deps.notary.seal);
-    const older = (await get('/api/chain/head')).body;
+    const older = (await get<HeadAnswer>('/api/chain/head')).body;
     await seed(deps);
-    const head = (await get('/api/chain/head')).body;
+    const head = (await get<HeadAnswer>('/api/chain/head')).body;
     expect(head).toMatchObject({ tree_size: 6, origin: deps.notary.origin, prev_head_hash: older.head_hash });
     const note = await get('/api/chain/checkpoint');
     expect(note.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -200,11 +214,12 @@ describe('the log over HTTP', () => {
     for (let index = 0; index < size; index++) {
       const entry = await app.request(`/api/chain/entries/${index}`);
       const bytes = new Uint8Array(await entry.arrayBuffer());
-      const proof = (await get(`/api/chain/proof/inclusion?index=${index}&size=${size}`)).body;
+      const proof = (await get<InclusionProofAnswer>(`/api/chain/proof/inclusion?index=${index}&size=${size}`)).body;
       expect(proof.leaf_hash).toBe(toBase64(leafHash(bytes)));
       expect(verifyInclusion(leafHash(bytes), index, size, proof.hashes.map(fromBase64), root)).toBe(true);
     }
-    const consistency = (await get(`/api/chain/proof/consistency?from=${older.tree_size}&to=6`)).body;
+    const consistency = (await get<ConsistencyProofAnswer>(`/api/chain/proof/consistency?from=${older.tree_size}&to=6`))
+      .body;
     expect(verifyConsistency(1, 6, consistency.hashes.map(fromBase64), fromBase64(older.root_hash), root)).toBe(true);
     const page = await get('/api/chain/entries?start=0&end=6');
     expect(page.text.trim().split('\n')).toHaveLength(6);
@@ -214,13 +229,16 @@ describe('the log over HTTP', () => {
     await seed(deps);
     expect((await get('/api/chain/proof/inclusion?index=9')).status).toBe(422);
     expect((await get('/api/chain/proof/inclusion?index=-1')).status).toBe(422);
-    expect((await get('/api/chain/proof/inclusion?index=abc')).body.detail[0].loc).toEqual(['query', 'index']);
+    expect((await get<ValidationAnswer>('/api/chain/proof/inclusion?index=abc')).body.detail[0]!.loc).toEqual([
+      'query',
+      'index',
+    ]);
     expect((await get('/api/chain/proof/consistency?from=0&to=3')).status).toBe(422);
-    const missing = await get('/api/chain/entries/99');
+    const missing = await get<DetailAnswer>('/api/chain/entries/99');
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toMatch(/holds 5 leaves/);
     // Past the largest safe integer: one item saying so, not the same item twice.
-    const huge = await get('/api/chain/entries/99999999999999999999999');
+    const huge = await get<ValidationAnswer>('/api/chain/entries/99999999999999999999999');
     expect(huge.status).toBe(422);
     expect(huge.body.detail).toEqual([
       {
@@ -229,13 +247,15 @@ describe('the log over HTTP', () => {
         type: 'too_big',
       },
     ]);
-    expect((await get('/api/chain/proof/inclusion?index=9007199254740992')).body.detail).toHaveLength(1);
+    expect((await get<ValidationAnswer>('/api/chain/proof/inclusion?index=9007199254740992')).body.detail).toHaveLength(
+      1,
+    );
   });
 });
 
 describe('POST /api/v1/dispute', () => {
-  const post = (body: string, contentType = 'application/json') =>
-    get('/api/v1/dispute', { method: 'POST', headers: { 'content-type': contentType }, body });
+  const post = <T = Json>(body: string, contentType = 'application/json') =>
+    get<T>('/api/v1/dispute', { method: 'POST', headers: { 'content-type': contentType }, body });
 
   it('re-reads the upstream and appends a dated correction, once per component per day', async () => {
     await deps.store.appendObservations(
@@ -252,7 +272,7 @@ describe('POST /api/v1/dispute', () => {
     });
     const entity = await get('/api/v1/entity/acme/rocket');
     expect(entity.body).toMatchObject({ state: 'archived', observation_date: '2026-11-22' });
-    const again = await post('{"kind":"github","name":"acme/rocket"}');
+    const again = await post<DetailAnswer>('{"kind":"github","name":"acme/rocket"}');
     expect(again.status).toBe(409);
     expect(again.body.detail).toMatch(/one dispute per component per day/);
     expect(await deps.store.treeSize()).toBe(2);
@@ -260,30 +280,30 @@ describe('POST /api/v1/dispute', () => {
 
   it('refuses what it cannot act on with a clear 4xx and appends nothing', async () => {
     expect((await post('{"kind":"github",')).status).toBe(400);
-    const missing = await post('{"kind":"github"}');
+    const missing = await post<ValidationAnswer>('{"kind":"github"}');
     expect(missing.status).toBe(422);
-    expect(missing.body.detail[0].loc).toEqual(['body', 'name']);
+    expect(missing.body.detail[0]!.loc).toEqual(['body', 'name']);
     // Every refusal says what to send, not zod's "Invalid input: expected string, received undefined".
-    const empty = await post('{}');
+    const empty = await post<ValidationAnswer>('{}');
     expect(empty.status).toBe(422);
-    expect(empty.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([
+    expect(empty.body.detail.map((d) => d.loc)).toEqual([
       ['body', 'kind'],
       ['body', 'name'],
     ]);
-    expect(empty.body.detail[0].msg).toMatch(/kind must be a string, one of github, npm, pypi, docker/);
-    expect(empty.body.detail[1].msg).toMatch(/name must name the component, e\.g\. "left-pad"/);
+    expect(empty.body.detail[0]!.msg).toMatch(/kind must be a string, one of github, npm, pypi, docker/);
+    expect(empty.body.detail[1]!.msg).toMatch(/name must name the component, e\.g\. "left-pad"/);
     for (const d of empty.body.detail) expect(d.msg).not.toMatch(/Invalid input/);
-    const list = await post('[]');
+    const list = await post<ValidationAnswer>('[]');
     expect(list.status).toBe(422);
     expect(list.body.detail).toEqual([
-      { loc: ['body'], msg: expect.stringMatching(/JSON object naming one component/), type: 'invalid_type' },
+      { loc: ['body'], msg: stringMatching(/JSON object naming one component/), type: 'invalid_type' },
     ]);
-    const broken = await post('{"kind":');
+    const broken = await post<DetailAnswer>('{"kind":');
     expect(broken.body.detail).toMatch(/not valid JSON.*\{"kind": "npm", "name": "left-pad"\}/);
-    const kind = await post('{"kind":"cargo","name":"serde"}');
+    const kind = await post<ValidationAnswer>('{"kind":"cargo","name":"serde"}');
     expect(kind.status).toBe(422);
-    expect(kind.body.detail[0].msg).toMatch(/github/);
-    const unknown = await post('{"kind":"npm","name":"never-seen"}');
+    expect(kind.body.detail[0]!.msg).toMatch(/github/);
+    const unknown = await post<DetailAnswer>('{"kind":"npm","name":"never-seen"}');
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toMatch(/not checked/);
     // A body of another type is refused in the project's JSON shape, naming the type to send.
@@ -311,8 +331,8 @@ describe('POST /api/v1/dispute', () => {
 describe('errors, CORS and the description', () => {
   it('answers unknown routes 404, wrong methods 405 with Allow, and GET bodies 400 — all JSON with detail', async () => {
     const unknown = await get('/api/v2/nothing');
-    expect(unknown).toMatchObject({ status: 404, body: { detail: expect.stringMatching(/nothing at/) } });
-    const wrong = await get('/api/v1/entity/acme/widget', { method: 'PUT' });
+    expect(unknown).toMatchObject({ status: 404, body: { detail: stringMatching(/nothing at/) } });
+    const wrong = await get<DetailAnswer>('/api/v1/entity/acme/widget', { method: 'PUT' });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toContain('GET');
     expect(wrong.body.detail).toMatch(/not allowed/);
@@ -345,12 +365,12 @@ describe('errors, CORS and the description', () => {
     const followed = await get('/api/v1/entity/acme/widget?as_of=2025-08-01');
     expect(followed.body).toMatchObject({ state: 'dormant' });
     // Another method is not redirected (the client would send its body again): a 404 naming the address.
-    const put = await get('/api/v1/entity/acme/widget/', { method: 'PUT' });
+    const put = await get<DetailAnswer>('/api/v1/entity/acme/widget/', { method: 'PUT' });
     expect(put.status).toBe(404);
     expect(put.body.detail).toBe(
       'There is nothing at /api/v1/entity/acme/widget/; the address is /api/v1/entity/acme/widget, without the trailing slash, and it takes GET or HEAD.',
     );
-    const post = await get('/api/v1/dispute/', {
+    const post = await get<DetailAnswer>('/api/v1/dispute/', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"kind":"github","name":"acme/widget"}',
@@ -368,7 +388,7 @@ describe('errors, CORS and the description', () => {
 
   it('answers an unexpected failure with a 500 that carries no stack trace, and logs it', async () => {
     await t.store.close();
-    const r = await get('/api/v1/entity/acme/widget');
+    const r = await get<DetailAnswer>('/api/v1/entity/acme/widget');
     expect(r.status).toBe(500);
     expect(r.body.detail).toMatch(/nothing was changed/);
     expect(r.text).not.toMatch(/at .*\.(ts|js):\d+/);
@@ -401,7 +421,7 @@ describe('errors, CORS and the description', () => {
   });
 
   it('describes every route of the spec in a valid OpenAPI 3.1 document, version 0.1.0', async () => {
-    const doc = (await get('/api/v1/docs')).body;
+    const doc = (await get<OpenApiDocument>('/api/v1/docs')).body;
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);

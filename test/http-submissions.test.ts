@@ -5,7 +5,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
 import { demoScenario } from '../src/simulator/demo.js';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
+import type { CheckAnswer } from '../src/operations/check-components.js';
+import { jsonOf, parsedAs, type DetailAnswer, type Json, type ValidationAnswer } from './support/json.js';
+import { stringMatching } from './support/matchers.js';
 import { githubObservation, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+/** What the tests read of the OpenAPI description. */
+interface OpenApiDocument {
+  components: {
+    schemas: {
+      SbomSubject: { properties: Record<string, unknown> };
+      CheckAnswer: { properties: { subject: unknown } };
+    };
+  };
+}
 
 const corpus = (path: string) => readFileSync(new URL(`./corpus/${path}`, import.meta.url));
 
@@ -43,16 +56,17 @@ afterEach(async () => {
   await t.dispose();
 });
 
-const post = async (path: string, body: BodyInit, type: string) => {
+/** POSTs `body` to `path`; the answer's body is read as JSON of the shape `T` (or is the text, when it is not JSON). */
+const post = async <T = Json>(path: string, body: BodyInit, type: string) => {
   const res = await app.request(path, { method: 'POST', headers: { 'content-type': type }, body });
   const text = await res.text();
-  let json: any;
+  let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parsedAs(text);
   } catch {
     json = text;
   }
-  return { status: res.status, body: json, headers: res.headers };
+  return { status: res.status, body: json as T, headers: res.headers };
 };
 
 describe('POST /api/v1/manifest', () => {
@@ -64,10 +78,10 @@ describe('POST /api/v1/manifest', () => {
         { name: 'left-pad', kind: 'npm' },
       ],
     });
-    const r = await post('/api/v1/manifest', body, 'application/json');
+    const r = await post<CheckAnswer>('/api/v1/manifest', body, 'application/json');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ format: 'components', results_count: 3, unresolved_count: 0, license: 'CC-BY-4.0' });
-    const byName = Object.fromEntries(r.body.results.map((x: any) => [x.input.name, x]));
+    const byName = Object.fromEntries(r.body.results.map((x) => [x.input.name, x]));
     expect(byName['express']).toMatchObject({
       state: 'alive',
       observation_date: '2026-11-01',
@@ -79,8 +93,8 @@ describe('POST /api/v1/manifest', () => {
       observation_date: null,
       censoring_status: 'not-observed-at-date',
     });
-    const earlier = await post('/api/v1/manifest?as_of=2026-10-01', body, 'application/json');
-    expect(earlier.body.results.every((x: any) => x.censoring_status === 'not-observed-at-date')).toBe(true);
+    const earlier = await post<CheckAnswer>('/api/v1/manifest?as_of=2026-10-01', body, 'application/json');
+    expect(earlier.body.results.every((x) => x.censoring_status === 'not-observed-at-date')).toBe(true);
   });
 
   it("gives each state's meaning once per kind, and keeps only the notes that say something about one result", async () => {
@@ -91,23 +105,23 @@ describe('POST /api/v1/manifest', () => {
         { name: 'left-pad', kind: 'npm' },
       ],
     });
-    const r = await post('/api/v1/manifest', body, 'application/json');
+    const r = await post<CheckAnswer>('/api/v1/manifest', body, 'application/json');
     // A dormant package and a dormant repository age by different dates, so the meanings are per kind.
     expect(r.body.state_definitions).toEqual({
-      npm: { alive: 'latest published version 180 days ago or less', not_observed: expect.stringMatching(/not dead/) },
+      npm: { alive: 'latest published version 180 days ago or less', not_observed: stringMatching(/not dead/) },
       github: { alive: 'last commit 180 days ago or less' },
     });
     for (const result of r.body.results) expect(result).not.toHaveProperty('state_definition');
     // Never observed: no per-result note; the source says "not checked", as does the answer's note.
-    const leftPad = r.body.results.find((x: any) => x.input.name === 'left-pad');
+    const leftPad = r.body.results.find((x) => x.input.name === 'left-pad');
     expect(leftPad).not.toHaveProperty('note');
-    expect(leftPad.source).toMatch(
+    expect(leftPad!.source).toMatch(
       /^not checked: Tended holds no observation of npm:left-pad on or before 2026-11-22$/,
     );
     expect(r.body.note).toMatch(/"not checked" \(not_observed\), never "gone"/);
     // A reading too old to vouch for the date keeps the note that says why no state is asserted.
     await t.store.appendObservations([githubObservation('old/repo', '2026-03-01', 'alive')], deps.notary.seal);
-    const stale = await post(
+    const stale = await post<CheckAnswer>(
       '/api/v1/manifest',
       JSON.stringify({ components: [{ name: 'old/repo', kind: 'github' }] }),
       'application/json',
@@ -115,9 +129,9 @@ describe('POST /api/v1/manifest', () => {
     expect(stale.body.results[0]).toMatchObject({
       state: 'unknown-stale',
       observation_date: '2026-03-01',
-      note: expect.stringMatching(/more than 180 days/),
+      note: stringMatching(/more than 180 days/),
     });
-    expect(stale.body.state_definitions).toEqual({ github: { 'unknown-stale': expect.stringMatching(/not a death/) } });
+    expect(stale.body.state_definitions).toEqual({ github: { 'unknown-stale': stringMatching(/not a death/) } });
   });
 
   it('reads a pasted package.json, Dockerfile, workflow and requirements.txt, merging duplicates with every location', async () => {
@@ -128,36 +142,44 @@ describe('POST /api/v1/manifest', () => {
     );
     expect(pkg.status).toBe(200);
     expect(pkg.body).toMatchObject({ format: 'package-json', results_count: 44 });
-    const docker = await post(
+    const docker = await post<CheckAnswer>(
       '/api/v1/manifest?format=dockerfile',
       corpus('dockerfile/grafana.Dockerfile'),
       'text/plain',
     );
     expect(docker.body.format).toBe('dockerfile');
-    expect(docker.body.results.map((x: any) => x.purl[0])).toEqual(
+    expect(docker.body.results.map((x) => x.purl[0])).toEqual(
       expect.arrayContaining(['docker.io/library/alpine:3.21', 'docker.io/library/node:22-alpine']),
     );
-    const workflow = await post(
+    const workflow = await post<CheckAnswer>(
       '/api/v1/manifest',
       JSON.stringify({ filename: 'build.yml', content: corpus('workflow/renovate-build.yml').toString() }),
       'application/json',
     );
     expect(workflow.body.format).toBe('workflow');
-    const checkout = workflow.body.results.find((x: any) => x.input.name === 'actions/checkout');
-    expect(checkout.state).toBe('alive');
-    expect(checkout.input.locations.length).toBeGreaterThan(1);
+    const checkout = workflow.body.results.find((x) => x.input.name === 'actions/checkout');
+    expect(checkout!.state).toBe('alive');
+    expect(checkout!.input.locations.length).toBeGreaterThan(1);
     const reqs = await post('/api/v1/manifest', corpus('requirements/trivy-requirements_utf16le.txt'), 'text/plain');
     expect(reqs.body).toMatchObject({ format: 'requirements', results_count: 1 });
   });
 
   it('refuses what it cannot read with a 4xx that says what to send, and keeps nothing', async () => {
     expect((await post('/api/v1/manifest', '{"components": [', 'application/json')).status).toBe(400);
-    const kind = await post('/api/v1/manifest', '{"components":[{"name":"x","kind":"nope"}]}', 'application/json');
+    const kind = await post<ValidationAnswer>(
+      '/api/v1/manifest',
+      '{"components":[{"name":"x","kind":"nope"}]}',
+      'application/json',
+    );
     expect(kind.status).toBe(422);
-    expect(kind.body.detail[0].loc).toEqual(['body', 'components', 0, 'kind']);
-    const unknown = await post('/api/v1/manifest', 'just some words\nthat are no manifest', 'text/plain');
+    expect(kind.body.detail[0]!.loc).toEqual(['body', 'components', 0, 'kind']);
+    const unknown = await post<ValidationAnswer>(
+      '/api/v1/manifest',
+      'just some words\nthat are no manifest',
+      'text/plain',
+    );
     expect(unknown.status).toBe(422);
-    expect(unknown.body.detail[0].msg).toMatch(/Dockerfile/);
+    expect(unknown.body.detail[0]!.msg).toMatch(/Dockerfile/);
     expect((await post('/api/v1/manifest', 'x', 'image/png')).status).toBe(415);
   });
 
@@ -187,15 +209,15 @@ describe('POST /api/v1/sbom', () => {
     ['spdx/spdx-spec-SPDXTagExample-v2.3.spdx', 'text/spdx', 4],
     ['spdx/appbomination-3.0.spdx3.json', 'application/ld+json', 7],
   ])('%s: every entry is a result or an unresolved entry with its reason', async (file, type, entries) => {
-    const r = await post('/api/v1/sbom', corpus(file), type);
+    const r = await post<CheckAnswer>('/api/v1/sbom', corpus(file), type);
     expect(r.status).toBe(200);
-    const located = r.body.results.reduce((n: number, x: any) => n + x.input.locations.length, 0);
+    const located = r.body.results.reduce((n: number, x) => n + x.input.locations.length, 0);
     expect(located + r.body.unresolved_count).toBe(entries);
     for (const u of r.body.unresolved) expect(u.reason.length).toBeGreaterThan(10);
   });
 
   it('names the SBOM’s subject apart from its results, null when it has none; manifests have no subject', async () => {
-    const cdx = await post(
+    const cdx = await post<CheckAnswer>(
       '/api/v1/sbom',
       corpus('cyclonedx/cern-lhc-vdm-editor.bom.json'),
       'application/vnd.cyclonedx+json',
@@ -207,8 +229,12 @@ describe('POST /api/v1/sbom', () => {
       purl: 'pkg:npm/lhc-vdm-editor@0.0.1',
       bom_ref: 'pkg:npm/lhc-vdm-editor@0.0.1',
     });
-    expect(cdx.body.results.map((x: any) => x.input.name)).not.toContain('lhc-vdm-editor');
-    const spdx = await post('/api/v1/sbom', corpus('spdx/spdx-spec-SPDXTagExample-v2.3.spdx'), 'text/spdx');
+    expect(cdx.body.results.map((x) => x.input.name)).not.toContain('lhc-vdm-editor');
+    const spdx = await post<CheckAnswer>(
+      '/api/v1/sbom',
+      corpus('spdx/spdx-spec-SPDXTagExample-v2.3.spdx'),
+      'text/spdx',
+    );
     expect(spdx.body.subject).toEqual({ name: 'glibc', version: '2.11.1', bom_ref: 'SPDXRef-Package' });
     const none = await post('/api/v1/sbom', corpus('cyclonedx/laravel-7.12.0.1.1.xml'), 'application/xml');
     expect(none.status).toBe(200);
@@ -219,7 +245,7 @@ describe('POST /api/v1/sbom', () => {
       'application/json',
     );
     expect(manifest.body).not.toHaveProperty('subject');
-    const doc = await (await app.request('/api/v1/docs')).json();
+    const doc = await jsonOf<OpenApiDocument>(await app.request('/api/v1/docs'));
     expect(doc.components.schemas.SbomSubject.properties).toHaveProperty('bom_ref');
     expect(doc.components.schemas.CheckAnswer.properties.subject).toEqual({
       anyOf: [{ $ref: '#/components/schemas/SbomSubject' }, { type: 'null' }],
@@ -233,7 +259,7 @@ describe('POST /api/v1/sbom', () => {
       components: [],
       pad: 'x'.repeat(4 * 1024 * 1024),
     });
-    const declared = await post('/api/v1/sbom', big, 'application/vnd.cyclonedx+json');
+    const declared = await post<DetailAnswer>('/api/v1/sbom', big, 'application/vnd.cyclonedx+json');
     expect(declared.status).toBe(413);
     expect(declared.body.detail).toMatch(/4 MB/);
     let sent = 0;
@@ -307,11 +333,11 @@ describe('any body at all', () => {
         fc.constantFrom(...types),
         body,
         async (path, type, text) => {
-          const r = await post(path, text, type);
+          const r = await post<DetailAnswer | ValidationAnswer>(path, text, type);
           expect(r.status).toBeLessThan(500);
           if (r.status >= 400) {
             expect(r.body.detail).toBeDefined();
-            const sentence = typeof r.body.detail === 'string' ? r.body.detail : r.body.detail[0].msg;
+            const sentence = typeof r.body.detail === 'string' ? r.body.detail : r.body.detail[0]!.msg;
             expect(sentence.length).toBeGreaterThan(10);
           }
         },

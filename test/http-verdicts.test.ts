@@ -8,44 +8,73 @@ import { runCli } from '../src/cli/run.js';
 import { verdictKeyFiles } from '../src/config/signing-key.js';
 import { build } from '../src/http/app.js';
 import { publicJwkOf } from '../src/notary/key-set.js';
-import { signVerdict, verifyVerdict } from '../src/notary/verdict.js';
+import type { DsseEnvelope } from '../src/notary/dsse.js';
+import {
+  signVerdict,
+  verifyVerdict,
+  type InclusionProof,
+  type Verdict,
+  type VerdictPredicate,
+} from '../src/notary/verdict.js';
+import type { CheckAnswer } from '../src/operations/check-components.js';
+import type { EntityAnswer } from '../src/operations/read-entity.js';
 import {
   ensureKeySet,
   rotateVerdictKey,
   verifyKeySetChain,
+  type KeySetAnswer,
   type VerdictKeyFiles,
 } from '../src/operations/verdict-keys.js';
 import { VerdictService } from '../src/operations/verdict.js';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
 import { demoScenario } from '../src/simulator/demo.js';
 import type { Store } from '../src/storage/store.js';
+import { jsonOf, parsedAs, type DetailAnswer, type Json } from './support/json.js';
+import { stringMatching } from './support/matchers.js';
+import type { ComponentToolAnswer, RpcAnswer, ToolCallResult } from './support/mcp-answers.js';
 import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+
+/** The verdict on an observation the record holds: its leaf and inclusion proof are there. */
+interface HeldVerdict extends Verdict {
+  leaf: string;
+  inclusion_proof: InclusionProof;
+}
+/** An answer on a held component read with verdicts on (a test that expects no verdict reads the plain type). */
+type Signed<T> = Omit<T, 'verdict'> & { verdict: HeldVerdict };
+/** The statement inside a verdict envelope, as far as these tests read or edit it. */
+interface Statement {
+  predicate: VerdictPredicate;
+}
+/** What verifyWithNodeCryptoAlone reads of a key set: its keys' thumbprint members. */
+interface ThumbprintKeys {
+  keys: { kid: string; crv: string; kty: string; x: string }[];
+}
 
 /**
  * A verdict checked with node:crypto alone, as an agent without Tended's code would: rebuild the
  * DSSE PAE by hand, find the key by kid in the published JWK Set, recompute its RFC 7638 thumbprint,
  * and verify the Ed25519 signature. Returns the statement, or null when anything fails.
  */
-function verifyWithNodeCryptoAlone(envelope: any, keySet: any): any {
+function verifyWithNodeCryptoAlone(envelope: DsseEnvelope, keySet: ThumbprintKeys): Json {
   if (envelope.payloadType !== 'application/vnd.in-toto+json') return null;
   const body = Buffer.from(envelope.payload, 'base64');
   const type = Buffer.from(envelope.payloadType, 'utf8');
   const pae = Buffer.concat([Buffer.from(`DSSEv1 ${type.length} `), type, Buffer.from(` ${body.length} `), body]);
   for (const { keyid, sig } of envelope.signatures) {
-    const jwk = keySet.keys.find((k: any) => k.kid === keyid);
+    const jwk = keySet.keys.find((k) => k.kid === keyid);
     if (!jwk) continue;
     const thumbprint = createHash('sha256')
       .update(`{"crv":"${jwk.crv}","kty":"${jwk.kty}","x":"${jwk.x}"}`)
       .digest('base64url');
     if (thumbprint !== jwk.kid) continue;
     const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
-    if (verify(null, pae, key, Buffer.from(sig, 'base64'))) return JSON.parse(body.toString('utf8'));
+    if (verify(null, pae, key, Buffer.from(sig, 'base64'))) return parsedAs(body.toString('utf8'));
   }
   return null;
 }
 
-const tamper = (verdict: any, edit: (statement: any) => void) => {
-  const statement = JSON.parse(Buffer.from(verdict.envelope.payload, 'base64').toString());
+const tamper = (verdict: Verdict, edit: (statement: Statement) => void): Verdict => {
+  const statement = parsedAs<Statement>(Buffer.from(verdict.envelope.payload, 'base64').toString());
   edit(statement);
   return {
     ...verdict,
@@ -67,10 +96,14 @@ describe.each([
     const d = { ...deps, store };
     return build({ ...d, verdicts: new VerdictService(d, files), logError: (e) => console.error(e) });
   };
-  const get = async (app: ReturnType<typeof build>, path: string) => {
+  const get = async <T = Json>(app: ReturnType<typeof build>, path: string) => {
     const res = await app.request(path);
-    return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
+    return { status: res.status, type: res.headers.get('content-type'), body: await jsonOf<T>(res) };
   };
+  const keySetOf = async (app: ReturnType<typeof build>) =>
+    (await get<KeySetAnswer>(app, '/.well-known/service-verdict-keys.json')).body;
+  const signedEntity = async (app: ReturnType<typeof build>, path: string) =>
+    (await get<Signed<EntityAnswer>>(app, path)).body;
 
   /** `tended ARGS` in process, offline: verify-verdict must never open a store. */
   const run = async (args: string[]) => {
@@ -115,15 +148,15 @@ describe.each([
 
   it('off: the key route is 404 with a sentence, and answers carry no verdict', async () => {
     const app = build({ ...deps, logError: () => {} });
-    const keys = await get(app, '/.well-known/service-verdict-keys.json');
+    const keys = await get<DetailAnswer>(app, '/.well-known/service-verdict-keys.json');
     expect(keys.status).toBe(404);
     expect(keys.body.detail).toMatch(/TENDED_VERDICTS/);
-    expect((await get(app, '/api/v1/entity/expressjs/express')).body.verdict).toBeUndefined();
+    expect((await get<EntityAnswer>(app, '/api/v1/entity/expressjs/express')).body.verdict).toBeUndefined();
   });
 
   it('on: publishes a non-empty JWK Set whose kids are thumbprints, signed, with its digest in the log', async () => {
     const app = appOn();
-    const { status, type, body } = await get(app, '/.well-known/service-verdict-keys.json');
+    const { status, type, body } = await get<KeySetAnswer>(app, '/.well-known/service-verdict-keys.json');
     expect(status).toBe(200);
     expect(type).toMatch(/^application\/json/);
     expect(body.version).toBe(1);
@@ -143,14 +176,14 @@ describe.each([
     const { signature, leaf_index, digest, ...document } = body;
     expect(() => verifyKeySetChain([{ document, envelope: signature }])).not.toThrow();
     const leaf = await app.request(`/api/chain/entries/${leaf_index}`);
-    const record = JSON.parse(await leaf.text());
+    const record = parsedAs(await leaf.text());
     expect(record).toMatchObject({ _type: 'tended/keyset/v1', version: 1, sha256: digest });
   });
 
   it('an entity answer carries a verdict that verifies with node:crypto alone, and offline with everything it carries', async () => {
     const app = appOn();
-    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
-    const answer = (await get(app, '/api/v1/entity/expressjs/express?as_of=2026-11-21')).body;
+    const keySet = await keySetOf(app);
+    const answer = await signedEntity(app, '/api/v1/entity/expressjs/express?as_of=2026-11-21');
     const statement = verifyWithNodeCryptoAlone(answer.verdict.envelope, keySet);
     expect(statement).not.toBeNull();
     const leafBytes = Buffer.from(answer.verdict.leaf, 'base64');
@@ -177,8 +210,8 @@ describe.each([
 
   it('refuses a tampered payload, a wrong payloadType, an unknown key, and a proof for another tree', async () => {
     const app = appOn();
-    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
-    const { verdict } = (await get(app, '/api/v1/entity/acme/old')).body;
+    const keySet = await keySetOf(app);
+    const { verdict } = await signedEntity(app, '/api/v1/entity/acme/old');
     expect(verifyVerdict(verdict, keySet).predicate.state).toBe('unknown-stale');
 
     const forged = tamper(verdict, (s) => (s.predicate.state = 'alive'));
@@ -222,7 +255,7 @@ describe.each([
 
   it('each manifest result carries its own verdict, an unobserved component included; signed once per head', async () => {
     const app = appOn();
-    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const keySet = await keySetOf(app);
     const post = async () => {
       const res = await app.request('/api/v1/manifest', {
         method: 'POST',
@@ -234,18 +267,18 @@ describe.each([
           ],
         }),
       });
-      return await res.json();
+      return await jsonOf<CheckAnswer>(res);
     };
     const answer = await post();
     expect(answer.results).toHaveLength(2);
     for (const result of answer.results) {
-      expect(verifyWithNodeCryptoAlone(result.verdict.envelope, keySet)).not.toBeNull();
+      expect(verifyWithNodeCryptoAlone(result.verdict!.envelope, keySet)).not.toBeNull();
       expect(verifyVerdict(result.verdict, keySet).predicate.state).toBe(result.state);
     }
-    expect(answer.results[1].verdict).toMatchObject({ leaf: null, inclusion_proof: null });
+    expect(answer.results[1]!.verdict).toMatchObject({ leaf: null, inclusion_proof: null });
     // The same answer under the same head: the same envelope, not a fresh signature.
-    expect((await post()).results[0].verdict.envelope).toEqual(answer.results[0].verdict.envelope);
-    const entity = async () => (await get(app, '/api/v1/entity/expressjs/express')).body.verdict;
+    expect((await post()).results[0]!.verdict!.envelope).toEqual(answer.results[0]!.verdict!.envelope);
+    const entity = async () => (await signedEntity(app, '/api/v1/entity/expressjs/express')).verdict;
     const before = await entity();
     expect(await entity()).toEqual(before);
     await t.store.appendObservations([githubObservation('acme/other', '2026-11-22', 'alive')], deps.notary.seal);
@@ -256,7 +289,7 @@ describe.each([
 
   it('each SBOM result carries its own verdict, as the manifest results do', async () => {
     const app = appOn();
-    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const keySet = await keySetOf(app);
     const bom = {
       bomFormat: 'CycloneDX',
       specVersion: '1.6',
@@ -273,15 +306,15 @@ describe.each([
       body: JSON.stringify(bom),
     });
     expect(res.status).toBe(200);
-    const answer = await res.json();
-    expect(answer.results.map((r: any) => r.state)).toEqual(['alive', 'unknown-stale', 'not_observed']);
+    const answer = await jsonOf<CheckAnswer>(res);
+    expect(answer.results.map((r) => r.state)).toEqual(['alive', 'unknown-stale', 'not_observed']);
     for (const result of answer.results) {
-      expect(verifyWithNodeCryptoAlone(result.verdict.envelope, keySet)).not.toBeNull();
+      expect(verifyWithNodeCryptoAlone(result.verdict!.envelope, keySet)).not.toBeNull();
       const { predicate } = verifyVerdict(result.verdict, keySet);
       expect(predicate).toMatchObject({ purl: result.purl, state: result.state, leaf_index: result.leaf_index });
     }
     // Every verdict of one answer names one checkpoint.
-    expect(new Set(answer.results.map((r: any) => r.verdict.checkpoint)).size).toBe(1);
+    expect(new Set(answer.results.map((r) => r.verdict!.checkpoint)).size).toBe(1);
     // And the saved SBOM answer verifies offline as a whole.
     const verified = await run([
       'verify-verdict',
@@ -294,20 +327,23 @@ describe.each([
   });
 
   it('the MCP tools carry the verdict the API would (check_component, check_manifest, check_sbom, get_series); off, none', async () => {
-    const call = async (app: ReturnType<typeof build>, name: string, args: object) => {
+    const call = async <T>(app: ReturnType<typeof build>, name: string, args: object) => {
       const res = await app.request('/mcp', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
       });
-      const body = await res.json();
+      const body = await jsonOf<RpcAnswer<ToolCallResult<T>>>(res);
       expect(body.result?.isError, JSON.stringify(body)).toBeFalsy();
-      expect(JSON.parse(body.result.content[0].text)).toEqual(body.result.structuredContent);
-      return body.result.structuredContent;
+      expect(parsedAs(body.result!.content[0]!.text)).toEqual(body.result!.structuredContent);
+      return body.result!.structuredContent;
     };
     const app = appOn();
-    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
-    const component = await call(app, 'check_component', { kind: 'github', name: 'expressjs/express' });
+    const keySet = await keySetOf(app);
+    const component = await call<ComponentToolAnswer>(app, 'check_component', {
+      kind: 'github',
+      name: 'expressjs/express',
+    });
     expect(verifyVerdict(component.verdict, keySet).predicate).toMatchObject({
       state: component.state,
       leaf_index: component.leaf_index,
@@ -316,40 +352,48 @@ describe.each([
       (await run(['verify-verdict', save('mcp-component.json', component), '--keys', save('mcp-keys.json', keySet)]))
         .code,
     ).toBe(0);
-    const manifest = await call(app, 'check_manifest', {
+    const manifest = await call<CheckAnswer>(app, 'check_manifest', {
       content: 'on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - uses: expressjs/express@v5\n',
       filename: 'ci.yml',
     });
-    expect(verifyVerdict(manifest.results[0].verdict, keySet).predicate.state).toBe('alive');
-    const sbom = await call(app, 'check_sbom', {
+    expect(verifyVerdict(manifest.results[0]!.verdict, keySet).predicate.state).toBe('alive');
+    const sbom = await call<CheckAnswer>(app, 'check_sbom', {
       content: JSON.stringify({
         bomFormat: 'CycloneDX',
         specVersion: '1.6',
         components: [{ name: 'old', purl: 'pkg:github/acme/old@v1' }],
       }),
     });
-    expect(verifyVerdict(sbom.results[0].verdict, keySet).predicate.state).toBe('unknown-stale');
-    const series = await call(app, 'get_series', { owner: 'expressjs', repo: 'express', as_of: '2026-11-21' });
+    expect(verifyVerdict(sbom.results[0]!.verdict, keySet).predicate.state).toBe('unknown-stale');
+    const series = await call<Signed<EntityAnswer>>(app, 'get_series', {
+      owner: 'expressjs',
+      repo: 'express',
+      as_of: '2026-11-21',
+    });
     expect(verifyVerdict(series.verdict, keySet).predicate).toMatchObject({
       as_of: '2026-11-21',
       observation_date: '2026-11-20',
       state: series.state,
     });
     // The same facts as the HTTP answer, signed under the same head.
-    const http = (await get(app, '/api/v1/entity/expressjs/express?as_of=2026-11-21')).body;
+    const http = await signedEntity(app, '/api/v1/entity/expressjs/express?as_of=2026-11-21');
     expect(series.verdict.checkpoint).toBe(http.verdict.checkpoint);
     expect(series.verdict.inclusion_proof).toEqual(http.verdict.inclusion_proof);
 
     const off = build({ ...deps, logError: () => {} });
-    expect((await call(off, 'check_component', { kind: 'github', name: 'expressjs/express' })).verdict).toBeUndefined();
-    expect((await call(off, 'get_series', { owner: 'expressjs', repo: 'express' })).verdict).toBeUndefined();
+    expect(
+      (await call<ComponentToolAnswer>(off, 'check_component', { kind: 'github', name: 'expressjs/express' })).verdict,
+    ).toBeUndefined();
+    expect(
+      (await call<EntityAnswer>(off, 'get_series', { owner: 'expressjs', repo: 'express' })).verdict,
+    ).toBeUndefined();
   });
 
   it('survives a rotation and a restart: old verdicts verify with the retired key, new ones use the new key; nothing is removed', async () => {
     const app = appOn();
-    const v1 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
-    const oldVerdict = (await get(app, '/api/v1/entity/expressjs/express')).body.verdict;
-    const oldKid = v1.keys[0].kid;
+    const v1 = await keySetOf(app);
+    const oldVerdict = (await signedEntity(app, '/api/v1/entity/expressjs/express')).verdict;
+    const oldKid = v1.keys[0]!.kid;
 
     deps.clock.set('2026-11-22T13:00:00Z');
     const { next } = await rotateVerdictKey(deps, files);
@@ -360,30 +404,32 @@ describe.each([
     deps.clock.set('2026-11-22T13:00:05Z');
     const reopened = await t.reopen();
     const restarted = appOn(reopened);
-    const v2 = (await get(restarted, '/.well-known/service-verdict-keys.json')).body;
+    const v2 = await keySetOf(restarted);
     expect(v2.version).toBe(2);
-    expect(v2.keys.map((k: any) => [k.kid, k.status, k.valid_until])).toEqual([
+    expect(v2.keys.map((k) => [k.kid, k.status, k.valid_until])).toEqual([
       [oldKid, 'retired', '2026-11-22T13:00:00Z'],
       [expect.not.stringMatching(oldKid), 'active', null],
     ]);
-    const newKid = v2.keys[1].kid;
+    const newKid = v2.keys[1]!.kid;
     // Version 2 is signed by the key of version 1, so an agent pinning v1 can walk to v2 offline.
-    const strip = ({ signature, leaf_index: _leaf, digest: _digest, ...document }: any) => ({
+    const strip = ({ signature, leaf_index: _leaf, digest: _digest, ...document }: KeySetAnswer) => ({
       document,
       envelope: signature,
     });
     expect(() => verifyKeySetChain([strip(v1), strip(v2)])).not.toThrow();
-    expect(strip(v2).envelope.signatures[0].keyid).toBe(oldKid);
+    expect(strip(v2).envelope.signatures[0]!.keyid).toBe(oldKid);
 
     expect(verifyWithNodeCryptoAlone(oldVerdict.envelope, v2)).not.toBeNull();
     expect(verifyVerdict(oldVerdict, v2).keyid).toBe(oldKid);
-    const newVerdict = (await get(restarted, '/api/v1/entity/expressjs/express')).body.verdict;
-    expect(newVerdict.envelope.signatures[0].keyid).toBe(newKid);
+    const newVerdict = (await signedEntity(restarted, '/api/v1/entity/expressjs/express')).verdict;
+    expect(newVerdict.envelope.signatures[0]!.keyid).toBe(newKid);
     expect(verifyVerdict(newVerdict, v2).keyid).toBe(newKid);
     // The service that was running when the rotation happened moves to the new key too.
-    expect((await get(app, '/api/v1/entity/expressjs/express')).body.verdict.envelope.signatures[0].keyid).toBe(newKid);
+    expect((await signedEntity(app, '/api/v1/entity/expressjs/express')).verdict.envelope.signatures[0]!.keyid).toBe(
+      newKid,
+    );
     // The retired key cannot vouch for a verdict issued after its window closed, even with a good signature.
-    const statement = JSON.parse(Buffer.from(newVerdict.envelope.payload, 'base64').toString());
+    const statement = parsedAs<Statement>(Buffer.from(newVerdict.envelope.payload, 'base64').toString());
     const late = signVerdict(
       {
         predicate: statement.predicate,
@@ -402,8 +448,8 @@ describe.each([
     const keysFile = join(dir, 'keys.json');
     const answerFile = join(dir, 'answer.json');
     const forgedFile = join(dir, 'forged.json');
-    writeFileSync(keysFile, JSON.stringify((await get(app, '/.well-known/service-verdict-keys.json')).body));
-    const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
+    writeFileSync(keysFile, JSON.stringify(await keySetOf(app)));
+    const answer = await signedEntity(app, '/api/v1/entity/expressjs/express');
     writeFileSync(answerFile, JSON.stringify(answer));
     writeFileSync(
       forgedFile,
@@ -412,7 +458,7 @@ describe.each([
     const ok = await run(['verify-verdict', answerFile, '--keys', keysFile]);
     expect(ok).toMatchObject({
       code: 0,
-      out: expect.stringMatching(/^valid: pkg:github\/expressjs\/express was alive/),
+      out: stringMatching(/^valid: pkg:github\/expressjs\/express was alive/),
     });
     const bad = await run(['verify-verdict', forgedFile, '--keys', keysFile]);
     expect(bad.code).toBe(1);
@@ -428,12 +474,12 @@ describe.each([
 
   it('`tended verify-verdict` with the pinned version 1 and later versions verifies a verdict signed after a rotation, as a chain', async () => {
     const app = appOn();
-    const v1 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const v1 = await keySetOf(app);
     deps.clock.set('2026-11-22T13:00:00Z');
     await rotateVerdictKey(deps, files);
     deps.clock.set('2026-11-22T13:00:05Z');
-    const v2 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
-    const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
+    const v2 = await keySetOf(app);
+    const answer = await signedEntity(app, '/api/v1/entity/expressjs/express');
     const answerFile = save('after-rotation.json', answer);
     const pinned = save('keys-v1.json', v1);
 
@@ -479,7 +525,7 @@ describe.each([
     // A gap in the versions is named, not guessed over.
     deps.clock.set('2026-11-22T14:00:00Z');
     await rotateVerdictKey(deps, files);
-    const v3 = (await get(app, '/.well-known/service-verdict-keys.json')).body;
+    const v3 = await keySetOf(app);
     const gap = await run(['verify-verdict', answerFile, '--keys', pinned, '--keys', save('keys-v3.json', v3)]);
     expect(gap.code).toBe(1);
     expect(gap.err).toMatch(/versions 1 and 3 are given but not the ones between/);
@@ -488,8 +534,8 @@ describe.each([
 
   it('`tended verify-verdict` answers a missing proof field or a malformed key set with exit 1 and a sentence, not a TypeError', async () => {
     const app = appOn();
-    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
-    const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
+    const keySet = await keySetOf(app);
+    const answer = await signedEntity(app, '/api/v1/entity/expressjs/express');
     const keys = save('keys.json', keySet);
     const { hashes: _hashes, ...noHashes } = answer.verdict.inclusion_proof;
     const missing = await run([
@@ -500,7 +546,7 @@ describe.each([
     ]);
     expect(missing).toMatchObject({
       code: 1,
-      err: expect.stringMatching(/not valid: the inclusion proof needs .*"hashes"/),
+      err: stringMatching(/not valid: the inclusion proof needs .*"hashes"/),
     });
     const notBase64 = await run([
       'verify-verdict',
@@ -510,7 +556,7 @@ describe.each([
     ]);
     expect(notBase64).toMatchObject({
       code: 1,
-      err: expect.stringMatching(/inclusion_proof.hashes\[0\] is not canonical base64/),
+      err: stringMatching(/inclusion_proof.hashes\[0\] is not canonical base64/),
     });
     const vkeys = await run([
       'verify-verdict',
@@ -520,14 +566,14 @@ describe.each([
     ]);
     expect(vkeys).toMatchObject({
       code: 1,
-      err: expect.stringMatching(/is not a key set: its "log.vkeys" is not a list/),
+      err: stringMatching(/is not a key set: its "log.vkeys" is not a list/),
     });
   });
 
   it('`tended verify-verdict` never throws on arbitrary JSON in place of the verdict or the key set: exit 1 or 2 with a sentence', async () => {
     const app = appOn();
-    const keySet = (await get(app, '/.well-known/service-verdict-keys.json')).body;
-    const answer = (await get(app, '/api/v1/entity/expressjs/express')).body;
+    const keySet = await keySetOf(app);
+    const answer = await signedEntity(app, '/api/v1/entity/expressjs/express');
     /** Every path to a value inside a JSON value, so a mutation can reach any field. */
     const paths = (x: unknown, at: (string | number)[] = []): (string | number)[][] =>
       typeof x === 'object' && x !== null
@@ -535,7 +581,10 @@ describe.each([
         : [at];
     const mutate = (x: unknown, path: (string | number)[], value: unknown, remove: boolean): unknown => {
       if (path.length === 0) return value;
-      const copy: any = Array.isArray(x) ? [...x] : { ...(x as object) };
+      const copy = (Array.isArray(x) ? [...(x as unknown[])] : { ...(x as object) }) as Record<
+        string | number,
+        unknown
+      >;
       const [head, ...rest] = path;
       if (remove && rest.length === 0) delete copy[head!];
       else copy[head!] = mutate(copy[head!], rest, value, remove);

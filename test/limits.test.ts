@@ -81,7 +81,7 @@ describe('Redis buckets', () => {
     const buckets = await redisBuckets(prefix());
     const policy: RatePolicy = { name: 'free', limit: 10, windowMs: 3_600_000 };
     const burst = await Promise.all(Array.from({ length: 15 }, () => buckets.take('ip:203.0.113.5', policy)));
-    expect(burst.map((t) => t.allowed)).toEqual([...Array(10).fill(true), ...Array(5).fill(false)]);
+    expect(burst.map((t) => t.allowed)).toEqual([...Array<boolean>(10).fill(true), ...Array<boolean>(5).fill(false)]);
     expect(burst.slice(0, 10).map((t) => t.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
     expect(burst[14]).toMatchObject({ allowed: false, remaining: 0 });
     expect((await buckets.take('ip:203.0.113.5', policy)).allowed).toBe(false);

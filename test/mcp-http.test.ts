@@ -1,7 +1,25 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckAnswer } from '../src/operations/check-components.js';
+import { jsonOf, parsedAs, type DetailAnswer } from './support/json.js';
+import type { ComponentToolAnswer, RpcAnswer, ToolCallResult } from './support/mcp-answers.js';
 import { observedRecord, serveApp, type ObservedRecord, type ServedApp } from './support/mcp-server.js';
+import { anyOf, arrayContaining, stringMatching } from './support/matchers.js';
+
+/** What the tests read of initialize's and tools/list's results. */
+interface InitializeResult {
+  protocolVersion: string;
+}
+interface ToolsListResult {
+  tools: { name: string }[];
+}
+/** GET /mcp's description of the endpoint. */
+interface EndpointDescription {
+  endpoint: string;
+  protocol_versions: string[];
+  tools: { name: string }[];
+}
 
 // The transport rules of /mcp over raw HTTP on loopback: what no SDK client would send on its own.
 
@@ -25,19 +43,20 @@ const initialize = (id: number, protocolVersion = '2025-03-26') => ({
   params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
 });
 
-async function post(body: unknown, headers: Record<string, string> = {}) {
+/** POSTs `body` to /mcp; the answer's body is JSON of the shape `T` (a JSON-RPC answer unless told), or null when empty. */
+async function post<T = RpcAnswer>(body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${served.url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
+  return { status: res.status, headers: res.headers, text, body: (text ? parsedAs<T>(text) : null) as T };
 }
 
 describe('POST /mcp', () => {
   it('initialize negotiates the version and mints a fresh Mcp-Session-Id, exposed to browsers', async () => {
-    const a = await post(initialize(1));
+    const a = await post<RpcAnswer<InitializeResult>>(initialize(1));
     expect(a.status).toBe(200);
     expect(a.headers.get('content-type')).toContain('application/json');
     expect(a.body).toMatchObject({
@@ -45,15 +64,17 @@ describe('POST /mcp', () => {
       id: 1,
       result: { protocolVersion: '2025-03-26', serverInfo: { name: 'tended' }, capabilities: { tools: {} } },
     });
-    const b = await post(initialize(2, '2025-06-18'));
-    expect(b.body.result.protocolVersion).toBe('2025-06-18');
+    const b = await post<RpcAnswer<InitializeResult>>(initialize(2, '2025-06-18'));
+    expect(b.body.result!.protocolVersion).toBe('2025-06-18');
     expect(a.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(b.headers.get('mcp-session-id')).not.toBe(a.headers.get('mcp-session-id'));
     expect(a.headers.get('access-control-allow-origin')).toBe('*');
     expect(a.headers.get('access-control-expose-headers')).toMatch(/Mcp-Session-Id/);
     expect(a.headers.get('access-control-expose-headers')).toMatch(/MCP-Protocol-Version/);
     // A version the server does not speak gets its latest, as the handshake says.
-    expect((await post(initialize(3, '2031-01-01'))).body.result.protocolVersion).toBe('2025-11-25');
+    expect((await post<RpcAnswer<InitializeResult>>(initialize(3, '2031-01-01'))).body.result!.protocolVersion).toBe(
+      '2025-11-25',
+    );
     // Only a successful initialize mints an id.
     expect((await post({ jsonrpc: '2.0', id: 4, method: 'ping' })).headers.get('mcp-session-id')).toBeNull();
     const failed = await post({ jsonrpc: '2.0', id: 5, method: 'initialize', params: { capabilities: 'none' } });
@@ -67,9 +88,9 @@ describe('POST /mcp', () => {
       { 'mcp-session-id': 'never-issued' },
       { 'mcp-session-id': crypto.randomUUID() },
     ] as Record<string, string>[]) {
-      const r = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, headers);
+      const r = await post<RpcAnswer<ToolsListResult>>({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, headers);
       expect(r.status).toBe(200);
-      expect(r.body.result.tools).toHaveLength(7);
+      expect(r.body.result!.tools).toHaveLength(7);
     }
   });
 
@@ -92,12 +113,12 @@ describe('POST /mcp', () => {
       },
     ];
     for (const headers of [{}, { 'mcp-protocol-version': '2025-03-26' }] as Record<string, string>[]) {
-      const r = await post(batch, headers);
+      const r = await post<RpcAnswer<ToolCallResult<ComponentToolAnswer>>[]>(batch, headers);
       expect(r.status).toBe(200);
       expect(Array.isArray(r.body)).toBe(true);
-      expect(r.body.map((m: any) => m.id).sort()).toEqual(['a', 'b']);
-      const call = r.body.find((m: any) => m.id === 'b');
-      expect(call.result.structuredContent).toMatchObject({
+      expect(r.body.map((m) => m.id).sort()).toEqual(['a', 'b']);
+      const call = r.body.find((m) => m.id === 'b');
+      expect(call!.result!.structuredContent).toMatchObject({
         state: 'archived',
         censoring_status: 'observed-on-date',
         license: 'CC-BY-4.0',
@@ -122,17 +143,17 @@ describe('POST /mcp', () => {
       expect(r.body).toMatchObject({
         jsonrpc: '2.0',
         id: null,
-        error: { code: -32600, message: expect.stringMatching(/Batches exist only in protocol 2025-03-26/) },
+        error: { code: -32600, message: stringMatching(/Batches exist only in protocol 2025-03-26/) },
       });
     }
     const empty = await post([]);
     expect(empty.status).toBe(400);
-    expect(empty.body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/empty/) });
+    expect(empty.body.error).toMatchObject({ code: -32600, message: stringMatching(/empty/) });
     const withInit = await post([initialize(1), { jsonrpc: '2.0', id: 2, method: 'ping' }]);
     expect(withInit.status).toBe(400);
     expect(withInit.body.error).toMatchObject({
       code: -32600,
-      message: expect.stringMatching(/initialize cannot be part of a batch/),
+      message: stringMatching(/initialize cannot be part of a batch/),
     });
   });
 
@@ -144,7 +165,7 @@ describe('POST /mcp', () => {
     }
     const r = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '1999-01-01' });
     expect(r.status).toBe(400);
-    expect(r.body.error).toMatchObject({ code: -32600, data: { supported: expect.arrayContaining(['2025-03-26']) } });
+    expect(r.body.error).toMatchObject({ code: -32600, data: { supported: arrayContaining(['2025-03-26']) } });
     expect(r.body.detail).toMatch(/not supported/);
   });
 
@@ -160,21 +181,21 @@ describe('POST /mcp', () => {
     expect(broken.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
     const scalar = await post('42', {});
     expect(scalar.status).toBe(400);
-    expect(scalar.body.error.code).toBe(-32600);
+    expect(scalar.body.error!.code).toBe(-32600);
     const text = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'content-type': 'text/plain' });
     expect(text.status).toBe(415);
-    expect(text.body.error.message).toMatch(/application\/json/);
+    expect(text.body.error!.message).toMatch(/application\/json/);
     expect(text.body.detail).toMatch(/application\/json/);
   });
 
   it('answers an unknown method with -32601 and an unknown tool with -32602', async () => {
     const method = await post({ jsonrpc: '2.0', id: 1, method: 'resources/list' });
-    expect(method.body.error.code).toBe(-32601);
+    expect(method.body.error!.code).toBe(-32601);
     const tool = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope', arguments: {} } });
     expect(tool.status).toBe(200);
     expect(tool.body).toMatchObject({
       id: 2,
-      error: { code: -32602, message: expect.stringMatching(/Unknown tool: nope/) },
+      error: { code: -32602, message: stringMatching(/Unknown tool: nope/) },
     });
   });
 });
@@ -191,14 +212,14 @@ describe('check_sbom with a hostile SBOM near the 4 MB body limit', () => {
     });
     expect(request.length).toBeLessThan(4 * 1024 * 1024);
     const started = performance.now();
-    const r = await post(request);
+    const r = await post<RpcAnswer<ToolCallResult<CheckAnswer>>>(request);
     const ms = performance.now() - started;
     console.log(
       `MCP check_sbom: ${(request.length / 1e6).toFixed(2)} MB request → ${(r.text.length / 1e6).toFixed(3)} MB answer in ${ms.toFixed(0)} ms`,
     );
     expect(r.status).toBe(200);
     expect(r.text.length).toBeLessThan(request.length);
-    const answer = r.body.result.structuredContent;
+    const answer = r.body.result!.structuredContent;
     expect(answer.unresolved_count).toBe(1_950_001);
     expect(answer.unresolved).toHaveLength(1_000);
     expect(answer.unresolved_omitted).toBe(1_949_001);
@@ -212,10 +233,10 @@ describe('GET and DELETE /mcp', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('POST');
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(await res.json()).toMatchObject({
+    expect(await jsonOf<RpcAnswer>(res)).toMatchObject({
       jsonrpc: '2.0',
       error: { code: -32600 },
-      detail: expect.stringMatching(/no event stream/),
+      detail: stringMatching(/no event stream/),
     });
   });
 
@@ -224,9 +245,9 @@ describe('GET and DELETE /mcp', () => {
       const res = await fetch(`${served.url}/mcp`, { headers: accept ? { accept } : {} });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('application/json');
-      const body = await res.json();
-      expect(body).toMatchObject({ endpoint: '/mcp', protocol_versions: expect.arrayContaining(['2025-03-26']) });
-      expect(body.tools.map((t: any) => t.name)).toContain('check_component');
+      const body = await jsonOf<EndpointDescription>(res);
+      expect(body).toMatchObject({ endpoint: '/mcp', protocol_versions: arrayContaining(['2025-03-26']) });
+      expect(body.tools.map((t) => t.name)).toContain('check_component');
     }
   });
 
@@ -236,7 +257,7 @@ describe('GET and DELETE /mcp', () => {
     const res = await fetch(`${served.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': id } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect((await res.json()).detail).toMatch(/stateless/);
+    expect((await jsonOf<DetailAnswer>(res)).detail).toMatch(/stateless/);
     expect((await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': id })).status).toBe(200);
   });
 
@@ -257,7 +278,7 @@ describe('GET and DELETE /mcp', () => {
 });
 
 /** A raw request with a chosen Host header (fetch does not let a caller set Host). */
-function withHost(url: string, host: string, method = 'POST'): Promise<{ status: number; body: any }> {
+function withHost(url: string, host: string, method = 'POST'): Promise<{ status: number; body: RpcAnswer }> {
   const target = new URL('/mcp', url);
   const payload = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
   return new Promise((resolve, reject) => {
@@ -277,7 +298,7 @@ function withHost(url: string, host: string, method = 'POST'): Promise<{ status:
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        res.on('end', () => resolve({ status: res.statusCode!, body: parsedAs<RpcAnswer>(text) }));
       },
     );
     req.on('error', reject);
@@ -353,8 +374,8 @@ describe('any body', () => {
         async (body, version) => {
           const r = await post(body, version ? { 'mcp-protocol-version': version } : {});
           expect(r.status < 500, `${r.status} for ${JSON.stringify(body)}`).toBe(true);
-          if (r.status !== 202) expect(() => JSON.parse(r.text)).not.toThrow();
-          if (r.status >= 400) expect(r.body.detail, r.text).toEqual(expect.any(String));
+          if (r.status !== 202) expect(() => parsedAs(r.text)).not.toThrow();
+          if (r.status >= 400) expect(r.body.detail, r.text).toEqual(anyOf(String));
         },
       ),
       { numRuns: 300 },

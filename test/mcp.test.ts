@@ -2,7 +2,13 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckAnswer } from '../src/operations/check-components.js';
+import type { HeadAnswer } from '../src/operations/read-chain.js';
+import type { EntityAnswer, OrgAnswer } from '../src/operations/read-entity.js';
+import { parsedAs } from './support/json.js';
+import type { ComponentToolAnswer, InclusionToolAnswer } from './support/mcp-answers.js';
 import { observedRecord, serveApp, TODAY, type ObservedRecord, type ServedApp } from './support/mcp-server.js';
+import { stringContaining, stringMatching } from './support/matchers.js';
 
 // The official SDK clients against the app served over loopback, answering from a record the
 // observer filled from the simulator on three dates.
@@ -20,12 +26,13 @@ afterAll(async () => {
 });
 
 const endpoint = () => new URL('/mcp', served.url);
-const structured = (answer: object) => {
+/** The structured content of a tools/call answer, of the shape `T`, after checking its text block mirrors it. */
+const structured = <T>(answer: object): T => {
   const result = answer as { content?: unknown; structuredContent?: unknown };
   // structuredContent is mirrored as a JSON text block: an agent that reads only text gets the same facts.
   const text = (result.content as { type: string; text: string }[]).find((c) => c.type === 'text')!.text;
-  expect(JSON.parse(text)).toEqual(result.structuredContent);
-  return result.structuredContent as any;
+  expect(parsedAs(text)).toEqual(result.structuredContent);
+  return result.structuredContent as T;
 };
 
 /** Either SDK's callTool or listTools; `structured` reads the answers. */
@@ -61,24 +68,28 @@ async function listsReadOnlyTools(listTools: ListTools) {
  * structuredContent against each tool's outputSchema: these calls prove the schemas hold.
  */
 async function callsEveryTool(callTool: CallTool) {
-  const call = async (name: string, args: Record<string, unknown>) => structured(await callTool(name, args));
-  const rocket = await call('check_component', { kind: 'github', name: 'acme/rocket' });
+  const call = async <T>(name: string, args: Record<string, unknown>) => structured<T>(await callTool(name, args));
+  const rocket = await call<ComponentToolAnswer>('check_component', { kind: 'github', name: 'acme/rocket' });
   expect(rocket).toMatchObject({
     purl: ['acme/rocket', 'pkg:github/acme/rocket'],
     state: 'archived',
     observation_date: TODAY,
     censoring_status: 'observed-on-date',
-    source: expect.stringContaining('/repos/acme/rocket'),
+    source: stringContaining('/repos/acme/rocket'),
     license: 'CC-BY-4.0',
   });
   expect(rocket.leaf_index).toEqual(expect.any(Number));
-  const earlier = await call('check_component', { kind: 'npm', name: 'left-padded', as_of: '2026-01-01' });
+  const earlier = await call<ComponentToolAnswer>('check_component', {
+    kind: 'npm',
+    name: 'left-padded',
+    as_of: '2026-01-01',
+  });
   expect(earlier).toMatchObject({
     as_of: '2026-01-01',
     observation_date: '2025-06-01',
     censoring_status: 'interval-censored',
   });
-  const unheld = await call('check_component', { kind: 'pypi', name: 'never-watched' });
+  const unheld = await call<ComponentToolAnswer>('check_component', { kind: 'pypi', name: 'never-watched' });
   expect(unheld).toMatchObject({
     state: 'not_observed',
     censoring_status: 'not-observed-at-date',
@@ -86,12 +97,12 @@ async function callsEveryTool(callTool: CallTool) {
     leaf_index: null,
   });
 
-  const manifest = await call('check_manifest', {
+  const manifest = await call<CheckAnswer>('check_manifest', {
     filename: 'requirements.txt',
     content: 'tiny-parser==1.0\nnever-watched>=2\n',
   });
   expect(manifest).toMatchObject({ format: 'requirements', results_count: 2, license: 'CC-BY-4.0' });
-  expect(manifest.results.find((r: any) => r.input.name === 'tiny-parser')).toMatchObject({
+  expect(manifest.results.find((r) => r.input.name === 'tiny-parser')).toMatchObject({
     observation_date: TODAY,
     censoring_status: 'observed-on-date',
   });
@@ -101,36 +112,36 @@ async function callsEveryTool(callTool: CallTool) {
     specVersion: '1.6',
     components: [{ type: 'library', name: 'left-padded', version: '1.1.0', purl: 'pkg:npm/left-padded@1.1.0' }],
   });
-  const sbom = await call('check_sbom', { content: bom });
+  const sbom = await call<CheckAnswer>('check_sbom', { content: bom });
   expect(sbom).toMatchObject({ format: 'cyclonedx', results_count: 1 });
   expect(sbom.results[0]).toMatchObject({ purl: ['left-padded', 'pkg:npm/left-padded'], observation_date: TODAY });
 
-  const series = await call('get_series', { owner: 'acme', repo: 'rocket' });
-  expect(series.series.map((r: any) => r.observation_date)).toEqual(['2025-06-01', '2026-01-10', TODAY]);
+  const series = await call<EntityAnswer>('get_series', { owner: 'acme', repo: 'rocket' });
+  expect(series.series.map((r) => r.observation_date)).toEqual(['2025-06-01', '2026-01-10', TODAY]);
   expect(series.mutations.at(-1)).toMatchObject({
     to: 'archived',
     observed: TODAY,
     interval: { after: '2026-01-10', on_or_before: TODAY },
   });
-  const pastSeries = await call('get_series', { owner: 'acme', repo: 'rocket', as_of: '2026-01-10' });
+  const pastSeries = await call<EntityAnswer>('get_series', { owner: 'acme', repo: 'rocket', as_of: '2026-01-10' });
   expect(pastSeries.series).toHaveLength(2);
 
-  const org = await call('get_org', { org: 'acme' });
-  expect(org.components.map((c: any) => c.purl[0]).sort()).toEqual(['acme/rocket', 'acme/vanishing']);
-  expect(org.components.find((c: any) => c.purl[0] === 'acme/vanishing')).toMatchObject({ state: 'deleted' });
+  const org = await call<OrgAnswer>('get_org', { org: 'acme' });
+  expect(org.components.map((c) => c.purl[0]).sort()).toEqual(['acme/rocket', 'acme/vanishing']);
+  expect(org.components.find((c) => c.purl[0] === 'acme/vanishing')).toMatchObject({ state: 'deleted' });
 
-  const head = await call('get_chain_head', {});
+  const head = await call<HeadAnswer>('get_chain_head', {});
   expect(head.tree_size).toBe(15);
   expect(head.checkpoint).toContain(`\n${head.tree_size}\n${head.root_hash}\n`);
 
-  const proof = await call('prove_inclusion', { leaf_index: rocket.leaf_index });
+  const proof = await call<InclusionToolAnswer>('prove_inclusion', { leaf_index: rocket.leaf_index });
   expect(proof).toMatchObject({
     index: rocket.leaf_index,
     size: head.tree_size,
     checkpoint: head.checkpoint,
     verifier_key: head.verifier_key,
   });
-  expect(JSON.parse(proof.leaf)).toMatchObject({ id: 'acme/rocket', observation_date: TODAY });
+  expect(parsedAs(proof.leaf)).toMatchObject({ id: 'acme/rocket', observation_date: TODAY });
 }
 
 /**
@@ -200,25 +211,25 @@ describe('the v1 SDK client (@modelcontextprotocol/sdk)', () => {
     await client.connect(new StreamableHTTPClientTransport(endpoint()));
     const badKind = await client.callTool({ name: 'check_component', arguments: { kind: 'nuget', name: 'x' } });
     expect(badKind.isError).toBe(true);
-    expect((badKind.content as any)[0].text).toMatch(/kind/);
+    expect((badKind.content as { type: string; text: string }[])[0]!.text).toMatch(/kind/);
     const extra = await client.callTool({ name: 'get_chain_head', arguments: { verbose: true } });
     expect(extra.isError).toBe(true);
-    expect((extra.content as any)[0].text).toMatch(/verbose/);
+    expect((extra.content as { type: string; text: string }[])[0]!.text).toMatch(/verbose/);
     const future = await client.callTool({
       name: 'get_series',
       arguments: { owner: 'acme', repo: 'rocket', as_of: '2099-01-01' },
     });
     expect(future.isError).toBe(true);
-    expect((future.content as any)[0].text).toMatch(/as_of cannot be later than today/);
+    expect((future.content as { type: string; text: string }[])[0]!.text).toMatch(/as_of cannot be later than today/);
     const badName = await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'no-slash' } });
     expect(badName.isError).toBe(true);
-    expect((badName.content as any)[0].text).toMatch(/owner\/repo/);
+    expect((badName.content as { type: string; text: string }[])[0]!.text).toMatch(/owner\/repo/);
     const noLeaf = await client.callTool({ name: 'prove_inclusion', arguments: { leaf_index: 10_000 } });
     expect(noLeaf.isError).toBe(true);
-    expect((noLeaf.content as any)[0].text).toMatch(/15 leaves/);
+    expect((noLeaf.content as { type: string; text: string }[])[0]!.text).toMatch(/15 leaves/);
     const unreadable = await client.callTool({ name: 'check_sbom', arguments: { content: 'hello' } });
     expect(unreadable.isError).toBe(true);
-    expect((unreadable.content as any)[0].text).toMatch(/CycloneDX/);
+    expect((unreadable.content as { type: string; text: string }[])[0]!.text).toMatch(/CycloneDX/);
     await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await client.close();
   });
@@ -244,11 +255,11 @@ describe('the v2 SDK client (@modelcontextprotocol/client) in auto version negot
 
     await listsReadOnlyTools(() => client.listTools());
     await callsEveryTool((name, args) => client.callTool({ name, arguments: args }));
-    const docker = structured(
+    const docker = structured<ComponentToolAnswer>(
       await client.callTool({ name: 'check_component', arguments: { kind: 'docker', name: 'node:18-alpine' } }),
     );
     expect(docker).toMatchObject({
-      purl: ['docker.io/library/node:18-alpine', expect.stringMatching(/^pkg:docker\//)],
+      purl: ['docker.io/library/node:18-alpine', stringMatching(/^pkg:docker\//)],
       observation_date: TODAY,
     });
 
@@ -287,9 +298,9 @@ describe('the v2 SDK client (@modelcontextprotocol/client) in auto version negot
     const { tools } = await client.request({ method: 'tools/list' });
     expect(tools.map((t) => t.name)).toContain('get_chain_head');
     expect(tools).toHaveLength(7);
-    const head = structured(await client.callTool({ name: 'get_chain_head', arguments: {} }));
+    const head = structured<HeadAnswer>(await client.callTool({ name: 'get_chain_head', arguments: {} }));
     expect(head.tree_size).toBe(15);
-    const rocket = structured(
+    const rocket = structured<ComponentToolAnswer>(
       await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } }),
     );
     expect(rocket).toMatchObject({ state: 'archived', observation_date: TODAY });

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/operations/api-keys.js';
+import type { CheckAnswer } from '../src/operations/check-components.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
+import { parsedAs } from './support/json.js';
+import type { RpcAnswer, ToolCallResult } from './support/mcp-answers.js';
 
 // "Bodies are never stored or logged": the real `serve` process, its log kept in a file as an
 // operator would keep it, is sent manifests and SBOMs carrying a marker no other run could hold,
@@ -190,8 +193,10 @@ describe('submitted bodies', () => {
     expect(answers.unreadableSbom!.status).toBe(422);
     expect(answers.tooLargeDeclared!.status).toBe(413);
     expect(answers.tooLargeChunked!.status).toBe(413);
-    expect(JSON.parse(answers.mcpSbom!.text).result).toMatchObject({ isError: true });
-    expect(JSON.parse(answers.mcpManifest!.text).result.structuredContent).toMatchObject({ results_count: 1 });
+    expect(parsedAs<RpcAnswer>(answers.mcpSbom!.text).result).toMatchObject({ isError: true });
+    expect(
+      parsedAs<RpcAnswer<ToolCallResult<CheckAnswer>>>(answers.mcpManifest!.text).result!.structuredContent,
+    ).toMatchObject({ results_count: 1 });
   });
 
   it('appear nowhere in the log or the database files', () => {

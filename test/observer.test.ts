@@ -46,7 +46,9 @@ describe.each([
     const first = await observeDue(deps, PASS);
     expect(first).toMatchObject({ observed: 8, skipped: 0, failed: 0 });
     const states = Object.fromEntries(
-      await Promise.all(watched.map(async (r) => [`${r.kind}:${r.id}`, (await t.store.observationsOf(r))[0]!.state])),
+      await Promise.all(
+        watched.map(async (r) => [`${r.kind}:${r.id}`, (await t.store.observationsOf(r))[0]!.state] as const),
+      ),
     );
     expect(states).toEqual({
       'github:acme/rocket': 'dormant',

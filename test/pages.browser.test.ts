@@ -8,6 +8,8 @@ import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
+import type { HeadAnswer } from '../src/operations/read-chain.js';
+import { jsonOf } from './support/json.js';
 import { fillPageRecord } from './support/pages-record.js';
 import { sqliteTestStore, testNotary, type TestStore } from './support/record.js';
 
@@ -81,17 +83,25 @@ async function open(path: string): Promise<{ page: Page; status: number }> {
   return { page, status: response!.status() };
 }
 
+/** What the test reads of axe-core, as the page's global `axe` after its script is evaluated. */
+interface AxeGlobal {
+  axe: {
+    run(
+      context: unknown,
+      options: { resultTypes: string[] },
+    ): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+  };
+}
+
 async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol rather than added as a <script>: the pages' CSP
   // (script-src 'self') rightly refuses an inline script tag, and the CSP stays on under test.
   await page.evaluate(readFileSync(AXE, 'utf8'));
   const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map(
-      (v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`,
-    );
+    const result = await (globalThis as unknown as AxeGlobal).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   });
-  return violations as string[];
+  return violations;
 }
 
 /** What a Content-Security-Policy without 'unsafe-inline' would block: inline script other than data, and style attributes. */
@@ -150,7 +160,7 @@ describe('the pages in Chromium', () => {
   });
 
   it('verifies the checkpoint signature and an inclusion proof in the browser', async () => {
-    const head = await (await fetch(`${base}/api/chain/head`)).json();
+    const head = await jsonOf<HeadAnswer>(await fetch(`${base}/api/chain/head`));
     for (const path of ['/verify', '/verify?index=0', `/verify?index=${Math.floor(head.tree_size / 2)}`]) {
       const { page } = await open(path);
       const result = page.locator('#verify-result');

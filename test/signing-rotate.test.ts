@@ -6,10 +6,13 @@ import { runCli } from '../src/cli/run.js';
 import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
 import { verifyVerdict } from '../src/notary/verdict.js';
 import { logNotary } from '../src/operations/deps.js';
-import { keySetDocumentOf, verifyKeySetChain } from '../src/operations/verdict-keys.js';
+import type { HeadAnswer } from '../src/operations/read-chain.js';
+import type { EntityAnswer } from '../src/operations/read-entity.js';
+import { keySetDocumentOf, verifyKeySetChain, type KeySetAnswer } from '../src/operations/verdict-keys.js';
 import { openPostgresStore } from '../src/storage/postgres/open.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import type { Store } from '../src/storage/store.js';
+import { jsonOf, type DetailAnswer } from './support/json.js';
 import { githubObservation, postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
 
 /**
@@ -138,9 +141,9 @@ describe.each([
         verdicts: new VerdictService(deps, files),
         logError: (e) => console.error(e),
       });
-      const answer = await (await app.request('/api/v1/entity/acme/one')).json();
-      const keySet = await (await app.request('/.well-known/service-verdict-keys.json')).json();
-      const head = await (await app.request('/api/chain/head')).json();
+      const answer = await jsonOf<EntityAnswer>(await app.request('/api/v1/entity/acme/one'));
+      const keySet = await jsonOf<KeySetAnswer>(await app.request('/.well-known/service-verdict-keys.json'));
+      const head = await jsonOf<HeadAnswer>(await app.request('/api/chain/head'));
       const first = await app.request('/.well-known/service-verdict-keys.json?version=1');
       const next = await app.request(`/.well-known/service-verdict-keys.json?version=${keySet.version + 1}`);
       const bad = await app.request('/.well-known/service-verdict-keys.json?version=0');
@@ -149,8 +152,8 @@ describe.each([
         answer,
         keySet,
         head,
-        first: await first.json(),
-        next: { status: next.status, body: await next.json() },
+        first: await jsonOf<KeySetAnswer>(first),
+        next: { status: next.status, body: await jsonOf<DetailAnswer>(next) },
         bad: bad.status,
       };
     };
@@ -160,14 +163,17 @@ describe.each([
     const after = await serveOnce();
     expect(after.head.verifier_keys).toHaveLength(2);
     expect(after.head.verifier_key).toBe(after.head.verifier_keys[0]);
-    expect(verifyVerdict(before.answer.verdict, after.keySet).keyid).toBe(before.keySet.keys[0].kid);
-    expect(verifyVerdict(after.answer.verdict, after.keySet).keyid).toBe(after.keySet.keys[1].kid);
+    expect(verifyVerdict(before.answer.verdict, after.keySet).keyid).toBe(before.keySet.keys[0]!.kid);
+    expect(verifyVerdict(after.answer.verdict, after.keySet).keyid).toBe(after.keySet.keys[1]!.kid);
 
     // A client that pinned version 1 fetches it again by number and walks to the newest.
     expect(after.first).toEqual(before.keySet);
     expect(() =>
       verifyKeySetChain(
-        [after.first, after.keySet].map((k) => ({ document: keySetDocumentOf(k) as never, envelope: k.signature })),
+        [after.first, after.keySet].map((k) => ({
+          document: keySetDocumentOf({ ...k }) as never,
+          envelope: k.signature,
+        })),
       ),
     ).not.toThrow();
     expect(after.next.status).toBe(404);

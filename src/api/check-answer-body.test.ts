@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckPlan, ComponentCheck } from '../operations/check-components.js';
+import type { CheckAnswer, CheckPlan, ComponentCheck } from '../operations/check-components.js';
+import { parsedAs } from '../../test/support/json.js';
 import { checkedResult } from '../operations/entity-answer.js';
 import { checkAnswerBody } from './check-answer-body.js';
 
@@ -52,12 +53,12 @@ describe('checkAnswerBody', () => {
       const results = [];
       for await (const chunk of whole.results(100)) results.push(...chunk);
       expect(JSON.parse(text)).toEqual({ ...whole, results, states: whole.states, results_count: count });
-      expect(JSON.parse(text).results).toHaveLength(count);
+      expect(parsedAs<CheckAnswer>(text).results).toHaveLength(count);
     });
   }
 
   it('counts the states of every result it wrote', async () => {
-    const answer = JSON.parse(await new Response(checkAnswerBody(plan(300, 0))).text());
+    const answer = parsedAs<CheckAnswer>(await new Response(checkAnswerBody(plan(300, 0))).text());
     expect(answer.states).toEqual({ not_observed: 300 });
     expect(answer.unresolved).toEqual([]);
   });

@@ -1,9 +1,20 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parsedAs } from '../../test/support/json.js';
 import { decodeDsseBase64, pae, signEnvelope, verifyEnvelope } from './dsse.js';
 
-const vector = JSON.parse(
+/** What the tests read of test/vectors/dsse/protocol-vector.json. */
+interface DsseVector {
+  serialized_body: string;
+  payload_type: string;
+  pae: string;
+  /** P-256, each coordinate and the scalar in decimal */
+  key: { x: string; y: string; d: string };
+  envelope: { payload: string; payloadType: string; signatures: { sig: string }[] };
+}
+
+const vector = parsedAs<DsseVector>(
   readFileSync(new URL('../../test/vectors/dsse/protocol-vector.json', import.meta.url), 'utf8'),
 );
 const utf8 = new TextEncoder();
@@ -22,7 +33,7 @@ describe('DSSE PAE and envelopes', () => {
     });
     const body = decodeDsseBase64(vector.envelope.payload, 'payload');
     expect(Buffer.from(body).toString()).toBe(vector.serialized_body);
-    const sig = decodeDsseBase64(vector.envelope.signatures[0].sig, 'sig');
+    const sig = decodeDsseBase64(vector.envelope.signatures[0]!.sig, 'sig');
     expect(verify('sha256', pae(vector.envelope.payloadType, body), { key, dsaEncoding: 'ieee-p1363' }, sig)).toBe(
       true,
     );

@@ -1,9 +1,19 @@
 import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parsedAs } from '../../test/support/json.js';
 import { assertSuccessor, jwkThumbprint, keyFromJwk, publicJwkOf, type KeySetDocument } from './key-set.js';
 
-const rfc8037 = JSON.parse(
+/** What the tests read of test/vectors/rfc8037/appendix-a.json. */
+interface Rfc8037Vectors {
+  private_jwk: { kty: string; crv: string; d: string; x: string };
+  public_jwk: { kty: string; crv: string; x: string };
+  thumbprint: string;
+  jws_signing_input: string;
+  jws_signature: string;
+}
+
+const rfc8037 = parsedAs<Rfc8037Vectors>(
   readFileSync(new URL('../../test/vectors/rfc8037/appendix-a.json', import.meta.url), 'utf8'),
 );
 

@@ -13,7 +13,7 @@ describe('cyberphone/json-canonicalization testdata (RFC 8785)', () => {
   const integerOnly = ['french', 'simpleString', 'structures', 'unicode', 'weird'];
 
   it.each(integerOnly)('%s: encodeLeaf reproduces the expected output bytes', (name) => {
-    const input = JSON.parse(read(`input/${name}.json`).toString('utf8'));
+    const input: unknown = JSON.parse(read(`input/${name}.json`).toString('utf8'));
     const expected = read(`output/${name}.json`);
     const got = encodeLeaf(input);
     expect(Buffer.from(got).equals(expected)).toBe(true);
@@ -28,7 +28,7 @@ describe('cyberphone/json-canonicalization testdata (RFC 8785)', () => {
   });
 
   it('values: the canonicalizer matches, but a leaf with floats is refused', () => {
-    const input = JSON.parse(read('input/values.json').toString('utf8'));
+    const input: unknown = JSON.parse(read('input/values.json').toString('utf8'));
     expect(canonicalize(input)).toBe(read('output/values.json').toString('utf8'));
     expect(() => encodeLeaf(input)).toThrow(LeafEncodingError);
     expect(isCanonicalLeaf(read('output/values.json'))).toBe(false);
@@ -83,7 +83,7 @@ describe('encodeLeaf refuses what cannot be reproduced', () => {
       pair: '\uD83D\uDE02',
       nul: null,
       t: true,
-      o: Object.create(null),
+      o: Object.create(null) as object,
     };
     expect(text(encodeLeaf(rec))).toBe(
       `{"max":9007199254740991,"min":-9007199254740991,"nul":null,"o":{},"pair":"😂","t":true,"zero":0}`,

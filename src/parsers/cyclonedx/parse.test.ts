@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CORPUS as CORPUS_DIR, corpusRows } from '../../../test/support/corpus.js';
+import { stringContaining } from '../../../test/support/matchers.js';
 import { InputError, type ParseResult } from '../reference.js';
 import { looksCycloneDx } from './detect.js';
 import { MAX_COMPONENT_DEPTH, parseCycloneDx } from './parse.js';
@@ -162,7 +163,7 @@ describe('parseCycloneDx rules', () => {
     ]);
     expect(r.unresolved).toEqual([
       { input: 'b', location: 'components[0].components[0]', reason: NO_PURL_REASON },
-      { input: 'pkg:nuget/c@1', location: 'components[0].components[1]', reason: expect.stringContaining('"nuget"') },
+      { input: 'pkg:nuget/c@1', location: 'components[0].components[1]', reason: stringContaining('"nuget"') },
     ]);
   });
 
@@ -228,7 +229,7 @@ describe('parseCycloneDx rules', () => {
       `{"bomFormat":"CycloneDX","components":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`,
     );
     expect(deepEntry.unresolved).toEqual([
-      { input: '(a list)', location: 'components[0]', reason: expect.stringContaining('not a component') },
+      { input: '(a list)', location: 'components[0]', reason: stringContaining('not a component') },
     ]);
     const deepXml = `<bom xmlns="http://cyclonedx.org/schema/bom/1.4">${'<components><component>'.repeat(100_000)}${'</component></components>'.repeat(100_000)}</bom>`;
     expect(() => parseCycloneDx(deepXml)).toThrow(/nested more than/);

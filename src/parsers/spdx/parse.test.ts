@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CORPUS as CORPUS_DIR, corpusRows } from '../../../test/support/corpus.js';
+import { stringContaining } from '../../../test/support/matchers.js';
 import { stringify } from 'yaml';
 import { NO_PURL_REASON } from '../purl-entry.js';
 import { looksCycloneDx } from '../cyclonedx/detect.js';
@@ -294,7 +295,7 @@ describe('parseSpdx rules', () => {
     // A deep non-package entry is described, not serialised (which would overflow the stack).
     const r = parseSpdx(`{"spdxVersion":"SPDX-2.3","packages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
     expect(r.unresolved).toEqual([
-      { input: '(a list)', location: 'packages[0]', reason: expect.stringContaining('not a package') },
+      { input: '(a list)', location: 'packages[0]', reason: stringContaining('not a package') },
     ]);
   });
 

@@ -3,6 +3,7 @@ import { normaliseComponent } from '../../domain/component.js';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
 import type { DockerPhase, EolProduct } from '../../simulator/scenario.js';
+import { objectContaining } from '../../../test/support/matchers.js';
 
 const TODAY = '2026-03-01';
 const tag = (extra: Omit<DockerPhase, 'from'> = { tag_last_pushed: '2026-02-10T18:07:12.123456Z' }): DockerPhase[] => [
@@ -91,7 +92,7 @@ async function read(name: string) {
   return { reading, state: classify(reading.signals, TODAY) };
 }
 
-const eolCheck = (product: string, cycle: string, eol: boolean) => expect.objectContaining({ product, cycle, eol });
+const eolCheck = (product: string, cycle: string, eol: boolean) => objectContaining({ product, cycle, eol });
 
 describe('docker reader against the simulator', () => {
   it.each<[string, State, Record<string, unknown>]>([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReleaseFacts } from '../endoflife/facts.js';
 import { findCycle, planEolChecks } from './tag-cycle.js';
+import { objectContaining } from '../../../test/support/matchers.js';
 
 describe('planEolChecks (research §4.3)', () => {
   it.each([
@@ -52,7 +53,7 @@ describe('planEolChecks (research §4.3)', () => {
     ['bitnami/redis', '7.2', [], [/not an official image/]],
   ])('%s:%s', (path, tag, lookups, unchecked) => {
     const plan = planEolChecks(path, tag);
-    expect(plan.lookups).toEqual(lookups.map((l) => expect.objectContaining(l)));
+    expect(plan.lookups).toEqual(lookups.map((l) => objectContaining(l)));
     expect(plan.lookups.length).toBe(lookups.length);
     expect(plan.unchecked).toHaveLength(unchecked.length);
     unchecked.forEach((re, i) => expect(plan.unchecked[i]).toMatch(re));

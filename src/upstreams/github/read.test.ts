@@ -3,6 +3,7 @@ import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
 import type { GithubPhase } from '../../simulator/scenario.js';
 import type { Sources } from '../source.js';
+import { stringContaining } from '../../../test/support/matchers.js';
 
 const TODAY = '2026-03-01';
 const FROM = '2024-01-01';
@@ -168,7 +169,7 @@ describe('GitHub reader against the simulator', () => {
     const next = await read('acme/alive', sources);
     expect(next.state).toBe('not_observed');
     expect(next.reading.signals.unreachable).toBe('rate_limited');
-    expect(next.reading.evidence).toMatchObject({ rate_limited: expect.stringContaining('not sent') });
+    expect(next.reading.evidence).toMatchObject({ rate_limited: stringContaining('not sent') });
     expect(next.reading.evidence['rate_limited_until']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(h.simulator.requests.length).toBe(before);
     // Other upstreams are not held back by GitHub's limit.
