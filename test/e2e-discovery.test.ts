@@ -149,7 +149,7 @@ describe.each([
       expect(JSON.parse(org.text)).toMatchObject({
         components_count: 0,
         queued: true,
-        note: expect.stringMatching(/^Not checked yet; queued for observation\./),
+        note: stringMatching(/^Not checked yet; queued for observation\./),
       });
     }
 
