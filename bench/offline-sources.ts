@@ -20,6 +20,7 @@ export function offlineSources(): Sources {
       packagist: nowhere,
       crates: nowhere,
       cratesIndex: nowhere,
+      nuget: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-bench',

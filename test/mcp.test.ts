@@ -209,7 +209,7 @@ describe('the v1 SDK client (@modelcontextprotocol/sdk)', () => {
   it('answers bad arguments with isError and a sentence, and an unknown tool with JSON-RPC -32602', async () => {
     const client = new Client({ name: 'tended-test', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(endpoint()));
-    const badKind = await client.callTool({ name: 'check_component', arguments: { kind: 'nuget', name: 'x' } });
+    const badKind = await client.callTool({ name: 'check_component', arguments: { kind: 'conan', name: 'x' } });
     expect(badKind.isError).toBe(true);
     expect((badKind.content as { type: string; text: string }[])[0]!.text).toMatch(/kind/);
     const extra = await client.callTool({ name: 'get_chain_head', arguments: { verbose: true } });

@@ -140,7 +140,7 @@ beforeAll(async () => {
       port,
       '/api/v1/manifest',
       'application/json',
-      JSON.stringify({ components: [{ name: M, kind: 'nuget' }] }),
+      JSON.stringify({ components: [{ name: M, kind: 'conan' }] }),
     );
     answers.badName = await post(
       port,

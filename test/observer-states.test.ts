@@ -110,6 +110,14 @@ add('cargo:cases-yanked', { ...cargo, yanked: ['1.0.0', '1.1.0'] }, 'archived');
 add('cargo:cases-old-lines', { ...cargo, no_pubtime: true }, 'alive');
 failures('cargo:cases-', cargo);
 
+const nuget = { versions: { '1.0.0': at('2024-01-01'), '1.1.0': at('2026-01-01') } };
+add('nuget:cases.alive', nuget, 'alive');
+add('nuget:cases.dormant', { versions: { '1.0.0': at('2025-06-01') } }, 'dormant');
+add('nuget:cases.abandoned', { versions: { '1.0.0': at('2023-06-01') } }, 'abandoned');
+add('nuget:cases.legacy', { ...nuget, deprecation: ['Legacy'] }, 'archived');
+add('nuget:cases.unlisted', { ...nuget, unlisted: ['1.0.0', '1.1.0'] }, 'archived');
+failures('nuget:cases.', nuget);
+
 const composer = { versions: { 'v1.0.0': at('2024-01-01'), 'v1.1.0': at('2026-01-01') } };
 add('composer:cases/alive', composer, 'alive');
 add('composer:cases/dormant', { versions: { '1.0.0': at('2025-06-01') } }, 'dormant');

@@ -22,6 +22,7 @@ export interface Config {
     readonly packagist: string;
     readonly crates: string;
     readonly cratesIndex: string;
+    readonly nuget: string;
   };
   readonly githubToken: string | null;
   readonly observer: boolean;
@@ -68,6 +69,7 @@ const Env = z.object({
   TENDED_PACKAGIST_URL: url.default('https://repo.packagist.org'),
   TENDED_CRATES_URL: url.default('https://crates.io'),
   TENDED_CRATES_INDEX_URL: url.default('https://index.crates.io'),
+  TENDED_NUGET_URL: url.default('https://api.nuget.org'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   TENDED_OBSERVER: onOff.default('on'),
   TENDED_SIGNING_KEY: z.string().min(1).optional(),
@@ -138,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       packagist: strip(e.TENDED_PACKAGIST_URL),
       crates: strip(e.TENDED_CRATES_URL),
       cratesIndex: strip(e.TENDED_CRATES_INDEX_URL),
+      nuget: strip(e.TENDED_NUGET_URL),
     }),
     githubToken: e.GITHUB_TOKEN ?? null,
     observer: e.TENDED_OBSERVER === 'on',

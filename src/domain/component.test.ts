@@ -28,7 +28,7 @@ function issueOf(fn: () => unknown) {
 }
 
 describe('kinds', () => {
-  it('accepts exactly the ten kinds', () => {
+  it('accepts exactly the eleven kinds', () => {
     expect([...COMPONENT_KINDS]).toEqual([
       'github',
       'npm',
@@ -37,13 +37,14 @@ describe('kinds', () => {
       'maven',
       'golang',
       'cargo',
+      'nuget',
       'gem',
       'composer',
       'distro',
     ]);
     expect(isComponentKind('npm')).toBe(true);
     expect(isComponentKind('NPM')).toBe(false);
-    expect(isComponentKind('nuget')).toBe(false);
+    expect(isComponentKind('conan')).toBe(false);
   });
 
   it.each([
@@ -54,10 +55,10 @@ describe('kinds', () => {
   });
 
   it('refuses an unknown kind at loc kind, listing the accepted ones', () => {
-    const issue = issueOf(() => normaliseComponent('nuget', 'x'));
+    const issue = issueOf(() => normaliseComponent('conan', 'x'));
     expect(issue?.loc).toEqual(['kind']);
     expect(issue?.msg).toBe(
-      'kind must be one of github, npm, pypi, docker, maven, golang, cargo, gem, composer, distro; got "nuget"',
+      'kind must be one of github, npm, pypi, docker, maven, golang, cargo, nuget, gem, composer, distro; got "conan"',
     );
   });
 });
@@ -224,7 +225,7 @@ describe('componentFromPurl', () => {
   });
 
   it.each([
-    ['pkg:nuget/Newtonsoft.Json@13.0.1', 'not observed'],
+    ['pkg:conan/openssl@3.0.0', 'not observed'],
     ['pkg:gem/no%20spaces@1', 'not a valid gem name'],
     [
       'pkg:maven/com.acme/internal@1?repository_url=https://nexus.acme.example/repository/releases',

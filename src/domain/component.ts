@@ -18,6 +18,7 @@ export const COMPONENT_KINDS = [
   'maven',
   'golang',
   'cargo',
+  'nuget',
   'gem',
   'composer',
   'distro',
@@ -55,6 +56,7 @@ const EXPECTED: Record<ComponentKind, string> = {
   golang:
     'a golang component is a module path, for example github.com/sirupsen/logrus or golang.org/x/net: "/"-separated elements of letters, digits, ".", "_", "~" or "-", the first a domain name with a dot',
   cargo: 'a cargo component is a crate name, for example serde: letters, digits, "_" and "-", starting with a letter',
+  nuget: 'a nuget component is a package id, for example newtonsoft.json: letters, digits, ".", "_" and "-"',
   gem: 'a gem component is named as on rubygems.org, for example rails: letters, digits, ".", "_" and "-", with at least one letter',
   composer:
     'a composer component is vendor/name as on Packagist, for example monolog/monolog: letters, digits, ".", "_" and "-"',
@@ -163,6 +165,16 @@ function normaliseCargo(name: string): string | string[] {
   return [n];
 }
 
+// NuGet ids: letters, digits, ".", "_" and "-", at most 100 long (NuGet.Packaging's id rules).
+const NUGET_ID = /^[\w.-]{1,100}$/;
+
+/** Lower-cased: NuGet ids compare without case, and every V3 URL names the lower-cased id. */
+function normaliseNuget(name: string): string | string[] {
+  const n = name.toLowerCase();
+  if (!NUGET_ID.test(n) || !/[a-z0-9]/.test(n)) return 'not a NuGet package id';
+  return [n];
+}
+
 // rubygems.org's Rubygem::NAME_PATTERN, and at least one letter; names are kept as given.
 const GEM_NAME = /^[\w.-]{1,100}$/;
 
@@ -191,6 +203,21 @@ function normaliseDistro(name: string): string | string[] {
   return [`${product}/${release}`];
 }
 
+/** Each kind's own rules: the normalised id, or why the name is not one. */
+const NORMALISE: Record<ComponentKind, (name: string) => string | string[]> = {
+  github: normaliseGithub,
+  npm: normaliseNpm,
+  pypi: normalisePypi,
+  docker: normaliseDockerReference,
+  maven: normaliseMaven,
+  golang: normaliseGolang,
+  cargo: normaliseCargo,
+  nuget: normaliseNuget,
+  gem: normaliseGem,
+  composer: normaliseComposer,
+  distro: normaliseDistro,
+};
+
 /**
  * Normalises a user-given component. Throws a ValidationError at `['kind']` listing the
  * accepted kinds, or at `['name']` saying which shape that kind expects.
@@ -210,26 +237,7 @@ export function normaliseComponent(kind: string, name: string): ComponentRef {
   // Surrounding whitespace is never part of any of these ids; it comes from pasted lists.
   const n = name.trim();
   if (n === '') throw nameError(k, name, 'empty');
-  const result =
-    k === 'github'
-      ? normaliseGithub(n)
-      : k === 'npm'
-        ? normaliseNpm(n)
-        : k === 'pypi'
-          ? normalisePypi(n)
-          : k === 'maven'
-            ? normaliseMaven(n)
-            : k === 'golang'
-              ? normaliseGolang(n)
-              : k === 'cargo'
-                ? normaliseCargo(n)
-                : k === 'gem'
-                  ? normaliseGem(n)
-                  : k === 'composer'
-                    ? normaliseComposer(n)
-                    : k === 'distro'
-                      ? normaliseDistro(n)
-                      : normaliseDockerReference(n);
+  const result = NORMALISE[k](n);
   if (typeof result === 'string') throw nameError(k, name, result);
   return { kind: k, id: result[0] ?? '' };
 }
@@ -280,6 +288,8 @@ function toPurl(ref: ComponentRef): PackageURL {
       return new PackageURL('gem', null, ref.id);
     case 'cargo':
       return new PackageURL('cargo', null, ref.id);
+    case 'nuget':
+      return new PackageURL('nuget', null, ref.id);
     case 'composer': {
       const slash = ref.id.indexOf('/');
       return new PackageURL('composer', ref.id.slice(0, slash), ref.id.slice(slash + 1));
@@ -339,7 +349,7 @@ function purlError(raw: string, why: string): ValidationError {
   return new ValidationError([
     {
       loc: ['purl'],
-      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:cargo, pkg:gem, pkg:composer, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
+      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:cargo, pkg:nuget, pkg:gem, pkg:composer, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
       type: 'value_error.purl',
     },
   ]);
@@ -414,6 +424,8 @@ export function componentFromPurl(purl: string): ComponentRef {
       return wrap('golang', p.namespace ? `${p.namespace}/${p.name}` : p.name);
     case 'cargo':
       return wrap('cargo', p.name);
+    case 'nuget':
+      return wrap('nuget', p.name);
     case 'composer':
       return wrap('composer', `${p.namespace ?? ''}/${p.name}`);
     case 'gem':
@@ -455,6 +467,7 @@ export function componentOwner(ref: ComponentRef): string {
     case 'golang':
     case 'gem':
     case 'cargo':
+    case 'nuget':
       return '';
     case 'distro':
     case 'composer':

@@ -55,7 +55,7 @@ describe('validateNewObservation', () => {
     ['evidence that is an array', { evidence: [] as never }, ['evidence']],
     ['an id that is not normalised', { component: { kind: 'github', id: 'ExpressJS/Express' } }, ['component', 'id']],
     ['an id that is not valid', { component: { kind: 'npm', id: '.x' } }, ['component', 'id']],
-    ['an unknown kind', { component: { kind: 'nuget' as never, id: 'x' } }, ['component']],
+    ['an unknown kind', { component: { kind: 'conan' as never, id: 'x' } }, ['component']],
     ['an empty source', { source: ' ' }, ['source']],
     ['an empty method', { method: '' }, ['method']],
     ['a negative corrects', { corrects: -1 }, ['corrects']],

@@ -60,6 +60,7 @@ const ACTIVITY: Record<ComponentKind, string> = {
   maven: 'latest release published',
   golang: 'latest version published',
   cargo: 'latest published version',
+  nuget: 'latest listed version published',
   gem: 'latest published version',
   composer: 'latest tagged release published',
   distro: 'latest point release of the distribution release',
@@ -75,6 +76,8 @@ const ARCHIVED: Record<ComponentKind, string> = {
   golang: 'the latest go.mod declares the module deprecated, or its GitHub repository is archived',
   composer: 'the package is marked abandoned on Packagist',
   cargo: 'every version of the crate is yanked',
+  nuget:
+    'the latest listed version is deprecated as no longer maintained (Legacy), every listed version is deprecated, or none is listed',
   gem: 'never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)',
   distro: 'never: a distribution release is answered by its end-of-life, not archived',
 };

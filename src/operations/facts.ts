@@ -59,6 +59,7 @@ const EXAMPLE: Record<ComponentRef['kind'], string> = {
   golang: 'github.com%2Fsirupsen%2Flogrus',
   gem: 'rails',
   cargo: 'serde',
+  nuget: 'newtonsoft.json',
   composer: 'monolog%2Fmonolog',
   distro: 'debian%2F12',
 };

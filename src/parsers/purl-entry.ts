@@ -24,6 +24,7 @@ const OBSERVED_TYPES = [
   'maven',
   'golang',
   'cargo',
+  'nuget',
   'gem',
   'composer',
   'deb',

@@ -16,7 +16,8 @@ export type Upstream =
   | 'rubygems'
   | 'packagist'
   | 'cratesindex'
-  | 'crates';
+  | 'crates'
+  | 'nuget';
 
 export interface HttpAnswer {
   status: number;
@@ -103,6 +104,13 @@ const NOT_FOUND: Record<Upstream, (ctx: Ctx) => HttpAnswer> = {
   dependents: () => json(404, { error: 'Not Found' }),
   // Central answers a missing file with a bare 404 page.
   maven: () => html(404, '<html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1></body></html>'),
+  // Azure Storage's answer for a blob that does not exist.
+  nuget: () =>
+    text(
+      404,
+      '<?xml version="1.0" encoding="utf-8"?><Error><Code>BlobNotFound</Code><Message>The specified blob does not exist.</Message></Error>',
+      'application/xml',
+    ),
   cratesindex: () => text(404, 'not found', 'text/plain'),
   crates: () => json(404, { errors: [{ detail: 'Not Found' }] }),
   packagist: () => json(404, '404 not found, no packages here'),

@@ -15,5 +15,6 @@ export function upstreamEnv(urls: UpstreamUrls): Record<string, string> {
     TENDED_PACKAGIST_URL: urls.packagist,
     TENDED_CRATES_URL: urls.crates,
     TENDED_CRATES_INDEX_URL: urls.cratesIndex,
+    TENDED_NUGET_URL: urls.nuget,
   };
 }

@@ -43,7 +43,7 @@ describe('parseScenario', () => {
     [
       'an unknown kind',
       { components: { 'gitlab:a/b': [{ from: '2025-01-01' }] } },
-      /kind:id with kind github, npm, pypi, docker, maven, golang, cargo, gem, composer or distro/,
+      /kind:id with kind github, npm, pypi, docker, maven, golang, cargo, nuget, gem, composer or distro/,
     ],
     [
       'a bad id',
@@ -178,6 +178,8 @@ describe('the demo scenario', () => {
         // Marked abandoned on Packagist in 2026-04, in favour of acme/rocket-next.
         // Every version yanked in 2026-06: archived.
         'cargo:rocket-rs': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
+        // Deprecated as Legacy ("no longer maintained") in 2026-05.
+        'nuget:acme.rocket': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
         'composer:acme/rocket-php': ['alive', 'dormant', 'alive', 'dormant', 'archived', 'archived'],
       });
     } finally {

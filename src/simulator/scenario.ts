@@ -35,6 +35,7 @@ export const FAILS = {
   golang: [...COMMON_FAILS, 'gone_410'],
   gem: [...COMMON_FAILS, 'all_yanked'],
   cargo: [...COMMON_FAILS],
+  nuget: [...COMMON_FAILS],
   composer: [...COMMON_FAILS],
   endoflife: [...COMMON_FAILS],
   dependents: [...COMMON_FAILS],
@@ -168,6 +169,21 @@ const CargoPhase = z.strictObject({
   no_pubtime: z.boolean().optional(),
 });
 
+const NugetPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.nuget).optional(),
+  /** version → its publication instant. */
+  versions: z.record(z.string(), instant).optional(),
+  /** Unlisted versions: still served, published "1900". */
+  unlisted: z.array(z.string()).optional(),
+  /** Deprecation reasons on the latest version (Legacy, CriticalBugs, Other). */
+  deprecation: z.array(z.string()).optional(),
+  /** Every version deprecated (with `deprecation`'s reasons, else Other). */
+  deprecated_all: z.boolean().optional(),
+  /** Leaves not inlined: the index names a page to fetch, as for packages of 128 versions or more. */
+  paged: z.boolean().optional(),
+});
+
 const ComposerPhase = z.strictObject({
   ...base,
   fail: z.enum(FAILS.composer).optional(),
@@ -217,6 +233,7 @@ export type DistroPhase = z.infer<typeof DistroPhase>;
 export type GemPhase = z.infer<typeof GemPhase>;
 export type ComposerPhase = z.infer<typeof ComposerPhase>;
 export type CargoPhase = z.infer<typeof CargoPhase>;
+export type NugetPhase = z.infer<typeof NugetPhase>;
 export type Phase =
   | GithubPhase
   | NpmPhase
@@ -249,6 +266,7 @@ const PHASES: Record<ComponentKind, z.ZodType<Phase>> = {
   golang: GolangPhase,
   gem: GemPhase,
   cargo: CargoPhase,
+  nuget: NugetPhase,
   composer: ComposerPhase,
   distro: DistroPhase,
 };
@@ -295,7 +313,7 @@ export function parseScenario(input: unknown): Scenario {
     const kind = key.slice(0, colon);
     if (colon < 0 || !isComponentKind(kind)) {
       problems.push(
-        `${at}: a component key is kind:id with kind github, npm, pypi, docker, maven, golang, cargo, gem, composer or distro`,
+        `${at}: a component key is kind:id with kind github, npm, pypi, docker, maven, golang, cargo, nuget, gem, composer or distro`,
       );
       continue;
     }

@@ -49,6 +49,7 @@ describe('the simulator server', () => {
       packagist: `${sim.url}/packagist`,
       cratesIndex: `${sim.url}/cratesindex`,
       crates: `${sim.url}/crates`,
+      nuget: `${sim.url}/nuget`,
     });
   });
 

@@ -21,6 +21,7 @@ import { answerMaven } from './maven.js';
 import { answerRubygems } from './rubygems.js';
 import { answerPackagist } from './packagist.js';
 import { answerCratesApi, answerCratesIndex } from './crates.js';
+import { answerNuget } from './nuget.js';
 import { answerPypi } from './pypi.js';
 import { seededRandom } from './random.js';
 import { parseScenario, type CommonFail, type Scenario } from './scenario.js';
@@ -66,6 +67,7 @@ const HANDLERS: Record<Upstream, (ctx: Ctx, world: World) => SimAnswer> = {
   packagist: answerPackagist,
   cratesindex: answerCratesIndex,
   crates: answerCratesApi,
+  nuget: answerNuget,
   dependents: answerDependents,
 };
 const UPSTREAMS = Object.keys(HANDLERS) as Upstream[];
@@ -212,6 +214,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       packagist: `${root}/packagist`,
       cratesIndex: `${root}/cratesindex`,
       crates: `${root}/crates`,
+      nuget: `${root}/nuget`,
     },
     requests,
     setScenario(s: Scenario) {

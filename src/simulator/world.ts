@@ -6,6 +6,7 @@ import {
   type EolProduct,
   type GithubPhase,
   type CargoPhase,
+  type NugetPhase,
   type ComposerPhase,
   type GemPhase,
   type GolangPhase,
@@ -73,6 +74,10 @@ export class World {
 
   golang(module: string, today: string): GolangPhase | null {
     return phaseAt((this.scenario.components[`golang:${module}`] ?? []) as GolangPhase[], today);
+  }
+
+  nuget(id: string, today: string): NugetPhase | null {
+    return phaseAt((this.scenario.components[`nuget:${id}`] ?? []) as NugetPhase[], today);
   }
 
   cargo(name: string, today: string): CargoPhase | null {

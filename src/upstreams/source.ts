@@ -69,6 +69,8 @@ export interface UpstreamUrls {
   crates: string;
   /** crates.io's sparse index. */
   cratesIndex: string;
+  /** nuget.org's V3 API (registration indexes). */
+  nuget: string;
 }
 
 export interface UpstreamOptions {

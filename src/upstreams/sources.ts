@@ -8,6 +8,7 @@ import { createOwnerRepositories } from './github/owner-repositories.js';
 import { createGithubSource } from './github/read.js';
 import { createCargoSource } from './cargo/read.js';
 import { createComposerSource } from './composer/read.js';
+import { createNugetSource } from './nuget/read.js';
 import { createGemSource } from './gem/read.js';
 import { createGolangSource } from './golang/read.js';
 import { createMavenSource } from './maven/read.js';
@@ -56,6 +57,7 @@ export function createSources(options: UpstreamOptions): Sources {
       client('crates', SMALL_BODY),
       base(options.urls.crates),
     ),
+    nuget: createNugetSource(client('nuget', LARGE_BODY), base(options.urls.nuget)),
     composer: createComposerSource(client('packagist', LARGE_BODY), base(options.urls.packagist)),
     // The same listing client as the images': one product answer serves every release of it.
     distro: createDistroSource(endoflife),

@@ -24,6 +24,7 @@ export function closedSources(): Sources {
       packagist: nowhere,
       crates: nowhere,
       cratesIndex: nowhere,
+      nuget: nowhere,
     },
     githubToken: null,
     userAgent: 'tended-test',

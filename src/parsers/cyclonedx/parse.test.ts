@@ -101,11 +101,11 @@ describe('parseCycloneDx on the corpus', () => {
       JSON.stringify({
         bomFormat: 'CycloneDX',
         specVersion: '1.6',
-        components: [{ name: 'Newtonsoft.Json', purl: 'pkg:nuget/Newtonsoft.Json@13.0.1' }],
+        components: [{ name: 'openssl', purl: 'pkg:conan/openssl@3.0.0' }],
       }),
     );
     expect(r.unresolved[0]?.reason).toMatch(
-      /type "nuget".*npm, pypi, docker, oci, maven, golang, cargo, gem, composer, deb, apk and rpm/,
+      /type "conan".*npm, pypi, docker, oci, maven, golang, cargo, nuget, gem, composer, deb, apk and rpm/,
     );
   });
 });
@@ -147,7 +147,7 @@ describe('parseCycloneDx rules', () => {
             name: 'a',
             'bom-ref': 'a-ref',
             purl: 'pkg:npm/a@1',
-            components: [{ name: 'b' }, { name: 'c', purl: 'pkg:nuget/c@1' }],
+            components: [{ name: 'b' }, { name: 'c', purl: 'pkg:conan/c@1' }],
           },
         ],
       }),
@@ -163,7 +163,7 @@ describe('parseCycloneDx rules', () => {
     ]);
     expect(r.unresolved).toEqual([
       { input: 'b', location: 'components[0].components[0]', reason: NO_PURL_REASON },
-      { input: 'pkg:nuget/c@1', location: 'components[0].components[1]', reason: stringContaining('"nuget"') },
+      { input: 'pkg:conan/c@1', location: 'components[0].components[1]', reason: stringContaining('"conan"') },
     ]);
   });
 
