@@ -6,6 +6,10 @@ import { parseDockerfile } from '../parsers/dockerfile/parse.js';
 import { looksGoMod } from '../parsers/go-mod/detect.js';
 import { parseGoMod } from '../parsers/go-mod/parse.js';
 import { looksPackageJson } from '../parsers/package-json/detect.js';
+import { looksComposerJson } from '../parsers/composer-json/detect.js';
+import { parseComposerJson } from '../parsers/composer-json/parse.js';
+import { looksNugetProject } from '../parsers/nuget-project/detect.js';
+import { parseNugetProject } from '../parsers/nuget-project/parse.js';
 import { looksPom } from '../parsers/pom/detect.js';
 import { parsePom } from '../parsers/pom/parse.js';
 import { parsePackageJson } from '../parsers/package-json/parse.js';
@@ -24,17 +28,20 @@ interface Format {
 
 // In detection order: the JSON format first, then the more particular text shapes.
 const MANIFESTS: Record<ManifestFormat, Format> = {
+  // Before package.json: both are JSON objects, and only composer.json names vendor/name requirements.
+  'composer-json': { parse: parseComposerJson, looks: looksComposerJson },
   'package-json': { parse: parsePackageJson, looks: looksPackageJson },
   workflow: { parse: parseWorkflow, looks: looksWorkflow },
   dockerfile: { parse: parseDockerfile, looks: looksDockerfile },
   // Before requirements: `module x` would not pass for a requirement, but a go.mod's require lines might.
   'go-mod': { parse: parseGoMod, looks: looksGoMod },
   pom: { parse: parsePom, looks: looksPom },
+  'nuget-project': { parse: parseNugetProject, looks: looksNugetProject },
   requirements: { parse: parseRequirements, looks: looksRequirements },
 };
 
 const ACCEPTED_MANIFESTS =
-  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod or a pom.xml (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom), or {"components":[{"name","kind"}]}';
+  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json or a NuGet project file (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom|composer-json|nuget-project), or {"components":[{"name","kind"}]}';
 
 /** The format a file name implies, when it implies one. */
 export function formatOfFilename(filename: string): ManifestFormat | null {
@@ -42,6 +49,9 @@ export function formatOfFilename(filename: string): ManifestFormat | null {
   if (base === 'package.json') return 'package-json';
   if (base === 'go.mod') return 'go-mod';
   if (base === 'pom.xml' || base.endsWith('.pom')) return 'pom';
+  if (base === 'composer.json') return 'composer-json';
+  if (base === 'packages.config' || /\.(?:cs|fs|vb)proj$/.test(base) || base === 'directory.packages.props')
+    return 'nuget-project';
   if (/(?:^|\.)(?:dockerfile|containerfile)$/.test(base) || /^(?:dockerfile|containerfile)(?:\.|$)/.test(base))
     return 'dockerfile';
   if (/\.ya?ml$/.test(base)) return 'workflow';

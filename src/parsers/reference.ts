@@ -21,7 +21,16 @@ export interface UnresolvedEntry {
   reason: string;
 }
 
-export const MANIFEST_FORMATS = ['workflow', 'dockerfile', 'package-json', 'requirements', 'go-mod', 'pom'] as const;
+export const MANIFEST_FORMATS = [
+  'workflow',
+  'dockerfile',
+  'package-json',
+  'requirements',
+  'go-mod',
+  'pom',
+  'composer-json',
+  'nuget-project',
+] as const;
 export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
 export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
 export type SbomFormat = (typeof SBOM_FORMATS)[number];

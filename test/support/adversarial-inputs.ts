@@ -33,6 +33,19 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
       `<project><modelVersion>4.0.0</modelVersion><dependencies><dependency><groupId>${fill('${', n / 4.2)}</groupId><artifactId>b</artifactId></dependency></dependencies></project>`,
   },
   {
+    name: 'composer.json: many requirements',
+    route: 'manifest',
+    format: 'composer-json',
+    make: (n) => `{"require":{${fill('"a/b":"^1",', n - 20)}"c/d":"^1"}}`,
+  },
+  {
+    name: 'NuGet project: many package references (a quarter of n: project files are capped at 1 MB)',
+    route: 'manifest',
+    format: 'nuget-project',
+    make: (n) =>
+      `<Project><ItemGroup>${fill('<PackageReference Include="A.B" Version="1.0.0" />', n / 4.2)}</ItemGroup></Project>`,
+  },
+  {
     name: 'go.mod: a require line of spaces',
     route: 'manifest',
     format: 'go-mod',

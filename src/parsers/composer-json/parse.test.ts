@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../reference.js';
+import { looksComposerJson } from './detect.js';
+import { parseComposerJson } from './parse.js';
+
+const COMPOSER = JSON.stringify({
+  name: 'acme/app',
+  require: { php: '^8.2', 'ext-json': '*', 'laravel/framework': '^11.0', 'Monolog/Monolog': '^3.0' },
+  'require-dev': { 'phpunit/phpunit': '^11.0' },
+});
+
+describe('composer.json', () => {
+  it('names each Packagist package of require and require-dev, and sets platform requirements aside', () => {
+    const r = parseComposerJson(COMPOSER);
+    expect(r.format).toBe('composer-json');
+    expect(r.references.map((x) => [x.ref.kind, x.ref.id, x.location])).toEqual([
+      ['composer', 'laravel/framework', 'require.laravel/framework'],
+      ['composer', 'monolog/monolog', 'require.Monolog/Monolog'],
+      ['composer', 'phpunit/phpunit', 'require-dev.phpunit/phpunit'],
+    ]);
+    expect(r.unresolved.map((u) => u.location)).toEqual(['require.php', 'require.ext-json']);
+    expect(r.unresolved[0]?.reason).toContain('platform requirement');
+  });
+
+  it('refuses what is not JSON, and is recognised by its require section', () => {
+    expect(() => parseComposerJson('{nope')).toThrow(InputError);
+    expect(looksComposerJson(COMPOSER)).toBe(true);
+    expect(looksComposerJson('{"dependencies":{"express":"^4"}}')).toBe(false);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * composer.json: the packages of `require` and `require-dev`. Platform requirements (`php`,
+ * `ext-*`, `lib-*`, `composer-plugin-api`…) name the PHP runtime, not a Packagist package, and go to
+ * `unresolved` with that reason.
+ */
+import { normaliseComponent } from '../../domain/component.js';
+import { ValidationError } from '../../domain/errors.js';
+import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
+
+const SECTIONS = ['require', 'require-dev'] as const;
+const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
+
+export function parseComposerJson(text: string): ParseResult {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new InputError(
+      `Expected a composer.json, but it is not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : 'unreadable'}`,
+    );
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw new InputError('Expected a composer.json, a JSON object with "require" and "require-dev".');
+  const references: ComponentReference[] = [];
+  const unresolved: UnresolvedEntry[] = [];
+  for (const section of SECTIONS) {
+    const deps = (doc as Record<string, unknown>)[section];
+    if (typeof deps !== 'object' || deps === null || Array.isArray(deps)) continue;
+    for (const [name, constraint] of Object.entries(deps)) {
+      const input = `${name}: ${typeof constraint === 'string' ? constraint : JSON.stringify(constraint)}`.slice(
+        0,
+        200,
+      );
+      const location = `${section}.${name}`.slice(0, 200);
+      if (PLATFORM.test(name)) {
+        unresolved.push({
+          input,
+          location,
+          reason: 'a platform requirement (the PHP runtime or an extension), not a Packagist package',
+        });
+        continue;
+      }
+      try {
+        references.push({ ref: normaliseComponent('composer', name), input, location });
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not a Packagist name' });
+      }
+    }
+  }
+  return { format: 'composer-json', references, unresolved };
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { looksNugetProject } from './detect.js';
+import { parseNugetProject } from './parse.js';
+
+const CSPROJ = `<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="Newtonsoft.Json" Version="13.0.3" />
+    <PackageReference Include="Serilog" Version="4.0.0" />
+  </ItemGroup>
+  <ItemGroup Condition="'$(Configuration)' == 'Debug'">
+    <PackageReference Include="xunit" Version="2.9.0" />
+    <PackageReference Version="1.0.0" />
+  </ItemGroup>
+</Project>`;
+
+const PACKAGES_CONFIG = `<?xml version="1.0" encoding="utf-8"?>
+<packages>
+  <package id="EntityFramework" version="6.4.4" targetFramework="net48" />
+  <package id="jQuery" version="3.7.1" targetFramework="net48" />
+</packages>`;
+
+describe('NuGet project files', () => {
+  it('names each PackageReference of an SDK-style project, lower-cased as nuget.org compares ids', () => {
+    const r = parseNugetProject(CSPROJ);
+    expect(r.format).toBe('nuget-project');
+    expect(r.references.map((x) => [x.ref.kind, x.ref.id, x.input])).toEqual([
+      ['nuget', 'newtonsoft.json', 'Newtonsoft.Json 13.0.3'],
+      ['nuget', 'serilog', 'Serilog 4.0.0'],
+      ['nuget', 'xunit', 'xunit 2.9.0'],
+    ]);
+    expect(r.unresolved.map((u) => [u.input, u.reason])).toEqual([['? 1.0.0', 'it names no package id']]);
+  });
+
+  it('names each package of a packages.config', () => {
+    expect(parseNugetProject(PACKAGES_CONFIG).references.map((x) => x.ref.id)).toEqual(['entityframework', 'jquery']);
+  });
+
+  it('is recognised by its package elements, and nothing else is', () => {
+    expect(looksNugetProject(CSPROJ)).toBe(true);
+    expect(looksNugetProject(PACKAGES_CONFIG)).toBe(true);
+    expect(looksNugetProject('<project><modelVersion>4.0.0</modelVersion></project>')).toBe(false);
+  });
+});
