@@ -300,7 +300,7 @@ describe('POST /api/v1/dispute', () => {
     ]);
     const broken = await post<DetailAnswer>('{"kind":');
     expect(broken.body.detail).toMatch(/not valid JSON.*\{"kind": "npm", "name": "left-pad"\}/);
-    const kind = await post<ValidationAnswer>('{"kind":"cargo","name":"serde"}');
+    const kind = await post<ValidationAnswer>('{"kind":"conan","name":"openssl"}');
     expect(kind.status).toBe(422);
     expect(kind.body.detail[0]!.msg).toMatch(/github/);
     const unknown = await post<DetailAnswer>('{"kind":"npm","name":"never-seen"}');

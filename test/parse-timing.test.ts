@@ -20,7 +20,7 @@ function budgetPerMb(input: AdversarialInput): number {
   if (input.format === 'workflow' || input.format.includes('yaml')) return 3_000;
   if (input.format === 'dockerfile') return 1_200;
   // fast-xml-parser builds a node per element: a POM of nothing but tiny elements is its worst case.
-  if (input.format === 'pom' || input.format === 'nuget-project') return 600;
+  if (input.format === 'pom' || input.format === 'nuget-project' || input.format === 'cargo-toml') return 600;
   return 200;
 }
 

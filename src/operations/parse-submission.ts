@@ -3,9 +3,13 @@ import { looksCycloneDx } from '../parsers/cyclonedx/detect.js';
 import { parseCycloneDx } from '../parsers/cyclonedx/parse.js';
 import { looksDockerfile } from '../parsers/dockerfile/detect.js';
 import { parseDockerfile } from '../parsers/dockerfile/parse.js';
+import { looksGemfile } from '../parsers/gemfile/detect.js';
+import { parseGemfile } from '../parsers/gemfile/parse.js';
 import { looksGoMod } from '../parsers/go-mod/detect.js';
 import { parseGoMod } from '../parsers/go-mod/parse.js';
 import { looksPackageJson } from '../parsers/package-json/detect.js';
+import { looksCargoToml } from '../parsers/cargo-toml/detect.js';
+import { parseCargoToml } from '../parsers/cargo-toml/parse.js';
 import { looksComposerJson } from '../parsers/composer-json/detect.js';
 import { parseComposerJson } from '../parsers/composer-json/parse.js';
 import { looksNugetProject } from '../parsers/nuget-project/detect.js';
@@ -37,11 +41,13 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
   'go-mod': { parse: parseGoMod, looks: looksGoMod },
   pom: { parse: parsePom, looks: looksPom },
   'nuget-project': { parse: parseNugetProject, looks: looksNugetProject },
+  'cargo-toml': { parse: parseCargoToml, looks: looksCargoToml },
+  gemfile: { parse: parseGemfile, looks: looksGemfile },
   requirements: { parse: parseRequirements, looks: looksRequirements },
 };
 
 const ACCEPTED_MANIFESTS =
-  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json or a NuGet project file (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom|composer-json|nuget-project), or {"components":[{"name","kind"}]}';
+  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml or a Gemfile (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom|composer-json|nuget-project|cargo-toml|gemfile), or {"components":[{"name","kind"}]}';
 
 /** The format a file name implies, when it implies one. */
 export function formatOfFilename(filename: string): ManifestFormat | null {
@@ -50,6 +56,8 @@ export function formatOfFilename(filename: string): ManifestFormat | null {
   if (base === 'go.mod') return 'go-mod';
   if (base === 'pom.xml' || base.endsWith('.pom')) return 'pom';
   if (base === 'composer.json') return 'composer-json';
+  if (base === 'cargo.toml') return 'cargo-toml';
+  if (base === 'gemfile' || base.endsWith('.gemfile')) return 'gemfile';
   if (base === 'packages.config' || /\.(?:cs|fs|vb)proj$/.test(base) || base === 'directory.packages.props')
     return 'nuget-project';
   if (/(?:^|\.)(?:dockerfile|containerfile)$/.test(base) || /^(?:dockerfile|containerfile)(?:\.|$)/.test(base))

@@ -30,6 +30,8 @@ export const MANIFEST_FORMATS = [
   'pom',
   'composer-json',
   'nuget-project',
+  'cargo-toml',
+  'gemfile',
 ] as const;
 export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
 export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];

@@ -46,6 +46,25 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
       `<Project><ItemGroup>${fill('<PackageReference Include="A.B" Version="1.0.0" />', n / 4.2)}</ItemGroup></Project>`,
   },
   {
+    name: 'Gemfile: many gem lines, quotes and options',
+    route: 'manifest',
+    format: 'gemfile',
+    make: (n) => fill(`gem "a", git: "https://github.com/a/b.git", path: '${"'"}x'\n`, n),
+  },
+  {
+    name: 'Gemfile: a gem line of spaces',
+    route: 'manifest',
+    format: 'gemfile',
+    make: (n) => `gem "a"${fill(' ', n - 10)}x`,
+  },
+  {
+    name: 'Cargo.toml: many dependencies (a quarter of n: Cargo.toml files are capped at 1 MB)',
+    route: 'manifest',
+    format: 'cargo-toml',
+    make: (n) =>
+      `[package]\nname = "a"\n[dependencies]\n${Array.from({ length: Math.floor(n / 4.2 / 12) }, (_, i) => `c${i} = "1"\n`).join('')}`,
+  },
+  {
     name: 'go.mod: a require line of spaces',
     route: 'manifest',
     format: 'go-mod',

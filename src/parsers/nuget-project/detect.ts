@@ -6,6 +6,6 @@ export function looksNugetProject(text: string): boolean {
     .slice(0, 20_000);
   if (!head.startsWith('<')) return false;
   return (
-    /<Package(?:Reference|Version)\s/.test(head) || (/<packages[\s>]/.test(head) && /<package\s[^>]*\bid=/.test(head))
+    /<Package(?:Reference|Version)\s/.test(head) || (/<packages[\s>]/.test(head) && /<package[ \t]+id=/.test(head))
   );
 }
