@@ -1,5 +1,6 @@
 /**
- * A seeded scenario of the kinds issue 16 added (Maven, Go, RubyGems, distribution releases), for
+ * A seeded scenario of the kinds issue 16 added (Maven, Go, crates.io, NuGet, RubyGems, Packagist,
+ * distribution releases), for
  * bench:observe: `n` components, most of them healthy, their last release spread over two years.
  */
 import { addDays } from '../src/domain/calendar.js';
@@ -15,12 +16,15 @@ export function moreKindsScenario(n: number, seed: number): Scenario {
   for (let i = 0; i < n; i++) {
     const r = random();
     const versions = { [`1.0.${i % 7}`]: when(), [`1.1.${i % 5}`]: when() };
-    if (r < 0.45) components[`maven:org.gen${i % 41}:artifact-${i}`] = [{ from: '2020-01-01', versions }];
-    else if (r < 0.8)
+    if (r < 0.3) components[`maven:org.gen${i % 41}:artifact-${i}`] = [{ from: '2020-01-01', versions }];
+    else if (r < 0.55)
       components[`golang:example.com/gen${i % 37}/mod-${i}`] = [
         { from: '2020-01-01', versions: { 'v1.0.0': when(), 'v1.1.0': when() } },
       ];
-    else if (r < 0.98) components[`gem:gen-gem-${i}`] = [{ from: '2020-01-01', versions }];
+    else if (r < 0.67) components[`cargo:gen-crate-${i}`] = [{ from: '2020-01-01', versions }];
+    else if (r < 0.77) components[`nuget:gen.package-${i}`] = [{ from: '2020-01-01', versions }];
+    else if (r < 0.87) components[`gem:gen-gem-${i}`] = [{ from: '2020-01-01', versions }];
+    else if (r < 0.98) components[`composer:gen${i % 29}/package-${i}`] = [{ from: '2020-01-01', versions }];
     else components[`distro:debian/${DEBIAN[i % DEBIAN.length]}`] = [{ from: '2020-01-01' }];
   }
   return {

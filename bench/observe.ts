@@ -2,7 +2,7 @@
 // as a ratio to a baseline measured in the same run (the same HTTP requests made with bare fetch,
 // at the same concurrency, with nothing parsed or recorded), and the share of requests answered 304
 // on the next day's pass. BENCH_KINDS=first (GitHub, npm, PyPI, images: the default) or more (Maven,
-// Go, RubyGems, distribution releases).
+// Go, crates.io, NuGet, RubyGems, Packagist, distribution releases).
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,9 @@ const day = { first: '2026-06-01T06:00:00Z', second: '2026-06-02T06:00:00Z' };
 const KINDS = process.env.BENCH_KINDS ?? 'first';
 if (KINDS !== 'first' && KINDS !== 'more') throw new Error('BENCH_KINDS is first or more');
 const scenario = KINDS === 'more' ? moreKindsScenario(N, 1) : generatedScenario(N, 1);
-console.log(`kinds: ${KINDS === 'more' ? 'maven, golang, gem, distro' : 'github, npm, pypi, docker'}`);
+console.log(
+  `kinds: ${KINDS === 'more' ? 'maven, golang, cargo, nuget, gem, composer, distro' : 'github, npm, pypi, docker'}`,
+);
 const simulator = await startSimulator({ scenario, clock: () => new Date('2026-06-01T12:00:00Z') });
 const dir = mkdtempSync(join(tmpdir(), 'tended-bench-observe-'));
 const store = await openSqliteStore(join(dir, 'tended.db'));
