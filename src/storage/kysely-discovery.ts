@@ -43,6 +43,36 @@ function chunks<T>(items: T[]): T[][] {
 }
 
 /**
+ * The names queued on `day` so far, read inside the transaction that will raise it. The counter
+ * row is written first: on PostgreSQL its row lock orders concurrent requests; on SQLite that write
+ * takes the database's write lock, which does the same. So processes sharing a database never pass
+ * the daily bound between them.
+ */
+async function lockedDayCount(trx: Db, backend: 'sqlite' | 'postgres', day: string): Promise<number> {
+  await trx
+    .insertInto('discovery_days')
+    .values({ day, queued: 0 })
+    .onConflict((oc) => oc.column('day').doNothing())
+    .execute();
+  const counter = await trx
+    .selectFrom('discovery_days')
+    .select('queued')
+    .where('day', '=', day)
+    .$if(backend === 'postgres', (qb) => qb.forUpdate())
+    .executeTakeFirstOrThrow();
+  return Number(counter.queued);
+}
+
+async function raiseDayCount(trx: Db, day: string, added: number): Promise<void> {
+  if (added > 0)
+    await trx
+      .updateTable('discovery_days')
+      .set({ queued: sql`queued + ${added}` })
+      .where('day', '=', day)
+      .execute();
+}
+
+/**
  * Which of `refs` are on the watch list, and (when `options.add`) puts the others on it as
  * discovered, due at `at`, as far as the day's bound allows. The day's count is read and raised in
  * the same transaction, so processes sharing a database never pass the bound between them.
@@ -75,22 +105,10 @@ export async function queueDiscovered(
   outcome.listed.clear();
   const day = at.slice(0, 10);
   return db.transaction().execute(async (trx) => {
-    // The counter row first: on PostgreSQL its lock orders concurrent requests; on SQLite this
-    // write takes the database's write lock, which does the same.
-    await trx
-      .insertInto('discovery_days')
-      .values({ day, queued: 0 })
-      .onConflict((oc) => oc.column('day').doNothing())
-      .execute();
-    const counter = await trx
-      .selectFrom('discovery_days')
-      .select('queued')
-      .where('day', '=', day)
-      .$if(backend === 'postgres', (qb) => qb.forUpdate())
-      .executeTakeFirstOrThrow();
+    const counted = await lockedDayCount(trx, backend, day);
     await listedIn(trx);
     const fresh = unique.filter((r) => !outcome.listed.has(keyOf(r.kind, r.id)));
-    const room = Math.max(0, options.dailyCap - Number(counter.queued));
+    const room = Math.max(0, options.dailyCap - counted);
     const taken = fresh.slice(0, room);
     outcome.over_cap = fresh.length - taken.length;
     for (const chunk of chunks(taken)) {
@@ -112,12 +130,7 @@ export async function queueDiscovered(
       outcome.added += Number(inserted.numInsertedOrUpdatedRows ?? 0);
       for (const r of chunk) outcome.listed.add(keyOf(r.kind, r.id));
     }
-    if (outcome.added > 0)
-      await trx
-        .updateTable('discovery_days')
-        .set({ queued: sql`queued + ${outcome.added}` })
-        .where('day', '=', day)
-        .execute();
+    await raiseDayCount(trx, day, outcome.added);
     return outcome;
   });
 }
@@ -191,29 +204,14 @@ export async function queueOwner(
   if (listed) return 'listed';
   const day = at.slice(0, 10);
   return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('discovery_days')
-      .values({ day, queued: 0 })
-      .onConflict((oc) => oc.column('day').doNothing())
-      .execute();
-    const counter = await trx
-      .selectFrom('discovery_days')
-      .select('queued')
-      .where('day', '=', day)
-      .$if(backend === 'postgres', (qb) => qb.forUpdate())
-      .executeTakeFirstOrThrow();
-    if (Number(counter.queued) >= dailyCap) return 'over_cap';
+    if ((await lockedDayCount(trx, backend, day)) >= dailyCap) return 'over_cap';
     const inserted = await trx
       .insertInto('discovered_owners')
       .values({ owner, due_at: at })
       .onConflict((oc) => oc.column('owner').doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'listed';
-    await trx
-      .updateTable('discovery_days')
-      .set({ queued: sql`queued + 1` })
-      .where('day', '=', day)
-      .execute();
+    await raiseDayCount(trx, day, 1);
     return 'queued';
   });
 }
