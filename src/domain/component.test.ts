@@ -220,6 +220,7 @@ describe('componentFromPurl', () => {
       `docker.io/library/debian:latest@sha256:${SHA}`,
     ],
     ['pkg:oci/app?repository_url=ghcr.io/acme/app&tag=1.2', 'docker', 'ghcr.io/acme/app:1.2'],
+    ['pkg:oci/app?repository_url=https://ghcr.io/acme/app/&tag=1.2', 'docker', 'ghcr.io/acme/app:1.2'],
   ])('%s → %s %s', (purl, kind, id) => {
     expect(componentFromPurl(purl)).toEqual({ kind, id });
   });

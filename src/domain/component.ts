@@ -9,6 +9,7 @@ import { PackageURL } from 'packageurl-js';
 import { ValidationError, quoteInput } from './errors.js';
 import { normaliseDockerReference, parseDockerId, DOCKER_HUB } from './docker-reference.js';
 import { DISTRO_PRODUCTS, distroRelease } from './distro-release.js';
+import { trimTrailing } from './text.js';
 
 export const COMPONENT_KINDS = [
   'github',
@@ -442,7 +443,7 @@ export function componentFromPurl(purl: string): ComponentRef {
     case 'oci': {
       // The repository (registry and path) is in repository_url; the name alone names no registry.
       if (!repositoryUrl) throw purlError(purl, 'an oci purl without repository_url names no registry');
-      const repository = repositoryUrl.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+      const repository = trimTrailing(repositoryUrl.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''), '/');
       const tag = p.qualifiers?.['tag'];
       if (p.version?.includes(':')) return wrap('docker', `${repository}${tag ? `:${tag}` : ''}@${p.version}`);
       return wrap('docker', tag ? `${repository}:${tag}` : repository);
