@@ -75,6 +75,11 @@ export interface HttpClientOptions {
   maxBodyBytes: number;
   /** Local clock for rate-limit waits (tests move it). */
   now?: () => number;
+  /**
+   * At least this long between the starts of two requests, for an upstream that asks readers to
+   * keep to a rate (crates.io's API: one request a second). Measured on the real clock.
+   */
+  minIntervalMs?: number;
 }
 
 const MAX_REDIRECTS = 5;
@@ -120,6 +125,8 @@ export class HttpClient {
   /** Set when the upstream said "rate limited until T": no request goes out before T. */
   private blockedUntil = 0;
   private blockedBy: Record<string, EvidenceValue> = {};
+  /** When the next request may start, with `minIntervalMs` set. */
+  private nextStart = 0;
 
   constructor(private readonly options: HttpClientOptions) {
     this.slots = new Slots(Math.max(1, Math.floor(options.concurrency)));
@@ -267,6 +274,16 @@ export class HttpClient {
     }
   }
 
+  /** Waits for this request's turn when the upstream asks for a steady rate; turns are handed out in order. */
+  private async paced(): Promise<void> {
+    const interval = this.options.minIntervalMs ?? 0;
+    if (interval <= 0) return;
+    const now = Date.now();
+    const start = Math.max(now, this.nextStart);
+    this.nextStart = start + interval;
+    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+  }
+
   /** Non-null while the upstream's last rate limit runs: the request is not sent. */
   private deferred(): Exchange | null {
     if (this.now() >= this.blockedUntil) return null;
@@ -289,6 +306,7 @@ export class HttpClient {
     try {
       const late = this.deferred();
       if (late) return late;
+      await this.paced();
       const signal = AbortSignal.timeout(this.options.timeoutMs);
       let res: Response;
       try {

@@ -21,11 +21,17 @@ const MiB = 1024 * 1024;
 /** Full packuments and PyPI project documents of big projects run to tens of megabytes. */
 const LARGE_BODY = 96 * MiB;
 const SMALL_BODY = 8 * MiB;
+export const CRATES_API_INTERVAL_MS = 1_000;
 
 export function createSources(options: UpstreamOptions): Sources {
   const base = (url: string) => trimTrailing(url, '/');
-  const client = (upstream: keyof Omit<UpstreamOptions['urls'], 'dependentsRegistry'>, maxBodyBytes: number) =>
+  const client = (
+    upstream: keyof Omit<UpstreamOptions['urls'], 'dependentsRegistry'>,
+    maxBodyBytes: number,
+    minIntervalMs = 0,
+  ) =>
     new HttpClient({
+      minIntervalMs,
       upstream,
       base: base(options.urls[upstream]),
       userAgent: options.userAgent,
@@ -54,7 +60,8 @@ export function createSources(options: UpstreamOptions): Sources {
     cargo: createCargoSource(
       client('cratesIndex', SMALL_BODY),
       base(options.urls.cratesIndex),
-      client('crates', SMALL_BODY),
+      // crates.io's data-access policy: at most one API request a second (the index has no limit).
+      client('crates', SMALL_BODY, CRATES_API_INTERVAL_MS),
       base(options.urls.crates),
     ),
     nuget: createNugetSource(client('nuget', LARGE_BODY), base(options.urls.nuget)),

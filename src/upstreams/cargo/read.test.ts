@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
 import type { CargoPhase } from '../../simulator/scenario.js';
+import { CRATES_API_INTERVAL_MS } from '../sources.js';
 import { indexPath } from './read.js';
 
 const TODAY = '2026-03-01';
@@ -19,6 +20,9 @@ const COMPONENTS: Record<string, CargoPhase[]> = {
   'cargo:all-yanked': crate({ versions: { '0.1.0': '2025-01-01T00:00:00Z' }, yanked: ['0.1.0'] }),
   // Published before the index carried pubtime: the crates API dates the newest version.
   'cargo:old-lines': crate({ versions: { '2.0.0': '2025-12-01T00:00:00Z' }, no_pubtime: true }),
+  'cargo:old-a': crate({ versions: { '1.0.0': '2025-12-01T00:00:00Z' }, no_pubtime: true }),
+  'cargo:old-b': crate({ versions: { '1.0.0': '2025-12-01T00:00:00Z' }, no_pubtime: true }),
+  'cargo:old-c': crate({ versions: { '1.0.0': '2025-12-01T00:00:00Z' }, no_pubtime: true }),
   'cargo:ab': crate({ versions: { '1.0.0': '2026-01-01T00:00:00Z' } }),
   'cargo:abc': crate({ versions: { '1.0.0': '2026-01-01T00:00:00Z' } }),
   'cargo:gone': crate({ fail: 'not_found' }),
@@ -74,5 +78,16 @@ describe('crates reader against the simulated sparse index and API', () => {
       '/cratesindex/ol/d-/old-lines',
       '/crates/api/v1/crates/old-lines/2.0.0',
     ]);
+  });
+
+  it('keeps to crates.io API etiquette: one request a second, however many reads ask at once', async () => {
+    const sources = h.newSources();
+    const started = Date.now();
+    const readings = await Promise.all(
+      ['old-a', 'old-b', 'old-c'].map((id) => sources.cargo.read({ kind: 'cargo', id }, TODAY)),
+    );
+    // Three API requests: the second waits a second after the first, the third a second more.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * CRATES_API_INTERVAL_MS - 50);
+    for (const r of readings) expect(classify(r.signals, TODAY)).toBe('alive');
   });
 });
