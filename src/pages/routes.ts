@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { componentFromPurl, normaliseComponent } from '../domain/component.js';
+import { normaliseComponent } from '../domain/component.js';
+import { componentFromPurl } from '../domain/purl-component.js';
 import { ValidationError } from '../domain/errors.js';
 import { AnswerCache } from '../operations/answer-cache.js';
 import type { RecordDeps } from '../operations/deps.js';

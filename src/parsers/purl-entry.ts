@@ -3,7 +3,7 @@
  * formats identify a package by purl, and the reasons given for a purl Tended cannot look
  * up must read the same whichever SBOM it came from.
  */
-import { componentFromPurl } from '../domain/component.js';
+import { componentFromPurl } from '../domain/purl-component.js';
 import { ValidationError } from '../domain/errors.js';
 import {
   addUnresolved,
