@@ -92,6 +92,9 @@ export async function queueNamed(deps: DiscoveryDeps, ref: ComponentRef): Promis
   return outcome.listed.size > 0 ? 'queued' : 'over-cap';
 }
 
+const OVER_CAP =
+  ': this is "not checked", never "gone". It was not queued for observation: this deployment\'s daily bound on newly queued names is reached; ask again after midnight UTC.';
+
 /** Queues a GitHub owner an org read named, when the record holds nothing under it. */
 export async function queueOwnerNamed(deps: DiscoveryDeps, owner: string): Promise<SingleQueueStatus> {
   if (!deps.discovery?.enabled) return 'off';
@@ -106,7 +109,7 @@ export function ownerNote(owner: string, asOf: string, status: SingleQueueStatus
     case 'queued':
       return `Not checked yet; queued for observation. ${none}: its public repositories are listed and read within a day, and answered from then on. Not checked is never "gone".`;
     case 'over-cap':
-      return `${none}: this is "not checked", never "gone". It was not queued for observation: this deployment's daily bound on newly queued names is reached; ask again after midnight UTC.`;
+      return `${none}${OVER_CAP}`;
     case 'off':
       return `${none}: not checked, never "gone".`;
   }
@@ -119,7 +122,7 @@ export function unheldNote(ref: ComponentRef, asOf: string, status: SingleQueueS
     case 'queued':
       return `Not checked yet; queued for observation. ${none}: it is read within a day, and answered from then on once its upstream shows it public. Not checked is never "gone".`;
     case 'over-cap':
-      return `${none}: this is "not checked", never "gone". It was not queued for observation: this deployment's daily bound on newly queued names is reached; ask again after midnight UTC.`;
+      return `${none}${OVER_CAP}`;
     case 'off':
       return `No observation of ${ref.id} on or before ${asOf}: this is "not checked", never "gone".`;
   }

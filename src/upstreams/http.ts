@@ -9,6 +9,7 @@
 import type { EvidenceValue } from '../domain/observation.js';
 import type { UnreachableReason } from '../domain/state.js';
 import { rateLimitOf, retryAfterMs, spentUntil } from './rate-limit.js';
+import { Pace, Slots } from './request-slots.js';
 import type { ConditionalCache } from './source.js';
 
 /** How the evidence of a request never sent (its upstream held back) begins; see heldBackUntil. */
@@ -96,28 +97,6 @@ type Exchange =
   | { ok: true; status: number; headers: Headers; text: string }
   | { ok: false; reason: UnreachableReason; evidence: Record<string, EvidenceValue> };
 
-/** A counting semaphore: at most `limit` exchanges with one upstream at a time. */
-class Slots {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly limit: number) {}
-
-  async acquire(): Promise<void> {
-    if (this.active < this.limit) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiting.shift();
-    // The slot passes straight to the next waiter, so `active` is unchanged.
-    if (next) next();
-    else this.active--;
-  }
-}
-
 export class HttpClient {
   private readonly slots: Slots;
   private readonly now: () => number;
@@ -125,11 +104,11 @@ export class HttpClient {
   /** Set when the upstream said "rate limited until T": no request goes out before T. */
   private blockedUntil = 0;
   private blockedBy: Record<string, EvidenceValue> = {};
-  /** When the next request may start, with `minIntervalMs` set. */
-  private nextStart = 0;
+  private readonly pace: Pace;
 
   constructor(private readonly options: HttpClientOptions) {
     this.slots = new Slots(Math.max(1, Math.floor(options.concurrency)));
+    this.pace = new Pace(options.minIntervalMs ?? 0);
     this.now = options.now ?? Date.now;
     this.baseOrigin = new URL(options.base).origin;
   }
@@ -176,7 +155,9 @@ export class HttpClient {
         redirects,
       );
     }
-    const body = parseJson(x.text);
+    const asText = spec.body === 'text';
+    // A text 200 (XML, go.mod, an index file) goes to its extractor as it is; error bodies may still be JSON.
+    const body = asText && x.status === 200 ? undefined : parseJson(x.text);
     const limit = rateLimitOf(x.status, x.headers, body, x.text, this.now());
     if (limit) {
       this.block(limit.waitMs, { ...limit.evidence, url });
@@ -198,7 +179,6 @@ export class HttpClient {
       return this.unreachable(url, 'unauthorized', { http_status: 401, message: messageOf(body, x.text) }, redirects);
     if (x.status !== 200)
       return { kind: 'status', url, status: x.status, body, text: x.text, headers: x.headers, redirects };
-    const asText = spec.body === 'text';
     if (!asText && body === undefined) {
       return this.unreachable(
         url,
@@ -274,16 +254,6 @@ export class HttpClient {
     }
   }
 
-  /** Waits for this request's turn when the upstream asks for a steady rate; turns are handed out in order. */
-  private async paced(): Promise<void> {
-    const interval = this.options.minIntervalMs ?? 0;
-    if (interval <= 0) return;
-    const now = Date.now();
-    const start = Math.max(now, this.nextStart);
-    this.nextStart = start + interval;
-    if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
-  }
-
   /** Non-null while the upstream's last rate limit runs: the request is not sent. */
   private deferred(): Exchange | null {
     if (this.now() >= this.blockedUntil) return null;
@@ -306,7 +276,7 @@ export class HttpClient {
     try {
       const late = this.deferred();
       if (late) return late;
-      await this.paced();
+      await this.pace.turn();
       const signal = AbortSignal.timeout(this.options.timeoutMs);
       let res: Response;
       try {

@@ -73,6 +73,29 @@ export interface UpstreamUrls {
   nuget: string;
 }
 
+/**
+ * Every upstream at one base URL: readers that must never reach one (benchmarks, limit suites)
+ * point at a closed port. Written out, so a new upstream cannot be left out.
+ */
+export function everyUpstreamAt(url: string): UpstreamUrls {
+  return {
+    github: url,
+    npm: url,
+    pypi: url,
+    endoflife: url,
+    dockerhub: url,
+    dependents: url,
+    dependentsRegistry: 'npmjs.org',
+    maven: url,
+    goproxy: url,
+    rubygems: url,
+    packagist: url,
+    crates: url,
+    cratesIndex: url,
+    nuget: url,
+  };
+}
+
 export interface UpstreamOptions {
   /** Base URLs without a trailing slash; a base may carry a path (http://host:1/github) which every request keeps. */
   urls: UpstreamUrls;

@@ -1,7 +1,7 @@
 import { build } from '../../src/http/app.js';
 import { createRateLimiter, type LimiterOptions, type RateLimiter } from '../../src/limits/limiter.js';
 import { MemoryConditionalCache } from '../../src/upstreams/memory-cache.js';
-import type { Sources } from '../../src/upstreams/source.js';
+import { everyUpstreamAt, type Sources } from '../../src/upstreams/source.js';
 import { createSources } from '../../src/upstreams/sources.js';
 import type { Store } from '../../src/storage/store.js';
 import { recordDeps } from './record.js';
@@ -10,22 +10,7 @@ import { recordDeps } from './record.js';
 export function closedSources(): Sources {
   const nowhere = 'http://127.0.0.1:9';
   return createSources({
-    urls: {
-      github: nowhere,
-      npm: nowhere,
-      pypi: nowhere,
-      endoflife: nowhere,
-      dockerhub: nowhere,
-      dependents: nowhere,
-      dependentsRegistry: 'npmjs.org',
-      maven: nowhere,
-      goproxy: nowhere,
-      rubygems: nowhere,
-      packagist: nowhere,
-      crates: nowhere,
-      cratesIndex: nowhere,
-      nuget: nowhere,
-    },
+    urls: everyUpstreamAt(nowhere),
     githubToken: null,
     userAgent: 'tended-test',
     timeoutMs: 1000,

@@ -6,12 +6,12 @@
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { normaliseComponent, type ComponentRef } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
+import { githubRepositoryPath } from '../github-url.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
 
 const SECTIONS = ['dependencies', 'dev-dependencies', 'build-dependencies'] as const;
 /** Real manifests are a few KB; smol-toml builds a tree, so a bigger file is refused at once. */
 export const MAX_CARGO_TOML_BYTES = 1024 * 1024;
-const GITHUB = /^(?:https?:\/\/|ssh:\/\/git@|git@)github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/i;
 
 type Table = Record<string, unknown>;
 
@@ -49,8 +49,8 @@ export function parseCargoToml(text: string): ParseResult {
       try {
         if (t && typeof t['path'] === 'string') why = 'a path dependency: local code, not a crate from crates.io';
         else if (t && typeof t['git'] === 'string') {
-          const gh = GITHUB.exec(t['git']);
-          if (gh) ref = normaliseComponent('github', `${gh[1]}/${gh[2]}`);
+          const repository = githubRepositoryPath(t['git']);
+          if (repository) ref = normaliseComponent('github', repository);
           else why = 'a git dependency on a host other than GitHub';
         } else if (t && typeof t['registry'] === 'string')
           why = `from the registry "${t['registry'].slice(0, 40)}", not crates.io`;

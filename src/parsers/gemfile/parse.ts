@@ -5,14 +5,14 @@
  */
 import { normaliseComponent, type ComponentRef } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
+import { githubRepositoryPath } from '../github-url.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 
 const GEM_LINE = /^gem[\s(]+(["'])([^"']{1,200})\1(.*)$/;
-const OPTION = (name: string) => new RegExp(`(?:\\b${name}:|:${name}\\s*=>)\\s*(["'])([^"']{1,300})\\1`);
-const GITHUB_OPTION = OPTION('github');
-const GIT_OPTION = OPTION('git');
+// `github: "owner/repo"` and `git: "url"`, in Ruby 1.9 or hash-rocket form.
+const GITHUB_OPTION = /(?:\bgithub:|:github\s*=>)\s*(["'])([^"']{1,300})\1/;
+const GIT_OPTION = /(?:\bgit:|:git\s*=>)\s*(["'])([^"']{1,300})\1/;
 const PATH_OPTION = /\bpath:|:path\s*=>/;
-const GITHUB_URL = /^(?:https?:\/\/|git@)github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/i;
 
 export function parseGemfile(text: string): ParseResult {
   const references: ComponentReference[] = [];
@@ -34,8 +34,8 @@ export function parseGemfile(text: string): ParseResult {
         const git = GIT_OPTION.exec(options)?.[2];
         if (github) ref = normaliseComponent('github', github);
         else if (git) {
-          const gh = GITHUB_URL.exec(git);
-          if (gh) ref = normaliseComponent('github', `${gh[1]}/${gh[2]}`);
+          const repository = githubRepositoryPath(git);
+          if (repository) ref = normaliseComponent('github', repository);
           else why = 'a gem from a git repository on a host other than GitHub';
         } else if (PATH_OPTION.test(options)) why = 'a gem from a local path, not from rubygems.org';
         else ref = normaliseComponent('gem', name);

@@ -6,6 +6,7 @@
  * otherwise aged by the latest publication over listed versions.
  */
 import type { ComponentRef } from '../../domain/component.js';
+import type { EvidenceValue } from '../../domain/observation.js';
 import type { HttpClient } from '../http.js';
 import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
@@ -64,7 +65,7 @@ async function readNuget(client: HttpClient, base: string, ref: ComponentRef, to
     deprecation: s.latest_deprecation,
     all_listed_deprecated: s.all_listed_deprecated,
   };
-  const reading = (signals: Reading['signals'], more: Record<string, string | boolean> = {}): Reading => ({
+  const reading = (signals: Reading['signals'], more: Record<string, EvidenceValue> = {}): Reading => ({
     signals,
     source,
     evidence: { ...evidence, ...more },
@@ -76,5 +77,5 @@ async function readNuget(client: HttpClient, base: string, ref: ComponentRef, to
   if (s.all_listed_deprecated)
     return reading({ archived: true }, { archived_because: 'every listed version is deprecated' });
   const at = activityAsOf(s.last_published, today);
-  return { ...reading({ lastActivity: at.lastActivity }), evidence: { ...evidence, ...at.evidence } };
+  return reading({ lastActivity: at.lastActivity }, at.evidence);
 }
