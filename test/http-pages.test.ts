@@ -59,6 +59,12 @@ const PAGES = [
   '/npm/left-padded',
   '/npm/@acme/widgets',
   '/npm/left-padded?as_of=2025-08-01',
+  '/pypi/tiny-parser',
+  '/maven/org.acme/rocket-core',
+  '/golang/github.com/acme/rocket',
+  '/cargo/rocket-rs',
+  '/gem/rocket-rb',
+  '/composer/acme/rocket-php',
   '/methodology',
   '/terms',
   '/separation',
@@ -152,10 +158,23 @@ describe('human pages and crawler files', () => {
 
   it('shows on the home page the latest state changes, newest first, and how many packages have a page', async () => {
     const home = text((await get('/')).text);
+    // Newest first; on one date, by registry and name.
     expect(home).toContain(
-      'left-padded : dormant → archived observed 2025-11-20 (after 2025-08-05) @acme/widgets : dormant → alive observed 2025-08-05 (after 2025-07-15)',
+      [
+        'acme/rocket-php (Composer package): alive → archived observed 2026-04-02 (after 2025-11-20)',
+        'tiny-parser (PyPI project): dormant → archived observed 2026-04-02 (after 2025-11-20)',
+        'rocket-rs (crate): dormant → alive observed 2025-11-20 (after 2025-08-05)',
+        'acme/rocket-php (Composer package): dormant → alive observed 2025-11-20 (after 2025-08-05)',
+        'rocket-rb (gem): dormant → abandoned observed 2025-11-20 (after 2025-08-05)',
+        'github.com/acme/rocket (Go module): dormant → alive observed 2025-11-20 (after 2025-08-05)',
+        'org.acme:rocket-core (Maven artifact): dormant → alive observed 2025-11-20 (after 2025-08-05)',
+        'left-padded (npm package): dormant → archived observed 2025-11-20 (after 2025-08-05)',
+        'tiny-parser (PyPI project): alive → dormant observed 2025-11-20 (after 2025-08-05)',
+        '@acme/widgets (npm package): dormant → alive observed 2025-08-05 (after 2025-07-15)',
+      ].join(' '),
     );
-    expect(home).toContain('2 npm packages with a page (at least 1 dependent package by the latest census)');
+    // Every registry with a census, NuGet's package left out: its registry has no census, so no page.
+    expect(home).toContain('8 packages with a page (at least 1 dependent package by the latest census)');
     expect(home).toContain(`as the record stood at ${LAST_DAY}T12:00:00Z`);
   });
 
@@ -295,18 +314,16 @@ describe('human pages and crawler files', () => {
     expect((await app.request('/search?q=')).headers.get('location')).toBe('/');
     const bad = await get('/search?q=' + encodeURIComponent('not a name'));
     expect(bad.status).toBe(422);
-    expect(text(bad.text)).toContain('is not an npm package name');
+    expect(text(bad.text)).toContain('is not a package name');
     // A pasted address with a broken %-escape is a name that cannot be read: the same 422 page, not a 500.
     for (const q of ['https://www.npmjs.com/package/%E0', 'https://npmjs.com/package/%40acme%2', 'pkg:npm/%E0']) {
       const page = await get('/search?q=' + encodeURIComponent(q));
       expect(page.status, q).toBe(422);
       expect(page.headers.get('content-type'), q).toMatch(/^text\/html/);
-      expect(text(page.text), q).toContain('is not an npm package name');
+      expect(text(page.text), q).toContain('is not a package name');
       const json = await app.request('/search?q=' + encodeURIComponent(q), { headers: { accept: 'application/json' } });
       expect(json.status, q).toBe(422);
-      expect(((await json.json()) as { detail: string }).detail, q).toMatch(
-        /Search for a package by its exact npm name/,
-      );
+      expect(((await json.json()) as { detail: string }).detail, q).toMatch(/Search for a package by its exact name/);
     }
     expect(text((await get('/search?q=' + encodeURIComponent('https://www.npmjs.com/package/%E0'))).text)).toContain(
       'broken %-escape',
@@ -327,6 +344,12 @@ describe('human pages and crawler files', () => {
       `${BASE}/separation`,
       `${BASE}/npm/@acme/widgets`,
       `${BASE}/npm/left-padded`,
+      `${BASE}/pypi/tiny-parser`,
+      `${BASE}/maven/org.acme/rocket-core`,
+      `${BASE}/golang/github.com/acme/rocket`,
+      `${BASE}/cargo/rocket-rs`,
+      `${BASE}/gem/rocket-rb`,
+      `${BASE}/composer/acme/rocket-php`,
     ]);
     expect((await get('/robots.txt')).text).toContain(`Sitemap: ${BASE}/sitemap.xml`);
     const llms = (await get('/llms.txt')).text;

@@ -30,6 +30,22 @@ export type NewCensus = Omit<Census, 'leaf_index'>;
 
 export const CENSUS_LEAF_TYPE = 'tended/census/v1';
 
+/**
+ * The kinds whose registry has a dependents count Tended reads (DESIGN §3 "Adoption"): the package
+ * registries the dependents source indexes under the names Tended keeps. NuGet is left out: the
+ * source names NuGet packages in their published case and looks names up case-sensitively, while
+ * NuGet ids compare without case and Tended keeps them lower-cased, so most reads would miss.
+ */
+export const CENSUS_KINDS: ReadonlySet<ComponentKind> = new Set([
+  'npm',
+  'pypi',
+  'maven',
+  'golang',
+  'cargo',
+  'gem',
+  'composer',
+]);
+
 export function validateNewCensus(c: NewCensus): void {
   const issues: ValidationIssue[] = [];
   if (!c.component || !isComponentKind(c.component.kind))

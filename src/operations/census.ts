@@ -1,10 +1,7 @@
 import { utcDateOf } from '../domain/calendar.js';
-import type { Census, NewCensus } from '../domain/census.js';
+import { CENSUS_KINDS, type Census, type NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { ObserverDeps } from './observe.js';
-
-/** The kinds whose adoption signal the dependents source counts (DESIGN §7: the npm registry). */
-const CENSUS_KINDS: ReadonlySet<ComponentRef['kind']> = new Set(['npm']);
 
 /**
  * `tended census`: reads the dependents count of every watched package the dependents source

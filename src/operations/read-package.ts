@@ -1,7 +1,7 @@
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
-import type { Census } from '../domain/census.js';
+import { CENSUS_KINDS, type Census } from '../domain/census.js';
 import { ValidationError } from '../domain/errors.js';
-import { normaliseComponent, type ComponentRef } from '../domain/component.js';
+import { normaliseComponent, type ComponentKind, type ComponentRef } from '../domain/component.js';
 import type { Observation } from '../domain/observation.js';
 import { seriesWithin, stateMutations, type Mutation } from '../domain/series.js';
 import type { AdoptedComponent } from '../storage/store.js';
@@ -37,17 +37,18 @@ export interface PackageVersion {
 }
 
 /**
- * Validates an npm package name and as_of, and reads the versions a page for it rests on: two
- * lookups the SQLite store answers from memory, so a cached page costs no query.
+ * Validates a package name of a registry with pages and as_of, and reads the versions a page for
+ * it rests on: two lookups the SQLite store answers from memory, so a cached page costs no query.
  */
 export async function packageVersion(
   deps: RecordDeps,
+  kind: ComponentKind,
   name: string,
   rawAsOf: string | undefined,
 ): Promise<PackageVersion> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
-  const ref = packageRef(name);
+  const ref = packageRef(kind, name);
   const [observationsVersion, censusVersion] = await Promise.all([
     deps.store.componentVersion(ref),
     deps.store.censusVersion(ref),
@@ -56,9 +57,9 @@ export async function packageVersion(
 }
 
 /** The page's package, an invalid name reported against the path parameter that holds it (`/npm/{name}`). */
-function packageRef(name: string): ComponentRef {
+function packageRef(kind: ComponentKind, name: string): ComponentRef {
   try {
-    return normaliseComponent('npm', name);
+    return normaliseComponent(kind, name);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     throw new ValidationError(error.issues.map((i) => ({ ...i, loc: ['path', 'name'] })));
@@ -88,9 +89,10 @@ export async function readPackage(
   };
 }
 
-/** The packages that have a page, with their latest census. */
-export function adoptedPackages(deps: RecordDeps, minDependents: number): Promise<AdoptedComponent[]> {
-  return deps.store.adoptedComponents('npm', minDependents);
+/** The packages that have a page, with their latest census: every registry with a census, in its order. */
+export async function adoptedPackages(deps: RecordDeps, minDependents: number): Promise<AdoptedComponent[]> {
+  const byKind = await Promise.all([...CENSUS_KINDS].map((kind) => deps.store.adoptedComponents(kind, minDependents)));
+  return byKind.flat();
 }
 
 export interface RecentChange {
@@ -117,7 +119,7 @@ export async function recentStateChanges(
     const chunk = adopted.slice(i, i + CHANGES_CHUNK);
     const held = await deps.store.observationsOfMany(chunk.map((a) => a.component));
     for (const a of chunk) {
-      for (const mutation of stateMutations(held.get(`npm:${a.component.id}`) ?? []))
+      for (const mutation of stateMutations(held.get(`${a.component.kind}:${a.component.id}`) ?? []))
         best.push({ ref: a.component, mutation });
     }
     best = best.sort(newestFirst).slice(0, limit);
@@ -127,5 +129,7 @@ export async function recentStateChanges(
 
 function newestFirst(x: RecentChange, y: RecentChange): number {
   if (x.mutation.observed !== y.mutation.observed) return x.mutation.observed < y.mutation.observed ? 1 : -1;
-  return x.ref.id < y.ref.id ? -1 : x.ref.id > y.ref.id ? 1 : 0;
+  const a = `${x.ref.kind}:${x.ref.id}`;
+  const b = `${y.ref.kind}:${y.ref.id}`;
+  return a < b ? -1 : a > b ? 1 : 0;
 }

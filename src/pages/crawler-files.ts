@@ -56,14 +56,14 @@ export function robotsTxt(baseUrl: string): string {
 export function llmsTxt(baseUrl: string, minDependents: number): string {
   return `# Tended
 
-> A dated, verifiable record of whether software components (GitHub repositories, npm packages, PyPI projects, container base images) are still maintained. Every observation has a date, a state and the evidence it rests on; a date with no observation is "not observed"; no composite score is ever computed. Every observation is a leaf of a Merkle log with a signed C2SP checkpoint. Data: CC-BY-4.0.
+> A dated, verifiable record of whether software components (GitHub repositories; npm, PyPI, Maven, Go, Cargo, NuGet, RubyGems and Composer packages; container base images and the OS releases under them) are still maintained. Every observation has a date, a state and the evidence it rests on; a date with no observation is "not observed"; no composite score is ever computed. Every observation is a leaf of a Merkle log with a signed C2SP checkpoint. Data: CC-BY-4.0.
 
 States: alive (latest activity 180 days ago or less), dormant (180 to 365 days), abandoned (more than 365 days), archived, deleted (an authoritative 404), eol, unknown-stale (too old to vouch for the date; no state asserted), not_observed (the check failed; not dead).
 
 ## Pages
 
 - [Home](${baseUrl}/): what Tended is, package search, recently changed states
-- Package pages: ${baseUrl}/npm/{name} and ${baseUrl}/npm/@{scope}/{name}, "is {name} still maintained?", for npm packages with at least ${minDependents} dependent package(s); add ?as_of=YYYY-MM-DD for a past date
+- Package pages, "is {name} still maintained?", for packages with at least ${minDependents} dependent package(s) by the latest census; add ?as_of=YYYY-MM-DD for a past date: ${baseUrl}/npm/{name} and ${baseUrl}/npm/@{scope}/{name}, ${baseUrl}/pypi/{name}, ${baseUrl}/maven/{groupId}/{artifactId}, ${baseUrl}/golang/{module path}, ${baseUrl}/cargo/{crate}, ${baseUrl}/gem/{name}, ${baseUrl}/composer/{vendor}/{name}
 - [Methodology](${baseUrl}/methodology): every state, threshold, source and censoring rule
 - [Verify](${baseUrl}/verify): check the signed checkpoint and an inclusion proof in the browser; JSON with Accept: application/json
 - [Terms](${baseUrl}/terms) and [Separation](${baseUrl}/separation): CC-BY-4.0, a record not advice, paying buys rate never a different record
@@ -74,7 +74,7 @@ States: alive (latest activity 180 days ago or less), dormant (180 to 365 days),
 - [OpenAPI description](${baseUrl}/api/v1/docs)
 - GET /api/v1/entity/{owner}/{repo}?as_of=YYYY-MM-DD: one GitHub repository's dated series
 - GET /api/v1/org/{org}?as_of=: the held observations under an owner
-- POST /api/v1/manifest: {"components":[{"name","kind"}]} (kinds npm, github, pypi, docker) or a pasted workflow, Dockerfile, package.json or requirements.txt; one dated result per component
+- POST /api/v1/manifest: {"components":[{"name","kind"}]} (kinds github, npm, pypi, docker, maven, golang, cargo, nuget, gem, composer, distro) or a pasted workflow, Dockerfile, package.json, requirements.txt, go.mod, pom.xml, Cargo.toml, a NuGet project file, Gemfile or composer.json; one dated result per component
 - POST /api/v1/sbom: CycloneDX or SPDX (max 4 MB, never stored); one dated result per component
 - GET /api/chain/head, /api/chain/checkpoint, /api/chain/entries/{index}, /api/chain/proof/inclusion, /api/chain/proof/consistency
 - POST /mcp: the same reads as MCP tools (streamable HTTP, stateless)

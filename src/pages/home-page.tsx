@@ -1,6 +1,6 @@
 import type { RecentChange } from '../operations/read-package.js';
 import { Layout, SearchForm, StateBadge, renderDocument } from './layout.js';
-import { packagePath } from './package-page.js';
+import { packagePath, pageRegistry } from './registries.js';
 import type { SiteFacts } from './static-pages.js';
 
 export function renderHome(
@@ -28,9 +28,10 @@ export function renderHome(
     >
       <h1>Is it still maintained?</h1>
       <p class="lede">
-        Tended keeps a dated record of whether software components — npm packages, GitHub repositories, PyPI projects,
-        container base images — are still maintained. Every observation has a date, a state and the evidence it rests
-        on, and is a leaf of a signed log anyone can verify. It never guesses and never scores.
+        Tended keeps a dated record of whether software components — GitHub repositories; npm, PyPI, Maven, Go, Cargo,
+        NuGet, RubyGems and Composer packages; container base images and the OS releases under them — are still
+        maintained. Every observation has a date, a state and the evidence it rests on, and is a leaf of a signed log
+        anyone can verify. It never guesses and never scores.
       </p>
       <SearchForm id="home-search" label="Find a package" />
 
@@ -42,9 +43,9 @@ export function renderHome(
         <ul class="changes">
           {view.changes.map((c) => (
             <li>
-              <a href={packagePath(c.ref.id)}>{c.ref.id}</a>: <StateBadge state={c.mutation.from} /> →{' '}
-              <StateBadge state={c.mutation.to} /> observed {c.mutation.observed}{' '}
-              <span class="mono">(after {c.mutation.interval.after})</span>
+              <a href={packagePath(c.ref)}>{c.ref.id}</a> ({pageRegistry(c.ref.kind)?.packageNoun ?? c.ref.kind}):{' '}
+              <StateBadge state={c.mutation.from} /> → <StateBadge state={c.mutation.to} /> observed{' '}
+              {c.mutation.observed} <span class="mono">(after {c.mutation.interval.after})</span>
             </li>
           ))}
         </ul>
@@ -53,8 +54,7 @@ export function renderHome(
       <h2>What the record holds</h2>
       <ul>
         <li>
-          {view.pages} npm package{view.pages === 1 ? '' : 's'} with a page (at least {site.minDependents} dependent
-          package
+          {view.pages} package{view.pages === 1 ? '' : 's'} with a page (at least {site.minDependents} dependent package
           {site.minDependents === 1 ? '' : 's'} by the latest census); every one is listed in the{' '}
           <a href="/sitemap.xml">sitemap</a>.
         </li>

@@ -80,13 +80,13 @@ export function SearchForm(props: { id: string; label: string }) {
   return (
     <form class="search" action="/search" method="get" role="search" aria-label={props.label}>
       <label class="visually-hidden" for={props.id}>
-        npm package name
+        package name, registry:name or package URL
       </label>
       <input
         id={props.id}
         type="search"
         name="q"
-        placeholder="npm package, e.g. express"
+        placeholder="package, e.g. express or pypi:requests"
         required
         autocomplete="off"
         spellcheck={false}

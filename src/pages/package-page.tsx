@@ -1,27 +1,18 @@
 import type { Observation } from '../domain/observation.js';
 import type { PackageRecord } from '../operations/read-package.js';
 import { Layout, LICENSE_URL, StateBadge, renderDocument } from './layout.js';
+import { packagePath, pageRegistry, type PageRegistry } from './registries.js';
 import { StateTimeline } from './timeline.js';
 
-/** Where a package's page lives: `/npm/<name>`, scoped names as `/npm/@scope/name` (both URL-safe by npm's rules). */
-export function packagePath(id: string): string {
-  return `/npm/${id}`;
-}
-
-export const NPM_METHOD_SENTENCE =
-  'Read from the npm registry’s own metadata for the package: the latest-published timestamp over the versions still ' +
-  'present and the deprecation flag of the latest version. Both are authoritative: they are what the registry itself ' +
-  'serves to every installer.';
-
-const dateOf = (instant: unknown): string | null =>
-  typeof instant === 'string' && /^\d{4}-\d{2}-\d{2}/.test(instant) ? instant.slice(0, 10) : null;
-const deprecationOf = (o: { evidence: Observation['evidence'] | null } | null): string | null => {
-  const d = o?.evidence?.['deprecated'];
-  return typeof d === 'string' && d !== '' ? d : null;
-};
+const dateOf = (instant: string | null): string | null =>
+  instant !== null && /^\d{4}-\d{2}-\d{2}/.test(instant) ? instant.slice(0, 10) : null;
+const publishedOf = (registry: PageRegistry, o: { evidence: Observation['evidence'] | null } | null): string | null =>
+  o?.evidence ? dateOf(registry.published(o.evidence)) : null;
+const noticeOf = (registry: PageRegistry, o: { evidence: Observation['evidence'] | null } | null): string | null =>
+  o?.evidence ? registry.notice(o.evidence) : null;
 
 /** What a state means for a project that depends on the package: a reading of the record, not advice. */
-function meaningFor(state: string, name: string, definition: string): string {
+function meaningFor(state: string, name: string, definition: string, registry: PageRegistry): string {
   switch (state) {
     case 'alive':
       return `The ${definition}: releases of ${name} are recent. The record says nothing about quality or security, only about publishing.`;
@@ -32,9 +23,9 @@ function meaningFor(state: string, name: string, definition: string): string {
     case 'archived':
       return `${definition[0]!.toUpperCase()}${definition.slice(1)}: the maintainers of ${name} have told installers to move away from it.`;
     case 'deleted':
-      return `The registry answered that ${name} is not there (${definition}): installs of it would fail.`;
+      return `${registry.name[0]!.toUpperCase()}${registry.name.slice(1)} answered that ${name} is not there (${definition}): installs of it would fail.`;
     case 'not_observed':
-      return `The latest check could not read the registry (${definition}). Nothing is asserted about ${name} for that date.`;
+      return `The latest check could not read ${registry.name} (${definition}). Nothing is asserted about ${name} for that date.`;
     case 'unknown-stale':
       return `The last reading of ${name} is too old to vouch for this date, so no state is asserted (${definition}).`;
     default:
@@ -52,22 +43,24 @@ export interface PackagePageContext {
 
 export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext): string {
   const { ref, result, series, census, observations } = record;
+  const registry = pageRegistry(ref.kind);
+  if (registry === null) throw new Error(`no package pages for ${ref.kind} components`);
   const name = ref.id;
   const title = `is ${name} still maintained?`;
   const latest = observations.at(-1) ?? null;
-  const latestPublished = dateOf(result.evidence?.['last_published']);
-  const deprecation = deprecationOf(result);
+  const latestPublished = publishedOf(registry, result);
+  const deprecation = noticeOf(registry, result);
   const observed = result.observation_date;
-  const url = `${ctx.baseUrl}${packagePath(name)}`;
+  const url = `${ctx.baseUrl}${packagePath(ref)}`;
   const asOfNote = ctx.askedAsOf ? ` as of ${result.as_of}` : '';
 
   const qa: { q: string; a: string }[] = [
     {
       q: `When was ${name} last published?`,
       a: latestPublished
-        ? `The latest published version of ${name} dates ${latestPublished}, as read from the npm registry on ${observed}.`
+        ? `The latest published version of ${name} dates ${latestPublished}, as read from ${registry.name} on ${observed}.`
         : observed
-          ? `The npm registry reading of ${observed} carries no publish date for ${name}.`
+          ? `The reading of ${registry.name} on ${observed} carries no publish date for ${name}.`
           : `Tended holds no observation of ${name} on or before ${result.as_of}: not observed.`,
     },
     {
@@ -78,7 +71,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
     },
     {
       q: `What does the state mean for projects that depend on ${name}?`,
-      a: meaningFor(result.state, name, result.state_definition),
+      a: meaningFor(result.state, name, result.state_definition, registry),
     },
     {
       q: `What is the observation record for ${name}?`,
@@ -103,8 +96,8 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
     {
       '@context': 'https://schema.org',
       '@type': 'Dataset',
-      name: `Maintenance observations of the npm package ${name}`,
-      description: `Dated observations of whether the npm package ${name} is still maintained, read from the npm registry's latest-published timestamp and deprecation flag. One row per observation date; a date with no observation is not observed.`,
+      name: `Maintenance observations of the ${registry.packageNoun} ${name}`,
+      description: `Dated observations of whether the ${registry.packageNoun} ${name} is still maintained. ${registry.method} One row per observation date; a date with no observation is not observed.`,
       url,
       identifier: result.purl,
       license: LICENSE_URL,
@@ -119,7 +112,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
   const page = (
     <Layout
       title={`${title} — Tended`}
-      description={`${name}: ${observed ? `${result.state} (${result.state_definition}), observed ${observed}` : 'not observed'}. Dated observations from the npm registry, CC-BY-4.0.`}
+      description={`${name}: ${observed ? `${result.state} (${result.state_definition}), observed ${observed}` : 'not observed'}. Dated observations from ${registry.name}, CC-BY-4.0.`}
       canonical={url}
       jsonLd={jsonLd}
     >
@@ -159,11 +152,11 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
           )
         </dd>
         <dt>Method</dt>
-        <dd>{NPM_METHOD_SENTENCE}</dd>
+        <dd>{registry.method}</dd>
         <dt>Source / evidence</dt>
         <dd>
           {observed ? <a href={result.source}>{result.source}</a> : result.source} ·{' '}
-          <a href={`https://www.npmjs.com/package/${name}`}>registry page</a>
+          <a href={registry.pageUrl(name)}>registry page</a>
           {result.leaf_index !== null ? <> · log leaf {result.leaf_index}</> : null}
         </dd>
         <dt>Observed as of</dt>
@@ -173,10 +166,10 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
           {result.censoring_status}, answering for {result.as_of}
         </dd>
         <dt>Registry</dt>
-        <dd>npm (the JavaScript package registry)</dd>
+        <dd>{registry.description}</dd>
       </dl>
 
-      <form class="as-of" action={packagePath(name)} method="get">
+      <form class="as-of" action={packagePath(ref)} method="get">
         <label for="as_of">See the record as of</label>
         <input id="as_of" type="date" name="as_of" max={ctx.today} value={ctx.askedAsOf ?? ''} />
         <button type="submit">Show</button>
@@ -224,8 +217,8 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
                   {o.corrects !== null ? ' (corrected)' : ''}
                 </td>
                 <td>{o.state}</td>
-                <td>{dateOf(o.evidence['last_published']) ?? '—'}</td>
-                <td>{deprecationOf(o) ?? '—'}</td>
+                <td>{publishedOf(registry, o) ?? '—'}</td>
+                <td>{noticeOf(registry, o) ?? '—'}</td>
               </tr>
             ))}
           </tbody>

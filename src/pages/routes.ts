@@ -1,7 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { normaliseComponent } from '../domain/component.js';
-import { componentFromPurl } from '../domain/purl-component.js';
+import type { ComponentKind } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { AnswerCache } from '../operations/answer-cache.js';
 import type { RecordDeps } from '../operations/deps.js';
@@ -9,7 +8,9 @@ import { readHead } from '../operations/read-chain.js';
 import { adoptedPackages, packageVersion, readPackage, recentStateChanges } from '../operations/read-package.js';
 import { llmsTxt, pricesJson, robotsTxt, sitemapPartXml, sitemapXml, type SitemapUrl } from './crawler-files.js';
 import { renderHome } from './home-page.js';
-import { packagePath, renderPackagePage } from './package-page.js';
+import { renderPackagePage } from './package-page.js';
+import { packagePath, pageRegistry } from './registries.js';
+import { searchedPackage } from './search.js';
 import { ASSET_CACHE, PAGE_CACHE, rendered, send, shortHash, type Rendered } from './respond.js';
 import { SITE_CSS } from './site-css.js';
 import {
@@ -169,39 +170,47 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
       if (!(error instanceof ValidationError)) throw error;
       return notFound(
         c,
-        { kind: 'invalid-name', name: q, why: error.issues[0]?.msg ?? 'not an npm package name' },
+        { kind: 'invalid-name', name: q, noun: 'package', why: error.issues[0]?.msg ?? 'not a package name' },
         422,
       );
     }
   });
 
-  const packageRoute = async (c: Context, name: string) => {
+  const packageRoute = async (c: Context, kind: ComponentKind, name: string) => {
+    const registry = pageRegistry(kind)!;
     let v;
     try {
-      v = await packageVersion(deps, name, c.req.query('as_of'));
+      v = await packageVersion(deps, kind, name, c.req.query('as_of'));
     } catch (error) {
       if (!(error instanceof ValidationError) || !wantsHtml(c)) throw error;
       const issue = error.issues[0];
       if (issue?.loc.includes('as_of')) return notFound(c, { kind: 'invalid-date', why: issue.msg }, 422);
-      return notFound(c, { kind: 'invalid-name', name, why: issue?.msg ?? 'not an npm package name' }, 422);
+      return notFound(
+        c,
+        { kind: 'invalid-name', name, noun: registry.packageNoun, why: issue?.msg ?? 'not a package name' },
+        422,
+      );
     }
     const s = site(c);
-    const key = `${v.ref.id}|${v.asOf ?? `today ${v.today}`}|${v.observationsVersion ?? 'none'}|${v.censusVersion ?? 'none'}|${minDependents}|${s.baseUrl}`;
+    const key = `${kind}:${v.ref.id}|${v.asOf ?? `today ${v.today}`}|${v.observationsVersion ?? 'none'}|${v.censusVersion ?? 'none'}|${minDependents}|${s.baseUrl}`;
     const cached = packagePages.get(key);
     if (cached) return send(c, cached);
     const record = await readPackage(deps, v, minDependents);
     if ('reason' in record) {
+      const name = record.ref.id;
       return notFound(
         c,
-        record.reason === 'not-watched' || record.reason === 'no-census'
-          ? { kind: record.reason, name: record.ref.id }
-          : {
-              kind: 'not-qualified',
-              name: record.ref.id,
-              dependents: record.census.dependents,
-              readDate: record.census.read_date,
-              minDependents,
-            },
+        record.reason === 'not-watched'
+          ? { kind: 'not-watched', name, noun: registry.packageNoun }
+          : record.reason === 'no-census'
+            ? { kind: 'no-census', name, noun: registry.packageNoun, factsPath: `/v1/trust_score/${kind}/${name}` }
+            : {
+                kind: 'not-qualified',
+                name,
+                dependents: record.census.dependents,
+                readDate: record.census.read_date,
+                minDependents,
+              },
         404,
       );
     }
@@ -215,12 +224,23 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     packagePages.set(key, page);
     return send(c, page);
   };
-  app.get('/npm/:name', (c) => packageRoute(c, c.req.param('name')));
+  // One route per registry with pages, each in its purl's spelling (registries.ts packagePath).
+  app.get('/npm/:name', (c) => packageRoute(c, 'npm', c.req.param('name')));
   app.get('/npm/:scope/:name', (c) => {
     const scope = c.req.param('scope');
     if (!scope.startsWith('@')) return notFound(c, { kind: 'no-page', path: c.req.path }, 404);
-    return packageRoute(c, `${scope}/${c.req.param('name')}`);
+    return packageRoute(c, 'npm', `${scope}/${c.req.param('name')}`);
   });
+  for (const kind of ['pypi', 'cargo', 'gem'] as const)
+    app.get(`/${kind}/:name`, (c) => packageRoute(c, kind, c.req.param('name')));
+  app.get('/maven/:group/:artifact', (c) =>
+    packageRoute(c, 'maven', `${c.req.param('group')}:${c.req.param('artifact')}`),
+  );
+  app.get('/composer/:vendor/:name', (c) =>
+    packageRoute(c, 'composer', `${c.req.param('vendor')}/${c.req.param('name')}`),
+  );
+  // A module path has any number of elements; none may hold a %-escape, so the raw path is the name.
+  app.get('/golang/*', (c) => packageRoute(c, 'golang', c.req.path.slice('/golang/'.length)));
 
   app.get('/robots.txt', (c) => {
     const s = site(c);
@@ -262,7 +282,7 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     const adopted = await adoptedPackages(deps, minDependents);
     return [
       ...STATIC_PATHS.map((p) => ({ loc: `${baseUrl}${p}` })),
-      ...adopted.map((a) => ({ loc: `${baseUrl}${packagePath(a.component.id)}` })),
+      ...adopted.map((a) => ({ loc: `${baseUrl}${packagePath(a.component)}` })),
     ];
   };
   app.get('/sitemap.xml', async (c) => {
@@ -336,40 +356,4 @@ function notFound(c: Context, reason: NotFoundReason, status: 404 | 422): Respon
 
 function wantsHtml(c: Context): boolean {
   return (c.req.header('accept') ?? '').includes('text/html');
-}
-
-/** What a reader may type: a bare name, `name@version`, `npm:name`, a pkg:npm purl, or an npmjs.com package URL. */
-function searchedPackage(q: string): string {
-  if (q.startsWith('pkg:')) {
-    const ref = componentFromPurl(q);
-    if (ref.kind !== 'npm')
-      throw new ValidationError([
-        {
-          loc: ['query', 'q'],
-          msg: 'package pages are for npm packages; this purl names another kind',
-          type: 'value_error',
-        },
-      ]);
-    return ref.id;
-  }
-  const url = /^https?:\/\/(?:www\.)?npmjs\.com\/package\/(.+?)\/?$/.exec(q);
-  const name = url ? decodedPath(url[1]!) : q.replace(/^npm:/, '');
-  // `express@4.18.2` as npm install takes it: the page is the package's, whatever the version.
-  const versioned = /^(@?[^@]+)@[^@/]+$/.exec(name);
-  return normaliseComponent('npm', versioned ? versioned[1]! : name).id;
-}
-
-/** A pasted URL's path, percent-decoded; a broken escape (`%E0`) is a name that cannot be read, not a failure. */
-function decodedPath(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    throw new ValidationError([
-      {
-        loc: ['query', 'q'],
-        msg: `the npmjs.com address holds a broken %-escape ("%" must be followed by two hex digits of UTF-8), so it names no package`,
-        type: 'value_error.url_escape',
-      },
-    ]);
-  }
 }

@@ -95,11 +95,66 @@ export function renderMethodology(site: SiteFacts): string {
               ended
             </td>
           </tr>
+          <tr>
+            <td>Maven artifact (Maven Central)</td>
+            <td>the latest release’s POM publication time (Last-Modified)</td>
+            <td>
+              a <code>&lt;relocation&gt;</code> in the latest POM (the artifact moved)
+            </td>
+            <td>
+              never: Central removes nothing, and an artifact may live in another repository; a 404 is{' '}
+              <code>not_observed</code>
+            </td>
+          </tr>
+          <tr>
+            <td>Go module (the module proxy)</td>
+            <td>
+              the time of the version <code>@latest</code> names
+            </td>
+            <td>
+              a <code>// Deprecated:</code> comment in its go.mod, or its GitHub repository archived
+            </td>
+            <td>
+              never by the proxy (a module may be private); a GitHub-hosted module whose repository GitHub answers 404
+            </td>
+          </tr>
+          <tr>
+            <td>Crate (crates.io)</td>
+            <td>publication time of the latest version not yanked</td>
+            <td>every version yanked</td>
+            <td>crates.io’s 404</td>
+          </tr>
+          <tr>
+            <td>NuGet package (nuget.org)</td>
+            <td>publication time of the latest listed version</td>
+            <td>the latest listed version deprecated as Legacy, every listed version deprecated, or none listed</td>
+            <td>nuget.org’s 404</td>
+          </tr>
+          <tr>
+            <td>Gem (rubygems.org)</td>
+            <td>publication time of the latest public version</td>
+            <td>(rubygems.org has no deprecation flag)</td>
+            <td>no public version: removed, or every version yanked</td>
+          </tr>
+          <tr>
+            <td>Composer package (Packagist)</td>
+            <td>publication time of the latest tagged release</td>
+            <td>the abandoned flag</td>
+            <td>Packagist’s 404</td>
+          </tr>
+          <tr>
+            <td>OS package (deb, apk, rpm)</td>
+            <td>the latest release of the distribution release it comes from</td>
+            <td>—</td>
+            <td>
+              <code>eol</code> once the distribution release’s end-of-life date has passed
+            </td>
+          </tr>
         </tbody>
       </table>
       <p>
-        For npm packages the state is read from the registry’s latest-published timestamp and deprecation flag, which
-        the registry serves to every installer: authoritative, not inferred.
+        For packages the state is read from the registry’s own metadata (its latest-published time and its deprecation,
+        relocation or abandonment flag), which the registry serves to every installer: authoritative, not inferred.
       </p>
 
       <h2>Adoption and pages</h2>
@@ -217,10 +272,10 @@ export function renderSeparation(site: SiteFacts): string {
 }
 
 export type NotFoundReason =
-  | { kind: 'not-watched'; name: string }
-  | { kind: 'no-census'; name: string }
+  | { kind: 'not-watched'; name: string; noun: string }
+  | { kind: 'no-census'; name: string; noun: string; factsPath: string }
   | { kind: 'not-qualified'; name: string; dependents: number | null; readDate: string; minDependents: number }
-  | { kind: 'invalid-name'; name: string; why: string }
+  | { kind: 'invalid-name'; name: string; noun: string; why: string }
   | { kind: 'invalid-date'; why: string }
   | { kind: 'no-page'; path: string };
 
@@ -244,12 +299,12 @@ export function explainNotFound(r: NotFoundReason): [string, string] {
     case 'not-watched':
       return [
         `No page for ${r.name}`,
-        `Tended holds no reading of the npm package ${r.name}: it was never observed and its dependents were never read, so it has no page. This says nothing about the package itself.`,
+        `Tended holds no reading of the ${r.noun} ${r.name}: it was never observed and its dependents were never read, so it has no page. This says nothing about the package itself.`,
       ];
     case 'no-census':
       return [
         `No page yet for ${r.name}`,
-        `Tended observes the npm package ${r.name} (its dated readings are at /api/v1/entity/npm/${r.name}), but its dependents have not been read yet, so it has no page: a page needs a census of its dependents first.`,
+        `Tended observes the ${r.noun} ${r.name} (its dated facts are at ${r.factsPath}), but its dependents have not been read yet, so it has no page: a page needs a census of its dependents first.`,
       ];
     case 'not-qualified':
       return [
@@ -260,15 +315,15 @@ export function explainNotFound(r: NotFoundReason): [string, string] {
       ];
     case 'invalid-name':
       return [
-        `“${r.name}” is not an npm package name`,
-        `${r.why}. Search for a package by its exact npm name, for example express or @babel/core.`,
+        `“${r.name}” is not a ${r.noun} name`,
+        `${r.why}. Search for a package by its exact name (express, @babel/core), a registry and name (pypi:requests, cargo:serde), a package URL (pkg:maven/org.slf4j/slf4j-api) or its registry page address.`,
       ];
     case 'invalid-date':
       return ['Not a date Tended can answer for', `${r.why}.`];
     case 'no-page':
       return [
         'Page not found',
-        `There is no page at ${r.path}. Search for an npm package above, or start from the home page.`,
+        `There is no page at ${r.path}. Search for a package above, or start from the home page.`,
       ];
   }
 }

@@ -50,6 +50,11 @@ const base = {
   /** For `fail: "server_error"`: which 5xx (default 500; endoflife's Netlify says 502/503). */
   status: z.number().int().min(500).max(599).optional(),
 };
+/** A package the dependents source (ecosyste.ms) indexes: what it counts (absent: it answers 404). */
+const adoption = {
+  dependents: z.number().int().min(0).nullable().optional(),
+  dependents_fail: z.enum(FAILS.dependents).optional(),
+};
 
 const GithubPhase = z.strictObject({
   ...base,
@@ -88,9 +93,7 @@ const NpmPhase = z.strictObject({
   exports: z.boolean().optional(),
   types: z.boolean().optional(),
   dependencies: z.record(z.string(), z.string()).optional(),
-  /** What the dependents source counts for this package (absent: the source answers 404). */
-  dependents: z.number().int().min(0).nullable().optional(),
-  dependents_fail: z.enum(FAILS.dependents).optional(),
+  ...adoption,
 });
 
 const PypiFile = z.strictObject({
@@ -100,6 +103,7 @@ const PypiFile = z.strictObject({
 });
 const PypiPhase = z.strictObject({
   ...base,
+  ...adoption,
   fail: z.enum(FAILS.pypi).optional(),
   /** version → its files, or one upload instant (one sdist), or [] for a release without files. */
   releases: z.record(z.string(), z.union([instant, z.array(PypiFile)])).optional(),
@@ -121,6 +125,7 @@ const DockerPhase = z.strictObject({
 
 const MavenPhase = z.strictObject({
   ...base,
+  ...adoption,
   fail: z.enum(FAILS.maven).optional(),
   /** version → when it reached Central (its POM's Last-Modified). */
   versions: z.record(z.string(), instant).optional(),
@@ -139,6 +144,7 @@ const MavenPhase = z.strictObject({
 
 const GolangPhase = z.strictObject({
   ...base,
+  ...adoption,
   fail: z.enum(FAILS.golang).optional(),
   /** version → its commit time (what the proxy reports as Time). */
   versions: z.record(z.string(), instant).optional(),
@@ -152,6 +158,7 @@ const GolangPhase = z.strictObject({
 
 const GemPhase = z.strictObject({
   ...base,
+  ...adoption,
   fail: z.enum(FAILS.gem).optional(),
   /** version → its publication instant. */
   versions: z.record(z.string(), instant).optional(),
@@ -161,6 +168,7 @@ const GemPhase = z.strictObject({
 
 const CargoPhase = z.strictObject({
   ...base,
+  ...adoption,
   fail: z.enum(FAILS.cargo).optional(),
   /** version → its publication instant. */
   versions: z.record(z.string(), instant).optional(),
@@ -186,6 +194,7 @@ const NugetPhase = z.strictObject({
 
 const ComposerPhase = z.strictObject({
   ...base,
+  ...adoption,
   fail: z.enum(FAILS.composer).optional(),
   /** Tagged version → its publication instant. */
   versions: z.record(z.string(), instant).optional(),

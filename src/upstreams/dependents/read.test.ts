@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ComponentKind } from '../../domain/component.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
 
 let h: Harness;
@@ -13,13 +14,22 @@ beforeAll(async () => {
         'npm:limited': [{ from: '2020-01-01', dependents: 5, dependents_fail: 'rate_limit_429' }],
         'npm:broken': [{ from: '2020-01-01', dependents: 5, dependents_fail: 'server_error' }],
         'npm:hangs': [{ from: '2020-01-01', dependents: 5, dependents_fail: 'timeout' }],
+        'pypi:requests': [{ from: '2020-01-01', releases: { '2.0.0': '2025-01-01T00:00:00Z' }, dependents: 70 }],
+        'maven:org.slf4j:slf4j-api': [
+          { from: '2020-01-01', versions: { '2.0.0': '2025-01-01T00:00:00Z' }, dependents: 60 },
+        ],
+        'golang:github.com/Masterminds/semver/v3': [{ from: '2020-01-01', dependents: 50 }],
+        'cargo:serde': [{ from: '2020-01-01', dependents: 40 }],
+        'gem:rails': [{ from: '2020-01-01', dependents: 30 }],
+        'composer:monolog/monolog': [{ from: '2020-01-01', dependents: 20, dependents_fail: 'rate_limit_429' }],
+        'nuget:newtonsoft.json': [{ from: '2020-01-01', versions: { '13.0.1': '2025-01-01T00:00:00Z' } }],
       },
     },
   });
 });
 afterAll(() => h.close());
 
-const read = (id: string, kind: 'npm' | 'pypi' = 'npm') => h.newSources().dependents.read({ kind, id });
+const read = (id: string, kind: ComponentKind = 'npm') => h.newSources().dependents.read({ kind, id });
 
 describe('dependents reader (ecosyste.ms packages API) against the simulator', () => {
   it('reads dependent_packages_count and names the source', async () => {
@@ -52,11 +62,34 @@ describe('dependents reader (ecosyste.ms packages API) against the simulator', (
     expect(r.evidence).toMatchObject(evidence);
   });
 
-  it('does not ask about other kinds', async () => {
-    const before = h.simulator.requests.length;
-    const r = await read('requests', 'pypi');
+  it.each([
+    ['pypi', 'requests', 'pypi.org', 'requests', 70],
+    ['maven', 'org.slf4j:slf4j-api', 'repo1.maven.org', 'org.slf4j%3Aslf4j-api', 60],
+    ['golang', 'github.com/Masterminds/semver/v3', 'proxy.golang.org', 'github.com%2FMasterminds%2Fsemver%2Fv3', 50],
+    ['cargo', 'serde', 'crates.io', 'serde', 40],
+    ['gem', 'rails', 'rubygems.org', 'rails', 30],
+  ] as const)('reads a %s package under its registry’s name there', async (kind, id, registry, path, count) => {
+    const r = await read(id, kind);
+    expect(r.dependents).toBe(count);
+    expect(r.source).toBe(`${h.simulator.urls.dependents}/api/v1/registries/${registry}/packages/${path}`);
+    expect(r.evidence).toMatchObject({ http_status: 200, registry, dependent_packages_count: count });
+  });
+
+  it('a failed read of another registry is null too', async () => {
+    const r = await read('monolog/monolog', 'composer');
     expect(r.dependents).toBeNull();
-    expect(r.evidence['not_read']).toMatch(/npm/);
+    expect(r.evidence).toMatchObject({ http_status: 429, unreachable: 'rate_limited', registry: 'packagist.org' });
+  });
+
+  it.each([
+    ['nuget', 'newtonsoft.json'],
+    ['github', 'octo/repo'],
+    ['docker', 'library/node:22'],
+  ] as const)('does not ask about %s components, and says so', async (kind, id) => {
+    const before = h.simulator.requests.length;
+    const r = await read(id, kind);
+    expect(r.dependents).toBeNull();
+    expect(r.evidence['not_read']).toContain(kind);
     expect(h.simulator.requests.length).toBe(before);
   });
 

@@ -1,9 +1,11 @@
 /**
- * The dependents count of an npm package, from the ecosyste.ms packages API (DESIGN §3
- * "Adoption", §7): `GET {base}/api/v1/registries/{registry}/packages/{name}` →
- * `dependent_packages_count`. A count that could not be read is null, never zero.
+ * The dependents count of a package, from the ecosyste.ms packages API (DESIGN §3 "Adoption",
+ * §7): `GET {base}/api/v1/registries/{registry}/packages/{name}` → `dependent_packages_count`,
+ * where `{registry}` is ecosyste.ms's name for the package's registry (its domain). A count that
+ * could not be read is null, never zero.
  */
-import type { ComponentRef } from '../../domain/component.js';
+import { CENSUS_KINDS } from '../../domain/census.js';
+import type { ComponentKind, ComponentRef } from '../../domain/component.js';
 import type { HttpClient } from '../http.js';
 import { redirectEvidence } from '../reading.js';
 import type { DependentsReading, DependentsSource } from '../source.js';
@@ -13,25 +15,42 @@ import { PACKAGE_FACTS } from './facts.js';
 export const DEPENDENTS_METHOD =
   'ecosyste.ms packages API: dependent_packages_count (packages in the registry that depend on this one)';
 
-export function createDependentsSource(client: HttpClient, base: string, registry: string): DependentsSource {
-  return { read: (ref) => readDependents(client, base, registry, ref) };
+/**
+ * ecosyste.ms's registry names, one per kind with a census. Its names match Tended's ids: Maven's
+ * `group:artifact`, Go module paths as given, PyPI's normalised names (it looks those up by their
+ * normalised form), and lower-case crates, gems and Packagist names as published.
+ */
+export const DEPENDENTS_REGISTRIES: Readonly<Partial<Record<ComponentKind, string>>> = {
+  npm: 'npmjs.org',
+  pypi: 'pypi.org',
+  maven: 'repo1.maven.org',
+  golang: 'proxy.golang.org',
+  cargo: 'crates.io',
+  gem: 'rubygems.org',
+  composer: 'packagist.org',
+};
+
+/** `npmRegistry` is TENDED_DEPENDENTS_REGISTRY: the source's name for the npm registry it counts. */
+export function createDependentsSource(client: HttpClient, base: string, npmRegistry: string): DependentsSource {
+  const registries: Partial<Record<ComponentKind, string>> = { ...DEPENDENTS_REGISTRIES, npm: npmRegistry };
+  return { read: (ref) => readDependents(client, base, registries[ref.kind] ?? null, ref) };
 }
 
 async function readDependents(
   client: HttpClient,
   base: string,
-  registry: string,
+  registry: string | null,
   ref: ComponentRef,
 ): Promise<DependentsReading> {
-  const url = `${base}/api/v1/registries/${encodeURIComponent(registry)}/packages/${encodeURIComponent(ref.id)}`;
-  if (ref.kind !== 'npm') {
+  if (registry === null || !CENSUS_KINDS.has(ref.kind)) {
     return {
       dependents: null,
-      source: url,
-      evidence: { not_read: `the dependents source is configured for the npm registry (${registry}), not ${ref.kind}` },
+      source: base,
+      evidence: { not_read: `the dependents source counts no dependents for ${ref.kind} components` },
       method: DEPENDENTS_METHOD,
     };
   }
+  const url = `${base}/api/v1/registries/${encodeURIComponent(registry)}/packages/${encodeURIComponent(ref.id)}`;
   const answer = await client.get(url, { accept: 'application/json', facts: PACKAGE_FACTS });
   if (answer.kind === 'unreachable') {
     return {
