@@ -18,6 +18,9 @@ const BELOW: Record<string, [looked: number, of: number, why: string]> = {
   'cyclonedx/trivy-nested-packages-bom.json': [4, 5, 'pkg:golang/stdlib is the Go toolchain, not a module'],
   // One of five is the image's Elasticsearch as Bitnami packages it (pkg:bitnami), a catalogue Tended does not observe.
   'spdx/trivy-elasticsearch.spdx.json': [4, 5, 'pkg:bitnami is a type Tended does not observe'],
+  // A cluster's KBOM: the six images (pkg:oci) are looked up; five Kubernetes components are pkg:k8s,
+  // and Trivy names the Docker engine pkg:golang/docker, which is no Go module path.
+  'cyclonedx/trivy-minikube-kbom.cdx.json': [6, 12, 'pkg:k8s is not observed; pkg:golang/docker names no module'],
 };
 
 const files = [...corpusRows('cyclonedx'), ...corpusRows('spdx')].map((r) => r.file);
