@@ -5,16 +5,22 @@ import { CORPUS, corpusRows } from './support/corpus.js';
 
 /**
  * Issue 16: how much of a real SBOM Tended looks up. Of the entries that carry a purl, the share
- * that names a component Tended reads (a result), rather than one set aside with a reason. Every
- * entry is accounted for either way. A file whose purl types Tended all observes must be looked
- * up at 95 % or more; the figures are printed for the closing note.
+ * that names a component Tended reads (a result), rather than one set aside with a reason (a
+ * purl of a type Tended does not observe counts as set aside). Every entry is accounted for
+ * either way. Every file must be looked up at 95 % or more, or be listed in BELOW with its exact
+ * figure and the reason; the figures are printed for the closing note.
  */
 const UNOBSERVED_TYPE = /package URL is of type "([^"]+)"/;
 
-/** Files below 95 % for a reason other than an unobserved type: their figure, and why. */
+/** Files below 95 %: their figure, and why. */
 const BELOW: Record<string, [looked: number, of: number, why: string]> = {
   // One of five entries is the Go standard library (pkg:golang/stdlib), which no module proxy serves.
   'cyclonedx/trivy-nested-packages-bom.json': [4, 5, 'pkg:golang/stdlib is the Go toolchain, not a module'],
+  // One of five is the image's Elasticsearch as Bitnami packages it (pkg:bitnami), a catalogue Tended does not observe.
+  'spdx/trivy-elasticsearch.spdx.json': [4, 5, 'pkg:bitnami is a type Tended does not observe'],
+  // A cluster's KBOM: the six images (pkg:oci) are looked up; five Kubernetes components are pkg:k8s,
+  // and Trivy names the Docker engine pkg:golang/docker, which is no Go module path.
+  'cyclonedx/trivy-minikube-kbom.cdx.json': [6, 12, 'pkg:k8s is not observed; pkg:golang/docker names no module'],
 };
 
 const files = [...corpusRows('cyclonedx'), ...corpusRows('spdx')].map((r) => r.file);
@@ -36,6 +42,6 @@ describe('SBOM entries looked up, per corpus file', () => {
     for (const u of withPurl) expect(u.reason.length, u.input).toBeGreaterThan(20);
     const below = BELOW[file];
     if (below) expect([r.references.length, total], below[2]).toEqual(below.slice(0, 2));
-    else if (unobserved.length === 0) expect(share, `${file}: looked up`).toBeGreaterThanOrEqual(0.95);
+    else expect(share, `${file}: looked up`).toBeGreaterThanOrEqual(0.95);
   });
 });

@@ -48,6 +48,60 @@ function xmlElementDepth(body: string, maxDepth: number): { depth: number; offse
   return { depth, offset: -1 };
 }
 
+const PREDEFINED_ENTITIES = new Map([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+]);
+// The longest reference decoded: `&#x10FFFF;` (the name between `&` and `;` is at most 8 characters).
+const MAX_REFERENCE_NAME = 8;
+const DECIMAL_REFERENCE = /^#\d{1,7}$/;
+const HEX_REFERENCE = /^#x[\da-f]{1,6}$/i;
+
+/** The character `&name;` stands for: a predefined entity or a character reference, else undefined. */
+function referencedCharacter(name: string): string | undefined {
+  const predefined = PREDEFINED_ENTITIES.get(name);
+  if (predefined !== undefined) return predefined;
+  let code: number;
+  if (DECIMAL_REFERENCE.test(name)) code = Number.parseInt(name.slice(1), 10);
+  else if (HEX_REFERENCE.test(name)) code = Number.parseInt(name.slice(2), 16);
+  else return undefined;
+  // XML's Char production: no NUL, no surrogate halves, nothing past U+10FFFF.
+  if (code === 0 || (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) return undefined;
+  return String.fromCodePoint(code);
+}
+
+/**
+ * Element text or an attribute value as XML means it: the five predefined entities (`&amp;`,
+ * `&lt;`, `&gt;`, `&quot;`, `&apos;`) and character references (`&#38;`, `&#x26;`) replaced by
+ * their character. Syft writes `<purl>pkg:apk/alpine/musl@1.2.3-r4?arch=x86_64&amp;distro=alpine-3.17.2</purl>`,
+ * whose purl has a plain `&`. The parsers run with entity processing off (no DTD entity is
+ * ever expanded), so the values they give still carry the references. Each names one character,
+ * so this is one pass; any other `&` stays as written.
+ */
+export function decodeXmlText(text: string): string {
+  let amp = text.indexOf('&');
+  if (amp < 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  while (amp >= 0) {
+    // Only the next few characters can close a reference: the scan for `;` is bounded.
+    const semi = text.slice(amp + 1, amp + 2 + MAX_REFERENCE_NAME).indexOf(';');
+    const character = semi < 0 ? undefined : referencedCharacter(text.slice(amp + 1, amp + 1 + semi));
+    if (character === undefined) {
+      amp = text.indexOf('&', amp + 1);
+      continue;
+    }
+    parts.push(text.slice(at, amp), character);
+    at = amp + 2 + semi;
+    amp = text.indexOf('&', at);
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
 export function lineOf(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i += 1) if (text.charCodeAt(i) === 10) line += 1;

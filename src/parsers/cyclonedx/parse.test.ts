@@ -194,6 +194,30 @@ describe('parseCycloneDx rules', () => {
     expect(r.subject).toEqual({ name: 'me', purl: 'pkg:npm/me@1' });
   });
 
+  it('reads &amp; and the other predefined references in XML values as the characters they stand for', () => {
+    // Syft's form: the qualifiers of an OS package purl joined by an escaped `&`.
+    const r = parseCycloneDx(
+      `<bom xmlns="http://cyclonedx.org/schema/bom/1.4"><components>
+      <component type="library" bom-ref="pkg:apk/alpine/musl@1.2.3-r4?arch=x86_64&amp;distro=alpine-3.17.2&amp;package-id=1"><name>musl</name>
+        <purl>pkg:apk/alpine/musl@1.2.3-r4?arch=x86_64&amp;upstream=musl&amp;distro=alpine-3.17.2</purl></component>
+      <component type="library"><name>adduser</name><purl>pkg:deb/debian/adduser@3.115?arch=all&#38;distro=debian-9</purl></component>
+      <component type="library"><name>a &lt;b&gt; &amp; c</name></component></components></bom>`,
+    );
+    expect(r.references).toEqual([
+      {
+        ref: { kind: 'distro', id: 'alpine-linux/3.17' },
+        input: 'pkg:apk/alpine/musl@1.2.3-r4?arch=x86_64&upstream=musl&distro=alpine-3.17.2',
+        location: 'bom-ref pkg:apk/alpine/musl@1.2.3-r4?arch=x86_64&distro=alpine-3.17.2&package-id=1',
+      },
+      {
+        ref: { kind: 'distro', id: 'debian/9' },
+        input: 'pkg:deb/debian/adduser@3.115?arch=all&distro=debian-9',
+        location: 'components[1]',
+      },
+    ]);
+    expect(r.unresolved).toEqual([{ input: 'a <b> & c', location: 'components[2]', reason: NO_PURL_REASON }]);
+  });
+
   it.each([
     ['malformed JSON', '{"bomFormat": "CycloneDX", ', /JSON is malformed/],
     ['JSON that is not CycloneDX', '{"spdxVersion": "SPDX-2.3"}', /bomFormat/],

@@ -9,7 +9,7 @@
 import { excerpt } from '../../domain/text.js';
 import { cycloneDxNamespace, rootStartTag } from './detect.js';
 import { XMLParser } from 'fast-xml-parser';
-import { checkXml } from '../xml-document.js';
+import { checkXml, decodeXmlText } from '../xml-document.js';
 import { InputError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 
@@ -112,16 +112,19 @@ function parseJson(body: string): ParseResult {
 
 // ---------------------------------------------------------------- XML
 
-/** Element text whether the parser gave a string or an object with `#text` (attributes present). */
+/**
+ * Element text whether the parser gave a string or an object with `#text` (attributes present),
+ * with `&amp;` and the other predefined references decoded (the parser leaves them as written).
+ */
 function xmlText(x: unknown): unknown {
-  if (isObject(x)) return x['#text'];
-  return x;
+  const text = isObject(x) ? x['#text'] : x;
+  return typeof text === 'string' ? decodeXmlText(text) : text;
 }
 
 const fromXml: Adapt = (o) => {
   const nested = o['components'];
   return {
-    bomRef: o['@_bom-ref'],
+    bomRef: xmlText(o['@_bom-ref']),
     purl: xmlText(o['purl']),
     label: entryLabel(xmlText(o['name']), xmlText(o['version']), xmlText(o['group'])),
     // <components/> parses to ''; <components><component/>… to { component: [...] }.
@@ -170,7 +173,7 @@ function parseXml(body: string): ParseResult {
         version: xmlText(c['version']),
         group: xmlText(c['group']),
         purl: xmlText(c['purl']),
-        ref: c['@_bom-ref'],
+        ref: xmlText(c['@_bom-ref']),
       });
       walk(acc, fromXml(c).children, 'metadata.component.components', 1, fromXml);
     }
