@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
-import type { AnswerCache } from './answer-cache.js';
+import { AnswerCache } from './answer-cache.js';
 import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { DATA_LICENSE, entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
@@ -68,8 +68,7 @@ export async function readEntityJson(
   }
   // A signed answer names the head it was proven under, so it is signed once per head.
   const head = verdicts ? await verdicts.head() : null;
-  // Without as_of the answer is as of today, and staleness moves with the calendar.
-  const key = `${ref.kind}:${ref.id}|${asOf ?? `today ${today}`}|${version ?? 'none'}${head ? `|head ${head.tree_size}` : ''}`;
+  const key = entityKey(ref, asOf, today, version, head?.tree_size);
   let answer = cache.get(key);
   if (!answer) {
     const entity: EntityAnswer = await readEntity(deps, owner, repo, asOf ?? undefined);
@@ -81,6 +80,54 @@ export async function readEntityJson(
     cache.set(key, answer);
   }
   return answer;
+}
+
+/**
+ * The cached answer for a read, or undefined when it is not cached (or the read is malformed, or
+ * names a component the record does not hold): the hot path then hands the request to the route,
+ * which answers, caches, or explains what is wrong. Unsigned answers only.
+ */
+export async function cachedEntityJson(
+  deps: DiscoveryDeps,
+  cache: AnswerCache<EntityJson>,
+  owner: string,
+  repo: string,
+  rawAsOf: string | undefined,
+): Promise<EntityJson | undefined> {
+  const today = utcDateOf(deps.clock.now());
+  let asOf: string | null;
+  let ref: ComponentRef;
+  try {
+    asOf = parseAsOf(rawAsOf, today);
+    ref = normaliseComponent('github', `${owner}/${repo}`);
+  } catch (error) {
+    if (error instanceof ValidationError) return undefined;
+    throw error;
+  }
+  const version = await deps.store.componentVersion(ref);
+  return version === null ? undefined : cache.get(entityKey(ref, asOf, today, version, undefined));
+}
+
+/** Without as_of the answer is as of today, and staleness moves with the calendar. */
+function entityKey(
+  ref: ComponentRef,
+  asOf: string | null,
+  today: string,
+  version: number,
+  headSize: number | undefined,
+): string {
+  return `${ref.kind}:${ref.id}|${asOf ?? `today ${today}`}|${version}${headSize !== undefined ? `|head ${headSize}` : ''}`;
+}
+
+/** The entity answers cache, bounded by bytes (TENDED_ANSWER_CACHE_BYTES) as well as entries. */
+export function entityAnswerCache(maxBytes: number): AnswerCache<EntityJson> {
+  // The entry bound only guards against a flood of tiny answers; bytes are the real limit.
+  return new AnswerCache<EntityJson>(1_000_000, { max: maxBytes, sizeOf: entityJsonBytes });
+}
+
+/** Bytes an answer holds in memory: its JSON, its tag and its key (UTF-16). */
+export function entityJsonBytes(answer: EntityJson, key: string): number {
+  return answer.json.byteLength + 2 * (answer.etag.length + key.length) + 64;
 }
 
 export interface OrgAnswer {
