@@ -27,7 +27,7 @@ import type { RateLimiter } from '../limits/limiter.js';
 import { rateLimit } from './rate-limit.js';
 import { HTML_SECURITY_HEADERS } from './security-headers.js';
 import { discardUnreadBody } from './unread-body.js';
-import { dataAnswerCaching, isDataPath } from './http-caching.js';
+import { dataAnswerCaching, ERROR_ANSWER, isDataPath } from './http-caching.js';
 
 export const API_VERSION = '0.1.0';
 /** A dispute names one component: a few hundred bytes. */
@@ -103,6 +103,8 @@ export function build(deps: AppDeps): OpenAPIHono {
     if (admitted && !(admitted instanceof Response) && !headers.has('ratelimit')) limit!.finish(headers, admitted);
     // Once, on the finished answer (one header operation rather than a set before and a check after).
     headers.set('X-Content-Type-Options', 'nosniff');
+    // An error is never kept by a cache unless its route says so (a page's 404 does).
+    if (c.res.status >= 400 && !headers.has('cache-control')) headers.set('cache-control', ERROR_ANSWER);
     if (headers.get('content-type')?.startsWith('text/html')) {
       for (const [name, value] of HTML_SECURITY_HEADERS) if (!headers.has(name)) headers.set(name, value);
     }

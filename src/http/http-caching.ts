@@ -75,10 +75,8 @@ export function dataAnswerCaching(now: () => Date): MiddlewareHandler {
     if (method !== 'GET' && method !== 'HEAD') return;
     const res = c.res;
     const headers = res.headers;
-    if (res.status !== 200 && res.status !== 304) {
-      if (!headers.has('cache-control')) headers.set('cache-control', ERROR_ANSWER);
-      return;
-    }
+    // Error answers get theirs at the edge (app.ts), with every other route's.
+    if (res.status !== 200 && res.status !== 304) return;
     if (!headers.has('cache-control')) headers.set('cache-control', cacheControlFor(c, now()));
     if (res.status === 304) return;
     let etag = headers.get('etag');
