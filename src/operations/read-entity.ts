@@ -3,7 +3,16 @@ import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import { AnswerCache } from './answer-cache.js';
 import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
-import { DATA_LICENSE, entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
+import {
+  DATA_LICENSE,
+  entityResult,
+  entitySeries,
+  resolvedResult,
+  type EntityResult,
+  type EntitySeries,
+} from './entity-answer.js';
+import { resolveAsOf, type Resolution } from '../domain/as-of.js';
+import type { SeriesEntry } from '../domain/observation.js';
 import { ownerNote, queueNamed, queueOwnerNamed, unheldNote, type DiscoveryDeps } from './discovery.js';
 import type { VerdictService } from './verdict.js';
 import type { Verdict } from '../notary/verdict.js';
@@ -23,17 +32,36 @@ export async function readEntity(
   const ref = repositoryRef(owner, repo);
   // With verdicts, the head is read first: the observations read after it are all in its tree or newer.
   const head = verdicts ? await verdicts.head() : null;
-  const observations = await deps.store.observationsOf(ref);
-  const result = entityResult(ref, observations, asOf, today);
+  // The series from an index, then the one whole observation the answer rests on: the evidence of
+  // every other reading is never read.
+  const series = await deps.store.seriesOf(ref);
+  const result = resolvedResult(ref, await withObservation(deps, ref, resolveAsOf(series, asOf, today)));
   // A read naming a component the record does not hold queues it (DESIGN §3 "Discovery").
-  if (observations.length === 0) {
+  if (series.length === 0) {
     const status = await queueNamed(deps, ref);
     result.note = unheldNote(ref, result.as_of, status);
     if (status === 'queued') result.queued = true;
   }
-  const answer: EntityAnswer = { ...result, ...entitySeries(observations, result.as_of), license: DATA_LICENSE };
+  const answer: EntityAnswer = { ...result, ...entitySeries(series, result.as_of), license: DATA_LICENSE };
   if (verdicts && head) answer.verdict = await verdicts.sign(ref, answer, head);
   return answer;
+}
+
+/**
+ * The resolution with its reading read whole. A correction answers for the date it corrects, so the
+ * reading keeps the date the series gave it.
+ */
+async function withObservation(
+  deps: DiscoveryDeps,
+  ref: ComponentRef,
+  r: Resolution<SeriesEntry>,
+): Promise<Resolution> {
+  if (r.observation === null) return { ...r, observation: null };
+  const whole = await deps.store.observationAt(ref, r.observation.leaf_index);
+  // The series and the row come from two reads; a leaf never changes once appended, so only a
+  // store that lost the row between them could miss it.
+  if (whole === null) throw new Error(`observation ${r.observation.leaf_index} of ${ref.kind}:${ref.id} vanished`);
+  return { ...r, observation: { ...whole, observation_date: r.observation.observation_date } };
 }
 
 /** An entity answer serialised once, and the tag that names the data it was computed from. */

@@ -1,7 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Census } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
-import type { Observation } from '../domain/observation.js';
+import type { Observation, SeriesEntry } from '../domain/observation.js';
 import type { State } from '../domain/state.js';
 import type { Hash } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
@@ -92,4 +92,31 @@ export function nativeIdsByKind(refs: Iterable<ComponentRef>): Map<ComponentRef[
     else byKind.set(ref.kind, [ref.id]);
   }
   return byKind;
+}
+
+/**
+ * One component's series: the four columns the covering index `observations_series` holds, so the
+ * read never visits the table (a component's readings lie on as many pages as it has dates, one
+ * appended a day). Raw SQL: kysely's builder costs more than this indexed read on a hot route.
+ */
+export async function readSeries(db: Db, ref: ComponentRef): Promise<SeriesEntry[]> {
+  const { rows } = await sql<{ leaf_index: number; observation_date: string; state: string; corrects: number | null }>`
+    SELECT leaf_index, observation_date, state, corrects FROM observations
+    WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})
+    ORDER BY leaf_index`.execute(db);
+  return rows.map((r) => ({
+    leaf_index: Number(r.leaf_index),
+    observation_date: r.observation_date,
+    state: r.state as State,
+    corrects: r.corrects === null ? null : Number(r.corrects),
+  }));
+}
+
+/** The one whole observation an answer rests on: a primary-key read. */
+export async function readObservationAt(db: Db, ref: ComponentRef, leafIndex: number): Promise<Observation | null> {
+  const { rows } = await sql<Database['observations']>`
+    SELECT * FROM observations
+    WHERE leaf_index = ${leafIndex}
+      AND component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(db);
+  return rows[0] ? toObservation(ref, rows[0]) : null;
 }

@@ -1,7 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { censusLeafRecord, type Census, type NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
-import { observationLeafRecord, type NewObservation, type Observation } from '../domain/observation.js';
+import {
+  observationLeafRecord,
+  type NewObservation,
+  type Observation,
+  type SeriesEntry,
+} from '../domain/observation.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { Hash } from '../notary/hash.js';
 import { encodeLeaf } from '../notary/leaf.js';
@@ -9,7 +14,16 @@ import { keySetDigest, keySetLeafRecord, type KeySetDocument } from '../notary/k
 import type { NodeCoord } from '../notary/merkle.js';
 import { appendLeaves, initialiseLog } from './kysely-append.js';
 import { firstLeafLoggedFrom, readStateChanges } from './kysely-changes.js';
-import { nativeIdsByKind, readNodeHashes, toCensus, toHead, toLeaf, toObservation } from './kysely-read.js';
+import {
+  nativeIdsByKind,
+  readNodeHashes,
+  readObservationAt,
+  readSeries,
+  toCensus,
+  toHead,
+  toLeaf,
+  toObservation,
+} from './kysely-read.js';
 import { applyMigrations, type Migration } from './migration.js';
 import * as discovery from './kysely-discovery.js';
 import * as watch from './kysely-watch.js';
@@ -176,6 +190,14 @@ export class KyselyStore implements Store {
       .orderBy('observations.leaf_index')
       .execute();
     return rows.map((row) => toObservation(ref, row));
+  }
+
+  seriesOf(ref: ComponentRef): Promise<SeriesEntry[]> {
+    return readSeries(this.db, ref);
+  }
+
+  observationAt(ref: ComponentRef, leafIndex: number): Promise<Observation | null> {
+    return readObservationAt(this.db, ref, leafIndex);
   }
 
   async observationsOfMany(refs: ComponentRef[]): Promise<Map<string, Observation[]>> {
