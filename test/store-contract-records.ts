@@ -63,6 +63,23 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       expect(await store.observationAt(widget, 999)).toBeNull();
     });
 
+    it('gives back leaves’ exact bytes alone, in index order, for an audit', async () => {
+      await store.initialiseLog(notary.seal);
+      await store.appendObservations(
+        ['2025-01-01', '2025-01-02', '2025-01-03'].map((d) => githubObservation('acme/widget', d, 'alive')),
+        notary.seal,
+      );
+      const whole = await store.leaves(0, 10);
+      const bytes = await store.leafBytes(0, 10);
+      expect(bytes.map((b) => Buffer.from(b).toString('base64'))).toEqual(
+        whole.map((l) => Buffer.from(l.bytes).toString('base64')),
+      );
+      expect((await store.leafBytes(1, 1)).map((b) => Buffer.from(b).toString('base64'))).toEqual([
+        Buffer.from(whole[1]!.bytes).toString('base64'),
+      ]);
+      expect(await store.leafBytes(whole.length, 5)).toEqual([]);
+    });
+
     it('chains census reads beside observations and gives back the latest', async () => {
       await store.initialiseLog(notary.seal);
       const pkg = { kind: 'npm' as const, id: '@acme/widget' };

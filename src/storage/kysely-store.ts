@@ -397,6 +397,14 @@ export class KyselyStore implements Store {
     return rows.map(toLeaf);
   }
 
+  async leafBytes(from: number, limit: number): Promise<Uint8Array[]> {
+    // One column, not copied: a full audit reads every leaf, and the stored hashes, dates and
+    // copies of the rest of the row would cost it as much as the hashing.
+    const { rows } = await sql<{ bytes: Uint8Array }>`
+      SELECT bytes FROM leaves WHERE idx >= ${from} AND idx < ${from + limit} ORDER BY idx`.execute(this.db);
+    return rows.map((r) => r.bytes);
+  }
+
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]> {
     return readNodeHashes(this.db, coords);
   }

@@ -132,6 +132,8 @@ export interface Store {
   leaf(index: number): Promise<StoredLeaf | null>;
   /** Leaves [from, from+limit) in index order. */
   leaves(from: number, limit: number): Promise<StoredLeaf[]>;
+  /** The exact bytes of leaves [from, from+limit) in index order, and nothing else: what an audit hashes. */
+  leafBytes(from: number, limit: number): Promise<Uint8Array[]>;
   /** Hashes of stored perfect subtrees (level 0 = leaf hashes), in the order asked. */
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]>;
   /**
