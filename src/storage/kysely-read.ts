@@ -11,6 +11,13 @@ import { LogInvariantError, type StoredLeaf } from './store.js';
 
 /** Row → domain conversions and the node-hash read, shared by the store's reads and its appends. */
 
+/**
+ * Starts the text of a query run on every entity read: on PostgreSQL it becomes a named (prepared)
+ * statement, parsed and planned once per connection; to SQLite it is a comment. Only fixed texts
+ * take it (never a variable IN list), so the statements a connection holds stay few.
+ */
+export const PREPARED = '/* prepared */ ';
+
 type Db = Kysely<Database> | Transaction<Database>;
 
 export async function readNodeHashes(db: Db, coords: NodeCoord[]): Promise<Hash[]> {
@@ -101,7 +108,7 @@ export function nativeIdsByKind(refs: Iterable<ComponentRef>): Map<ComponentRef[
  */
 export async function readSeries(db: Db, ref: ComponentRef): Promise<SeriesEntry[]> {
   const { rows } = await sql<{ leaf_index: number; observation_date: string; state: string; corrects: number | null }>`
-    SELECT leaf_index, observation_date, state, corrects FROM observations
+    ${sql.raw(PREPARED)}SELECT leaf_index, observation_date, state, corrects FROM observations
     WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})
     ORDER BY leaf_index`.execute(db);
   return rows.map((r) => ({
@@ -115,7 +122,7 @@ export async function readSeries(db: Db, ref: ComponentRef): Promise<SeriesEntry
 /** The one whole observation an answer rests on: a primary-key read. */
 export async function readObservationAt(db: Db, ref: ComponentRef, leafIndex: number): Promise<Observation | null> {
   const { rows } = await sql<Database['observations']>`
-    SELECT * FROM observations
+    ${sql.raw(PREPARED)}SELECT * FROM observations
     WHERE leaf_index = ${leafIndex}
       AND component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(db);
   return rows[0] ? toObservation(ref, rows[0]) : null;

@@ -16,6 +16,7 @@ import { appendLeaves, initialiseLog } from './kysely-append.js';
 import { firstLeafLoggedFrom, readStateChanges } from './kysely-changes.js';
 import {
   nativeIdsByKind,
+  PREPARED,
   readNodeHashes,
   readObservationAt,
   readSeries,
@@ -228,7 +229,7 @@ export class KyselyStore implements Store {
     // A raw template: this runs on every entity read, and kysely's builder costs more than the
     // indexed lookup itself. Plain SQL that both backends read the same way.
     const { rows } = await sql<{ version: number | null }>`
-      SELECT max(leaf_index) AS version FROM observations
+      ${sql.raw(PREPARED)}SELECT max(leaf_index) AS version FROM observations
       WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(
       this.db,
     );
