@@ -48,7 +48,14 @@ const path = '/api/v1/entity/org7/repo7?as_of=2025-03-15';
 
 function start(mode: 'tended' | 'bare', port: number, args: string[], env: Record<string, string> = {}) {
   const child = fork(new URL('./read-server.ts', import.meta.url).pathname, [mode, String(port), ...args], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_PROFILE=DIR: the hot-path server writes a CPU profile there (it exits on SIGINT to write it).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_PROFILE && port === 18731
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+        : []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -115,7 +122,7 @@ for (let round = 0; round < ROUNDS; round++) {
   frameworkRates.push(await run(18733));
 }
 const loadedRss = await rssOf(tended);
-tended.kill();
+tended.kill('SIGINT');
 framework.kill();
 bare.kill();
 rmSync(dir, { recursive: true, force: true });

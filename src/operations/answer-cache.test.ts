@@ -27,6 +27,19 @@ describe('AnswerCache', () => {
     expect(cache.size).toEqual({ entries: 2, bytes: 6 });
   });
 
+  it('keeps recency right when the newest key is read again and again', () => {
+    const cache = new AnswerCache<string>(2);
+    cache.set('a', 'A');
+    cache.set('b', 'B');
+    expect(cache.get('b')).toBe('B');
+    expect(cache.get('b')).toBe('B');
+    expect(cache.get('a')).toBe('A');
+    cache.set('c', 'C');
+    // b was least recently read: it goes, not a.
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe('A');
+  });
+
   it('keeps no answer larger than the whole budget, and keeps the others', () => {
     const cache = new AnswerCache<string>(1000, { max: 10, sizeOf: (v) => v.length });
     cache.set('a', 'aaaa');

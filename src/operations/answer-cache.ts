@@ -16,12 +16,18 @@ export class AnswerCache<T> {
     private readonly bytes: { max: number; sizeOf: (value: T, key: string) => number } | null = null,
   ) {}
 
+  /** The most recently used key: a repeat read of it need not move it (a hot answer is read over and over). */
+  private newest: string | undefined;
+
   get(key: string): T | undefined {
     const entry = this.entries.get(key);
     if (entry !== undefined) {
       // Re-insert so Map order tracks recency; the first key is then the least recently used.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
+      if (key !== this.newest) {
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        this.newest = key;
+      }
       return entry.value;
     }
     return undefined;
@@ -33,6 +39,7 @@ export class AnswerCache<T> {
     // An answer larger than the whole budget is not kept: it would only push everything else out.
     if (this.bytes && bytes > this.bytes.max) return;
     this.entries.set(key, { value, bytes });
+    this.newest = key;
     this.heldBytes += bytes;
     while (this.entries.size > this.capacity || (this.bytes && this.heldBytes > this.bytes.max))
       this.drop(this.entries.keys().next().value!);
@@ -46,6 +53,7 @@ export class AnswerCache<T> {
   private drop(key: string): void {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
+    if (key === this.newest) this.newest = undefined;
     this.entries.delete(key);
     this.heldBytes -= entry.bytes;
   }
