@@ -127,3 +127,34 @@ export async function readObservationAt(db: Db, ref: ComponentRef, leafIndex: nu
       AND component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(db);
   return rows[0] ? toObservation(ref, rows[0]) : null;
 }
+
+/**
+ * The bytes of leaves [from, from+limit), one column and not copied: a full audit reads every leaf,
+ * and the stored hashes, dates and copies of the rest of the row would cost it as much as the hashing.
+ */
+export async function readLeafBytes(db: Db, from: number, limit: number): Promise<Uint8Array[]> {
+  const { rows } = await sql<{ bytes: Uint8Array }>`
+    SELECT bytes FROM leaves WHERE idx >= ${from} AND idx < ${from + limit} ORDER BY idx`.execute(db);
+  return rows.map((r) => r.bytes);
+}
+
+/**
+ * The latest leaf of a component's observations. A raw template: this runs on every entity read,
+ * and kysely's builder costs more than the indexed lookup itself. Plain SQL both backends read alike.
+ */
+export async function readComponentVersion(db: Db, ref: ComponentRef): Promise<number | null> {
+  const { rows } = await sql<{ version: number | null }>`
+    ${sql.raw(PREPARED)}SELECT max(leaf_index) AS version FROM observations
+    WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(db);
+  const version = rows[0]?.version;
+  return version === null || version === undefined ? null : Number(version);
+}
+
+/** The latest leaf of a component's census reads. */
+export async function readCensusVersion(db: Db, ref: ComponentRef): Promise<number | null> {
+  const { rows } = await sql<{ version: number | null }>`
+    SELECT max(leaf_index) AS version FROM census
+    WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(db);
+  const version = rows[0]?.version;
+  return version === null || version === undefined ? null : Number(version);
+}

@@ -16,7 +16,9 @@ import { appendLeaves, initialiseLog } from './kysely-append.js';
 import { firstLeafLoggedFrom, readStateChanges } from './kysely-changes.js';
 import {
   nativeIdsByKind,
-  PREPARED,
+  readCensusVersion,
+  readComponentVersion,
+  readLeafBytes,
   readNodeHashes,
   readObservationAt,
   readSeries,
@@ -225,26 +227,12 @@ export class KyselyStore implements Store {
     return held;
   }
 
-  async componentVersion(ref: ComponentRef): Promise<number | null> {
-    // A raw template: this runs on every entity read, and kysely's builder costs more than the
-    // indexed lookup itself. Plain SQL that both backends read the same way.
-    const { rows } = await sql<{ version: number | null }>`
-      ${sql.raw(PREPARED)}SELECT max(leaf_index) AS version FROM observations
-      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(
-      this.db,
-    );
-    const version = rows[0]?.version;
-    return version === null || version === undefined ? null : Number(version);
+  componentVersion(ref: ComponentRef): Promise<number | null> {
+    return readComponentVersion(this.db, ref);
   }
 
-  async censusVersion(ref: ComponentRef): Promise<number | null> {
-    const { rows } = await sql<{ version: number | null }>`
-      SELECT max(leaf_index) AS version FROM census
-      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(
-      this.db,
-    );
-    const version = rows[0]?.version;
-    return version === null || version === undefined ? null : Number(version);
+  censusVersion(ref: ComponentRef): Promise<number | null> {
+    return readCensusVersion(this.db, ref);
   }
 
   async observationsUnderOwner(kind: ComponentRef['kind'], owner: string) {
@@ -398,12 +386,8 @@ export class KyselyStore implements Store {
     return rows.map(toLeaf);
   }
 
-  async leafBytes(from: number, limit: number): Promise<Uint8Array[]> {
-    // One column, not copied: a full audit reads every leaf, and the stored hashes, dates and
-    // copies of the rest of the row would cost it as much as the hashing.
-    const { rows } = await sql<{ bytes: Uint8Array }>`
-      SELECT bytes FROM leaves WHERE idx >= ${from} AND idx < ${from + limit} ORDER BY idx`.execute(this.db);
-    return rows.map((r) => r.bytes);
+  leafBytes(from: number, limit: number): Promise<Uint8Array[]> {
+    return readLeafBytes(this.db, from, limit);
   }
 
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]> {
