@@ -137,4 +137,10 @@ console.log(
   `the same app without the hot path: ${frameworkRates.map((r) => r.toFixed(0)).join(' / ')} req/s (median ${median(frameworkRates).toFixed(0)}, ratio ${(median(frameworkRates) / median(bareRates)).toFixed(2)})`,
 );
 console.log(`bench:read ratio tended/bare = ${ratio.toFixed(2)} (target ≥ 0.6, goal 0.75)`);
+// Each round's two runs are seconds apart; on a shared machine whose load moves between rounds,
+// the ratio within a round is the steadier figure.
+const perRound = tendedRates.map((t, i) => t / bareRates[i]!);
+console.log(
+  `per-round ratios: ${perRound.map((r) => r.toFixed(2)).join(' / ')} (median ${median(perRound).toFixed(2)})`,
+);
 console.log(`serve RSS: ${idleRss.toFixed(0)} MB idle, ${loadedRss.toFixed(0)} MB after the runs`);
