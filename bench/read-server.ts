@@ -1,33 +1,46 @@
-// A server process for bench/read.ts: `tended` serves the real app over a seeded SQLite file;
-// `bare` serves the given bytes from node:http, the baseline.
+// A server process for bench/read.ts: `tended` serves the real app over a seeded SQLite file, as
+// `tended serve` does (rate limit, hot path in front of the framework, one shared answer cache);
+// `bare` serves the given bytes with the given headers from node:http, the baseline.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { serve } from '@hono/node-server';
 import { build } from '../src/http/app.js';
+import { listen } from '../src/cli/serve.js';
+import { hotEntityReads } from '../src/http/hot-path.js';
+import { createRateLimiter } from '../src/limits/limiter.js';
+import { entityAnswerCache } from '../src/operations/read-entity.js';
+import { ANSWER_CACHE_BYTES_DEFAULT } from '../src/config/config.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { logNotary, systemClock } from '../src/operations/deps.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { offlineSources } from './offline-sources.js';
 
-const [mode, port, arg] = process.argv.slice(2);
+const [mode, port, arg, headersPath] = process.argv.slice(2);
 // A normal exit on SIGINT, so `node --cpu-prof` can write its profile when the bench is profiled.
 process.on('SIGINT', () => process.exit(0));
+// The parent asks for the resident set size (idle, and after the runs).
+process.on('message', () => process.send?.({ rss: process.memoryUsage().rss }));
 if (mode === 'bare') {
   const body = readFileSync(arg!);
+  // The tended answer's own headers, as a flat list: the baseline does the same header work.
+  const headers = JSON.parse(readFileSync(headersPath!, 'utf8')) as string[];
   createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.writeHead(200, headers);
     res.end(body);
   }).listen(Number(port), '127.0.0.1', () => process.send?.('ready'));
 } else {
   const store = await openSqliteStore(arg!);
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const sources = offlineSources();
-  const app = build({
+  // The rate limit runs as in production; its budget is large enough that the runs never meet it.
+  const limiter = createRateLimiter({ free: 1_000_000_000, keyed: 1_000_000_000 });
+  const entityAnswers = entityAnswerCache(ANSWER_CACHE_BYTES_DEFAULT);
+  const deps = {
     store,
     notary: logNotary('bench/log', privateKey, publicKey),
     clock: systemClock,
     sources,
-    logError: console.error,
-  });
-  serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' }, () => process.send?.('ready'));
+  };
+  const app = build({ ...deps, limiter, entityAnswers, logError: console.error });
+  const hot = process.env.BENCH_HOT === 'off' ? undefined : hotEntityReads({ deps, answers: entityAnswers, limiter });
+  listen(app.fetch, { port: Number(port), host: '127.0.0.1' }, () => process.send?.('ready'), undefined, hot);
 }

@@ -6,6 +6,7 @@
  *     BENCH_DATABASE_URL  the database to fill and reuse (default postgres://postgres@127.0.0.1:5432/tended_scale)
  *     BENCH_OBSERVATIONS  how many observations the log must hold before measuring (default 10,000,000)
  *     BENCH_FRESH=1       drop and recreate the database first
+ *     BENCH_COMPONENTS    how many components hold them (default min(250,000, BENCH_OBSERVATIONS))
  *
  * The generated log is kept between runs (filling it takes a while); its checkpoint key is kept in
  * data/bench-scale/. Each run then measures, with baselines from the same run:
@@ -25,7 +26,8 @@ import pg from 'pg';
 
 const URL_ = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tended_scale';
 const TARGET = Number(process.env.BENCH_OBSERVATIONS ?? 10_000_000);
-const COMPONENTS = Math.min(250_000, TARGET);
+// BENCH_COMPONENTS keeps a smaller log's series as long as the full one's (10 M / 250,000 = 40 dates each).
+const COMPONENTS = Number(process.env.BENCH_COMPONENTS ?? Math.min(250_000, TARGET));
 const DAYS = Math.ceil(TARGET / COMPONENTS);
 const FIRST_DATE = '2025-01-01';
 const BATCH = 5_000;
@@ -198,10 +200,10 @@ interface ReadFigures {
   p50: number;
   p99: number;
 }
-async function reads(port: number, seconds: number): Promise<ReadFigures> {
+async function reads(port: number, seconds: number, connections = 50): Promise<ReadFigures> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: 50,
+    connections,
     duration: seconds,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: randomPath() }) }],
   });
@@ -217,6 +219,13 @@ const quietReads = await reads(PORT, 15);
 console.log(`entity reads with as_of, random components: ${fmt(quietReads)}`);
 console.log(
   `bare node:http, one answer's bytes:        ${fmt(bareReads)}; ratio tended/bare req/s = ${(quietReads.rps / bareReads.rps).toFixed(2)}`,
+);
+// Fewer connections: latency as one client pool sees it, not queueing behind 50.
+const bare8 = await reads(BARE_PORT, 10, 8);
+const quiet8 = await reads(PORT, 10, 8);
+console.log(`entity reads, 8 connections:               ${fmt(quiet8)}`);
+console.log(
+  `bare node:http, 8 connections:             ${fmt(bare8)}; ratio tended/bare req/s = ${(quiet8.rps / bare8.rps).toFixed(2)}`,
 );
 
 // The change feed, paged from random places in the log: one page of up to 100 changes a request.

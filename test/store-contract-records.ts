@@ -24,6 +24,62 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       await t.dispose();
     });
 
+    it('reads a component’s series without evidence, and the one observation an answer rests on whole', async () => {
+      await store.initialiseLog(notary.seal);
+      const widget = { kind: 'github' as const, id: 'acme/widget' };
+      const { observations } = await store.appendObservations(
+        [
+          githubObservation('acme/widget', '2025-01-01', 'alive'),
+          githubObservation('acme/other', '2025-01-01', 'archived'),
+          githubObservation('acme/widget', '2025-01-02', 'not_observed'),
+        ],
+        notary.seal,
+      );
+      const { observations: corrections } = await store.appendObservations(
+        [githubObservation('acme/widget', '2025-01-03', 'dormant', { corrects: observations[2]!.leaf_index })],
+        notary.seal,
+      );
+      const whole = await store.observationsOf(widget);
+      expect(whole).toHaveLength(3);
+      expect(await store.seriesOf(widget)).toEqual(
+        whole.map((o) => ({
+          leaf_index: o.leaf_index,
+          observation_date: o.observation_date,
+          state: o.state,
+          corrects: o.corrects,
+        })),
+      );
+      expect((await store.seriesOf(widget)).at(-1)).toEqual({
+        leaf_index: corrections[0]!.leaf_index,
+        observation_date: '2025-01-03',
+        state: 'dormant',
+        corrects: observations[2]!.leaf_index,
+      });
+      expect(await store.seriesOf({ kind: 'github', id: 'acme/unheld' })).toEqual([]);
+      expect(await store.observationAt(widget, observations[2]!.leaf_index)).toEqual(whole[1]);
+      expect(await store.observationAt(widget, corrections[0]!.leaf_index)).toEqual(whole[2]);
+      // Another component's leaf, or no leaf at all, is not this component's observation.
+      expect(await store.observationAt(widget, observations[1]!.leaf_index)).toBeNull();
+      expect(await store.observationAt(widget, 999)).toBeNull();
+    });
+
+    it('gives back leaves’ exact bytes alone, in index order, for an audit', async () => {
+      await store.initialiseLog(notary.seal);
+      await store.appendObservations(
+        ['2025-01-01', '2025-01-02', '2025-01-03'].map((d) => githubObservation('acme/widget', d, 'alive')),
+        notary.seal,
+      );
+      const whole = await store.leaves(0, 10);
+      const bytes = await store.leafBytes(0, 10);
+      expect(bytes.map((b) => Buffer.from(b).toString('base64'))).toEqual(
+        whole.map((l) => Buffer.from(l.bytes).toString('base64')),
+      );
+      expect((await store.leafBytes(1, 1)).map((b) => Buffer.from(b).toString('base64'))).toEqual([
+        Buffer.from(whole[1]!.bytes).toString('base64'),
+      ]);
+      expect(await store.leafBytes(whole.length, 5)).toEqual([]);
+    });
+
     it('chains census reads beside observations and gives back the latest', async () => {
       await store.initialiseLog(notary.seal);
       const pkg = { kind: 'npm' as const, id: '@acme/widget' };

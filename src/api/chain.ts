@@ -98,7 +98,7 @@ export function registerChainRoutes(app: OpenAPIHono, deps: RecordDeps): void {
   app.openapi(headRoute, async (c) => c.json(await readHead(deps), 200));
   app.openapi(checkpointRoute, async (c) => {
     const head = await readHead(deps);
-    return c.text(head.checkpoint, 200, { 'cache-control': 'no-cache' });
+    return c.text(head.checkpoint, 200);
   });
   app.openapi(entryRoute, async (c) => {
     const leaf = await readLeaf(deps, c.req.valid('param').index);

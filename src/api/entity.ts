@@ -1,8 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
-import { AnswerCache } from '../operations/answer-cache.js';
-import { readEntityJson, readOrg, type EntityJson } from '../operations/read-entity.js';
+import type { AnswerCache } from '../operations/answer-cache.js';
+import { entityAnswerCache, readEntityJson, readOrg, type EntityJson } from '../operations/read-entity.js';
 import { AsOfQuery, EntityAnswerSchema, OrgAnswerSchema, errorResponses, json } from './schemas.js';
 
 const pathParam = (name: string, example: string) => z.string().openapi({ param: { name, in: 'path' }, example });
@@ -29,14 +29,14 @@ const orgRoute = createRoute({
   responses: { 200: json(OrgAnswerSchema, 'One answer per repository held under the owner.'), ...errorResponses },
 });
 
-// About 2,000 answers of a few kB each: the hot repositories of a day, in a few MB.
-const ENTITY_CACHE_ENTRIES = 2000;
+/** When the caller brings no cache (tests): 16 MB of answers. `serve` shares its own with the hot path. */
+const DEFAULT_ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
 
 export function registerEntityRoutes(
   app: OpenAPIHono,
-  deps: DiscoveryDeps & { verdicts?: VerdictService | null },
+  deps: DiscoveryDeps & { verdicts?: VerdictService | null; entityAnswers?: AnswerCache<EntityJson> },
 ): void {
-  const answers = new AnswerCache<EntityJson>(ENTITY_CACHE_ENTRIES);
+  const answers = deps.entityAnswers ?? entityAnswerCache(DEFAULT_ANSWER_CACHE_BYTES);
   app.openAPIRegistry.registerPath(entityRoute);
   app.get('/api/v1/entity/:owner/:repo', async (c) => {
     const answer = await readEntityJson(
@@ -47,7 +47,6 @@ export function registerEntityRoutes(
       c.req.query('as_of'),
       deps.verdicts,
     );
-    if (c.req.header('if-none-match') === answer.etag) return c.body(null, 304, { ETag: answer.etag }) as never;
     // The body is the serialised EntityAnswer the schema describes; it is built by readEntity.
     return c.body(answer.json, 200, { 'content-type': 'application/json', ETag: answer.etag }) as never;
   });

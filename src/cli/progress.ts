@@ -58,9 +58,10 @@ export class Progress {
 }
 
 /** Passes `items` through, counting each one on `progress`. */
+/** Counts each item, or each element of an item that is a page (an array). */
 export async function* counted<T>(items: AsyncIterable<T>, progress: Progress): AsyncGenerator<T> {
   for await (const item of items) {
-    progress.add();
+    progress.add(Array.isArray(item) ? item.length : 1);
     yield item;
   }
 }

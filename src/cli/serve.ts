@@ -1,10 +1,13 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import { hotEntityReads, type Listener } from '../http/hot-path.js';
+import { entityAnswerCache } from '../operations/read-entity.js';
 import { createRateLimiter } from '../limits/limiter.js';
 import pino from 'pino';
 import type { Config } from '../config/config.js';
 import { build } from '../http/app.js';
-import { startSchedule } from '../observer/schedule.js';
+import { OBSERVER_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { openObserver, PASS_OPTIONS } from './record.js';
 import { openVerdicts } from './signing.js';
 import type { CliWiring } from './wiring.js';
@@ -31,8 +34,11 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     log.warn('Redis did not answer at start: serving with in-process rate-limit buckets meanwhile');
   // Errors are logged by kind and message only: never a request body, a header or a client IP.
   const verdicts = config.verdicts ? await openVerdicts(config, deps) : null;
+  // One cache for the route and the hot path in front of it, bounded by TENDED_ANSWER_CACHE_BYTES.
+  const entityAnswers = entityAnswerCache(config.answerCacheBytes);
   const app = build({
     ...deps,
+    entityAnswers,
     limiter,
     verdicts,
     listenHost: config.host,
@@ -44,24 +50,32 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     exportDir: config.exportDir,
     discovery: config.discovery,
   });
-  const server = listen(app.fetch, { port: config.port, host: config.host }, (port) => {
-    log.info(
-      {
-        port,
-        host: config.host,
-        store: deps.store.backend,
-        origin: deps.notary.origin,
-        rate_limit: limiter.status().buckets,
-      },
-      'tended listening',
-    );
-    wiring.stdout.write(`tended: listening on http://${config.host}:${port} (${deps.store.backend})\n`);
-  });
+  // Signed answers are signed per head, which the hot path does not read: with verdicts on, the route answers.
+  const hot = verdicts ? undefined : hotEntityReads({ deps, answers: entityAnswers, limiter });
+  const server = listen(
+    app.fetch,
+    { port: config.port, host: config.host },
+    (port) => {
+      log.info(
+        {
+          port,
+          host: config.host,
+          store: deps.store.backend,
+          origin: deps.notary.origin,
+          rate_limit: limiter.status().buckets,
+        },
+        'tended listening',
+      );
+      wiring.stdout.write(`tended: listening on http://${config.host}:${port} (${deps.store.backend})\n`);
+    },
+    SERVER_TIMEOUTS,
+    hot,
+  );
   const schedule = config.observer
     ? startSchedule(deps, {
         ...PASS_OPTIONS,
         discoveryDailyCap: config.discovery.dailyCap,
-        everyMs: 60_000,
+        everyMs: OBSERVER_PASS_MS,
         onPass: (report) => log.info({ ...report }, 'observer pass'),
         onError: (error) =>
           log.error(
@@ -97,10 +111,18 @@ export function listen(
   at: { port: number; host: string },
   onListening: (port: number) => void,
   timeouts: { headersTimeoutMs: number; requestTimeoutMs: number; checkIntervalMs: number } = SERVER_TIMEOUTS,
+  /** Puts a listener in front of the framework's (the hot path), handing it what it does not answer. */
+  inFront?: (framework: Listener) => Listener,
 ): ServerType {
   return serve(
     {
       fetch,
+      ...(inFront
+        ? {
+            createServer: ((options: ServerOptions, framework: (req: IncomingMessage, res: ServerResponse) => void) =>
+              createServer(options, inFront(framework))) as typeof createServer,
+          }
+        : {}),
       port: at.port,
       hostname: at.host,
       serverOptions: {

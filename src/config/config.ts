@@ -39,11 +39,15 @@ export interface Config {
   readonly exportDir: string;
   /** TENDED_DISCOVERY, TENDED_DISCOVERY_DAILY: reads queue the unheld components they name. */
   readonly discovery: { readonly enabled: boolean; readonly dailyCap: number };
+  /** TENDED_ANSWER_CACHE_BYTES: the most the serialised entity answers kept in memory may hold. */
+  readonly answerCacheBytes: number;
 }
 
 const onOff = z.enum(['on', 'off']);
 const url = z.url({ protocol: /^https?$/ });
 const positiveInt = z.coerce.number().int().positive();
+/** 64 MB: some 20,000 answers of a few kB, the hot repositories of a day, beside a ~60 MB process. */
+export const ANSWER_CACHE_BYTES_DEFAULT = 64 * 1024 * 1024;
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -97,6 +101,12 @@ const Env = z.object({
   TENDED_DISCOVERY: onOff.default('on'),
   TENDED_DISCOVERY_DAILY: z.coerce.number().int().min(0).default(100_000),
   TENDED_PUBLIC_URL: url.optional(),
+  // At least 1 MB: a smaller cache holds too few answers to spare the store anything.
+  TENDED_ANSWER_CACHE_BYTES: z.coerce
+    .number()
+    .int('TENDED_ANSWER_CACHE_BYTES is a whole number of bytes, e.g. 67108864 for 64 MB')
+    .min(1024 * 1024, 'TENDED_ANSWER_CACHE_BYTES must be at least 1048576 (1 MB)')
+    .default(ANSWER_CACHE_BYTES_DEFAULT),
   // A directory path; a control character in it is always a mistake (often a pasted newline).
   TENDED_EXPORT_DIR: z
     .string()
@@ -152,6 +162,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: Object.freeze(e.TENDED_TRUST_PROXY ?? []),
     pageMinDependents: e.TENDED_PAGE_MIN_DEPENDENTS,
     exportDir: e.TENDED_EXPORT_DIR ?? `${dataDir}/exports`,
+    answerCacheBytes: e.TENDED_ANSWER_CACHE_BYTES,
     discovery: Object.freeze({ enabled: e.TENDED_DISCOVERY === 'on', dailyCap: e.TENDED_DISCOVERY_DAILY }),
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });

@@ -4,13 +4,13 @@
  * reported as unknown-stale rather than carried forward.
  */
 import { daysBetween, isCalendarDate } from './calendar.js';
-import type { Observation } from './observation.js';
+import type { Observation, SeriesEntry } from './observation.js';
 import { STALE_AFTER_DAYS, isAsserted, type AssertedState, type State } from './state.js';
 
 export type CensoringStatus = 'observed-on-date' | 'interval-censored' | 'not-observed-at-date';
 
 /** The date whose reading `o` gives: a correction speaks for the date of the record it corrects. */
-function readingDate(o: Observation, byLeaf: Map<number, Observation>): string {
+function readingDate(o: SeriesEntry, byLeaf: Map<number, SeriesEntry>): string {
   let cur = o;
   // Follow corrections of corrections back to the scheduled read. A log only ever points
   // backwards, so a `corrects` that is not an earlier leaf is bad data and is not followed;
@@ -35,10 +35,10 @@ function readingDate(o: Observation, byLeaf: Map<number, Observation>): string {
  * idempotent (`effectiveObservations(effectiveObservations(x))` equals the first result),
  * so a view cut at a date can be handed to `seriesRows` or `stateMutations` again.
  */
-export function effectiveObservations(all: Observation[]): Observation[] {
-  const byLeaf = new Map<number, Observation>();
+export function effectiveObservations<T extends SeriesEntry>(all: T[]): T[] {
+  const byLeaf = new Map<number, T>();
   for (const o of all) byLeaf.set(o.leaf_index, o);
-  const byDate = new Map<string, Observation>();
+  const byDate = new Map<string, T>();
   for (const o of all) {
     const date = readingDate(o, byLeaf);
     const current = byDate.get(date);
@@ -53,14 +53,14 @@ export function effectiveObservations(all: Observation[]): Observation[] {
   );
 }
 
-export interface Resolution {
+export interface Resolution<T extends SeriesEntry = Observation> {
   /** The date answered for: the requested as_of, or today when none was given. */
   as_of: string;
   state: State;
   /** The real date of the observation the answer rests on; null when there is none. */
   observation_date: string | null;
   censoring_status: CensoringStatus;
-  observation: Observation | null;
+  observation: T | null;
   /** The observation is more than 180 days older than `as_of`; no state is asserted. */
   stale: boolean;
   /** Whole days from `observation_date` to `as_of`; null when there is no observation. */
@@ -82,7 +82,11 @@ function requireDate(s: string, what: string): void {
  * The answer for `asOf` (or for `today` when it is null), from one component's observations.
  * Validate user input with `parseAsOf` first; this only guards against programming errors.
  */
-export function resolveAsOf(observations: Observation[], asOf: string | null, today: string): Resolution {
+export function resolveAsOf<T extends SeriesEntry>(
+  observations: T[],
+  asOf: string | null,
+  today: string,
+): Resolution<T> {
   requireDate(today, 'today');
   if (asOf !== null) requireDate(asOf, 'asOf');
   const date = asOf ?? today;

@@ -11,6 +11,9 @@ import { isState, type State } from './state.js';
  */
 export type EvidenceValue = string | number | boolean | null | EvidenceValue[] | { [k: string]: EvidenceValue };
 
+/** What a component's series needs of each reading: no evidence, no source (an index-only read). */
+export type SeriesEntry = Pick<Observation, 'leaf_index' | 'observation_date' | 'state' | 'corrects'>;
+
 export interface Observation {
   component: ComponentRef;
   /** RFC 3339 UTC instant of the read (`…Z`). */

@@ -1,6 +1,6 @@
 /** The dated series of one component and the state changes read along it (spec §2.2, §3). */
 import { effectiveObservations } from './as-of.js';
-import type { Observation } from './observation.js';
+import type { SeriesEntry } from './observation.js';
 import { isAsserted, type AssertedState, type State } from './state.js';
 
 export interface SeriesRow {
@@ -12,7 +12,7 @@ export interface SeriesRow {
 }
 
 /** One row per observation date, ascending, from the read view (corrections applied). */
-export function seriesRows(observations: Observation[]): SeriesRow[] {
+export function seriesRows(observations: SeriesEntry[]): SeriesRow[] {
   return effectiveObservations(observations).map((o) => ({
     observation_date: o.observation_date,
     state: o.state,
@@ -39,7 +39,7 @@ export interface Mutation {
  * it neither ends the old state nor starts a new one, so alive, not_observed, alive is no
  * change and alive, not_observed, dormant is one change whose interval spans the gap.
  */
-export function stateMutations(observations: Observation[]): Mutation[] {
+export function stateMutations(observations: SeriesEntry[]): Mutation[] {
   const out: Mutation[] = [];
   let last: { state: AssertedState; date: string } | null = null;
   for (const o of effectiveObservations(observations)) {
@@ -59,7 +59,7 @@ export function stateMutations(observations: Observation[]): Mutation[] {
   return out;
 }
 
-export function stateChangeCount(observations: Observation[]): number {
+export function stateChangeCount(observations: SeriesEntry[]): number {
   return stateMutations(observations).length;
 }
 
@@ -69,7 +69,7 @@ export function stateChangeCount(observations: Observation[]): number {
  * from it cannot leak a later reading. Its result can be passed to `seriesRows` and
  * `stateMutations` (the view is idempotent).
  */
-export function seriesWithin(observations: Observation[], asOf: string | null): Observation[] {
+export function seriesWithin<T extends SeriesEntry>(observations: T[], asOf: string | null): T[] {
   const view = effectiveObservations(observations);
   return asOf === null ? view : view.filter((o) => o.observation_date <= asOf);
 }
@@ -85,7 +85,7 @@ export interface SeriesView {
 }
 
 /** Everything a series answer or page shows, computed once from the view up to `asOf`. */
-export function seriesView(observations: Observation[], asOf: string | null): SeriesView {
+export function seriesView(observations: SeriesEntry[], asOf: string | null): SeriesView {
   const within = seriesWithin(observations, asOf);
   const rows = seriesRows(within);
   const mutations = stateMutations(within);

@@ -8,6 +8,8 @@ import { registerEntityRoutes } from '../api/entity.js';
 import { registerHealthRoute } from '../api/health.js';
 import { registerPendingRoutes } from '../api/pending.js';
 import type { ObserverDeps } from '../operations/observe.js';
+import type { AnswerCache } from '../operations/answer-cache.js';
+import type { EntityJson } from '../operations/read-entity.js';
 import type { DiscoverySettings } from '../operations/discovery.js';
 import { registerDisputeRoute } from '../api/dispute.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
@@ -25,11 +27,12 @@ import type { RateLimiter } from '../limits/limiter.js';
 import { rateLimit } from './rate-limit.js';
 import { HTML_SECURITY_HEADERS } from './security-headers.js';
 import { discardUnreadBody } from './unread-body.js';
+import { dataAnswerCaching, ERROR_ANSWER, isDataPath } from './http-caching.js';
 
 export const API_VERSION = '0.1.0';
 /** A dispute names one component: a few hundred bytes. */
 const DISPUTE_LIMIT_BYTES = 16 * 1024;
-const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
+export const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
 
 export interface AppDeps extends ObserverDeps, PageDeps {
   /** Where unexpected errors go (pino in production). Never a request body, never a client IP. */
@@ -44,6 +47,8 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly exportDir?: string;
   /** TENDED_DISCOVERY and its daily bound; absent or disabled, no read queues anything. */
   readonly discovery?: DiscoverySettings | null;
+  /** The entity answers cache, when the caller shares it with the hot path (hot-path.ts). */
+  readonly entityAnswers?: AnswerCache<EntityJson>;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -56,6 +61,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   });
 
   const limit = deps.limiter ? rateLimit(deps.limiter, deps.store) : null;
+  const caching = dataAnswerCaching(() => deps.clock.now());
   // One edge middleware rather than several: each hono middleware is a step on every request.
   app.use('*', async (c, next) => {
     const method = c.req.method;
@@ -86,7 +92,9 @@ export function build(deps: AppDeps): OpenAPIHono {
         (path.startsWith('/api/v1/') && path !== '/api/v1/docs')
       )
         c.header('Link', LICENSE_LINK);
-      await next();
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- hono types a middleware context's input as `any`
+      if (isDataPath(path)) await caching(c, next);
+      else await next();
     }
     // A body the answer did not need (refused before it was read) is dropped, so the answer arrives.
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') discardUnreadBody(c.env);
@@ -95,6 +103,8 @@ export function build(deps: AppDeps): OpenAPIHono {
     if (admitted && !(admitted instanceof Response) && !headers.has('ratelimit')) limit!.finish(headers, admitted);
     // Once, on the finished answer (one header operation rather than a set before and a check after).
     headers.set('X-Content-Type-Options', 'nosniff');
+    // An error is never kept by a cache unless its route says so (a page's 404 does).
+    if (c.res.status >= 400 && !headers.has('cache-control')) headers.set('cache-control', ERROR_ANSWER);
     if (headers.get('content-type')?.startsWith('text/html')) {
       for (const [name, value] of HTML_SECURITY_HEADERS) if (!headers.has(name)) headers.set(name, value);
     }

@@ -14,10 +14,19 @@ export const UNKNOWN_CLIENT = 'unknown';
 export function clientAddress(c: Context, trustProxy: ReadonlySet<string>): string {
   const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
     ?.remoteAddress;
+  return addressOf(peer, trustProxy, () => c.req.raw.headers.get('x-forwarded-for'));
+}
+
+/** The same rule over a socket's peer and a way to read X-Forwarded-For (the hot path has no Context). */
+export function addressOf(
+  peer: string | undefined,
+  trustProxy: ReadonlySet<string>,
+  forwardedFor: () => string | null | undefined,
+): string {
   if (!peer) return UNKNOWN_CLIENT;
   let client = normaliseAddress(peer);
   if (trustProxy.size === 0 || !trustProxy.has(client)) return client;
-  const forwarded = c.req.raw.headers.get('x-forwarded-for');
+  const forwarded = forwardedFor();
   if (!forwarded) return client;
   const hops = forwarded.split(',');
   for (let i = hops.length - 1; i >= 0; i--) {

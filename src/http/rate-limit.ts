@@ -22,13 +22,19 @@ export interface RateLimitStep {
   finish(headers: Headers, take: Take): void;
 }
 
+/** Where the hot path leaves the spend of a request it hands to the framework (on Node's request). */
+export const SPENT = Symbol('tended.rate-limit.spent');
+
+/** RateLimit-Policy for each policy, built once. */
+export function policyHeaderOf(limiter: RateLimiter): (policy: RatePolicy) => string {
+  const free = `"free";q=${limiter.free.limit};w=${limiter.free.windowMs / 1000}`;
+  const key = `"key";q=${limiter.keyed.limit};w=${limiter.keyed.windowMs / 1000}`;
+  return (policy) => (policy.name === 'free' ? free : key);
+}
+
 export function rateLimit(limiter: RateLimiter, store: Store): RateLimitStep {
   const checkKey = apiKeyChecker(store, limiter.keyCacheMs);
-  const policies = {
-    free: `"free";q=${limiter.free.limit};w=${limiter.free.windowMs / 1000}`,
-    key: `"key";q=${limiter.keyed.limit};w=${limiter.keyed.windowMs / 1000}`,
-  };
-  const policyHeader = (policy: RatePolicy) => (policy.name === 'free' ? policies.free : policies.key);
+  const policyHeader = policyHeaderOf(limiter);
   const limitHeaders = (take: Take): Record<string, string> => ({
     'ratelimit-policy': policyHeader(take.policy),
     ratelimit: rateLimitValue(take),
@@ -75,6 +81,10 @@ export function rateLimit(limiter: RateLimiter, store: Store): RateLimitStep {
 
   return {
     admit(c) {
+      // A request the hot path spent a token for and then handed over (a cache miss, a refusal):
+      // the same spend decides, so no request pays twice.
+      const spent = (c.env as { incoming?: Record<symbol, Take | undefined> } | undefined)?.incoming?.[SPENT];
+      if (spent !== undefined) return decide(c, spent);
       const key = apiKeyHeader(c);
       // An empty X-API-Key (a client configured without one) is no key: the free limit.
       if (key !== null && key !== '') return keyed(c, key);
@@ -106,7 +116,7 @@ function apiKeyHeader(c: Context): string | null {
   return found;
 }
 
-function rateLimitValue(take: Take): string {
+export function rateLimitValue(take: Take): string {
   return `"${take.policy.name}";r=${take.remaining};t=${take.resetSeconds}`;
 }
 

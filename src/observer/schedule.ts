@@ -3,6 +3,8 @@ import { observeDue, type ObserverDeps, type PassOptions, type PassReport } from
 
 /** After a failed pass (the store away, say), the next one starts this soon rather than everyMs. */
 export const RETRY_AFTER_FAILED_PASS_MS = 5_000;
+/** How often `serve` runs a pass: a new observation reaches the record at most this long after it falls due. */
+export const OBSERVER_PASS_MS = 60_000;
 
 export interface Schedule {
   /** Stops after the pass in progress, if any, has finished. */

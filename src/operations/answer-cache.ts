@@ -2,25 +2,59 @@
  * A bounded least-recently-used map for computed answers. Keys carry the version of the data an
  * answer was computed from (store.componentVersion), so an entry never goes stale: a new
  * observation changes the key, and the old entry simply ages out.
+ *
+ * Bounded by entries and, when given `sizeOf`, by bytes too: answers range from a few hundred
+ * bytes to hundreds of kB (a long series, an org of thousands of repositories), so an entry count
+ * alone says little about the memory held.
  */
 export class AnswerCache<T> {
-  private readonly entries = new Map<string, T>();
+  private readonly entries = new Map<string, { value: T; bytes: number }>();
+  private heldBytes = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly bytes: { max: number; sizeOf: (value: T, key: string) => number } | null = null,
+  ) {}
+
+  /** The most recently used key: a repeat read of it need not move it (a hot answer is read over and over). */
+  private newest: string | undefined;
 
   get(key: string): T | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) {
       // Re-insert so Map order tracks recency; the first key is then the least recently used.
-      this.entries.delete(key);
-      this.entries.set(key, value);
+      if (key !== this.newest) {
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        this.newest = key;
+      }
+      return entry.value;
     }
-    return value;
+    return undefined;
   }
 
   set(key: string, value: T): void {
+    this.drop(key);
+    const bytes = this.bytes ? this.bytes.sizeOf(value, key) : 0;
+    // An answer larger than the whole budget is not kept: it would only push everything else out.
+    if (this.bytes && bytes > this.bytes.max) return;
+    this.entries.set(key, { value, bytes });
+    this.newest = key;
+    this.heldBytes += bytes;
+    while (this.entries.size > this.capacity || (this.bytes && this.heldBytes > this.bytes.max))
+      this.drop(this.entries.keys().next().value!);
+  }
+
+  /** What the entries hold, by the sizeOf measure (0 for a cache bounded by entries only). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.heldBytes };
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    if (key === this.newest) this.newest = undefined;
     this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.heldBytes -= entry.bytes;
   }
 }

@@ -1,6 +1,6 @@
 import { resolveAsOf, type CensoringStatus, type Resolution } from '../domain/as-of.js';
 import { componentPurls, type ComponentRef } from '../domain/component.js';
-import type { Observation } from '../domain/observation.js';
+import type { Observation, SeriesEntry } from '../domain/observation.js';
 import { seriesRows, seriesWithin, stateMutations, type Mutation, type SeriesRow } from '../domain/series.js';
 import { stateDefinition, type State } from '../domain/state.js';
 
@@ -54,7 +54,11 @@ export function entityResult(
   asOf: string | null,
   today: string,
 ): EntityResult {
-  const r = resolveAsOf(observations, asOf, today);
+  return resolvedResult(ref, resolveAsOf(observations, asOf, today));
+}
+
+/** The answer for a resolution already made (from the series, with its one whole observation read after). */
+export function resolvedResult(ref: ComponentRef, r: Resolution): EntityResult {
   // The definition right after the state it explains, for a person reading the answer.
   const { purl, kind, as_of, state, ...rest } = recordedFields(ref, r);
   return { purl, kind, as_of, state, state_definition: stateDefinition(state, ref.kind), ...rest, ...noteFor(r, ref) };
@@ -96,7 +100,7 @@ function recordedFields(ref: ComponentRef, r: Resolution): CheckedResult {
 }
 
 /** The dated series up to the answer's date: nothing after as_of ever leaks into it. */
-export function entitySeries(observations: Observation[], asOf: string): EntitySeries {
+export function entitySeries(observations: SeriesEntry[], asOf: string): EntitySeries {
   const within = seriesWithin(observations, asOf);
   const series = seriesRows(within);
   const mutations = stateMutations(within);

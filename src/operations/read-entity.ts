@@ -1,9 +1,18 @@
 import { createHash } from 'node:crypto';
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
-import type { AnswerCache } from './answer-cache.js';
+import { AnswerCache } from './answer-cache.js';
 import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
-import { DATA_LICENSE, entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
+import {
+  DATA_LICENSE,
+  entityResult,
+  entitySeries,
+  resolvedResult,
+  type EntityResult,
+  type EntitySeries,
+} from './entity-answer.js';
+import { resolveAsOf, type Resolution } from '../domain/as-of.js';
+import type { SeriesEntry } from '../domain/observation.js';
 import { ownerNote, queueNamed, queueOwnerNamed, unheldNote, type DiscoveryDeps } from './discovery.js';
 import type { VerdictService } from './verdict.js';
 import type { Verdict } from '../notary/verdict.js';
@@ -23,17 +32,36 @@ export async function readEntity(
   const ref = repositoryRef(owner, repo);
   // With verdicts, the head is read first: the observations read after it are all in its tree or newer.
   const head = verdicts ? await verdicts.head() : null;
-  const observations = await deps.store.observationsOf(ref);
-  const result = entityResult(ref, observations, asOf, today);
+  // The series from an index, then the one whole observation the answer rests on: the evidence of
+  // every other reading is never read.
+  const series = await deps.store.seriesOf(ref);
+  const result = resolvedResult(ref, await withObservation(deps, ref, resolveAsOf(series, asOf, today)));
   // A read naming a component the record does not hold queues it (DESIGN §3 "Discovery").
-  if (observations.length === 0) {
+  if (series.length === 0) {
     const status = await queueNamed(deps, ref);
     result.note = unheldNote(ref, result.as_of, status);
     if (status === 'queued') result.queued = true;
   }
-  const answer: EntityAnswer = { ...result, ...entitySeries(observations, result.as_of), license: DATA_LICENSE };
+  const answer: EntityAnswer = { ...result, ...entitySeries(series, result.as_of), license: DATA_LICENSE };
   if (verdicts && head) answer.verdict = await verdicts.sign(ref, answer, head);
   return answer;
+}
+
+/**
+ * The resolution with its reading read whole. A correction answers for the date it corrects, so the
+ * reading keeps the date the series gave it.
+ */
+async function withObservation(
+  deps: DiscoveryDeps,
+  ref: ComponentRef,
+  r: Resolution<SeriesEntry>,
+): Promise<Resolution> {
+  if (r.observation === null) return { ...r, observation: null };
+  const whole = await deps.store.observationAt(ref, r.observation.leaf_index);
+  // The series and the row come from two reads; a leaf never changes once appended, so only a
+  // store that lost the row between them could miss it.
+  if (whole === null) throw new Error(`observation ${r.observation.leaf_index} of ${ref.kind}:${ref.id} vanished`);
+  return { ...r, observation: { ...whole, observation_date: r.observation.observation_date } };
 }
 
 /** An entity answer serialised once, and the tag that names the data it was computed from. */
@@ -68,8 +96,7 @@ export async function readEntityJson(
   }
   // A signed answer names the head it was proven under, so it is signed once per head.
   const head = verdicts ? await verdicts.head() : null;
-  // Without as_of the answer is as of today, and staleness moves with the calendar.
-  const key = `${ref.kind}:${ref.id}|${asOf ?? `today ${today}`}|${version ?? 'none'}${head ? `|head ${head.tree_size}` : ''}`;
+  const key = entityKey(ref, asOf, today, version, head?.tree_size);
   let answer = cache.get(key);
   if (!answer) {
     const entity: EntityAnswer = await readEntity(deps, owner, repo, asOf ?? undefined);
@@ -81,6 +108,54 @@ export async function readEntityJson(
     cache.set(key, answer);
   }
   return answer;
+}
+
+/**
+ * The cached answer for a read, or undefined when it is not cached (or the read is malformed, or
+ * names a component the record does not hold): the hot path then hands the request to the route,
+ * which answers, caches, or explains what is wrong. Unsigned answers only.
+ */
+export async function cachedEntityJson(
+  deps: DiscoveryDeps,
+  cache: AnswerCache<EntityJson>,
+  owner: string,
+  repo: string,
+  rawAsOf: string | undefined,
+): Promise<EntityJson | undefined> {
+  const today = utcDateOf(deps.clock.now());
+  let asOf: string | null;
+  let ref: ComponentRef;
+  try {
+    asOf = parseAsOf(rawAsOf, today);
+    ref = normaliseComponent('github', `${owner}/${repo}`);
+  } catch (error) {
+    if (error instanceof ValidationError) return undefined;
+    throw error;
+  }
+  const version = await deps.store.componentVersion(ref);
+  return version === null ? undefined : cache.get(entityKey(ref, asOf, today, version, undefined));
+}
+
+/** Without as_of the answer is as of today, and staleness moves with the calendar. */
+function entityKey(
+  ref: ComponentRef,
+  asOf: string | null,
+  today: string,
+  version: number,
+  headSize: number | undefined,
+): string {
+  return `${ref.kind}:${ref.id}|${asOf ?? `today ${today}`}|${version}${headSize !== undefined ? `|head ${headSize}` : ''}`;
+}
+
+/** The entity answers cache, bounded by bytes (TENDED_ANSWER_CACHE_BYTES) as well as entries. */
+export function entityAnswerCache(maxBytes: number): AnswerCache<EntityJson> {
+  // The entry bound only guards against a flood of tiny answers; bytes are the real limit.
+  return new AnswerCache<EntityJson>(1_000_000, { max: maxBytes, sizeOf: entityJsonBytes });
+}
+
+/** Bytes an answer holds in memory: its JSON, its tag and its key (UTF-16). */
+export function entityJsonBytes(answer: EntityJson, key: string): number {
+  return answer.json.byteLength + 2 * (answer.etag.length + key.length) + 64;
 }
 
 export interface OrgAnswer {

@@ -1,7 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Census } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
-import type { Observation } from '../domain/observation.js';
+import type { Observation, SeriesEntry } from '../domain/observation.js';
 import type { State } from '../domain/state.js';
 import type { Hash } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
@@ -10,6 +10,13 @@ import type { Database } from './schema.js';
 import { LogInvariantError, type StoredLeaf } from './store.js';
 
 /** Row → domain conversions and the node-hash read, shared by the store's reads and its appends. */
+
+/**
+ * Starts the text of a query run on every entity read: on PostgreSQL it becomes a named (prepared)
+ * statement, parsed and planned once per connection; to SQLite it is a comment. Only fixed texts
+ * take it (never a variable IN list), so the statements a connection holds stay few.
+ */
+export const PREPARED = '/* prepared */ ';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -92,4 +99,62 @@ export function nativeIdsByKind(refs: Iterable<ComponentRef>): Map<ComponentRef[
     else byKind.set(ref.kind, [ref.id]);
   }
   return byKind;
+}
+
+/**
+ * One component's series: the four columns the covering index `observations_series` holds, so the
+ * read never visits the table (a component's readings lie on as many pages as it has dates, one
+ * appended a day). Raw SQL: kysely's builder costs more than this indexed read on a hot route.
+ */
+export async function readSeries(db: Db, ref: ComponentRef): Promise<SeriesEntry[]> {
+  const { rows } = await sql<{ leaf_index: number; observation_date: string; state: string; corrects: number | null }>`
+    ${sql.raw(PREPARED)}SELECT leaf_index, observation_date, state, corrects FROM observations
+    WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})
+    ORDER BY leaf_index`.execute(db);
+  return rows.map((r) => ({
+    leaf_index: Number(r.leaf_index),
+    observation_date: r.observation_date,
+    state: r.state as State,
+    corrects: r.corrects === null ? null : Number(r.corrects),
+  }));
+}
+
+/** The one whole observation an answer rests on: a primary-key read. */
+export async function readObservationAt(db: Db, ref: ComponentRef, leafIndex: number): Promise<Observation | null> {
+  const { rows } = await sql<Database['observations']>`
+    ${sql.raw(PREPARED)}SELECT * FROM observations
+    WHERE leaf_index = ${leafIndex}
+      AND component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(db);
+  return rows[0] ? toObservation(ref, rows[0]) : null;
+}
+
+/**
+ * The bytes of leaves [from, from+limit), one column and not copied: a full audit reads every leaf,
+ * and the stored hashes, dates and copies of the rest of the row would cost it as much as the hashing.
+ */
+export async function readLeafBytes(db: Db, from: number, limit: number): Promise<Uint8Array[]> {
+  const { rows } = await sql<{ bytes: Uint8Array }>`
+    SELECT bytes FROM leaves WHERE idx >= ${from} AND idx < ${from + limit} ORDER BY idx`.execute(db);
+  return rows.map((r) => r.bytes);
+}
+
+/**
+ * The latest leaf of a component's observations. A raw template: this runs on every entity read,
+ * and kysely's builder costs more than the indexed lookup itself. Plain SQL both backends read alike.
+ */
+export async function readComponentVersion(db: Db, ref: ComponentRef): Promise<number | null> {
+  const { rows } = await sql<{ version: number | null }>`
+    ${sql.raw(PREPARED)}SELECT max(leaf_index) AS version FROM observations
+    WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(db);
+  const version = rows[0]?.version;
+  return version === null || version === undefined ? null : Number(version);
+}
+
+/** The latest leaf of a component's census reads. */
+export async function readCensusVersion(db: Db, ref: ComponentRef): Promise<number | null> {
+  const { rows } = await sql<{ version: number | null }>`
+    SELECT max(leaf_index) AS version FROM census
+    WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(db);
+  const version = rows[0]?.version;
+  return version === null || version === undefined ? null : Number(version);
 }

@@ -1,7 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { censusLeafRecord, type Census, type NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
-import { observationLeafRecord, type NewObservation, type Observation } from '../domain/observation.js';
+import {
+  observationLeafRecord,
+  type NewObservation,
+  type Observation,
+  type SeriesEntry,
+} from '../domain/observation.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { Hash } from '../notary/hash.js';
 import { encodeLeaf } from '../notary/leaf.js';
@@ -9,7 +14,19 @@ import { keySetDigest, keySetLeafRecord, type KeySetDocument } from '../notary/k
 import type { NodeCoord } from '../notary/merkle.js';
 import { appendLeaves, initialiseLog } from './kysely-append.js';
 import { firstLeafLoggedFrom, readStateChanges } from './kysely-changes.js';
-import { nativeIdsByKind, readNodeHashes, toCensus, toHead, toLeaf, toObservation } from './kysely-read.js';
+import {
+  nativeIdsByKind,
+  readCensusVersion,
+  readComponentVersion,
+  readLeafBytes,
+  readNodeHashes,
+  readObservationAt,
+  readSeries,
+  toCensus,
+  toHead,
+  toLeaf,
+  toObservation,
+} from './kysely-read.js';
 import { applyMigrations, type Migration } from './migration.js';
 import * as discovery from './kysely-discovery.js';
 import * as watch from './kysely-watch.js';
@@ -178,6 +195,14 @@ export class KyselyStore implements Store {
     return rows.map((row) => toObservation(ref, row));
   }
 
+  seriesOf(ref: ComponentRef): Promise<SeriesEntry[]> {
+    return readSeries(this.db, ref);
+  }
+
+  observationAt(ref: ComponentRef, leafIndex: number): Promise<Observation | null> {
+    return readObservationAt(this.db, ref, leafIndex);
+  }
+
   async observationsOfMany(refs: ComponentRef[]): Promise<Map<string, Observation[]>> {
     const held = new Map<string, Observation[]>();
     for (const [kind, ids] of nativeIdsByKind(refs)) {
@@ -202,26 +227,12 @@ export class KyselyStore implements Store {
     return held;
   }
 
-  async componentVersion(ref: ComponentRef): Promise<number | null> {
-    // A raw template: this runs on every entity read, and kysely's builder costs more than the
-    // indexed lookup itself. Plain SQL that both backends read the same way.
-    const { rows } = await sql<{ version: number | null }>`
-      SELECT max(leaf_index) AS version FROM observations
-      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(
-      this.db,
-    );
-    const version = rows[0]?.version;
-    return version === null || version === undefined ? null : Number(version);
+  componentVersion(ref: ComponentRef): Promise<number | null> {
+    return readComponentVersion(this.db, ref);
   }
 
-  async censusVersion(ref: ComponentRef): Promise<number | null> {
-    const { rows } = await sql<{ version: number | null }>`
-      SELECT max(leaf_index) AS version FROM census
-      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})`.execute(
-      this.db,
-    );
-    const version = rows[0]?.version;
-    return version === null || version === undefined ? null : Number(version);
+  censusVersion(ref: ComponentRef): Promise<number | null> {
+    return readCensusVersion(this.db, ref);
   }
 
   async observationsUnderOwner(kind: ComponentRef['kind'], owner: string) {
@@ -373,6 +384,10 @@ export class KyselyStore implements Store {
       .orderBy('idx')
       .execute();
     return rows.map(toLeaf);
+  }
+
+  leafBytes(from: number, limit: number): Promise<Uint8Array[]> {
+    return readLeafBytes(this.db, from, limit);
   }
 
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]> {

@@ -1,7 +1,7 @@
 import type { Census, NewCensus } from '../domain/census.js';
 import type { AssertedState } from '../domain/state.js';
 import type { ComponentRef } from '../domain/component.js';
-import type { EvidenceValue, NewObservation, Observation } from '../domain/observation.js';
+import type { EvidenceValue, NewObservation, Observation, SeriesEntry } from '../domain/observation.js';
 import type { DsseEnvelope } from '../notary/dsse.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { KeySetDocument } from '../notary/key-set.js';
@@ -55,6 +55,13 @@ export interface Store {
   adoptedComponents(kind: ComponentRef['kind'], minDependents: number): Promise<AdoptedComponent[]>;
 
   observationsOf(ref: ComponentRef): Promise<Observation[]>;
+  /**
+   * The component's readings as its series needs them (leaf, date, state, correction), in leaf
+   * order: one read of an index that holds them, never the evidence. Empty when none is held.
+   */
+  seriesOf(ref: ComponentRef): Promise<SeriesEntry[]>;
+  /** The component's observation at `leafIndex`, whole; null when that leaf is not one of its observations. */
+  observationAt(ref: ComponentRef, leafIndex: number): Promise<Observation | null>;
   /** observationsOf for many components in a few queries, keyed `kind:id`; components held nowhere are absent. */
   observationsOfMany(refs: ComponentRef[]): Promise<Map<string, Observation[]>>;
   /**
@@ -125,6 +132,8 @@ export interface Store {
   leaf(index: number): Promise<StoredLeaf | null>;
   /** Leaves [from, from+limit) in index order. */
   leaves(from: number, limit: number): Promise<StoredLeaf[]>;
+  /** The exact bytes of leaves [from, from+limit) in index order, and nothing else: what an audit hashes. */
+  leafBytes(from: number, limit: number): Promise<Uint8Array[]>;
   /** Hashes of stored perfect subtrees (level 0 = leaf hashes), in the order asked. */
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]>;
   /**

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { PREPARED } from '../kysely-read.js';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { KyselyStore } from '../kysely-store.js';
@@ -76,9 +78,16 @@ function faultNamingPool(pool: pg.Pool): PostgresPool {
         // process. The next query on it then fails (named below), and release() drops it.
         client.on('error', () => {});
         const query = (text: string, parameters: readonly unknown[]) =>
-          client.query(text, parameters as unknown[]).catch((error: unknown) => {
-            throw isConnectionFault(error) ? unavailable(error) : error;
-          });
+          client
+            .query(
+              // The hot reads run as named statements: parsed and planned once per connection.
+              text.trimStart().startsWith(PREPARED)
+                ? { name: statementName(text), text, values: parameters as unknown[] }
+                : { text, values: parameters as unknown[] },
+            )
+            .catch((error: unknown) => {
+              throw isConnectionFault(error) ? unavailable(error) : error;
+            });
         facade = { query, release: () => client.release() } as unknown as PostgresPoolClient;
         wrapped.set(client, facade);
       }
@@ -86,6 +95,11 @@ function faultNamingPool(pool: pg.Pool): PostgresPool {
     },
     end: () => pool.end(),
   };
+}
+
+/** A name per statement text: the same text always gets the same name, on every connection. */
+function statementName(text: string): string {
+  return `tended_${createHash('sha256').update(text).digest('base64url').slice(0, 16)}`;
 }
 
 function unavailable(error: unknown): StoreUnavailableError {

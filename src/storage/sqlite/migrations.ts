@@ -78,4 +78,15 @@ export const sqliteMigrations: Migration[] = [
       `CREATE TABLE discovered_owners (owner text PRIMARY KEY, due_at text NOT NULL)`,
     ],
   },
+  {
+    version: 9,
+    name: "series reads from an index: each reading's date, state and correction beside its component and leaf",
+    statements: [
+      // A component's readings are appended a day apart, each on its own table page; this index
+      // holds all a series needs, so an entity read visits the table once (the answer's reading).
+      `CREATE INDEX observations_series ON observations (component_id, leaf_index, observation_date, state, corrects)`,
+      // Its leading columns are those of observations_by_component, which it replaces.
+      `DROP INDEX observations_by_component`,
+    ],
+  },
 ];
