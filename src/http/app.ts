@@ -16,6 +16,7 @@ import { registerFactRoutes } from '../api/facts.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { registerMcpRoutes } from '../api/mcp.js';
 import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
+import { registerBadgeRoutes } from '../pages/badge-routes.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -120,6 +121,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerFactRoutes(app, deps);
   registerMcpRoutes(app, deps, { listenHost: deps.listenHost, version: API_VERSION });
   registerPendingRoutes(app);
+  registerBadgeRoutes(app, deps);
   registerPageRoutes(app, deps);
 
   app.doc31('/api/v1/docs', {
