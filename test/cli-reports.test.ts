@@ -24,7 +24,7 @@ const SCHEMA = fileURLToPath(new URL('./vectors/sarif/sarif-schema-2.1.0.json', 
 const AT = '2026-11-20 12:00:00';
 
 /** Held components: kind, id, state, observation date. */
-export const HELD: [ComponentKind, string, State, string][] = [
+const HELD: [ComponentKind, string, State, string][] = [
   ['npm', 'express', 'archived', '2026-11-01'],
   ['npm', 'lodash', 'alive', '2026-11-02'],
   ['npm', '@acme/widgets', 'dormant', '2026-11-03'],
@@ -37,7 +37,7 @@ export const HELD: [ComponentKind, string, State, string][] = [
 ];
 
 /** The manifests, with the line each component is named on. */
-export const FILES: Record<string, { text: string; lines: Record<string, number> }> = {
+const FILES: Record<string, { text: string; lines: Record<string, number> }> = {
   'package.json': {
     text: `{
   "name": "app",
