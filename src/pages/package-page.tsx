@@ -177,7 +177,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         <img src={badgePath} alt={`maintained? ${name}: the state Tended records, with its date`} /> The badge shows the
         latest state and the date of the observation it rests on, never a score. Markdown for a README:
       </p>
-      <pre>
+      <pre class="badge-markdown">
         <code>{badgeMarkdown}</code>
       </pre>
 
