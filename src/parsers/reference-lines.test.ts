@@ -6,6 +6,7 @@ import { parseComposerJson } from './composer-json/parse.js';
 import { parseDockerfile } from './dockerfile/parse.js';
 import { parseGemfile } from './gemfile/parse.js';
 import { parseGoMod } from './go-mod/parse.js';
+import { MemberLines } from './json-member-lines.js';
 import { parsePackageJson } from './package-json/parse.js';
 import type { ComponentReference, ParseResult } from './reference.js';
 import { parseRequirements } from './requirements/parse.js';
@@ -130,5 +131,21 @@ describe('the line of each reference, by hand', () => {
     expect(go.references.map((x) => x.line)).toEqual([4]);
     const gems = parseGemfile("source 'https://rubygems.org'\ngem 'rails', '~> 7'\n");
     expect(gems.references.map((x) => x.line)).toEqual([2]);
+  });
+
+  it('JSON member lines: 100,000 names, each line right or unknown (a hash collision), never wrong', () => {
+    const names = Array.from({ length: 100_000 }, (_, i) => `p${i.toString(36)}`);
+    const text = `{\n"dependencies": {\n${names.map((n) => `"${n}": "1"`).join(',\n')}\n}}`;
+    const lines = new MemberLines(text, ['dependencies']);
+    let unknown = 0;
+    names.forEach((name, i) => {
+      const line = lines.lineOf('dependencies', name);
+      if (line === undefined) unknown += 1;
+      else expect(line).toBe(i + 3);
+    });
+    // 100,000 names in 30 bits collide a few times; each collision loses one line, not more.
+    expect(unknown).toBeLessThan(50);
+    expect(lines.lineOf('devDependencies', 'p0')).toBeUndefined();
+    expect(lines.lineOf('dependencies', 'not-there')).toBeUndefined();
   });
 });

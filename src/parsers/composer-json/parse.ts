@@ -6,7 +6,7 @@
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
-import { memberKey, memberLines } from '../json-member-lines.js';
+import { MemberLines } from '../json-member-lines.js';
 
 const SECTIONS = ['require', 'require-dev'] as const;
 const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
@@ -25,7 +25,7 @@ export function parseComposerJson(text: string): ParseResult {
     throw new InputError('Expected a composer.json, a JSON object with "require" and "require-dev".');
   const references: ComponentReference[] = [];
   const unresolved: UnresolvedEntry[] = [];
-  const lines = memberLines(source, SECTIONS);
+  const lines = new MemberLines(source, SECTIONS);
   for (const section of SECTIONS) {
     const deps = (doc as Record<string, unknown>)[section];
     if (typeof deps !== 'object' || deps === null || Array.isArray(deps)) continue;
@@ -44,7 +44,7 @@ export function parseComposerJson(text: string): ParseResult {
         continue;
       }
       try {
-        const line = lines.get(memberKey(section, name));
+        const line = lines.lineOf(section, name);
         references.push({ ref: normaliseComponent('composer', name), input, location, ...(line ? { line } : {}) });
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;

@@ -11,7 +11,7 @@ import { ValidationError } from '../../domain/errors.js';
 import { InputError } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 import { shownValue } from '../purl-entry.js';
-import { memberKey, memberLines } from '../json-member-lines.js';
+import { MemberLines } from '../json-member-lines.js';
 
 export const DEPENDENCY_SECTIONS = [
   'dependencies',
@@ -44,7 +44,7 @@ export function parsePackageJson(text: string): ParseResult {
   }
   const out: Out = { references: [], unresolved: [] };
   // Read once, and only when some entry names a component.
-  let lines: Map<string, number> | undefined;
+  let lines: MemberLines | undefined;
   for (const section of DEPENDENCY_SECTIONS) {
     const deps = (doc as Record<string, unknown>)[section];
     if (deps === undefined || deps === null) continue;
@@ -60,8 +60,8 @@ export function parsePackageJson(text: string): ParseResult {
       const before = out.references.length;
       readEntry(out, section, name, spec);
       if (out.references.length === before) continue;
-      lines ??= memberLines(source, DEPENDENCY_SECTIONS);
-      const line = lines.get(memberKey(section, name));
+      lines ??= new MemberLines(source, DEPENDENCY_SECTIONS);
+      const line = lines.lineOf(section, name);
       if (line !== undefined) for (let i = before; i < out.references.length; i += 1) out.references[i]!.line = line;
     }
   }
