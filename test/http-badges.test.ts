@@ -30,12 +30,14 @@ let harness: Harness;
 let server: ServerType;
 let base: string;
 let limiter: RateLimiter;
+let notary: ReturnType<typeof recordDeps>['notary'];
 const errors: unknown[] = [];
 
 beforeAll(async () => {
   t = await sqliteTestStore();
   harness = await startHarness({ scenario: { components: {} }, today: TODAY });
   const deps = { ...recordDeps(t.store, `${TODAY}T12:00:00Z`), sources: harness.sources };
+  notary = deps.notary;
   await t.store.initialiseLog(deps.notary.seal);
   await t.store.appendObservations(
     HELD.map(([kind, id, state, date]) => {
@@ -132,6 +134,22 @@ describe('GET /badge/{kind}/{id}.svg', () => {
     expect(again.text).toBe('');
     const otherDate = await get('/badge/npm/@acme/widgets.svg?as_of=2026-11-21', { 'if-none-match': etag });
     expect(otherDate.status).toBe(200);
+  });
+
+  it('shows a new observation at once: the badge cache is keyed by the record’s version', async () => {
+    const before = await get('/badge/gem/rocket-rb.svg');
+    expect(spoken(before.text)).toBe('maintained?: alive · 2026-11-07');
+    await t.store.appendObservations(
+      [{ ...githubObservation('acme/x', TODAY, 'archived'), component: normaliseComponent('gem', 'rocket-rb') }],
+      notary.seal,
+    );
+    const after = await get('/badge/gem/rocket-rb.svg', { 'if-none-match': before.headers.get('etag')! });
+    expect(after.status).toBe(200);
+    expect(spoken(after.text)).toBe(`maintained?: archived · ${TODAY}`);
+    // A past date the new reading does not reach answers as before.
+    expect(spoken((await get('/badge/gem/rocket-rb.svg?as_of=2026-11-21')).text)).toBe(
+      'maintained?: alive · 2026-11-07',
+    );
   });
 
   it.each([

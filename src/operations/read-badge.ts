@@ -6,45 +6,57 @@ import { queueNamed, type DiscoveryDeps } from './discovery.js';
 import { factTarget } from './facts.js';
 
 /**
- * What a badge says (issue 18): the state and the real date of the observation it rests on, or
- * "not checked". Never a score. The kind and id are read as the /v1 routes read them, so a badge
- * names exactly the component `/v1/trust_score/{kind}/{id}` answers for.
+ * What a badge names (issue 18): one component at one date, and the version of the record it is
+ * answered from. The kind and id are read as the /v1 routes read them, so a badge names exactly
+ * the component `/v1/trust_score/{kind}/{id}` answers for; as_of as the entity reads take it.
  */
-export interface BadgeReading {
+export interface BadgeTarget {
   ref: ComponentRef;
-  /** The date answered for: as_of, or today. */
-  as_of: string;
-  /** True when the reader asked for a date before today: that answer no longer moves with the calendar. */
+  /** The as_of asked for, or null for today. */
+  asOf: string | null;
+  today: string;
+  /** True when the date answered for is before today: that answer no longer moves with the calendar. */
   past: boolean;
-  /** null when the record holds no observation on or before as_of: "not checked", never "gone". */
-  state: State | null;
-  observation_date: string | null;
-  leaf_index: number | null;
-  /** Names the data the reading was computed from: the same key gives the same reading. */
+  /** The component's latest leaf, or null when the record holds no observation of it. */
+  held: number | null;
+  /** Names the data the badge is computed from: the same key gives the same badge (the cache key). */
   version: string;
 }
 
+/** What a badge says: the state and the real date of the observation it rests on, or "not checked" (null). */
+export interface BadgeReading {
+  as_of: string;
+  past: boolean;
+  state: State | null;
+  observation_date: string | null;
+}
+
 /**
- * Reads one component's badge. Throws ValidationError (kind, id or as_of at fault, as the /v1 and
- * entity routes report them). A read naming a component the record does not hold queues it, as an
- * entity read does (DESIGN §3 "Discovery").
+ * Reads the request's kind, id and as_of, and how far the record holds the component: one indexed
+ * lookup, so a cached badge costs no series read. Throws ValidationError (kind, id or as_of at
+ * fault). A read naming a component the record does not hold queues it, as an entity read does
+ * (DESIGN §3 "Discovery").
  */
-export async function readBadge(
+export async function badgeTarget(
   deps: DiscoveryDeps,
   kind: string | undefined,
   id: string | undefined,
   rawAsOf: string | undefined,
-): Promise<BadgeReading> {
+): Promise<BadgeTarget> {
   const ref = factTarget(kind, id);
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const held = await deps.store.componentVersion(ref);
   if (held === null) await queueNamed(deps, ref);
   const date = asOf ?? today;
-  const version = `${ref.kind}:${ref.id}|${date}|${held ?? 'none'}`;
-  const base = { ref, as_of: date, past: date < today, version };
-  if (held === null) return { ...base, state: null, observation_date: null, leaf_index: null };
-  const r = resolveAsOf(await deps.store.observationsOf(ref), asOf, today);
-  if (r.observation === null) return { ...base, state: null, observation_date: null, leaf_index: null };
-  return { ...base, state: r.state, observation_date: r.observation_date, leaf_index: r.observation.leaf_index };
+  return { ref, asOf, today, past: date < today, held, version: `${ref.kind}:${ref.id}|${date}|${held ?? 'none'}` };
+}
+
+/** Resolves the badge's answer from the record, exactly as the entity read resolves it. */
+export async function readBadge(deps: DiscoveryDeps, target: BadgeTarget): Promise<BadgeReading> {
+  const as_of = target.asOf ?? target.today;
+  const none = { as_of, past: target.past, state: null, observation_date: null };
+  if (target.held === null) return none;
+  const r = resolveAsOf(await deps.store.observationsOf(target.ref), target.asOf, target.today);
+  return r.observation === null ? none : { ...none, state: r.state, observation_date: r.observation_date };
 }

@@ -4,7 +4,7 @@ import { COMPONENT_KINDS } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { AnswerCache } from '../operations/answer-cache.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
-import { readBadge } from '../operations/read-badge.js';
+import { badgeTarget, readBadge } from '../operations/read-badge.js';
 import { badgeEndpointJson, badgeFace, badgeSvg, errorFace, type BadgeFace } from './badge.js';
 import { rendered, send, type Rendered } from './respond.js';
 
@@ -114,9 +114,9 @@ export function registerBadgeRoutes(app: OpenAPIHono, deps: DiscoveryDeps): void
       );
     const kind = c.req.param('kind');
     const id = file.slice(0, dot);
-    let reading;
+    let target;
     try {
-      reading = await readBadge(deps, kind, id, c.req.query('as_of'));
+      target = await badgeTarget(deps, kind, id, c.req.query('as_of'));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       const at = error.issues[0]?.loc ?? [];
@@ -132,10 +132,11 @@ export function registerBadgeRoutes(app: OpenAPIHono, deps: DiscoveryDeps): void
         );
       return refused(c, format, 400, `${shown(id)} is not a valid ${kind.toLowerCase()} id; check its spelling`);
     }
-    const seconds = reading.past ? PAST_SECONDS : CURRENT_SECONDS;
-    const key = `${format}|${reading.version}`;
+    const seconds = target.past ? PAST_SECONDS : CURRENT_SECONDS;
+    const key = `${format}|${target.version}`;
     let badge = badges.get(key);
     if (!badge) {
+      const reading = await readBadge(deps, target);
       const face = badgeFace(reading);
       badge = rendered(format === 'svg' ? badgeSvg(face) : badgeEndpointJson(face, seconds), {
         contentType: format === 'svg' ? SVG : JSON_TYPE,
