@@ -89,6 +89,8 @@ describe.each([
       expect(r.headers.get('access-control-allow-origin')).toBe('*');
       expect(r.headers.get('cache-control')).toBe('public, max-age=300');
       expect(r.headers.get('ratelimit')).not.toBeNull();
+      // The badge is published data: CC-BY-4.0, as every data answer (its body has no room to say so).
+      expect(r.headers.get('link')).toBe('<https://creativecommons.org/licenses/by/4.0/>; rel="license"');
       const words = state === 'not_observed' ? 'not observed' : state;
       expect(spoken(r.text)).toBe(`maintained?: ${words} · ${date}`);
       expect(r.text).toMatch(/^<svg [^>]*role="img"/);
@@ -172,6 +174,7 @@ describe.each([
       const r = await get(path.replace(/[<&"'> !]/g, encodeURIComponent));
       expect(r.status).toBe(status);
       expect(r.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+      expect(r.headers.get('link')).toBeNull();
       expect(r.text).toMatch(/^<svg [^>]*role="img"/);
       const label = spoken(r.text)!;
       const unescaped = label

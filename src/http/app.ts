@@ -84,6 +84,7 @@ export function build(deps: AppDeps): OpenAPIHono {
       if (
         path.startsWith('/api/chain/') ||
         path.startsWith('/v1/') ||
+        path.startsWith('/badge/') ||
         (path.startsWith('/api/v1/') && path !== '/api/v1/docs')
       )
         c.header('Link', LICENSE_LINK);
