@@ -133,7 +133,8 @@ export function registerBadgeRoutes(app: OpenAPIHono, deps: DiscoveryDeps): void
       return refused(c, format, 400, `${shown(id)} is not a valid ${kind.toLowerCase()} id; check its spelling`);
     }
     const seconds = target.past ? PAST_SECONDS : CURRENT_SECONDS;
-    const key = `${format}|${target.version}`;
+    // Whether the date is past is part of the key: yesterday's badge made yesterday was "current".
+    const key = `${format}|${target.past ? 'past' : 'current'}|${target.version}`;
     let badge = badges.get(key);
     if (!badge) {
       const reading = await readBadge(deps, target);
