@@ -156,6 +156,16 @@ describe('human pages and crawler files', () => {
     expect(widgets).toContain(`Adoption 12 dependent packages, read ${LAST_DAY}`);
   });
 
+  it('offers the Markdown of its badge to copy, and the badge it names answers', async () => {
+    const page = await get('/maven/org.acme/rocket-core');
+    const markdown = `[![maintained? org.acme:rocket-core](${BASE}/badge/maven/org.acme:rocket-core.svg)](${BASE}/maven/org.acme/rocket-core)`;
+    expect(text(page.text)).toContain(markdown);
+    expect(page.text).toContain('<img src="/badge/maven/org.acme:rocket-core.svg"');
+    const badge = await app.request('/badge/maven/org.acme:rocket-core.svg');
+    expect(badge.status).toBe(200);
+    expect(await badge.text()).toMatch(/aria-label="maintained\?: \w+ · 2026-04-02"/);
+  });
+
   it('shows on the home page the latest state changes, newest first, and how many packages have a page', async () => {
     const home = text((await get('/')).text);
     // Newest first; on one date, by registry and name.

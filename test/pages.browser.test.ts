@@ -159,6 +159,31 @@ describe('the pages in Chromium', () => {
     await page.close();
   });
 
+  it('draws the badge on the package page and on its own, and a 400 badge is still an image', async () => {
+    const { page } = await open('/npm/left-padded');
+    const img = page.locator('img[src^="/badge/"]');
+    expect(await img.getAttribute('src')).toBe('/badge/npm/left-padded.svg');
+    // Loaded under the page's Content-Security-Policy (img-src 'self'), at the width badge-maker computed.
+    await expect
+      .poll(() => img.evaluate((el) => ((el as HTMLImageElement).complete ? (el as HTMLImageElement).naturalWidth : 0)))
+      .toBeGreaterThan(100);
+    await img.screenshot({ path: join(ARTIFACTS, 'badge.png') });
+    await page.close();
+    for (const [path, status, says] of [
+      ['/badge/npm/left-padded.svg', 200, /^maintained\?: archived · 2026-04-02$/],
+      ['/badge/npm/Bad%20Name.svg', 400, /^maintained\?: "Bad Name" is not a valid npm id/],
+    ] as const) {
+      const { page: alone, status: got } = await open(path);
+      expect(got).toBe(status);
+      const svg = alone.locator('svg');
+      expect(await svg.getAttribute('role')).toBe('img');
+      expect(await svg.getAttribute('aria-label')).toMatch(says);
+      expect((await svg.boundingBox())?.height).toBe(20);
+      if (status === 200) await svg.screenshot({ path: join(ARTIFACTS, 'badge-alone.png') });
+      await alone.close();
+    }
+  });
+
   it('verifies the checkpoint signature and an inclusion proof in the browser', async () => {
     const head = await jsonOf<HeadAnswer>(await fetch(`${base}/api/chain/head`));
     for (const path of ['/verify', '/verify?index=0', `/verify?index=${Math.floor(head.tree_size / 2)}`]) {

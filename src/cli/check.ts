@@ -13,11 +13,15 @@ import { Progress } from './progress.js';
 import { observeNamed, type ObserverDeps } from '../operations/observe.js';
 import { utcDateOf } from '../domain/calendar.js';
 import type { CliWiring } from './wiring.js';
+import { isState, STATES, type State } from '../domain/state.js';
+import { reviewComment } from './review-comment.js';
+import { sarifReport } from './sarif-report.js';
 
 const READ_AT_ONCE = 8;
 
-/** The states that fail a CI gate: the component is not maintained, by the record's evidence. */
-const FAILING = new Set(['abandoned', 'archived', 'deleted', 'eol']);
+/** The states that fail a CI gate by default: the component is not maintained, by the record's evidence. */
+const FAILING: readonly State[] = ['abandoned', 'archived', 'deleted', 'eol'];
+const FORMATS = ['table', 'json', 'sarif', 'markdown'];
 
 /**
  * `tended check FILE`: one dated result per component of a local manifest or SBOM, from the local
@@ -27,9 +31,11 @@ export async function checkCommand(
   config: Config,
   wiring: CliWiring,
   file: string,
-  opts: { url?: string; 'as-of'?: string; format?: string; observe?: boolean; queue?: boolean },
+  opts: { url?: string; 'as-of'?: string; format?: string; observe?: boolean; queue?: boolean; 'fail-on'?: string },
 ): Promise<number> {
   const asOf = opts['as-of'];
+  const failOn = failingStates(opts['fail-on']);
+  if (typeof failOn === 'string') return usage(wiring, failOn);
   if (opts.observe && opts.url)
     return usage(wiring, '--observe reads into the local record; with --url the service decides what it reads');
   if (opts.queue && !opts.url)
@@ -38,8 +44,8 @@ export async function checkCommand(
       '--queue asks a service (--url) to queue what it does not hold; locally, --observe reads them now',
     );
   if (asOf !== undefined && !isCalendarDate(asOf)) return usage(wiring, '--as-of takes a date written YYYY-MM-DD');
-  if (opts.format !== undefined && opts.format !== 'table' && opts.format !== 'json')
-    return usage(wiring, '--format is table or json');
+  if (opts.format !== undefined && !FORMATS.includes(opts.format))
+    return usage(wiring, '--format is table, json, sarif or markdown');
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -48,8 +54,9 @@ export async function checkCommand(
   }
   const text = decodeText(bytes);
   let answer: CheckAnswer;
+  let parsed: ParseResult;
   try {
-    const parsed = parseLocal(text, basename(file));
+    parsed = parseLocal(text, basename(file));
     answer = opts.url
       ? await remoteCheck(
           opts.url,
@@ -69,8 +76,51 @@ export async function checkCommand(
     if (error instanceof RemoteCheckError) return usage(wiring, error.message);
     throw error;
   }
-  wiring.stdout.write(opts.format === 'json' ? `${JSON.stringify(answer, null, 2)}\n` : table(answer));
-  return answer.results.some((r) => FAILING.has(r.state)) ? 1 : 0;
+  wiring.stdout.write(report(answer, opts.format, file, parsed));
+  return answer.results.some((r) => failOn.has(r.state)) ? 1 : 0;
+}
+
+function report(answer: CheckAnswer, format: string | undefined, file: string, parsed: ParseResult): string {
+  if (format === 'json') return `${JSON.stringify(answer, null, 2)}\n`;
+  if (format === 'sarif')
+    return `${JSON.stringify(sarifReport(answer, { file, lines: referenceLines(parsed) }), null, 2)}\n`;
+  if (format === 'markdown') return reviewComment(answer, file, referenceLines(parsed));
+  return table(answer);
+}
+
+/**
+ * The lines of the file naming each component, from the local parse: the same file the service
+ * read with --url, so its results name the same components. Formats whose parser keeps no lines
+ * (the XML and TOML manifests, SBOMs) give none, and the reports say so.
+ */
+function referenceLines(parsed: ParseResult): Map<string, number[]> {
+  const lines = new Map<string, number[]>();
+  for (const r of parsed.references) {
+    if (r.line === undefined) continue;
+    const key = `${r.ref.kind}:${r.ref.id}`;
+    const list = lines.get(key);
+    if (list) list.push(r.line);
+    else lines.set(key, [r.line]);
+  }
+  for (const list of lines.values()) list.sort((a, b) => a - b);
+  return lines;
+}
+
+/**
+ * `--fail-on`: the states that make the exit code 1, comma-separated, or `none` (report only).
+ * Default: abandoned, archived, deleted, eol. A message when a word is not a state.
+ */
+function failingStates(raw: string | undefined): Set<string> | string {
+  if (raw === undefined) return new Set(FAILING);
+  const words = raw
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w !== '');
+  if (words.length === 1 && words[0] === 'none') return new Set();
+  const unknown = words.filter((w) => !isState(w));
+  if (words.length === 0 || unknown.length > 0)
+    return `--fail-on takes states separated by commas (${STATES.join(', ')}) or none; got ${JSON.stringify(raw.slice(0, 80))}`;
+  return new Set(words);
 }
 
 async function localCheck(

@@ -19,12 +19,14 @@ commands:
                                 (KIND: github, npm, pypi, docker)
   observe [--once] [KIND ID…]   read the named components now; or, with --once, one pass over
                                 the due ones; or, with neither, run the schedule until stopped
-  check FILE [--url URL [--queue]] [--as-of DATE] [--format table|json] [--observe]
+  check FILE [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--observe]
                                 one dated result per component of a local manifest or SBOM, from
                                 the local store or a running service; exit code 1 when one is
-                                abandoned, archived, deleted or eol (a CI gate). --observe reads
-                                what the local record lacks first; --queue asks the service to
-                                queue what it does not hold
+                                abandoned, archived, deleted or eol (a CI gate; --fail-on names
+                                other states, or none). --format sarif for code scanning,
+                                markdown for a pull-request comment. --observe reads what the
+                                local record lacks first; --queue asks the service to queue
+                                what it does not hold
   census [KIND ID…]             read and record the dependents count of the watched npm packages
   simulate [--scenario FILE] [--port N]
                                 serve simulated upstreams on loopback (for tests and the demo)
@@ -125,6 +127,7 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
             format: { type: 'string' },
             observe: { type: 'boolean' },
             queue: { type: 'boolean' },
+            'fail-on': { type: 'string' },
           },
         });
         if (positionals.length !== 1)

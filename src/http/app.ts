@@ -18,6 +18,7 @@ import { registerFactRoutes } from '../api/facts.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { registerMcpRoutes } from '../api/mcp.js';
 import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
+import { registerBadgeRoutes } from '../pages/badge-routes.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -89,6 +90,7 @@ export function build(deps: AppDeps): OpenAPIHono {
       if (
         path.startsWith('/api/chain/') ||
         path.startsWith('/v1/') ||
+        path.startsWith('/badge/') ||
         (path.startsWith('/api/v1/') && path !== '/api/v1/docs')
       )
         c.header('Link', LICENSE_LINK);
@@ -130,6 +132,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerFactRoutes(app, deps);
   registerMcpRoutes(app, deps, { listenHost: deps.listenHost, version: API_VERSION });
   registerPendingRoutes(app);
+  registerBadgeRoutes(app, deps);
   registerPageRoutes(app, deps);
 
   app.doc31('/api/v1/docs', {

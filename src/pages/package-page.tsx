@@ -53,6 +53,9 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
   const observed = result.observation_date;
   const url = `${ctx.baseUrl}${packagePath(ref)}`;
   const asOfNote = ctx.askedAsOf ? ` as of ${result.as_of}` : '';
+  const badgePath = `/badge/${ref.kind}/${ref.id}.svg`;
+  // The page's own address as the link: a reader who clicks the badge sees the dated record behind it.
+  const badgeMarkdown = `[![maintained? ${name}](${ctx.baseUrl}${badgePath})](${url})`;
 
   const qa: { q: string; a: string }[] = [
     {
@@ -168,6 +171,15 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         <dt>Registry</dt>
         <dd>{registry.description}</dd>
       </dl>
+
+      <h2>Badge</h2>
+      <p>
+        <img src={badgePath} alt={`maintained? ${name}: the state Tended records, with its date`} /> The badge shows the
+        latest state and the date of the observation it rests on, never a score. Markdown for a README:
+      </p>
+      <pre class="badge-markdown">
+        <code>{badgeMarkdown}</code>
+      </pre>
 
       <form class="as-of" action={packagePath(ref)} method="get">
         <label for="as_of">See the record as of</label>

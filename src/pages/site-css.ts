@@ -65,6 +65,8 @@ thead th { border-bottom: 2px solid var(--ink); }
 .qa dd { margin: 0.2rem 0 0; }
 code, .mono { font-family: var(--mono); font-size: 0.92em; overflow-wrap: anywhere; }
 pre { background: var(--panel); padding: 0.8rem 1rem; border-radius: 6px; overflow-x: auto; }
+/* The badge's Markdown wraps rather than scrolls: a scroll box would need its own keyboard stop. */
+pre.badge-markdown { white-space: pre-wrap; overflow-wrap: anywhere; }
 .note { border-left: 4px solid var(--accent); padding: 0.4rem 0.9rem; background: var(--panel); }
 .steps { padding-left: 1.4rem; }
 .steps li { margin: 0.5rem 0; }

@@ -12,6 +12,11 @@ export interface ComponentReference {
   input: string;
   /** Where: `line 12`, `jobs.build.steps[3].uses`, `bom-ref pkg:npm/x@1.0.0`, `SPDXRef-Package-x`. */
   location: string;
+  /**
+   * The 1-based line of the file the entry starts on, when the parser knows it (manifests; not the
+   * XML and TOML ones, nor SBOMs): what SARIF's `region.startLine` and a review comment point at.
+   */
+  line?: number;
 }
 
 export interface UnresolvedEntry {

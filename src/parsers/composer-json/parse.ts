@@ -6,14 +6,16 @@
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
+import { MemberLines } from '../json-member-lines.js';
 
 const SECTIONS = ['require', 'require-dev'] as const;
 const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
 
 export function parseComposerJson(text: string): ParseResult {
   let doc: unknown;
+  const source = text.replace(/^\uFEFF/, '');
   try {
-    doc = JSON.parse(text.replace(/^\uFEFF/, ''));
+    doc = JSON.parse(source);
   } catch (e) {
     throw new InputError(
       `Expected a composer.json, but it is not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : 'unreadable'}`,
@@ -23,6 +25,7 @@ export function parseComposerJson(text: string): ParseResult {
     throw new InputError('Expected a composer.json, a JSON object with "require" and "require-dev".');
   const references: ComponentReference[] = [];
   const unresolved: UnresolvedEntry[] = [];
+  const lines = new MemberLines(source, SECTIONS);
   for (const section of SECTIONS) {
     const deps = (doc as Record<string, unknown>)[section];
     if (typeof deps !== 'object' || deps === null || Array.isArray(deps)) continue;
@@ -41,7 +44,8 @@ export function parseComposerJson(text: string): ParseResult {
         continue;
       }
       try {
-        references.push({ ref: normaliseComponent('composer', name), input, location });
+        const line = lines.lineOf(section, name);
+        references.push({ ref: normaliseComponent('composer', name), input, location, ...(line ? { line } : {}) });
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;
         unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not a Packagist name' });

@@ -38,12 +38,13 @@ export function parseDockerfile(text: string): ParseResult {
   for (const directive of d.getDirectives()) {
     if (directive.getName().toLowerCase() !== 'syntax') continue;
     const line = directive.getRange().start.line + 1;
-    addImage(out, directive.getValue().trim(), `line ${line} (# syntax directive)`);
+    addImage(out, directive.getValue().trim(), `line ${line} (# syntax directive)`, line);
   }
 
   const stages = new Set<string>();
   for (const from of froms) {
-    const location = `line ${from.getRange().start.line + 1}`;
+    const line = from.getRange().start.line + 1;
+    const location = `line ${line}`;
     const raw = from.getImage();
     if (raw === null || raw.trim() === '') {
       out.unresolved.push({ input: lineText(from), location, reason: 'this FROM names no image.' });
@@ -60,7 +61,7 @@ export function parseDockerfile(text: string): ParseResult {
       } else if (image.toLowerCase() === 'scratch') {
         out.unresolved.push({ input: raw, location, reason: '"scratch" is the empty image, not a component.' });
       } else {
-        addImage(out, image, location, raw);
+        addImage(out, image, location, line, raw);
       }
     }
     const stage = from.getBuildStage();
@@ -71,11 +72,12 @@ export function parseDockerfile(text: string): ParseResult {
   for (const instruction of d.getInstructions()) {
     for (const image of extraImages(instruction)) {
       const resolved = substitute(image.value, globals);
-      const location = `line ${instruction.getRange().start.line + 1} (${image.where})`;
+      const line = instruction.getRange().start.line + 1;
+      const location = `line ${line} (${image.where})`;
       if (typeof resolved !== 'string') out.unresolved.push({ input: image.value, location, reason: resolved.reason });
       // A stage name or a numeric stage index is a file copy between stages, not an image.
       else if (!stages.has(resolved.toLowerCase()) && !/^\d+$/.test(resolved))
-        addImage(out, resolved, location, image.value);
+        addImage(out, resolved, location, line, image.value);
     }
   }
   return { format: 'dockerfile', references: out.references, unresolved: out.unresolved };
@@ -185,9 +187,9 @@ function substitute(raw: string, globals: Map<string, string | null>): string | 
   return value.trim();
 }
 
-function addImage(out: Out, image: string, location: string, input = image): void {
+function addImage(out: Out, image: string, location: string, line: number, input = image): void {
   try {
-    out.references.push({ ref: normaliseComponent('docker', image), input, location });
+    out.references.push({ ref: normaliseComponent('docker', image), input, location, line });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     out.unresolved.push({ input, location, reason: `not an image reference: ${e.message}` });

@@ -43,7 +43,7 @@ export function parseGemfile(text: string): ParseResult {
         if (!(e instanceof ValidationError)) throw e;
         why = e.issues[0]?.msg ?? 'not a gem name';
       }
-      if (ref) references.push({ ref, input, location });
+      if (ref) references.push({ ref, input, location, line: i + 1 });
       else unresolved.push({ input, location, reason: why ?? 'not a gem' });
     });
   return { format: 'gemfile', references, unresolved };

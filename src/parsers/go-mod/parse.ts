@@ -38,7 +38,7 @@ export function parseGoMod(text: string): ParseResult {
       return;
     }
     try {
-      references.push({ ref: normaliseComponent('golang', unquoted(path)), input, location });
+      references.push({ ref: normaliseComponent('golang', unquoted(path)), input, location, line });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not a Go module path' });

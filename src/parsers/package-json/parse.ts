@@ -11,6 +11,7 @@ import { ValidationError } from '../../domain/errors.js';
 import { InputError } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 import { shownValue } from '../purl-entry.js';
+import { MemberLines } from '../json-member-lines.js';
 
 export const DEPENDENCY_SECTIONS = [
   'dependencies',
@@ -42,6 +43,8 @@ export function parsePackageJson(text: string): ParseResult {
     throw new InputError('not a package.json: the document is not a JSON object');
   }
   const out: Out = { references: [], unresolved: [] };
+  // Read once, and only when some entry names a component.
+  let lines: MemberLines | undefined;
   for (const section of DEPENDENCY_SECTIONS) {
     const deps = (doc as Record<string, unknown>)[section];
     if (deps === undefined || deps === null) continue;
@@ -53,7 +56,14 @@ export function parsePackageJson(text: string): ParseResult {
       });
       continue;
     }
-    for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) readEntry(out, section, name, spec);
+    for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) {
+      const before = out.references.length;
+      readEntry(out, section, name, spec);
+      if (out.references.length === before) continue;
+      lines ??= new MemberLines(source, DEPENDENCY_SECTIONS);
+      const line = lines.lineOf(section, name);
+      if (line !== undefined) for (let i = before; i < out.references.length; i += 1) out.references[i]!.line = line;
+    }
   }
   return { format: 'package-json', references: out.references, unresolved: out.unresolved };
 }

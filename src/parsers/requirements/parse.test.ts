@@ -28,7 +28,9 @@ describe('parseRequirements on the corpus', () => {
 
   it('the UTF-16LE file decodes to attrs==20.3.0', () => {
     const r = read('requirements/trivy-requirements_utf16le.txt');
-    expect(r.references).toEqual([{ ref: { kind: 'pypi', id: 'attrs' }, input: 'attrs==20.3.0', location: 'line 1' }]);
+    expect(r.references).toEqual([
+      { ref: { kind: 'pypi', id: 'attrs' }, input: 'attrs==20.3.0', location: 'line 1', line: 1 },
+    ]);
   });
 
   it('home-assistant: -c is unresolved as an include, mixed case normalised', () => {

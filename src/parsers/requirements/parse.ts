@@ -30,8 +30,11 @@ interface Out {
 
 export function parseRequirements(text: string): ParseResult {
   const out: Out = { references: [], unresolved: [] };
-  for (const { line, text: logical } of logicalLines(text.replace(/^\uFEFF/, '')))
+  for (const { line, text: logical } of logicalLines(text.replace(/^\uFEFF/, ''))) {
+    const before = out.references.length;
     readLine(out, logical, `line ${line}`);
+    for (let i = before; i < out.references.length; i += 1) out.references[i]!.line = line;
+  }
   return { format: 'requirements', references: out.references, unresolved: out.unresolved };
 }
 

@@ -20,6 +20,8 @@ interface Walk {
   lines: LineCounter;
   references: ComponentReference[];
   unresolved: UnresolvedEntry[];
+  /** The line of the entry being read, set before its reference is pushed. */
+  line?: number;
 }
 
 export function parseWorkflow(text: string): ParseResult {
@@ -98,6 +100,7 @@ function addImageNode(w: Walk, node: Node, path: string): void {
 
 function addImage(w: Walk, node: Node | null, path: string): void {
   const location = path + at(w, node);
+  w.line = lineOf(w, node);
   const value = scalarText(node);
   if (value === null) {
     w.unresolved.push({
@@ -130,6 +133,7 @@ function addDocker(w: Walk, image: string, input: string, location: string): voi
 function addUses(w: Walk, raw: unknown, path: string): void {
   const node = resolve(w, raw);
   const location = path + at(w, node);
+  w.line = lineOf(w, node);
   const text = scalarText(node);
   if (text === null) {
     w.unresolved.push({
@@ -191,7 +195,7 @@ function addUses(w: Walk, raw: unknown, path: string): void {
 
 function push(w: Walk, kind: 'github' | 'docker', name: string, input: string, location: string): void {
   try {
-    w.references.push({ ref: normaliseComponent(kind, name), input, location });
+    w.references.push({ ref: normaliseComponent(kind, name), input, location, ...(w.line ? { line: w.line } : {}) });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     w.unresolved.push({ input, location, reason: `not a ${kind} component: ${e.message}` });
@@ -219,6 +223,11 @@ function keyText(key: unknown): string {
 }
 
 function at(w: Walk, node: Node | null): string {
+  const line = lineOf(w, node);
+  return line === undefined ? '' : ` (line ${line})`;
+}
+
+function lineOf(w: Walk, node: Node | null): number | undefined {
   const start = node?.range?.[0];
-  return start === undefined ? '' : ` (line ${w.lines.linePos(start).line})`;
+  return start === undefined ? undefined : w.lines.linePos(start).line;
 }

@@ -1,0 +1,51 @@
+import type { CheckAnswer } from '../operations/check-components.js';
+
+/**
+ * `tended check FILE --format markdown` (issue 18): the answer as a table to paste into a pull
+ * request comment. Each cell is escaped so no name, source or location can end a cell (`|`), break
+ * the row (a line break) or open HTML (`<`).
+ */
+export function reviewComment(answer: CheckAnswer, file: string, lines: Map<string, number[]>): string {
+  const out = [
+    `**Tended check of \`${cell(file).replaceAll('`', "'")}\`**, as of ${answer.as_of} (${answer.format}): ` +
+      `${answer.results_count} component${answer.results_count === 1 ? '' : 's'}, ` +
+      `${answer.unresolved_count} entr${answer.unresolved_count === 1 ? 'y' : 'ies'} without one.`,
+    '',
+    '| state | observed | component | line | where | source |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of answer.results) {
+    const at = lines.get(`${r.kind}:${r.input.name}`);
+    out.push(
+      row([
+        r.observation_date === null ? 'not checked' : r.state,
+        r.observation_date ?? '—',
+        `${r.kind}:${r.input.name}`,
+        at && at.length > 0 ? at.join(', ') : '—',
+        r.input.locations.map((l) => l.location).join('; '),
+        r.observation_date === null ? '—' : r.source,
+      ]),
+    );
+  }
+  if (answer.unresolved.length > 0) {
+    out.push('', `Entries that name no component Tended observes (${answer.unresolved_count}):`, '');
+    for (const u of answer.unresolved) out.push(`- ${cell(u.location)}: ${cell(u.input)} — ${cell(u.reason)}`);
+  }
+  if (answer.discovery) out.push('', cell(answer.discovery.note));
+  out.push('', `${cell(answer.note)} Data: ${answer.license}. No score is computed.`);
+  return `${out.join('\n')}\n`;
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.map(cell).join(' | ')} |`;
+}
+
+/** One table cell's text: GitHub's Markdown ends a cell at an unescaped `|` and a row at a line break. */
+export function cell(text: string): string {
+  return text
+    .replaceAll('\\', '\\\\')
+    .replaceAll('|', '\\|')
+    .replaceAll('<', '&lt;')
+    .replaceAll('\r', ' ')
+    .replaceAll('\n', ' ');
+}

@@ -1,0 +1,130 @@
+import type { ComponentCheck, CheckAnswer } from '../operations/check-components.js';
+import { STATES, type State } from '../domain/state.js';
+import { API_VERSION } from '../http/app.js';
+
+/**
+ * `tended check FILE --format sarif` (issue 18): SARIF 2.1.0 for code scanning. One rule per
+ * state, one result per component at the line of the manifest that names it. The level says how
+ * far the record's evidence is from "maintained": error for a component the record shows is not
+ * (abandoned, archived, deleted, eol), warning for dormant, note where the record asserts nothing
+ * (not observed, not checked, stale), and a passing result for alive. Never a score.
+ */
+export const SARIF_SCHEMA =
+  'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+
+type Level = 'error' | 'warning' | 'note' | 'none';
+
+const LEVELS: Record<State, Level> = {
+  abandoned: 'error',
+  archived: 'error',
+  deleted: 'error',
+  eol: 'error',
+  dormant: 'warning',
+  not_observed: 'note',
+  'unknown-stale': 'note',
+  alive: 'none',
+};
+
+/** What each rule says, in the spec's words (§3); a result's message adds the definition for its kind. */
+const RULES: Record<State, { name: string; text: string }> = {
+  alive: { name: 'ComponentAlive', text: 'The component was read as maintained (alive) on the observation date.' },
+  dormant: { name: 'ComponentDormant', text: 'The component was read as dormant: no activity for 180 to 365 days.' },
+  abandoned: {
+    name: 'ComponentAbandoned',
+    text: 'The component was read as abandoned: no activity for more than 365 days.',
+  },
+  archived: { name: 'ComponentArchived', text: 'The component was read as archived or deprecated by its maintainers.' },
+  deleted: { name: 'ComponentDeleted', text: 'An authoritative not-found was read for the component.' },
+  eol: { name: 'ComponentEndOfLife', text: 'An end-of-life listing declares the component end-of-life.' },
+  'unknown-stale': {
+    name: 'ObservationStale',
+    text: 'The latest observation is older than 180 days and was not re-verified; no state is asserted.',
+  },
+  not_observed: {
+    name: 'NotObserved',
+    text: 'Not checked, or the check could not read the upstream (rate limit, time-out, network): no state is asserted, and this is never "dead".',
+  },
+};
+
+export interface SarifOptions {
+  /** The manifest's path as given on the command line: each result's artifactLocation.uri. */
+  file: string;
+  /** `kind:id` → the lines naming it, ascending, from the local parse of the file. */
+  lines: Map<string, number[]>;
+}
+
+export function sarifReport(answer: CheckAnswer, options: SarifOptions): object {
+  const uri = encodeURI(options.file.replaceAll('\\', '/'));
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'Tended',
+            semanticVersion: API_VERSION,
+            rules: STATES.map((state) => ({
+              id: state,
+              name: RULES[state].name,
+              shortDescription: { text: RULES[state].text },
+              defaultConfiguration: { level: LEVELS[state] },
+              properties: { tags: ['maintenance', 'supply-chain'] },
+            })),
+          },
+        },
+        results: answer.results.map((r) => result(r, answer, uri, options.lines.get(`${r.kind}:${r.input.name}`))),
+        properties: {
+          as_of: answer.as_of,
+          format: answer.format,
+          results_count: answer.results_count,
+          unresolved_count: answer.unresolved_count,
+          note: answer.note,
+          license: answer.license,
+        },
+      },
+    ],
+  };
+}
+
+function result(r: ComponentCheck, answer: CheckAnswer, uri: string, lines: number[] | undefined) {
+  const level = LEVELS[r.state];
+  const definition = answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text;
+  const where = r.input.locations.map((l) => l.location).join('; ');
+  const observed =
+    r.observation_date === null
+      ? `Tended holds no observation of it on or before ${r.as_of}: not checked, never "gone".`
+      : `Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
+  return {
+    ruleId: r.state,
+    ruleIndex: STATES.indexOf(r.state),
+    ...(level === 'none' ? { kind: 'pass' } : {}),
+    level,
+    message: {
+      text: `${r.kind} ${r.input.name} is ${r.observation_date === null ? 'not checked' : r.state}: ${definition}. ${observed}`,
+    },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri },
+          // Line 1 only when the parser keeps no lines for this format (the XML and TOML manifests); `line_known` says so.
+          region: { startLine: lines?.[0] ?? 1 },
+        },
+        message: { text: where },
+      },
+    ],
+    partialFingerprints: { 'tendedComponent/v1': `${r.kind}:${r.input.name}` },
+    properties: {
+      component: `${r.kind}:${r.input.name}`,
+      purl: r.purl[1],
+      state: r.state,
+      observation_date: r.observation_date,
+      censoring_status: r.censoring_status,
+      source: r.source,
+      leaf_index: r.leaf_index,
+      as_of: r.as_of,
+      line_known: lines !== undefined && lines.length > 0,
+      lines: lines ?? [],
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { parseAsOf, utcDateOf } from '../domain/calendar.js';
+import { resolveAsOf } from '../domain/as-of.js';
+import type { ComponentRef } from '../domain/component.js';
+import type { State } from '../domain/state.js';
+import { queueNamed, type DiscoveryDeps } from './discovery.js';
+import { factTarget } from './facts.js';
+
+/**
+ * What a badge names (issue 18): one component at one date, and the version of the record it is
+ * answered from. The kind and id are read as the /v1 routes read them, so a badge names exactly
+ * the component `/v1/trust_score/{kind}/{id}` answers for; as_of as the entity reads take it.
+ */
+export interface BadgeTarget {
+  ref: ComponentRef;
+  /** The as_of asked for, or null for today. */
+  asOf: string | null;
+  today: string;
+  /** True when the date answered for is before today: that answer no longer moves with the calendar. */
+  past: boolean;
+  /** The component's latest leaf, or null when the record holds no observation of it. */
+  held: number | null;
+  /** Names the data the badge is computed from: the same key gives the same badge (the cache key). */
+  version: string;
+}
+
+/** What a badge says: the state and the real date of the observation it rests on, or "not checked" (null). */
+export interface BadgeReading {
+  as_of: string;
+  past: boolean;
+  state: State | null;
+  observation_date: string | null;
+}
+
+/**
+ * Reads the request's kind, id and as_of, and how far the record holds the component: one indexed
+ * lookup, so a cached badge costs no series read. Throws ValidationError (kind, id or as_of at
+ * fault). A read naming a component the record does not hold queues it, as an entity read does
+ * (DESIGN §3 "Discovery").
+ */
+export async function badgeTarget(
+  deps: DiscoveryDeps,
+  kind: string | undefined,
+  id: string | undefined,
+  rawAsOf: string | undefined,
+): Promise<BadgeTarget> {
+  const ref = factTarget(kind, id);
+  const today = utcDateOf(deps.clock.now());
+  const asOf = parseAsOf(rawAsOf, today);
+  const held = await deps.store.componentVersion(ref);
+  if (held === null) await queueNamed(deps, ref);
+  const date = asOf ?? today;
+  return { ref, asOf, today, past: date < today, held, version: `${ref.kind}:${ref.id}|${date}|${held ?? 'none'}` };
+}
+
+/** Resolves the badge's answer from the record, exactly as the entity read resolves it. */
+export async function readBadge(deps: DiscoveryDeps, target: BadgeTarget): Promise<BadgeReading> {
+  const as_of = target.asOf ?? target.today;
+  const none = { as_of, past: target.past, state: null, observation_date: null };
+  if (target.held === null) return none;
+  const r = resolveAsOf(await deps.store.observationsOf(target.ref), target.asOf, target.today);
+  return r.observation === null ? none : { ...none, state: r.state, observation_date: r.observation_date };
+}
