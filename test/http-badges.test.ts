@@ -120,7 +120,7 @@ describe.each([
     it('answers as_of with the observation it rests on, and before coverage says "not checked by" that date', async () => {
       const carried = await get('/badge/github/acme/rocket.svg?as_of=2026-11-01');
       expect(spoken(carried.text)).toBe('maintained?: archived · 2026-10-01');
-      expect(carried.headers.get('cache-control')).toBe('public, max-age=604800');
+      expect(carried.headers.get('cache-control')).toBe('public, max-age=86400');
       const before = await get('/badge/github/acme/rocket.svg?as_of=2025-01-01');
       expect(before.status).toBe(200);
       expect(spoken(before.text)).toBe('maintained?: not checked by 2025-01-01');

@@ -75,7 +75,7 @@ describe('the hot path', () => {
       expect(stable(hot.headers)).toEqual(stable(cold.headers));
       expect(hot.headers.get('content-length')).toBe(String(coldBody.length));
       expect(hot.headers.get('cache-control')).toBe(
-        path.includes('as_of') ? 'public, max-age=31536000, immutable' : 'public, max-age=60',
+        path.includes('as_of') ? 'public, max-age=86400' : 'public, max-age=60',
       );
       expect(hot.headers.get('ratelimit')).toMatch(/^"free";r=98;t=\d+$/);
 

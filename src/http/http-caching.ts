@@ -8,9 +8,10 @@ import { OBSERVER_PASS_MS } from '../observer/schedule.js';
  * feed): an ETag with If-None-Match → 304, and a Cache-Control that lets a shared cache (a CDN in
  * front) answer most reads. The one rule for how long: an answer may be kept until the next
  * observation could change it.
- * - An as_of before today reads a date that is over: nothing appended later is dated on or before
- *   it (observations carry the date they were read; a dispute's correction carries its own date),
- *   so the answer is immutable.
+ * - An as_of before today reads a date that is over, so the observer adds nothing to it; but a
+ *   dispute's correction speaks for the date of the reading it corrects (domain/as-of.ts), so the
+ *   answer is settled, not immutable: kept a day and revalidated by its tag.
+ * - A proof between two named tree sizes is fixed by the log's append-only rule: immutable.
  * - A current answer (no as_of, or today) can change at the observer's next pass, which runs every
  *   OBSERVER_PASS_MS inside `serve`, and without as_of also at the next UTC midnight (staleness
  *   moves with the calendar); it is kept no longer than the sooner of the two.
@@ -18,11 +19,12 @@ import { OBSERVER_PASS_MS } from '../observer/schedule.js';
  *   and a 422 for an as_of after today becomes a good request tomorrow.
  */
 export const IMMUTABLE_ANSWER = 'public, max-age=31536000, immutable';
+export const SETTLED_ANSWER = 'public, max-age=86400';
 export const ERROR_ANSWER = 'no-store';
 
 /** Cache-Control for a data answer read at `now`, for the as_of the request named (if any). */
 export function answerCacheControl(asOf: string | undefined, now: Date): string {
-  if (asOf !== undefined && asOf < utcDateOf(now)) return IMMUTABLE_ANSWER;
+  if (asOf !== undefined && asOf < utcDateOf(now)) return SETTLED_ANSWER;
   return currentAnswerCacheControl(now);
 }
 

@@ -13,10 +13,11 @@ const JSON_TYPE = 'application/json';
 /**
  * Today's answer moves with the next observation (at most daily), so caches keep it five minutes,
  * shields.io's own floor. A past date's answer is settled; only a dispute's dated correction could
- * still change it, so it is kept a week and revalidated by its tag, not marked immutable.
+ * still change it, so it is kept a day (as the data answers are) and revalidated by its tag, not
+ * marked immutable.
  */
 const CURRENT_SECONDS = 300;
-const PAST_SECONDS = 604_800;
+const PAST_SECONDS = 86_400;
 /** An SVG opened on its own is a document of this origin: it may draw, never fetch or run anything. */
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
 // A badge is a few hundred bytes: the badges of a busy day's READMEs fit in a few MB.
