@@ -174,12 +174,12 @@ async function observeUnread(deps: ObserverDeps, parsed: ParseResult, wiring: Cl
 /** A manifest when the file name says so; otherwise an SBOM if it reads as one, else a manifest by content. */
 function parseLocal(text: string, filename: string): ParseResult {
   if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(?:json|xml)$/i.test(filename))
-    return parseManifest(text, { filename });
+    return parseManifest(text, { filename }, { lines: true });
   try {
     return parseSbom(text, '');
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    return parseManifest(text, { filename });
+    return parseManifest(text, { filename }, { lines: true });
   }
 }
 

@@ -25,8 +25,13 @@ import { parseSpdx } from '../parsers/spdx/parse.js';
 import { looksWorkflow } from '../parsers/workflow/detect.js';
 import { parseWorkflow } from '../parsers/workflow/parse.js';
 
+/** What a caller wants besides the references: `lines`, each reference's line (a report names it). */
+export interface ParseOptions {
+  lines?: boolean;
+}
+
 interface Format {
-  parse(text: string): ParseResult;
+  parse(text: string, options: ParseOptions): ParseResult;
   looks(text: string): boolean;
 }
 
@@ -72,6 +77,7 @@ export function formatOfFilename(filename: string): ManifestFormat | null {
 export function parseManifest(
   text: string,
   named: { format?: string | undefined; filename?: string | undefined },
+  options: ParseOptions = {},
 ): ParseResult {
   if (named.format !== undefined) {
     if (!(MANIFEST_FORMATS as readonly string[]).includes(named.format)) {
@@ -80,11 +86,11 @@ export function parseManifest(
         `format must be one of ${MANIFEST_FORMATS.join(', ')}; got "${named.format.slice(0, 40)}"`,
       );
     }
-    return MANIFESTS[named.format as ManifestFormat].parse(text);
+    return MANIFESTS[named.format as ManifestFormat].parse(text, options);
   }
   const byName = named.filename ? formatOfFilename(named.filename) : null;
-  if (byName) return MANIFESTS[byName].parse(text);
-  for (const format of Object.values(MANIFESTS)) if (format.looks(text)) return format.parse(text);
+  if (byName) return MANIFESTS[byName].parse(text, options);
+  for (const format of Object.values(MANIFESTS)) if (format.looks(text)) return format.parse(text, options);
   throw unsupported(['body'], `Tended could not tell what kind of file this is. Send ${ACCEPTED_MANIFESTS}.`);
 }
 

@@ -24,7 +24,7 @@ const SHOWS: Record<
   { parse: (text: string) => ParseResult; holds: (line: string, r: ComponentReference) => boolean }
 > = {
   'package-json': {
-    parse: parsePackageJson,
+    parse: (text) => parsePackageJson(text, { lines: true }),
     // The member's name, quoted as a JSON key: `"express":` (the location is section.name).
     holds: (line, r) => line.includes(`${JSON.stringify(r.location.slice(r.location.indexOf('.') + 1))}:`),
   },
@@ -66,6 +66,12 @@ describe('the line of each reference, on the corpus', () => {
 });
 
 describe('the line of each reference, by hand', () => {
+  it('package.json and composer.json: lines only when asked (a second pass over the text, for reports)', () => {
+    expect(parsePackageJson('{"dependencies": {\n"a": "1"\n}}').references[0]?.line).toBeUndefined();
+    expect(parseComposerJson('{"require": {\n"a/b": "1"\n}}').references[0]?.line).toBeUndefined();
+    expect(parseComposerJson('{"require": {\n"a/b": "1"\n}}', { lines: true }).references[0]?.line).toBe(2);
+  });
+
   it('package.json: the line of the key in its section, not a same-named key elsewhere; escapes decoded', () => {
     const text = [
       '{',
@@ -79,7 +85,7 @@ describe('the line of each reference, by hand', () => {
       '  "devDependencies": {"vitest": "^4", "local": "file:../x"}',
       '}',
     ].join('\n');
-    const r = parsePackageJson(text);
+    const r = parsePackageJson(text, { lines: true });
     expect(r.references.map((x) => [x.ref.id, x.line])).toEqual([
       ['left-pad', 5],
       ['express', 6],
@@ -89,13 +95,14 @@ describe('the line of each reference, by hand', () => {
   });
 
   it('package.json: a repeated key takes its last line, as JSON.parse takes its last value', () => {
-    const r = parsePackageJson('{"dependencies": {\n"a": "1",\n"a": "2"\n}}');
+    const r = parsePackageJson('{"dependencies": {\n"a": "1",\n"a": "2"\n}}', { lines: true });
     expect(r.references.map((x) => [x.input, x.line])).toEqual([['a: 2', 3]]);
   });
 
   it('composer.json: require and require-dev', () => {
     const r = parseComposerJson(
       '{\n "require": {\n  "php": ">=8",\n  "monolog/monolog": "^3"\n },\n "require-dev": {"phpunit/phpunit": "^11"}\n}',
+      { lines: true },
     );
     expect(r.references.map((x) => [x.ref.id, x.line])).toEqual([
       ['monolog/monolog', 4],

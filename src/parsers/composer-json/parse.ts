@@ -11,7 +11,8 @@ import { MemberLines } from '../json-member-lines.js';
 const SECTIONS = ['require', 'require-dev'] as const;
 const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
 
-export function parseComposerJson(text: string): ParseResult {
+/** `lines`: also give each reference its line, a second pass over the text (as package.json's). */
+export function parseComposerJson(text: string, options: { lines?: boolean } = {}): ParseResult {
   let doc: unknown;
   const source = text.replace(/^\uFEFF/, '');
   try {
@@ -25,7 +26,7 @@ export function parseComposerJson(text: string): ParseResult {
     throw new InputError('Expected a composer.json, a JSON object with "require" and "require-dev".');
   const references: ComponentReference[] = [];
   const unresolved: UnresolvedEntry[] = [];
-  const lines = new MemberLines(source, SECTIONS);
+  const lines = options.lines === true ? new MemberLines(source, SECTIONS) : undefined;
   for (const section of SECTIONS) {
     const deps = (doc as Record<string, unknown>)[section];
     if (typeof deps !== 'object' || deps === null || Array.isArray(deps)) continue;
@@ -44,7 +45,7 @@ export function parseComposerJson(text: string): ParseResult {
         continue;
       }
       try {
-        const line = lines.lineOf(section, name);
+        const line = lines?.lineOf(section, name);
         references.push({ ref: normaliseComponent('composer', name), input, location, ...(line ? { line } : {}) });
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;

@@ -31,7 +31,11 @@ interface Out {
   unresolved: UnresolvedEntry[];
 }
 
-export function parsePackageJson(text: string): ParseResult {
+/**
+ * `lines`: also give each reference its line. JSON.parse keeps no positions, so that is a second
+ * pass over the text (json-member-lines.ts); only a report that names lines (the CLI's SARIF) asks.
+ */
+export function parsePackageJson(text: string, options: { lines?: boolean } = {}): ParseResult {
   const source = text.replace(/^\uFEFF/, '');
   let doc: unknown;
   try {
@@ -59,7 +63,7 @@ export function parsePackageJson(text: string): ParseResult {
     for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) {
       const before = out.references.length;
       readEntry(out, section, name, spec);
-      if (out.references.length === before) continue;
+      if (out.references.length === before || options.lines !== true) continue;
       lines ??= new MemberLines(source, DEPENDENCY_SECTIONS);
       const line = lines.lineOf(section, name);
       if (line !== undefined) for (let i = before; i < out.references.length; i += 1) out.references[i]!.line = line;
