@@ -52,19 +52,20 @@ function walk(acc: Accounting, list: unknown, path: string, depth: number, adapt
     );
   }
   list.forEach((raw: unknown, i) => {
-    const at = `${path}[${i}]`;
     if (!isObject(raw)) {
       addUnresolved(acc, {
         input: shownValue(raw),
-        location: at,
+        location: `${path}[${i}]`,
         reason: 'is not a component object, so it names nothing to look up',
       });
       return;
     }
     const e = adapt(raw);
-    const location = typeof e.bomRef === 'string' && e.bomRef !== '' ? `bom-ref ${e.bomRef}` : at;
+    // The entry's path is spelt out only where it is shown (no bom-ref) or nested components
+    // follow: a big SBOM has ten thousand entries with a bom-ref and no children.
+    const location = typeof e.bomRef === 'string' && e.bomRef !== '' ? `bom-ref ${e.bomRef}` : `${path}[${i}]`;
     accountEntry(acc, e.purl, e.label, location);
-    walk(acc, e.children, `${at}.components`, depth + 1, adapt);
+    if (e.children !== undefined) walk(acc, e.children, `${path}[${i}].components`, depth + 1, adapt);
   });
 }
 
