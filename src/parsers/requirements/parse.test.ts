@@ -190,3 +190,34 @@ describe('parseRequirements properties', () => {
     );
   });
 });
+
+describe('the requirement shown back', () => {
+  it('has each whitespace run, tabs and Unicode spaces included, as one space; a single-spaced line as written', () => {
+    const r = parseRequirements(
+      'requests\t>=\u00a02.0  ;\u3000python_version < "3.14"\nflask >= 3 ; os_name == "nt"\n',
+    );
+    expect(r.references.map((x) => x.input)).toEqual([
+      'requests >= 2.0 ; python_version < "3.14"',
+      'flask >= 3 ; os_name == "nt"',
+    ]);
+  });
+});
+
+describe('the requirement shown back, for any spacing', () => {
+  it('equals its words joined by one space', () => {
+    const part = fc.constantFrom('a', 'b1', '==', '2.0', ';', 'x', ' ', '  ', '\t', '\u00a0', '\u3000', ' \t ');
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 30 }), (parts) => {
+        const line = `pkg ${parts.join('')}`;
+        const r = parseRequirements(line);
+        const shown = [...r.references, ...r.unresolved].map((x) => x.input);
+        expect(shown).toEqual([
+          line
+            .split(/\s+/)
+            .filter((w) => w !== '')
+            .join(' '),
+        ]);
+      }),
+    );
+  });
+});

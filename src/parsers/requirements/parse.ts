@@ -72,6 +72,9 @@ export function withoutComment(line: string): string {
 
 /** The requirement without its per-requirement options (`--hash=…`, `--hash …`), its words joined by one space. */
 function withoutRequirementOptions(line: string): string {
+  // Every per-requirement option starts with `--`: without one, only the spaces change, and a
+  // 2 MB line of short words is not split into a million strings to say so.
+  if (!line.includes('--')) return singleSpaced(line);
   const words = line.split(/\s+/).filter((w) => w !== '');
   const kept: string[] = [];
   for (let i = 0; i < words.length; i += 1) {
@@ -82,6 +85,46 @@ function withoutRequirementOptions(line: string): string {
     else if (eq < 0) i += 1; // `--hash VALUE`: the value is the next word
   }
   return kept.join(' ');
+}
+
+// Anything but single ASCII spaces between words: a run, a tab, a Unicode space.
+const IRREGULAR_SPACE = /\s\s|[^\S ]/;
+const WHITESPACE = /\s/;
+
+function isWhitespace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITESPACE.test(String.fromCharCode(c)));
+}
+
+/**
+ * `line` with each whitespace run as one space and none at either end, as
+ * `split(/\s+/).filter(Boolean).join(' ')` gives it, in one pass that copies only around the runs
+ * that change: on a line of a million short words, `split` and `replace(/\s+/g, ' ')` cost a
+ * string or a match each (half a second for 2 MB here). A line already single-spaced, as written
+ * lines are, is returned as it is.
+ */
+function singleSpaced(line: string): string {
+  if (!IRREGULAR_SPACE.test(line)) return line.trim();
+  const parts: string[] = [];
+  let from = 0;
+  let i = 0;
+  while (i < line.length) {
+    const c = line.charCodeAt(i);
+    if (!isWhitespace(c)) {
+      i += 1;
+      continue;
+    }
+    let end = i + 1;
+    while (end < line.length && isWhitespace(line.charCodeAt(end))) end += 1;
+    // A lone ASCII space between words stays in its segment; any other run is cut out.
+    if (c !== 32 || end - i > 1 || i === 0 || end === line.length) {
+      parts.push(line.slice(from, i));
+      if (i > 0 && end < line.length) parts.push(' ');
+      from = end;
+    }
+    i = end;
+  }
+  parts.push(line.slice(from));
+  return parts.join('');
 }
 
 function readLine(out: Out, raw: string, location: string): void {
@@ -133,7 +176,9 @@ function readLine(out: Out, raw: string, location: string): void {
   }
   if (rest.startsWith('@')) {
     // `name @ url`: installed from that URL, not from PyPI, so the PyPI project's state would be the wrong answer.
-    const github = GITHUB_VCS.exec((rest.slice(1).split(';')[0] ?? '').trim());
+    // The URL ends at the marker's `;`: cut there, not split at every `;` of a long line.
+    const semicolon = rest.indexOf(';');
+    const github = GITHUB_VCS.exec((semicolon < 0 ? rest.slice(1) : rest.slice(1, semicolon)).trim());
     if (github) add(out, 'github', `${github[1]}/${github[2]}`, requirement, location);
     else
       out.unresolved.push({

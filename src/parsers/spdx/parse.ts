@@ -36,7 +36,7 @@ export function parseSpdx(text: string): ParseResult {
     if (context !== undefined && isObject(doc)) return fromSpdx3(doc, context);
     return fromSpdx2(doc, 'JSON');
   }
-  const firstTag = body.split(/\r\n|\r|\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  const firstTag = firstContentLine(body);
   if (firstTag !== undefined && /^\s*SPDXVersion\s*:/.test(firstTag)) return fromTagValue(body);
   let doc: unknown;
   try {
@@ -124,6 +124,24 @@ function fromSpdx2(doc: unknown, syntax: 'JSON' | 'YAML'): ParseResult {
     (p, id) => sbomSubject({ name: p['name'], version: p['versionInfo'], purl: purlOf(p['externalRefs']), ref: id }),
   );
   return { format: 'spdx', variant: `SPDX ${version.slice(5, 15)} ${syntax}`, ...acc, subject };
+}
+
+/**
+ * The first line that is neither blank nor a comment, found line by line: splitting the whole
+ * body to look at its first line cost a string per line of a 4 MB body.
+ */
+function firstContentLine(body: string): string | undefined {
+  const breaks = /\r\n|\r|\n/g;
+  let at = 0;
+  while (at <= body.length) {
+    const br = breaks.exec(body);
+    const end = br === null ? body.length : br.index;
+    const line = body.slice(at, end);
+    if (line.trim() !== '' && !line.trimStart().startsWith('#')) return line;
+    if (br === null) return undefined;
+    at = end + br[0].length;
+  }
+  return undefined;
 }
 
 /** SPDX 2.x JSON/YAML: `documentDescribes`, and DESCRIBES / DESCRIBED_BY relationships of the document. */

@@ -22,6 +22,8 @@ export interface TagValueDocument {
 
 // Tags that open a section that is not a package, so later SPDXID lines are not the package's.
 const SECTION_ENDS = new Set(['FileName', 'SnippetSPDXID', 'LicenseID']);
+// The tags whose values the reader uses; any other <text> value is skipped, not assembled.
+const VALUED_TAGS = new Set(['SPDXVersion', 'Relationship', 'SPDXID', 'PackageName', 'PackageVersion', 'ExternalRef']);
 
 /** True when the category names a package manager in any spelling SPDX writers use. */
 export function isPackageManagerCategory(category: unknown): boolean {
@@ -58,19 +60,22 @@ export function readTagValue(text: string): TagValueDocument {
     if (value.startsWith('<text>')) {
       // A <text> value runs to the first </text>, possibly lines later; its lines are not tags.
       // Each line is searched once (a growing string searched whole on every line is quadratic).
-      const collected = [value.slice('<text>'.length)];
       let j = i;
-      while (!(collected[collected.length - 1] ?? '').includes('</text>')) {
+      let last = value;
+      while (!last.includes('</text>')) {
         j += 1;
         if (j >= lines.length) {
           throw new InputError(
             `The <text> value of "${tag}" that starts on line ${lineNo} is never closed with </text>.`,
           );
         }
-        collected.push(lines[j] ?? '');
+        last = lines[j] ?? '';
       }
-      const text = collected.join('\n');
-      value = text.slice(0, text.indexOf('</text>')).trim();
+      // Only the tags read below need the value: a comment's many lines are not joined to be dropped.
+      if (VALUED_TAGS.has(tag)) {
+        const text = [value.slice('<text>'.length), ...lines.slice(i + 1, j + 1)].join('\n');
+        value = text.slice(0, text.indexOf('</text>')).trim();
+      } else value = '';
       i = j;
     }
     if (doc.version === '') {
