@@ -28,6 +28,7 @@ import {
   toObservation,
 } from './kysely-read.js';
 import { applyMigrations, type Migration } from './migration.js';
+import * as apiKeys from './kysely-api-keys.js';
 import * as discovery from './kysely-discovery.js';
 import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
@@ -314,39 +315,20 @@ export class KyselyStore implements Store {
     return watch.cacheSet(this.db, url, entry);
   }
 
-  async apiKeyCreate(key: NewApiKey): Promise<void> {
-    await this.db
-      .insertInto('api_keys')
-      .values({ ...key, revoked_at: null })
-      .execute();
+  apiKeyCreate(key: NewApiKey): Promise<void> {
+    return apiKeys.create(this.db, key);
   }
 
-  async apiKeyRevoke(id: string, at: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: at })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  apiKeyRevoke(id: string, at: string): Promise<boolean> {
+    return apiKeys.revoke(this.db, id, at);
   }
 
-  async apiKeys(): Promise<ApiKeyRecord[]> {
-    return this.db
-      .selectFrom('api_keys')
-      .select(['id', 'label', 'created_at', 'revoked_at'])
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+  apiKeys(): Promise<ApiKeyRecord[]> {
+    return apiKeys.list(this.db);
   }
 
-  async apiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select(['id', 'label', 'created_at', 'revoked_at'])
-      .where('key_hash', '=', keyHash)
-      .executeTakeFirst();
-    return row ?? null;
+  apiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return apiKeys.byHash(this.db, keyHash);
   }
 
   async treeSize(): Promise<number> {
