@@ -41,21 +41,27 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       );
       const whole = await store.observationsOf(widget);
       expect(whole).toHaveLength(3);
-      expect(await store.seriesOf(widget)).toEqual(
-        whole.map((o) => ({
-          leaf_index: o.leaf_index,
-          observation_date: o.observation_date,
-          state: o.state,
-          corrects: o.corrects,
-        })),
-      );
-      expect((await store.seriesOf(widget)).at(-1)).toEqual({
+      const series = whole.map((o) => ({
+        leaf_index: o.leaf_index,
+        observation_date: o.observation_date,
+        state: o.state,
+        corrects: o.corrects,
+      }));
+      // The reading sent with the series is the latest dated on or before the date, whole.
+      expect(await store.seriesAt(widget, '2025-01-02')).toEqual({ series, reading: whole[1] });
+      expect(await store.seriesAt(widget, '2025-01-01')).toEqual({ series, reading: whole[0] });
+      expect(await store.seriesAt(widget, '2025-06-30')).toEqual({ series, reading: whole[2] });
+      expect(await store.seriesAt(widget, '2024-12-31')).toEqual({ series, reading: null });
+      expect(series.at(-1)).toEqual({
         leaf_index: corrections[0]!.leaf_index,
         observation_date: '2025-01-03',
         state: 'dormant',
         corrects: observations[2]!.leaf_index,
       });
-      expect(await store.seriesOf({ kind: 'github', id: 'acme/unheld' })).toEqual([]);
+      expect(await store.seriesAt({ kind: 'github', id: 'acme/unheld' }, '2025-01-02')).toEqual({
+        series: [],
+        reading: null,
+      });
       expect(await store.observationAt(widget, observations[2]!.leaf_index)).toEqual(whole[1]);
       expect(await store.observationAt(widget, corrections[0]!.leaf_index)).toEqual(whole[2]);
       // Another component's leaf, or no leaf at all, is not this component's observation.

@@ -12,7 +12,8 @@ import {
   type EntitySeries,
 } from './entity-answer.js';
 import { resolveAsOf, type Resolution } from '../domain/as-of.js';
-import type { SeriesEntry } from '../domain/observation.js';
+import type { Observation, SeriesEntry } from '../domain/observation.js';
+import type { SeriesAt } from '../storage/store.js';
 import { ownerNote, queueNamed, queueOwnerNamed, unheldNote, type DiscoveryDeps } from './discovery.js';
 import type { VerdictService } from './verdict.js';
 import type { Verdict } from '../notary/verdict.js';
@@ -32,32 +33,47 @@ export async function readEntity(
   const ref = repositoryRef(owner, repo);
   // With verdicts, the head is read first: the observations read after it are all in its tree or newer.
   const head = verdicts ? await verdicts.head() : null;
-  // The series from an index, then the one whole observation the answer rests on: the evidence of
-  // every other reading is never read.
-  const series = await deps.store.seriesOf(ref);
-  const result = resolvedResult(ref, await withObservation(deps, ref, resolveAsOf(series, asOf, today)));
+  const answer = await entityAnswer(deps, ref, asOf, today, await deps.store.seriesAt(ref, asOf ?? today));
+  if (verdicts && head) answer.verdict = await verdicts.sign(ref, answer, head);
+  return answer;
+}
+
+/** The answer at as_of from the component's series and the reading its store sent with it. */
+async function entityAnswer(
+  deps: DiscoveryDeps,
+  ref: ComponentRef,
+  asOf: string | null,
+  today: string,
+  { series, reading }: SeriesAt,
+): Promise<EntityAnswer> {
+  const resolution = resolveAsOf(series, asOf, today);
+  const result = resolvedResult(ref, await withObservation(deps, ref, resolution, reading));
   // A read naming a component the record does not hold queues it (DESIGN §3 "Discovery").
   if (series.length === 0) {
     const status = await queueNamed(deps, ref);
     result.note = unheldNote(ref, result.as_of, status);
     if (status === 'queued') result.queued = true;
   }
-  const answer: EntityAnswer = { ...result, ...entitySeries(series, result.as_of), license: DATA_LICENSE };
-  if (verdicts && head) answer.verdict = await verdicts.sign(ref, answer, head);
-  return answer;
+  return { ...result, ...entitySeries(series, result.as_of), license: DATA_LICENSE };
 }
 
 /**
- * The resolution with its reading read whole. A correction answers for the date it corrects, so the
- * reading keeps the date the series gave it.
+ * The resolution with its reading whole. The store sends the latest reading on or before the date
+ * with the series; only where a correction gives the date its reading is the correction read
+ * apart. A correction answers for the date it corrects, so the reading keeps the date the series
+ * gave it.
  */
 async function withObservation(
   deps: DiscoveryDeps,
   ref: ComponentRef,
   r: Resolution<SeriesEntry>,
+  reading: Observation | null,
 ): Promise<Resolution> {
   if (r.observation === null) return { ...r, observation: null };
-  const whole = await deps.store.observationAt(ref, r.observation.leaf_index);
+  const whole =
+    reading?.leaf_index === r.observation.leaf_index
+      ? reading
+      : await deps.store.observationAt(ref, r.observation.leaf_index);
   // The series and the row come from two reads; a leaf never changes once appended, so only a
   // store that lost the row between them could miss it.
   if (whole === null) throw new Error(`observation ${r.observation.leaf_index} of ${ref.kind}:${ref.id} vanished`);
@@ -87,19 +103,24 @@ export async function readEntityJson(
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const ref = repositoryRef(owner, repo);
-  const version = await deps.store.componentVersion(ref);
+  // One round trip: the series names the component's version (its latest leaf) and brings the
+  // reading a miss needs.
+  const rows = await deps.store.seriesAt(ref, asOf ?? today);
+  const version = rows.series.at(-1)?.leaf_index;
+  // A signed answer names the head it was proven under, so it is signed once per head. Read after
+  // the series, the head holds every reading the answer rests on.
+  const head = verdicts ? await verdicts.head() : null;
   // Unheld: the answer depends on the watch list too (queued or not), and reading it queues; not cached.
-  if (version === null) {
-    const entity = await readEntity(deps, owner, repo, asOf ?? undefined, verdicts);
+  if (version === undefined) {
+    const entity = await entityAnswer(deps, ref, asOf, today, rows);
+    if (verdicts && head) entity.verdict = await verdicts.sign(ref, entity, head);
     const json = new TextEncoder().encode(JSON.stringify(entity));
     return { json, etag: `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 22)}"` };
   }
-  // A signed answer names the head it was proven under, so it is signed once per head.
-  const head = verdicts ? await verdicts.head() : null;
   const key = entityKey(ref, asOf, today, version, head?.tree_size);
   let answer = cache.get(key);
   if (!answer) {
-    const entity: EntityAnswer = await readEntity(deps, owner, repo, asOf ?? undefined);
+    const entity = await entityAnswer(deps, ref, asOf, today, rows);
     if (verdicts && head) entity.verdict = await verdicts.sign(ref, entity, head);
     answer = {
       json: new TextEncoder().encode(JSON.stringify(entity)),

@@ -7,7 +7,7 @@ import type { Hash } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { NodeCoord } from '../notary/merkle.js';
 import type { Database } from './schema.js';
-import { LogInvariantError, type StoredLeaf } from './store.js';
+import { LogInvariantError, type SeriesAt, type StoredLeaf } from './store.js';
 
 /** Row → domain conversions and the node-hash read, shared by the store's reads and its appends. */
 
@@ -102,21 +102,53 @@ export function nativeIdsByKind(refs: Iterable<ComponentRef>): Map<ComponentRef[
 }
 
 /**
- * One component's series: the four columns the covering index `observations_series` holds, so the
- * read never visits the table (a component's readings lie on as many pages as it has dates, one
- * appended a day). Raw SQL: kysely's builder costs more than this indexed read on a hot route.
+ * One component's series and its reading for `date` in one round trip. The series is the four
+ * columns the covering index `observations_series` holds, so it never visits the table (a
+ * component's readings lie on as many pages as it has dates, one appended a day); the reading is
+ * picked from those rows and only it is read whole, by its primary key. Raw SQL: kysely's builder
+ * costs more than this indexed read on a hot route.
  */
-export async function readSeries(db: Db, ref: ComponentRef): Promise<SeriesEntry[]> {
-  const { rows } = await sql<{ leaf_index: number; observation_date: string; state: string; corrects: number | null }>`
-    ${sql.raw(PREPARED)}SELECT leaf_index, observation_date, state, corrects FROM observations
-    WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id})
-    ORDER BY leaf_index`.execute(db);
-  return rows.map((r) => ({
-    leaf_index: Number(r.leaf_index),
-    observation_date: r.observation_date,
-    state: r.state as State,
-    corrects: r.corrects === null ? null : Number(r.corrects),
-  }));
+export async function readSeriesAt(db: Db, ref: ComponentRef, date: string): Promise<SeriesAt> {
+  const { rows } = await sql<
+    Pick<Database['observations'], 'leaf_index' | 'observation_date' | 'state' | 'corrects'> & {
+      observed_at: string | null;
+      source: string | null;
+      evidence: string | null;
+      method: string | null;
+    }
+  >`
+    ${sql.raw(PREPARED)}WITH s AS (
+      SELECT leaf_index, observation_date, state, corrects FROM observations
+      WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id}))
+    SELECT leaf_index, observation_date, state, corrects,
+      NULL AS observed_at, NULL AS source, NULL AS evidence, NULL AS method
+    FROM s
+    UNION ALL
+    SELECT leaf_index, observation_date, state, corrects, observed_at, source, evidence, method FROM observations
+    WHERE leaf_index = (
+      SELECT leaf_index FROM s WHERE observation_date <= ${date}
+      ORDER BY observation_date DESC, leaf_index DESC LIMIT 1)`.execute(db);
+  const series: SeriesEntry[] = [];
+  let reading: Observation | null = null;
+  let ordered = true;
+  for (const r of rows) {
+    // The reading comes as the only row with its evidence (observed_at is never null in the table).
+    if (r.observed_at !== null) {
+      reading = toObservation(ref, r as Database['observations']);
+      continue;
+    }
+    const entry: SeriesEntry = {
+      leaf_index: Number(r.leaf_index),
+      observation_date: r.observation_date,
+      state: r.state as State,
+      corrects: r.corrects === null ? null : Number(r.corrects),
+    };
+    if (series.length > 0 && series.at(-1)!.leaf_index > entry.leaf_index) ordered = false;
+    series.push(entry);
+  }
+  // The index gives leaf order; a plan that does not (a bitmap scan) is put back in it.
+  if (!ordered) series.sort((a, b) => a.leaf_index - b.leaf_index);
+  return { series, reading };
 }
 
 /** The one whole observation an answer rests on: a primary-key read. */

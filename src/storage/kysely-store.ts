@@ -5,7 +5,6 @@ import {
   observationLeafRecord,
   type NewObservation,
   type Observation,
-  type SeriesEntry,
 } from '../domain/observation.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { Hash } from '../notary/hash.js';
@@ -21,7 +20,7 @@ import {
   readLeafBytes,
   readNodeHashes,
   readObservationAt,
-  readSeries,
+  readSeriesAt,
   toCensus,
   toHead,
   toLeaf,
@@ -42,6 +41,7 @@ import type {
   NewApiKey,
   NewKeySet,
   QueueOptions,
+  SeriesAt,
   StateChangeQuery,
   StoredKeySet,
   Store,
@@ -196,8 +196,8 @@ export class KyselyStore implements Store {
     return rows.map((row) => toObservation(ref, row));
   }
 
-  seriesOf(ref: ComponentRef): Promise<SeriesEntry[]> {
-    return readSeries(this.db, ref);
+  seriesAt(ref: ComponentRef, date: string): Promise<SeriesAt> {
+    return readSeriesAt(this.db, ref, date);
   }
 
   observationAt(ref: ComponentRef, leafIndex: number): Promise<Observation | null> {

@@ -57,9 +57,10 @@ export interface Store {
   observationsOf(ref: ComponentRef): Promise<Observation[]>;
   /**
    * The component's readings as its series needs them (leaf, date, state, correction), in leaf
-   * order: one read of an index that holds them, never the evidence. Empty when none is held.
+   * order, read from an index that holds them (never the evidence), and in the same round trip the
+   * latest reading dated on or before `date`, whole: what an entity answer needs, in one query.
    */
-  seriesOf(ref: ComponentRef): Promise<SeriesEntry[]>;
+  seriesAt(ref: ComponentRef, date: string): Promise<SeriesAt>;
   /** The component's observation at `leafIndex`, whole; null when that leaf is not one of its observations. */
   observationAt(ref: ComponentRef, leafIndex: number): Promise<Observation | null>;
   /** observationsOf for many components in a few queries, keyed `kind:id`; components held nowhere are absent. */
@@ -325,4 +326,15 @@ export class StoreUnavailableError extends Error {
     super(`the ${backend === 'postgres' ? 'PostgreSQL' : 'SQLite'} store does not answer (${reason})`);
     this.name = 'StoreUnavailableError';
   }
+}
+
+/** A component's series, and the whole observation the answer for a date most likely rests on. */
+export interface SeriesAt {
+  /** Leaf, date, state and correction of every reading, in leaf order; empty when none is held. */
+  series: SeriesEntry[];
+  /**
+   * The latest reading dated on or before the date (highest leaf on its date), whole; null when
+   * there is none. Without corrections it is the reading the answer rests on.
+   */
+  reading: Observation | null;
 }
