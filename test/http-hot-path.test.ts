@@ -61,23 +61,29 @@ describe('the hot path', () => {
   beforeEach(() => start(100));
 
   it.each(['/api/v1/entity/acme/rocket', '/api/v1/entity/acme/rocket?as_of=2026-07-01'])(
-    'answers a cached read of %s with the framework’s bytes and headers',
+    'answers a read of %s with the framework’s bytes and headers, computed or cached',
     async (path) => {
-      const cold = await get(path);
-      const coldBody = Buffer.from(await cold.arrayBuffer());
-      expect(handedOver).toBe(1);
+      // The first read is computed on the hot path and cached there.
       const hot = await get(path);
       const hotBody = Buffer.from(await hot.arrayBuffer());
-      // The second read never reached the framework.
+      expect(handedOver).toBe(0);
+      // A query parameter the hot path does not read sends the same read to the framework.
+      const framed = await get(`${path}${path.includes('?') ? '&' : '?'}unread=1`);
+      const framedBody = Buffer.from(await framed.arrayBuffer());
       expect(handedOver).toBe(1);
       expect(hot.status).toBe(200);
-      expect(hotBody.equals(coldBody)).toBe(true);
-      expect(stable(hot.headers)).toEqual(stable(cold.headers));
-      expect(hot.headers.get('content-length')).toBe(String(coldBody.length));
+      expect(hotBody.equals(framedBody)).toBe(true);
+      expect(stable(hot.headers)).toEqual(stable(framed.headers));
+      expect(hot.headers.get('content-length')).toBe(String(framedBody.length));
       expect(hot.headers.get('cache-control')).toBe(
         path.includes('as_of') ? 'public, max-age=86400' : 'public, max-age=60',
       );
-      expect(hot.headers.get('ratelimit')).toMatch(/^"free";r=98;t=\d+$/);
+      expect(hot.headers.get('ratelimit')).toMatch(/^"free";r=99;t=\d+$/);
+
+      // From the cache now, the same bytes.
+      const again = await get(path);
+      expect(Buffer.from(await again.arrayBuffer()).equals(hotBody)).toBe(true);
+      expect(again.headers.get('etag')).toBe(hot.headers.get('etag'));
 
       const revalidated = await get(path, { 'If-None-Match': hot.headers.get('etag')! });
       expect(handedOver).toBe(1);
@@ -87,6 +93,27 @@ describe('the hot path', () => {
       expect(revalidated.headers.get('access-control-allow-origin')).toBe('*');
     },
   );
+
+  it('answers a new observation at once, under a new tag', async () => {
+    const before = await get('/api/v1/entity/acme/rocket');
+    expect((await jsonOf<{ state: string }>(before)).state).toBe('dormant');
+    await t.store.appendObservations(
+      [githubObservation('acme/rocket', '2026-11-22', 'archived')],
+      recordDeps(t.store, '2026-11-22T12:00:00Z').notary.seal,
+    );
+    const after = await get('/api/v1/entity/acme/rocket', { 'If-None-Match': before.headers.get('etag')! });
+    expect(after.status).toBe(200);
+    expect((await jsonOf<{ state: string }>(after)).state).toBe('archived');
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    expect(handedOver).toBe(0);
+  });
+
+  it('hands a component the record does not hold to the framework, which queues it', async () => {
+    const res = await get('/api/v1/entity/acme/unheld');
+    expect(res.status).toBe(200);
+    expect(handedOver).toBe(1);
+    expect(await jsonOf<{ state: string; note: string }>(res)).toMatchObject({ state: 'not_observed' });
+  });
 
   it('hands the framework what it does not answer, which explains it as before', async () => {
     await get('/api/v1/entity/acme/rocket');

@@ -36,6 +36,10 @@ function readingDate(o: SeriesEntry, byLeaf: Map<number, SeriesEntry>): string {
  * so a view cut at a date can be handed to `seriesRows` or `stateMutations` again.
  */
 export function effectiveObservations<T extends SeriesEntry>(all: T[]): T[] {
+  // Most series are their own view: no correction and one reading per date, in date order. Then
+  // the view is the input itself (never mutated by its readers), with no map and no sort: an
+  // entity answer takes the view four times.
+  if (isOwnView(all)) return all;
   const byLeaf = new Map<number, T>();
   for (const o of all) byLeaf.set(o.leaf_index, o);
   const byDate = new Map<string, T>();
@@ -51,6 +55,16 @@ export function effectiveObservations<T extends SeriesEntry>(all: T[]): T[] {
   return [...byDate.values()].sort((a, b) =>
     a.observation_date < b.observation_date ? -1 : a.observation_date > b.observation_date ? 1 : 0,
   );
+}
+
+/** No correction, and dates strictly ascending (so one reading per date). */
+function isOwnView(all: SeriesEntry[]): boolean {
+  let previous = '';
+  for (const o of all) {
+    if (o.corrects !== null || o.observation_date <= previous) return false;
+    previous = o.observation_date;
+  }
+  return true;
 }
 
 export interface Resolution<T extends SeriesEntry = Observation> {

@@ -3,7 +3,7 @@ import type { Take } from '../limits/bucket.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import type { AnswerCache } from '../operations/answer-cache.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
-import { cachedEntityJson, type EntityJson } from '../operations/read-entity.js';
+import { heldEntityJson, type EntityJson } from '../operations/read-entity.js';
 import { LICENSE_LINK } from './app.js';
 import { addressOf } from './client-address.js';
 import { EXPOSE_HEADERS } from './cors.js';
@@ -93,7 +93,7 @@ export function hotEntityReads(options: {
     };
     const answer = (take: Take) => {
       if (!take.allowed) return handOver(take);
-      return cachedEntityJson(deps, answers, path.slice(0, slash), path.slice(slash + 1), asOf).then(
+      return heldEntityJson(deps, answers, path.slice(0, slash), path.slice(slash + 1), asOf).then(
         (cached) => (cached ? write(req, res, cached, take, asOf) : handOver(take)),
         // The framework meets the same fault, logs it and answers it (a 503 for a store away).
         () => handOver(take),

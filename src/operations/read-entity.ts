@@ -17,6 +17,7 @@ import type { SeriesAt } from '../storage/store.js';
 import { ownerNote, queueNamed, queueOwnerNamed, unheldNote, type DiscoveryDeps } from './discovery.js';
 import type { VerdictService } from './verdict.js';
 import type { Verdict } from '../notary/verdict.js';
+import type { HeadBlock } from '../notary/head.js';
 
 export type EntityAnswer = EntityResult & EntitySeries & { verdict?: Verdict; license: typeof DATA_LICENSE };
 
@@ -85,12 +86,14 @@ export interface EntityJson {
   /** UTF-8 JSON, encoded once: the hot path writes these bytes as they are. */
   json: Uint8Array<ArrayBuffer>;
   etag: string;
+  /** The component's version (its latest leaf) the answer was computed from; none when unheld. */
+  version?: number;
 }
 
 /**
- * readEntity through a cache of serialised answers. The key names the component's version (its
- * latest leaf), so the cached bytes are exactly what readEntity would compute now: one indexed
- * lookup replaces reading and resolving the whole series.
+ * readEntity through a cache of serialised answers. A cached answer holds while the component's
+ * version (its latest leaf) is the one it was computed from, so its bytes are exactly what
+ * readEntity would compute now; otherwise one query brings what the answer needs.
  */
 export async function readEntityJson(
   deps: DiscoveryDeps,
@@ -103,40 +106,24 @@ export async function readEntityJson(
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const ref = repositoryRef(owner, repo);
-  // One round trip: the series names the component's version (its latest leaf) and brings the
-  // reading a miss needs.
-  const rows = await deps.store.seriesAt(ref, asOf ?? today);
-  const version = rows.series.at(-1)?.leaf_index;
-  // A signed answer names the head it was proven under, so it is signed once per head. Read after
-  // the series, the head holds every reading the answer rests on.
+  // A signed answer names the head it was proven under, so it is signed once per head; the
+  // readings read after the head are all in its tree or newer.
   const head = verdicts ? await verdicts.head() : null;
+  const held = await heldAnswer(deps, cache, ref, asOf, today, verdicts && head ? { verdicts, head } : null);
+  if (held) return held;
   // Unheld: the answer depends on the watch list too (queued or not), and reading it queues; not cached.
-  if (version === undefined) {
-    const entity = await entityAnswer(deps, ref, asOf, today, rows);
-    if (verdicts && head) entity.verdict = await verdicts.sign(ref, entity, head);
-    const json = new TextEncoder().encode(JSON.stringify(entity));
-    return { json, etag: `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 22)}"` };
-  }
-  const key = entityKey(ref, asOf, today, version, head?.tree_size);
-  let answer = cache.get(key);
-  if (!answer) {
-    const entity = await entityAnswer(deps, ref, asOf, today, rows);
-    if (verdicts && head) entity.verdict = await verdicts.sign(ref, entity, head);
-    answer = {
-      json: new TextEncoder().encode(JSON.stringify(entity)),
-      etag: `W/"${createHash('sha256').update(key).digest('base64url').slice(0, 22)}"`,
-    };
-    cache.set(key, answer);
-  }
-  return answer;
+  const entity = await entityAnswer(deps, ref, asOf, today, { series: [], reading: null });
+  if (verdicts && head) entity.verdict = await verdicts.sign(ref, entity, head);
+  const json = new TextEncoder().encode(JSON.stringify(entity));
+  return { json, etag: `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 22)}"` };
 }
 
 /**
- * The cached answer for a read, or undefined when it is not cached (or the read is malformed, or
- * names a component the record does not hold): the hot path then hands the request to the route,
- * which answers, caches, or explains what is wrong. Unsigned answers only.
+ * The answer for a read of a held component, from the cache or computed and cached; undefined
+ * when the read is malformed or names a component the record does not hold: the hot path then
+ * hands the request to the route, which explains what is wrong or queues the name. Unsigned.
  */
-export async function cachedEntityJson(
+export async function heldEntityJson(
   deps: DiscoveryDeps,
   cache: AnswerCache<EntityJson>,
   owner: string,
@@ -153,19 +140,43 @@ export async function cachedEntityJson(
     if (error instanceof ValidationError) return undefined;
     throw error;
   }
-  const version = await deps.store.componentVersion(ref);
-  return version === null ? undefined : cache.get(entityKey(ref, asOf, today, version, undefined));
+  return heldAnswer(deps, cache, ref, asOf, today, null);
 }
 
-/** Without as_of the answer is as of today, and staleness moves with the calendar. */
-function entityKey(
+/**
+ * A cached answer while the component's version is the one it was computed from (one indexed
+ * lookup, which the SQLite store answers from memory); otherwise the series and its reading in one
+ * query, the answer computed and cached. Undefined when the record holds nothing for the component.
+ */
+async function heldAnswer(
+  deps: DiscoveryDeps,
+  cache: AnswerCache<EntityJson>,
   ref: ComponentRef,
   asOf: string | null,
   today: string,
-  version: number,
-  headSize: number | undefined,
-): string {
-  return `${ref.kind}:${ref.id}|${asOf ?? `today ${today}`}|${version}${headSize !== undefined ? `|head ${headSize}` : ''}`;
+  signing: { verdicts: VerdictService; head: HeadBlock } | null,
+): Promise<EntityJson | undefined> {
+  const key = entityKey(ref, asOf, today, signing?.head.tree_size);
+  const cached = cache.get(key);
+  if (cached && cached.version === (await deps.store.componentVersion(ref))) return cached;
+  const rows = await deps.store.seriesAt(ref, asOf ?? today);
+  const version = rows.series.at(-1)?.leaf_index;
+  if (version === undefined) return undefined;
+  const entity = await entityAnswer(deps, ref, asOf, today, rows);
+  if (signing) entity.verdict = await signing.verdicts.sign(ref, entity, signing.head);
+  const answer: EntityJson = {
+    json: new TextEncoder().encode(JSON.stringify(entity)),
+    // The tag names what the answer was computed from: the read, the version and the head.
+    etag: `W/"${createHash('sha256').update(`${key}|${version}`).digest('base64url').slice(0, 22)}"`,
+    version,
+  };
+  cache.set(key, answer);
+  return answer;
+}
+
+/** Without as_of the answer is as of today, and staleness moves with the calendar. */
+function entityKey(ref: ComponentRef, asOf: string | null, today: string, headSize: number | undefined): string {
+  return `${ref.kind}:${ref.id}|${asOf ?? `today ${today}`}${headSize !== undefined ? `|head ${headSize}` : ''}`;
 }
 
 /** The entity answers cache, bounded by bytes (TENDED_ANSWER_CACHE_BYTES) as well as entries. */
