@@ -57,6 +57,8 @@ export async function readBadge(deps: DiscoveryDeps, target: BadgeTarget): Promi
   const as_of = target.asOf ?? target.today;
   const none = { as_of, past: target.past, state: null, observation_date: null };
   if (target.held === null) return none;
-  const r = resolveAsOf(await deps.store.observationsOf(target.ref), target.asOf, target.today);
+  // The series is all a badge reads (state and date, never the evidence): one indexed query.
+  const { series } = await deps.store.seriesAt(target.ref, as_of);
+  const r = resolveAsOf(series, target.asOf, target.today);
   return r.observation === null ? none : { ...none, state: r.state, observation_date: r.observation_date };
 }
