@@ -32,6 +32,15 @@ describe('NuGet project files', () => {
     expect(r.unresolved.map((u) => [u.input, u.reason])).toEqual([['? 1.0.0', 'it names no package id']]);
   });
 
+  it('reads attribute values as XML means them', () => {
+    const r = parseNugetProject(`<Project Sdk="Microsoft.NET.Sdk"><ItemGroup>
+      <PackageReference Include="Newtonsoft&#46;Json" Version="13.0.3" />
+      <PackageReference Include="a&amp;b" Version="1.0" />
+    </ItemGroup></Project>`);
+    expect(r.references.map((x) => x.ref.id)).toEqual(['newtonsoft.json']);
+    expect(r.unresolved.map((u) => u.input)).toEqual(['a&b 1.0']);
+  });
+
   it('names each package of a packages.config', () => {
     expect(parseNugetProject(PACKAGES_CONFIG).references.map((x) => x.ref.id)).toEqual(['entityframework', 'jquery']);
   });

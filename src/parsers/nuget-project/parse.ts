@@ -7,7 +7,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
-import { checkXml } from '../xml-document.js';
+import { checkXml, decodeXmlText } from '../xml-document.js';
 
 const MAX_DEPTH = 64;
 /** Project files are small; a larger one is refused at once, as a pom.xml is. */
@@ -56,6 +56,10 @@ function elements(root: unknown, names: Set<string>): { node: Node; path: string
   return found;
 }
 
+function attribute(v: unknown): unknown {
+  return typeof v === 'string' ? decodeXmlText(v) : v;
+}
+
 export function parseNugetProject(text: string): ParseResult {
   if (text.length > MAX_PROJECT_BYTES)
     throw new InputError(
@@ -72,8 +76,9 @@ export function parseNugetProject(text: string): ParseResult {
   const references: ComponentReference[] = [];
   const unresolved: UnresolvedEntry[] = [];
   for (const { node, path } of elements(doc, new Set(['PackageReference', 'PackageVersion', 'package']))) {
-    const id = node['@_Include'] ?? node['@_Update'] ?? node['@_id'];
-    const version = node['@_Version'] ?? node['@_version'];
+    // Attribute values as XML means them: the parser runs with entity processing off.
+    const id = attribute(node['@_Include'] ?? node['@_Update'] ?? node['@_id']);
+    const version = attribute(node['@_Version'] ?? node['@_version']);
     const input = `${typeof id === 'string' ? id : '?'}${typeof version === 'string' ? ` ${version}` : ''}`.slice(
       0,
       200,

@@ -47,6 +47,18 @@ describe('pom.xml', () => {
     expect(r.unresolved[0]?.reason).toContain('parent POM may define it');
   });
 
+  it('reads element text as XML means it: character references and predefined entities decoded', () => {
+    const r = parsePom(`<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+      <properties><acme.group>com&#46;acme</acme.group></properties>
+      <dependencies>
+        <dependency><groupId>\${acme.group}</groupId><artifactId>core&#x2D;api</artifactId></dependency>
+        <dependency><groupId>org.example</groupId><artifactId>a&amp;b</artifactId></dependency>
+      </dependencies></project>`);
+    expect(r.references.map((x) => x.ref.id)).toEqual(['com.acme:core-api']);
+    // Not a Maven artifact id, and shown to its reader as the file means it.
+    expect(r.unresolved.map((u) => u.input)).toEqual(['org.example:a&b']);
+  });
+
   it('refuses a file larger than any real POM at once, with a sentence', () => {
     const huge = `<project>${' '.repeat(MAX_POM_BYTES)}</project>`;
     expect(() => parsePom(huge)).toThrow(/up to 1 MB/);

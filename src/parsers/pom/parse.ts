@@ -8,7 +8,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
-import { checkXml } from '../xml-document.js';
+import { checkXml, decodeXmlText } from '../xml-document.js';
 
 /** Real POMs nest a dozen levels; profiles and plugin configuration add a few. */
 const MAX_DEPTH = 64;
@@ -33,8 +33,11 @@ function list(v: unknown): Node[] {
   return Array.isArray(v) ? v.map(node).filter((n): n is Node => n !== null) : [];
 }
 
+/** An element's text as XML means it (the parser runs with entity processing off), trimmed; null when empty. */
 function text(v: unknown): string | null {
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+  if (typeof v !== 'string') return null;
+  const t = decodeXmlText(v).trim();
+  return t !== '' ? t : null;
 }
 
 /** `${name}` replaced from `properties`; null when one is not known here. One pass with indexOf: linear. */
