@@ -3,8 +3,9 @@ import { PREPARED } from '../kysely-read.js';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { KyselyStore } from '../kysely-store.js';
+import type { ComponentRef } from '../../domain/component.js';
 import type { Database as Schema } from '../schema.js';
-import { StoreUnavailableError, type Store } from '../store.js';
+import { OTHER_WRITER_LAG_MS, StoreUnavailableError, type Store } from '../store.js';
 import { postgresMigrations } from './migrations.js';
 
 // Leaf indices and tree sizes are bigint columns; they stay far below 2^53, so read them as numbers.
@@ -43,7 +44,7 @@ export async function openPostgresStore(url: string, options: { max?: number } =
   // by the pool. Unhandled, this 'error' event would end the process.
   pool.on('error', () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: faultNamingPool(pool) }) });
-  const store = new KyselyStore('postgres', db, postgresMigrations, async (kdb, run) =>
+  const store = new PostgresStore(db, async (kdb, run) =>
     kdb.connection().execute(async (conn) => {
       await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
       try {
@@ -55,6 +56,98 @@ export async function openPostgresStore(url: string, options: { max?: number } =
   );
   await store.migrate();
   return store;
+}
+
+const VERSION_CACHE_ENTRIES = 10_000;
+
+/**
+ * The shared kysely store, with the version an entity read or a badge checks its cached answer
+ * against answered from memory while the log is unchanged: a cached read then costs no query.
+ * This process's own appends clear the memory as they commit; another process's are seen by
+ * reading the log's size at most every OTHER_WRITER_LAG_MS (one query for all the reads in that
+ * time). A version read that was under way while the memory was cleared is not remembered: it may
+ * have been read before the append that cleared it.
+ */
+class PostgresStore extends KyselyStore {
+  private readonly versions = new Map<string, number | null>();
+  /** Moves whenever the memory is cleared. */
+  private epoch = 0;
+  private seenTreeSize = -1;
+  private checkedAt = -Infinity;
+  private checking: Promise<void> | null = null;
+
+  constructor(db: Kysely<Schema>, withLock: ConstructorParameters<typeof KyselyStore>[3]) {
+    super('postgres', db, postgresMigrations, withLock);
+  }
+
+  override componentVersion(ref: ComponentRef): Promise<number | null> {
+    return this.remembered(`${ref.kind}:${ref.id}`, () => super.componentVersion(ref));
+  }
+
+  override censusVersion(ref: ComponentRef): Promise<number | null> {
+    return this.remembered(`census ${ref.kind}:${ref.id}`, () => super.censusVersion(ref));
+  }
+
+  private async remembered(key: string, read: () => Promise<number | null>): Promise<number | null> {
+    if (performance.now() - this.checkedAt >= OTHER_WRITER_LAG_MS) await this.checkLog();
+    const known = this.versions.get(key);
+    if (known !== undefined) return known;
+    const epoch = this.epoch;
+    const version = await read();
+    if (epoch === this.epoch) {
+      if (this.versions.size >= VERSION_CACHE_ENTRIES) this.versions.clear();
+      this.versions.set(key, version);
+    }
+    return version;
+  }
+
+  /** Reads the log's size (one query shared by the reads waiting on it); a new size clears the memory. */
+  private checkLog(): Promise<void> {
+    this.checking ??= (async () => {
+      // The memory is as fresh as the moment this read starts, not the moment it ends.
+      const started = performance.now();
+      try {
+        const size = await this.treeSize();
+        if (size !== this.seenTreeSize) {
+          this.forget();
+          this.seenTreeSize = size;
+        }
+        this.checkedAt = started;
+      } finally {
+        this.checking = null;
+      }
+    })();
+    return this.checking;
+  }
+
+  private forget(): void {
+    this.versions.clear();
+    this.epoch++;
+  }
+
+  override async appendObservations(...args: Parameters<KyselyStore['appendObservations']>) {
+    try {
+      return await super.appendObservations(...args);
+    } finally {
+      this.forget();
+    }
+  }
+
+  override async appendCensus(...args: Parameters<KyselyStore['appendCensus']>) {
+    try {
+      return await super.appendCensus(...args);
+    } finally {
+      this.forget();
+    }
+  }
+
+  override async importLeaves(...args: Parameters<KyselyStore['importLeaves']>) {
+    try {
+      return await super.importLeaves(...args);
+    } finally {
+      this.forget();
+    }
+  }
 }
 
 /**
