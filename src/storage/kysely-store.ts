@@ -1,11 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { censusLeafRecord, type Census, type NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
-import {
-  observationLeafRecord,
-  type NewObservation,
-  type Observation,
-} from '../domain/observation.js';
+import { observationLeafRecord, type NewObservation, type Observation } from '../domain/observation.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { Hash } from '../notary/hash.js';
 import { encodeLeaf } from '../notary/leaf.js';
