@@ -10,6 +10,7 @@ import { registerPendingRoutes } from '../api/pending.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import type { AnswerCache } from '../operations/answer-cache.js';
 import type { EntityJson } from '../operations/read-entity.js';
+import type { HeadAnswers } from '../operations/read-chain.js';
 import type { DiscoverySettings } from '../operations/discovery.js';
 import { registerDisputeRoute } from '../api/dispute.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
@@ -50,6 +51,8 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly discovery?: DiscoverySettings | null;
   /** The entity answers cache, when the caller shares it with the hot path (hot-path.ts). */
   readonly entityAnswers?: AnswerCache<EntityJson>;
+  /** The log's head as served, when the caller shares it with the hot path (hot-log-head.ts). */
+  readonly headAnswers?: HeadAnswers;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -123,7 +126,7 @@ export function build(deps: AppDeps): OpenAPIHono {
 
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);
-  registerChainRoutes(app, deps);
+  registerChainRoutes(app, deps, deps.headAnswers);
   registerChangesRoute(app, deps);
   registerExportRoutes(app, deps);
   registerDisputeRoute(app, deps);
