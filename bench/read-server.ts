@@ -5,7 +5,8 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { build } from '../src/http/app.js';
 import { listen } from '../src/cli/serve.js';
-import { hotEntityReads } from '../src/http/hot-path.js';
+import { hotReads } from '../src/http/hot-path.js';
+import { hotEntityAnswers } from '../src/http/hot-entity.js';
 import { createRateLimiter } from '../src/limits/limiter.js';
 import { entityAnswerCache } from '../src/operations/read-entity.js';
 import { ANSWER_CACHE_BYTES_DEFAULT } from '../src/config/config.js';
@@ -41,6 +42,9 @@ if (mode === 'bare') {
     sources,
   };
   const app = build({ ...deps, limiter, entityAnswers, logError: console.error });
-  const hot = process.env.BENCH_HOT === 'off' ? undefined : hotEntityReads({ deps, answers: entityAnswers, limiter });
+  const hot =
+    process.env.BENCH_HOT === 'off'
+      ? undefined
+      : hotReads({ limiter, providers: [hotEntityAnswers(deps, entityAnswers)] });
   listen(app.fetch, { port: Number(port), host: '127.0.0.1' }, () => process.send?.('ready'), undefined, hot);
 }

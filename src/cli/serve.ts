@@ -1,7 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
-import { hotEntityReads, type Listener } from '../http/hot-path.js';
+import { hotReads, type Listener } from '../http/hot-path.js';
+import { hotEntityAnswers } from '../http/hot-entity.js';
 import { entityAnswerCache } from '../operations/read-entity.js';
 import { createRateLimiter } from '../limits/limiter.js';
 import pino from 'pino';
@@ -51,7 +52,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     discovery: config.discovery,
   });
   // Signed answers are signed per head, which the hot path does not read: with verdicts on, the route answers.
-  const hot = verdicts ? undefined : hotEntityReads({ deps, answers: entityAnswers, limiter });
+  const hot = verdicts ? undefined : hotReads({ limiter, providers: [hotEntityAnswers(deps, entityAnswers)] });
   const server = listen(
     app.fetch,
     { port: config.port, host: config.host },
