@@ -5,7 +5,12 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { build } from '../src/http/app.js';
 import { listen } from '../src/cli/serve.js';
-import { hotEntityReads } from '../src/http/hot-path.js';
+import { hotReads } from '../src/http/hot-path.js';
+import { hotEntityAnswers } from '../src/http/hot-entity.js';
+import { hotBadges } from '../src/http/hot-badge.js';
+import { hotLogHead } from '../src/http/hot-log-head.js';
+import { badgeCache } from '../src/pages/badge-answer.js';
+import { HeadAnswers } from '../src/operations/read-chain.js';
 import { createRateLimiter } from '../src/limits/limiter.js';
 import { entityAnswerCache } from '../src/operations/read-entity.js';
 import { ANSWER_CACHE_BYTES_DEFAULT } from '../src/config/config.js';
@@ -40,7 +45,20 @@ if (mode === 'bare') {
     clock: systemClock,
     sources,
   };
-  const app = build({ ...deps, limiter, entityAnswers, logError: console.error });
-  const hot = process.env.BENCH_HOT === 'off' ? undefined : hotEntityReads({ deps, answers: entityAnswers, limiter });
+  const badgeAnswers = badgeCache();
+  const headAnswers = new HeadAnswers();
+  const app = build({ ...deps, limiter, entityAnswers, badgeAnswers, headAnswers, logError: console.error });
+  // The providers serve.ts puts in front, in its order.
+  const hot =
+    process.env.BENCH_HOT === 'off'
+      ? undefined
+      : hotReads({
+          limiter,
+          providers: [
+            hotEntityAnswers(deps, entityAnswers),
+            hotBadges(deps, badgeAnswers),
+            hotLogHead(deps, headAnswers),
+          ],
+        });
   listen(app.fetch, { port: Number(port), host: '127.0.0.1' }, () => process.send?.('ready'), undefined, hot);
 }

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
-import { hotEntityReads } from '../src/http/hot-path.js';
+import { hotReads } from '../src/http/hot-path.js';
+import { hotEntityAnswers } from '../src/http/hot-entity.js';
 import { createRateLimiter, type RateLimiter } from '../src/limits/limiter.js';
 import { entityAnswerCache } from '../src/operations/read-entity.js';
 import { closedSources } from './support/limits.js';
@@ -35,7 +36,7 @@ async function start(free: number) {
   const app = build({ ...deps, sources: closedSources(), logError: () => {}, limiter, entityAnswers: answers });
   const framework = getRequestListener(app.fetch);
   handedOver = 0;
-  const listener = hotEntityReads({ deps, answers, limiter })((req, res) => {
+  const listener = hotReads({ limiter, providers: [hotEntityAnswers(deps, answers)] })((req, res) => {
     handedOver++;
     return framework(req, res);
   });

@@ -1,6 +1,12 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { RecordDeps } from '../operations/deps.js';
-import { readConsistencyProof, readHead, readInclusionProof, readLeaf, readLeaves } from '../operations/read-chain.js';
+import {
+  HeadAnswers,
+  readConsistencyProof,
+  readInclusionProof,
+  readLeaf,
+  readLeaves,
+} from '../operations/read-chain.js';
 import { ConsistencyProofSchema, HeadSchema, InclusionProofSchema, errorResponses, json } from './schemas.js';
 
 const count = (name: string, where: 'path' | 'query', description: string) =>
@@ -93,12 +99,19 @@ const consistencyRoute = createRoute({
 });
 
 const NEWLINE = Buffer.from('\n');
+/** What c.text sent, which clients of the checkpoint already read. */
+export const CHECKPOINT_TYPE = 'text/plain; charset=UTF-8';
 
-export function registerChainRoutes(app: OpenAPIHono, deps: RecordDeps): void {
-  app.openapi(headRoute, async (c) => c.json(await readHead(deps), 200));
+/** `heads` is shared with the hot path when serve.ts puts one in front (http/hot-log-head.ts). */
+export function registerChainRoutes(app: OpenAPIHono, deps: RecordDeps, heads = new HeadAnswers()): void {
+  // Tagged by the head's version rather than hashed again by the caching step (http-caching.ts).
+  app.openapi(headRoute, async (c) => {
+    const head = await heads.current(deps);
+    return c.body(head.json, 200, { 'content-type': 'application/json', etag: head.jsonEtag }) as never;
+  });
   app.openapi(checkpointRoute, async (c) => {
-    const head = await readHead(deps);
-    return c.text(head.checkpoint, 200);
+    const head = await heads.current(deps);
+    return c.body(head.checkpoint, 200, { 'content-type': CHECKPOINT_TYPE, etag: head.checkpointEtag }) as never;
   });
   app.openapi(entryRoute, async (c) => {
     const leaf = await readLeaf(deps, c.req.valid('param').index);

@@ -1,7 +1,12 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
-import { hotEntityReads, type Listener } from '../http/hot-path.js';
+import { hotReads, type HotProvider, type Listener } from '../http/hot-path.js';
+import { hotEntityAnswers } from '../http/hot-entity.js';
+import { hotBadges } from '../http/hot-badge.js';
+import { hotLogHead } from '../http/hot-log-head.js';
+import { badgeCache } from '../pages/badge-answer.js';
+import { HeadAnswers } from '../operations/read-chain.js';
 import { entityAnswerCache } from '../operations/read-entity.js';
 import { createRateLimiter } from '../limits/limiter.js';
 import pino from 'pino';
@@ -34,11 +39,16 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     log.warn('Redis did not answer at start: serving with in-process rate-limit buckets meanwhile');
   // Errors are logged by kind and message only: never a request body, a header or a client IP.
   const verdicts = config.verdicts ? await openVerdicts(config, deps) : null;
-  // One cache for the route and the hot path in front of it, bounded by TENDED_ANSWER_CACHE_BYTES.
+  // One cache for each route and the hot path in front of it; entity answers bounded by
+  // TENDED_ANSWER_CACHE_BYTES, badges by count (a few hundred bytes each), the head by being one.
   const entityAnswers = entityAnswerCache(config.answerCacheBytes);
+  const badgeAnswers = badgeCache();
+  const headAnswers = new HeadAnswers();
   const app = build({
     ...deps,
     entityAnswers,
+    badgeAnswers,
+    headAnswers,
     limiter,
     verdicts,
     listenHost: config.host,
@@ -50,8 +60,11 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     exportDir: config.exportDir,
     discovery: config.discovery,
   });
-  // Signed answers are signed per head, which the hot path does not read: with verdicts on, the route answers.
-  const hot = verdicts ? undefined : hotEntityReads({ deps, answers: entityAnswers, limiter });
+  // Signed entity answers are signed per head, which the hot path does not read: with verdicts on,
+  // the route answers them. Badges and the head carry no verdict.
+  const providers: HotProvider[] = [hotBadges(deps, badgeAnswers), hotLogHead(deps, headAnswers)];
+  if (!verdicts) providers.unshift(hotEntityAnswers(deps, entityAnswers));
+  const hot = hotReads({ limiter, providers });
   const server = listen(
     app.fetch,
     { port: config.port, host: config.host },

@@ -10,6 +10,7 @@ import { registerPendingRoutes } from '../api/pending.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import type { AnswerCache } from '../operations/answer-cache.js';
 import type { EntityJson } from '../operations/read-entity.js';
+import type { HeadAnswers } from '../operations/read-chain.js';
 import type { DiscoverySettings } from '../operations/discovery.js';
 import { registerDisputeRoute } from '../api/dispute.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
@@ -19,6 +20,7 @@ import type { VerdictService } from '../operations/verdict.js';
 import { registerMcpRoutes } from '../api/mcp.js';
 import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
 import { registerBadgeRoutes } from '../pages/badge-routes.js';
+import type { BadgeCache } from '../pages/badge-answer.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
@@ -50,6 +52,10 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly discovery?: DiscoverySettings | null;
   /** The entity answers cache, when the caller shares it with the hot path (hot-path.ts). */
   readonly entityAnswers?: AnswerCache<EntityJson>;
+  /** The rendered badges, when the caller shares them with the hot path (hot-badge.ts). */
+  readonly badgeAnswers?: BadgeCache;
+  /** The log's head as served, when the caller shares it with the hot path (hot-log-head.ts). */
+  readonly headAnswers?: HeadAnswers;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -123,7 +129,7 @@ export function build(deps: AppDeps): OpenAPIHono {
 
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);
-  registerChainRoutes(app, deps);
+  registerChainRoutes(app, deps, deps.headAnswers);
   registerChangesRoute(app, deps);
   registerExportRoutes(app, deps);
   registerDisputeRoute(app, deps);
@@ -132,7 +138,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerFactRoutes(app, deps);
   registerMcpRoutes(app, deps, { listenHost: deps.listenHost, version: API_VERSION });
   registerPendingRoutes(app);
-  registerBadgeRoutes(app, deps);
+  registerBadgeRoutes(app, deps, deps.badgeAnswers);
   registerPageRoutes(app, deps);
 
   app.doc31('/api/v1/docs', {

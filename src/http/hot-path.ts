@@ -1,40 +1,62 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Take } from '../limits/bucket.js';
 import type { RateLimiter } from '../limits/limiter.js';
-import type { AnswerCache } from '../operations/answer-cache.js';
-import type { DiscoveryDeps } from '../operations/discovery.js';
-import { heldEntityJson, type EntityJson } from '../operations/read-entity.js';
 import { LICENSE_LINK } from './app.js';
 import { addressOf } from './client-address.js';
 import { EXPOSE_HEADERS } from './cors.js';
-import { answerCacheControl, noneMatch } from './http-caching.js';
+import { noneMatch } from './http-caching.js';
 import { policyHeaderOf, rateLimitValue, SPENT } from './rate-limit.js';
 
 /** A Node request listener: the framework's, which the hot path hands every request it does not answer. */
 export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
-const ENTITY_PREFIX = '/api/v1/entity/';
-const AS_OF_QUERY = /^as_of=\d{4}-\d{2}-\d{2}$/;
+/** The one query a dated read takes; any other query is the framework's to read (and to explain). */
+export const AS_OF_QUERY = /^as_of=\d{4}-\d{2}-\d{2}$/;
+
+/** An answer the framework would send, as bytes with the headers only it carries. */
+export interface HotAnswer {
+  body: Uint8Array;
+  contentType: string;
+  etag: string;
+  /**
+   * Name, value, name, value…: the answer's own headers (Cache-Control, Last-Modified, a CSP),
+   * sent on its 304 as on its 200, as the framework's answers carry them on both.
+   */
+  headers: string[];
+}
+
+/** The read a provider makes once the request's token is spent; undefined hands the request over. */
+export type HotRead = () => Promise<HotAnswer | undefined>;
 
 /**
- * Entity reads whose answer is already in the answer cache, written from node:http before the
- * framework: the cached bytes and a flat header list, with no Request/Response translation and
- * no fetch Headers (which cost as much as the read itself). The answer is the one the framework
- * would send, header for header: rate limit (same buckets, same spend), CORS, licence link,
- * ETag/304, Cache-Control, nosniff. Anything else — a miss, an error to explain, an API key, a
- * refusal, a request with a body, an encoded path, another query — goes to the framework, carrying
- * the token already spent for it.
+ * One kind of answer the hot path serves (hot-entity.ts, hot-badge.ts, hot-log-head.ts). `match`
+ * reads the path after `prefix` and the query, with no I/O, and returns the read to make, or
+ * undefined for anything it does not answer exactly as the framework would: that request goes to
+ * the framework untouched, which spends its token.
  */
-export function hotEntityReads(options: {
-  deps: DiscoveryDeps;
-  answers: AnswerCache<EntityJson>;
+export interface HotProvider {
+  readonly prefix: string;
+  match(path: string, query: string, headers: IncomingHttpHeaders): HotRead | undefined;
+}
+
+/**
+ * High-volume reads whose answer is cheap to hold, written from node:http before the framework:
+ * cached bytes and a flat header list, with no Request/Response translation and no fetch Headers
+ * (which cost as much as the read itself). The answer is the one the framework would send, header
+ * for header: the providers give the bytes and their own headers; what every answer carries is
+ * here, once: rate limit (same buckets, same spend), CORS, licence link, ETag/304, nosniff.
+ * Anything else — a miss, an error to explain, an API key, a refusal, a request with a body, an
+ * encoded path, another query — goes to the framework, carrying the token already spent for it.
+ */
+export function hotReads(options: {
   limiter: RateLimiter;
+  providers: readonly HotProvider[];
 }): (framework: Listener) => Listener {
-  const { deps, answers, limiter } = options;
+  const { limiter, providers } = options;
   const policyHeader = policyHeaderOf(limiter);
   const trustProxy = limiter.trustProxy;
 
-  const write = (req: IncomingMessage, res: ServerResponse, answer: EntityJson, take: Take, asOf?: string) => {
+  const write = (req: IncomingMessage, res: ServerResponse, answer: HotAnswer, take: Take) => {
     const headers = [
       'access-control-allow-origin',
       '*',
@@ -44,28 +66,36 @@ export function hotEntityReads(options: {
       policyHeader(take.policy),
       'ratelimit',
       rateLimitValue(take),
+      // Every path served here is data, which carries its licence (app.ts).
       'link',
       LICENSE_LINK,
       'etag',
       answer.etag,
-      'cache-control',
-      answerCacheControl(asOf, deps.clock.now()),
       'x-content-type-options',
       'nosniff',
     ];
+    for (const value of answer.headers) headers.push(value);
     if (noneMatch(req.headers['if-none-match'], answer.etag)) {
       res.writeHead(304, headers);
       res.end();
       return;
     }
-    headers.push('content-type', 'application/json', 'content-length', String(answer.json.byteLength));
+    headers.push('content-type', answer.contentType, 'content-length', String(answer.body.byteLength));
     res.writeHead(200, headers);
-    res.end(answer.json);
+    res.end(answer.body);
   };
 
   return (framework) => (req, res) => {
     const url = req.url;
-    if (req.method !== 'GET' || url === undefined || !url.startsWith(ENTITY_PREFIX)) return framework(req, res);
+    if (req.method !== 'GET' || url === undefined) return framework(req, res);
+    let provider: HotProvider | undefined;
+    for (const p of providers) {
+      if (url.startsWith(p.prefix)) {
+        provider = p;
+        break;
+      }
+    }
+    if (provider === undefined) return framework(req, res);
     const h = req.headers;
     if (
       h['x-api-key'] !== undefined ||
@@ -74,14 +104,9 @@ export function hotEntityReads(options: {
     )
       return framework(req, res);
     const q = url.indexOf('?');
-    const path = q === -1 ? url.slice(ENTITY_PREFIX.length) : url.slice(ENTITY_PREFIX.length, q);
-    const query = q === -1 ? '' : url.slice(q + 1);
-    const slash = path.indexOf('/');
-    // Encoded or odd paths and other queries are the router's to read (and to explain).
-    if (slash <= 0 || slash !== path.lastIndexOf('/') || slash === path.length - 1 || path.includes('%'))
-      return framework(req, res);
-    if (query !== '' && !AS_OF_QUERY.test(query)) return framework(req, res);
-    const asOf = query === '' ? undefined : query.slice('as_of='.length);
+    const start = provider.prefix.length;
+    const read = provider.match(q === -1 ? url.slice(start) : url.slice(start, q), q === -1 ? '' : url.slice(q + 1), h);
+    if (read === undefined) return framework(req, res);
 
     const client = addressOf(req.socket.remoteAddress, trustProxy, () => {
       const forwarded = h['x-forwarded-for'];
@@ -93,8 +118,8 @@ export function hotEntityReads(options: {
     };
     const answer = (take: Take) => {
       if (!take.allowed) return handOver(take);
-      return heldEntityJson(deps, answers, path.slice(0, slash), path.slice(slash + 1), asOf).then(
-        (cached) => (cached ? write(req, res, cached, take, asOf) : handOver(take)),
+      return read().then(
+        (found) => (found ? write(req, res, found, take) : handOver(take)),
         // The framework meets the same fault, logs it and answers it (a 503 for a store away).
         () => handOver(take),
       );

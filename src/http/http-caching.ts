@@ -68,7 +68,8 @@ export function isDataPath(path: string): boolean {
 
 /**
  * The middleware on the data paths: it runs after the route, so routes only make answers; those
- * that tag their own bytes (the entity answer, from its cache) are not hashed again.
+ * that tag their own bytes (the entity answer from its cache, the log's head by its version) are not
+ * hashed again.
  */
 export function dataAnswerCaching(now: () => Date): MiddlewareHandler {
   return async (c, next) => {

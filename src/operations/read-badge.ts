@@ -1,6 +1,7 @@
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import { resolveAsOf } from '../domain/as-of.js';
 import type { ComponentRef } from '../domain/component.js';
+import { ValidationError } from '../domain/errors.js';
 import type { State } from '../domain/state.js';
 import { queueNamed, type DiscoveryDeps } from './discovery.js';
 import { factTarget } from './facts.js';
@@ -43,11 +44,46 @@ export async function badgeTarget(
   id: string | undefined,
   rawAsOf: string | undefined,
 ): Promise<BadgeTarget> {
-  const ref = factTarget(kind, id);
-  const today = utcDateOf(deps.clock.now());
-  const asOf = parseAsOf(rawAsOf, today);
+  const { ref, asOf, today } = badgeRequest(deps, kind, id, rawAsOf);
   const held = await deps.store.componentVersion(ref);
   if (held === null) await queueNamed(deps, ref);
+  return targetOf(ref, asOf, today, held);
+}
+
+/**
+ * The target of a badge the record already holds, or undefined: a request to explain (a bad kind,
+ * id or date) or a component not held, whose read queues discovery. Those are the full read's
+ * (badgeTarget); this one never writes, so the hot path may make it before the framework.
+ */
+export async function heldBadgeTarget(
+  deps: DiscoveryDeps,
+  kind: string,
+  id: string,
+  rawAsOf: string | undefined,
+): Promise<BadgeTarget | undefined> {
+  let request;
+  try {
+    request = badgeRequest(deps, kind, id, rawAsOf);
+  } catch (error) {
+    if (error instanceof ValidationError) return undefined;
+    throw error;
+  }
+  const held = await deps.store.componentVersion(request.ref);
+  return held === null ? undefined : targetOf(request.ref, request.asOf, request.today, held);
+}
+
+function badgeRequest(
+  deps: DiscoveryDeps,
+  kind: string | undefined,
+  id: string | undefined,
+  rawAsOf: string | undefined,
+) {
+  const ref = factTarget(kind, id);
+  const today = utcDateOf(deps.clock.now());
+  return { ref, asOf: parseAsOf(rawAsOf, today), today };
+}
+
+function targetOf(ref: ComponentRef, asOf: string | null, today: string, held: number | null): BadgeTarget {
   const date = asOf ?? today;
   return { ref, asOf, today, past: date < today, held, version: `${ref.kind}:${ref.id}|${date}|${held ?? 'none'}` };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ValidationError } from '../domain/errors.js';
 import { toBase64 } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
@@ -20,6 +21,45 @@ export async function readHead(deps: RecordDeps): Promise<HeadAnswer> {
   const head = await deps.store.latestHead();
   if (!head) throw new NotFoundError('the log has no head yet; it is sealed when `tended serve` first opens the store');
   return { origin: deps.notary.origin, ...head, verifier_key: deps.notary.vkey, verifier_keys: deps.notary.vkeys };
+}
+
+/** The head as served: the JSON answer and the checkpoint note as bytes, each with its tag. */
+export interface ServedHead {
+  json: Uint8Array<ArrayBuffer>;
+  jsonEtag: string;
+  checkpoint: Uint8Array<ArrayBuffer>;
+  checkpointEtag: string;
+}
+
+/**
+ * The current head, rendered once per head. Its version key (tree size, head hash and the keys the
+ * answer lists; the head hash covers root, timestamp and the signed note) names its bytes, so a
+ * repeat read is the head's one indexed query and a comparison, where tagging by the body's hash
+ * cost a serialisation and a SHA-256 on every read. Shared by the routes and the hot path.
+ */
+export class HeadAnswers {
+  private last: { version: string; served: ServedHead } | undefined;
+
+  async current(deps: RecordDeps): Promise<ServedHead> {
+    const head = await readHead(deps);
+    const version = `${head.tree_size}|${head.head_hash}|${head.origin}|${head.verifier_keys.join(' ')}`;
+    if (this.last?.version === version) return this.last.served;
+    const served: ServedHead = {
+      json: utf8.encode(JSON.stringify(head)),
+      jsonEtag: versionTag(`head|${version}`),
+      checkpoint: utf8.encode(head.checkpoint),
+      checkpointEtag: versionTag(`checkpoint|${version}`),
+    };
+    this.last = { version, served };
+    return served;
+  }
+}
+
+const utf8 = new TextEncoder();
+
+/** A weak tag in the form every data answer's takes (http-caching.ts etagOf), over a version key. */
+function versionTag(key: string): string {
+  return `W/"${createHash('sha256').update(key).digest('base64url').slice(0, 22)}"`;
 }
 
 export async function readLeaf(deps: RecordDeps, index: number): Promise<StoredLeaf> {

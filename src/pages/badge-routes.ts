@@ -2,29 +2,23 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { COMPONENT_KINDS } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
-import { AnswerCache } from '../operations/answer-cache.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
-import { badgeTarget, readBadge } from '../operations/read-badge.js';
-import { badgeEndpointJson, badgeFace, badgeSvg, errorFace, type BadgeFace } from './badge.js';
-import { rendered, send, type Rendered } from './respond.js';
+import { badgeTarget } from '../operations/read-badge.js';
+import { badgeEndpointJson, badgeSvg, errorFace, type BadgeFace } from './badge.js';
+import {
+  badgeCache,
+  badgeExtraHeaders,
+  CURRENT_SECONDS,
+  JSON_TYPE,
+  renderedBadge,
+  SVG,
+  SVG_POLICY,
+  type BadgeCache,
+  type BadgeFormat,
+} from './badge-answer.js';
+import { send } from './respond.js';
 
-const SVG = 'image/svg+xml; charset=utf-8';
-const JSON_TYPE = 'application/json';
-/**
- * Today's answer moves with the next observation (at most daily), so caches keep it five minutes,
- * shields.io's own floor. A past date's answer is settled; only a dispute's dated correction could
- * still change it, so it is kept a day (as the data answers are) and revalidated by its tag, not
- * marked immutable.
- */
-const CURRENT_SECONDS = 300;
-const PAST_SECONDS = 86_400;
-/** An SVG opened on its own is a document of this origin: it may draw, never fetch or run anything. */
-const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
-// A badge is a few hundred bytes: the badges of a busy day's READMEs fit in a few MB.
-const BADGE_CACHE_ENTRIES = 4000;
-
-const EXTENSIONS = { '.svg': 'svg', '.json': 'json' } as const;
-type BadgeFormat = (typeof EXTENSIONS)[keyof typeof EXTENSIONS];
+const EXTENSIONS: Record<string, BadgeFormat | undefined> = { '.svg': 'svg', '.json': 'json' };
 
 const params = z.object({
   kind: z.string().openapi({
@@ -94,9 +88,11 @@ const jsonRoute = createRoute({
   },
 });
 
-/** `/badge/{kind}/{id}.svg` and `.json` (issue 18): the record where developers look. */
-export function registerBadgeRoutes(app: OpenAPIHono, deps: DiscoveryDeps): void {
-  const badges = new AnswerCache<Rendered>(BADGE_CACHE_ENTRIES);
+/**
+ * `/badge/{kind}/{id}.svg` and `.json` (issue 18): the record where developers look. `badges` is
+ * shared with the hot path when serve.ts puts one in front (http/hot-badge.ts).
+ */
+export function registerBadgeRoutes(app: OpenAPIHono, deps: DiscoveryDeps, badges: BadgeCache = badgeCache()): void {
   app.openAPIRegistry.registerPath(svgRoute);
   app.openAPIRegistry.registerPath(jsonRoute);
   // The id may hold "/" and "." (library/node:22, @scope/name, foo.js), so the route takes the rest
@@ -104,8 +100,7 @@ export function registerBadgeRoutes(app: OpenAPIHono, deps: DiscoveryDeps): void
   app.get('/badge/:kind/:file{.+}', async (c) => {
     const file = c.req.param('file');
     const dot = file.lastIndexOf('.');
-    const format: BadgeFormat | undefined =
-      dot < 0 ? undefined : EXTENSIONS[file.slice(dot) as keyof typeof EXTENSIONS];
+    const format: BadgeFormat | undefined = dot < 0 ? undefined : EXTENSIONS[file.slice(dot)];
     if (format === undefined)
       return refused(
         c,
@@ -133,22 +128,8 @@ export function registerBadgeRoutes(app: OpenAPIHono, deps: DiscoveryDeps): void
         );
       return refused(c, format, 400, `${shown(id)} is not a valid ${kind.toLowerCase()} id; check its spelling`);
     }
-    const seconds = target.past ? PAST_SECONDS : CURRENT_SECONDS;
-    // Whether the date is past is part of the key: yesterday's badge made yesterday was "current".
-    const key = `${format}|${target.past ? 'past' : 'current'}|${target.version}`;
-    let badge = badges.get(key);
-    if (!badge) {
-      const reading = await readBadge(deps, target);
-      const face = badgeFace(reading);
-      badge = rendered(format === 'svg' ? badgeSvg(face) : badgeEndpointJson(face, seconds), {
-        contentType: format === 'svg' ? SVG : JSON_TYPE,
-        cacheControl: `public, max-age=${seconds}`,
-        lastModified: `${reading.observation_date ?? reading.as_of}T00:00:00Z`,
-        versionKey: key,
-      });
-      badges.set(key, badge);
-    }
-    return send(c, badge, 200, format === 'svg' ? { 'content-security-policy': SVG_POLICY } : undefined);
+    const badge = await renderedBadge(deps, badges, target, format);
+    return send(c, badge, 200, badgeExtraHeaders(format));
   });
 }
 

@@ -1,0 +1,66 @@
+import type { DiscoveryDeps } from '../operations/discovery.js';
+import { heldBadgeTarget } from '../operations/read-badge.js';
+import { badgeExtraHeaders, renderedBadge, type BadgeCache, type BadgeFormat } from '../pages/badge-answer.js';
+import type { Rendered } from '../pages/respond.js';
+import { AS_OF_QUERY, type HotAnswer, type HotProvider } from './hot-path.js';
+
+const BADGE_PREFIX = '/badge/';
+
+/**
+ * GET /badge/{kind}/{id}.svg and .json of a component the record holds, from the badge cache
+ * (drawn and cached on a miss). To the framework: a component not held (its read queues
+ * discovery), a bad kind, id or date (an error badge explains it), If-Modified-Since (which the
+ * route answers from Last-Modified), and any path the router would read differently from this one.
+ */
+export function hotBadges(deps: DiscoveryDeps, badges: BadgeCache): HotProvider {
+  return {
+    prefix: BADGE_PREFIX,
+    match(path, query, headers) {
+      if (headers['if-modified-since'] !== undefined || !plainPath(path)) return undefined;
+      const slash = path.indexOf('/');
+      if (slash <= 0) return undefined;
+      const format: BadgeFormat | undefined = path.endsWith('.svg')
+        ? 'svg'
+        : path.endsWith('.json')
+          ? 'json'
+          : undefined;
+      if (format === undefined) return undefined;
+      if (query !== '' && !AS_OF_QUERY.test(query)) return undefined;
+      const kind = path.slice(0, slash);
+      const id = path.slice(slash + 1, path.length - format.length - 1);
+      const asOf = query === '' ? undefined : query.slice('as_of='.length);
+      return async () => {
+        const target = await heldBadgeTarget(deps, kind, id, asOf);
+        if (target === undefined) return undefined;
+        return hotBadge(await renderedBadge(deps, badges, target, format), format);
+      };
+    },
+  };
+}
+
+function hotBadge(badge: Rendered, format: BadgeFormat): HotAnswer {
+  const headers = ['cache-control', badge.cacheControl, 'last-modified', badge.lastModified];
+  for (const [name, value] of Object.entries(badgeExtraHeaders(format) ?? {})) headers.push(name, value);
+  return { body: badge.body, contentType: badge.contentType, etag: badge.etag, headers };
+}
+
+/**
+ * A path the framework reads as written: no percent-encoding, dot segment, empty segment or
+ * character the URL parser would rewrite (@hono/node-server re-parses such paths). An id may hold
+ * "/", ".", ":" and "@" (library/node:22, @scope/name), so the check is by character, not by shape.
+ */
+function plainPath(path: string): boolean {
+  if (path.includes('//') || path.includes('/.') || path.startsWith('.')) return false;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    const plain =
+      (c >= 0x61 && c <= 0x7a) || // a-z
+      (c >= 0x40 && c <= 0x5a) || // @ A-Z
+      (c >= 0x2d && c <= 0x3a) || // - . / 0-9 :
+      c === 0x5f || // _
+      c === 0x7e || // ~
+      c === 0x2b; // +
+    if (!plain) return false;
+  }
+  return true;
+}
