@@ -173,12 +173,18 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
         ],
         notary.seal,
       );
-      const held = await store.observationsUnderOwner('github', 'acme');
-      expect(held.map((h) => [h.component.id, h.observations.length])).toEqual([
+      const held = await store.seriesUnderOwner('github', 'acme', '2025-01-01');
+      expect(held.map((h) => [h.component.id, h.series.length])).toEqual([
         ['acme/a', 2],
         ['acme/b', 1],
       ]);
-      expect(await store.observationsUnderOwner('github', 'nobody')).toEqual([]);
+      // Each with the reading the date's answer rests on, whole: the latest on or before the date.
+      const a = (await store.observationsOf({ kind: 'github', id: 'acme/a' }))[0]!;
+      expect(held[0]!.reading).toEqual(a);
+      expect(held[0]!.series.map((e) => e.state)).toEqual(['dormant', 'alive']);
+      expect((await store.seriesUnderOwner('github', 'acme', '2025-01-02'))[0]!.reading?.state).toBe('alive');
+      expect((await store.seriesUnderOwner('github', 'acme', '2024-12-31'))[0]!.reading).toBeNull();
+      expect(await store.seriesUnderOwner('github', 'nobody', '2025-01-01')).toEqual([]);
     });
 
     it('imports exact leaf bytes and refuses logged_at going backwards', async () => {

@@ -5,7 +5,6 @@ import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } 
 import { ValidationError } from '../domain/errors.js';
 import {
   DATA_LICENSE,
-  entityResult,
   entitySeries,
   resolvedResult,
   type EntityResult,
@@ -206,19 +205,16 @@ export async function readOrg(deps: DiscoveryDeps, org: string, rawAsOf: string 
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
   const owner = componentOwner(repositoryRef(org, 'x', 'org'));
-  const held = await deps.store.observationsUnderOwner('github', owner);
   const date = asOf ?? today;
-  const components = held
-    .map(({ component, observations }) => {
-      const series = entitySeries(observations, date);
-      return {
-        ...entityResult(component, observations, asOf, today),
-        observations_count: series.observations_count,
-        state_changes: series.state_changes,
-      };
-    })
+  const held = await deps.store.seriesUnderOwner('github', owner, date);
+  const components: OrgAnswer['components'] = [];
+  for (const { component, series, reading } of held) {
+    const { observations_count, state_changes } = entitySeries(series, date);
     // Repositories first observed after as_of were not held on that date.
-    .filter((c) => c.observations_count > 0);
+    if (observations_count === 0) continue;
+    const resolution = await withObservation(deps, component, resolveAsOf(series, asOf, today), reading);
+    components.push({ ...resolvedResult(component, resolution), observations_count, state_changes });
+  }
   // An owner the record holds nothing under is queued: a pass lists its public repositories (DESIGN §3 "Discovery").
   const status = held.length === 0 ? await queueOwnerNamed(deps, owner) : 'off';
   return {

@@ -109,14 +109,7 @@ export function nativeIdsByKind(refs: Iterable<ComponentRef>): Map<ComponentRef[
  * costs more than this indexed read on a hot route.
  */
 export async function readSeriesAt(db: Db, ref: ComponentRef, date: string): Promise<SeriesAt> {
-  const { rows } = await sql<
-    Pick<Database['observations'], 'leaf_index' | 'observation_date' | 'state' | 'corrects'> & {
-      observed_at: string | null;
-      source: string | null;
-      evidence: string | null;
-      method: string | null;
-    }
-  >`
+  const { rows } = await sql<SeriesRow>`
     ${sql.raw(PREPARED)}WITH s AS (
       SELECT leaf_index, observation_date, state, corrects FROM observations
       WHERE component_id = (SELECT id FROM components WHERE kind = ${ref.kind} AND native_id = ${ref.id}))
@@ -128,6 +121,18 @@ export async function readSeriesAt(db: Db, ref: ComponentRef, date: string): Pro
     WHERE leaf_index = (
       SELECT leaf_index FROM s WHERE observation_date <= ${date}
       ORDER BY observation_date DESC, leaf_index DESC LIMIT 1)`.execute(db);
+  return seriesAtOf(ref, rows);
+}
+
+/** A series row, or (with its evidence) the reading picked for the date. */
+type SeriesRow = Pick<Database['observations'], 'leaf_index' | 'observation_date' | 'state' | 'corrects'> & {
+  observed_at: string | null;
+  source: string | null;
+  evidence: string | null;
+  method: string | null;
+};
+
+function seriesAtOf(ref: ComponentRef, rows: SeriesRow[]): SeriesAt {
   const series: SeriesEntry[] = [];
   let reading: Observation | null = null;
   let ordered = true;
@@ -146,9 +151,53 @@ export async function readSeriesAt(db: Db, ref: ComponentRef, date: string): Pro
     if (series.length > 0 && series.at(-1)!.leaf_index > entry.leaf_index) ordered = false;
     series.push(entry);
   }
-  // The index gives leaf order; a plan that does not (a bitmap scan) is put back in it.
+  // The index gives leaf order; a plan that does not (a bitmap scan, a join) is put back in it.
   if (!ordered) series.sort((a, b) => a.leaf_index - b.leaf_index);
   return { series, reading };
+}
+
+/**
+ * seriesAt for every component of `kind` under an owner, in one query, ordered by id: the series
+ * from the covering index and, per component, the one reading picked from those rows, read whole.
+ * An owner's answer reads a reading per repository, not the evidence of every date of each.
+ */
+export async function readSeriesUnderOwner(
+  db: Db,
+  kind: ComponentRef['kind'],
+  owner: string,
+  date: string,
+): Promise<({ component: ComponentRef } & SeriesAt)[]> {
+  const { rows } = await sql<{ native_id: string } & SeriesRow>`
+    WITH s AS (
+      SELECT c.native_id, o.leaf_index, o.observation_date, o.state, o.corrects
+      FROM components c JOIN observations o ON o.component_id = c.id
+      WHERE c.kind = ${kind} AND c.owner = ${owner}),
+    picked AS (
+      SELECT leaf_index FROM (
+        SELECT leaf_index, row_number() OVER (
+          PARTITION BY native_id ORDER BY observation_date DESC, leaf_index DESC) AS rank
+        FROM s WHERE observation_date <= ${date}) AS ranked
+      WHERE rank = 1)
+    SELECT native_id, leaf_index, observation_date, state, corrects,
+      NULL AS observed_at, NULL AS source, NULL AS evidence, NULL AS method
+    FROM s
+    UNION ALL
+    SELECT c.native_id, o.leaf_index, o.observation_date, o.state, o.corrects,
+      o.observed_at, o.source, o.evidence, o.method
+    FROM observations o JOIN components c ON c.id = o.component_id
+    WHERE o.leaf_index IN (SELECT leaf_index FROM picked)`.execute(db);
+  const byComponent = new Map<string, SeriesRow[]>();
+  for (const row of rows) {
+    const list = byComponent.get(row.native_id);
+    if (list) list.push(row);
+    else byComponent.set(row.native_id, [row]);
+  }
+  return [...byComponent.keys()]
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((id) => {
+      const component = { kind, id };
+      return { component, ...seriesAtOf(component, byComponent.get(id)!) };
+    });
 }
 
 /** The one whole observation an answer rests on: a primary-key read. */

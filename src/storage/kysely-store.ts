@@ -17,6 +17,7 @@ import {
   readNodeHashes,
   readObservationAt,
   readSeriesAt,
+  readSeriesUnderOwner,
   toCensus,
   toHead,
   toLeaf,
@@ -232,28 +233,10 @@ export class KyselyStore implements Store {
     return readCensusVersion(this.db, ref);
   }
 
-  async observationsUnderOwner(kind: ComponentRef['kind'], owner: string) {
-    const rows = await this.db
-      .selectFrom('observations')
-      .innerJoin('components', 'components.id', 'observations.component_id')
-      .selectAll('observations')
-      .select(['components.native_id'])
-      .where('components.kind', '=', kind)
-      .where('components.owner', '=', owner)
-      .orderBy('components.native_id')
-      .orderBy('observations.leaf_index')
-      .execute();
-    const byComponent = new Map<string, { component: ComponentRef; observations: Observation[] }>();
-    for (const row of rows) {
-      let group = byComponent.get(row.native_id);
-      if (!group) {
-        group = { component: { kind, id: row.native_id }, observations: [] };
-        byComponent.set(row.native_id, group);
-      }
-      group.observations.push(toObservation(group.component, row));
-    }
-    return [...byComponent.values()];
+  seriesUnderOwner(kind: ComponentRef['kind'], owner: string, date: string) {
+    return readSeriesUnderOwner(this.db, kind, owner, date);
   }
+
 
   watchAdd(refs: ComponentRef[], now: string) {
     return watch.watchAdd(this.db, refs, now);

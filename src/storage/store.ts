@@ -71,11 +71,15 @@ export interface Store {
    * with this store's own appends, and within OTHER_WRITER_LAG_MS with another process's.
    */
   componentVersion(ref: ComponentRef): Promise<number | null>;
-  /** Every component of `kind` under an owner namespace, with its observations. */
-  observationsUnderOwner(
+  /**
+   * seriesAt(ref, date) for every component of `kind` under an owner namespace, ordered by id, in
+   * one query; empty when the record holds none.
+   */
+  seriesUnderOwner(
     kind: ComponentRef['kind'],
     owner: string,
-  ): Promise<{ component: ComponentRef; observations: Observation[] }[]>;
+    date: string,
+  ): Promise<({ component: ComponentRef } & SeriesAt)[]>;
 
   /** Adds components to the watch list, due at once (`now`); returns how many were not watched yet. */
   watchAdd(refs: ComponentRef[], now: string): Promise<number>;
