@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,28 @@ describe('the hot path', () => {
     expect((await jsonOf<{ state: string }>(after)).state).toBe('archived');
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
     expect(handedOver).toBe(0);
+  });
+
+  it('hands a request with a Host the framework refuses to the framework, which answers 400', async () => {
+    await get('/api/v1/entity/acme/rocket');
+    const port = new URL(base).port;
+    for (const [host, status] of [
+      ['bad host', 400],
+      ['x/y', 400],
+      [`LOCALHOST:${port}`, 200],
+    ] as const) {
+      const before = handedOver;
+      const answered = await new Promise<number>((resolve, reject) => {
+        const req = request(`${base}/api/v1/entity/acme/rocket`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answered, host).toBe(status);
+      expect(handedOver, host).toBe(before + 1);
+    }
   });
 
   it('hands a component the record does not hold to the framework, which queues it', async () => {

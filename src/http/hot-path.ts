@@ -13,6 +13,13 @@ export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
 /** The one query a dated read takes; any other query is the framework's to read (and to explain). */
 export const AS_OF_QUERY = /^as_of=\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * A Host the framework's adapter takes as it is (the fast test of @hono/node-server's buildUrl).
+ * Any other — missing, upper case, a port it checks further, one it refuses with 400 — goes to the
+ * framework, which decides.
+ */
+const PLAIN_HOST = /^[\d._a-z-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+
 /** An answer the framework would send, as bytes with the headers only it carries. */
 export interface HotAnswer {
   body: Uint8Array;
@@ -98,6 +105,8 @@ export function hotReads(options: {
     if (provider === undefined) return framework(req, res);
     const h = req.headers;
     if (
+      h.host === undefined ||
+      !PLAIN_HOST.test(h.host) ||
       h['x-api-key'] !== undefined ||
       h['transfer-encoding'] !== undefined ||
       (h['content-length'] !== undefined && h['content-length'] !== '0')
