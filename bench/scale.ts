@@ -18,11 +18,12 @@
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { openPostgresStore } from '../src/storage/postgres/open.js';
 
 const URL_ = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tended_scale';
 const TARGET = Number(process.env.BENCH_OBSERVATIONS ?? 10_000_000);
@@ -189,12 +190,24 @@ const randomPath = () => {
   const asOf = new Date(Date.parse(FIRST_DATE) + day * 86_400_000).toISOString().slice(0, 10);
   return `/api/v1/entity/scale${c % 1000}/repo${c}?as_of=${asOf}`;
 };
-const sample = Buffer.from(await (await fetch(`http://127.0.0.1:${PORT}${randomPath()}`)).arrayBuffer());
-const bare = createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': sample.length });
-  res.end(sample);
+// The baseline: bare node:http in its own process (as Tended is), sending one answer's bytes with
+// the headers Tended sent with them (bench/read-server.ts, as bench:read runs it).
+const first = await fetch(`http://127.0.0.1:${PORT}${randomPath()}`);
+const sampleDir = mkdtempSync(join(tmpdir(), 'tended-bench-scale-'));
+writeFileSync(join(sampleDir, 'body'), Buffer.from(await first.arrayBuffer()));
+writeFileSync(
+  join(sampleDir, 'headers.json'),
+  JSON.stringify([...first.headers].filter(([name]) => name !== 'date' && name !== 'connection' && name !== 'keep-alive').flat()),
+);
+const bare = fork(
+  join(ROOT, 'bench', 'read-server.ts'),
+  ['bare', String(BARE_PORT), join(sampleDir, 'body'), join(sampleDir, 'headers.json')],
+  { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+);
+await new Promise<void>((resolve, reject) => {
+  bare.once('message', () => resolve());
+  bare.once('exit', (code) => reject(new Error(`the bare server exited with ${code}`)));
 });
-await new Promise<void>((resolve) => bare.listen(BARE_PORT, '127.0.0.1', resolve));
 
 interface ReadFigures {
   rps: number;
@@ -228,6 +241,27 @@ console.log(`entity reads, 8 connections:               ${fmt(quiet8)}`);
 console.log(
   `bare node:http, 8 connections:             ${fmt(bare8)}; ratio tended/bare req/s = ${(quiet8.rps / bare8.rps).toFixed(2)}`,
 );
+// What the database allows: the store's own read of an uncached answer (the series and the one
+// reading, one query), 8 at a time from this process, with no HTTP and no answer made.
+{
+  const store = await openPostgresStore(URL_, { max: 8 });
+  let done = 0;
+  const until = performance.now() + 8_000;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (performance.now() < until) {
+        const c = Math.floor(Math.random() * COMPONENTS);
+        await store.seriesAt({ kind: 'github', id: `scale${c % 1000}/repo${c}` }, '2025-01-20');
+        done++;
+      }
+    }),
+  );
+  await store.close();
+  const perSecond = done / 8;
+  console.log(
+    `the store's read alone, 8 at a time:       ${perSecond.toFixed(0)} reads/s, no HTTP; ratio to bare (8 connections) = ${(perSecond / bare8.rps).toFixed(2)}`,
+  );
+}
 
 // Popular components: 200 of them at one date, so their answers stay in the answer cache; while
 // the log is unchanged the store answers the version check from memory, with no query.
@@ -236,10 +270,11 @@ const popularPath = () => {
   return `/api/v1/entity/scale${c % 1000}/repo${c}?as_of=2025-02-01`;
 };
 await reads(PORT, 2, 8, popularPath); // fills the cache, not counted
+const barePopular = await reads(BARE_PORT, 10, 50, popularPath);
 const popular = await reads(PORT, 10, 50, popularPath);
 console.log(`cached reads, 200 popular components:      ${fmt(popular)}`);
 console.log(
-  `bare node:http, same run:                  ratio tended/bare req/s = ${(popular.rps / bareReads.rps).toFixed(2)}`,
+  `bare node:http, just before:               ${fmt(barePopular)}; ratio tended/bare req/s = ${(popular.rps / barePopular.rps).toFixed(2)}`,
 );
 
 // The change feed, paged from random places in the log: one page of up to 100 changes a request.
@@ -272,7 +307,9 @@ console.log(
 );
 console.log(`entity reads while 2 workers append:       ${fmt(loadedReads)}`);
 tended.kill();
-bare.close();
+bare.removeAllListeners('exit');
+bare.kill();
+rmSync(sampleDir, { recursive: true, force: true });
 
 // --- 3. full verification against the hashing it cannot avoid -------------------------------------
 const finalSize = await treeSize();
