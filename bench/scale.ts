@@ -197,7 +197,9 @@ const sampleDir = mkdtempSync(join(tmpdir(), 'tended-bench-scale-'));
 writeFileSync(join(sampleDir, 'body'), Buffer.from(await first.arrayBuffer()));
 writeFileSync(
   join(sampleDir, 'headers.json'),
-  JSON.stringify([...first.headers].filter(([name]) => name !== 'date' && name !== 'connection' && name !== 'keep-alive').flat()),
+  JSON.stringify(
+    [...first.headers].filter(([name]) => name !== 'date' && name !== 'connection' && name !== 'keep-alive').flat(),
+  ),
 );
 const bare = fork(
   join(ROOT, 'bench', 'read-server.ts'),

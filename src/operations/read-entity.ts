@@ -3,13 +3,7 @@ import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import { AnswerCache } from './answer-cache.js';
 import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
-import {
-  DATA_LICENSE,
-  entitySeries,
-  resolvedResult,
-  type EntityResult,
-  type EntitySeries,
-} from './entity-answer.js';
+import { DATA_LICENSE, entitySeries, resolvedResult, type EntityResult, type EntitySeries } from './entity-answer.js';
 import { resolveAsOf, type Resolution } from '../domain/as-of.js';
 import type { Observation, SeriesEntry } from '../domain/observation.js';
 import type { SeriesAt } from '../storage/store.js';

@@ -237,7 +237,6 @@ export class KyselyStore implements Store {
     return readSeriesUnderOwner(this.db, kind, owner, date);
   }
 
-
   watchAdd(refs: ComponentRef[], now: string) {
     return watch.watchAdd(this.db, refs, now);
   }
