@@ -285,6 +285,20 @@ export function storeContract(backend: 'sqlite' | 'postgres', open: () => Promis
       expect(await store.componentVersion({ kind: 'github', id: 'acme/other' })).toBe(1);
     });
 
+    it('names the latest head, which moves at once with its own appends and soon with another connection’s', async () => {
+      const first = await store.initialiseLog(notary.seal);
+      expect((await store.latestHead())?.head_hash).toBe(first.head_hash);
+      await store.appendObservations([githubObservation('acme/widget', '2025-01-01', 'alive')], notary.seal);
+      expect((await store.latestHead())?.tree_size).toBe(1);
+      const other = await t.reopen();
+      expect((await other.latestHead())?.tree_size).toBe(1);
+      await other.appendObservations([githubObservation('acme/widget', '2025-01-02', 'alive')], notary.seal);
+      await sleep(OTHER_WRITER_LAG_MS + 5);
+      expect((await store.latestHead())?.tree_size).toBe(2);
+      await store.appendObservations([githubObservation('acme/widget', '2025-01-03', 'alive')], notary.seal);
+      expect((await store.latestHead())?.tree_size).toBe(3);
+    });
+
     it('keeps a watch list: added once, due at once, listed, removed without touching the record', async () => {
       const refs = ['acme/a', 'acme/b'].map((id) => ({ kind: 'github' as const, id }));
       expect(await store.watchAdd(refs, '2025-01-01T00:00:00.000Z')).toBe(2);

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClien
 import pg from 'pg';
 import { KyselyStore } from '../kysely-store.js';
 import type { ComponentRef } from '../../domain/component.js';
+import type { HeadBlock } from '../../notary/head.js';
 import type { Database as Schema } from '../schema.js';
 import { OTHER_WRITER_LAG_MS, StoreUnavailableError, type Store } from '../store.js';
 import { postgresMigrations } from './migrations.js';
@@ -62,7 +63,8 @@ const VERSION_CACHE_ENTRIES = 10_000;
 
 /**
  * The shared kysely store, with the version an entity read or a badge checks its cached answer
- * against answered from memory while the log is unchanged: a cached read then costs no query.
+ * against, and the log's latest head, answered from memory while the log is unchanged: a cached
+ * read then costs no query.
  * This process's own appends clear the memory as they commit; another process's are seen by
  * reading the log's size at most every OTHER_WRITER_LAG_MS (one query for all the reads in that
  * time). A version read that was under way while the memory was cleared is not remembered: it may
@@ -70,6 +72,8 @@ const VERSION_CACHE_ENTRIES = 10_000;
  */
 class PostgresStore extends KyselyStore {
   private readonly versions = new Map<string, number | null>();
+  /** The log's latest head, once read; undefined when not known. */
+  private head: HeadBlock | null | undefined;
   /** Moves whenever the memory is cleared. */
   private epoch = 0;
   private seenTreeSize = -1;
@@ -86,6 +90,15 @@ class PostgresStore extends KyselyStore {
 
   override censusVersion(ref: ComponentRef): Promise<number | null> {
     return this.remembered(`census ${ref.kind}:${ref.id}`, () => super.censusVersion(ref));
+  }
+
+  override async latestHead(): Promise<HeadBlock | null> {
+    if (performance.now() - this.checkedAt >= OTHER_WRITER_LAG_MS) await this.checkLog();
+    if (this.head !== undefined) return this.head;
+    const epoch = this.epoch;
+    const head = await super.latestHead();
+    if (epoch === this.epoch) this.head = head;
+    return head;
   }
 
   private async remembered(key: string, read: () => Promise<number | null>): Promise<number | null> {
@@ -122,7 +135,24 @@ class PostgresStore extends KyselyStore {
 
   private forget(): void {
     this.versions.clear();
+    this.head = undefined;
     this.epoch++;
+  }
+
+  override async initialiseLog(...args: Parameters<KyselyStore['initialiseLog']>) {
+    try {
+      return await super.initialiseLog(...args);
+    } finally {
+      this.forget();
+    }
+  }
+
+  override async appendKeySet(...args: Parameters<KyselyStore['appendKeySet']>) {
+    try {
+      return await super.appendKeySet(...args);
+    } finally {
+      this.forget();
+    }
   }
 
   override async appendObservations(...args: Parameters<KyselyStore['appendObservations']>) {
