@@ -9,7 +9,9 @@ import { hotReads } from '../src/http/hot-path.js';
 import { hotEntityAnswers } from '../src/http/hot-entity.js';
 import { hotBadges } from '../src/http/hot-badge.js';
 import { hotLogHead } from '../src/http/hot-log-head.js';
+import { hotPackagePages } from '../src/http/hot-page.js';
 import { badgeCache } from '../src/pages/badge-answer.js';
+import { packagePageCache } from '../src/pages/package-answer.js';
 import { HeadAnswers } from '../src/operations/read-chain.js';
 import { createRateLimiter } from '../src/limits/limiter.js';
 import { entityAnswerCache } from '../src/operations/read-entity.js';
@@ -47,7 +49,16 @@ if (mode === 'bare') {
   };
   const badgeAnswers = badgeCache();
   const headAnswers = new HeadAnswers();
-  const app = build({ ...deps, limiter, entityAnswers, badgeAnswers, headAnswers, logError: console.error });
+  const packagePages = packagePageCache();
+  const app = build({
+    ...deps,
+    limiter,
+    entityAnswers,
+    badgeAnswers,
+    headAnswers,
+    packagePages,
+    logError: console.error,
+  });
   // The providers serve.ts puts in front, in its order.
   const hot =
     process.env.BENCH_HOT === 'off'
@@ -58,6 +69,7 @@ if (mode === 'bare') {
             hotEntityAnswers(deps, entityAnswers),
             hotBadges(deps, badgeAnswers),
             hotLogHead(deps, headAnswers),
+            ...hotPackagePages(deps, packagePages),
           ],
         });
   listen(app.fetch, { port: Number(port), host: '127.0.0.1' }, () => process.send?.('ready'), undefined, hot);

@@ -5,7 +5,9 @@ import { hotReads, type HotProvider, type Listener } from '../http/hot-path.js';
 import { hotEntityAnswers } from '../http/hot-entity.js';
 import { hotBadges } from '../http/hot-badge.js';
 import { hotLogHead } from '../http/hot-log-head.js';
+import { hotPackagePages } from '../http/hot-page.js';
 import { badgeCache } from '../pages/badge-answer.js';
+import { packagePageCache } from '../pages/package-answer.js';
 import { HeadAnswers } from '../operations/read-chain.js';
 import { entityAnswerCache } from '../operations/read-entity.js';
 import { createRateLimiter } from '../limits/limiter.js';
@@ -40,29 +42,37 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   // Errors are logged by kind and message only: never a request body, a header or a client IP.
   const verdicts = config.verdicts ? await openVerdicts(config, deps) : null;
   // One cache for each route and the hot path in front of it; entity answers bounded by
-  // TENDED_ANSWER_CACHE_BYTES, badges by count (a few hundred bytes each), the head by being one.
+  // TENDED_ANSWER_CACHE_BYTES, badges and pages by count, the head by being one.
   const entityAnswers = entityAnswerCache(config.answerCacheBytes);
   const badgeAnswers = badgeCache();
   const headAnswers = new HeadAnswers();
-  const app = build({
+  const packagePages = packagePageCache();
+  // One set of deps for the app and the page provider: the pages' base URL and threshold are the same.
+  const appDeps = {
     ...deps,
     entityAnswers,
     badgeAnswers,
     headAnswers,
+    packagePages,
     limiter,
     verdicts,
     listenHost: config.host,
-    logError: (error) => log.error({ err: error }, 'request failed'),
+    logError: (error: unknown) => log.error({ err: error }, 'request failed'),
     pageMinDependents: config.pageMinDependents,
     rateLimitFree: config.rateLimitFree,
     rateLimitKey: config.rateLimitKey,
     publicUrl: config.publicUrl,
     exportDir: config.exportDir,
     discovery: config.discovery,
-  });
+  };
+  const app = build(appDeps);
   // Signed entity answers are signed per head, which the hot path does not read: with verdicts on,
-  // the route answers them. Badges and the head carry no verdict.
-  const providers: HotProvider[] = [hotBadges(deps, badgeAnswers), hotLogHead(deps, headAnswers)];
+  // the route answers them. Badges, the head and pages carry no verdict.
+  const providers: HotProvider[] = [
+    hotBadges(deps, badgeAnswers),
+    hotLogHead(deps, headAnswers),
+    ...hotPackagePages(appDeps, packagePages),
+  ];
   if (!verdicts) providers.unshift(hotEntityAnswers(deps, entityAnswers));
   const hot = hotReads({ limiter, providers });
   const server = listen(

@@ -2,7 +2,7 @@ import type { DiscoveryDeps } from '../operations/discovery.js';
 import { heldBadgeTarget } from '../operations/read-badge.js';
 import { badgeExtraHeaders, renderedBadge, type BadgeCache, type BadgeFormat } from '../pages/badge-answer.js';
 import type { Rendered } from '../pages/respond.js';
-import { AS_OF_QUERY, type HotAnswer, type HotProvider } from './hot-path.js';
+import { AS_OF_QUERY, plainPath, type HotAnswer, type HotProvider } from './hot-path.js';
 
 const BADGE_PREFIX = '/badge/';
 
@@ -41,26 +41,5 @@ export function hotBadges(deps: DiscoveryDeps, badges: BadgeCache): HotProvider 
 function hotBadge(badge: Rendered, format: BadgeFormat): HotAnswer {
   const headers = ['cache-control', badge.cacheControl, 'last-modified', badge.lastModified];
   for (const [name, value] of Object.entries(badgeExtraHeaders(format) ?? {})) headers.push(name, value);
-  return { body: badge.body, contentType: badge.contentType, etag: badge.etag, headers };
-}
-
-/**
- * A path the framework reads as written: no percent-encoding, dot segment, empty segment or
- * character the URL parser would rewrite (@hono/node-server re-parses such paths). An id may hold
- * "/", ".", ":" and "@" (library/node:22, @scope/name), so the check is by character, not by shape.
- */
-function plainPath(path: string): boolean {
-  if (path.includes('//') || path.includes('/.') || path.startsWith('.')) return false;
-  for (let i = 0; i < path.length; i++) {
-    const c = path.charCodeAt(i);
-    const plain =
-      (c >= 0x61 && c <= 0x7a) || // a-z
-      (c >= 0x40 && c <= 0x5a) || // @ A-Z
-      (c >= 0x2d && c <= 0x3a) || // - . / 0-9 :
-      c === 0x5f || // _
-      c === 0x7e || // ~
-      c === 0x2b; // +
-    if (!plain) return false;
-  }
-  return true;
+  return { body: badge.body, contentType: badge.contentType, etag: badge.etag, headers, licensed: true };
 }

@@ -29,6 +29,7 @@ export function hotEntityAnswers(deps: DiscoveryDeps, answers: AnswerCache<Entit
           contentType: 'application/json',
           etag: cached.etag,
           headers: ['cache-control', answerCacheControl(asOf, deps.clock.now())],
+          licensed: true,
         };
       };
     },

@@ -17,6 +17,7 @@ export function hotLogHead(deps: RecordDeps, heads: HeadAnswers): HotProvider {
       contentType: 'application/json',
       etag: head.jsonEtag,
       headers: ['cache-control', currentAnswerCacheControl(deps.clock.now())],
+      licensed: true,
     };
   };
   const checkpointRead = async () => {
@@ -26,6 +27,7 @@ export function hotLogHead(deps: RecordDeps, heads: HeadAnswers): HotProvider {
       contentType: CHECKPOINT_TYPE,
       etag: head.checkpointEtag,
       headers: ['cache-control', currentAnswerCacheControl(deps.clock.now())],
+      licensed: true,
     };
   };
   return {

@@ -30,20 +30,31 @@ export interface HotAnswer {
    * sent on its 304 as on its 200, as the framework's answers carry them on both.
    */
   headers: string[];
+  /**
+   * Name, value, name, value…: headers the framework sends with the body only. It adds the HTML
+   * security headers to an answer whose Content-Type is HTML, and its 304 carries no Content-Type.
+   */
+  bodyHeaders?: string[];
+  /**
+   * Whether the answer is licensed data, which carries the licence Link (app.ts sets it on the data
+   * paths); a human page does not.
+   */
+  licensed: boolean;
 }
 
 /** The read a provider makes once the request's token is spent; undefined hands the request over. */
 export type HotRead = () => Promise<HotAnswer | undefined>;
 
 /**
- * One kind of answer the hot path serves (hot-entity.ts, hot-badge.ts, hot-log-head.ts). `match`
- * reads the path after `prefix` and the query, with no I/O, and returns the read to make, or
- * undefined for anything it does not answer exactly as the framework would: that request goes to
- * the framework untouched, which spends its token.
+ * One kind of answer the hot path serves (hot-entity.ts, hot-badge.ts, hot-log-head.ts,
+ * hot-page.ts). `match` reads the path after `prefix` and the query, with no I/O, and returns the
+ * read to make, or undefined for anything it does not answer exactly as the framework would: that
+ * request goes to the framework untouched, which spends its token. `encrypted` says whether the
+ * request came over TLS, which the framework's request URL (and so its origin) is built from.
  */
 export interface HotProvider {
   readonly prefix: string;
-  match(path: string, query: string, headers: IncomingHttpHeaders): HotRead | undefined;
+  match(path: string, query: string, headers: IncomingHttpHeaders, encrypted: boolean): HotRead | undefined;
 }
 
 /**
@@ -73,14 +84,13 @@ export function hotReads(options: {
       policyHeader(take.policy),
       'ratelimit',
       rateLimitValue(take),
-      // Every path served here is data, which carries its licence (app.ts).
-      'link',
-      LICENSE_LINK,
       'etag',
       answer.etag,
       'x-content-type-options',
       'nosniff',
     ];
+    // Data carries its licence (app.ts); a page does not.
+    if (answer.licensed) headers.push('link', LICENSE_LINK);
     for (const value of answer.headers) headers.push(value);
     if (noneMatch(req.headers['if-none-match'], answer.etag)) {
       res.writeHead(304, headers);
@@ -88,6 +98,7 @@ export function hotReads(options: {
       return;
     }
     headers.push('content-type', answer.contentType, 'content-length', String(answer.body.byteLength));
+    if (answer.bodyHeaders) for (const value of answer.bodyHeaders) headers.push(value);
     res.writeHead(200, headers);
     res.end(answer.body);
   };
@@ -114,7 +125,12 @@ export function hotReads(options: {
       return framework(req, res);
     const q = url.indexOf('?');
     const start = provider.prefix.length;
-    const read = provider.match(q === -1 ? url.slice(start) : url.slice(start, q), q === -1 ? '' : url.slice(q + 1), h);
+    const read = provider.match(
+      q === -1 ? url.slice(start) : url.slice(start, q),
+      q === -1 ? '' : url.slice(q + 1),
+      h,
+      (req.socket as { encrypted?: boolean }).encrypted === true,
+    );
     if (read === undefined) return framework(req, res);
 
     const client = addressOf(req.socket.remoteAddress, trustProxy, () => {
@@ -136,4 +152,25 @@ export function hotReads(options: {
     const taken = limiter.take(`ip:${client}`, limiter.free);
     return taken instanceof Promise ? taken.then(answer, () => framework(req, res)) : answer(taken);
   };
+}
+
+/**
+ * A path the framework reads as written: no percent-encoding, dot segment, empty segment or
+ * character the URL parser would rewrite (@hono/node-server re-parses such paths). An id may hold
+ * "/", ".", ":" and "@" (library/node:22, @scope/name), so the check is by character, not by shape.
+ */
+export function plainPath(path: string): boolean {
+  if (path.includes('//') || path.includes('/.') || path.startsWith('.')) return false;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    const plain =
+      (c >= 0x61 && c <= 0x7a) || // a-z
+      (c >= 0x40 && c <= 0x5a) || // @ A-Z
+      (c >= 0x2d && c <= 0x3a) || // - . / 0-9 :
+      c === 0x5f || // _
+      c === 0x7e || // ~
+      c === 0x2b; // +
+    if (!plain) return false;
+  }
+  return true;
 }

@@ -5,10 +5,16 @@ import { ValidationError } from '../domain/errors.js';
 import { AnswerCache } from '../operations/answer-cache.js';
 import type { RecordDeps } from '../operations/deps.js';
 import { readHead } from '../operations/read-chain.js';
-import { adoptedPackages, packageVersion, readPackage, recentStateChanges } from '../operations/read-package.js';
+import { adoptedPackages, packageVersion, recentStateChanges } from '../operations/read-package.js';
 import { llmsTxt, pricesJson, robotsTxt, sitemapPartXml, sitemapXml, type SitemapUrl } from './crawler-files.js';
 import { renderHome } from './home-page.js';
-import { renderPackagePage } from './package-page.js';
+import {
+  HTML,
+  packagePageCache,
+  pageMinDependents,
+  renderedPackagePage,
+  type PackagePageCache,
+} from './package-answer.js';
 import { packagePath, pageRegistry } from './registries.js';
 import { searchedPackage } from './search.js';
 import { ASSET_CACHE, PAGE_CACHE, rendered, send, shortHash, type Rendered } from './respond.js';
@@ -33,20 +39,19 @@ export interface PageDeps extends RecordDeps {
   readonly rateLimitKey?: number;
   /** TENDED_PUBLIC_URL: the base of absolute URLs (sitemap, canonical links); default the request's own origin. */
   readonly publicUrl?: string;
+  /** The rendered package pages, when the caller shares them with the hot path (hot-page.ts). */
+  readonly packagePages?: PackagePageCache;
 }
 
-const HTML = 'text/html; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
-// A page per recently read package and date: about the entity cache's size.
-const PACKAGE_PAGE_ENTRIES = 2000;
 const RECENT_CHANGES = 12;
 const STATIC_PATHS = ['/', '/methodology', '/verify', '/terms', '/separation'];
 
 /** The human pages and crawler files (spec §1.10, §2.2, §4.2). Pages read the record through operations/ only. */
 export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
-  const minDependents = deps.pageMinDependents ?? 1;
+  const minDependents = pageMinDependents(deps);
   const started = new Date();
-  const packagePages = new AnswerCache<Rendered>(PACKAGE_PAGE_ENTRIES);
+  const packagePages = deps.packagePages ?? packagePageCache();
   // Keyed by base URL (and for record-wide files, by tree size): at most a few entries in practice.
   const byKey = new AnswerCache<Rendered>(64);
 
@@ -191,37 +196,25 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
         422,
       );
     }
-    const s = site(c);
-    const key = `${kind}:${v.ref.id}|${v.asOf ?? `today ${v.today}`}|${v.observationsVersion ?? 'none'}|${v.censusVersion ?? 'none'}|${minDependents}|${s.baseUrl}`;
-    const cached = packagePages.get(key);
-    if (cached) return send(c, cached);
-    const record = await readPackage(deps, v, minDependents);
-    if ('reason' in record) {
-      const name = record.ref.id;
+    const page = await renderedPackagePage(deps, packagePages, v, minDependents, baseOf(c));
+    if ('reason' in page) {
+      const name = page.ref.id;
       return notFound(
         c,
-        record.reason === 'not-watched'
+        page.reason === 'not-watched'
           ? { kind: 'not-watched', name, noun: registry.packageNoun }
-          : record.reason === 'no-census'
+          : page.reason === 'no-census'
             ? { kind: 'no-census', name, noun: registry.packageNoun, factsPath: `/v1/trust_score/${kind}/${name}` }
             : {
                 kind: 'not-qualified',
                 name,
-                dependents: record.census.dependents,
-                readDate: record.census.read_date,
+                dependents: page.census.dependents,
+                readDate: page.census.read_date,
                 minDependents,
               },
         404,
       );
     }
-    const lastModified = [record.result.observed_at ?? '', record.census.read_at].sort().at(-1)!;
-    const page = rendered(renderPackagePage(record, { baseUrl: s.baseUrl, today: v.today, askedAsOf: v.asOf }), {
-      contentType: HTML,
-      cacheControl: PAGE_CACHE,
-      lastModified,
-      versionKey: key,
-    });
-    packagePages.set(key, page);
     return send(c, page);
   };
   // One route per registry with pages, each in its purl's spelling (registries.ts packagePath).
