@@ -87,6 +87,18 @@ describe('hot package pages', () => {
     expect(handedOver).toBe(0);
   });
 
+  it('answers a page as of a past date as the framework does, and apart from today’s', async () => {
+    const past = await samePageAsFramework('/npm/left-padded?as_of=2026-11-20');
+    expect(past.status).toBe(200);
+    const today = await samePageAsFramework('/npm/left-padded');
+    expect(past.header('etag')).not.toBe(today.header('etag'));
+    expect(packagePages.size.entries).toBe(2);
+    const revalidated = await samePageAsFramework('/npm/left-padded?as_of=2026-11-20', {
+      'If-None-Match': past.header('etag')!,
+    });
+    expect(revalidated.status).toBe(304);
+  });
+
   it('serves a page the route rendered from the one cache they share', async () => {
     const slow = await rawAnswer(framework, '/npm/@acme/widgets');
     expect(slow.status).toBe(200);
@@ -109,7 +121,8 @@ describe('hot package pages', () => {
       ['/github/acme/rocket', 404],
       ['/nuget/acme.rocket', 404],
       // Queries, encoded, empty and trailing segments.
-      ['/npm/@acme/widgets?as_of=2026-11-20', 200],
+      ['/npm/@acme/widgets?as_of=2026-11-23', 422],
+      ['/npm/@acme/widgets?as_of=2026-11-20&x=1', 200],
       ['/npm/@acme/widgets?x=1', 200],
       ['/npm/%40acme/widgets', 200],
       ['/npm/@acme//widgets', 404],

@@ -4,7 +4,7 @@ import { pageMinDependents, renderedPackagePage, type PackagePageCache } from '.
 import type { PageDeps } from '../pages/routes.js';
 import type { Rendered } from '../pages/respond.js';
 import type { HotAnswer, HotProvider } from './hot-path.js';
-import { plainPath } from './hot-path.js';
+import { AS_OF_QUERY, plainPath } from './hot-path.js';
 import { HTML_SECURITY_HEADERS } from './security-headers.js';
 
 /**
@@ -32,7 +32,7 @@ const HTML_HEADERS = HTML_SECURITY_HEADERS.flatMap(([name, value]) => [name.toLo
  * with pages: from the shared page cache, rendered and cached on a miss. The reads make no write, so
  * a package with no page (not watched, no census, below the adoption threshold) costs the framework
  * the same reads again when it is handed over, which explains it with a 404. Also to the framework:
- * a malformed name (a 422 or an error), any query (as_of included: the route reads it), an empty,
+ * a malformed name or date (a 422 or an error), any query but `as_of=YYYY-MM-DD`, an empty,
  * dot or encoded segment, a trailing slash (a 308) and If-Modified-Since (the route answers it from
  * Last-Modified).
  */
@@ -41,7 +41,8 @@ export function hotPackagePages(deps: PageDeps, pages: PackagePageCache): HotPro
   return PAGE_PATHS.map(([kind, nameOf]) => ({
     prefix: `/${kind}/`,
     match(path, query, headers, encrypted) {
-      if (query !== '' || headers['if-modified-since'] !== undefined) return undefined;
+      if ((query !== '' && !AS_OF_QUERY.test(query)) || headers['if-modified-since'] !== undefined) return undefined;
+      const asOf = query === '' ? undefined : query.slice('as_of='.length);
       if (path === '' || path.endsWith('/') || !plainPath(path)) return undefined;
       const name = nameOf(path);
       if (name === undefined) return undefined;
@@ -50,7 +51,7 @@ export function hotPackagePages(deps: PageDeps, pages: PackagePageCache): HotPro
       return async () => {
         const baseUrl = deps.publicUrl ?? new URL(`${encrypted ? 'https' : 'http'}://${host}`).origin;
         // An invalid name rejects here: the framework meets it again and explains it.
-        const v = await packageVersion(deps, kind, name, undefined);
+        const v = await packageVersion(deps, kind, name, asOf);
         const page = await renderedPackagePage(deps, pages, v, minDependents, baseUrl);
         return 'reason' in page ? undefined : hotPage(page);
       };
