@@ -6,10 +6,7 @@ import { readFileSync } from 'node:fs';
 import { build } from '../src/http/app.js';
 import { listen } from '../src/cli/serve.js';
 import { hotReads } from '../src/http/hot-path.js';
-import { hotEntityAnswers } from '../src/http/hot-entity.js';
-import { hotBadges } from '../src/http/hot-badge.js';
-import { hotLogHead } from '../src/http/hot-log-head.js';
-import { hotPackagePages } from '../src/http/hot-page.js';
+import { hotProviders } from '../src/http/hot-providers.js';
 import { badgeCache } from '../src/pages/badge-answer.js';
 import { packagePageCache } from '../src/pages/package-answer.js';
 import { HeadAnswers } from '../src/operations/read-chain.js';
@@ -65,12 +62,7 @@ if (mode === 'bare') {
       ? undefined
       : hotReads({
           limiter,
-          providers: [
-            hotEntityAnswers(deps, entityAnswers),
-            hotBadges(deps, badgeAnswers),
-            hotLogHead(deps, headAnswers),
-            ...hotPackagePages(deps, packagePages),
-          ],
+          providers: hotProviders(deps, { entityAnswers, badgeAnswers, headAnswers, packagePages }, { signed: false }),
         });
   listen(app.fetch, { port: Number(port), host: '127.0.0.1' }, () => process.send?.('ready'), undefined, hot);
 }

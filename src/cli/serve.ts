@@ -1,11 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
-import { hotReads, type HotProvider, type Listener } from '../http/hot-path.js';
-import { hotEntityAnswers } from '../http/hot-entity.js';
-import { hotBadges } from '../http/hot-badge.js';
-import { hotLogHead } from '../http/hot-log-head.js';
-import { hotPackagePages } from '../http/hot-page.js';
+import { hotReads, type Listener } from '../http/hot-path.js';
+import { hotProviders } from '../http/hot-providers.js';
 import { badgeCache } from '../pages/badge-answer.js';
 import { packagePageCache } from '../pages/package-answer.js';
 import { HeadAnswers } from '../operations/read-chain.js';
@@ -66,14 +63,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     discovery: config.discovery,
   };
   const app = build(appDeps);
-  // Signed entity answers are signed per head, which the hot path does not read: with verdicts on,
-  // the route answers them. Badges, the head and pages carry no verdict.
-  const providers: HotProvider[] = [
-    hotBadges(deps, badgeAnswers),
-    hotLogHead(deps, headAnswers),
-    ...hotPackagePages(appDeps, packagePages),
-  ];
-  if (!verdicts) providers.unshift(hotEntityAnswers(deps, entityAnswers));
+  const providers = hotProviders(appDeps, appDeps, { signed: verdicts !== null });
   const hot = hotReads({ limiter, providers });
   const server = listen(
     app.fetch,

@@ -4,11 +4,8 @@ import { getRequestListener } from '@hono/node-server';
 import { expect } from 'vitest';
 import { normaliseComponent, type ComponentKind } from '../../src/domain/component.js';
 import { build } from '../../src/http/app.js';
-import { hotBadges } from '../../src/http/hot-badge.js';
-import { hotEntityAnswers } from '../../src/http/hot-entity.js';
-import { hotLogHead } from '../../src/http/hot-log-head.js';
-import { hotPackagePages } from '../../src/http/hot-page.js';
 import { hotReads } from '../../src/http/hot-path.js';
+import { hotProviders } from '../../src/http/hot-providers.js';
 import { createRateLimiter, type RateLimiter } from '../../src/limits/limiter.js';
 import { HeadAnswers } from '../../src/operations/read-chain.js';
 import { entityAnswerCache } from '../../src/operations/read-entity.js';
@@ -116,12 +113,7 @@ export async function start(free: number, options: { sealed?: boolean; pages?: b
   handedOver = 0;
   const listener = hotReads({
     limiter,
-    providers: [
-      hotEntityAnswers(deps, entityAnswers),
-      hotBadges(deps, badgeAnswers),
-      hotLogHead(deps, headAnswers),
-      ...hotPackagePages(deps, packagePages),
-    ],
+    providers: hotProviders(deps, { entityAnswers, badgeAnswers, headAnswers, packagePages }, { signed: false }),
   })((req, res) => {
     handedOver++;
     return frameworkListener(req, res);

@@ -133,50 +133,39 @@ class PostgresStore extends KyselyStore {
     return this.checking;
   }
 
+  /** Runs an append, then forgets what was remembered, whether it committed or not. */
+  private async forgetting<T>(append: () => Promise<T>): Promise<T> {
+    try {
+      return await append();
+    } finally {
+      this.forget();
+    }
+  }
+
   private forget(): void {
     this.versions.clear();
     this.head = undefined;
     this.epoch++;
   }
 
-  override async initialiseLog(...args: Parameters<KyselyStore['initialiseLog']>) {
-    try {
-      return await super.initialiseLog(...args);
-    } finally {
-      this.forget();
-    }
+  override initialiseLog(...args: Parameters<KyselyStore['initialiseLog']>) {
+    return this.forgetting(() => super.initialiseLog(...args));
   }
 
-  override async appendKeySet(...args: Parameters<KyselyStore['appendKeySet']>) {
-    try {
-      return await super.appendKeySet(...args);
-    } finally {
-      this.forget();
-    }
+  override appendKeySet(...args: Parameters<KyselyStore['appendKeySet']>) {
+    return this.forgetting(() => super.appendKeySet(...args));
   }
 
-  override async appendObservations(...args: Parameters<KyselyStore['appendObservations']>) {
-    try {
-      return await super.appendObservations(...args);
-    } finally {
-      this.forget();
-    }
+  override appendObservations(...args: Parameters<KyselyStore['appendObservations']>) {
+    return this.forgetting(() => super.appendObservations(...args));
   }
 
-  override async appendCensus(...args: Parameters<KyselyStore['appendCensus']>) {
-    try {
-      return await super.appendCensus(...args);
-    } finally {
-      this.forget();
-    }
+  override appendCensus(...args: Parameters<KyselyStore['appendCensus']>) {
+    return this.forgetting(() => super.appendCensus(...args));
   }
 
-  override async importLeaves(...args: Parameters<KyselyStore['importLeaves']>) {
-    try {
-      return await super.importLeaves(...args);
-    } finally {
-      this.forget();
-    }
+  override importLeaves(...args: Parameters<KyselyStore['importLeaves']>) {
+    return this.forgetting(() => super.importLeaves(...args));
   }
 }
 
