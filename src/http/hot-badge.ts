@@ -2,7 +2,7 @@ import type { DiscoveryDeps } from '../operations/discovery.js';
 import { heldBadgeTarget } from '../operations/read-badge.js';
 import { badgeExtraHeaders, renderedBadge, type BadgeCache, type BadgeFormat } from '../pages/badge-answer.js';
 import type { Rendered } from '../pages/respond.js';
-import { AS_OF_QUERY, plainPath, type HotAnswer, type HotProvider } from './hot-path.js';
+import { datedQuery, plainPath, type HotAnswer, type HotProvider } from './hot-path.js';
 
 const BADGE_PREFIX = '/badge/';
 
@@ -25,12 +25,12 @@ export function hotBadges(deps: DiscoveryDeps, badges: BadgeCache): HotProvider 
           ? 'json'
           : undefined;
       if (format === undefined) return undefined;
-      if (query !== '' && !AS_OF_QUERY.test(query)) return undefined;
+      const dated = datedQuery(query);
+      if (dated === undefined) return undefined;
       const kind = path.slice(0, slash);
       const id = path.slice(slash + 1, path.length - format.length - 1);
-      const asOf = query === '' ? undefined : query.slice('as_of='.length);
       return async () => {
-        const target = await heldBadgeTarget(deps, kind, id, asOf);
+        const target = await heldBadgeTarget(deps, kind, id, dated.asOf);
         if (target === undefined) return undefined;
         return hotBadge(await renderedBadge(deps, badges, target, format), format);
       };

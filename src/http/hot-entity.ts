@@ -2,7 +2,7 @@ import type { AnswerCache } from '../operations/answer-cache.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
 import { heldEntityJson, type EntityJson } from '../operations/read-entity.js';
 import { answerCacheControl } from './http-caching.js';
-import { AS_OF_QUERY, type HotProvider } from './hot-path.js';
+import { datedQuery, type HotProvider } from './hot-path.js';
 
 const ENTITY_PREFIX = '/api/v1/entity/';
 
@@ -19,8 +19,9 @@ export function hotEntityAnswers(deps: DiscoveryDeps, answers: AnswerCache<Entit
       // Encoded or odd paths and other queries are the router's to read (and to explain).
       if (slash <= 0 || slash !== path.lastIndexOf('/') || slash === path.length - 1 || path.includes('%'))
         return undefined;
-      if (query !== '' && !AS_OF_QUERY.test(query)) return undefined;
-      const asOf = query === '' ? undefined : query.slice('as_of='.length);
+      const dated = datedQuery(query);
+      if (dated === undefined) return undefined;
+      const { asOf } = dated;
       return async () => {
         const cached = await heldEntityJson(deps, answers, path.slice(0, slash), path.slice(slash + 1), asOf);
         if (!cached) return undefined;

@@ -4,7 +4,7 @@ import { pageMinDependents, renderedPackagePage, type PackagePageCache } from '.
 import type { PageDeps } from '../pages/routes.js';
 import type { Rendered } from '../pages/respond.js';
 import type { HotAnswer, HotProvider } from './hot-path.js';
-import { AS_OF_QUERY, plainPath } from './hot-path.js';
+import { datedQuery, plainPath } from './hot-path.js';
 import { HTML_SECURITY_HEADERS } from './security-headers.js';
 
 /**
@@ -41,8 +41,8 @@ export function hotPackagePages(deps: PageDeps, pages: PackagePageCache): HotPro
   return PAGE_PATHS.map(([kind, nameOf]) => ({
     prefix: `/${kind}/`,
     match(path, query, headers, encrypted) {
-      if ((query !== '' && !AS_OF_QUERY.test(query)) || headers['if-modified-since'] !== undefined) return undefined;
-      const asOf = query === '' ? undefined : query.slice('as_of='.length);
+      const dated = datedQuery(query);
+      if (dated === undefined || headers['if-modified-since'] !== undefined) return undefined;
       if (path === '' || path.endsWith('/') || !plainPath(path)) return undefined;
       const name = nameOf(path);
       if (name === undefined) return undefined;
@@ -51,7 +51,7 @@ export function hotPackagePages(deps: PageDeps, pages: PackagePageCache): HotPro
       return async () => {
         const baseUrl = deps.publicUrl ?? new URL(`${encrypted ? 'https' : 'http'}://${host}`).origin;
         // An invalid name rejects here: the framework meets it again and explains it.
-        const v = await packageVersion(deps, kind, name, asOf);
+        const v = await packageVersion(deps, kind, name, dated.asOf);
         const page = await renderedPackagePage(deps, pages, v, minDependents, baseUrl);
         return 'reason' in page ? undefined : hotPage(page);
       };

@@ -11,7 +11,16 @@ import { policyHeaderOf, rateLimitValue, SPENT } from './rate-limit.js';
 export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /** The one query a dated read takes; any other query is the framework's to read (and to explain). */
-export const AS_OF_QUERY = /^as_of=\d{4}-\d{2}-\d{2}$/;
+const AS_OF_QUERY = /^as_of=\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The read's date from its query: `{}` for no query, `{ asOf }` for `as_of=YYYY-MM-DD` alone, and
+ * undefined for any other query, which the framework reads (and explains).
+ */
+export function datedQuery(query: string): { asOf?: string } | undefined {
+  if (query === '') return {};
+  return AS_OF_QUERY.test(query) ? { asOf: query.slice('as_of='.length) } : undefined;
+}
 
 /**
  * A Host the framework's adapter takes as it is (the fast test of @hono/node-server's buildUrl).

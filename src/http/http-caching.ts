@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { utcDateOf } from '../domain/calendar.js';
 import { OBSERVER_PASS_MS } from '../observer/schedule.js';
+import { weakTag } from '../operations/answer-cache.js';
 
 /**
  * HTTP caching of the GET data answers (entity, org, facts, the log's head and proofs, the change
@@ -33,11 +33,6 @@ export function currentAnswerCacheControl(now: Date): string {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   const untilMidnight = Math.ceil((midnight - now.getTime()) / 1000);
   return `public, max-age=${Math.max(0, Math.min(OBSERVER_PASS_MS / 1000, untilMidnight))}`;
-}
-
-/** A weak validator over the answer's bytes: equal bytes, equal tag, on every instance. */
-export function etagOf(bytes: Uint8Array | string): string {
-  return `W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
 }
 
 /**
@@ -85,7 +80,7 @@ export function dataAnswerCaching(now: () => Date): MiddlewareHandler {
     let etag = headers.get('etag');
     if (etag === null) {
       const bytes = new Uint8Array(await res.arrayBuffer());
-      etag = etagOf(bytes);
+      etag = weakTag(bytes);
       headers.set('etag', etag);
       c.res = new Response(bytes, { status: 200, headers });
     }

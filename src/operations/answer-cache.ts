@@ -1,7 +1,18 @@
+import { createHash } from 'node:crypto';
+
 /**
- * A bounded least-recently-used map for computed answers. Keys carry the version of the data an
- * answer was computed from (store.componentVersion), so an entry never goes stale: a new
- * observation changes the key, and the old entry simply ages out.
+ * The weak validator every answer carries (W/ and 22 base64url characters of SHA-256): over the
+ * answer's bytes, or over a key that names the data it was computed from. Equal input, equal tag,
+ * on every instance.
+ */
+export function weakTag(content: string | Uint8Array): string {
+  return `W/"${createHash('sha256').update(content).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * A bounded least-recently-used map for computed answers. Either the key carries the version of
+ * the data an answer was computed from (a new observation changes the key, and the old entry ages
+ * out), or the entry holds the version and the reader checks it (read-entity.ts).
  *
  * Bounded by entries and, when given `sizeOf`, by bytes too: answers range from a few hundred
  * bytes to hundreds of kB (a long series, an org of thousands of repositories), so an entry count

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { ValidationError } from '../domain/errors.js';
 import { toBase64 } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
 import { assembleProof, consistencyProofCoords, inclusionProofCoords, type NodeCoord } from '../notary/merkle.js';
 import type { StoredLeaf } from '../storage/store.js';
+import { weakTag } from './answer-cache.js';
 import type { RecordDeps } from './deps.js';
 
 export class NotFoundError extends Error {
@@ -46,9 +46,9 @@ export class HeadAnswers {
     if (this.last?.version === version) return this.last.served;
     const served: ServedHead = {
       json: utf8.encode(JSON.stringify(head)),
-      jsonEtag: versionTag(`head|${version}`),
+      jsonEtag: weakTag(`head|${version}`),
       checkpoint: utf8.encode(head.checkpoint),
-      checkpointEtag: versionTag(`checkpoint|${version}`),
+      checkpointEtag: weakTag(`checkpoint|${version}`),
     };
     this.last = { version, served };
     return served;
@@ -56,11 +56,6 @@ export class HeadAnswers {
 }
 
 const utf8 = new TextEncoder();
-
-/** A weak tag in the form every data answer's takes (http-caching.ts etagOf), over a version key. */
-function versionTag(key: string): string {
-  return `W/"${createHash('sha256').update(key).digest('base64url').slice(0, 22)}"`;
-}
 
 export async function readLeaf(deps: RecordDeps, index: number): Promise<StoredLeaf> {
   const leaf = await deps.store.leaf(index);

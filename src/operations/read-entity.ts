@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
-import { AnswerCache } from './answer-cache.js';
+import { AnswerCache, weakTag } from './answer-cache.js';
 import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { DATA_LICENSE, entitySeries, resolvedResult, type EntityResult, type EntitySeries } from './entity-answer.js';
@@ -108,7 +107,7 @@ export async function readEntityJson(
   const entity = await entityAnswer(deps, ref, asOf, today, { series: [], reading: null });
   if (verdicts && head) entity.verdict = await verdicts.sign(ref, entity, head);
   const json = new TextEncoder().encode(JSON.stringify(entity));
-  return { json, etag: `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 22)}"` };
+  return { json, etag: weakTag(json) };
 }
 
 /**
@@ -160,7 +159,7 @@ async function heldAnswer(
   const answer: EntityJson = {
     json: new TextEncoder().encode(JSON.stringify(entity)),
     // The tag names what the answer was computed from: the read, the version and the head.
-    etag: `W/"${createHash('sha256').update(`${key}|${version}`).digest('base64url').slice(0, 22)}"`,
+    etag: weakTag(`${key}|${version}`),
     version,
   };
   cache.set(key, answer);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
+import { weakTag } from '../operations/answer-cache.js';
 
 /** A page or crawler file rendered once, with the validators a cache revalidates against. */
 export interface Rendered {
@@ -30,7 +31,7 @@ export function rendered(
   options: { contentType: string; cacheControl: string; lastModified: Date | string; versionKey?: string },
 ): Rendered {
   const bytes = utf8.encode(body);
-  const etag = `W/"${shortHash(options.versionKey ?? bytes)}"`;
+  const etag = weakTag(options.versionKey ?? bytes);
   const lastModified = httpDate(options.lastModified);
   return {
     body: bytes,
