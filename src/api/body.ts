@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { readCappedBody } from '../upstreams/http.js';
+import { readCappedBody } from '../upstreams/response-body.js';
 
 export const SUBMISSION_LIMIT_BYTES = 4 * 1024 * 1024;
 
