@@ -4,6 +4,9 @@
  * and lines. Each shape is one that made a parser or a request path super-linear once (issue 14's
  * red-team table) or a sibling of one. Used by the timing fuzz test and the HTTP tests.
  */
+import { TEXT_INPUTS } from './adversarial-inputs-text.js';
+import { XML_INPUTS } from './adversarial-inputs-xml.js';
+
 export type InputRoute = 'manifest' | 'sbom';
 
 export interface AdversarialInput {
@@ -241,4 +244,6 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
       `{"@context":"https://spdx.org/rdf/3.0.1/spdx-context.jsonld","@graph":[{"type":"SpdxDocument","rootElement":[${fill('0,', n)}0]}]}`,
   },
   { name: 'SPDX JSON: @context brackets', route: 'sbom', format: '', make: (n) => `{"@context":${fill('[', n)}` },
+  ...XML_INPUTS,
+  ...TEXT_INPUTS,
 ];
