@@ -1,11 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
-import { checkComponents } from '../operations/check-components.js';
+import { checkComponents, planCheck } from '../operations/check-components.js';
 import { unheldNote, type DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { DATA_LICENSE } from '../operations/entity-answer.js';
-import { parseManifest, parseSbom } from '../operations/parse-submission.js';
+import { ParseBusyError, type ParsePool } from '../operations/parse-pool.js';
+import type { SubmittedComponents } from '../operations/submitted-components.js';
+import { checkAnswerPieces } from './check-answer-body.js';
 import { NotFoundError, readHead, readInclusionProof, readLeaf } from '../operations/read-chain.js';
 import { readEntity, readOrg } from '../operations/read-entity.js';
 import { InputError, MANIFEST_FORMATS } from '../parsers/reference.js';
@@ -30,8 +32,40 @@ import { StoreUnavailableError } from '../storage/store.js';
  * signed verdict here.
  */
 
-/** What the tools read with: the record, discovery's settings, and the verdict signer when TENDED_VERDICTS=on. */
-export type ToolDeps = DiscoveryDeps & { readonly verdicts?: VerdictService | null };
+/** What the tools read with: the record, discovery's settings, the parse pool, and the verdict signer when TENDED_VERDICTS=on. */
+export type ToolDeps = DiscoveryDeps & {
+  readonly verdicts?: VerdictService | null;
+  readonly parsing: ParsePool;
+  /** Where a fault inside a tool goes (never the arguments). */
+  readonly logError: (error: unknown) => void;
+};
+
+/**
+ * The bytes one MCP request's answers may still take: ten times its body plus 1 MB, shared by
+ * every call of a batch (issue 24: a batch of 100 check_manifest calls answered 94 MB for 892 KB).
+ */
+export interface AnswerBytes {
+  remaining: number;
+}
+
+/**
+ * A tool result carries its answer twice (as text, where every quote is escaped, and as
+ * structuredContent): a check's answer may take this share of what is left.
+ */
+const ANSWER_SHARE = 2.5;
+
+/** A check of a parsed submission, answered as the API answers it and within the request's byte budget. */
+async function checkSubmitted(
+  deps: ToolDeps,
+  bytes: AnswerBytes,
+  submitted: SubmittedComponents,
+  args: { as_of?: string | undefined; queue?: boolean | undefined },
+): Promise<object> {
+  const plan = await planCheck(deps, submitted, args.as_of, deps.verdicts, { queue: args.queue ?? false });
+  const pieces: Buffer[] = [];
+  for await (const piece of checkAnswerPieces(plan, Math.max(0, bytes.remaining / ANSWER_SHARE))) pieces.push(piece);
+  return JSON.parse(Buffer.concat(pieces).toString('utf8')) as object;
+}
 
 const asOf = z.string().optional().meta({
   format: 'date',
@@ -113,7 +147,7 @@ interface ToolDefinition<I extends z.ZodType> {
   description: string;
   input: I;
   output: z.ZodType;
-  run: (deps: ToolDeps, args: z.infer<I>) => Promise<object>;
+  run: (deps: ToolDeps, args: z.infer<I>, bytes: AnswerBytes) => Promise<object>;
 }
 
 const tool = <I extends z.ZodType>(t: ToolDefinition<I>) => t as unknown as ToolDefinition<z.ZodType>;
@@ -155,13 +189,17 @@ export const TOOLS = [
       'One dated result per component a pasted GitHub Actions workflow, Dockerfile, package.json or requirements.txt names, and every entry that names none with the reason. Read in memory, never stored.',
     input: CheckManifestInput,
     output: CheckAnswerSchema,
-    run: (deps, args: z.infer<typeof CheckManifestInput>) =>
-      checkComponents(
+    run: async (deps, args: z.infer<typeof CheckManifestInput>, bytes) =>
+      checkSubmitted(
         deps,
-        parseManifest(args.content, { format: args.format, filename: args.filename }),
-        args.as_of,
-        deps.verdicts,
-        { queue: args.queue ?? false },
+        bytes,
+        await deps.parsing.parse({
+          route: 'manifest',
+          body: args.content,
+          format: args.format,
+          filename: args.filename,
+        }),
+        args,
       ),
   }),
   tool({
@@ -171,8 +209,8 @@ export const TOOLS = [
       'One dated result per component of a CycloneDX or SPDX SBOM pasted as text. Parsed in memory, never stored.',
     input: CheckSbomInput,
     output: CheckAnswerSchema,
-    run: (deps, args: z.infer<typeof CheckSbomInput>) =>
-      checkComponents(deps, parseSbom(args.content, ''), args.as_of, deps.verdicts, { queue: args.queue ?? false }),
+    run: async (deps, args: z.infer<typeof CheckSbomInput>, bytes) =>
+      checkSubmitted(deps, bytes, await deps.parsing.parse({ route: 'sbom', body: args.content }), args),
   }),
   tool({
     name: 'get_series',
@@ -263,8 +301,17 @@ export interface ToolResult {
  * Runs a known tool. Bad arguments and answers the record cannot give (an unknown leaf, a bad
  * date) come back as isError with the sentence the API would give, so the agent can correct itself.
  */
-export async function callTool(deps: ToolDeps, name: string, rawArgs: unknown): Promise<ToolResult> {
+export async function callTool(
+  deps: ToolDeps,
+  name: string,
+  rawArgs: unknown,
+  bytes: AnswerBytes = { remaining: Infinity },
+): Promise<ToolResult> {
   const t = byName.get(name)!;
+  if (bytes.remaining <= 0)
+    return toolError(
+      `${name} was not run: the answers of this request reached its size bound (ten times the request plus 1 MB). Send this call in another request.`,
+    );
   const parsed = t.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     return toolError(
@@ -272,8 +319,10 @@ export async function callTool(deps: ToolDeps, name: string, rawArgs: unknown): 
     );
   }
   try {
-    const answer = (await t.run(deps, parsed.data)) as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
+    const answer = (await t.run(deps, parsed.data, bytes)) as Record<string, unknown>;
+    const text = JSON.stringify(answer);
+    bytes.remaining -= ANSWER_SHARE * Buffer.byteLength(text);
+    return { content: [{ type: 'text', text }], structuredContent: answer };
   } catch (error) {
     if (error instanceof ValidationError) {
       return toolError(
@@ -285,7 +334,13 @@ export async function callTool(deps: ToolDeps, name: string, rawArgs: unknown): 
     // An outage is not the agent's fault: say so, and that the same call may work shortly.
     if (error instanceof StoreUnavailableError)
       return toolError(`${name} could not answer: ${STORE_UNAVAILABLE_DETAIL}`);
-    throw error;
+    if (error instanceof ParseBusyError) return toolError(`${name} could not answer: ${error.message}`);
+    // A fault of Tended's: logged, and the agent told so in a sentence that says nothing of the
+    // internals (the SDK would otherwise send the raw message as JSON-RPC -32603).
+    deps.logError(error);
+    return toolError(
+      `${name} could not answer: something failed inside Tended and nothing was changed. Try again; if it keeps failing, report the time of the call.`,
+    );
   }
 }
 

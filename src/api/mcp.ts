@@ -3,7 +3,8 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ProtocolError, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
 import { BodyTooLargeError, mediaType, readBody } from './body.js';
-import { callTool, hasTool, TOOL_LIST, type ToolDeps } from './mcp-tools.js';
+import { answerBudget } from './check-answer-body.js';
+import { callTool, hasTool, TOOL_LIST, type AnswerBytes, type ToolDeps } from './mcp-tools.js';
 import { json } from './schemas.js';
 
 /**
@@ -146,8 +147,10 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
       );
     }
     let body: unknown;
+    let bodyBytes: number;
     try {
       const bytes = await readBody(c, MCP_BODY_LIMIT);
+      bodyBytes = bytes.byteLength;
       body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     } catch (error) {
       if (error instanceof BodyTooLargeError) return rpcError(c, 413, INVALID_REQUEST, error.message);
@@ -179,7 +182,7 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
         'The body must be a JSON-RPC 2.0 message (an object) or, with protocol 2025-03-26, an array of them.',
       );
     }
-    const answer = await answerRpc(deps, options, c.req.raw, body);
+    const answer = await answerRpc(deps, options, c.req.raw, body, { remaining: answerBudget(bodyBytes) });
     const headers: Record<string, string> = {};
     const contentType = answer.headers.get('content-type');
     if (contentType) headers['content-type'] = contentType;
@@ -194,7 +197,13 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
 }
 
 /** One request, one SDK server and transport: reuse across requests is what the SDK forbids in stateless mode. */
-async function answerRpc(deps: ToolDeps, options: McpOptions, raw: Request, body: unknown): Promise<Response> {
+async function answerRpc(
+  deps: ToolDeps,
+  options: McpOptions,
+  raw: Request,
+  body: unknown,
+  bytes: AnswerBytes,
+): Promise<Response> {
   const server = new Server(
     { name: 'tended', title: 'Tended', version: options.version },
     {
@@ -213,7 +222,7 @@ async function answerRpc(deps: ToolDeps, options: McpOptions, raw: Request, body
         INVALID_PARAMS,
         `Unknown tool: ${name.slice(0, 80)}. The tools are ${TOOL_LIST.map((t) => t.name).join(', ')}.`,
       );
-    return callTool(deps, name, args);
+    return callTool(deps, name, args, bytes);
   });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

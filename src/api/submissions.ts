@@ -1,13 +1,12 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
+import { COMPONENT_KINDS } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { planCheck } from '../operations/check-components.js';
-import { checkAnswerBody } from './check-answer-body.js';
+import { answerBudget, checkAnswerBody } from './check-answer-body.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
-import { parseManifest, parseSbom } from '../operations/parse-submission.js';
-import type { ComponentReference, ParseResult } from '../parsers/reference.js';
-import { decodeText } from '../parsers/decode-text.js';
+import { ComponentsBody, PastedBody } from '../operations/json-manifest.js';
+import type { ParsePool } from '../operations/parse-pool.js';
 import { mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
 import { AsOfQuery, EntityResultSchema, ErrorDetail, errorResponses, json, SbomSubjectSchema } from './schemas.js';
 
@@ -34,20 +33,6 @@ const SBOM_TYPES = [
   'text/plain',
   'application/ld+json',
 ];
-
-const ComponentsBody = z.object({
-  components: z
-    .array(
-      z.object({
-        name: z.string().min(1, 'name must name the component, e.g. "express" or "expressjs/express"'),
-        kind: z.enum(COMPONENT_KINDS, {
-          error: `kind must be one of ${COMPONENT_KINDS.join(', ')} (npm is the JavaScript registry)`,
-        }),
-      }),
-    )
-    .max(10_000, 'at most 10,000 components per request'),
-});
-const PastedBody = z.object({ filename: z.string().max(255).optional(), content: z.string() });
 
 export const CheckAnswerSchema = z
   .object({
@@ -178,7 +163,7 @@ const sbomRoute = createRoute({
  */
 export function registerSubmissionRoutes(
   app: OpenAPIHono,
-  deps: DiscoveryDeps & { verdicts?: VerdictService | null },
+  deps: DiscoveryDeps & { verdicts?: VerdictService | null; parsing: ParsePool },
 ): void {
   app.openAPIRegistry.registerPath(manifestRoute);
   app.openAPIRegistry.registerPath(sbomRoute);
@@ -188,11 +173,11 @@ export function registerSubmissionRoutes(
     if (type !== '' && !MANIFEST_TYPES.includes(type) && !type.startsWith('text/'))
       throw new UnsupportedMediaTypeError(type, MANIFEST_TYPES);
     const queue = queueAsked(c.req.query('queue'));
-    const text = decodeText(await readBody(c));
+    const body = await readBody(c);
     const format = c.req.query('format');
-    const parsed = type === 'application/json' ? manifestFromJson(text, format) : parseManifest(text, { format });
-    const plan = await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts, { queue });
-    return c.body(checkAnswerBody(plan), 200, {
+    const submitted = await deps.parsing.parse({ route: 'manifest', body, json: type === 'application/json', format });
+    const plan = await planCheck(deps, submitted, c.req.query('as_of'), deps.verdicts, { queue });
+    return c.body(checkAnswerBody(plan, answerBudget(body.byteLength)), 200, {
       'Content-Type': 'application/json',
     });
   });
@@ -201,63 +186,11 @@ export function registerSubmissionRoutes(
     const type = mediaType(c);
     if (type !== '' && !SBOM_TYPES.includes(type)) throw new UnsupportedMediaTypeError(type, SBOM_TYPES);
     const queue = queueAsked(c.req.query('queue'));
-    const parsed = parseSbom(decodeText(await readBody(c)), type);
-    const plan = await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts, { queue });
-    return c.body(checkAnswerBody(plan), 200, {
+    const body = await readBody(c);
+    const submitted = await deps.parsing.parse({ route: 'sbom', body, contentType: type });
+    const plan = await planCheck(deps, submitted, c.req.query('as_of'), deps.verdicts, { queue });
+    return c.body(checkAnswerBody(plan, answerBudget(body.byteLength)), 200, {
       'Content-Type': 'application/json',
     });
   });
-}
-
-/** A JSON manifest body: a components list, a pasted file, or (a package.json sent as JSON) the file itself. */
-function manifestFromJson(text: string, format: string | undefined): ParseResult {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new MalformedJsonError((error as Error).message);
-  }
-  if (body !== null && typeof body === 'object' && 'components' in body) {
-    const parsed = ComponentsBody.safeParse(body);
-    if (!parsed.success) {
-      throw new ValidationError(
-        parsed.error.issues.map((i) => ({
-          loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
-          msg: i.message,
-          type: i.code,
-        })),
-      );
-    }
-    const references: ComponentReference[] = parsed.data.components.map((item, i) => {
-      try {
-        return { ref: normaliseComponent(item.kind, item.name), input: item.name, location: `components[${i}]` };
-      } catch (error) {
-        if (error instanceof ValidationError)
-          throw new ValidationError(
-            error.issues.map((issue) => ({ ...issue, loc: ['body', 'components', i, 'name'] })),
-          );
-        throw error;
-      }
-    });
-    return { format: 'components', references, unresolved: [] };
-  }
-  if (body !== null && typeof body === 'object' && 'content' in body) {
-    const parsed = PastedBody.safeParse(body);
-    if (!parsed.success)
-      throw new ValidationError([
-        { loc: ['body', 'content'], msg: 'content must be the pasted file as a string', type: 'value_error' },
-      ]);
-    return parseManifest(parsed.data.content, { format, filename: parsed.data.filename });
-  }
-  return parseManifest(text, { format: format ?? 'package-json' });
-}
-
-/** A JSON body that does not parse: answered 400 with where it broke. */
-export class MalformedJsonError extends Error {
-  constructor(reason: string) {
-    super(
-      `The body is not valid JSON (${reason.slice(0, 120)}). Send {"components":[{"name","kind"}]} or {"filename","content"}.`,
-    );
-    this.name = 'MalformedJsonError';
-  }
 }

@@ -17,6 +17,7 @@ import { registerSubmissionRoutes } from '../api/submissions.js';
 import { registerVerdictKeysRoute } from '../api/verdict-keys.js';
 import { registerFactRoutes } from '../api/facts.js';
 import type { VerdictService } from '../operations/verdict.js';
+import { sharedParsePool, type ParsePool } from '../operations/parse-pool.js';
 import { registerMcpRoutes } from '../api/mcp.js';
 import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
 import { registerBadgeRoutes } from '../pages/badge-routes.js';
@@ -56,6 +57,8 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly badgeAnswers?: BadgeCache;
   /** The log's head as served, when the caller shares it with the hot path (hot-log-head.ts). */
   readonly headAnswers?: HeadAnswers;
+  /** Where submissions are parsed (worker threads under a deadline); the process's default pool when absent. */
+  readonly parsing?: ParsePool;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -133,10 +136,11 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerChangesRoute(app, deps);
   registerExportRoutes(app, deps);
   registerDisputeRoute(app, deps);
-  registerSubmissionRoutes(app, deps);
+  const parsing = deps.parsing ?? sharedParsePool();
+  registerSubmissionRoutes(app, { ...deps, parsing });
   registerVerdictKeysRoute(app, deps.verdicts);
   registerFactRoutes(app, deps);
-  registerMcpRoutes(app, deps, { listenHost: deps.listenHost, version: API_VERSION });
+  registerMcpRoutes(app, { ...deps, parsing }, { listenHost: deps.listenHost, version: API_VERSION });
   registerPendingRoutes(app);
   registerBadgeRoutes(app, deps, deps.badgeAnswers);
   registerPageRoutes(app, deps);

@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { STORE_UNAVAILABLE_DETAIL, STORE_UNAVAILABLE_HEADERS } from '../api/health.js';
 import { BodyTooLargeError, UnsupportedMediaTypeError } from '../api/body.js';
-import { MalformedJsonError } from '../api/submissions.js';
+import { MalformedJsonError } from '../operations/json-manifest.js';
+import { ParseBusyError } from '../operations/parse-pool.js';
 import { ValidationError } from '../domain/errors.js';
 import { InputError } from '../parsers/reference.js';
 import { DisputeRefusedError } from '../operations/dispute.js';
@@ -42,6 +43,7 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
   if (error instanceof UnsupportedMediaTypeError) return detailResponse(c, 415, error.message);
   if (error instanceof MalformedJsonError) return detailResponse(c, 400, error.message);
   if (error instanceof StoreUnavailableError) return storeUnavailableResponse(c);
+  if (error instanceof ParseBusyError) return detailResponse(c, 503, error.message, { 'Retry-After': '2' });
   if (error instanceof HTTPException && error.status === 415) {
     // The OpenAPI validator's content-type gate says only "Unsupported Media Type". The routes it
     // guards are those declared with a request body, all of them JSON: name the type to send, as

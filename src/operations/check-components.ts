@@ -1,6 +1,12 @@
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import type { ComponentRef } from '../domain/component.js';
-import type { ComponentReference, ParseResult, SbomSubject, UnresolvedEntry } from '../parsers/reference.js';
+import type { ParseResult, SbomSubject, UnresolvedEntry } from '../parsers/reference.js';
+import {
+  MAX_RESULTS_PER_ANSWER,
+  MAX_UNRESOLVED_LISTED,
+  submittedComponents,
+  type SubmittedComponents,
+} from './submitted-components.js';
 import { queueSubmitted, type DiscoveryDeps, type DiscoveryReport } from './discovery.js';
 import { stateDefinition } from '../domain/state.js';
 import { DATA_LICENSE, checkedResult, type CheckedResult, type EntityResult } from './entity-answer.js';
@@ -9,7 +15,14 @@ import type { VerdictService } from './verdict.js';
 
 export interface ComponentCheck extends CheckedResult {
   /** What the submission named, and every place it named it. */
-  input: { name: string; kind: ComponentRef['kind']; locations: { input: string; location: string }[] };
+  input: {
+    name: string;
+    kind: ComponentRef['kind'];
+    /** The first MAX_LOCATIONS_LISTED places the submission names it. */
+    locations: { input: string; location: string }[];
+    /** Present when it is named in more places than are listed: how many more. */
+    locations_omitted?: number;
+  };
   /** With TENDED_VERDICTS=on: the signed, offline-verifiable form of this result. */
   verdict?: Verdict;
 }
@@ -46,50 +59,6 @@ export interface CheckAnswer {
 
 export type StateDefinitions = Partial<Record<ComponentRef['kind'], Partial<Record<EntityResult['state'], string>>>>;
 
-/**
- * An answer is bounded whatever the input (issue 14): a 4 MB SBOM of `[0,0,…]` is two million
- * unresolved entries, and listed whole it answered 230 MB. Real SBOMs stay far below these.
- */
-export const MAX_RESULTS_PER_ANSWER = 10_000;
-export const MAX_UNRESOLVED_LISTED = 1_000;
-const MAX_REASONS_COUNTED = 100;
-/** Inputs, locations and reasons quoted back are cut to this many characters (the middle elided). */
-const MAX_QUOTED_CHARS = 200;
-
-/** `text` cut to MAX_QUOTED_CHARS with its middle elided: both ends say the most about where it was. */
-export function quoted(text: string): string {
-  if (text.length <= MAX_QUOTED_CHARS) return text;
-  const half = (MAX_QUOTED_CHARS - 1) / 2;
-  return `${text.slice(0, Math.ceil(half))}…${text.slice(text.length - Math.floor(half))}`;
-}
-
-function boundedUnresolved(
-  parsed: ParseResult,
-): Pick<CheckAnswer, 'unresolved' | 'unresolved_omitted' | 'unresolved_by_reason'> {
-  const all = parsed.unresolved;
-  const unresolved = all.slice(0, MAX_UNRESOLVED_LISTED).map((u) => ({
-    input: quoted(u.input),
-    location: quoted(u.location),
-    reason: quoted(u.reason),
-  }));
-  const omitted = all.length - unresolved.length + (parsed.unlisted?.count ?? 0);
-  if (omitted === 0) return { unresolved };
-  const byReason: Record<string, number> = {};
-  let reasons = 0;
-  const count = (reason: string, n: number) => {
-    const key = quoted(reason);
-    if (byReason[key] === undefined) {
-      if (reasons === MAX_REASONS_COUNTED) return;
-      reasons += 1;
-      byReason[key] = 0;
-    }
-    byReason[key] += n;
-  };
-  for (const u of all) count(u.reason, 1);
-  for (const [reason, n] of parsed.unlisted?.byReason ?? []) count(reason, n);
-  return { unresolved, unresolved_omitted: omitted, unresolved_by_reason: byReason };
-}
-
 const NOTE =
   'Each result is what the record held for that component on as_of. A component Tended holds no observation of is "not checked" (not_observed), never "gone". The submission was read in memory and not kept.';
 
@@ -101,64 +70,62 @@ export interface CheckOptions {
 /**
  * A check ready to answer: everything that can fail (the date, the store read) is done; the
  * results are made a chunk at a time as they are written, so a 10,000-component SBOM never holds
- * 10,000 answer objects at once. `states` and `state_definitions` are complete once `results()`
- * has run to its end.
+ * 10,000 answer objects at once. The writer keeps (`keep`) the results that fit its byte budget and
+ * says how many did not (`cut`); `results_count`, `states` and `state_definitions` count the kept
+ * ones, so they are complete once the writer is done.
  */
-export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states' | 'state_definitions'> {
+export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states' | 'state_definitions' | 'results_count'> {
   /** The results in order, at most `size` to a chunk (chunks, not single results: one await per result costs more than making it). */
   results(size: number): AsyncGenerator<ComponentCheck[]>;
+  /** The writer wrote these results. */
+  keep(checks: readonly ComponentCheck[]): void;
+  /** The writer's byte budget left `count` results unwritten: counted in results_omitted, said in the note. */
+  cut(count: number): void;
+  /** The results `results()` makes, before any are cut. */
+  readonly planned: number;
+  readonly results_count: number;
   readonly states: CheckAnswer['states'];
   readonly state_definitions: StateDefinitions;
 }
 
 /**
- * Answers a parsed manifest or SBOM from the record: duplicates merged with all their locations,
- * each component resolved at as_of exactly as the entity read resolves it. Writes nothing to the
- * record: unheld components go on the watch list only when the submission asks (`options.queue`),
- * and even then a name reaches the record only once its upstream shows it public.
+ * Answers a submission from the record: each component (merged with its locations where it was
+ * parsed) resolved at as_of exactly as the entity read resolves it. Writes nothing to the record:
+ * unheld components go on the watch list only when the submission asks (`options.queue`), and
+ * even then a name reaches the record only once its upstream shows it public.
  */
 export async function planCheck(
   deps: DiscoveryDeps,
-  parsed: ParseResult,
+  submitted: SubmittedComponents,
   rawAsOf: string | undefined,
   verdicts?: VerdictService | null,
   options: CheckOptions = {},
 ): Promise<CheckPlan> {
   const today = utcDateOf(deps.clock.now());
   const asOf = parseAsOf(rawAsOf, today);
-  const merged = new Map<string, { ref: ComponentRef; found: ComponentReference[] }>();
-  let omitted = 0;
-  for (const reference of parsed.references) {
-    const key = `${reference.ref.kind}:${reference.ref.id}`;
-    const entry = merged.get(key);
-    if (entry) entry.found.push(reference);
-    else if (merged.size < MAX_RESULTS_PER_ANSWER) merged.set(key, { ref: reference.ref, found: [reference] });
-    else omitted += 1; // counts references past the cap (a repeat among them counts again: a bound, not a census)
-  }
-  const unresolved = boundedUnresolved(parsed);
-  const held = await deps.store.observationsOfMany([...merged.values()].map((m) => m.ref));
-  const unheld = [...merged].flatMap(([key, m]) => (held.has(key) ? [] : [m.ref]));
+  const components = submitted.components;
+  const held = await deps.store.observationsOfMany(components.map((m) => m.ref));
+  const unheld = components.flatMap((m) => (held.has(keyOf(m.ref)) ? [] : [m.ref]));
   const { listed, report } = await queueSubmitted(deps, unheld, options.queue ?? false);
-  const states: CheckAnswer['states'] = {};
-  const definitions: StateDefinitions = {};
   // The head is read before the first byte is written, so every verdict of one answer names one checkpoint.
-  const head = verdicts && merged.size > 0 ? await verdicts.head() : null;
-  return {
+  const head = verdicts && components.length > 0 ? await verdicts.head() : null;
+  const unresolvedOmitted = submitted.unresolvedCount - submitted.unresolved.length;
+  let resultsOmitted = submitted.omitted;
+  let cutByBudget = 0;
+  const plan: CheckPlan = {
     as_of: asOf ?? today,
-    format: parsed.format,
-    ...(parsed.variant ? { variant: parsed.variant } : {}),
-    ...(parsed.subject !== undefined ? { subject: parsed.subject } : {}),
-    results_count: merged.size,
-    unresolved_count: parsed.unresolved.length + (parsed.unlisted?.count ?? 0),
-    ...(omitted > 0 ? { results_omitted: omitted } : {}),
+    format: submitted.format,
+    ...(submitted.variant ? { variant: submitted.variant } : {}),
+    ...(submitted.subject !== undefined ? { subject: submitted.subject } : {}),
+    planned: components.length,
+    results_count: 0,
+    unresolved_count: submitted.unresolvedCount,
     ...(report ? { discovery: report } : {}),
     async *results(size) {
       let chunk: ComponentCheck[] = [];
-      for (const [key, { ref, found }] of merged) {
+      for (const { ref, locations, count } of components) {
+        const key = keyOf(ref);
         const result = checkedResult(ref, held.get(key) ?? [], asOf, today);
-        states[result.state] = (states[result.state] ?? 0) + 1;
-        const meanings = (definitions[ref.kind] ??= {});
-        meanings[result.state] ??= stateDefinition(result.state, ref.kind);
         // The fresh result becomes the check in place: copying its fifteen fields into a new
         // object, ten thousand times for a big SBOM, costs more than making the result.
         const check = result as ComponentCheck;
@@ -169,7 +136,8 @@ export async function planCheck(
         check.input = {
           name: ref.id,
           kind: ref.kind,
-          locations: found.map((f) => ({ input: quoted(f.input), location: quoted(f.location) })),
+          locations,
+          ...(count > locations.length ? { locations_omitted: count - locations.length } : {}),
         };
         if (verdicts && head) check.verdict = await verdicts.sign(ref, result, head);
         chunk.push(check);
@@ -180,22 +148,48 @@ export async function planCheck(
       }
       if (chunk.length > 0) yield chunk;
     },
-    ...unresolved,
-    states,
-    state_definitions: definitions,
+    keep(checks) {
+      (plan as { results_count: number }).results_count += checks.length;
+      for (const check of checks) {
+        plan.states[check.state] = (plan.states[check.state] ?? 0) + 1;
+        const meanings = (plan.state_definitions[check.input.kind] ??= {});
+        meanings[check.state] ??= stateDefinition(check.state, check.input.kind);
+      }
+    },
+    cut(count) {
+      if (count <= 0) return;
+      cutByBudget += count;
+      resultsOmitted += count;
+      plan.results_omitted = resultsOmitted;
+      plan.note = `${NOTE} ${truncationNote(submitted.omitted, cutByBudget, unresolvedOmitted)}`;
+    },
+    ...(resultsOmitted > 0 ? { results_omitted: resultsOmitted } : {}),
+    unresolved: submitted.unresolved,
+    ...(unresolvedOmitted > 0
+      ? { unresolved_omitted: unresolvedOmitted, unresolved_by_reason: submitted.unresolvedByReason ?? {} }
+      : {}),
+    states: {},
+    state_definitions: {},
     note:
-      omitted > 0 || unresolved.unresolved_omitted
-        ? `${NOTE} ${truncationNote(omitted, unresolved.unresolved_omitted ?? 0)}`
+      resultsOmitted > 0 || unresolvedOmitted > 0
+        ? `${NOTE} ${truncationNote(resultsOmitted, 0, unresolvedOmitted)}`
         : NOTE,
     license: DATA_LICENSE,
   };
+  return plan;
 }
 
-function truncationNote(results: number, unresolved: number): string {
+const keyOf = (ref: ComponentRef) => `${ref.kind}:${ref.id}`;
+
+function truncationNote(beyondCount: number, beyondBytes: number, unresolved: number): string {
   const parts: string[] = [];
-  if (results > 0)
+  if (beyondCount > 0)
     parts.push(
-      `The submission named more than ${MAX_RESULTS_PER_ANSWER.toLocaleString('en')} components; one answer checks the first ${MAX_RESULTS_PER_ANSWER.toLocaleString('en')}, and ${results.toLocaleString('en')} more entries were not checked (results_omitted): send the rest in another request.`,
+      `The submission named more than ${MAX_RESULTS_PER_ANSWER.toLocaleString('en')} components; one answer checks the first ${MAX_RESULTS_PER_ANSWER.toLocaleString('en')}, and ${beyondCount.toLocaleString('en')} more entries were not checked (results_omitted): send the rest in another request.`,
+    );
+  if (beyondBytes > 0)
+    parts.push(
+      `The answer reached its size bound (ten times the submission plus 1 MB), so the last ${beyondBytes.toLocaleString('en')} results were not written (counted in results_omitted): send them in another request.`,
     );
   if (unresolved > 0)
     parts.push(
@@ -207,45 +201,28 @@ function truncationNote(results: number, unresolved: number): string {
 /** The fields of an answer that come before its results, in the order they are written. */
 export function checkAnswerHead(
   plan: CheckPlan,
-): Pick<
-  CheckAnswer,
-  'as_of' | 'format' | 'variant' | 'subject' | 'results_count' | 'unresolved_count' | 'results_omitted' | 'discovery'
-> {
+): Pick<CheckAnswer, 'as_of' | 'format' | 'variant' | 'subject' | 'unresolved_count' | 'discovery'> {
   return {
     as_of: plan.as_of,
     format: plan.format,
     ...(plan.variant ? { variant: plan.variant } : {}),
     ...(plan.subject !== undefined ? { subject: plan.subject } : {}),
-    results_count: plan.results_count,
     unresolved_count: plan.unresolved_count,
-    ...(plan.results_omitted !== undefined ? { results_omitted: plan.results_omitted } : {}),
     ...(plan.discovery ? { discovery: plan.discovery } : {}),
   };
 }
 
-/** The whole answer as one object, for callers that need it all at once (the CLI table). */
-export async function checkComponents(
-  deps: DiscoveryDeps,
-  parsed: ParseResult,
-  rawAsOf: string | undefined,
-  verdicts?: VerdictService | null,
-  options: CheckOptions = {},
-): Promise<CheckAnswer> {
-  const plan = await planCheck(deps, parsed, rawAsOf, verdicts, options);
-  const results: ComponentCheck[] = [];
-  for await (const chunk of plan.results(1024)) results.push(...chunk);
-  return {
-    ...checkAnswerHead(plan),
-    results,
-    ...checkAnswerTail(plan),
-  };
-}
-
-/** The fields of an answer that come after its results (states and definitions need every result made first). */
+/**
+ * The fields of an answer that come after its results: the counts (a writer cut by its byte
+ * budget knows how many it wrote only at the end; JSON objects are unordered, so readers see the
+ * same answer), states and definitions.
+ */
 export function checkAnswerTail(
   plan: CheckPlan,
 ): Omit<CheckAnswer, 'results' | keyof ReturnType<typeof checkAnswerHead>> {
   return {
+    results_count: plan.results_count,
+    ...(plan.results_omitted !== undefined ? { results_omitted: plan.results_omitted } : {}),
     unresolved: plan.unresolved,
     ...(plan.unresolved_omitted !== undefined
       ? { unresolved_omitted: plan.unresolved_omitted, unresolved_by_reason: plan.unresolved_by_reason }
@@ -255,4 +232,22 @@ export function checkAnswerTail(
     note: plan.note,
     license: plan.license,
   };
+}
+
+/** The whole answer as one object, unbounded in bytes, for callers that need it all at once (the CLI table, one component). */
+export async function checkComponents(
+  deps: DiscoveryDeps,
+  parsed: ParseResult | SubmittedComponents,
+  rawAsOf: string | undefined,
+  verdicts?: VerdictService | null,
+  options: CheckOptions = {},
+): Promise<CheckAnswer> {
+  const submitted = 'references' in parsed ? submittedComponents(parsed) : parsed;
+  const plan = await planCheck(deps, submitted, rawAsOf, verdicts, options);
+  const results: ComponentCheck[] = [];
+  for await (const chunk of plan.results(1024)) {
+    plan.keep(chunk);
+    results.push(...chunk);
+  }
+  return { ...checkAnswerHead(plan), results, ...checkAnswerTail(plan) };
 }

@@ -1,0 +1,237 @@
+/**
+ * Parsing off the main thread (DESIGN §8c): every pasted manifest and SBOM is parsed in a pool of
+ * worker threads, each under a deadline and a heap budget. A parse past either ends its worker
+ * (terminated, a fresh one takes its place) and answers 422 "too complex to check", while the main
+ * thread goes on serving everyone else. Safe by construction: a new format's parser that turns out
+ * slow on some input costs its own request a 422, never the service a stall.
+ *
+ * A small pool written here rather than piscina: the deadline must start when a worker takes the
+ * task, not when it is queued (a task waiting behind another is not "too complex"), and a queue
+ * that waits too long is a different answer (503, busy) from a parse that takes too long (422).
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { ValidationError, type ValidationIssue } from '../domain/errors.js';
+import { InputError, TooComplexError } from '../parsers/reference.js';
+import { MalformedJsonError } from './json-manifest.js';
+import type { SubmittedComponents } from './submitted-components.js';
+
+/** One submission to parse: its bytes (moved to the worker, not copied) or its text (MCP). */
+export type ParseJob =
+  | { route: 'manifest'; body: Uint8Array | string; json?: boolean; format?: string; filename?: string }
+  | { route: 'sbom'; body: Uint8Array | string; contentType?: string };
+
+export interface WorkerError {
+  name: 'ValidationError' | 'MalformedJsonError' | 'TooComplexError' | 'InputError' | 'Fault';
+  message: string;
+  issues?: ValidationIssue[];
+}
+export type WorkerAnswer = { ok: SubmittedComponents } | { error: WorkerError };
+
+export interface ParsePoolOptions {
+  /** Worker threads at most; each parses one submission at a time. */
+  threads: number;
+  /** How long one parse may run once a worker has taken it. */
+  deadlineMs: number;
+  /** The heap (old generation) one worker may use; past it the worker is ended. */
+  memoryMb: number;
+  /** Submissions that may wait for a free worker; one more is answered 503. */
+  maxWaiting: number;
+}
+
+export const DEFAULT_PARSE_OPTIONS: ParsePoolOptions = {
+  threads: Math.max(1, Math.min(4, availableParallelism())),
+  deadlineMs: 1_000,
+  memoryMb: 160,
+  maxWaiting: 64,
+};
+
+/** Every worker is busy and the queue is full, or a task waited past its time: answered 503 with Retry-After. */
+export class ParseBusyError extends Error {
+  constructor() {
+    super(
+      'Tended is reading as many files as it can right now; nothing was kept. Send the file again in a few seconds.',
+    );
+    this.name = 'ParseBusyError';
+  }
+}
+
+interface Task {
+  job: ParseJob;
+  resolve: (value: SubmittedComponents) => void;
+  reject: (error: Error) => void;
+  /** Set while the task waits: it gives up after a few deadlines' worth of queue. */
+  waitTimer?: NodeJS.Timeout;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  task: Task | null;
+  deadline: NodeJS.Timeout | null;
+}
+
+// Under vitest or tsx the sources are TypeScript: the worker registers tsx, then loads its .ts entry.
+const fromSource = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(fromSource ? './parse-worker-from-source.mjs' : './parse-worker.js', import.meta.url);
+const WORKER_DATA = fromSource ? { entry: new URL('./parse-worker.ts', import.meta.url).href } : undefined;
+
+export class ParsePool {
+  private readonly slots = new Set<Slot>();
+  private readonly waiting: Task[] = [];
+  private closed = false;
+
+  constructor(readonly options: ParsePoolOptions = DEFAULT_PARSE_OPTIONS) {
+    // One warm worker from the start: loading the parsers takes a moment, which the first
+    // submission should not wait for.
+    this.spawn();
+  }
+
+  /** Parses one submission off the main thread; rejects with the error a person should get. */
+  parse(job: ParseJob): Promise<SubmittedComponents> {
+    if (this.closed) return Promise.reject(new ParseBusyError());
+    return new Promise((resolve, reject) => {
+      const task: Task = { job, resolve, reject };
+      const slot = this.idleSlot();
+      if (slot) return this.run(slot, task);
+      if (this.waiting.length >= this.options.maxWaiting) return reject(new ParseBusyError());
+      task.waitTimer = setTimeout(() => {
+        const at = this.waiting.indexOf(task);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(new ParseBusyError());
+      }, this.options.deadlineMs * 10);
+      this.waiting.push(task);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.waiting.splice(0)) {
+      clearTimeout(task.waitTimer);
+      task.reject(new ParseBusyError());
+    }
+    await Promise.all([...this.slots].map((slot) => this.end(slot)));
+  }
+
+  private idleSlot(): Slot | null {
+    for (const slot of this.slots) if (slot.ready && slot.task === null) return slot;
+    if (this.slots.size < this.options.threads) this.spawn();
+    return null;
+  }
+
+  private spawn(): void {
+    const worker = new Worker(WORKER_URL, {
+      workerData: WORKER_DATA,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 16 },
+      // The worker's own output is not the request's: nothing it could print is wanted.
+      stdout: true,
+      stderr: true,
+    });
+    // A worker never keeps the process alive: a task in flight has its deadline timer for that.
+    worker.unref();
+    const slot: Slot = { worker, ready: false, task: null, deadline: null };
+    this.slots.add(slot);
+    worker.on('message', (message: WorkerAnswer | { ready: true }) => {
+      if ('ready' in message) {
+        slot.ready = true;
+        this.next(slot);
+        return;
+      }
+      const task = this.finish(slot);
+      if (!task) return;
+      if ('ok' in message) task.resolve(message.ok);
+      else task.reject(rebuilt(message.error));
+      this.next(slot);
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      const task = this.finish(slot);
+      this.retire(slot);
+      task?.reject(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new TooComplexError(
+              `reading it needed more than ${this.options.memoryMb} MB of memory, the most one request may use. Send a smaller file, or split it.`,
+            )
+          : new Error(`the parse worker failed: ${error.name}`),
+      );
+    });
+    worker.on('exit', () => {
+      const task = this.finish(slot);
+      this.retire(slot);
+      task?.reject(new Error('the parse worker stopped'));
+    });
+  }
+
+  private run(slot: Slot, task: Task): void {
+    clearTimeout(task.waitTimer);
+    slot.task = task;
+    slot.deadline = setTimeout(() => {
+      const timedOut = this.finish(slot);
+      this.retire(slot);
+      void slot.worker.terminate();
+      timedOut?.reject(
+        new TooComplexError(
+          `reading it took longer than ${(this.options.deadlineMs / 1000).toLocaleString('en')} s, the most one request may take. Send a smaller or simpler file, or split it.`,
+        ),
+      );
+    }, this.options.deadlineMs);
+    const body = task.job.body;
+    // The bytes move to the worker when they own their whole buffer; a view into a shared one is copied.
+    const movable =
+      typeof body !== 'string' && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
+        ? [body.buffer as ArrayBuffer]
+        : [];
+    slot.worker.postMessage(task.job, movable);
+  }
+
+  private finish(slot: Slot): Task | null {
+    const task = slot.task;
+    slot.task = null;
+    if (slot.deadline) clearTimeout(slot.deadline);
+    slot.deadline = null;
+    return task;
+  }
+
+  /** A worker that timed out, ran out of memory or died: out of the pool, replaced if anyone waits. */
+  private retire(slot: Slot): void {
+    if (!this.slots.delete(slot)) return;
+    if (!this.closed && this.waiting.length > 0) this.spawn();
+  }
+
+  private next(slot: Slot): void {
+    const task = this.waiting.shift();
+    if (task) this.run(slot, task);
+  }
+
+  private async end(slot: Slot): Promise<void> {
+    this.slots.delete(slot);
+    await slot.worker.terminate();
+  }
+}
+
+function rebuilt(error: WorkerError): Error {
+  switch (error.name) {
+    case 'ValidationError':
+      return new ValidationError(error.issues ?? []);
+    case 'MalformedJsonError':
+    case 'TooComplexError':
+    case 'InputError': {
+      const made =
+        error.name === 'MalformedJsonError'
+          ? new MalformedJsonError('')
+          : error.name === 'TooComplexError'
+            ? new TooComplexError('')
+            : new InputError('');
+      made.message = error.message;
+      return made;
+    }
+    default:
+      return new Error(error.message);
+  }
+}
+
+let shared: ParsePool | null = null;
+
+/** The process's pool with the default options, for an app built without one (tests, scripts). */
+export function sharedParsePool(): ParsePool {
+  return (shared ??= new ParsePool());
+}
