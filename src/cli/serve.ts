@@ -11,6 +11,7 @@ import { createRateLimiter } from '../limits/limiter.js';
 import pino from 'pino';
 import type { Config } from '../config/config.js';
 import { build } from '../http/app.js';
+import { ParsePool } from '../operations/parse-pool.js';
 import { OBSERVER_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { openObserver, PASS_OPTIONS } from './record.js';
 import { openVerdicts } from './signing.js';
@@ -44,6 +45,8 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   const badgeAnswers = badgeCache();
   const headAnswers = new HeadAnswers();
   const packagePages = packagePageCache();
+  // Submissions are parsed in worker threads, each parse under a deadline and a heap budget.
+  const parsing = new ParsePool(config.parsing);
   // One set of deps for the app and the page provider: the pages' base URL and threshold are the same.
   const appDeps = {
     ...deps,
@@ -54,6 +57,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     limiter,
     verdicts,
     listenHost: config.host,
+    parsing,
     logError: (error: unknown) => log.error({ err: error }, 'request failed'),
     pageMinDependents: config.pageMinDependents,
     rateLimitFree: config.rateLimitFree,
@@ -108,6 +112,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   });
   await schedule?.stop();
   await limiter.close();
+  await parsing.close();
   await deps.store.close();
   return 0;
 }

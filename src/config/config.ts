@@ -1,6 +1,7 @@
 import { trimTrailing } from '../domain/text.js';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_PARSE_OPTIONS, type ParsePoolOptions } from '../operations/parse-pool.js';
 
 /** The service's configuration, read from the environment once and frozen (DESIGN §7). */
 export interface Config {
@@ -41,6 +42,8 @@ export interface Config {
   readonly discovery: { readonly enabled: boolean; readonly dailyCap: number };
   /** TENDED_ANSWER_CACHE_BYTES: the most the serialised entity answers kept in memory may hold. */
   readonly answerCacheBytes: number;
+  /** TENDED_PARSE_THREADS, TENDED_PARSE_DEADLINE_MS, TENDED_PARSE_MEMORY_MB: the parse pool (DESIGN §8c). */
+  readonly parsing: ParsePoolOptions;
 }
 
 const onOff = z.enum(['on', 'off']);
@@ -107,6 +110,11 @@ const Env = z.object({
     .int('TENDED_ANSWER_CACHE_BYTES is a whole number of bytes, e.g. 67108864 for 64 MB')
     .min(1024 * 1024, 'TENDED_ANSWER_CACHE_BYTES must be at least 1048576 (1 MB)')
     .default(ANSWER_CACHE_BYTES_DEFAULT),
+  TENDED_PARSE_THREADS: z.coerce.number().int().min(1).max(64).default(DEFAULT_PARSE_OPTIONS.threads),
+  // At least 100 ms: an honest 4 MB SBOM takes about that on a quiet machine. At most a minute.
+  TENDED_PARSE_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_PARSE_OPTIONS.deadlineMs),
+  // At least 64 MB: the parsers' own code and one honest 4 MB SBOM's tree need about that.
+  TENDED_PARSE_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(DEFAULT_PARSE_OPTIONS.memoryMb),
   // A directory path; a control character in it is always a mistake (often a pasted newline).
   TENDED_EXPORT_DIR: z
     .string()
@@ -163,6 +171,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     pageMinDependents: e.TENDED_PAGE_MIN_DEPENDENTS,
     exportDir: e.TENDED_EXPORT_DIR ?? `${dataDir}/exports`,
     answerCacheBytes: e.TENDED_ANSWER_CACHE_BYTES,
+    parsing: Object.freeze({
+      ...DEFAULT_PARSE_OPTIONS,
+      threads: e.TENDED_PARSE_THREADS,
+      deadlineMs: e.TENDED_PARSE_DEADLINE_MS,
+      memoryMb: e.TENDED_PARSE_MEMORY_MB,
+    }),
     discovery: Object.freeze({ enabled: e.TENDED_DISCOVERY === 'on', dailyCap: e.TENDED_DISCOVERY_DAILY }),
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });

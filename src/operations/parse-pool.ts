@@ -194,6 +194,15 @@ export class ParsePool {
   /** A worker that timed out, ran out of memory or died: out of the pool, replaced if anyone waits. */
   private retire(slot: Slot): void {
     if (!this.slots.delete(slot)) return;
+    if (!slot.ready) {
+      // It died before its parsers loaded: a broken install, not an input. Starting another would
+      // fail the same way, so whoever waits gets the fault (a logged 500) instead of a loop of starts.
+      for (const task of this.waiting.splice(0)) {
+        clearTimeout(task.waitTimer);
+        task.reject(new Error('the parse worker could not start'));
+      }
+      return;
+    }
     if (!this.closed && this.waiting.length > 0) this.spawn();
   }
 
