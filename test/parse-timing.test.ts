@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { manifestFromJson } from '../src/operations/json-manifest.js';
 import { parseManifest, parseSbom } from '../src/operations/parse-submission.js';
 import { ADVERSARIAL_INPUTS, type AdversarialInput } from './support/adversarial-inputs.js';
 
@@ -25,7 +26,8 @@ function budgetPerMb(input: AdversarialInput): number {
 
 function parse(input: AdversarialInput, text: string): void {
   try {
-    if (input.route === 'manifest') parseManifest(text, input.format ? { format: input.format } : {});
+    if (input.format === 'json') manifestFromJson(text, undefined);
+    else if (input.route === 'manifest') parseManifest(text, input.format ? { format: input.format } : {});
     else parseSbom(text, input.format);
   } catch (e) {
     // Refusing the input is a fine answer; only the time it took matters here. A RangeError

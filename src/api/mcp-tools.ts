@@ -46,6 +46,13 @@ export type ToolDeps = DiscoveryDeps & {
  */
 export interface AnswerBytes {
   remaining: number;
+  /**
+   * Settles when this request's previous call is done: a batch's calls run one after another, so
+   * one request holds at most one parse worker however many calls it carries (the SDK starts a
+   * batch's calls at once, which filled the pool's queue for everyone), and each call sees what
+   * the calls before it left of the bound.
+   */
+  turn?: Promise<void>;
 }
 
 /**
@@ -307,6 +314,18 @@ export async function callTool(
   rawArgs: unknown,
   bytes: AnswerBytes = { remaining: Infinity },
 ): Promise<ToolResult> {
+  const previous = bytes.turn;
+  let done!: () => void;
+  bytes.turn = new Promise((resolve) => (done = resolve));
+  try {
+    await previous;
+    return await answerTool(deps, name, rawArgs, bytes);
+  } finally {
+    done();
+  }
+}
+
+async function answerTool(deps: ToolDeps, name: string, rawArgs: unknown, bytes: AnswerBytes): Promise<ToolResult> {
   const t = byName.get(name)!;
   if (bytes.remaining <= 0)
     return toolError(

@@ -174,10 +174,12 @@ export function registerSubmissionRoutes(
       throw new UnsupportedMediaTypeError(type, MANIFEST_TYPES);
     const queue = queueAsked(c.req.query('queue'));
     const body = await readBody(c);
+    // Measured before the parse: the bytes move to the worker, which leaves this view empty.
+    const budget = answerBudget(body.byteLength);
     const format = c.req.query('format');
     const submitted = await deps.parsing.parse({ route: 'manifest', body, json: type === 'application/json', format });
     const plan = await planCheck(deps, submitted, c.req.query('as_of'), deps.verdicts, { queue });
-    return c.body(checkAnswerBody(plan, answerBudget(body.byteLength)), 200, {
+    return c.body(checkAnswerBody(plan, budget), 200, {
       'Content-Type': 'application/json',
     });
   });
@@ -187,9 +189,10 @@ export function registerSubmissionRoutes(
     if (type !== '' && !SBOM_TYPES.includes(type)) throw new UnsupportedMediaTypeError(type, SBOM_TYPES);
     const queue = queueAsked(c.req.query('queue'));
     const body = await readBody(c);
+    const budget = answerBudget(body.byteLength);
     const submitted = await deps.parsing.parse({ route: 'sbom', body, contentType: type });
     const plan = await planCheck(deps, submitted, c.req.query('as_of'), deps.verdicts, { queue });
-    return c.body(checkAnswerBody(plan, answerBudget(body.byteLength)), 200, {
+    return c.body(checkAnswerBody(plan, budget), 200, {
       'Content-Type': 'application/json',
     });
   });

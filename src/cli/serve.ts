@@ -47,6 +47,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   const packagePages = packagePageCache();
   // Submissions are parsed in worker threads, each parse under a deadline and a heap budget.
   const parsing = new ParsePool(config.parsing);
+  await parsing.ready();
   // One set of deps for the app and the page provider: the pages' base URL and threshold are the same.
   const appDeps = {
     ...deps,

@@ -80,11 +80,18 @@ export class ParsePool {
   private readonly slots = new Set<Slot>();
   private readonly waiting: Task[] = [];
   private closed = false;
+  private readonly readyWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
   constructor(readonly options: ParsePoolOptions = DEFAULT_PARSE_OPTIONS) {
-    // One warm worker from the start: loading the parsers takes a moment, which the first
-    // submission should not wait for.
-    this.spawn();
+    // Every worker warm from the start, and replaced as soon as one is ended: loading the
+    // parsers takes a moment, which no submission should wait for.
+    for (let i = 0; i < options.threads; i += 1) this.spawn();
+  }
+
+  /** Settles once a worker has loaded its parsers: `serve` waits for it before it listens. */
+  ready(): Promise<void> {
+    if ([...this.slots].some((slot) => slot.ready)) return Promise.resolve();
+    return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
   }
 
   /** Parses one submission off the main thread; rejects with the error a person should get. */
@@ -134,6 +141,7 @@ export class ParsePool {
     worker.on('message', (message: WorkerAnswer | { ready: true }) => {
       if ('ready' in message) {
         slot.ready = true;
+        for (const waiter of this.readyWaiters.splice(0)) waiter.resolve();
         this.next(slot);
         return;
       }
@@ -191,19 +199,21 @@ export class ParsePool {
     return task;
   }
 
-  /** A worker that timed out, ran out of memory or died: out of the pool, replaced if anyone waits. */
+  /** A worker that timed out, ran out of memory or died: out of the pool, and a fresh one in its place. */
   private retire(slot: Slot): void {
     if (!this.slots.delete(slot)) return;
     if (!slot.ready) {
       // It died before its parsers loaded: a broken install, not an input. Starting another would
       // fail the same way, so whoever waits gets the fault (a logged 500) instead of a loop of starts.
+      const failed = new Error('the parse worker could not start');
       for (const task of this.waiting.splice(0)) {
         clearTimeout(task.waitTimer);
-        task.reject(new Error('the parse worker could not start'));
+        task.reject(failed);
       }
+      for (const waiter of this.readyWaiters.splice(0)) waiter.reject(failed);
       return;
     }
-    if (!this.closed && this.waiting.length > 0) this.spawn();
+    if (!this.closed) this.spawn();
   }
 
   private next(slot: Slot): void {

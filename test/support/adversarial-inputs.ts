@@ -244,6 +244,26 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
       `{"@context":"https://spdx.org/rdf/3.0.1/spdx-context.jsonld","@graph":[{"type":"SpdxDocument","rootElement":[${fill('0,', n)}0]}]}`,
   },
   { name: 'SPDX JSON: @context brackets', route: 'sbom', format: '', make: (n) => `{"@context":${fill('[', n)}` },
+  {
+    // Issue 24: a 38.9 MB answer, +421 MB, when every repeat kept its location.
+    name: 'requirements: one name on every line',
+    route: 'manifest',
+    format: 'requirements',
+    make: (n) => fill('flask\n', n),
+  },
+  {
+    // Issue 24: 10,000 names in 59 KB answered 4.3 MB (73×).
+    name: 'requirements: many distinct short names',
+    route: 'manifest',
+    format: 'requirements',
+    make: (n) => Array.from({ length: Math.floor(n / 7) }, (_, i) => `p${i}`).join('\n'),
+  },
+  {
+    name: 'components list: one name many times',
+    route: 'manifest',
+    format: 'json',
+    make: (n) => `{"components":[${fill('{"name":"a","kind":"npm"},', n - 40)}{"name":"a","kind":"npm"}]}`,
+  },
   ...XML_INPUTS,
   ...TEXT_INPUTS,
 ];

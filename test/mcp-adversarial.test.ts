@@ -1,0 +1,135 @@
+import type { AddressInfo } from 'node:net';
+import type { ServerType } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../src/cli/serve.js';
+import type { CheckAnswer } from '../src/operations/check-components.js';
+import { sharedParsePool } from '../src/operations/parse-pool.js';
+import { ADVERSARIAL_INPUTS } from './support/adversarial-inputs.js';
+import { parsedAs } from './support/json.js';
+import { limitedApp } from './support/limits.js';
+import type { RpcAnswer, ToolCallResult } from './support/mcp-answers.js';
+import { ANSWER_MS, answerBound, HEALTH_MS, whileProbingHealth, type ProbedAnswer } from './support/probe-health.js';
+import { sqliteTestStore, type TestStore } from './support/record.js';
+
+/**
+ * Issue 24's red-team inputs through MCP's check_manifest and check_sbom (raw JSON-RPC over real
+ * HTTP: batches are what no SDK client sends). Each is answered 200 with a result or a tool error
+ * whose sentence says nothing of Tended's internals, within the answer bound, while /healthz keeps
+ * answering; a batch's answers share one bound.
+ */
+const BODY_LIMIT = 4 * 1024 * 1024;
+
+let t: TestStore;
+let made: ReturnType<typeof limitedApp>;
+let server: ServerType;
+let base: string;
+
+beforeAll(async () => {
+  t = await sqliteTestStore();
+  made = limitedApp(t.store, { free: 100_000 });
+  await new Promise<void>((resolve) => {
+    server = listen(made.app.fetch, { port: 0, host: '127.0.0.1' }, () => resolve());
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await sharedParsePool().ready();
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await made.limiter.close();
+  await t.dispose();
+});
+
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+
+function send(body: string): Promise<ProbedAnswer> {
+  return whileProbingHealth(base, () =>
+    fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body,
+    }),
+  );
+}
+
+/** What a tool error may never show: an engine's or library's own message, or a stack. */
+const INTERNALS = /RangeError|Invalid string length|Maximum call stack|TypeError|\bat \S+ \(|\.ts:\d+|node_modules/;
+
+function expectBounded(probe: ProbedAnswer, requestBytes: number): void {
+  const slowestHealth = Math.max(...probe.health.map((h) => h.ms));
+  expect(probe.status, probe.text.slice(0, 200)).toBe(200);
+  expect(probe.text.length).toBeLessThanOrEqual(answerBound(requestBytes));
+  expect(probe.ms).toBeLessThan(ANSWER_MS);
+  expect(probe.health.every((h) => h.status === 200)).toBe(true);
+  expect(slowestHealth).toBeLessThan(HEALTH_MS);
+}
+
+describe('hostile submissions through MCP', () => {
+  it.each(ADVERSARIAL_INPUTS.map((input) => [input.name, input] as const))(
+    '%s',
+    { timeout: 60_000 },
+    async (name, input) => {
+      const tool = input.route === 'sbom' ? 'check_sbom' : 'check_manifest';
+      const format = input.route === 'manifest' && input.format && input.format !== 'json' ? input.format : undefined;
+      // As large as fits the body limit once escaped into JSON-RPC.
+      let size = 4_000_000;
+      let request: string;
+      for (;;) {
+        request = JSON.stringify(call(1, tool, { content: input.make(size), ...(format ? { format } : {}) }));
+        if (Buffer.byteLength(request) <= BODY_LIMIT) break;
+        size = Math.floor((size * BODY_LIMIT) / Buffer.byteLength(request) / 1.01);
+      }
+      const probe = await send(request);
+      const slowest = Math.max(...probe.health.map((h) => h.ms));
+      console.log(
+        `MCP ${name}: ${(request.length / 1e6).toFixed(2)} MB → ${probe.status}, ${(probe.text.length / 1e6).toFixed(3)} MB in ${probe.ms.toFixed(0)} ms; /healthz slowest ${slowest.toFixed(0)} ms`,
+      );
+      expectBounded(probe, Buffer.byteLength(request));
+      const answer = parsedAs<RpcAnswer<ToolCallResult<CheckAnswer>>>(probe.text);
+      expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
+      const result = answer.result!;
+      if (result.isError) {
+        expect(result.content[0]!.text).not.toMatch(INTERNALS);
+        expect(result.content[0]!.text.length).toBeLessThan(4_000);
+      } else {
+        expect(result.structuredContent.license).toBe('CC-BY-4.0');
+      }
+    },
+  );
+});
+
+describe('a hostile MCP batch', () => {
+  it(
+    '100 check_manifest calls of 1,000 names each share one answer bound, and the calls past it say so',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const names = (i: number) => Array.from({ length: 1_000 }, (_, n) => `p${i}-${n}`).join('\n');
+      const batch = Array.from({ length: 100 }, (_, i) =>
+        call(i + 1, 'check_manifest', { content: names(i), format: 'requirements' }),
+      );
+      const request = JSON.stringify(batch);
+      const probe = await send(request);
+      console.log(
+        `MCP batch: ${(request.length / 1e6).toFixed(2)} MB → ${probe.status}, ${(probe.text.length / 1e6).toFixed(3)} MB in ${probe.ms.toFixed(0)} ms`,
+      );
+      expectBounded(probe, Buffer.byteLength(request));
+      const answers = parsedAs<RpcAnswer<ToolCallResult<CheckAnswer>>[]>(probe.text);
+      expect(answers).toHaveLength(100);
+      const answered = answers.filter((a) => !a.result!.isError);
+      const refused = answers.filter((a) => a.result!.isError);
+      // The first calls are answered whole; the bound is reached long before the hundredth.
+      expect(answered.length).toBeGreaterThan(0);
+      expect(answered[0]!.result!.structuredContent.results_count).toBe(1_000);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused[0]!.result!.content[0]!.text).toMatch(
+        /reached its size bound .* Send this call in another request/,
+      );
+    },
+  );
+});
