@@ -47,7 +47,7 @@ export const CheckAnswerSchema = z
       .openapi({ description: 'Every entry that named no component Tended can look up, all counted.' }),
     results_omitted: z.number().int().optional().openapi({
       description:
-        'Only when the submission named more than 10,000 components: how many entries past the first 10,000 components were not checked. Send them in another request.',
+        'Only when the submission named more than 10,000 components, or the answer reached its size bound (ten times the submission plus 1 MB): how many entries were not checked or not written. Send them in another request.',
     }),
     unresolved_omitted: z.number().int().optional().openapi({
       description: 'Only when more than 1,000 entries are unresolved: how many are counted but not listed.',
@@ -61,7 +61,14 @@ export const CheckAnswerSchema = z
           input: z.object({
             name: z.string(),
             kind: z.enum(COMPONENT_KINDS),
-            locations: z.array(z.object({ input: z.string(), location: z.string() })),
+            locations: z
+              .array(z.object({ input: z.string(), location: z.string() }))
+              .openapi({ description: 'The first 20 places the submission names this component.' }),
+            locations_omitted: z
+              .number()
+              .int()
+              .optional()
+              .openapi({ description: 'Only when it is named in more than 20 places: how many more.' }),
           }),
         }),
       )
@@ -119,6 +126,10 @@ const submissionResponses = {
   413: json(ErrorDetail, 'The body is over 4 MB.'),
   415: json(ErrorDetail, 'A content type this route does not read.'),
   422: errorResponses[422],
+  503: json(
+    ErrorDetail,
+    'Every parse worker is busy and the queue is full (Retry-After: 2), or the database does not answer.',
+  ),
 };
 
 const manifestRoute = createRoute({
