@@ -129,6 +129,9 @@ export class ParsePool {
   private spawn(): void {
     const worker = new Worker(WORKER_URL, {
       workerData: WORKER_DATA,
+      // Not the parent's flags: a test's `--import` preloads are for the main thread (a worker
+      // inherits them by default, and they fail there); the worker loads only what parsing needs.
+      execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 16 },
       // The worker's own output is not the request's: nothing it could print is wanted.
       stdout: true,
