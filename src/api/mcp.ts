@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ProtocolError, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
+import { clientOf } from '../limits/client.js';
 import { BodyTooLargeError, mediaType, readBody } from './body.js';
 import { callTool, hasTool, TOOL_LIST, type ToolDeps } from './mcp-tools.js';
 import { json } from './schemas.js';
@@ -179,7 +180,8 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
         'The body must be a JSON-RPC 2.0 message (an object) or, with protocol 2025-03-26, an array of them.',
       );
     }
-    const answer = await answerRpc(deps, options, c.req.raw, body);
+    // The tools that queue unheld components spend the client's discovery share.
+    const answer = await answerRpc({ ...deps, asker: clientOf(c) }, options, c.req.raw, body);
     const headers: Record<string, string> = {};
     const contentType = answer.headers.get('content-type');
     if (contentType) headers['content-type'] = contentType;

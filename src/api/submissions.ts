@@ -3,6 +3,7 @@ import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { planCheck } from '../operations/check-components.js';
 import { checkAnswerBody } from './check-answer-body.js';
+import { clientOf } from '../limits/client.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { parseManifest, parseSbom } from '../operations/parse-submission.js';
@@ -191,7 +192,10 @@ export function registerSubmissionRoutes(
     const text = decodeText(await readBody(c));
     const format = c.req.query('format');
     const parsed = type === 'application/json' ? manifestFromJson(text, format) : parseManifest(text, { format });
-    const plan = await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts, { queue });
+    // With ?queue=true the names are queued from the client's discovery share.
+    const plan = await planCheck({ ...deps, asker: clientOf(c) }, parsed, c.req.query('as_of'), deps.verdicts, {
+      queue,
+    });
     return c.body(checkAnswerBody(plan), 200, {
       'Content-Type': 'application/json',
     });
@@ -202,7 +206,9 @@ export function registerSubmissionRoutes(
     if (type !== '' && !SBOM_TYPES.includes(type)) throw new UnsupportedMediaTypeError(type, SBOM_TYPES);
     const queue = queueAsked(c.req.query('queue'));
     const parsed = parseSbom(decodeText(await readBody(c)), type);
-    const plan = await planCheck(deps, parsed, c.req.query('as_of'), deps.verdicts, { queue });
+    const plan = await planCheck({ ...deps, asker: clientOf(c) }, parsed, c.req.query('as_of'), deps.verdicts, {
+      queue,
+    });
     return c.body(checkAnswerBody(plan), 200, {
       'Content-Type': 'application/json',
     });
