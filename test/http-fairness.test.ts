@@ -81,6 +81,72 @@ describe.each(['memory', 'redis'] as const)('with %s buckets', (buckets) => {
       limits: { windowMs: WINDOW_MS },
     }).then((s) => (served = s));
 
+  it('spends a token per message of an MCP batch, and refuses whole, before running any of it, a batch the client cannot afford', async () => {
+    await start();
+    const from = '203.0.113.10';
+    const heads = (n: number) => Array.from({ length: n }, (_, i) => call('get_chain_head', {}, i));
+    const ten = await send<RpcAnswer[]>(from, '/mcp', heads(10));
+    expect(ten.status).toBe(200);
+    expect(ten.body).toHaveLength(10);
+    expect(left(ten.headers), 'ten messages, ten tokens').toBe(50);
+
+    // 50 left: the admission spends one, and the other 50 of 51 do not fit. Nothing runs.
+    const unheld = Array.from({ length: 51 }, (_, i) => call('check_component', { kind: 'npm', name: `b-${i}` }, i));
+    const refused = await send<RpcAnswer>(from, '/mcp', unheld);
+    expect(refused.status).toBe(429);
+    const retry = Number(refused.headers.get('retry-after'));
+    // Two tokens short of the whole batch: two tokens' time, less what refilled meanwhile.
+    expect(retry).toBeGreaterThan(2 * SECONDS_PER_TOKEN - 60);
+    expect(retry).toBeLessThanOrEqual(2 * SECONDS_PER_TOKEN);
+    expect(refused.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    expect(refused.body.detail).toMatch(/holds 51 messages, and each spends a rate-limit token/);
+    expect(refused.body.detail).toMatch(/49 of the 60 per 86400 seconds are left.*Nothing in it was run/);
+    expect(refused.body.detail).toMatch(/An API key \(X-API-Key\) raises the limit to 600/);
+    expect(left(refused.headers)).toBe(49);
+    expect(await watched(), 'no call of a refused batch ran').toEqual([]);
+
+    // More messages than the bucket ever holds: told how to split it.
+    const huge = await send<RpcAnswer>(from, '/mcp', heads(61));
+    expect(huge.status).toBe(400);
+    expect(huge.body.detail).toMatch(/the limit is 60 per 86400 seconds, so a batch holds at most 60/);
+
+    // 48 left: a batch of exactly 48 fits, and spends the bucket.
+    const fits = await send<RpcAnswer[]>(from, '/mcp', heads(48));
+    expect(fits.status).toBe(200);
+    expect(left(fits.headers)).toBe(0);
+    expect((await send(from, '/healthz')).status).toBe(429);
+    // Another client has its own budget.
+    expect(left((await send('203.0.113.11', '/mcp', heads(5))).headers)).toBe(55);
+  });
+
+  it('spends a token per message of a batch the MCP SDK’s transport sends, and the SDK reads the refusal', async () => {
+    await start();
+    const transport = new StreamableHTTPClientTransport(new URL('/mcp', served!.url), {
+      requestInit: { headers: as('203.0.113.12') },
+    });
+    const got: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => got.push(message);
+    await transport.start();
+    await transport.send({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'batcher', version: '0' } },
+    });
+    transport.setProtocolVersion('2025-03-26');
+    await transport.send(Array.from({ length: 20 }, (_, i) => call('get_chain_head', {}, i)));
+    expect(got).toHaveLength(21);
+    // 60 − 1 (initialize) − 20 = 39 left: a batch of 40 is refused whole.
+    const forty = Array.from({ length: 40 }, (_, i) => call('check_component', { kind: 'npm', name: `s-${i}` }, i));
+    await expect(transport.send(forty as JSONRPCMessage[])).rejects.toMatchObject({
+      code: 429,
+      message: expect.stringMatching(/holds 40 messages.*38 of the 60 per 86400 seconds are left/) as unknown,
+    });
+    expect(got).toHaveLength(21);
+    expect(await watched()).toEqual([]);
+    await transport.close();
+  });
+
   it('queues unheld names from each client’s daily share, whichever route names them, and leaves other clients theirs', async () => {
     await start({ clientShare: 5 });
     const a = '203.0.113.20';
