@@ -36,6 +36,13 @@ export type DiscoveryDeps = RecordDeps & {
   readonly asker?: DiscoveryAsker | null;
 };
 
+/**
+ * Days a discovered name may stay queued without a read showing it public: past them, its next
+ * failed read forgets it as a not-found would (operations/observe.ts). A name is read once a day,
+ * so that is about seven failed confirmations; asked about again, it is queued afresh.
+ */
+export const UNCONFIRMED_DAYS = 7;
+
 /** New names one request may queue: a 4 MB SBOM names tens of thousands. */
 export const MAX_QUEUED_PER_REQUEST = 1_000;
 
