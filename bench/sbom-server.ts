@@ -17,7 +17,7 @@ const app = build({
   sources,
   logError: console.error,
   // As a deployment runs by default: the queued run below writes to the watch list.
-  discovery: { enabled: true, dailyCap: 100_000 },
+  discovery: { enabled: true, dailyCap: 100_000, clientShare: 1_000 },
 });
 serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' }, () => process.send?.({ ready: 1 }));
 // 'baseline': after the warm-up request, collect garbage and report the resting RSS and the peak so far.

@@ -57,7 +57,7 @@ describe.each([
     const app = build({
       ...deps,
       limiter,
-      discovery: { enabled: true, dailyCap: 100 },
+      discovery: { enabled: true, dailyCap: 100, clientShare: 100 },
       logError: (e) => errors.push(e),
     });
     base = await new Promise<string>((resolve) => {

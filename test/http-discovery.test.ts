@@ -29,8 +29,14 @@ afterEach(async () => {
   await t.dispose();
 });
 
-const app = (discovery: DiscoverySettings | null) =>
-  build({ ...deps, sources: harness.sources, logError: () => {}, discovery });
+// No rate limit runs here, so no client's share applies (test/http-fairness.test.ts has those).
+const app = (discovery: Omit<DiscoverySettings, 'clientShare'> | null) =>
+  build({
+    ...deps,
+    sources: harness.sources,
+    logError: () => {},
+    discovery: discovery && { ...discovery, clientShare: discovery.dailyCap },
+  });
 
 interface Answer<T> {
   status: number;
@@ -99,15 +105,19 @@ describe('discovery over HTTP', () => {
     const a = app({ enabled: true, dailyCap: 3 });
     const first = await call<CheckAnswer>(a, '/api/v1/manifest?queue=true', components(['a-1', 'a-2']));
     expect(first.body.discovery).toMatchObject({ queued: 2 });
+    // Every asked name takes room, queued before or not: `a-1` is answered as `b-2`, never asked about.
     const second = await call<CheckAnswer>(a, '/api/v1/manifest?queue=true', components(['b-1', 'b-2', 'a-1']));
-    expect(second.body.discovery).toMatchObject({ unheld: 3, queued: 2, not_queued: 1 });
-    expect(second.body.discovery!.note).toMatch(
-      /daily bound on newly queued names \(3\) is reached; 1 were not queued/,
-    );
+    expect(second.body.discovery).toMatchObject({ unheld: 3, queued: 1, not_queued: 2 });
+    expect(second.body.discovery!.note).toMatch(/daily bound on queued names \(3\) is reached; 2 were not queued/);
+    expect(second.body.results.map((x) => [x.input.name, x.queued ?? false])).toEqual([
+      ['b-1', true],
+      ['b-2', false],
+      ['a-1', false],
+    ]);
     const entity = await call<EntityAnswer>(a, '/api/v1/entity/acme/over-the-bound');
     expect(entity.status).toBe(200);
     expect(entity.body.queued).toBeUndefined();
-    expect(entity.body.note).toMatch(/not queued for observation: this deployment's daily bound/);
+    expect(entity.body.note).toMatch(/did not queue it for observation: today's bound on names queued/);
     expect((await watched()).length).toBe(3);
   });
 

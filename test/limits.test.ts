@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryBuckets, MINUTE_MS, type BucketStore, type RatePolicy } from '../src/limits/bucket.js';
 import { RedisBuckets } from '../src/limits/redis-buckets.js';
+import { MemoryShares } from '../src/limits/shares.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from './support/redis.js';
 
 const perMinute = (limit: number): RatePolicy => ({ name: 'free', limit, windowMs: MINUTE_MS });
@@ -36,6 +37,24 @@ describe('in-process buckets', () => {
     expect(buckets.take('ip:a', policy).remaining).toBe(59);
   });
 
+  it('spends a batch all or none, and tells when the whole of it would fit', () => {
+    const policy = perMinute(60);
+    for (let i = 0; i < 10; i++) buckets.take('ip:b', policy);
+    expect(buckets.takeAll('ip:b', policy, 49, 50)).toMatchObject({ allowed: true, remaining: 1 });
+    // One token left, six wanted by the request when sent again: five seconds at one a second.
+    expect(buckets.takeAll('ip:b', policy, 5, 6)).toEqual({
+      policy,
+      allowed: false,
+      remaining: 1,
+      retryAfterSeconds: 5,
+      resetSeconds: 59,
+    });
+    expect(buckets.take('ip:b', policy), 'a refused batch spent nothing').toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
+  });
+
   it('forgets buckets that are full again, so distinct clients do not pile up', async () => {
     const fresh = new MemoryBuckets(() => clock);
     for (let i = 0; i < 1_000; i++) fresh.take(`ip:198.51.100.${i}`, perMinute(60));
@@ -44,6 +63,20 @@ describe('in-process buckets', () => {
     fresh.sweep();
     expect(fresh.size).toBe(0);
     await fresh.close();
+  });
+});
+
+describe('in-process discovery shares', () => {
+  it('grants each client its share of the day, and afresh the next day', () => {
+    const shares = new MemoryShares();
+    expect(shares.takeShare('ip:a', '2026-11-22', 3, 5)).toBe(3);
+    expect(shares.takeShare('ip:a', '2026-11-22', 3, 5)).toBe(2);
+    expect(shares.takeShare('ip:a', '2026-11-22', 1, 5)).toBe(0);
+    expect(shares.takeShare('key:k1', '2026-11-22', 9, 5)).toBe(5);
+    expect(shares.takeShare('ip:a', '2026-11-23', 4, 5)).toBe(4);
+    // Yesterday is forgotten; an ask dated yesterday but counted after midnight spends today's share.
+    expect(shares.size).toBe(1);
+    expect(shares.takeShare('ip:a', '2026-11-22', 4, 5)).toBe(1);
   });
 });
 
@@ -123,6 +156,39 @@ describe('Redis buckets', () => {
         expect(ttl).toBeGreaterThan(0);
         expect(ttl).toBeLessThanOrEqual(2 * MINUTE_MS);
         expect(await redis.get(key)).toMatch(/^[\d.]+ \d+$/);
+      }
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('spends a batch all or none, on Redis time', async () => {
+    const buckets = await redisBuckets(prefix());
+    const policy: RatePolicy = { name: 'free', limit: 60, windowMs: 3_600_000 };
+    await buckets.take('ip:b', policy);
+    expect(await buckets.takeAll('ip:b', policy, 59, 60)).toMatchObject({ allowed: true, remaining: 0 });
+    const refused = await buckets.takeAll('ip:b', policy, 3, 4);
+    expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+    // Four tokens at one a minute, less the moment that passed.
+    expect(refused.retryAfterSeconds).toBeGreaterThan(230);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(240);
+  });
+
+  it('grants a client’s discovery share once across instances, under a keyed hash with a TTL', async () => {
+    const p = prefix();
+    const [a, b] = [await redisBuckets(p), await redisBuckets(p)];
+    const grants = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).takeShare('ip:203.0.113.8', '2026-11-22', 1, 10)),
+    );
+    expect(grants.reduce((sum, n) => sum + n, 0)).toBe(10);
+    expect(await a.takeShare('ip:203.0.113.8', '2026-11-23', 4, 10), 'a new day').toBe(4);
+    const redis = new Redis(REDIS_URL);
+    try {
+      const keys = await redis.keys(`${p}share:*`);
+      expect(keys).toHaveLength(2);
+      for (const key of keys) {
+        expect(key).not.toContain('203.0.113');
+        expect(await redis.pttl(key)).toBeGreaterThan(24 * 60 * MINUTE_MS);
       }
     } finally {
       redis.disconnect();

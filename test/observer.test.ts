@@ -129,6 +129,39 @@ describe.each([
     });
   });
 
+  it('forgets a discovered name no read has shown public once it has been queued a week; an operator’s stays', async () => {
+    // Images on registries Tended does not read: every read is not_observed ("unsupported"), for ever.
+    const privateImage = ref('docker', 'registry.secretco.example/team/billing:1.0');
+    const watchedImage = ref('docker', 'quay.io/acme/tool:1.0');
+    await t.store.watchAdd([watchedImage], '2026-03-15T12:00:00.000Z');
+    await t.store.queueDiscovered([privateImage], '2026-03-15T12:00:00.000Z', {
+      add: true,
+      dailyCap: 100,
+      countAsked: true,
+    });
+    const watched = async () => (await t.store.watchList()).map((w) => w.component.id).sort();
+    expect(await observeDue(deps, PASS)).toMatchObject({ observed: 1, unconfirmed: 1, dropped: 0 });
+    // Six days on, still read once a day and still waiting for a read to show it public.
+    deps.clock.set('2026-03-21T12:30:00Z');
+    expect(await observeDue(deps, PASS)).toMatchObject({ observed: 1, unconfirmed: 1, dropped: 0 });
+    expect(await watched()).toEqual([watchedImage.id, privateImage.id].sort());
+    // A week after it was queued, its next failed read forgets it with no trace; the operator's image stays.
+    deps.clock.set('2026-03-22T12:00:00Z');
+    expect(await observeDue(deps, PASS)).toMatchObject({ observed: 1, unconfirmed: 0, dropped: 1 });
+    expect(await watched()).toEqual([watchedImage.id]);
+    expect(await t.store.observationsOf(privateImage)).toEqual([]);
+    expect((await t.store.observationsOf(watchedImage)).map((o) => o.state)).toEqual([
+      'not_observed',
+      'not_observed',
+      'not_observed',
+    ]);
+    // Asked about again, it is a new name, queued afresh.
+    const again = { add: true, dailyCap: 100, countAsked: true };
+    expect(await t.store.queueDiscovered([privateImage], '2026-03-22T12:00:00.000Z', again)).toMatchObject({
+      added: 1,
+    });
+  });
+
   it('takes a census of the watched npm packages and chains it', async () => {
     await t.store.watchAdd(
       [ref('npm', 'left-padded'), ref('npm', '@acme/widgets'), ref('github', 'acme/rocket')],

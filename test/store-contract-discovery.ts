@@ -51,16 +51,20 @@ export function storeDiscoveryContract(backend: 'sqlite' | 'postgres', open: () 
       expect(await store.treeSize(), 'the watch list is not the record').toBe(0);
     });
 
-    it('is confirmed by its first observation, and only discovered names without one are unconfirmed', async () => {
+    it('is confirmed by its first observation, and only discovered names without one are unconfirmed, each with when it was queued', async () => {
       await store.watchAdd([gh('acme/operator')], DAY);
-      await store.queueDiscovered([gh('acme/public'), gh('acme/private')], DAY, add);
+      await store.queueDiscovered([gh('acme/public')], DAY, add);
+      const later = '2026-03-16T08:00:00.000Z';
+      await store.queueDiscovered([gh('acme/private')], later, add);
+      // Asked again: it stays queued since it was first queued, so an expiry cannot be put off by asking.
+      await store.queueDiscovered([gh('acme/public')], later, { ...add, countAsked: true });
       const all = [gh('acme/operator'), gh('acme/public'), gh('acme/private')];
       expect([...(await store.unconfirmedDiscoveries(all))].sort()).toEqual([
-        'github:acme/private',
-        'github:acme/public',
+        ['github:acme/private', later],
+        ['github:acme/public', DAY],
       ]);
       await store.appendObservations([githubObservation('acme/public', '2026-03-15', 'alive')], notary.seal);
-      expect([...(await store.unconfirmedDiscoveries(all))]).toEqual(['github:acme/private']);
+      expect([...(await store.unconfirmedDiscoveries(all))]).toEqual([['github:acme/private', later]]);
       const listed = await store.watchList();
       expect(listed.find((w) => w.component.id === 'acme/public')).toMatchObject({
         discovered: true,
@@ -90,13 +94,15 @@ export function storeDiscoveryContract(backend: 'sqlite' | 'postgres', open: () 
       expect(again.added).toBe(1);
     });
 
-    it('queues an owner once against the daily bound, lists it when due, and forgets it or retries it later', async () => {
-      expect(await store.queueOwner('orgco', DAY, 2)).toBe('queued');
-      expect(await store.queueOwner('orgco', DAY, 2), 'the same owner again').toBe('listed');
-      expect(await store.queueDiscovered([npm('one-more')], DAY, { add: true, dailyCap: 2 })).toMatchObject({
+    it('queues an owner once, each ask counted against the daily bound, lists it when due, and forgets it or retries it later', async () => {
+      expect(await store.queueOwner('orgco', DAY, 3)).toBe('queued');
+      expect(await store.queueOwner('orgco', DAY, 3), 'the same owner again, counted again').toBe('listed');
+      expect(await store.queueDiscovered([npm('one-more')], DAY, { add: true, dailyCap: 3 })).toMatchObject({
         added: 1,
       });
-      expect(await store.queueOwner('otherco', DAY, 2), 'the owner and one name used the day').toBe('over_cap');
+      expect(await store.queueOwner('otherco', DAY, 3), 'two asks and one name used the day').toBe('over_cap');
+      // Past the bound an owner queued before is answered as one never asked about: nothing tells them apart.
+      expect(await store.queueOwner('orgco', DAY, 3)).toBe('over_cap');
       expect(await store.dueOwners(DAY, 10)).toEqual(['orgco']);
       expect(await store.dueOwners('2026-03-15T11:00:00.000Z', 10), 'not due before it was queued').toEqual([]);
       await store.finishOwner('orgco', '2026-03-15T13:00:00.000Z');
@@ -106,22 +112,50 @@ export function storeDiscoveryContract(backend: 'sqlite' | 'postgres', open: () 
       expect(await store.dueOwners('2026-03-16T00:00:00.000Z', 10), 'forgotten').toEqual([]);
     });
 
-    it('holds the daily bound across connections racing, and starts afresh the next UTC day', async () => {
-      const other = await t.reopen();
-      const cap = { add: true, dailyCap: 5 };
-      const names = (prefix: string) => Array.from({ length: 4 }, (_, i) => npm(`${prefix}-${i}`));
-      // PostgreSQL: two connections at once (the counter row's lock orders them). SQLite: one after
-      // the other, since two connections in one thread cannot wait on each other's write lock; the
-      // transaction holds that lock from its first statement, which orders processes the same way.
-      const a = store.queueDiscovered(names('a'), DAY, cap);
-      if (backend === 'sqlite') await a;
-      const b = await other.queueDiscovered(names('b'), DAY, cap);
-      const [first] = await Promise.all([a]);
-      expect(first.added + b.added).toBe(5);
-      expect(first.over_cap + b.over_cap).toBe(3);
-      expect((await store.watchList()).length).toBe(5);
-      expect((await store.queueDiscovered([npm('c-0')], '2026-03-15T23:59:59.000Z', cap)).over_cap).toBe(1);
-      expect((await store.queueDiscovered([npm('c-0')], '2026-03-16T00:00:00.000Z', cap)).added).toBe(1);
+    it('counts every name a client asks against the day, queued before or not, and lists the first the day has room for', async () => {
+      const asked = { add: true, dailyCap: 3, countAsked: true };
+      await store.watchAdd([gh('acme/operator')], DAY);
+      const first = await store.queueDiscovered([npm('a'), npm('b')], DAY, asked);
+      expect(first).toMatchObject({ added: 2, over_cap: 0 });
+      expect([...first.listed].sort()).toEqual(['npm:a', 'npm:b']);
+      // `a` was queued before: it takes the day's last room all the same, and `c` none.
+      const second = await store.queueDiscovered([npm('a'), npm('c')], DAY, asked);
+      expect(second).toMatchObject({ added: 0, over_cap: 1 });
+      expect([...second.listed]).toEqual(['npm:a']);
+      // Past the bound, names queued before (by a read, by an operator) and a name never asked about are answered alike.
+      const third = await store.queueDiscovered([npm('c'), npm('b'), gh('acme/operator')], DAY, asked);
+      expect(third).toMatchObject({ added: 0, over_cap: 3 });
+      expect([...third.listed]).toEqual([]);
+      expect((await store.watchList()).map((w) => `${w.component.kind}:${w.component.id}`).sort()).toEqual([
+        'github:acme/operator',
+        'npm:a',
+        'npm:b',
+      ]);
+      const tomorrow = await store.queueDiscovered([npm('c'), npm('a')], '2026-03-16T00:00:00.000Z', asked);
+      expect(tomorrow).toMatchObject({ added: 1, over_cap: 0 });
+      expect([...tomorrow.listed].sort()).toEqual(['npm:a', 'npm:c']);
+      expect(await store.treeSize(), 'the watch list is not the record').toBe(0);
     });
+
+    it.each([false, true])(
+      'holds the daily bound across connections racing, and starts afresh the next UTC day (counting asks: %s)',
+      async (countAsked) => {
+        const other = await t.reopen();
+        const cap = { add: true, dailyCap: 5, countAsked };
+        const names = (prefix: string) => Array.from({ length: 4 }, (_, i) => npm(`${prefix}-${i}`));
+        // PostgreSQL: two connections at once (the counter row's lock orders them). SQLite: one after
+        // the other, since two connections in one thread cannot wait on each other's write lock; the
+        // transaction holds that lock from its first statement, which orders processes the same way.
+        const a = store.queueDiscovered(names('a'), DAY, cap);
+        if (backend === 'sqlite') await a;
+        const b = await other.queueDiscovered(names('b'), DAY, cap);
+        const [first] = await Promise.all([a]);
+        expect(first.added + b.added).toBe(5);
+        expect(first.over_cap + b.over_cap).toBe(3);
+        expect((await store.watchList()).length).toBe(5);
+        expect((await store.queueDiscovered([npm('c-0')], '2026-03-15T23:59:59.000Z', cap)).over_cap).toBe(1);
+        expect((await store.queueDiscovered([npm('c-0')], '2026-03-16T00:00:00.000Z', cap)).added).toBe(1);
+      },
+    );
   });
 }

@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { clientOf } from '../limits/client.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
 import type { AnswerCache } from '../operations/answer-cache.js';
@@ -39,8 +40,9 @@ export function registerEntityRoutes(
   const answers = deps.entityAnswers ?? entityAnswerCache(DEFAULT_ANSWER_CACHE_BYTES);
   app.openAPIRegistry.registerPath(entityRoute);
   app.get('/api/v1/entity/:owner/:repo', async (c) => {
+    // A read of an unheld repository queues it, from its client's discovery share.
     const answer = await readEntityJson(
-      deps,
+      { ...deps, asker: clientOf(c) },
       answers,
       c.req.param('owner'),
       c.req.param('repo'),
@@ -51,6 +53,9 @@ export function registerEntityRoutes(
     return c.body(answer.json, 200, { 'content-type': 'application/json', ETag: answer.etag }) as never;
   });
   app.openapi(orgRoute, async (c) => {
-    return c.json(await readOrg(deps, c.req.valid('param').org, c.req.valid('query').as_of), 200);
+    return c.json(
+      await readOrg({ ...deps, asker: clientOf(c) }, c.req.valid('param').org, c.req.valid('query').as_of),
+      200,
+    );
   });
 }

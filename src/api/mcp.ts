@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ProtocolError, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
+import { rateLimitValue } from '../limits/bucket.js';
+import { clientOf } from '../limits/client.js';
 import { BodyTooLargeError, mediaType, readBody } from './body.js';
 import { answerBudget } from './check-answer-body.js';
 import { callTool, hasTool, TOOL_LIST, type AnswerBytes, type ToolDeps } from './mcp-tools.js';
@@ -25,6 +27,8 @@ const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const INVALID_PARAMS = -32602;
+// JSON-RPC leaves -32000 to -32099 to the server; MCP names no code for a rate limit.
+const RATE_LIMITED = -32000;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -174,6 +178,8 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
         return rpcError(c, 400, INVALID_REQUEST, 'The batch is empty; send at least one JSON-RPC message.');
       if (body.some((m) => isMethod(m, 'initialize')))
         return rpcError(c, 400, INVALID_REQUEST, 'initialize cannot be part of a batch; send it alone.');
+      const refused = await spendBatch(c, body.length);
+      if (refused) return refused;
     } else if (body === null || typeof body !== 'object') {
       return rpcError(
         c,
@@ -182,7 +188,11 @@ export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: Mcp
         'The body must be a JSON-RPC 2.0 message (an object) or, with protocol 2025-03-26, an array of them.',
       );
     }
-    const answer = await answerRpc(deps, options, c.req.raw, body, { remaining: answerBudget(bodyBytes) });
+    // The tools that queue unheld components spend the client's discovery share; the answers of
+    // every call share one byte bound.
+    const answer = await answerRpc({ ...deps, asker: clientOf(c) }, options, c.req.raw, body, {
+      remaining: answerBudget(bodyBytes),
+    });
     const headers: Record<string, string> = {};
     const contentType = answer.headers.get('content-type');
     if (contentType) headers['content-type'] = contentType;
@@ -240,9 +250,44 @@ async function answerRpc(
   }
 }
 
+/**
+ * A batch spends a rate-limit token per message, as the messages sent one by one would (DESIGN
+ * §8c): the request's admission spent one, and the others are spent here at once, all or none.
+ * A batch the client cannot afford whole is refused whole, before any of it runs (429, with
+ * Retry-After for when the whole batch fits): a client need not work out which calls ran, every
+ * HTTP client and MCP SDK reads a 429, and sending the same batch again later is the whole fix.
+ * A batch larger than the bucket itself can never fit, so it is a 400 saying how to split it.
+ */
+async function spendBatch(c: Context, messages: number): Promise<Response | null> {
+  const client = clientOf(c);
+  if (client === undefined || messages <= 1) return null;
+  const { policy, keyedLimit } = client;
+  const each = `This batch holds ${messages} messages, and each spends a rate-limit token, as it would sent alone`;
+  const limit = `${policy.limit} per ${policy.windowMs / 1000} seconds`;
+  const raise = keyedLimit === null ? '' : ` An API key (X-API-Key) raises the limit to ${keyedLimit}.`;
+  if (messages > policy.limit)
+    return rpcError(
+      c,
+      400,
+      INVALID_REQUEST,
+      `${each}; the limit is ${limit}, so a batch holds at most ${policy.limit}. Nothing in it was run: send it as smaller batches.${raise}`,
+    );
+  const take = await client.spendMore(messages - 1);
+  // The answer tells the budget left after the whole batch, as the edge told it after the request's own token.
+  c.header('ratelimit', rateLimitValue(take));
+  if (take.allowed) return null;
+  return rpcError(
+    c,
+    429,
+    RATE_LIMITED,
+    `${each}; ${take.remaining} of the ${limit} are left after the one this request spent, too few for its other ${messages - 1}. Nothing in it was run: send it again in ${take.retryAfterSeconds} s, or as smaller batches.${raise}`,
+    { 'Retry-After': String(take.retryAfterSeconds) },
+  );
+}
+
 function rpcError(
   c: Context,
-  status: 400 | 403 | 405 | 413 | 415,
+  status: 400 | 403 | 405 | 413 | 415 | 429,
   code: number,
   message: string,
   headers: Record<string, string> = {},

@@ -3,6 +3,7 @@ import { COMPONENT_KINDS } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { planCheck } from '../operations/check-components.js';
 import { answerBudget, checkAnswerBody } from './check-answer-body.js';
+import { clientOf } from '../limits/client.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { ComponentsBody, PastedBody } from '../operations/json-manifest.js';
@@ -189,7 +190,10 @@ export function registerSubmissionRoutes(
     const budget = answerBudget(body.byteLength);
     const format = c.req.query('format');
     const submitted = await deps.parsing.parse({ route: 'manifest', body, json: type === 'application/json', format });
-    const plan = await planCheck(deps, submitted, c.req.query('as_of'), deps.verdicts, { queue });
+    // With ?queue=true the names are queued from the client's discovery share.
+    const plan = await planCheck({ ...deps, asker: clientOf(c) }, submitted, c.req.query('as_of'), deps.verdicts, {
+      queue,
+    });
     return c.body(checkAnswerBody(plan, budget), 200, {
       'Content-Type': 'application/json',
     });
@@ -202,7 +206,9 @@ export function registerSubmissionRoutes(
     const body = await readBody(c);
     const budget = answerBudget(body.byteLength);
     const submitted = await deps.parsing.parse({ route: 'sbom', body, contentType: type });
-    const plan = await planCheck(deps, submitted, c.req.query('as_of'), deps.verdicts, { queue });
+    const plan = await planCheck({ ...deps, asker: clientOf(c) }, submitted, c.req.query('as_of'), deps.verdicts, {
+      queue,
+    });
     return c.body(checkAnswerBody(plan, budget), 200, {
       'Content-Type': 'application/json',
     });

@@ -13,3 +13,22 @@ describe('TENDED_ANSWER_CACHE_BYTES', () => {
     expect(() => loadConfig({ TENDED_ANSWER_CACHE_BYTES: value })).toThrow(/TENDED_ANSWER_CACHE_BYTES/);
   });
 });
+
+describe('TENDED_DISCOVERY_SHARE', () => {
+  it('defaults to 1,000 names a client a day, never more than the daily bound, and takes a whole number', () => {
+    expect(loadConfig({}).discovery).toEqual({ enabled: true, dailyCap: 100_000, clientShare: 1_000 });
+    expect(loadConfig({ TENDED_DISCOVERY_DAILY: '300' }).discovery.clientShare).toBe(300);
+    expect(loadConfig({ TENDED_DISCOVERY_SHARE: '50' }).discovery.clientShare).toBe(50);
+  });
+
+  it.each([
+    [{ TENDED_DISCOVERY_SHARE: '0' }, /at least 1/],
+    [{ TENDED_DISCOVERY_SHARE: '2.5' }, /whole number/],
+    [{ TENDED_DISCOVERY_SHARE: 'many' }, /TENDED_DISCOVERY_SHARE/],
+    [{ TENDED_DISCOVERY_SHARE: '5000', TENDED_DISCOVERY_DAILY: '1000' }, /spend the whole day/],
+  ])('refuses %o with a sentence naming the variable', (env, why) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(/TENDED_DISCOVERY_SHARE/);
+    expect(() => loadConfig(env)).toThrow(why);
+  });
+});

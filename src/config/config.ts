@@ -38,8 +38,8 @@ export interface Config {
   readonly publicUrl: string;
   /** Where `tended export --daily` writes its dumps and /api/v1/exports serves them from. */
   readonly exportDir: string;
-  /** TENDED_DISCOVERY, TENDED_DISCOVERY_DAILY: reads queue the unheld components they name. */
-  readonly discovery: { readonly enabled: boolean; readonly dailyCap: number };
+  /** TENDED_DISCOVERY, TENDED_DISCOVERY_DAILY, TENDED_DISCOVERY_SHARE: reads queue the unheld components they name. */
+  readonly discovery: { readonly enabled: boolean; readonly dailyCap: number; readonly clientShare: number };
   /** TENDED_ANSWER_CACHE_BYTES: the most the serialised entity answers kept in memory may hold. */
   readonly answerCacheBytes: number;
   /** TENDED_PARSE_THREADS, TENDED_PARSE_DEADLINE_MS, TENDED_PARSE_MEMORY_MB: the parse pool (DESIGN §8c). */
@@ -49,6 +49,12 @@ export interface Config {
 const onOff = z.enum(['on', 'off']);
 const url = z.url({ protocol: /^https?$/ });
 const positiveInt = z.coerce.number().int().positive();
+/**
+ * Names one client may ask to queue a UTC day: one full request's worth (operations/discovery.ts
+ * MAX_QUEUED_PER_REQUEST), a hundredth of the default daily bound, so it takes a hundred clients
+ * to spend the day.
+ */
+export const DISCOVERY_SHARE_DEFAULT = 1_000;
 /** 64 MB: some 20,000 answers of a few kB, the hot repositories of a day, beside a ~60 MB process. */
 export const ANSWER_CACHE_BYTES_DEFAULT = 64 * 1024 * 1024;
 
@@ -103,6 +109,11 @@ const Env = z.object({
   TENDED_PAGE_MIN_DEPENDENTS: z.coerce.number().int().min(0).default(1),
   TENDED_DISCOVERY: onOff.default('on'),
   TENDED_DISCOVERY_DAILY: z.coerce.number().int().min(0).default(100_000),
+  TENDED_DISCOVERY_SHARE: z.coerce
+    .number()
+    .int('TENDED_DISCOVERY_SHARE is a whole number of names, e.g. 1000')
+    .min(1, 'TENDED_DISCOVERY_SHARE must be at least 1 (TENDED_DISCOVERY=off turns discovery off)')
+    .optional(),
   TENDED_PUBLIC_URL: url.optional(),
   // At least 1 MB: a smaller cache holds too few answers to spare the store anything.
   TENDED_ANSWER_CACHE_BYTES: z.coerce
@@ -137,6 +148,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.TENDED_DISCOVERY_SHARE !== undefined && e.TENDED_DISCOVERY_SHARE > e.TENDED_DISCOVERY_DAILY)
+    throw new ConfigError(
+      `invalid configuration:\n  TENDED_DISCOVERY_SHARE: ${e.TENDED_DISCOVERY_SHARE} is more than TENDED_DISCOVERY_DAILY (${e.TENDED_DISCOVERY_DAILY}); a share that large lets one client spend the whole day`,
+    );
   const dataDir = e.DATABASE_URL.startsWith('sqlite:') ? dirOf(e.DATABASE_URL.slice('sqlite:'.length)) : './data';
   const strip = (u: string) => trimTrailing(u, '/');
   return Object.freeze({
@@ -177,7 +192,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       deadlineMs: e.TENDED_PARSE_DEADLINE_MS,
       memoryMb: e.TENDED_PARSE_MEMORY_MB,
     }),
-    discovery: Object.freeze({ enabled: e.TENDED_DISCOVERY === 'on', dailyCap: e.TENDED_DISCOVERY_DAILY }),
+    discovery: Object.freeze({
+      enabled: e.TENDED_DISCOVERY === 'on',
+      dailyCap: e.TENDED_DISCOVERY_DAILY,
+      // Unset, the default, but never more than the day itself (a small deployment's bound).
+      clientShare: e.TENDED_DISCOVERY_SHARE ?? Math.min(DISCOVERY_SHARE_DEFAULT, e.TENDED_DISCOVERY_DAILY),
+    }),
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });
 }

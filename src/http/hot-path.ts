@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Take } from '../limits/bucket.js';
+import { rateLimitValue, type Take } from '../limits/bucket.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { LICENSE_LINK } from './app.js';
 import { addressOf } from './client-address.js';
 import { EXPOSE_HEADERS } from './cors.js';
 import { noneMatch } from './http-caching.js';
-import { policyHeaderOf, rateLimitValue, SPENT } from './rate-limit.js';
+import { policyHeaderOf, SPENT } from './rate-limit.js';
 
 /** A Node request listener: the framework's, which the hot path hands every request it does not answer. */
 export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import type { Take, RatePolicy } from '../limits/bucket.js';
+import { rateLimitValue, type Take, type RatePolicy } from '../limits/bucket.js';
+import { admitClient, RequestClient } from '../limits/client.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { apiKeyChecker, type KeyCheck } from '../operations/api-keys.js';
 import type { Store } from '../storage/store.js';
@@ -40,7 +41,7 @@ export function rateLimit(limiter: RateLimiter, store: Store): RateLimitStep {
     ratelimit: rateLimitValue(take),
   });
 
-  const decide = (c: Context, take: Take): Take | Response => {
+  const decide = (c: Context, take: Take, client: string): Take | Response => {
     if (!take.allowed) {
       const policy = take.policy;
       const more = policy === limiter.free ? ` An API key (X-API-Key) raises it to ${limiter.keyed.limit}.` : '';
@@ -55,6 +56,8 @@ export function rateLimit(limiter: RateLimiter, store: Store): RateLimitStep {
     // Lower-case names: what fetch Headers store anyway, so set() need not fold them.
     c.header('ratelimit-policy', policyHeader(take.policy));
     c.header('ratelimit', rateLimitValue(take));
+    // What the route may spend beyond this token (an MCP batch, discovery's share), from the same client.
+    admitClient(c, new RequestClient(limiter, client, take.policy));
     return take;
   };
 
@@ -76,7 +79,8 @@ export function rateLimit(limiter: RateLimiter, store: Store): RateLimitStep {
       const spent = await limiter.take(`ip:${clientAddress(c, limiter.trustProxy)}`, limiter.free);
       return detailResponse(c, 401, keyProblem(check), limitHeaders(spent));
     }
-    return decide(c, await limiter.take(`key:${check.id}`, limiter.keyed));
+    const client = `key:${check.id}`;
+    return decide(c, await limiter.take(client, limiter.keyed), client);
   };
 
   return {
@@ -84,13 +88,15 @@ export function rateLimit(limiter: RateLimiter, store: Store): RateLimitStep {
       // A request the hot path spent a token for and then handed over (a cache miss, a refusal):
       // the same spend decides, so no request pays twice.
       const spent = (c.env as { incoming?: Record<symbol, Take | undefined> } | undefined)?.incoming?.[SPENT];
-      if (spent !== undefined) return decide(c, spent);
+      // The hot path serves keyless requests only, so that token came from the address.
+      if (spent !== undefined) return decide(c, spent, `ip:${clientAddress(c, limiter.trustProxy)}`);
       const key = apiKeyHeader(c);
       // An empty X-API-Key (a client configured without one) is no key: the free limit.
       if (key !== null && key !== '') return keyed(c, key);
-      const taken = limiter.take(`ip:${clientAddress(c, limiter.trustProxy)}`, limiter.free);
+      const client = `ip:${clientAddress(c, limiter.trustProxy)}`;
+      const taken = limiter.take(client, limiter.free);
       // In-process buckets answer synchronously: no promise, no extra turn of the event loop.
-      return taken instanceof Promise ? taken.then((take) => decide(c, take)) : decide(c, taken);
+      return taken instanceof Promise ? taken.then((take) => decide(c, take, client)) : decide(c, taken, client);
     },
     finish(headers, take) {
       headers.set('ratelimit-policy', policyHeader(take.policy));
@@ -114,10 +120,6 @@ function apiKeyHeader(c: Context): string | null {
       found = found === null ? raw[i + 1]! : `${found}, ${raw[i + 1]!}`;
   }
   return found;
-}
-
-export function rateLimitValue(take: Take): string {
-  return `"${take.policy.name}";r=${take.remaining};t=${take.resetSeconds}`;
 }
 
 function keyProblem(check: Exclude<KeyCheck, { status: 'valid' }>): string {

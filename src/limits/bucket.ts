@@ -28,6 +28,12 @@ export interface Take {
 export interface BucketStore {
   /** In-process buckets answer at once; Redis ones with a promise. */
   take(client: string, policy: RatePolicy): Take | Promise<Take>;
+  /**
+   * Spends `wanted` tokens at once, or none when fewer are left (an MCP batch is run whole or not
+   * at all). A refusal's Retry-After is when `whole` tokens are back: what the request costs when
+   * it is sent again, the token its admission spent included.
+   */
+  takeAll(client: string, policy: RatePolicy, wanted: number, whole: number): Take | Promise<Take>;
   close(): Promise<void>;
 }
 
@@ -50,12 +56,30 @@ export function takeResult(allowed: boolean, tokens: number, policy: RatePolicy)
   };
 }
 
+/** The spend of `wanted` tokens out of `tokens` (after refill): all of them, or a refusal that waits for `whole`. */
+export function takeAllResult(tokens: number, wanted: number, whole: number, policy: RatePolicy): Take {
+  if (tokens >= wanted) return takeResult(true, tokens - wanted, policy);
+  const refused = takeResult(false, tokens, policy);
+  const msPerToken = policy.windowMs / policy.limit;
+  return { ...refused, retryAfterSeconds: Math.max(1, Math.ceil(((whole - tokens) * msPerToken) / 1000)) };
+}
+
+/** The RateLimit header's value (draft-ietf-httpapi-ratelimit-headers): the policy, tokens left, seconds until full. */
+export function rateLimitValue(take: Take): string {
+  return `"${take.policy.name}";r=${take.remaining};t=${take.resetSeconds}`;
+}
+
 /**
  * A bucket's name from a client address or key id: a keyed hash, so neither memory dumps nor Redis
  * hold a client IP, and without the secret the names cannot be matched back to addresses.
  */
 export function bucketName(secret: Uint8Array, policy: RatePolicy, client: string): string {
-  return `${policy.name}:${createHmac('sha256', secret).update(client).digest('base64url').slice(0, 22)}`;
+  return `${policy.name}:${clientHash(secret, client)}`;
+}
+
+/** The keyed hash that stands for a client (address or key id) wherever it is kept outside this process. */
+export function clientHash(secret: Uint8Array, client: string): string {
+  return createHmac('sha256', secret).update(client).digest('base64url').slice(0, 22);
 }
 
 /** Memory entries checked for a full (hence forgettable) bucket at most this often. */
@@ -85,6 +109,27 @@ export class MemoryBuckets implements BucketStore {
     let tokens = bucket ? refill(bucket.tokens, now - bucket.at, policy) : policy.limit;
     const allowed = tokens >= 1;
     if (allowed) tokens -= 1;
+    this.keep(name, bucket, tokens, now, policy);
+    return takeResult(allowed, tokens, policy);
+  }
+
+  takeAll(client: string, policy: RatePolicy, wanted: number, whole: number): Take {
+    const name = `${policy.name}:${client}`;
+    const now = this.now();
+    const bucket = this.buckets.get(name);
+    const tokens = bucket ? refill(bucket.tokens, now - bucket.at, policy) : policy.limit;
+    const take = takeAllResult(tokens, wanted, whole, policy);
+    this.keep(name, bucket, take.allowed ? tokens - wanted : tokens, now, policy);
+    return take;
+  }
+
+  private keep(
+    name: string,
+    bucket: { tokens: number; at: number } | undefined,
+    tokens: number,
+    now: number,
+    policy: RatePolicy,
+  ): void {
     if (bucket) {
       bucket.tokens = tokens;
       bucket.at = now;
@@ -93,7 +138,6 @@ export class MemoryBuckets implements BucketStore {
       // windowMs rides along so the sweep knows when this bucket is full again.
       this.buckets.set(name, { tokens, at: now, windowMs: policy.windowMs });
     }
-    return takeResult(allowed, tokens, policy);
   }
 
   /** How many buckets are held (for tests: forgotten buckets must not pile up). */

@@ -1,5 +1,6 @@
 import { MemoryBuckets, MINUTE_MS, type BucketStore, type RatePolicy, type Take } from './bucket.js';
 import { RedisBuckets, type RedisState } from './redis-buckets.js';
+import { MemoryShares, type ShareStore } from './shares.js';
 
 /** What /healthz says about the buckets. */
 export interface LimiterStatus {
@@ -17,6 +18,10 @@ export interface RateLimiter {
   /** How long an API key lookup is believed: a revoke takes effect within this. */
   readonly keyCacheMs: number;
   take(client: string, policy: RatePolicy): Take | Promise<Take>;
+  /** Spends `wanted` tokens or none (BucketStore.takeAll): an MCP batch's messages past the first. */
+  takeAll(client: string, policy: RatePolicy, wanted: number, whole: number): Take | Promise<Take>;
+  /** Up to `wanted` of the client's discovery share for the UTC `day` (shares.ts). */
+  takeShare(client: string, day: string, wanted: number, share: number): Promise<number>;
   status(): LimiterStatus;
   /** Waits (at start) until the shared buckets answer; false at once when there are none. */
   waitForShared(ms: number): Promise<boolean>;
@@ -50,33 +55,55 @@ export function createRateLimiter(options: LimiterOptions): RateLimiter {
   const redis = options.redisUrl
     ? new RedisBuckets(options.redisUrl, { prefix: options.redisPrefix, onState: options.onRedisState })
     : null;
-  const buckets: BucketStore = redis ? new FallbackBuckets(redis, memory) : memory;
+  const memoryShares = new MemoryShares();
+  const fallback = redis ? new FallbackBuckets(redis, memory, memoryShares) : null;
+  const buckets: BucketStore = fallback ?? memory;
+  const shares: ShareStore = fallback ?? memoryShares;
   return {
     free: { name: 'free', limit: options.free, windowMs },
     keyed: { name: 'key', limit: options.keyed, windowMs },
     trustProxy: new Set((options.trustProxy ?? []).map(normaliseAddress)),
     keyCacheMs: options.keyCacheMs ?? KEY_CACHE_MS,
     take: (client, policy) => buckets.take(client, policy),
+    takeAll: (client, policy, wanted, whole) => buckets.takeAll(client, policy, wanted, whole),
+    takeShare: async (client, day, wanted, share) => shares.takeShare(client, day, wanted, share),
     status: () =>
       redis ? { buckets: redis.state === 'connected' ? 'redis' : 'memory', redis: redis.state } : { buckets: 'memory' },
     close: async () => {
       await redis?.close();
       await memory.close();
+      memoryShares.clear();
     },
     waitForShared: async (ms) => (redis ? redis.waitUntilConnected(ms) : false),
   };
 }
 
-class FallbackBuckets implements BucketStore {
+/** Redis while it answers, this process's memory meanwhile: for buckets and discovery shares alike. */
+class FallbackBuckets implements BucketStore, ShareStore {
   constructor(
     private readonly redis: RedisBuckets,
     private readonly memory: MemoryBuckets,
+    private readonly shares: MemoryShares,
   ) {}
 
   take(client: string, policy: RatePolicy): Take | Promise<Take> {
     if (this.redis.state !== 'connected') return this.memory.take(client, policy);
     // RedisBuckets reports a loss itself; this request and the next are served from memory.
     return this.redis.take(client, policy).catch(() => this.memory.take(client, policy));
+  }
+
+  takeAll(client: string, policy: RatePolicy, wanted: number, whole: number): Take | Promise<Take> {
+    if (this.redis.state !== 'connected') return this.memory.takeAll(client, policy, wanted, whole);
+    return this.redis
+      .takeAll(client, policy, wanted, whole)
+      .catch(() => this.memory.takeAll(client, policy, wanted, whole));
+  }
+
+  takeShare(client: string, day: string, wanted: number, share: number): number | Promise<number> {
+    if (this.redis.state !== 'connected') return this.shares.takeShare(client, day, wanted, share);
+    return this.redis
+      .takeShare(client, day, wanted, share)
+      .catch(() => this.shares.takeShare(client, day, wanted, share));
   }
 
   async close(): Promise<void> {

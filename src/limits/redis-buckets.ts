@@ -1,10 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { bucketName, takeResult, type BucketStore, type RatePolicy, type Take } from './bucket.js';
+import {
+  bucketName,
+  clientHash,
+  takeAllResult,
+  takeResult,
+  type BucketStore,
+  type RatePolicy,
+  type Take,
+} from './bucket.js';
+import { SHARE_SCRIPT, SHARE_TTL_MS } from './shares.js';
 
 /**
  * One atomic spend of up to ARGV[3] tokens (the requests of one client queued in one turn of the
- * event loop); it answers how many were granted and the tokens before. Redis TIME is the clock, so every instance refills buckets from the same time;
+ * event loop); it answers how many were granted and the tokens before. With ARGV[4] = 1 it spends
+ * all ARGV[3] or none (an MCP batch). Redis TIME is the clock, so every instance refills buckets from the same time;
  * the bucket (one string: tokens, a space, the time of the last spend in ms) expires once it would
  * be full again.
  * Tokens go back as a string: Lua numbers returned to Redis are truncated to integers.
@@ -26,6 +36,7 @@ if held then
 end
 local before = tokens
 local allowed = math.min(wanted, math.floor(tokens))
+if ARGV[4] == '1' and allowed < wanted then allowed = 0 end
 tokens = tokens - allowed
 redis.call('SET', KEYS[1], tostring(tokens) .. ' ' .. tostring(now), 'PX', math.ceil((limit - tokens) * window / limit) + 1000)
 return {allowed, tostring(before)}
@@ -47,7 +58,14 @@ export interface RedisBucketOptions {
   readonly onState?: (state: RedisState, error?: unknown) => void;
 }
 
-type TakeCommand = (key: string, limit: number, windowMs: number, wanted: number) => Promise<[number, string]>;
+type TakeCommand = (
+  key: string,
+  limit: number,
+  windowMs: number,
+  wanted: number,
+  all: 0 | 1,
+) => Promise<[number, string]>;
+type ShareCommand = (key: string, wanted: number, share: number, ttlMs: number) => Promise<number>;
 
 /**
  * Buckets in Redis, shared by every instance that names the same Redis and prefix. Commands fail at
@@ -80,6 +98,7 @@ export class RedisBuckets implements BucketStore {
       enableAutoPipelining: true,
     });
     this.redis.defineCommand('tendedTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+    this.redis.defineCommand('tendedShare', { numberOfKeys: 1, lua: SHARE_SCRIPT });
     this.redis.on('ready', () => void this.onReady());
     this.redis.on('close', () => this.setState('unreachable'));
     // ioredis emits 'error' on every failed reconnect; 'close' already reported the state.
@@ -107,6 +126,37 @@ export class RedisBuckets implements BucketStore {
     });
   }
 
+  /** Sent at once, apart from the turn's queue: an all-or-none spend is never merged with single ones. */
+  async takeAll(client: string, policy: RatePolicy, wanted: number, whole: number): Promise<Take> {
+    if (this.current !== 'connected' || !this.secret) throw new Error('Redis is not connected');
+    const name = this.nameOf(client, policy, this.secret);
+    const take = (this.redis as unknown as { tendedTake: TakeCommand }).tendedTake;
+    try {
+      const [, before] = await take.call(this.redis, name, policy.limit, policy.windowMs, wanted, 1);
+      return takeAllResult(Number(before), wanted, whole, policy);
+    } catch (error) {
+      this.lost(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Up to `wanted` of the client's `share` for `day` (discovery's daily share): the count lives
+   * under a keyed hash of the client, like its bucket, and expires SHARE_TTL_MS after its first use.
+   */
+  async takeShare(client: string, day: string, wanted: number, share: number): Promise<number> {
+    if (this.current !== 'connected' || !this.secret) throw new Error('Redis is not connected');
+    // Hashed on each ask (asks are few: discovery's), so the name cache holds buckets only.
+    const name = `${this.prefix}share:${day}:${clientHash(this.secret, client)}`;
+    const take = (this.redis as unknown as { tendedShare: ShareCommand }).tendedShare;
+    try {
+      return Number(await take.call(this.redis, name, wanted, share, SHARE_TTL_MS));
+    } catch (error) {
+      this.lost(error);
+      throw error;
+    }
+  }
+
   /**
    * Sends every spend queued during this turn of the event loop at once: with auto-pipelining they
    * leave in one write and come back in one read, and the requests of one client (a flood, say) are
@@ -123,7 +173,7 @@ export class RedisBuckets implements BucketStore {
     const take = (this.redis as unknown as { tendedTake: TakeCommand }).tendedTake;
     for (const [name, waiting] of byBucket) {
       const policy = waiting[0]!.policy;
-      take.call(this.redis, name, policy.limit, policy.windowMs, waiting.length).then(
+      take.call(this.redis, name, policy.limit, policy.windowMs, waiting.length, 0).then(
         ([granted, before]) => {
           // In queue order: the first `granted` requests spend a token each, the rest are refused.
           const tokens = Number(before);
@@ -134,10 +184,7 @@ export class RedisBuckets implements BucketStore {
           );
         },
         (error: unknown) => {
-          // A reset or a time-out: the callers serve from memory until Redis answers again. A closed
-          // connection comes back through 'ready'; a connection that is open but silent is probed.
-          this.setState('unreachable', error);
-          if (this.redis.status === 'ready') this.probeSoon();
+          this.lost(error);
           for (const w of waiting) w.reject(error);
         },
       );
@@ -157,6 +204,15 @@ export class RedisBuckets implements BucketStore {
       this.names.set(id, name);
     }
     return name;
+  }
+
+  /**
+   * A reset or a time-out: the callers serve from memory until Redis answers again. A closed
+   * connection comes back through 'ready'; a connection that is open but silent is probed.
+   */
+  private lost(error: unknown): void {
+    this.setState('unreachable', error);
+    if (this.redis.status === 'ready') this.probeSoon();
   }
 
   close(): Promise<void> {

@@ -5,15 +5,43 @@ import type { RecordDeps } from './deps.js';
  * Discovery (DESIGN §3): the record learns what its users ask about. A read naming one component
  * queues it when the record holds no observation of it; a submission queues its unheld components
  * only when it asks. The watch list keeps the name and nothing about the request.
+ *
+ * Fair and blind (DESIGN §8c). Every unheld name a request asks to queue spends one of its
+ * client's daily share (TENDED_DISCOVERY_SHARE) and one of the deployment's daily bound
+ * (TENDED_DISCOVERY_DAILY), whether or not someone queued it before: so no client spends the day,
+ * and whether an answer says "queued" depends only on how many names were asked today, never on
+ * which, and never tells one client what another asked about.
  */
 export interface DiscoverySettings {
   /** TENDED_DISCOVERY. */
   readonly enabled: boolean;
-  /** TENDED_DISCOVERY_DAILY: new names a deployment queues per UTC day. */
+  /** TENDED_DISCOVERY_DAILY: names a deployment queues per UTC day. */
   readonly dailyCap: number;
+  /** TENDED_DISCOVERY_SHARE: names one client (API key, or address) may ask to queue per UTC day. */
+  readonly clientShare: number;
 }
 
-export type DiscoveryDeps = RecordDeps & { readonly discovery?: DiscoverySettings | null };
+/**
+ * The client a request was admitted for, as discovery sees it: a share to spend and nothing else
+ * (limits/client.ts keeps the identity). Absent when no rate limit runs: then only the daily bound holds.
+ */
+export interface DiscoveryAsker {
+  /** Up to `wanted` of what is left of the client's `share` on the UTC `day`; answers how many. */
+  takeShare(day: string, wanted: number, share: number): Promise<number>;
+}
+
+export type DiscoveryDeps = RecordDeps & {
+  readonly discovery?: DiscoverySettings | null;
+  /** The request's client (limits/client.ts clientOf); routes set it per request. */
+  readonly asker?: DiscoveryAsker | null;
+};
+
+/**
+ * Days a discovered name may stay queued without a read showing it public: past them, its next
+ * failed read forgets it as a not-found would (operations/observe.ts). A name is read once a day,
+ * so that is about seven failed confirmations; asked about again, it is queued afresh.
+ */
+export const UNCONFIRMED_DAYS = 7;
 
 /** New names one request may queue: a 4 MB SBOM names tens of thousands. */
 export const MAX_QUEUED_PER_REQUEST = 1_000;
@@ -22,7 +50,10 @@ export const MAX_QUEUED_PER_REQUEST = 1_000;
 export interface DiscoveryReport {
   /** Components of the answer the record holds no observation of. */
   unheld: number;
-  /** Of those, how many are now queued for observation (by this request or before it). */
+  /**
+   * Of those, how many this request's bounds let it queue (each is on the list now, put there by
+   * this request or before it; which, the answer does not say).
+   */
   queued: number;
   /** Of those, how many are not queued; `note` says why and what to do. */
   not_queued: number;
@@ -34,9 +65,21 @@ const ASK =
   'Send the same request with ?queue=true (MCP: the argument queue: true) to queue them for observation: each is read within a day, and answered from then on once its upstream shows it public. Nothing about the request is kept with the names.';
 
 /**
- * Queues the unheld components of a submission when it asks (`ask`), within the per-request and
- * daily bounds. Without asking, nothing is looked up or written: the answer only counts them, so a
- * submission's answer never reveals what anyone else asked about.
+ * How many of `wanted` names the request's client may still ask to queue today. Without a client
+ * (no rate limit runs) the daily bound alone holds.
+ */
+async function shareOf(deps: DiscoveryDeps, settings: DiscoverySettings, wanted: number): Promise<number> {
+  if (!deps.asker) return wanted;
+  return deps.asker.takeShare(utcDay(deps), wanted, settings.clientShare);
+}
+
+const utcDay = (deps: DiscoveryDeps) => deps.clock.now().toISOString().slice(0, 10);
+
+/**
+ * Queues the unheld components of a submission when it asks (`ask`), within the per-request
+ * bound, the client's share and the daily bound. Without asking, nothing is looked up or written:
+ * the answer only counts them. Asking, the first names the bounds allow are answered queued and
+ * the rest not, whoever asked for them before.
  */
 export async function queueSubmitted(
   deps: DiscoveryDeps,
@@ -48,7 +91,8 @@ export async function queueSubmitted(
   if (unheld.length === 0 || deps.discovery === undefined) return { listed, report: null };
   const n = unheld.length;
   const what = `Tended holds no observation of ${count(n)} of these components.`;
-  if (!deps.discovery?.enabled)
+  const settings = deps.discovery;
+  if (!settings?.enabled)
     return {
       listed,
       report: {
@@ -60,10 +104,15 @@ export async function queueSubmitted(
     };
   if (!ask) return { listed, report: { unheld: n, queued: 0, not_queued: n, note: `${what} ${ASK}` } };
   const asked = unheld.slice(0, MAX_QUEUED_PER_REQUEST);
-  const outcome = await deps.store.queueDiscovered(asked, deps.clock.now().toISOString(), {
-    add: true,
-    dailyCap: deps.discovery.dailyCap,
-  });
+  const granted = await shareOf(deps, settings, asked.length);
+  const outcome =
+    granted > 0
+      ? await deps.store.queueDiscovered(asked.slice(0, granted), deps.clock.now().toISOString(), {
+          add: true,
+          dailyCap: settings.dailyCap,
+          countAsked: true,
+        })
+      : { listed, over_cap: 0 };
   const queued = outcome.listed.size;
   const parts = [
     `${what} ${count(queued)} of them are queued for observation: each is read within a day, and answered from then on once its upstream shows it public. Until then each answers "not checked yet" (not_observed).`,
@@ -72,33 +121,45 @@ export async function queueSubmitted(
     parts.push(
       `One request queues at most ${count(MAX_QUEUED_PER_REQUEST)} names; ${count(n - asked.length)} were not queued: send them in another request.`,
     );
+  if (asked.length > granted)
+    parts.push(
+      `One client (an API key, or an address without one) may ask to queue ${count(settings.clientShare)} names a UTC day, and this one has used its share; ${count(asked.length - granted)} were not queued: ask again after midnight UTC.`,
+    );
   if (outcome.over_cap > 0)
     parts.push(
-      `This deployment's daily bound on newly queued names (${count(deps.discovery.dailyCap)}) is reached; ${count(outcome.over_cap)} were not queued: ask again after midnight UTC.`,
+      `This deployment's daily bound on queued names (${count(settings.dailyCap)}) is reached; ${count(outcome.over_cap)} were not queued: ask again after midnight UTC.`,
     );
   return { listed: outcome.listed, report: { unheld: n, queued, not_queued: n - queued, note: parts.join(' ') } };
 }
 
-/** How a read naming one unheld component left it. */
+/**
+ * How a read naming one unheld component left it. `over-cap`: a bound stopped it, the client's
+ * share or the deployment's (one sentence for both: either way the client asks again tomorrow).
+ */
 export type SingleQueueStatus = 'queued' | 'over-cap' | 'off';
 
 /** Queues one component a read named, when the record holds no observation of it. */
 export async function queueNamed(deps: DiscoveryDeps, ref: ComponentRef): Promise<SingleQueueStatus> {
-  if (!deps.discovery?.enabled) return 'off';
+  const settings = deps.discovery;
+  if (!settings?.enabled) return 'off';
+  if ((await shareOf(deps, settings, 1)) === 0) return 'over-cap';
   const outcome = await deps.store.queueDiscovered([ref], deps.clock.now().toISOString(), {
     add: true,
-    dailyCap: deps.discovery.dailyCap,
+    dailyCap: settings.dailyCap,
+    countAsked: true,
   });
   return outcome.listed.size > 0 ? 'queued' : 'over-cap';
 }
 
 const OVER_CAP =
-  ': this is "not checked", never "gone". It was not queued for observation: this deployment\'s daily bound on newly queued names is reached; ask again after midnight UTC.';
+  ': this is "not checked", never "gone". This read did not queue it for observation: today\'s bound on names queued (this deployment\'s, or this client\'s share of it) is reached; ask again after midnight UTC.';
 
 /** Queues a GitHub owner an org read named, when the record holds nothing under it. */
 export async function queueOwnerNamed(deps: DiscoveryDeps, owner: string): Promise<SingleQueueStatus> {
-  if (!deps.discovery?.enabled) return 'off';
-  const outcome = await deps.store.queueOwner(owner, deps.clock.now().toISOString(), deps.discovery.dailyCap);
+  const settings = deps.discovery;
+  if (!settings?.enabled) return 'off';
+  if ((await shareOf(deps, settings, 1)) === 0) return 'over-cap';
+  const outcome = await deps.store.queueOwner(owner, deps.clock.now().toISOString(), settings.dailyCap);
   return outcome === 'over_cap' ? 'over-cap' : 'queued';
 }
 

@@ -6,6 +6,7 @@ import { DuplicateObservationError, StoreUnavailableError } from '../storage/sto
 import { heldBackUntil } from '../upstreams/reading.js';
 import type { Reading, Sources } from '../upstreams/source.js';
 import type { RecordDeps } from './deps.js';
+import { UNCONFIRMED_DAYS } from './discovery.js';
 
 export interface ObserverDeps extends RecordDeps {
   readonly sources: Sources;
@@ -204,6 +205,7 @@ export async function observeNamed(deps: ObserverDeps, refs: ComponentRef[], con
 }
 
 const DEFAULT_DISCOVERY_DAILY = 100_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 /** Owners listed a pass: each is one GitHub request. */
 const OWNERS_PER_PASS = 20;
 
@@ -246,8 +248,9 @@ function emptyReport(): PassReport {
  * The readings to record, without those of discovered names no read has shown public yet unless
  * this one does (DESIGN §3 "Discovery"): a not-found, or a registry's "not listed", drops the name with no trace (a private
  * package must never become a public "deleted" entry), and a failed read records nothing (the
- * name would be in the log); the name is read again tomorrow. Operator-watched components keep
- * the usual rule: an authoritative not-found is `deleted`.
+ * name would be in the log); the name is read again tomorrow, until UNCONFIRMED_DAYS after it was
+ * queued, when a failed read drops it too. Operator-watched components keep the usual rule: an
+ * authoritative not-found is `deleted`.
  */
 async function withoutUnconfirmed(
   deps: ObserverDeps,
@@ -257,13 +260,18 @@ async function withoutUnconfirmed(
   if (readings.length === 0) return readings;
   const unconfirmed = await deps.store.unconfirmedDiscoveries(readings.map((r) => r.ref));
   if (unconfirmed.size === 0) return readings;
+  const expired = new Date(deps.clock.now().getTime() - UNCONFIRMED_DAYS * DAY_MS).toISOString();
   const keep: ComponentReading[] = [];
   const notShown: ComponentReading[] = [];
   for (const r of readings) {
-    if (!unconfirmed.has(`${r.ref.kind}:${r.ref.id}`)) keep.push(r);
+    const queuedAt = unconfirmed.get(`${r.ref.kind}:${r.ref.id}`);
+    if (queuedAt === undefined) keep.push(r);
     // A registry that proves no deletion (Maven Central, the Go proxy) says `not_listed`: as private a sign.
     else if (r.observation.state === 'deleted' || r.observation.evidence['unreachable'] === 'not_listed')
       notShown.push(r);
+    // Never shown public in a week of daily reads (an image on a registry Tended cannot read, a
+    // host that never answers): forgotten like a not-found, rather than read, and answered for, for ever.
+    else if (r.observation.state === 'not_observed' && queuedAt <= expired) notShown.push(r);
     else if (r.observation.state === 'not_observed') report.unconfirmed++;
     else keep.push(r);
   }

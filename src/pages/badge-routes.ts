@@ -2,6 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { COMPONENT_KINDS } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
+import { clientOf } from '../limits/client.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
 import { badgeTarget } from '../operations/read-badge.js';
 import { badgeEndpointJson, badgeSvg, errorFace, type BadgeFace } from './badge.js';
@@ -112,7 +113,8 @@ export function registerBadgeRoutes(app: OpenAPIHono, deps: DiscoveryDeps, badge
     const id = file.slice(0, dot);
     let target;
     try {
-      target = await badgeTarget(deps, kind, id, c.req.query('as_of'));
+      // An unheld component's badge queues it, from its client's discovery share.
+      target = await badgeTarget({ ...deps, asker: clientOf(c) }, kind, id, c.req.query('as_of'));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       const at = error.issues[0]?.loc ?? [];

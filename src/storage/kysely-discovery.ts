@@ -75,7 +75,9 @@ async function raiseDayCount(trx: Db, day: string, added: number): Promise<void>
 /**
  * Which of `refs` are on the watch list, and (when `options.add`) puts the others on it as
  * discovered, due at `at`, as far as the day's bound allows. The day's count is read and raised in
- * the same transaction, so processes sharing a database never pass the bound between them.
+ * the same transaction, so processes sharing a database never pass the bound between them. With
+ * `options.countAsked` every asked name takes room and each goes the same way, through the
+ * transaction, so the outcome does not depend on what was listed before.
  */
 export async function queueDiscovered(
   db: Db,
@@ -98,12 +100,22 @@ export async function queueDiscovered(
       for (const r of rows) outcome.listed.add(keyOf(r.kind, r.native_id));
     }
   };
+  const day = at.slice(0, 10);
+  if (options.countAsked && options.add)
+    return db.transaction().execute(async (trx) => {
+      const room = Math.max(0, options.dailyCap - (await lockedDayCount(trx, backend, day)));
+      const taken = unique.slice(0, room);
+      outcome.over_cap = unique.length - taken.length;
+      outcome.added = await addToWatch(trx, taken, at);
+      for (const r of taken) outcome.listed.add(keyOf(r.kind, r.id));
+      await raiseDayCount(trx, day, taken.length);
+      return outcome;
+    });
   // Looked up first without a transaction: a name read again and again (a popular unheld
   // repository) is already listed, and its reads should not queue behind the write lock.
   await listedIn(db);
   if (!options.add || outcome.listed.size === unique.length) return outcome;
   outcome.listed.clear();
-  const day = at.slice(0, 10);
   return db.transaction().execute(async (trx) => {
     const counted = await lockedDayCount(trx, backend, day);
     await listedIn(trx);
@@ -111,43 +123,51 @@ export async function queueDiscovered(
     const room = Math.max(0, options.dailyCap - counted);
     const taken = fresh.slice(0, room);
     outcome.over_cap = fresh.length - taken.length;
-    for (const chunk of chunks(taken)) {
-      await trx
-        .insertInto('components')
-        .values(
-          chunk.map((r) => ({ kind: r.kind, native_id: r.id, owner: componentOwner(r), purl: componentPurls(r)[1] })),
-        )
-        .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
-        .execute();
-      const ids = await trx.selectFrom('components').select('id').where(namedIn(chunk)).execute();
-      const inserted = await trx
-        .insertInto('watch')
-        .values(
-          ids.map(({ id }) => ({ component_id: id, added_at: at, due_at: at, claimed_until: null, discovered: 1 })),
-        )
-        .onConflict((oc) => oc.column('component_id').doNothing())
-        .executeTakeFirst();
-      outcome.added += Number(inserted.numInsertedOrUpdatedRows ?? 0);
-      for (const r of chunk) outcome.listed.add(keyOf(r.kind, r.id));
-    }
+    outcome.added = await addToWatch(trx, taken, at);
+    for (const r of taken) outcome.listed.add(keyOf(r.kind, r.id));
     await raiseDayCount(trx, day, outcome.added);
     return outcome;
   });
 }
 
-/** Which of `refs` a read queued and no read has shown public yet: the record holds no observation of them. */
-export async function unconfirmedDiscoveries(db: Db, refs: ComponentRef[]): Promise<Set<string>> {
-  const found = new Set<string>();
+/** Puts `refs` on the watch list as discovered, due at `at` (a name listed already stays as it was); answers how many were added. */
+async function addToWatch(trx: Db, refs: ComponentRef[], at: string): Promise<number> {
+  let added = 0;
+  for (const chunk of chunks(refs)) {
+    await trx
+      .insertInto('components')
+      .values(
+        chunk.map((r) => ({ kind: r.kind, native_id: r.id, owner: componentOwner(r), purl: componentPurls(r)[1] })),
+      )
+      .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
+      .execute();
+    const ids = await trx.selectFrom('components').select('id').where(namedIn(chunk)).execute();
+    const inserted = await trx
+      .insertInto('watch')
+      .values(ids.map(({ id }) => ({ component_id: id, added_at: at, due_at: at, claimed_until: null, discovered: 1 })))
+      .onConflict((oc) => oc.column('component_id').doNothing())
+      .executeTakeFirst();
+    added += Number(inserted.numInsertedOrUpdatedRows ?? 0);
+  }
+  return added;
+}
+
+/**
+ * Which of `refs` a read queued and no read has shown public yet (the record holds no observation
+ * of them), each with when it was queued: the observer forgets those unconfirmed too long.
+ */
+export async function unconfirmedDiscoveries(db: Db, refs: ComponentRef[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
   for (const chunk of chunks(refs)) {
     const rows = await db
       .selectFrom('components')
       .innerJoin('watch', 'watch.component_id', 'components.id')
-      .select(['components.kind', 'components.native_id'])
+      .select(['components.kind', 'components.native_id', 'watch.added_at'])
       .where(namedIn(chunk))
       .where('watch.discovered', '=', 1)
       .where(noObservation)
       .execute();
-    for (const r of rows) found.add(keyOf(r.kind, r.native_id));
+    for (const r of rows) found.set(keyOf(r.kind, r.native_id), r.added_at);
   }
   return found;
 }
@@ -190,8 +210,9 @@ export async function dropDiscovered(db: Db, refs: ComponentRef[], urls: string[
 }
 
 /**
- * Queues a GitHub owner an org read named, counted as one name against the day's bound: a pass
- * lists its public repositories and queues those (DESIGN §3 "Discovery").
+ * Queues a GitHub owner an org read named: a pass lists its public repositories and queues those
+ * (DESIGN §3 "Discovery"). Each read counts as one name against the day's bound, queued before or
+ * not, so past the bound every owner is answered alike (DESIGN §8c).
  */
 export async function queueOwner(
   db: Db,
@@ -200,8 +221,6 @@ export async function queueOwner(
   at: string,
   dailyCap: number,
 ): Promise<'queued' | 'listed' | 'over_cap'> {
-  const listed = await db.selectFrom('discovered_owners').select('owner').where('owner', '=', owner).executeTakeFirst();
-  if (listed) return 'listed';
   const day = at.slice(0, 10);
   return db.transaction().execute(async (trx) => {
     if ((await lockedDayCount(trx, backend, day)) >= dailyCap) return 'over_cap';
@@ -210,9 +229,8 @@ export async function queueOwner(
       .values({ owner, due_at: at })
       .onConflict((oc) => oc.column('owner').doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'listed';
     await raiseDayCount(trx, day, 1);
-    return 'queued';
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0 ? 'listed' : 'queued';
   });
 }
 

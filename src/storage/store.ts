@@ -100,18 +100,25 @@ export interface Store {
   releaseWatch(refs: ComponentRef[], nextDue: string): Promise<void>;
   /**
    * Discovery: which of `refs` are on the watch list and, with `options.add`, puts the others on
-   * it marked discovered, due at `at`, up to `options.dailyCap` new names per UTC day across every
-   * process sharing the store. Keeps the name and nothing about who asked.
+   * it marked discovered, due at `at`, up to `options.dailyCap` names per UTC day across every
+   * process sharing the store (new names, or with `options.countAsked` every name asked). Keeps
+   * the name and nothing about who asked.
    */
   queueDiscovered(refs: ComponentRef[], at: string, options: QueueOptions): Promise<QueueOutcome>;
-  /** Which of `refs` (as `kind:id`) were discovered and not yet shown public: the record holds no observation of them. */
-  unconfirmedDiscoveries(refs: ComponentRef[]): Promise<Set<string>>;
+  /**
+   * Which of `refs` (as `kind:id`) were discovered and not yet shown public (the record holds no
+   * observation of them), each with the instant it was queued.
+   */
+  unconfirmedDiscoveries(refs: ComponentRef[]): Promise<Map<string, string>>;
   /**
    * Forgets discovered names that no read has shown public, with the conditional-request cache of
    * `urls`: no row names them afterwards. Returns how many were forgotten.
    */
   dropDiscovered(refs: ComponentRef[], urls: string[]): Promise<number>;
-  /** Queues a GitHub owner an org read named (one name against the day's `dailyCap`). */
+  /**
+   * Queues a GitHub owner an org read named: one name against the day's `dailyCap`, whether or not
+   * it was queued already (so the answer does not tell), or 'over_cap' when the day is spent.
+   */
   queueOwner(owner: string, at: string, dailyCap: number): Promise<'queued' | 'listed' | 'over_cap'>;
   /** Queued owners whose public repositories are due to be listed at `at`. */
   dueOwners(at: string, limit: number): Promise<string[]>;
@@ -216,16 +223,23 @@ export interface WatchEntry {
 export interface QueueOptions {
   /** false: only say which are listed, add nothing. */
   add: boolean;
-  /** New discovered names a UTC day may add, counted across the deployment. */
+  /** Names a UTC day may add, counted across the deployment. */
   dailyCap: number;
+  /**
+   * A client's request (DESIGN §8c): every asked name counts against the day, listed before or
+   * not, and the first names the day has room for are the ones listed, so the outcome tells
+   * nothing about what others asked. Otherwise (the observer listing an owner's repositories)
+   * only names added count, and names listed before are always listed.
+   */
+  countAsked?: boolean;
 }
 
 export interface QueueOutcome {
-  /** `kind:id` of every asked component now on the watch list (added now or before). */
+  /** `kind:id` of every asked component now on the watch list (added now or before; with countAsked, those the day had room for). */
   listed: Set<string>;
   /** How many were added now. */
   added: number;
-  /** How many were not added because the day's bound was reached. */
+  /** How many were not added (with countAsked: not listed) because the day's bound was reached. */
   over_cap: number;
 }
 

@@ -101,7 +101,7 @@ export async function start(free: number, options: { sealed?: boolean; pages?: b
   const app = build({
     ...deps,
     sources: closedSources(),
-    discovery: { enabled: true, dailyCap: 100 },
+    discovery: { enabled: true, dailyCap: 100, clientShare: 100 },
     logError: () => {},
     limiter,
     entityAnswers,
