@@ -82,15 +82,23 @@ export class ParsePool {
   private closed = false;
   private readonly readyWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
-  constructor(readonly options: ParsePoolOptions = DEFAULT_PARSE_OPTIONS) {
-    // Every worker warm from the start, and replaced as soon as one is ended: loading the
-    // parsers takes a moment, which no submission should wait for.
-    for (let i = 0; i < options.threads; i += 1) this.spawn();
+  /**
+   * `warm`: every worker started at once and replaced as soon as one is ended, because loading
+   * the parsers takes a moment no submission should wait for (serve). Otherwise a worker starts
+   * when the first submission comes (the default pool of apps built in tests and scripts, most of
+   * which parse nothing).
+   */
+  constructor(
+    readonly options: ParsePoolOptions = DEFAULT_PARSE_OPTIONS,
+    private readonly warm = true,
+  ) {
+    if (warm) for (let i = 0; i < options.threads; i += 1) this.spawn();
   }
 
   /** Settles once a worker has loaded its parsers: `serve` waits for it before it listens. */
   ready(): Promise<void> {
     if ([...this.slots].some((slot) => slot.ready)) return Promise.resolve();
+    if (this.slots.size === 0) this.spawn();
     return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
   }
 
@@ -216,7 +224,7 @@ export class ParsePool {
       for (const waiter of this.readyWaiters.splice(0)) waiter.reject(failed);
       return;
     }
-    if (!this.closed) this.spawn();
+    if (!this.closed && (this.warm || this.waiting.length > 0)) this.spawn();
   }
 
   private next(slot: Slot): void {
@@ -255,5 +263,5 @@ let shared: ParsePool | null = null;
 
 /** The process's pool with the default options, for an app built without one (tests, scripts). */
 export function sharedParsePool(): ParsePool {
-  return (shared ??= new ParsePool());
+  return (shared ??= new ParsePool(DEFAULT_PARSE_OPTIONS, false));
 }
