@@ -110,13 +110,23 @@ export class ParsePool {
       const slot = this.idleSlot();
       if (slot) return this.run(slot, task);
       if (this.waiting.length >= this.options.maxWaiting) return reject(new ParseBusyError());
-      task.waitTimer = setTimeout(() => {
-        const at = this.waiting.indexOf(task);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(new ParseBusyError());
-      }, this.options.deadlineMs * 10);
+      this.waitFor(task);
       this.waiting.push(task);
     });
+  }
+
+  /**
+   * A task gives up waiting after ten deadlines of queue, but not while no worker has started
+   * yet: the wait is then the workers' start (seconds on a loaded machine running from sources),
+   * not other submissions, and a worker that cannot start fails its waiters itself.
+   */
+  private waitFor(task: Task): void {
+    task.waitTimer = setTimeout(() => {
+      if (![...this.slots].some((slot) => slot.ready)) return this.waitFor(task);
+      const at = this.waiting.indexOf(task);
+      if (at >= 0) this.waiting.splice(at, 1);
+      task.reject(new ParseBusyError());
+    }, this.options.deadlineMs * 10);
   }
 
   async close(): Promise<void> {
