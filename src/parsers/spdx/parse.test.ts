@@ -8,7 +8,7 @@ import { stringContaining } from '../../../test/support/matchers.js';
 import { stringify } from 'yaml';
 import { NO_PURL_REASON } from '../purl-entry.js';
 import { looksCycloneDx } from '../cyclonedx/detect.js';
-import { InputError, type ParseResult } from '../reference.js';
+import { InputError, TooComplexError, type ParseResult } from '../reference.js';
 import { looksSpdx } from './detect.js';
 import { parseSpdx } from './parse.js';
 
@@ -292,8 +292,17 @@ describe('parseSpdx rules', () => {
 
   it('refuses deep nesting with an InputError', () => {
     expect(() => parseSpdx(`spdxVersion: ${'['.repeat(100_000)}`)).toThrow(InputError);
-    // A deep non-package entry is described, not serialised (which would overflow the stack).
-    const r = parseSpdx(`{"spdxVersion":"SPDX-2.3","packages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    // JSON too: refused before JSON.parse, SPDX 2 and SPDX 3 alike.
+    expect(() =>
+      parseSpdx(`{"spdxVersion":"SPDX-2.3","packages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
+    ).toThrow(TooComplexError);
+    expect(() =>
+      parseSpdx(
+        `{"@context":"https://spdx.org/rdf/3.0.1/spdx-context.jsonld","@graph":[{"type":"software_Package","name":${'['.repeat(300)}${']'.repeat(300)}}]}`,
+      ),
+    ).toThrow(/more than 256 levels deep/);
+    // A deep non-package entry within the bound is described, not serialised.
+    const r = parseSpdx(`{"spdxVersion":"SPDX-2.3","packages":${'['.repeat(250)}${']'.repeat(250)}}`);
     expect(r.unresolved).toEqual([
       { input: '(a list)', location: 'packages[0]', reason: stringContaining('not a package') },
     ]);

@@ -6,6 +6,7 @@
  * (SPDX 3: its one package root element); it stays among the results, as the corpus counts it.
  */
 import { readYaml } from '../yaml-document.js';
+import { checkJsonDepth } from '../json-depth.js';
 import { InputError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 import { isPackageManagerCategory, readTagValue } from './tag-value.js';
@@ -27,6 +28,7 @@ export function parseSpdx(text: string): ParseResult {
   const body = text.replace(/^\uFEFF/, '').trimStart();
   if (body.startsWith('{')) {
     let doc: unknown;
+    checkJsonDepth(body);
     try {
       doc = JSON.parse(body);
     } catch (e) {
