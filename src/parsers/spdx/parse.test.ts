@@ -286,8 +286,25 @@ describe('parseSpdx rules', () => {
           .join(',')}]`,
       );
     const start = performance.now();
-    expect(() => parseSpdx(`spdxVersion: SPDX-2.3\n${lines.join('\n')}\n`)).toThrow(InputError);
+    expect(() => parseSpdx(`spdxVersion: SPDX-2.3\n${lines.join('\n')}\n`)).toThrow(TooComplexError);
     expect(performance.now() - start).toBeLessThan(500);
+  });
+
+  it('reads YAML aliases within bounds, and refuses one list of references aliased by every package', () => {
+    const refs = (n: number) =>
+      `r: &r\n${'- {referenceCategory: SECURITY, referenceType: cpe23Type}\n'.repeat(n)}- {referenceCategory: PACKAGE-MANAGER, referenceType: purl, referenceLocator: "pkg:npm/a@1"}\n`;
+    const shared = parseSpdx(
+      `spdxVersion: SPDX-2.3\n${refs(2)}packages:\n- {name: x, externalRefs: *r}\n- {name: y, externalRefs: *r}\n`,
+    );
+    expect(shared.references.map((x) => x.location)).toEqual(['packages[0]', 'packages[1]']);
+    // Each package's loop over the list would be the list's length again: 3,000 × 900 entries.
+    const packages = '- {name: x, externalRefs: *r}\n'.repeat(900);
+    expect(() => parseSpdx(`spdxVersion: SPDX-2.3\n${refs(3_000)}packages:\n${packages}`)).toThrow(
+      /aliases add [\d,]+ nodes/,
+    );
+    expect(() => parseSpdx('spdxVersion: SPDX-2.3\npackages: &p\n- name: x\n  externalRefs: *p\n')).toThrow(
+      TooComplexError,
+    );
   });
 
   it('refuses deep nesting with an InputError', () => {

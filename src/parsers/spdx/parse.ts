@@ -7,12 +7,10 @@
  */
 import { readYaml } from '../yaml-document.js';
 import { checkJsonDepth } from '../json-depth.js';
-import { InputError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
+import { InputError, TooComplexError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 import { isPackageManagerCategory, readTagValue } from './tag-value.js';
 
-// Billion-laughs for YAML: aliases are what multiply; no real SPDX document needs many.
-const MAX_YAML_ALIASES = 100;
 const SPDX3_CONTEXT = /spdx\.org\/rdf\/(3(?:\.\d+)*)/;
 const SPDX3_PACKAGE_TYPES = new Set(['software_Package', 'ai_AIPackage', 'dataset_DatasetPackage']);
 
@@ -42,8 +40,11 @@ export function parseSpdx(text: string): ParseResult {
   if (firstTag !== undefined && /^\s*SPDXVersion\s*:/.test(firstTag)) return fromTagValue(body);
   let doc: unknown;
   try {
-    doc = readYaml(body).doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    // readYaml has bounded the aliases and what they expand to, and `yaml`'s own count would walk
+    // the whole document again for each alias inside an anchored node.
+    doc = readYaml(body).doc.toJS({ maxAliasCount: -1 });
   } catch (e) {
+    if (e instanceof TooComplexError) throw e;
     throw new InputError(
       `Expected SPDX as JSON, YAML or tag-value (beginning with "SPDXVersion:"), but it is none of them; as YAML: ${message(e)}.`,
     );

@@ -4,19 +4,23 @@
  * `services:`. The YAML node tree is walked rather than its JS value so each entry keeps its line.
  */
 import { isAlias, isMap, isScalar, isSeq } from 'yaml';
-import type { Document, LineCounter, Node, YAMLMap } from 'yaml';
+import type { Alias, LineCounter, Node, YAMLMap } from 'yaml';
 import { readYaml } from '../yaml-document.js';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
-import { InputError } from '../reference.js';
+import { InputError, TooComplexError } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 
-// Anchors are legitimate in workflows (D parses with aliases on); the cap stops a billion-laughs
-// document from expanding into gigabytes when it is converted.
-const MAX_ALIAS_COUNT = 100;
+/**
+ * GitHub starts no run of a workflow file over 500 KB (docs.github.com/en/actions/reference/limits,
+ * "Workflow file size"); twice that leaves room for an action.yml, and bounds what `yaml`, which
+ * builds a node per scalar (~0.3 s per MB), is given.
+ */
+export const MAX_WORKFLOW_BYTES = 1024 * 1024;
 
 interface Walk {
-  doc: Document;
+  /** The node each alias names: anchors are legitimate in workflows (D parses with aliases on). */
+  targets: Map<Alias, Node>;
   lines: LineCounter;
   references: ComponentReference[];
   unresolved: UnresolvedEntry[];
@@ -25,17 +29,14 @@ interface Walk {
 }
 
 export function parseWorkflow(text: string): ParseResult {
-  const { doc, lines } = readYaml(text);
-  // Conversion enforces the alias cap; the walk below never expands aliases beyond one lookup.
-  try {
-    doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (e) {
-    if (e instanceof Error) {
-      throw new InputError(`not a usable workflow: ${e.message.split('\n')[0]}`);
-    }
-    throw e;
+  if (text.length > MAX_WORKFLOW_BYTES) {
+    throw new TooComplexError(
+      `it is ${(text.length / 1024 / 1024).toFixed(1)} MB, and GitHub runs no workflow file over 500 KB; Tended reads workflow and action files up to 1 MB.`,
+    );
   }
-  const w: Walk = { doc, lines, references: [], unresolved: [] };
+  // readYaml bounds what aliases expand to, so the walk below may follow every one of them.
+  const { doc, lines, targets } = readYaml(text);
+  const w: Walk = { targets, lines, references: [], unresolved: [] };
   const root = resolve(w, doc.contents);
   if (!isMap(root)) throw new InputError('not a GitHub Actions workflow: the document is not a YAML mapping');
   const jobs = resolve(w, root.get('jobs', true));
@@ -202,11 +203,11 @@ function push(w: Walk, kind: 'github' | 'docker', name: string, input: string, l
   }
 }
 
+/** The node itself, or the one an alias names (never an alias: an anchor is put on a node). */
 function resolve(w: Walk, node: unknown): Node | null {
-  let n = node as Node | null | undefined;
-  // Aliases may point at aliases only through anchors defined earlier, so a few hops suffice.
-  for (let hops = 0; n && isAlias(n) && hops < 8; hops++) n = n.resolve(w.doc) ?? null;
-  return n && !isAlias(n) ? n : null;
+  const n = node as Node | null | undefined;
+  if (n && isAlias(n)) return w.targets.get(n) ?? null;
+  return n ?? null;
 }
 
 function scalarText(node: Node | null): string | null {
