@@ -10,7 +10,7 @@ import { NO_PURL_REASON } from '../purl-entry.js';
 import { looksCycloneDx } from '../cyclonedx/detect.js';
 import { InputError, TooComplexError, type ParseResult } from '../reference.js';
 import { looksSpdx } from './detect.js';
-import { parseSpdx } from './parse.js';
+import { MAX_YAML_LIBRARY_BYTES, parseSpdx } from './parse.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -288,6 +288,24 @@ describe('parseSpdx rules', () => {
     const start = performance.now();
     expect(() => parseSpdx(`spdxVersion: SPDX-2.3\n${lines.join('\n')}\n`)).toThrow(TooComplexError);
     expect(performance.now() - start).toBeLessThan(500);
+  });
+
+  it('reads big block-style YAML quickly, and passes other YAML to yaml only up to 1 MB', () => {
+    const pkg = (i: number) =>
+      `- SPDXID: SPDXRef-p${i}\n  name: p${i}\n  versionInfo: "1.0"\n  comment: >-\n    folded\n    text\n  externalRefs:\n  - referenceCategory: PACKAGE-MANAGER\n    referenceType: purl\n    referenceLocator: pkg:npm/p${i}@1.0.0\n`;
+    const big = `spdxVersion: SPDX-2.3\nSPDXID: SPDXRef-DOCUMENT\ndocumentDescribes:\n- SPDXRef-p0\npackages:\n${Array.from({ length: 20_000 }, (_, i) => pkg(i)).join('')}`;
+    expect(big.length).toBeGreaterThan(MAX_YAML_LIBRARY_BYTES * 3);
+    const r = parseSpdx(big);
+    expect(r.references).toHaveLength(20_000);
+    expect(r.subject).toEqual({ name: 'p0', version: '1.0', purl: 'pkg:npm/p0@1.0.0', bom_ref: 'SPDXRef-p0' });
+    // The same packages in flow style: yaml reads a small file, and a big one is refused, saying where and why.
+    const flow = (n: number) =>
+      `spdxVersion: SPDX-2.3\npackages: [${Array.from({ length: n }, (_, i) => `{name: p${i}, externalRefs: [{referenceCategory: PACKAGE-MANAGER, referenceType: purl, referenceLocator: "pkg:npm/p${i}@1"}]}`).join(', ')}]\n`;
+    expect(parseSpdx(flow(100)).references).toHaveLength(100);
+    expect(() => parseSpdx(flow(12_000))).toThrow(TooComplexError);
+    expect(() => parseSpdx(flow(12_000))).toThrow(
+      /it is 1\.\d MB of SPDX YAML, and line 2 holds a flow list \(\[a, b\]\)\. Tended reads SPDX YAML over 1 MB only in the block style/,
+    );
   });
 
   it('reads YAML aliases within bounds, and refuses one list of references aliased by every package', () => {
