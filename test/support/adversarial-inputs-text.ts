@@ -3,11 +3,12 @@ import type { AdversarialInput } from './adversarial-inputs.js';
 /**
  * Issue 24's red-team shapes for the text formats (JSON, TOML, YAML, Dockerfile), each a function
  * of a size in bytes, with the siblings of each reproducer that a fix for it alone would miss.
- * Formats with a size cap below 4 MB (Cargo.toml, workflows: 1 MB) are made at a quarter of n, so
- * the timing fuzz still times the parser at 4n rather than a refusal by size.
+ * Formats with a size cap below 4 MB are made smaller (Cargo.toml, 1 MB: a quarter of n; workflows,
+ * 512 KB: an eighth), so the timing fuzz still times the parser at 4n rather than a refusal by size.
  */
 const fill = (unit: string, bytes: number) => unit.repeat(Math.max(1, Math.floor(bytes / unit.length)));
 const quarter = (n: number) => Math.floor(n / 4.2);
+const eighth = (n: number) => Math.floor(n / 8.4);
 const nested = (open: string, leaf: string, close: string, bytes: number) => {
   const depth = Math.max(1, Math.floor(bytes / (open.length + close.length)));
   return `${open.repeat(depth)}${leaf}${close.repeat(depth)}`;
@@ -129,42 +130,50 @@ const steps = (count: number) => times(count, () => '      - uses: a/b@v1\n');
 const YAML_INPUTS: AdversarialInput[] = [
   {
     // The reproducer: 302 KB gave an 81.9 MB answer, every job walking the one list again.
-    name: 'workflow: one list of steps aliased by 99 jobs (a quarter of n)',
+    name: 'workflow: one list of steps aliased by 99 jobs (an eighth of n)',
     route: 'manifest',
     format: 'workflow',
     make: (n) =>
-      `on: push\njobs:\n  j0:\n    runs-on: x\n    steps: &s\n${steps(quarter(n) / 21)}${times(99, (i) => `  j${i + 1}: { runs-on: x, steps: *s }\n`)}`,
+      `on: push\njobs:\n  j0:\n    runs-on: x\n    steps: &s\n${steps(eighth(n) / 21)}${times(99, (i) => `  j${i + 1}: { runs-on: x, steps: *s }\n`)}`,
   },
   {
     // Billion laughs through `parallel:` groups, which the walk follows: ten to the ninth steps.
-    name: 'workflow: aliases of aliases (a quarter of n)',
+    name: 'workflow: aliases of aliases (an eighth of n)',
     route: 'manifest',
     format: 'workflow',
     make: (n) =>
-      `on: push\nx0: &a0 [${Array(10).fill('{uses: a/b@v1}').join(', ')}]\n${times(8, (i) => `x${i + 1}: &a${i + 1} [${Array(10).fill(`{parallel: *a${i}}`).join(', ')}]\n`)}jobs:\n  bomb: { steps: *a8 }\n  pad:\n    steps:\n${steps(quarter(n) / 21)}`,
+      `on: push\nx0: &a0 [${Array(10).fill('{uses: a/b@v1}').join(', ')}]\n${times(8, (i) => `x${i + 1}: &a${i + 1} [${Array(10).fill(`{parallel: *a${i}}`).join(', ')}]\n`)}jobs:\n  bomb: { steps: *a8 }\n  pad:\n    steps:\n${steps(eighth(n) / 21)}`,
   },
   {
     // `<<` is no merge key in YAML 1.2 (nor in GitHub's reader), but each alias still counts.
-    name: 'workflow: merge keys of one big job (a quarter of n)',
+    name: 'workflow: merge keys of one big job (an eighth of n)',
     route: 'manifest',
     format: 'workflow',
     make: (n) =>
-      `on: push\nbase: &b\n  runs-on: x\n  steps:\n${steps(quarter(n) / 21)}jobs:\n${times(200, (i) => `  j${i}: { <<: *b, name: j${i} }\n`)}`,
+      `on: push\nbase: &b\n  runs-on: x\n  steps:\n${steps(eighth(n) / 21)}jobs:\n${times(200, (i) => `  j${i}: { <<: *b, name: j${i} }\n`)}`,
   },
   {
-    name: 'workflow: an alias inside the list it names (a quarter of n)',
+    name: 'workflow: an alias inside the list it names (an eighth of n)',
     route: 'manifest',
     format: 'workflow',
-    make: (n) => `on: push\njobs:\n  a:\n    steps: &s\n      - parallel: *s\n${steps(quarter(n) / 21)}`,
+    make: (n) => `on: push\njobs:\n  a:\n    steps: &s\n      - parallel: *s\n${steps(eighth(n) / 21)}`,
   },
   {
-    name: 'workflow: 256 jobs of many steps (a quarter of n)',
+    name: 'workflow: 256 jobs of many steps (an eighth of n)',
     route: 'manifest',
     format: 'workflow',
     make: (n) => {
-      const per = Math.max(1, Math.floor(quarter(n) / 256 / 21));
+      const per = Math.max(1, Math.floor(eighth(n) / 256 / 21));
       return `on: push\njobs:\n${times(256, (i) => `  j${i}:\n    runs-on: x\n    steps:\n${steps(per)}`)}`;
     },
+  },
+  {
+    // The shape of ADVERSARIAL_INPUTS' 'workflow: quotes', under the 512 KB cap, so that yaml's quoted scalars are still timed.
+    name: 'workflow: quotes (an eighth of n)',
+    route: 'manifest',
+    format: 'workflow',
+    make: (n) => `jobs: "${fill('\\"', eighth(n))}`,
+    timingSize: 1024 * 1024,
   },
   {
     name: 'workflow: many jobs × many steps, 4 MB',
@@ -268,6 +277,13 @@ const DOCKERFILE_INPUTS: AdversarialInput[] = [
     route: 'manifest',
     format: 'dockerfile',
     make: (n) => `ARG A=${fill('x', n / 2)}\nFROM ${fill('${A}', n / 2)}\n`,
+  },
+  {
+    // ADVERSARIAL_INPUTS' 'Dockerfile: ${A+ nested' within the 512 KB of FROM text dockerfile-ast is given, so its expansion is still timed.
+    name: 'Dockerfile: ${A+ nested in a FROM, then comments (an eighth of n)',
+    route: 'manifest',
+    format: 'dockerfile',
+    make: (n) => `FROM ${fill('${A+', n / 8)}\n${fill('# c\n', (7 * n) / 8)}`,
   },
   {
     name: 'Dockerfile: a FROM of many continuation and comment lines',

@@ -13,10 +13,11 @@ import type { ComponentReference, ParseResult, UnresolvedEntry } from '../refere
 
 /**
  * GitHub starts no run of a workflow file over 500 KB (docs.github.com/en/actions/reference/limits,
- * "Workflow file size"); twice that leaves room for an action.yml, and bounds what `yaml`, which
- * builds a node per scalar (~0.3 s per MB), is given.
+ * "Workflow file size"), so no workflow that runs is larger than this, whichever kilobyte is
+ * meant; real ones are a few KB. It bounds what `yaml` is given: it builds a node per scalar,
+ * about half a second per MB, and an aliased document is refused only once it is built.
  */
-export const MAX_WORKFLOW_BYTES = 1024 * 1024;
+export const MAX_WORKFLOW_BYTES = 512 * 1024;
 
 interface Walk {
   /** The node each alias names: anchors are legitimate in workflows (D parses with aliases on). */
@@ -31,7 +32,7 @@ interface Walk {
 export function parseWorkflow(text: string): ParseResult {
   if (text.length > MAX_WORKFLOW_BYTES) {
     throw new TooComplexError(
-      `it is ${(text.length / 1024 / 1024).toFixed(1)} MB, and GitHub runs no workflow file over 500 KB; Tended reads workflow and action files up to 1 MB.`,
+      `it is ${size(text.length)}, and GitHub runs no workflow file over 500 KB; Tended reads workflow and action files up to ${MAX_WORKFLOW_BYTES / 1024} KB.`,
     );
   }
   // readYaml bounds what aliases expand to, so the walk below may follow every one of them.
@@ -231,4 +232,8 @@ function at(w: Walk, node: Node | null): string {
 function lineOf(w: Walk, node: Node | null): number | undefined {
   const start = node?.range?.[0];
   return start === undefined ? undefined : w.lines.linePos(start).line;
+}
+
+function size(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
