@@ -3,8 +3,9 @@
  * - `yaml`'s own duplicate-key check compares each key with every earlier key of its mapping:
  *   a mapping of 30,000 distinct keys took seconds. It is turned off, and duplicates are found
  *   here with one set per mapping.
- * - Flow collections nested thousands deep (`[[[[…`) exhaust the stack of `yaml`'s composer after
- *   seconds of work; a pass over the brackets first refuses them at once.
+ * - Collections nested a thousand deep, as flow (`[[[[…`) or block (indented lines, `- - - …`),
+ *   exhaust the stack of `yaml`'s composer, after seconds of work; a pass over the tokens first
+ *   refuses them at once.
  * - Aliases are followed here, once each, and bounded: `yaml` finds an alias's anchor by walking
  *   the whole document (or a list of every anchor and alias before it), so many aliases cost time
  *   quadratic in the file; and a reader that follows aliases does the work of the document they
@@ -17,8 +18,9 @@ import { Lexer, LineCounter, isAlias, isCollection, isMap, isPair, isScalar, par
 import type { Alias, Document, Node } from 'yaml';
 import { InputError, TooComplexError } from './reference.js';
 
-/** Deeper than any real workflow or SBOM nests its `[ ]` and `{ }`. */
+/** Deeper than any real workflow or SBOM nests its `[ ]` and `{ }`, or its indented mappings and lists (about 10). */
 export const MAX_FLOW_DEPTH = 64;
+export const MAX_BLOCK_DEPTH = 64;
 /** Anchors, and aliases, a document may hold: real workflows and SBOMs use a few dozen. */
 export const MAX_YAML_ALIASES = 1_000;
 /** Nodes aliases may add to any document, however small: a few thousand references at most. */
@@ -35,21 +37,27 @@ export interface YamlRead {
 /** Parses `text`, or throws an InputError whose sentence names the line that is wrong. */
 export function readYaml(text: string): YamlRead {
   const lines = new LineCounter();
-  const deep = flowTooDeep(text);
-  if (deep >= 0) {
-    throw new InputError(
-      `not readable YAML: brackets are nested more than ${MAX_FLOW_DEPTH} levels deep at line ${lineAt(text, deep)}; no real file nests that far, so it is refused.`,
+  const deep = tooDeep(text);
+  if (deep !== null) {
+    const [what, bound] = deep.flow
+      ? ['[ ] and { }', MAX_FLOW_DEPTH]
+      : ['indented mappings and lists', MAX_BLOCK_DEPTH];
+    throw new TooComplexError(
+      `its YAML nests ${what} more than ${bound} levels deep (line ${lineAt(text, deep.offset)}). Real workflows and SBOMs nest about 10; Tended reads YAML nested up to ${bound} levels.`,
     );
   }
   let doc: Document;
   try {
     doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, logLevel: 'silent', uniqueKeys: false });
   } catch (e) {
+    if (e instanceof RangeError) throw tooDeepAfterAll();
     throw new InputError(
       `not readable YAML: ${e instanceof Error ? (e.message.split('\n')[0] ?? '').slice(0, 160) : String(e)}`,
     );
   }
   const err = doc.errors[0];
+  // `yaml` records a stack overflow of its own as an error of the document; its text is no sentence for a person.
+  if (err?.message.includes('call stack')) throw tooDeepAfterAll();
   if (err) {
     // err.pos is an offset; linePos is only filled with prettyErrors, which also rewrites the message.
     const line = lines.linePos(err.pos[0]).line;
@@ -61,20 +69,60 @@ export function readYaml(text: string): YamlRead {
 }
 
 /**
- * Offset of the first flow collection opened past MAX_FLOW_DEPTH, or -1. `yaml`'s lexer is a
- * flat loop that knows quotes, comments and block scalars, so brackets inside them do not count.
+ * Where the first collection opened past MAX_FLOW_DEPTH (flow) or MAX_BLOCK_DEPTH (block) is, or
+ * null. `yaml`'s lexer is a flat loop that knows quotes, comments and block scalars, so brackets
+ * and indentation inside them do not count. A line's block depth is counted as the indentations
+ * still open to its left, plus the `-`, `?` and `:` indicators before its content: at least the
+ * nesting `yaml` builds.
  */
-function flowTooDeep(text: string): number {
-  let depth = 0;
+function tooDeep(text: string): { offset: number; flow: boolean } | null {
+  let flow = 0;
   let offset = 0;
+  const indents: number[] = [];
+  let lineStart = true;
+  let indent = 0;
+  let onLine = 0;
+  let scalar = false; // the token is a scalar's text (it follows the lexer's \u001f mark)
+  let header = false; // a block scalar's header (`|`, `>-`…) is on this line: the next scalar is its body
   for (const token of new Lexer().lex(text)) {
-    if (token === '[' || token === '{') {
-      depth += 1;
-      if (depth > MAX_FLOW_DEPTH) return offset;
-    } else if ((token === ']' || token === '}') && depth > 0) depth -= 1;
+    const at = offset;
     offset += token.length;
+    if (token === '\u0002') continue;
+    if (token === '\u001f') {
+      scalar = true;
+      continue;
+    }
+    if (scalar && header) {
+      // A block scalar's body runs to the start of the next line, which is a line start like any other.
+      [scalar, header, lineStart, indent] = [false, false, true, 0];
+      continue;
+    }
+    if (!scalar && (token === '\n' || token === '\r\n')) {
+      [lineStart, indent] = [true, 0];
+    } else if (!scalar && lineStart && /^[ \t]+$/.test(token)) indent = token.length;
+    else if (flow === 0 && (scalar || token[0] !== '#')) {
+      if (lineStart) {
+        while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
+        indents.push(indent);
+        [lineStart, onLine] = [false, 0];
+      }
+      if (!scalar && (token === '-' || token === '?' || token === ':')) onLine += 1;
+      if (!scalar && (token[0] === '|' || token[0] === '>')) header = true;
+      if (indents.length + onLine > MAX_BLOCK_DEPTH) return { offset: at, flow: false };
+    }
+    scalar = false;
+    if (token === '[' || token === '{') {
+      flow += 1;
+      if (flow > MAX_FLOW_DEPTH) return { offset: at, flow: true };
+    } else if ((token === ']' || token === '}') && flow > 0) flow -= 1;
   }
-  return -1;
+  return null;
+}
+
+function tooDeepAfterAll(): TooComplexError {
+  return new TooComplexError(
+    `its YAML nests deeper than Tended can follow. Real workflows and SBOMs nest about 10 levels; Tended reads YAML nested up to ${MAX_BLOCK_DEPTH} levels.`,
+  );
 }
 
 function lineAt(text: string, offset: number): number {
