@@ -220,6 +220,28 @@ const YAML_INPUTS: AdversarialInput[] = [
           `- name: 'p${i}'\n  comment: a long comment that a writer folded\n    over two lines\n  copyrightText: "Copyright \\"x\\"\n    y"\n  description: |-\n    line one\n    line two\n  externalRefs:\n  - referenceCategory: PACKAGE-MANAGER\n    referenceType: purl\n    referenceLocator: "pkg:npm/p${i}@1.0.0"\n`,
       )}`,
   },
+  {
+    // Block YAML may nest as deep as its indentation allows: 2,800 levels in 4 MB, each a line.
+    name: 'SPDX YAML: mappings indented thousands of levels deep',
+    route: 'sbom',
+    format: 'application/spdx+yaml',
+    make: (n) => {
+      const levels = Math.floor(Math.sqrt(2 * n));
+      return `spdxVersion: SPDX-2.3\nx:\n${times(levels, (i) => `${' '.repeat(i + 1)}a:\n`)}`;
+    },
+  },
+  {
+    name: 'SPDX YAML: one value folded over every line',
+    route: 'sbom',
+    format: 'application/spdx+yaml',
+    make: (n) => `spdxVersion: SPDX-2.3\ncomment: ${fill('word word\n  ', n - 40)}x\n`,
+  },
+  {
+    name: 'SPDX YAML: one quoted value with escapes over every line',
+    route: 'sbom',
+    format: 'application/spdx+yaml',
+    make: (n) => `spdxVersion: SPDX-2.3\ncomment: "${fill('\\t\\u00e9 \\\n  ', n - 40)}x"\n`,
+  },
 ];
 
 const DOCKERFILE_INPUTS: AdversarialInput[] = [
