@@ -14,7 +14,7 @@ import { DockerfileParser } from 'dockerfile-ast';
 import type { Instruction } from 'dockerfile-ast';
 import { TooComplexError } from '../reference.js';
 
-/** Real Dockerfiles have a few hundred instructions at most (an image holds at most 127 layers). */
+/** Real Dockerfiles have a few hundred instructions at most. */
 export const MAX_INSTRUCTIONS = 10_000;
 
 export interface Span {
