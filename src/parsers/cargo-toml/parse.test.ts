@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../reference.js';
+import { InputError, TooComplexError } from '../reference.js';
 import { looksCargoToml } from './detect.js';
 import { parseCargoToml } from './parse.js';
 
@@ -44,5 +44,25 @@ describe('Cargo.toml', () => {
     expect(() => parseCargoToml('[package\nname = ')).toThrow(InputError);
     expect(looksCargoToml(CARGO)).toBe(true);
     expect(looksCargoToml('[tool.poetry]\n[tool.poetry.dependencies]\n')).toBe(false);
+  });
+
+  it.each([
+    ['a dotted key', `[dependencies]\na${'.a'.repeat(5_000)} = "1"\n`, 2],
+    ['a table header', `[dependencies${'.a'.repeat(5_000)}]\nversion = "1"\n`, 1],
+    ['inline tables', `[dependencies]\na = ${'{a = '.repeat(100)}1${'}'.repeat(100)}\n`, 2],
+    ['arrays', `[dependencies]\na = ${'['.repeat(100)}${']'.repeat(100)}\n`, 2],
+    ['dotted keys in an inline table', `[dependencies]\na = { ${'b.'.repeat(100)}c = 1 }\n`, 2],
+  ])('refuses %s nested past 64 levels before anything is serialised', (_name, text, line) => {
+    expect(() => parseCargoToml(text)).toThrow(TooComplexError);
+    expect(() => parseCargoToml(text)).toThrow(
+      new RegExp(`more than 64 levels deep \\(line ${line}\\)\\. .*Tended reads TOML up to 64 levels deep\\.$`),
+    );
+  });
+
+  it('counts no dot or bracket in a string, a quoted key or a comment, and reads 60 levels', () => {
+    const text = `[dependencies]\n"a.b.c.d" = "${'.['.repeat(500)}"\nb = '''\n${'[x.y.z]\n'.repeat(100)}'''\n# ${'[.{'.repeat(500)}\nc = { version = "1", features = ["${'.'.repeat(500)}"] }\nd${'.d'.repeat(57)} = "1"\n`;
+    const r = parseCargoToml(text);
+    expect(r.references.map((x) => x.ref.id)).toEqual(['b', 'c', 'd']);
+    expect(r.unresolved.map((u) => u.location)).toEqual(['dependencies.a.b.c.d']);
   });
 });

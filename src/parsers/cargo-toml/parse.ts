@@ -8,6 +8,7 @@ import { normaliseComponent, type ComponentRef } from '../../domain/component.js
 import { ValidationError } from '../../domain/errors.js';
 import { githubRepositoryPath } from '../github-url.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
+import { checkTomlDepth } from './toml-depth.js';
 
 const SECTIONS = ['dependencies', 'dev-dependencies', 'build-dependencies'] as const;
 /** Real manifests are a few KB; smol-toml builds a tree, so a bigger file is refused at once. */
@@ -24,9 +25,12 @@ export function parseCargoToml(text: string): ParseResult {
     throw new InputError(
       `This Cargo.toml is ${(text.length / 1024 / 1024).toFixed(1)} MB; Tended reads Cargo.toml files up to 1 MB.`,
     );
+  const source = text.replace(/^\uFEFF/, '');
+  // Before smol-toml: a dotted key thousands deep builds a table that deep, which JSON.stringify below overflows on.
+  checkTomlDepth(source);
   let doc: Table;
   try {
-    doc = parseToml(text.replace(/^\uFEFF/, ''));
+    doc = parseToml(source);
   } catch (e) {
     const where = e instanceof TomlError ? ` on line ${e.line}` : '';
     throw new InputError(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../reference.js';
+import { InputError, TooComplexError } from '../reference.js';
 import { looksComposerJson } from './detect.js';
 import { parseComposerJson } from './parse.js';
 
@@ -26,5 +26,14 @@ describe('composer.json', () => {
     expect(() => parseComposerJson('{nope')).toThrow(InputError);
     expect(looksComposerJson(COMPOSER)).toBe(true);
     expect(looksComposerJson('{"dependencies":{"express":"^4"}}')).toBe(false);
+  });
+
+  it('refuses a constraint nested past 256 levels before anything is serialised, and shows a shallower one', () => {
+    const deep = (levels: number) => `{"require":{"a/b":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+    expect(() => parseComposerJson(deep(100_000))).toThrow(TooComplexError);
+    expect(() => parseComposerJson(deep(100_000))).toThrow(/more than 256 levels deep/);
+    expect(parseComposerJson(deep(250)).references[0]?.input).toBe(`a/b: ${'['.repeat(195)}`);
+    // Brackets inside a string nest nothing.
+    expect(parseComposerJson(`{"require":{"a/b":"${'['.repeat(100_000)}"}}`).references).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
 import { MemberLines } from '../json-member-lines.js';
+import { checkJsonDepth } from '../json-depth.js';
 
 const SECTIONS = ['require', 'require-dev'] as const;
 const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
@@ -15,6 +16,8 @@ const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|compos
 export function parseComposerJson(text: string, options: { lines?: boolean } = {}): ParseResult {
   let doc: unknown;
   const source = text.replace(/^\uFEFF/, '');
+  // Before the parse: a constraint nested deep would overflow JSON.stringify below.
+  checkJsonDepth(source);
   try {
     doc = JSON.parse(source);
   } catch (e) {

@@ -12,6 +12,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { checkXml, decodeXmlText } from '../xml-document.js';
 import { InputError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
+import { checkJsonDepth } from '../json-depth.js';
 
 /** Deeper than any real BOM nests; the walk is recursive, so hostile input must stop here. */
 export const MAX_COMPONENT_DEPTH = 64;
@@ -79,6 +80,8 @@ const fromJson: Adapt = (o) => ({
 });
 
 function parseJson(body: string): ParseResult {
+  // Components nested past MAX_COMPONENT_DEPTH are refused by the walk, but only after JSON.parse built them all.
+  checkJsonDepth(body);
   let doc: unknown;
   try {
     doc = JSON.parse(body);

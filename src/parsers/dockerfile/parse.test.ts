@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CORPUS, corpusFiles, expected, throwsOnlyInputError } from '../../../test/support/corpus.js';
-import { InputError } from '../reference.js';
+import { InputError, TooComplexError } from '../reference.js';
 import type { ParseResult } from '../reference.js';
-import { parseDockerfile } from './parse.js';
+import { MAX_IMAGE_LENGTH, MAX_READ_BYTES, MAX_STAGES, parseDockerfile } from './parse.js';
 import { looksDockerfile } from './detect.js';
 
 const files = corpusFiles('dockerfile');
@@ -112,6 +112,37 @@ describe('parseDockerfile edge cases', () => {
       ['line 1 (# syntax directive)', 'docker/dockerfile:1'],
       ['line 4', 'node:$V'],
       ['line 5 (COPY --from)', 'nginx:1'],
+    ]);
+  });
+
+  it(`reads ${MAX_STAGES.toLocaleString('en')} build stages and refuses more, before parsing them`, () => {
+    const stages = (n: number) => Array.from({ length: n }, (_, i) => `FROM s${i} AS s${i + 1}\n`).join('');
+    expect(parseDockerfile(stages(MAX_STAGES)).references).toHaveLength(1);
+    expect(() => parseDockerfile(stages(MAX_STAGES + 1))).toThrow(TooComplexError);
+    expect(() => parseDockerfile(stages(MAX_STAGES + 1))).toThrow(
+      /more than 1,000 build stages \(FROM lines; the one past that is on line 1001\)\. Real Dockerfiles have fewer than 100/,
+    );
+  });
+
+  it('refuses more than 512 KB of the instructions that can name an image, and reads any amount of the rest', () => {
+    expect(() => parseDockerfile(`FROM a \\\n${'# c\n  \\\n'.repeat(MAX_READ_BYTES / 6)}AS b\n`)).toThrow(
+      /its FROM, ARG, COPY --from and RUN --mount instructions come to more than 512 KB \(past that on line 1\)/,
+    );
+    const heredoc = 'FROM evil:1\n'.repeat(MAX_READ_BYTES / 16);
+    const r = parseDockerfile(
+      `FROM node:18\nRUN ${'x '.repeat(MAX_READ_BYTES)}\nRUN <<EOF\n${heredoc}EOF\n# ${'c'.repeat(MAX_READ_BYTES)}\nCOPY --from=nginx:1 /a /b\n`,
+    );
+    expect(r.references.map((x) => [x.ref.id, x.line])).toEqual([
+      ['docker.io/library/node:18', 1],
+      ['docker.io/library/nginx:1', 6 + MAX_READ_BYTES / 16],
+    ]);
+  });
+
+  it('gives up substituting an image past 4 KB, however many times a long ARG is used', () => {
+    const r = parseDockerfile(`ARG A=${'x'.repeat(1_000)}\nFROM ${'${A}'.repeat(100_000)}\nFROM $B$C$D$E$F$G$H\n`);
+    expect(r.unresolved.map((u) => u.reason)).toEqual([
+      `with its variables substituted the image is longer than ${MAX_IMAGE_LENGTH / 1024} KB, and no image reference is that long.`,
+      'the variables $B, $C, $D, $E, $F, 2 more have no value in an ARG before the first FROM, so the image is known only at build time.',
     ]);
   });
 

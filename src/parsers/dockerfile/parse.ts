@@ -1,15 +1,27 @@
 /**
  * Dockerfiles: the images of `FROM` lines, plus the `# syntax=` frontend image and the images
  * of `COPY --from=` and `RUN --mount=from=`, which are pulled too. dockerfile-ast does the
- * lexing (continuations, the escape directive, heredocs); variables are expanded here because
- * its getImage() returns the text as written.
+ * lexing (continuations, the escape directive, heredocs) of the instructions that can name an
+ * image, which instructions.ts finds; variables are expanded here because its getImage() returns
+ * the text as written.
  */
 import { DockerfileParser } from 'dockerfile-ast';
 import type { Dockerfile, Flag, Instruction } from 'dockerfile-ast';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
-import { InputError } from '../reference.js';
+import { InputError, TooComplexError } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
+import { splitInstructions, type Span } from './instructions.js';
+
+/** Real Dockerfiles have fewer than 100 build stages. */
+export const MAX_STAGES = 1_000;
+/**
+ * Text dockerfile-ast is given: the instructions that can name an image (real ones come to a few
+ * KB), and heredoc openers. It builds objects per argument, about 1 s per MB.
+ */
+export const MAX_READ_BYTES = 512 * 1024;
+/** No image reference is this long (a repository name is at most 255 characters). */
+export const MAX_IMAGE_LENGTH = 4 * 1024;
 
 interface Out {
   references: ComponentReference[];
@@ -20,11 +32,22 @@ export function parseDockerfile(text: string): ParseResult {
   // A BOM would otherwise hide a first-line `# syntax=` directive.
   const source = text.replace(/^\uFEFF/, '');
   let d: Dockerfile;
+  let lineOf: (instruction: Instruction) => number;
   try {
-    d = DockerfileParser.parse(source);
+    ({ d, lineOf } = readDockerfile(source));
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(`not a readable Dockerfile: ${e instanceof Error ? e.message : String(e)}`);
   }
+  return referencesIn(d, lineOf);
+}
+
+/**
+ * The references of a parsed Dockerfile, each on the line `lineOf` gives its instruction.
+ * Exported for the test that holds the reading of the few instructions that matter (readDockerfile)
+ * to dockerfile-ast's reading of the whole file.
+ */
+export function referencesIn(d: Dockerfile, lineOf: (instruction: Instruction) => number): ParseResult {
   const froms = d.getFROMs();
   if (froms.length === 0) throw new InputError('not a Dockerfile: it has no FROM instruction');
   const out: Out = { references: [], unresolved: [] };
@@ -43,7 +66,7 @@ export function parseDockerfile(text: string): ParseResult {
 
   const stages = new Set<string>();
   for (const from of froms) {
-    const line = from.getRange().start.line + 1;
+    const line = lineOf(from);
     const location = `line ${line}`;
     const raw = from.getImage();
     if (raw === null || raw.trim() === '') {
@@ -72,7 +95,7 @@ export function parseDockerfile(text: string): ParseResult {
   for (const instruction of d.getInstructions()) {
     for (const image of extraImages(instruction)) {
       const resolved = substitute(image.value, globals);
-      const line = instruction.getRange().start.line + 1;
+      const line = lineOf(instruction);
       const location = `line ${line} (${image.where})`;
       if (typeof resolved !== 'string') out.unresolved.push({ input: image.value, location, reason: resolved.reason });
       // A stage name or a numeric stage index is a file copy between stages, not an image.
@@ -81,6 +104,49 @@ export function parseDockerfile(text: string): ParseResult {
     }
   }
   return { format: 'dockerfile', references: out.references, unresolved: out.unresolved };
+}
+
+/**
+ * The instructions that can name an image, alone, parsed by dockerfile-ast: the directives, every
+ * FROM, the ARGs before the first, and each COPY or ADD with `--from` and RUN with `--mount` and
+ * `from` (with their heredocs, so that what follows them stays an instruction). `lineOf` gives an
+ * instruction's line in the whole file.
+ */
+function readDockerfile(source: string): { d: Dockerfile; lineOf: (instruction: Instruction) => number } {
+  const split = splitInstructions(source);
+  const kept: Span[] = [];
+  const texts: string[] = [split.head];
+  let read = split.read + split.head.length;
+  let stages = 0;
+  for (const span of split.spans) {
+    const text = source.slice(span.start, span.argsEnd);
+    if (span.keyword === 'FROM') {
+      stages += 1;
+      if (stages > MAX_STAGES) {
+        throw new TooComplexError(
+          `it has more than ${MAX_STAGES.toLocaleString('en')} build stages (FROM lines; the one past that is on line ${span.line}). Real Dockerfiles have fewer than 100; Tended reads up to ${MAX_STAGES.toLocaleString('en')}.`,
+        );
+      }
+    } else if (span.keyword === 'ARG') {
+      if (stages > 0) continue;
+    } else if (span.keyword === 'COPY' || span.keyword === 'ADD') {
+      if (!/--from/i.test(text)) continue;
+    } else if (span.keyword !== 'RUN' || !/--mount/i.test(text) || !/from/i.test(text)) continue;
+    const whole = span.end > span.argsEnd ? source.slice(span.start, span.end) : text;
+    read += whole.length;
+    if (read > MAX_READ_BYTES) {
+      throw new TooComplexError(
+        `its FROM, ARG, COPY --from and RUN --mount instructions come to more than ${MAX_READ_BYTES / 1024} KB (past that on line ${span.line}). Real Dockerfiles' come to a few KB; Tended reads up to ${MAX_READ_BYTES / 1024} KB of them.`,
+      );
+    }
+    kept.push(span);
+    texts.push(`${whole}\n`);
+  }
+  const d = DockerfileParser.parse(texts.join(''));
+  const instructions = d.getInstructions();
+  if (instructions.length !== kept.length) throw new Error('the instructions found and those parsed differ');
+  const lines = new Map(instructions.map((instruction, k) => [instruction, kept[k]!.line]));
+  return { d, lineOf: (instruction) => lines.get(instruction) ?? instruction.getRange().start.line + 1 };
 }
 
 /** The images of `COPY --from=` (and ADD) and `RUN --mount=...,from=...`. */
@@ -163,24 +229,38 @@ function variableUses(raw: string): VariableUse[] {
 function substitute(raw: string, globals: Map<string, string | null>): string | { reason: string } {
   const missing: string[] = [];
   const parts: string[] = [];
+  let length = 0;
+  // Counted as it grows: a long ARG used many times would otherwise be joined past any string V8 can make.
+  const push = (part: string) => {
+    length += part.length;
+    if (length <= MAX_IMAGE_LENGTH) parts.push(part);
+  };
   let last = 0;
   for (const use of variableUses(raw)) {
-    parts.push(raw.slice(last, use.start));
+    push(raw.slice(last, use.start));
     last = use.end;
     const v = globals.get(use.name);
     const set = use.colon ? v !== undefined && v !== null && v !== '' : v !== undefined && v !== null;
-    if (use.op === '-') parts.push(set ? (v ?? '') : use.word);
-    else if (use.op === '+') parts.push(set ? use.word : '');
+    if (use.op === '-') push(set ? (v ?? '') : use.word);
+    else if (use.op === '+') push(set ? use.word : '');
     else if (v === undefined || v === null) missing.push(use.name);
-    else parts.push(v);
+    else push(v);
   }
-  parts.push(raw.slice(last));
-  const value = parts.join('');
+  push(raw.slice(last));
   if (missing.length > 0) {
+    // Named up to five: a FROM of a hundred thousand unset variables needs no sentence that long.
+    const named = missing.slice(0, 5).map((m) => `$${m.slice(0, 40)}`);
+    if (missing.length > 5) named.push(`${missing.length - 5} more`);
     return {
-      reason: `${missing.length > 1 ? 'the variables' : 'the variable'} ${missing.map((m) => `$${m}`).join(', ')} ${missing.length > 1 ? 'have' : 'has'} no value in an ARG before the first FROM, so the image is known only at build time.`,
+      reason: `${missing.length > 1 ? 'the variables' : 'the variable'} ${named.join(', ')} ${missing.length > 1 ? 'have' : 'has'} no value in an ARG before the first FROM, so the image is known only at build time.`,
     };
   }
+  if (length > MAX_IMAGE_LENGTH) {
+    return {
+      reason: `with its variables substituted the image is longer than ${MAX_IMAGE_LENGTH / 1024} KB, and no image reference is that long.`,
+    };
+  }
+  const value = parts.join('');
   // A variable whose default holds another variable is not expanded again by Docker either.
   if (value.includes('$'))
     return { reason: 'the image still holds a variable after substitution, so it is known only at build time.' };

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CORPUS, corpusFiles, expected, throwsOnlyInputError } from '../../../test/support/corpus.js';
 import { stringMatching } from '../../../test/support/matchers.js';
-import { InputError } from '../reference.js';
+import { InputError, TooComplexError } from '../reference.js';
 import type { ParseResult } from '../reference.js';
 import { parsePackageJson } from './parse.js';
 import { looksPackageJson } from './detect.js';
@@ -137,6 +137,11 @@ describe('parsePackageJson properties', () => {
       fc.property(fc.jsonValue(), (v) => throwsOnlyInputError(() => parsePackageJson(JSON.stringify(v) ?? ''))),
       { numRuns: 200 },
     );
+  });
+  it('refuses JSON nested past 256 levels, even under a key it does not read', () => {
+    const deep = `{"config":${'{"a":'.repeat(300)}1${'}'.repeat(300)},"dependencies":{"a":"^1"}}`;
+    expect(() => parsePackageJson(deep)).toThrow(TooComplexError);
+    expect(() => parsePackageJson(deep)).toThrow(/Tended reads JSON up to 256 levels deep/);
   });
   it('mutated corpus files throw nothing but InputError', () => {
     const bytes = files.map((f) => readFileSync(join(CORPUS, f)));

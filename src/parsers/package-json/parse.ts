@@ -12,6 +12,7 @@ import { InputError } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 import { shownValue } from '../purl-entry.js';
 import { MemberLines } from '../json-member-lines.js';
+import { checkJsonDepth } from '../json-depth.js';
 
 export const DEPENDENCY_SECTIONS = [
   'dependencies',
@@ -38,6 +39,7 @@ interface Out {
 export function parsePackageJson(text: string, options: { lines?: boolean } = {}): ParseResult {
   const source = text.replace(/^\uFEFF/, '');
   let doc: unknown;
+  checkJsonDepth(source);
   try {
     doc = JSON.parse(source);
   } catch (e) {

@@ -8,9 +8,9 @@ import { stringContaining } from '../../../test/support/matchers.js';
 import { stringify } from 'yaml';
 import { NO_PURL_REASON } from '../purl-entry.js';
 import { looksCycloneDx } from '../cyclonedx/detect.js';
-import { InputError, type ParseResult } from '../reference.js';
+import { InputError, TooComplexError, type ParseResult } from '../reference.js';
 import { looksSpdx } from './detect.js';
-import { parseSpdx } from './parse.js';
+import { MAX_YAML_LIBRARY_BYTES, parseSpdx } from './parse.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -286,14 +286,58 @@ describe('parseSpdx rules', () => {
           .join(',')}]`,
       );
     const start = performance.now();
-    expect(() => parseSpdx(`spdxVersion: SPDX-2.3\n${lines.join('\n')}\n`)).toThrow(InputError);
+    expect(() => parseSpdx(`spdxVersion: SPDX-2.3\n${lines.join('\n')}\n`)).toThrow(TooComplexError);
     expect(performance.now() - start).toBeLessThan(500);
+  });
+
+  it('reads big block-style YAML quickly, and passes other YAML to yaml only up to 1 MB', () => {
+    const pkg = (i: number) =>
+      `- SPDXID: SPDXRef-p${i}\n  name: p${i}\n  versionInfo: "1.0"\n  comment: >-\n    folded\n    text\n  externalRefs:\n  - referenceCategory: PACKAGE-MANAGER\n    referenceType: purl\n    referenceLocator: pkg:npm/p${i}@1.0.0\n`;
+    const big = `spdxVersion: SPDX-2.3\nSPDXID: SPDXRef-DOCUMENT\ndocumentDescribes:\n- SPDXRef-p0\npackages:\n${Array.from({ length: 20_000 }, (_, i) => pkg(i)).join('')}`;
+    expect(big.length).toBeGreaterThan(MAX_YAML_LIBRARY_BYTES * 3);
+    const r = parseSpdx(big);
+    expect(r.references).toHaveLength(20_000);
+    expect(r.subject).toEqual({ name: 'p0', version: '1.0', purl: 'pkg:npm/p0@1.0.0', bom_ref: 'SPDXRef-p0' });
+    // The same packages in flow style: yaml reads a small file, and a big one is refused, saying where and why.
+    const flow = (n: number) =>
+      `spdxVersion: SPDX-2.3\npackages: [${Array.from({ length: n }, (_, i) => `{name: p${i}, externalRefs: [{referenceCategory: PACKAGE-MANAGER, referenceType: purl, referenceLocator: "pkg:npm/p${i}@1"}]}`).join(', ')}]\n`;
+    expect(parseSpdx(flow(100)).references).toHaveLength(100);
+    expect(() => parseSpdx(flow(12_000))).toThrow(TooComplexError);
+    expect(() => parseSpdx(flow(12_000))).toThrow(
+      /it is 1\.\d MB of SPDX YAML, and line 2 holds a flow list \(\[a, b\]\)\. Tended reads SPDX YAML over 1 MB only in the block style/,
+    );
+  });
+
+  it('reads YAML aliases within bounds, and refuses one list of references aliased by every package', () => {
+    const refs = (n: number) =>
+      `r: &r\n${'- {referenceCategory: SECURITY, referenceType: cpe23Type}\n'.repeat(n)}- {referenceCategory: PACKAGE-MANAGER, referenceType: purl, referenceLocator: "pkg:npm/a@1"}\n`;
+    const shared = parseSpdx(
+      `spdxVersion: SPDX-2.3\n${refs(2)}packages:\n- {name: x, externalRefs: *r}\n- {name: y, externalRefs: *r}\n`,
+    );
+    expect(shared.references.map((x) => x.location)).toEqual(['packages[0]', 'packages[1]']);
+    // Each package's loop over the list would be the list's length again: 3,000 × 900 entries.
+    const packages = '- {name: x, externalRefs: *r}\n'.repeat(900);
+    expect(() => parseSpdx(`spdxVersion: SPDX-2.3\n${refs(3_000)}packages:\n${packages}`)).toThrow(
+      /aliases add [\d,]+ nodes/,
+    );
+    expect(() => parseSpdx('spdxVersion: SPDX-2.3\npackages: &p\n- name: x\n  externalRefs: *p\n')).toThrow(
+      TooComplexError,
+    );
   });
 
   it('refuses deep nesting with an InputError', () => {
     expect(() => parseSpdx(`spdxVersion: ${'['.repeat(100_000)}`)).toThrow(InputError);
-    // A deep non-package entry is described, not serialised (which would overflow the stack).
-    const r = parseSpdx(`{"spdxVersion":"SPDX-2.3","packages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    // JSON too: refused before JSON.parse, SPDX 2 and SPDX 3 alike.
+    expect(() =>
+      parseSpdx(`{"spdxVersion":"SPDX-2.3","packages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
+    ).toThrow(TooComplexError);
+    expect(() =>
+      parseSpdx(
+        `{"@context":"https://spdx.org/rdf/3.0.1/spdx-context.jsonld","@graph":[{"type":"software_Package","name":${'['.repeat(300)}${']'.repeat(300)}}]}`,
+      ),
+    ).toThrow(/more than 256 levels deep/);
+    // A deep non-package entry within the bound is described, not serialised.
+    const r = parseSpdx(`{"spdxVersion":"SPDX-2.3","packages":${'['.repeat(250)}${']'.repeat(250)}}`);
     expect(r.unresolved).toEqual([
       { input: '(a list)', location: 'packages[0]', reason: stringContaining('not a package') },
     ]);

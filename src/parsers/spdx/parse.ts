@@ -6,13 +6,18 @@
  * (SPDX 3: its one package root element); it stays among the results, as the corpus counts it.
  */
 import { readYaml } from '../yaml-document.js';
-import { InputError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
+import { readBlockYaml } from '../yaml-block.js';
+import { checkJsonDepth } from '../json-depth.js';
+import { InputError, TooComplexError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 import { isPackageManagerCategory, readTagValue } from './tag-value.js';
 
-// Billion-laughs for YAML: aliases are what multiply; no real SPDX document needs many.
-const MAX_YAML_ALIASES = 100;
 const SPDX3_CONTEXT = /spdx\.org\/rdf\/(3(?:\.\d+)*)/;
+/**
+ * SPDX YAML beyond the block style SPDX tools write goes to `yaml`, which builds a node per
+ * scalar (about half a second per MB, twice that and more for flow style): up to this size.
+ */
+export const MAX_YAML_LIBRARY_BYTES = 1024 * 1024;
 const SPDX3_PACKAGE_TYPES = new Set(['software_Package', 'ai_AIPackage', 'dataset_DatasetPackage']);
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -27,6 +32,7 @@ export function parseSpdx(text: string): ParseResult {
   const body = text.replace(/^\uFEFF/, '').trimStart();
   if (body.startsWith('{')) {
     let doc: unknown;
+    checkJsonDepth(body);
     try {
       doc = JSON.parse(body);
     } catch (e) {
@@ -40,13 +46,28 @@ export function parseSpdx(text: string): ParseResult {
   if (firstTag !== undefined && /^\s*SPDXVersion\s*:/.test(firstTag)) return fromTagValue(body);
   let doc: unknown;
   try {
-    doc = readYaml(body).doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    doc = readSpdxYaml(body);
   } catch (e) {
+    if (e instanceof TooComplexError) throw e;
     throw new InputError(
       `Expected SPDX as JSON, YAML or tag-value (beginning with "SPDXVersion:"), but it is none of them; as YAML: ${message(e)}.`,
     );
   }
   return fromSpdx2(doc, 'YAML');
+}
+
+/** Block-style YAML by the fast reader; anything else by `yaml`, in files up to MAX_YAML_LIBRARY_BYTES. */
+function readSpdxYaml(body: string): unknown {
+  const block = readBlockYaml(body);
+  if ('value' in block) return block.value;
+  if (body.length > MAX_YAML_LIBRARY_BYTES) {
+    throw new TooComplexError(
+      `it is ${(body.length / 1024 / 1024).toFixed(1)} MB of SPDX YAML, and line ${block.line} holds ${block.unsupported}. Tended reads SPDX YAML over 1 MB only in the block style SPDX tools write (mappings, lists, and plain, quoted or block text); send this one as SPDX JSON, or without that.`,
+    );
+  }
+  // readYaml has bounded the aliases and what they expand to, and `yaml`'s own count would walk
+  // the whole document again for each alias inside an anchored node.
+  return readYaml(body).doc.toJS({ maxAliasCount: -1 });
 }
 
 /** The one described package's subject; null when none, or several, is described (no single subject). */

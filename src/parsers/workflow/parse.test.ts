@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CORPUS, corpusFiles, expected, throwsOnlyInputError } from '../../../test/support/corpus.js';
-import { InputError } from '../reference.js';
+import { InputError, TooComplexError } from '../reference.js';
 import type { ParseResult } from '../reference.js';
-import { parseWorkflow } from './parse.js';
+import { MAX_WORKFLOW_BYTES, parseWorkflow } from './parse.js';
 import { looksWorkflow } from './detect.js';
 
 const files = corpusFiles('workflow');
@@ -202,7 +202,49 @@ describe('parseWorkflow edge cases', () => {
       ),
       'jobs: {}',
     ].join('\n');
-    expect(() => parseWorkflow(bomb)).toThrow(InputError);
+    expect(() => parseWorkflow(bomb)).toThrow(TooComplexError);
+    expect(() => parseWorkflow(bomb)).toThrow(/aliases add 1,234,567,800 nodes to the 111 it writes/);
+  });
+
+  it('follows aliases once each, and refuses those that repeat more than the file writes', () => {
+    const job = (i: number) => `  j${i}: { runs-on: x, steps: *s }\n`;
+    const aliased = (jobs: number) =>
+      `on: push\njobs:\n  j0:\n    steps: &s\n${'      - uses: a/b@v1\n'.repeat(5_000)}${Array.from({ length: jobs }, (_, i) => job(i + 1)).join('')}`;
+    // Once more than the 15,000 nodes written: every job's steps are read.
+    expect(parseWorkflow(aliased(1)).references).toHaveLength(10_000);
+    expect(() => parseWorkflow(aliased(99))).toThrow(TooComplexError);
+    expect(() => parseWorkflow(aliased(99))).toThrow(
+      /aliases add 1,485,000 nodes to the 15,\d+ it writes \(\*s at line 5005 alone repeats 15,001\)/,
+    );
+    // `<<` merges nothing (YAML 1.2, and GitHub), but what its alias repeats still counts.
+    const merged = `on: push\nbase: &b\n  steps:\n${'    - uses: a/b@v1\n'.repeat(5_000)}jobs:\n${Array.from({ length: 50 }, (_, i) => `  j${i}: { <<: *b }\n`).join('')}`;
+    expect(() => parseWorkflow(merged)).toThrow(TooComplexError);
+  });
+
+  it('refuses an alias inside the node it names, one that names no anchor, and more than 1,000 of either', () => {
+    expect(() => parseWorkflow('jobs:\n  a:\n    steps: &s\n      - parallel: *s\n')).toThrow(
+      /alias \*s \(line 4\) is inside the node it names/,
+    );
+    expect(() => parseWorkflow('jobs:\n  a:\n    steps: *s\n')).toThrow(/line 3: the alias \*s names no anchor/);
+    const uses = (n: number) => `on: push\nx: &x {uses: a/b@v1}\njobs:\n  a:\n    steps:\n${'      - *x\n'.repeat(n)}`;
+    expect(parseWorkflow(uses(1_000)).references).toHaveLength(1_000);
+    expect(() => parseWorkflow(uses(1_001))).toThrow(/more than 1,000 YAML aliases/);
+    const anchors = (n: number) =>
+      `on: push\njobs:\n  a:\n    steps:\n${Array.from({ length: n }, (_, i) => `      - &a${i} {uses: a/b@v1}\n`).join('')}`;
+    expect(parseWorkflow(anchors(1_000)).references).toHaveLength(1_000);
+    expect(() => parseWorkflow(anchors(1_001))).toThrow(/more than 1,000 YAML anchors/);
+  });
+
+  it(`reads a file of ${MAX_WORKFLOW_BYTES / 1024} KB, more than GitHub runs, and refuses a larger one before parsing it`, () => {
+    const steps = (n: number) => `on: push\njobs:\n  a:\n    steps:\n${'      - uses: a/b@v1\n'.repeat(n)}`;
+    expect(parseWorkflow(steps((MAX_WORKFLOW_BYTES - 100) / 21)).references).toHaveLength(24_961);
+    const big = steps(MAX_WORKFLOW_BYTES / 20);
+    const started = performance.now();
+    expect(() => parseWorkflow(big)).toThrow(TooComplexError);
+    expect(() => parseWorkflow(big)).toThrow(
+      /it is 538 KB, and GitHub runs no workflow file over 500 KB; Tended reads workflow and action files up to 512 KB\.$/,
+    );
+    expect(performance.now() - started).toBeLessThan(50);
   });
 
   it('detects workflows and not other formats', () => {

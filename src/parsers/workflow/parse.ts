@@ -4,19 +4,24 @@
  * `services:`. The YAML node tree is walked rather than its JS value so each entry keeps its line.
  */
 import { isAlias, isMap, isScalar, isSeq } from 'yaml';
-import type { Document, LineCounter, Node, YAMLMap } from 'yaml';
+import type { Alias, LineCounter, Node, YAMLMap } from 'yaml';
 import { readYaml } from '../yaml-document.js';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
-import { InputError } from '../reference.js';
+import { InputError, TooComplexError } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 
-// Anchors are legitimate in workflows (D parses with aliases on); the cap stops a billion-laughs
-// document from expanding into gigabytes when it is converted.
-const MAX_ALIAS_COUNT = 100;
+/**
+ * GitHub starts no run of a workflow file over 500 KB (docs.github.com/en/actions/reference/limits,
+ * "Workflow file size"), so no workflow that runs is larger than this, whichever kilobyte is
+ * meant; real ones are a few KB. It bounds what `yaml` is given: it builds a node per scalar,
+ * about half a second per MB, and an aliased document is refused only once it is built.
+ */
+export const MAX_WORKFLOW_BYTES = 512 * 1024;
 
 interface Walk {
-  doc: Document;
+  /** The node each alias names: anchors are legitimate in workflows (D parses with aliases on). */
+  targets: Map<Alias, Node>;
   lines: LineCounter;
   references: ComponentReference[];
   unresolved: UnresolvedEntry[];
@@ -25,17 +30,14 @@ interface Walk {
 }
 
 export function parseWorkflow(text: string): ParseResult {
-  const { doc, lines } = readYaml(text);
-  // Conversion enforces the alias cap; the walk below never expands aliases beyond one lookup.
-  try {
-    doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (e) {
-    if (e instanceof Error) {
-      throw new InputError(`not a usable workflow: ${e.message.split('\n')[0]}`);
-    }
-    throw e;
+  if (text.length > MAX_WORKFLOW_BYTES) {
+    throw new TooComplexError(
+      `it is ${size(text.length)}, and GitHub runs no workflow file over 500 KB; Tended reads workflow and action files up to ${MAX_WORKFLOW_BYTES / 1024} KB.`,
+    );
   }
-  const w: Walk = { doc, lines, references: [], unresolved: [] };
+  // readYaml bounds what aliases expand to, so the walk below may follow every one of them.
+  const { doc, lines, targets } = readYaml(text);
+  const w: Walk = { targets, lines, references: [], unresolved: [] };
   const root = resolve(w, doc.contents);
   if (!isMap(root)) throw new InputError('not a GitHub Actions workflow: the document is not a YAML mapping');
   const jobs = resolve(w, root.get('jobs', true));
@@ -202,11 +204,11 @@ function push(w: Walk, kind: 'github' | 'docker', name: string, input: string, l
   }
 }
 
+/** The node itself, or the one an alias names (never an alias: an anchor is put on a node). */
 function resolve(w: Walk, node: unknown): Node | null {
-  let n = node as Node | null | undefined;
-  // Aliases may point at aliases only through anchors defined earlier, so a few hops suffice.
-  for (let hops = 0; n && isAlias(n) && hops < 8; hops++) n = n.resolve(w.doc) ?? null;
-  return n && !isAlias(n) ? n : null;
+  const n = node as Node | null | undefined;
+  if (n && isAlias(n)) return w.targets.get(n) ?? null;
+  return n ?? null;
 }
 
 function scalarText(node: Node | null): string | null {
@@ -230,4 +232,8 @@ function at(w: Walk, node: Node | null): string {
 function lineOf(w: Walk, node: Node | null): number | undefined {
   const start = node?.range?.[0];
   return start === undefined ? undefined : w.lines.linePos(start).line;
+}
+
+function size(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
