@@ -225,8 +225,8 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
             <tr>
               <th scope="col">Observation date</th>
               <th scope="col">State</th>
-              <th scope="col">Latest published</th>
-              <th scope="col">Deprecation notice</th>
+              <th scope="col">{registry.activityLabel.replace(' version', '')}</th>
+              <th scope="col">{registry.noticeLabel}</th>
             </tr>
           </thead>
           <tbody>

@@ -44,7 +44,9 @@ h3 { font-size: 1.05rem; margin: 1.2rem 0 0.3rem; }
 .lede { font-size: 1.1rem; color: var(--muted); max-width: 40rem; }
 .facts { display: grid; grid-template-columns: minmax(10rem, max-content) 1fr; gap: 0.35rem 1.25rem; margin: 1rem 0; padding: 1rem 1.25rem; background: var(--panel); border-radius: 6px; }
 .facts dt { font-weight: 600; }
-.facts dd { margin: 0; }
+/* Ids, addresses and URLs are long unbroken words: they wrap rather than push the page wider than a phone. */
+.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+h1, .changes li, .results li { overflow-wrap: anywhere; }
 .state { display: inline-block; font-weight: 700; padding: 0 0.45rem; border: 2px solid currentColor; border-radius: 4px; }
 .state-alive { color: var(--alive); } .state-dormant { color: var(--dormant); } .state-abandoned { color: var(--abandoned); }
 .state-archived { color: var(--archived); } .state-deleted { color: var(--deleted); } .state-eol { color: var(--eol); }
@@ -89,7 +91,10 @@ main > .search { margin: 1rem 0; }
 @media (max-width: 40rem) {
   .search { margin-left: 0; width: 100%; } .search input { flex: 1; min-width: 0; } .facts { grid-template-columns: 1fr; }
   /* The series table fits a phone's width: narrow cells, long notices wrapped, nothing to scroll sideways to. */
-  .table-scroll th, .table-scroll td { padding: 0.25rem 0.3rem; font-size: 0.85rem; overflow-wrap: anywhere; }
+  .table-scroll th, .table-scroll td { padding: 0.25rem 0.3rem; font-size: 0.85rem; }
+  /* Dates and state names stay whole; the last column (a notice) takes what width is left and wraps. */
+  .table-scroll td { white-space: nowrap; }
+  .table-scroll td:last-child, .table-scroll th { white-space: normal; overflow-wrap: anywhere; }
   .table-scroll caption { font-size: 0.9rem; }
 }
 `;
