@@ -258,6 +258,11 @@ describe('what a page shows (issue 27, item 4)', () => {
     expect([...fills.keys()].sort()).toEqual(['alive', 'archived', 'dormant']);
     expect(new Set(fills.values()).size).toBe(3);
     for (const id of fills.values()) expect(svg).toContain(`<pattern id="${id}"`);
+    // The latest reading, one day of ten months, is still drawn wide enough to see.
+    const widths = [...svg.matchAll(/<rect class="seg-[\w-]+"[^>]* width="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(widths).toHaveLength(5);
+    expect(widths.at(-1)).toBeGreaterThanOrEqual(24);
+    expect(widths.reduce((a, b) => a + b, 0)).toBeCloseTo(800, 0);
     // No text inside the drawing: it would shrink with it on a phone.
     expect(svg).not.toContain('<text');
     expect(page).toMatch(/<p class="timeline-dates"><span>2025-06-01<\/span><span>2026-04-02<\/span><\/p>/);

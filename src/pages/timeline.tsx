@@ -8,6 +8,7 @@ const HEIGHT = 48;
 // Pattern tiles in viewBox units: the drawing scales with the page, so a tile must stay visible at a
 // phone's width (about 0.45 of these units per pixel) and not crowd at a desktop's.
 const TILE = 20;
+const LATEST = 24;
 
 /**
  * Each state's fill: its colour and a shape of its own (solid, stripes one way or the other, dots,
@@ -48,8 +49,11 @@ export function StateTimeline(props: { name: string; observations: Observation[]
   if (rows.length === 0) return <p>Nothing to draw: no observation is held.</p>;
   const first = rows[0]!.observation_date;
   const last = rows.at(-1)!.observation_date;
-  const span = daysBetween(first, last) + 1;
-  const x = (date: string) => (WIDTH * daysBetween(first, date)) / span;
+  const days = daysBetween(first, last);
+  // The latest reading's own span would be one day of the series, a sliver on a phone: it keeps at
+  // least LATEST units, so the state the page answers with is always visible in the drawing.
+  const latestWidth = Math.max(WIDTH / (days + 1), LATEST);
+  const x = (date: string) => (days === 0 ? 0 : ((WIDTH - latestWidth) * daysBetween(first, date)) / days);
   const states = [...new Set(rows.map((o) => o.state))];
   const summary = `State of ${props.name} from ${first} to ${last}: ${rows.length} observations, states read: ${states.join(', ')}.`;
   return (
