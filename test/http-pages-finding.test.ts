@@ -239,6 +239,14 @@ describe('what a page shows (issue 27, item 4)', () => {
     expect(module.text).toContain('<a href="https://github.com/acme/rocket">source repository</a>');
   });
 
+  it('shows on a page as of a past date the badge for that date, not today’s', async () => {
+    const page = (await get('/npm/left-padded?as_of=2025-08-01')).text;
+    expect(page).toContain('<img src="/badge/npm/left-padded.svg?as_of=2025-08-01"');
+    const badge = await (await app.request('/badge/npm/left-padded.svg?as_of=2025-08-01')).text();
+    expect(badge).toMatch(/aria-label="maintained\?: dormant · 2025-07-15"/);
+    expect((await get('/npm/left-padded')).text).toContain('<img src="/badge/npm/left-padded.svg"');
+  });
+
   it('links a Maven relocation’s target', async () => {
     const page = await get('/maven/org.acme/rocket-old');
     expect(page.status).toBe(200);

@@ -182,8 +182,13 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
 
       <h2>Badge</h2>
       <p>
-        <img src={badgePath} alt={`maintained? ${name}: the state Tended records, with its date`} /> The badge shows the
-        latest state and the date of the observation it rests on, never a score. Markdown for a README:
+        {/* On a page as of a past date the badge answers for that date too; the Markdown stays current. */}
+        <img
+          src={ctx.askedAsOf ? `${badgePath}?as_of=${result.as_of}` : badgePath}
+          alt={`maintained? ${name}: the state Tended records, with its date`}
+        />{' '}
+        The badge shows the latest state and the date of the observation it rests on, never a score. Markdown for a
+        README:
       </p>
       <pre class="badge-markdown">
         <code>{badgeMarkdown}</code>
