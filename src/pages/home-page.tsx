@@ -57,7 +57,8 @@ export function renderHome(
         <li>
           {view.pages} package{view.pages === 1 ? '' : 's'} with a page (at least {site.minDependents} dependent package
           {site.minDependents === 1 ? '' : 's'} by the latest census); every one is listed in the{' '}
-          <a href="/sitemap.xml">sitemap</a>.
+          <a href="/sitemap.xml">sitemap</a>. GitHub repositories, container images, distribution releases and NuGet
+          packages, which have no dependents count, have a page once observed: search for them above.
         </li>
         <li>
           {view.treeSize} leaves in the log.{' '}
