@@ -58,6 +58,8 @@ describe('hot package pages', () => {
     '/maven/org.acme/rocket-core',
     '/composer/acme/rocket-php',
     '/golang/github.com/acme/rocket',
+    // Kinds with no census have a page once observed.
+    '/github/acme/rocket',
   ])('answers %s with the framework’s bytes and headers, rendered or cached, and 304 to its tag', async (path) => {
     // Rendered on the hot path and cached; the framework's answer then comes from that cache.
     const page = await samePageAsFramework(path);
@@ -118,8 +120,10 @@ describe('hot package pages', () => {
       ['/npm/acme/widgets', 404],
       ['/npm/@acme', 422],
       ['/maven/org.acme', 404],
-      ['/github/acme/rocket', 404],
+      ['/github/acme/never-seen', 404],
       ['/nuget/acme.rocket', 404],
+      ['/docker/library/never-seen:1', 404],
+      ['/github/acme', 404],
       // Queries, encoded, empty and trailing segments.
       ['/npm/@acme/widgets?as_of=2026-11-23', 422],
       ['/npm/@acme/widgets?as_of=2026-11-20&x=1', 200],

@@ -43,6 +43,7 @@ const PAGES = [
     method: /Method Read from PyPI’s own metadata for the project: the latest upload over the files not yanked/,
     state: 'archived',
     published: '2025-02-10',
+    version: '1.0',
     notice: 'classified Development Status :: 7 - Inactive',
     adoption: 12,
   },
@@ -54,6 +55,7 @@ const PAGES = [
     method: /Method Read from Maven Central’s own files for the artifact: maven-metadata.xml .* <relocation>/,
     state: 'alive',
     published: '2025-11-15',
+    version: '1.1',
     notice: 'none on record',
     adoption: 9,
   },
@@ -65,6 +67,7 @@ const PAGES = [
     method: /Method Read from the Go module proxy: the time of the version @latest names/,
     state: 'alive',
     published: '2025-11-01',
+    version: 'v1.1.0',
     notice: 'none on record',
     adoption: 7,
   },
@@ -76,6 +79,7 @@ const PAGES = [
     method: /Method Read from crates.io’s sparse index for the crate/,
     state: 'alive',
     published: '2025-10-15',
+    version: '0.2.0',
     notice: 'none on record',
     adoption: 5,
   },
@@ -87,6 +91,7 @@ const PAGES = [
     method: /Method Read from rubygems.org’s versions of the gem/,
     state: 'abandoned',
     published: '2024-10-01',
+    version: '1.0.0',
     notice: 'none on record',
     adoption: 4,
   },
@@ -98,6 +103,7 @@ const PAGES = [
     method: /Method Read from Packagist’s metadata for the package: .* abandoned flag/,
     state: 'archived',
     published: '2025-09-01',
+    version: 'v1.1.0',
     notice: 'abandoned; the author suggests acme/rocket-next',
     adoption: 3,
   },
@@ -110,7 +116,7 @@ describe('package pages of every registry with a census', () => {
     const body = text(page.text);
     expect(page.text).toContain(`<h1>is ${p.name} still maintained?</h1>`);
     expect(body).toContain(`State (latest) ${p.state}`);
-    expect(body).toContain(`Latest published version ${p.published}`);
+    expect(body).toContain(`Latest published version ${p.version} (${p.published})`);
     expect(body).toContain(`Deprecation notice ${p.notice}`);
     expect(body).toContain(`Adoption ${p.adoption} dependent packages, read ${LAST_DAY}`);
     expect(body).toMatch(p.method);
@@ -132,9 +138,14 @@ describe('package pages of every registry with a census', () => {
     expect(pypi).toContain('Deprecation notice none on record');
   });
 
-  it('has no page for a NuGet package: its registry has no census', async () => {
-    expect((await get('/nuget/acme.rocket')).status).toBe(404);
-    expect((await get('/sitemap.xml')).text).not.toContain('nuget');
+  it('has a page for a NuGet package once observed, though its registry has no census', async () => {
+    const page = await get('/nuget/acme.rocket');
+    expect(page.status).toBe(200);
+    const body = text(page.text);
+    expect(body).toContain('Latest published version 2.0.0 (2025-11-20)');
+    expect(body).toContain('Adoption not counted: Tended reads no dependents count for a NuGet package');
+    expect(body).toContain('Registry nuget.org (the .NET package registry)');
+    expect((await get('/nuget/never.seen')).status).toBe(404);
   });
 
   it('answers 404 with the reason, in the registry’s words, for a package without a page', async () => {
@@ -187,9 +198,16 @@ describe('package pages of every registry with a census', () => {
       expect(res.status, q).toBe(303);
       expect(res.headers.get('location'), q).toBe(to);
     }
+    for (const [q, to] of [
+      ['pkg:nuget/acme.rocket', '/nuget/acme.rocket'],
+      ['https://www.nuget.org/packages/Acme.Rocket', '/nuget/acme.rocket'],
+      ['pkg:deb/debian/curl@7.74.0?distro=debian-12', '/distro/debian/12'],
+    ]) {
+      const res = await app.request(`/search?q=${encodeURIComponent(q!)}`);
+      expect(res.status, q).toBe(303);
+      expect(res.headers.get('location'), q).toBe(to);
+    }
     for (const [q, why] of [
-      ['pkg:nuget/acme.rocket', /package pages are for npm, pypi, maven, golang, cargo, gem, composer packages/],
-      ['pkg:deb/debian/curl@7.74.0?distro=debian-11', /package pages are for/],
       ['https://example.com/x', /an address of npmjs.com, pypi.org/],
       ['https://packagist.org/packages/acme', /names no package/],
     ] as const) {

@@ -103,7 +103,7 @@ describe('human pages and crawler files', () => {
     expect(page.text).toContain('<title>is left-padded still maintained? — Tended</title>');
     expect(page.text).toContain('<h1>is left-padded still maintained?</h1>');
     expect(body).toContain('State (latest) archived the latest version carries a registry deprecation notice');
-    expect(body).toContain('Latest published version 2024-12-01');
+    expect(body).toContain('Latest published version 1.1.0 (2024-12-01)');
     expect(body).toContain('Deprecation notice Use String.prototype.padStart() instead');
     expect(body).toContain('Dated observations 5, first 2025-06-01, last 2026-04-02');
     expect(body).toContain('State changes 1');
@@ -324,16 +324,16 @@ describe('human pages and crawler files', () => {
     expect((await app.request('/search?q=')).headers.get('location')).toBe('/');
     const bad = await get('/search?q=' + encodeURIComponent('not a name'));
     expect(bad.status).toBe(422);
-    expect(text(bad.text)).toContain('is not a package name');
+    expect(text(bad.text)).toContain('is not a component name');
     // A pasted address with a broken %-escape is a name that cannot be read: the same 422 page, not a 500.
     for (const q of ['https://www.npmjs.com/package/%E0', 'https://npmjs.com/package/%40acme%2', 'pkg:npm/%E0']) {
       const page = await get('/search?q=' + encodeURIComponent(q));
       expect(page.status, q).toBe(422);
       expect(page.headers.get('content-type'), q).toMatch(/^text\/html/);
-      expect(text(page.text), q).toContain('is not a package name');
+      expect(text(page.text), q).toContain('is not a component name');
       const json = await app.request('/search?q=' + encodeURIComponent(q), { headers: { accept: 'application/json' } });
       expect(json.status, q).toBe(422);
-      expect(((await json.json()) as { detail: string }).detail, q).toMatch(/Search for a package by its exact name/);
+      expect(((await json.json()) as { detail: string }).detail, q).toMatch(/Search by part of a name \(rocket\)/);
     }
     expect(text((await get('/search?q=' + encodeURIComponent('https://www.npmjs.com/package/%E0'))).text)).toContain(
       'broken %-escape',

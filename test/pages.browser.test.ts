@@ -124,6 +124,10 @@ describe('the pages in Chromium', () => {
     ['/separation', 'Separation', 200],
     ['/verify', 'Verify the log', 200],
     ['/npm/left-pad', 'No page for left-pad', 404],
+    ['/github/acme/rocket', 'is acme/rocket still maintained?', 200],
+    ['/docker/library/node:18-alpine', 'is docker.io/library/node:18-alpine still maintained?', 200],
+    ['/search?q=rocket', 'Components matching “rocket”', 200],
+    ['/no/such/page', 'Page not found', 404],
   ] as const)('%s renders, uses the stylesheet, and has no axe violations', async (path, heading, status) => {
     const { page, status: got } = await open(path);
     expect(got).toBe(status);
@@ -220,6 +224,84 @@ describe('the pages in Chromium', () => {
     const result = page.locator('#verify-result');
     await expect.poll(() => result.getAttribute('class'), { timeout: 10_000 }).toBe('result fail');
     expect(await result.innerText()).toMatch(/^Not verified: (no signature by|the signature does not verify)/);
+    await page.close();
+  });
+
+  // Issue 27's screenshots, each at a desktop width and at a phone's (390 px), with what a phone
+  // reader met checked: nothing wider than the screen, the series table whole, the timeline's
+  // dates at reading size, one search box.
+  const SHOTS: [string, string][] = [
+    ['package-page', '/npm/left-padded'],
+    ['package-page-as-of', '/npm/left-padded?as_of=2025-08-01'],
+    ['github-repository', '/github/acme/rocket'],
+    ['image', '/docker/library/node:18-alpine'],
+    ['search-results', '/search?q=rocket'],
+    ['not-found', '/no/such/page'],
+  ];
+  it.each(SHOTS)('%s (%s) fits 390 px and is saved at both widths', async (name, path) => {
+    const { page } = await open(path);
+    for (const [width, suffix] of [
+      [1100, 'desktop'],
+      [390, '390'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      const fit = await page.evaluate(() => {
+        const scroller = document.querySelector('.table-scroll');
+        const caption = document.querySelector('.table-scroll caption');
+        const dates = document.querySelector('.timeline-dates');
+        const visibleSearches = [...document.querySelectorAll('form.search')].filter(
+          (f) => (f as HTMLElement).offsetParent !== null,
+        ).length;
+        return {
+          page: document.documentElement.scrollWidth <= window.innerWidth,
+          table: scroller === null || scroller.scrollWidth <= scroller.clientWidth,
+          caption: caption === null || caption.getBoundingClientRect().right <= window.innerWidth,
+          datesPx: dates === null ? null : parseFloat(getComputedStyle(dates).fontSize),
+          visibleSearches,
+        };
+      });
+      expect(fit, `${path} at ${width}`).toMatchObject({ page: true, table: true, caption: true, visibleSearches: 1 });
+      if (fit.datesPx !== null) expect(fit.datesPx, `${path} at ${width}`).toBeGreaterThanOrEqual(12);
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${suffix}.png`), fullPage: true });
+    }
+    await page.close();
+  });
+
+  it('shows on /verify?index=N what the leaf says, tied to the page that linked it', async () => {
+    const { page: pkg } = await open('/npm/left-padded');
+    const href = await pkg.locator('a[href^="/verify?index="]').getAttribute('href');
+    await pkg.close();
+    const index = Number(/index=(\d+)/.exec(href!)![1]);
+    const { page } = await open(href!);
+    await expect
+      .poll(() => page.locator('#verify-result').getAttribute('class'), { timeout: 10_000 })
+      .toBe('result ok');
+    const leaf = await page.locator('#leaf-content').innerText();
+    expect(leaf).toContain(`Leaf\n${index}`);
+    expect(leaf).toMatch(/kind\nnpm/);
+    expect(leaf).toMatch(/id\nleft-padded/);
+    expect(leaf).toMatch(/state\narchived/);
+    expect(leaf).toMatch(/observation_date\n2026-04-02/);
+    expect(await page.locator('#leaf-content a').getAttribute('href')).toBe('/npm/left-padded');
+    expect(await axeViolations(page)).toEqual([]);
+    for (const [width, suffix] of [
+      [1100, 'desktop'],
+      [390, '390'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join(ARTIFACTS, `verify-leaf-${suffix}.png`), fullPage: true });
+    }
+    await page.close();
+  });
+
+  it('never breaks a state name on /methodology at 390 px', async () => {
+    const { page } = await open('/methodology');
+    await page.setViewportSize({ width: 390, height: 900 });
+    const lines = await page
+      .locator('code.state-name')
+      .evaluateAll((codes) => codes.map((c) => [c.textContent, c.getClientRects().length]));
+    expect(lines).toHaveLength(8);
+    for (const [name, rects] of lines) expect(rects, String(name)).toBe(1);
     await page.close();
   });
 });

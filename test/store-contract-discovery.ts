@@ -26,6 +26,46 @@ export function storeDiscoveryContract(backend: 'sqlite' | 'postgres', open: () 
       await t.dispose();
     });
 
+    it('finds held components by a prefix of their name or id, bounded, and never a name only queued', async () => {
+      const held = (component: ComponentRef) => ({
+        ...githubObservation('acme/x', '2026-03-15', 'alive'),
+        component,
+        source: `https://upstream.test/${component.kind}/${component.id}`,
+      });
+      const rocket: ComponentRef[] = [
+        gh('acme/rocket'),
+        { kind: 'maven', id: 'org.acme:rocket-core' },
+        { kind: 'cargo', id: 'rocket-rs' },
+        { kind: 'golang', id: 'github.com/acme/rocket' },
+        { kind: 'docker', id: 'docker.io/library/rocket:1-alpine' },
+        npm('Rocketeer'),
+        npm('@acme/rocket-ui'),
+      ];
+      const others: ComponentRef[] = [npm('pocket'), { kind: 'distro', id: 'debian/12' }];
+      await store.appendObservations([...rocket, ...others].map(held), notary.seal);
+      // Queued by a read, never shown public: not listed, though its name matches.
+      await store.queueDiscovered([npm('rocket-private')], DAY, add);
+      const ids = async (prefix: string, limit = 20) =>
+        (await store.heldByPrefix(prefix, limit)).map((r) => `${r.kind}:${r.id}`);
+      // Byte order of the names: "rocket" < "rocket-…" < "rocket:…" < "rocketeer".
+      expect(await ids('rocket')).toEqual([
+        'github:acme/rocket',
+        'golang:github.com/acme/rocket',
+        'maven:org.acme:rocket-core',
+        'cargo:rocket-rs',
+        'npm:@acme/rocket-ui',
+        'docker:docker.io/library/rocket:1-alpine',
+        'npm:Rocketeer',
+      ]);
+      // By name or whole id, case aside; a component matched both ways is listed once.
+      expect(await ids('ROCKET-R')).toEqual(['cargo:rocket-rs']);
+      expect(await ids('acme/rock')).toEqual(['github:acme/rocket']);
+      expect(await ids('org.acme:')).toEqual(['maven:org.acme:rocket-core']);
+      expect(await ids('debian')).toEqual(['distro:debian/12']);
+      expect(await ids('rocket', 3)).toHaveLength(3);
+      expect(await ids('zzz')).toEqual([]);
+    });
+
     it('queues unheld names once, marked discovered and due at once; without add it only says which are listed', async () => {
       await store.watchAdd([gh('acme/operator')], DAY);
       const looked = await store.queueDiscovered([gh('acme/operator'), npm('left-pad')], DAY, {

@@ -279,3 +279,17 @@ export function componentOwner(ref: ComponentRef): string {
     }
   }
 }
+
+/**
+ * What a reader's search is matched against, lower-cased: the component's own name (an npm or
+ * Composer package without its scope or vendor, a Maven artifact without its group, a repository
+ * or module path's last element, an image's name and tag; a distribution release whole) and its
+ * whole id. Searching `rocket` then finds `rocket-rs`, `org.acme:rocket-core` and `acme/rocket`.
+ */
+export function componentSearchKeys(ref: ComponentRef): { search_name: string; search_id: string } {
+  const id = ref.id.toLowerCase();
+  const name = ref.kind === 'distro' ? id : ref.kind === 'maven' ? afterLast(id, ':') : afterLast(id, '/');
+  return { search_name: name, search_id: id };
+}
+
+const afterLast = (s: string, separator: string) => s.slice(s.lastIndexOf(separator) + 1);

@@ -21,6 +21,7 @@ import { sharedParsePool, type ParsePool } from '../operations/parse-pool.js';
 import { registerMcpRoutes } from '../api/mcp.js';
 import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
 import { registerBadgeRoutes } from '../pages/badge-routes.js';
+import { notFound, wantsHtml } from '../pages/not-found.js';
 import type { BadgeCache } from '../pages/badge-answer.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
@@ -165,10 +166,11 @@ export function build(deps: AppDeps): OpenAPIHono {
         Allow: allowed.join(', '),
       });
     }
-    return (
-      trailingSlashAnswer(c, app.routes) ??
-      detailResponse(c, 404, `There is nothing at ${c.req.path}. The API is described at /api/v1/docs.`)
-    );
+    const moved = trailingSlashAnswer(c, app.routes);
+    if (moved) return moved;
+    // A person who followed a link gets a page that says so, with the search box; a program, JSON.
+    if (wantsHtml(c)) return notFound(c, { kind: 'no-page', path: c.req.path }, 404);
+    return detailResponse(c, 404, `There is nothing at ${c.req.path}. The API is described at /api/v1/docs.`);
   });
 
   app.onError((error, c) => errorResponse(c, error, deps.logError));

@@ -22,14 +22,18 @@ const PAGE_PATHS: readonly [ComponentKind, (path: string) => string | undefined]
   ['composer', (path) => (segments(path) === 2 ? path : undefined)],
   // /golang/*: a module path of any number of elements, as it is.
   ['golang', (path) => path],
+  // The kinds with no census: /github/:owner/:repo, /nuget/:name, /distro/:product/:release, /docker/*.
+  ['github', (path) => (segments(path) === 2 ? path : undefined)],
+  ['nuget', (path) => (segments(path) === 1 ? path : undefined)],
+  ['distro', (path) => (segments(path) === 2 ? path : undefined)],
+  ['docker', (path) => path],
 ];
 
 /** The security headers the framework adds to an HTML answer, as a flat list, made once. */
 const HTML_HEADERS = HTML_SECURITY_HEADERS.flatMap(([name, value]) => [name.toLowerCase(), value]);
 
 /**
- * GET /{kind}/{name} of a package with a page ("is X still maintained?"), one provider per registry
- * with pages: from the shared page cache, rendered and cached on a miss. The reads make no write, so
+ * GET /{kind}/{name} of a component with a page ("is X still maintained?"), one provider per kind: from the shared page cache, rendered and cached on a miss. The reads make no write, so
  * a package with no page (not watched, no census, below the adoption threshold) costs the framework
  * the same reads again when it is handed over, which explains it with a 404. Also to the framework:
  * a malformed name or date (a 422 or an error), any query but `as_of=YYYY-MM-DD`, an empty,

@@ -24,7 +24,8 @@ export interface PackageRecord {
   series: EntitySeries;
   /** The read view up to as_of, with each date's evidence: the page's series table. */
   observations: Observation[];
-  census: Census;
+  /** Null for a kind with no dependents count (CENSUS_KINDS), whose page needs none. */
+  census: Census | null;
 }
 
 /** The versions a rendered page depends on: its observations' latest leaf and its census leaf. */
@@ -66,18 +67,27 @@ function packageRef(kind: ComponentKind, name: string): ComponentRef {
   }
 }
 
-/** The page's record for a package whose latest census qualifies it, or why there is no page. */
+/**
+ * The page's record for a component: a package whose latest census qualifies it, or an observed
+ * component of a kind with no census; otherwise why there is no page.
+ */
 export async function readPackage(
   deps: RecordDeps,
   v: PackageVersion,
   minDependents: number,
 ): Promise<PackageRecord | PackageRefusal> {
-  const census = await deps.store.latestCensus(v.ref);
-  if (census === null)
-    return { reason: v.observationsVersion !== null ? 'no-census' : 'not-watched', ref: v.ref, minDependents };
-  // A failed read (null) is not zero, and not a qualification either.
-  if (census.dependents === null || census.dependents < minDependents)
-    return { reason: 'not-qualified', ref: v.ref, minDependents, census };
+  let census: Census | null = null;
+  if (!CENSUS_KINDS.has(v.ref.kind)) {
+    // No adoption signal exists for this kind: an observed component has a page (pages/registries.ts).
+    if (v.observationsVersion === null) return { reason: 'not-watched', ref: v.ref, minDependents };
+  } else {
+    census = await deps.store.latestCensus(v.ref);
+    if (census === null)
+      return { reason: v.observationsVersion !== null ? 'no-census' : 'not-watched', ref: v.ref, minDependents };
+    // A failed read (null) is not zero, and not a qualification either.
+    if (census.dependents === null || census.dependents < minDependents)
+      return { reason: 'not-qualified', ref: v.ref, minDependents, census };
+  }
   const all = await deps.store.observationsOf(v.ref);
   const result = entityResult(v.ref, all, v.asOf, v.today);
   return {

@@ -12,6 +12,7 @@ export function renderHome(
       title="Tended — is it still maintained?"
       description="A dated, verifiable record of whether software components are still maintained. No scores; a date with no observation is not observed."
       canonical={`${site.baseUrl}/`}
+      headerSearch={false}
       jsonLd={[
         {
           '@context': 'https://schema.org',
@@ -33,7 +34,7 @@ export function renderHome(
         maintained. Every observation has a date, a state and the evidence it rests on, and is a leaf of a signed log
         anyone can verify. It never guesses and never scores.
       </p>
-      <SearchForm id="home-search" label="Find a package" />
+      <SearchForm id="home-search" label="Find a component" />
 
       <h2>Recently changed states</h2>
       <p>The latest state changes among the packages with a page, as the record stood at {view.computedAt}.</p>
@@ -56,7 +57,8 @@ export function renderHome(
         <li>
           {view.pages} package{view.pages === 1 ? '' : 's'} with a page (at least {site.minDependents} dependent package
           {site.minDependents === 1 ? '' : 's'} by the latest census); every one is listed in the{' '}
-          <a href="/sitemap.xml">sitemap</a>.
+          <a href="/sitemap.xml">sitemap</a>. GitHub repositories, container images, distribution releases and NuGet
+          packages, which have no dependents count, have a page once observed: search for them above.
         </li>
         <li>
           {view.treeSize} leaves in the log.{' '}

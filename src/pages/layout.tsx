@@ -14,6 +14,10 @@ export interface LayoutProps {
   jsonLd?: object[];
   /** Scripts loaded from same-origin files; pages never inline executable script (CSP). */
   scripts?: string[];
+  /** What the reader searched for, kept in the search box. */
+  query?: string;
+  /** false on a page with its own search box: two stacked boxes on a phone are one too many. */
+  headerSearch?: boolean;
   children?: Child;
 }
 
@@ -60,7 +64,9 @@ export function Layout(props: LayoutProps) {
               </li>
             </ul>
           </nav>
-          <SearchForm id="site-search" label="Search the site" />
+          {props.headerSearch === false ? null : (
+            <SearchForm id="site-search" label="Search the site" query={props.query} />
+          )}
         </header>
         <main id="main">{props.children}</main>
         <footer class="site-footer">
@@ -75,18 +81,19 @@ export function Layout(props: LayoutProps) {
   );
 }
 
-/** A GET form: it works without JavaScript, and /search sends the reader to the package's page. */
-export function SearchForm(props: { id: string; label: string }) {
+/** A GET form: it works without JavaScript; /search sends the reader to the page, or lists what matches. */
+export function SearchForm(props: { id: string; label: string; query?: string }) {
   return (
     <form class="search" action="/search" method="get" role="search" aria-label={props.label}>
       <label class="visually-hidden" for={props.id}>
-        package name, registry:name or package URL
+        name or part of one, registry:name, owner/repo, image reference, package URL or address
       </label>
       <input
         id={props.id}
         type="search"
         name="q"
-        placeholder="package, e.g. express or pypi:requests"
+        placeholder="e.g. rocket, pypi:requests, acme/rocket"
+        value={props.query}
         required
         autocomplete="off"
         spellcheck={false}

@@ -37,7 +37,7 @@ export async function renderedPackagePage(
   if (cached) return cached;
   const record = await readPackage(deps, v, minDependents);
   if ('reason' in record) return record;
-  const lastModified = [record.result.observed_at ?? '', record.census.read_at].sort().at(-1)!;
+  const lastModified = [record.result.observed_at ?? '', record.census?.read_at ?? ''].sort().at(-1)!;
   const page = rendered(renderPackagePage(record, { baseUrl, today: v.today, askedAsOf: v.asOf }), {
     contentType: HTML,
     cacheControl: PAGE_CACHE,

@@ -2,6 +2,7 @@ import type { Observation } from '../domain/observation.js';
 import type { PackageRecord } from '../operations/read-package.js';
 import { Layout, LICENSE_URL, StateBadge, renderDocument } from './layout.js';
 import { packagePath, pageRegistry, type PageRegistry } from './registries.js';
+import { Adoption, LatestActivity, RetirementNotice, SourceRepository } from './page-facts.js';
 import { StateTimeline } from './timeline.js';
 
 const dateOf = (instant: string | null): string | null =>
@@ -44,12 +45,10 @@ export interface PackagePageContext {
 export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext): string {
   const { ref, result, series, census, observations } = record;
   const registry = pageRegistry(ref.kind);
-  if (registry === null) throw new Error(`no package pages for ${ref.kind} components`);
   const name = ref.id;
   const title = `is ${name} still maintained?`;
   const latest = observations.at(-1) ?? null;
   const latestPublished = publishedOf(registry, result);
-  const deprecation = noticeOf(registry, result);
   const observed = result.observation_date;
   const url = `${ctx.baseUrl}${packagePath(ref)}`;
   const asOfNote = ctx.askedAsOf ? ` as of ${result.as_of}` : '';
@@ -138,10 +137,14 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         <dd>
           <StateBadge state={result.state} /> {result.state_definition}
         </dd>
-        <dt>Latest published version</dt>
-        <dd>{latestPublished ?? 'not on record'}</dd>
-        <dt>Deprecation notice</dt>
-        <dd>{deprecation ?? 'none on record'}</dd>
+        <dt>{registry.activityLabel}</dt>
+        <dd>
+          <LatestActivity registry={registry} evidence={result.evidence} />
+        </dd>
+        <dt>{registry.noticeLabel}</dt>
+        <dd>
+          <RetirementNotice registry={registry} evidence={result.evidence} />
+        </dd>
         <dt>Dated observations</dt>
         <dd>
           {series.observations_count}
@@ -151,15 +154,20 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         <dd>{series.state_changes}</dd>
         <dt>Adoption</dt>
         <dd>
-          {census.dependents} dependent packages, read {census.read_date} (<a href={census.source}>dependents source</a>
-          )
+          <Adoption registry={registry} census={census} />
         </dd>
         <dt>Method</dt>
         <dd>{registry.method}</dd>
         <dt>Source / evidence</dt>
         <dd>
-          {observed ? <a href={result.source}>{result.source}</a> : result.source} ·{' '}
-          <a href={registry.pageUrl(name)}>registry page</a>
+          {observed ? <a href={result.source}>{result.source}</a> : result.source}
+          {registry.pageUrl(name) !== null ? (
+            <>
+              {' · '}
+              <a href={registry.pageUrl(name)!}>registry page</a>
+            </>
+          ) : null}
+          <SourceRepository registry={registry} evidence={result.evidence} />
           {result.leaf_index !== null ? <> · log leaf {result.leaf_index}</> : null}
         </dd>
         <dt>Observed as of</dt>
@@ -174,8 +182,13 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
 
       <h2>Badge</h2>
       <p>
-        <img src={badgePath} alt={`maintained? ${name}: the state Tended records, with its date`} /> The badge shows the
-        latest state and the date of the observation it rests on, never a score. Markdown for a README:
+        {/* On a page as of a past date the badge answers for that date too; the Markdown stays current. */}
+        <img
+          src={ctx.askedAsOf ? `${badgePath}?as_of=${result.as_of}` : badgePath}
+          alt={`maintained? ${name}: the state Tended records, with its date`}
+        />{' '}
+        The badge shows the latest state and the date of the observation it rests on, never a score. Markdown for a
+        README:
       </p>
       <pre class="badge-markdown">
         <code>{badgeMarkdown}</code>
@@ -217,8 +230,8 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
             <tr>
               <th scope="col">Observation date</th>
               <th scope="col">State</th>
-              <th scope="col">Latest published</th>
-              <th scope="col">Deprecation notice</th>
+              <th scope="col">{registry.activityLabel.replace(' version', '')}</th>
+              <th scope="col">{registry.noticeLabel}</th>
             </tr>
           </thead>
           <tbody>

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ComponentKind } from '../domain/component.js';
+import { componentSearchKeys, type ComponentKind, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { AnswerCache } from '../operations/answer-cache.js';
 import type { RecordDeps } from '../operations/deps.js';
@@ -16,18 +16,12 @@ import {
   type PackagePageCache,
 } from './package-answer.js';
 import { packagePath, pageRegistry } from './registries.js';
-import { searchedPackage } from './search.js';
+import { nameFragment, searchedComponent, searchHeld, SEARCH_LIMIT } from './search.js';
+import { renderSearchResults } from './search-page.js';
+import { notFound, wantsHtml } from './not-found.js';
 import { ASSET_CACHE, PAGE_CACHE, rendered, send, shortHash, type Rendered } from './respond.js';
 import { SITE_CSS } from './site-css.js';
-import {
-  explainNotFound,
-  renderMethodology,
-  renderNotFound,
-  renderSeparation,
-  renderTerms,
-  type NotFoundReason,
-  type SiteFacts,
-} from './static-pages.js';
+import { renderMethodology, renderSeparation, renderTerms, type SiteFacts } from './static-pages.js';
 import { VERIFY_JS } from './verify-script.js';
 import { renderVerifyPage, verifyJson } from './verify-page.js';
 
@@ -165,24 +159,46 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     return send(c, page, 200, { vary: 'Accept' });
   });
 
-  // The search box is a GET form: without JavaScript it lands here and is sent on to the page.
-  app.get('/search', (c) => {
+  // The search box is a GET form: without JavaScript it lands here. An exact name of a held
+  // component goes to its page; anything else lists the held components it begins (search.ts).
+  app.get('/search', async (c) => {
     const q = (c.req.query('q') ?? '').trim();
     if (q === '') return c.redirect('/', 303);
+    let exact: ComponentRef | null = null;
+    let refusal: ValidationError | null = null;
     try {
-      return c.redirect(packagePath(searchedPackage(q)), 303);
+      exact = searchedComponent(q);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
+      refusal = error;
+    }
+    if (exact !== null && (await deps.store.componentVersion(exact)) !== null)
+      return c.redirect(packagePath(exact), 303);
+    // A pasted address or purl is read whole or not at all; other text may be part of a name.
+    const pasted = /^(?:https?:\/\/|pkg:)/.test(q);
+    const fragment = pasted ? (exact ? componentSearchKeys(exact).search_id : null) : nameFragment(q);
+    if (fragment === null)
       return notFound(
         c,
-        { kind: 'invalid-name', name: q, noun: 'package', why: error.issues[0]?.msg ?? 'not a package name' },
+        { kind: 'invalid-name', name: q, noun: 'component', why: refusal?.issues[0]?.msg ?? 'not a component name' },
         422,
       );
-    }
+    const results = await searchHeld(deps.store, fragment, exact);
+    // What was typed is one held component's whole id, in another kind's spelling (`org.acme:rocket-core`).
+    const same = results.filter((r) => componentSearchKeys(r).search_id === q.toLowerCase());
+    if (same.length === 1) return c.redirect(packagePath(same[0]!), 303);
+    const status = results.length === 0 ? 404 : 200;
+    if (!wantsHtml(c))
+      return c.json(
+        { query: q, results: results.map((r) => ({ kind: r.kind, id: r.id, page: packagePath(r) })) },
+        status,
+      );
+    const page = renderSearchResults({ query: q, results, limit: SEARCH_LIMIT });
+    return send(c, rendered(page, { contentType: HTML, cacheControl: 'no-cache', lastModified: new Date() }), status);
   });
 
   const packageRoute = async (c: Context, kind: ComponentKind, name: string) => {
-    const registry = pageRegistry(kind)!;
+    const registry = pageRegistry(kind);
     let v;
     try {
       v = await packageVersion(deps, kind, name, c.req.query('as_of'));
@@ -234,6 +250,14 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
   );
   // A module path has any number of elements; none may hold a %-escape, so the raw path is the name.
   app.get('/golang/*', (c) => packageRoute(c, 'golang', c.req.path.slice('/golang/'.length)));
+  // Kinds with no dependents count: a page once observed (registries.ts says why).
+  app.get('/github/:owner/:repo', (c) => packageRoute(c, 'github', `${c.req.param('owner')}/${c.req.param('repo')}`));
+  app.get('/nuget/:name', (c) => packageRoute(c, 'nuget', c.req.param('name')));
+  app.get('/distro/:product/:release', (c) =>
+    packageRoute(c, 'distro', `${c.req.param('product')}/${c.req.param('release')}`),
+  );
+  // An image reference as docker takes it (`library/node:22`, `ghcr.io/owner/image:1`): the raw path.
+  app.get('/docker/*', (c) => packageRoute(c, 'docker', c.req.path.slice('/docker/'.length)));
 
   app.get('/robots.txt', (c) => {
     const s = site(c);
@@ -335,18 +359,3 @@ const verifyRoute = createRoute({
     },
   },
 });
-
-/** A 404 or 422 that says why: an HTML page for people, the JSON `detail` sentence for everything else. */
-function notFound(c: Context, reason: NotFoundReason, status: 404 | 422): Response {
-  if (!wantsHtml(c)) return c.json({ detail: explainNotFound(reason)[1] }, status);
-  // Validators here too: a crawler revalidating a missing page learns it is still missing cheaply.
-  return send(
-    c,
-    rendered(renderNotFound(reason), { contentType: HTML, cacheControl: 'no-cache', lastModified: new Date() }),
-    status,
-  );
-}
-
-function wantsHtml(c: Context): boolean {
-  return (c.req.header('accept') ?? '').includes('text/html');
-}

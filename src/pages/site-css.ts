@@ -44,7 +44,9 @@ h3 { font-size: 1.05rem; margin: 1.2rem 0 0.3rem; }
 .lede { font-size: 1.1rem; color: var(--muted); max-width: 40rem; }
 .facts { display: grid; grid-template-columns: minmax(10rem, max-content) 1fr; gap: 0.35rem 1.25rem; margin: 1rem 0; padding: 1rem 1.25rem; background: var(--panel); border-radius: 6px; }
 .facts dt { font-weight: 600; }
-.facts dd { margin: 0; }
+/* Ids, addresses and URLs are long unbroken words: they wrap rather than push the page wider than a phone. */
+.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+h1, .changes li, .results li { overflow-wrap: anywhere; }
 .state { display: inline-block; font-weight: 700; padding: 0 0.45rem; border: 2px solid currentColor; border-radius: 4px; }
 .state-alive { color: var(--alive); } .state-dormant { color: var(--dormant); } .state-abandoned { color: var(--abandoned); }
 .state-archived { color: var(--archived); } .state-deleted { color: var(--deleted); } .state-eol { color: var(--eol); }
@@ -55,11 +57,12 @@ th, td { text-align: left; padding: 0.3rem 0.6rem; border-bottom: 1px solid var(
 thead th { border-bottom: 2px solid var(--ink); }
 .table-scroll { overflow-x: auto; max-height: 28rem; overflow-y: auto; }
 .timeline { width: 100%; height: auto; margin: 0.5rem 0; }
-.timeline rect.seg-alive { fill: var(--alive); } .timeline rect.seg-dormant { fill: var(--dormant); }
-.timeline rect.seg-abandoned { fill: var(--abandoned); } .timeline rect.seg-archived { fill: var(--archived); }
-.timeline rect.seg-deleted { fill: var(--deleted); } .timeline rect.seg-eol { fill: var(--eol); }
-.timeline rect.seg-not_observed, .timeline rect.seg-unknown-stale { fill: var(--rule); }
-.timeline text { fill: var(--muted); font-size: 12px; font-family: var(--font); }
+/* Each state's pattern (timeline.tsx) draws in its colour on the paper: told apart by shape, not hue alone. */
+.timeline-pattern .ground { fill: var(--paper); }
+.timeline-pattern .ink-alive { fill: var(--alive); stroke: var(--alive); } .timeline-pattern .ink-dormant { fill: var(--dormant); stroke: var(--dormant); }
+.timeline-pattern .ink-abandoned { fill: var(--abandoned); stroke: var(--abandoned); } .timeline-pattern .ink-archived { fill: var(--archived); stroke: var(--archived); }
+.timeline-pattern .ink-deleted { fill: var(--deleted); stroke: var(--deleted); } .timeline-pattern .ink-eol { fill: var(--eol); stroke: var(--eol); }
+.timeline-pattern .ink-not_observed, .timeline-pattern .ink-unknown-stale { fill: var(--rule); stroke: var(--muted); }
 .legend { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; list-style: none; padding: 0; margin: 0.25rem 0 0; font-size: 0.9rem; }
 .qa dt { font-weight: 700; margin-top: 1rem; }
 .qa dd { margin: 0.2rem 0 0; }
@@ -76,5 +79,22 @@ pre.badge-markdown { white-space: pre-wrap; overflow-wrap: anywhere; }
 .changes { list-style: none; padding: 0; }
 .changes li { padding: 0.3rem 0; border-bottom: 1px solid var(--rule); }
 .site-footer { border-top: 1px solid var(--rule); padding-top: 1rem; padding-bottom: 2rem; color: var(--muted); font-size: 0.92rem; }
-@media (max-width: 40rem) { .search { margin-left: 0; width: 100%; } .search input { flex: 1; min-width: 0; } .facts { grid-template-columns: 1fr; } }
+/* A state's name is one word: it never breaks inside (overflow-wrap: anywhere on code would split unknown-stale). */
+code.state-name, .state { white-space: nowrap; overflow-wrap: normal; }
+.version { font-family: var(--mono); font-size: 0.92em; }
+.results { list-style: none; padding: 0; }
+.results li { padding: 0.35rem 0; border-bottom: 1px solid var(--rule); }
+.results .kind { color: var(--muted); font-size: 0.92rem; margin-left: 0.4rem; }
+main > .search { margin: 1rem 0; }
+.timeline-dates { display: flex; justify-content: space-between; color: var(--muted); font-size: 0.9rem; margin: 0; }
+.legend svg { width: 1.6rem; height: 0.9rem; vertical-align: middle; margin-right: 0.3rem; border: 1px solid var(--muted); }
+@media (max-width: 40rem) {
+  .search { margin-left: 0; width: 100%; } .search input { flex: 1; min-width: 0; } .facts { grid-template-columns: 1fr; }
+  /* The series table fits a phone's width: narrow cells, long notices wrapped, nothing to scroll sideways to. */
+  .table-scroll th, .table-scroll td { padding: 0.25rem 0.3rem; font-size: 0.85rem; }
+  /* Dates and state names stay whole; the last column (a notice) takes what width is left and wraps. */
+  .table-scroll td { white-space: nowrap; }
+  .table-scroll td:last-child, .table-scroll th { white-space: normal; overflow-wrap: anywhere; }
+  .table-scroll caption { font-size: 0.9rem; }
+}
 `;

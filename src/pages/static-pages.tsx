@@ -12,6 +12,14 @@ export interface SiteFacts {
   rateLimitKey: number;
 }
 
+/** The age states as ranges of whole days, d being the days from the last activity to the observation date. */
+const WHOLE_DAYS: Partial<Record<(typeof STATES)[number], string>> = {
+  alive: `d ≤ ${ALIVE_MAX_DAYS}`,
+  dormant: `${ALIVE_MAX_DAYS + 1} ≤ d ≤ ${DORMANT_MAX_DAYS}`,
+  abandoned: `d > ${DORMANT_MAX_DAYS}`,
+  'unknown-stale': `reading more than ${STALE_AFTER_DAYS} days older than the date answered for`,
+};
+
 export function renderMethodology(site: SiteFacts): string {
   return renderDocument(
     <Layout
@@ -27,20 +35,25 @@ export function renderMethodology(site: SiteFacts): string {
 
       <h2>States</h2>
       <table>
-        <caption>Every state an observation or an answer can carry (interface spec §3).</caption>
+        <caption>
+          Every state an observation or an answer can carry, in the interface specification’s words; the last column
+          gives the age states in whole days, which do not overlap.
+        </caption>
         <thead>
           <tr>
             <th scope="col">State</th>
             <th scope="col">Meaning</th>
+            <th scope="col">In whole days</th>
           </tr>
         </thead>
         <tbody>
           {STATES.map((s) => (
             <tr>
               <td>
-                <code>{s}</code>
+                <code class="state-name">{s}</code>
               </td>
               <td>{STATE_DEFINITIONS[s]}</td>
+              <td>{WHOLE_DAYS[s] ?? '—'}</td>
             </tr>
           ))}
         </tbody>
@@ -159,9 +172,15 @@ export function renderMethodology(site: SiteFacts): string {
 
       <h2>Adoption and pages</h2>
       <p>
-        A package gets a page when its latest census (the count of dependent packages listed by the dependents source)
-        is at least {site.minDependents}. Each census read is dated, chained in the log, and shown on the page with its
-        read date. A failed census read is recorded as unknown, never as zero.
+        A package of a registry whose dependents Tended counts (npm, PyPI, Maven Central, Go modules, crates.io,
+        RubyGems, Packagist) gets a page when its latest census (the count of dependent packages listed by the
+        dependents source) is at least {site.minDependents}. Each census read is dated, chained in the log, and shown on
+        the page with its read date. A failed census read is recorded as unknown, never as zero.
+      </p>
+      <p>
+        A component of a kind with no dependents count — a GitHub repository, a container image, a distribution release,
+        a NuGet package — gets a page once the record holds an observation of it: there is no adoption signal to qualify
+        it by, and its readings are public in the log anyway. A name Tended only queued, never read, has none.
       </p>
 
       <h2>Dates and censoring</h2>
@@ -287,7 +306,7 @@ export function renderNotFound(reason: NotFoundReason): string {
       <h1>{heading}</h1>
       <p>{body}</p>
       <p>
-        Absence here means “not checked”, never “gone”. <a href="/methodology">How packages get a page</a>.
+        Absence here means “not checked”, never “gone”. <a href="/methodology">Which components get a page</a>.
       </p>
     </Layout>,
   );
@@ -316,14 +335,14 @@ export function explainNotFound(r: NotFoundReason): [string, string] {
     case 'invalid-name':
       return [
         `“${r.name}” is not a ${r.noun} name`,
-        `${r.why}. Search for a package by its exact name (express, @babel/core), a registry and name (pypi:requests, cargo:serde), a package URL (pkg:maven/org.slf4j/slf4j-api) or its registry page address.`,
+        `${r.why}. Search by part of a name (rocket), an exact name (express, @babel/core), a registry and name (pypi:requests, cargo:serde), a GitHub owner/repo or its address, an image reference (node:18-alpine), a package URL (pkg:maven/org.slf4j/slf4j-api) or a registry page address.`,
       ];
     case 'invalid-date':
       return ['Not a date Tended can answer for', `${r.why}.`];
     case 'no-page':
       return [
         'Page not found',
-        `There is no page at ${r.path}. Search for a package above, or start from the home page.`,
+        `There is no page at ${r.path}. Search for a component above by its name or part of it, or start from the home page.`,
       ];
   }
 }

@@ -33,6 +33,16 @@ export function renderVerifyPage(site: SiteFacts, scriptPath: string): string {
       <p id="verify-result" class="result pending" role="status" aria-live="polite">
         Checking… (this needs JavaScript; without it, follow the steps below by hand)
       </p>
+      <section aria-labelledby="leaf-heading">
+        <h2 id="leaf-heading">What the leaf says</h2>
+        <div id="leaf-content" aria-live="polite">
+          <p>
+            Shown once the leaf’s bytes are fetched and hashed above: the component, the date, the state and the
+            evidence, decoded from those same bytes. Add <code>?index=N</code> to this page’s address to check leaf N
+            (each package page links its latest).
+          </p>
+        </div>
+      </section>
       <h2>By hand</h2>
       <ol>
         <li>

@@ -100,6 +100,54 @@ export const VERIFY_JS = String.raw`
     return r.then(next);
   }
 
+  // What the leaf says, decoded from the very bytes this page hashed, so the reader can tie the
+  // check to the record they came from. Every value goes in as text (textContent), never as markup.
+  var LEAF_FIELDS = ['kind', 'id', 'component', 'observation_date', 'read_date', 'state', 'dependents', 'source',
+    'method', 'observed_at', 'read_at', 'corrects', 'logged_at', '_type'];
+  function pagePath(kind, id) {
+    if (kind === 'maven') return '/maven/' + id.replace(':', '/');
+    if (kind === 'docker' && id.indexOf('docker.io/') === 0) return '/docker/' + id.slice('docker.io/'.length);
+    return '/' + kind + '/' + id;
+  }
+  function showLeaf(bytes, index) {
+    var box = document.getElementById('leaf-content');
+    if (!box) return;
+    var record;
+    try { record = JSON.parse(new TextDecoder().decode(bytes)); } catch (e) { record = null; }
+    var list = document.createElement('dl');
+    list.className = 'facts';
+    function add(name, value) {
+      var dt = document.createElement('dt');
+      dt.textContent = name;
+      var dd = document.createElement('dd');
+      if (value instanceof Node) dd.appendChild(value); else dd.textContent = value;
+      list.appendChild(dt);
+      list.appendChild(dd);
+    }
+    add('Leaf', String(index));
+    if (record === null || typeof record !== 'object') {
+      add('Bytes', 'not JSON: ' + bytes.length + ' bytes');
+    } else {
+      for (var i = 0; i < LEAF_FIELDS.length; i++) {
+        var k = LEAF_FIELDS[i];
+        if (record[k] !== undefined && record[k] !== null && typeof record[k] !== 'object') add(k, String(record[k]));
+      }
+      if (record.evidence && typeof record.evidence === 'object') {
+        var code = document.createElement('code');
+        code.textContent = JSON.stringify(record.evidence);
+        add('evidence', code);
+      }
+      if (typeof record.kind === 'string' && typeof record.id === 'string') {
+        var a = document.createElement('a');
+        a.href = pagePath(record.kind, record.id);
+        a.textContent = 'the record of ' + record.id;
+        add('Page', a);
+      }
+    }
+    box.textContent = '';
+    box.appendChild(list);
+  }
+
   var keyName, keyId, pub, note, text, size, rootHash, index;
   var s1 = step('Parse the verifier key printed on this page, and check its key ID.');
   Promise.resolve().then(function () {
@@ -157,6 +205,7 @@ export const VERIFY_JS = String.raw`
     return get('/api/chain/entries/' + index, 'bytes').then(function (bytes) {
       return sha256(concat([new Uint8Array([0]), bytes])).then(function (leaf) {
         s4.ok(bytes.length + ' bytes, leaf hash ' + toB64(leaf));
+        showLeaf(bytes, index);
         var s5 = step('Fetch the inclusion proof of leaf ' + index + ' in the tree of ' + size + ' leaves and fold it up to a root.');
         return get('/api/chain/proof/inclusion?index=' + index + '&size=' + size, 'json').then(function (proof) {
           var hashes = (proof.hashes || []).map(b64);

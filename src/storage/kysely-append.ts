@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Census, NewCensus } from '../domain/census.js';
-import { componentOwner, componentPurls, type ComponentRef } from '../domain/component.js';
+import { componentOwner, componentPurls, componentSearchKeys, type ComponentRef } from '../domain/component.js';
 import type { NewObservation, Observation } from '../domain/observation.js';
 import { EMPTY_ROOT, leafHash } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
@@ -269,6 +269,7 @@ async function componentIdsOf(trx: Trx, pending: PendingLeaf[]): Promise<Map<str
           native_id: ref.id,
           owner: componentOwner(ref),
           purl: componentPurls(ref)[1],
+          ...componentSearchKeys(ref),
         })),
       )
       .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())

@@ -239,3 +239,30 @@ export async function readCensusVersion(db: Db, ref: ComponentRef): Promise<numb
   const version = rows[0]?.version;
   return version === null || version === undefined ? null : Number(version);
 }
+
+/**
+ * Held components (the record holds a reading of them) whose lower-cased name or id begins with
+ * `prefix`: two range reads of the search indexes, each stopping at `limit` rows, so a short
+ * prefix costs no more than a long one. A name only queued (discovered, never shown public) is
+ * never listed. Ordered by name, kind and id.
+ */
+export async function readHeldByPrefix(db: Db, prefix: string, limit: number): Promise<ComponentRef[]> {
+  const lo = prefix.toLowerCase();
+  // The first string after every one that starts with the prefix, in byte order.
+  const hi = `${lo}\u{10FFFF}`;
+  const { rows } = await sql<{ kind: string; native_id: string; search_name: string }>`
+    SELECT kind, native_id, search_name FROM (
+      SELECT kind, native_id, search_name FROM components c
+      WHERE c.search_name >= ${lo} AND c.search_name < ${hi}
+        AND EXISTS (SELECT 1 FROM observations o WHERE o.component_id = c.id)
+      ORDER BY c.search_name LIMIT ${limit}) AS by_name
+    UNION
+    SELECT kind, native_id, search_name FROM (
+      SELECT kind, native_id, search_name FROM components c
+      WHERE c.search_id >= ${lo} AND c.search_id < ${hi}
+        AND EXISTS (SELECT 1 FROM observations o WHERE o.component_id = c.id)
+      ORDER BY c.search_id LIMIT ${limit}) AS by_id
+    ORDER BY search_name, kind, native_id
+    LIMIT ${limit}`.execute(db);
+  return rows.map((r) => ({ kind: r.kind as ComponentRef['kind'], id: r.native_id }));
+}

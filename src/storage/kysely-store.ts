@@ -18,6 +18,7 @@ import {
   readObservationAt,
   readSeriesAt,
   readSeriesUnderOwner,
+  readHeldByPrefix,
   toCensus,
   toHead,
   toLeaf,
@@ -235,6 +236,10 @@ export class KyselyStore implements Store {
 
   seriesUnderOwner(kind: ComponentRef['kind'], owner: string, date: string) {
     return readSeriesUnderOwner(this.db, kind, owner, date);
+  }
+
+  heldByPrefix(prefix: string, limit: number): Promise<ComponentRef[]> {
+    return readHeldByPrefix(this.db, prefix, limit);
   }
 
   watchAdd(refs: ComponentRef[], now: string) {

@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { componentOwner, componentPurls, isComponentKind, type ComponentRef } from '../domain/component.js';
+import {
+  componentOwner,
+  componentPurls,
+  componentSearchKeys,
+  isComponentKind,
+  type ComponentRef,
+} from '../domain/component.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
 import type { CachedAnswer, WatchEntry } from './store.js';
@@ -29,7 +35,13 @@ export async function watchAdd(db: Db, refs: ComponentRef[], at: string): Promis
     for (const ref of refs) {
       await trx
         .insertInto('components')
-        .values({ kind: ref.kind, native_id: ref.id, owner: componentOwner(ref), purl: componentPurls(ref)[1] })
+        .values({
+          kind: ref.kind,
+          native_id: ref.id,
+          owner: componentOwner(ref),
+          purl: componentPurls(ref)[1],
+          ...componentSearchKeys(ref),
+        })
         .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
         .execute();
       const { id } = await trx

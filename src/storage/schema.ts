@@ -2,7 +2,16 @@ import type { Generated } from 'kysely';
 
 /** Table shapes shared by both adapters; the DDL that creates them lives in each adapter's migrations. */
 export interface Database {
-  components: { id: Generated<number>; kind: string; native_id: string; owner: string | null; purl: string };
+  components: {
+    id: Generated<number>;
+    kind: string;
+    native_id: string;
+    owner: string | null;
+    purl: string;
+    /** componentSearchKeys: the lower-cased name and id a search matches by prefix. */
+    search_name: string | null;
+    search_id: string | null;
+  };
   observations: {
     leaf_index: number;
     component_id: number;

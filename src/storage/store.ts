@@ -81,6 +81,13 @@ export interface Store {
     date: string,
   ): Promise<({ component: ComponentRef } & SeriesAt)[]>;
 
+  /**
+   * Held components (the record holds an observation of them) whose name or id begins with
+   * `prefix`, compared lower-cased (componentSearchKeys): at most `limit`, ordered by name, kind
+   * and id. Bounded index reads, whatever the record's size; a name only queued is never listed.
+   */
+  heldByPrefix(prefix: string, limit: number): Promise<ComponentRef[]>;
+
   /** Adds components to the watch list, due at once (`now`); returns how many were not watched yet. */
   watchAdd(refs: ComponentRef[], now: string): Promise<number>;
   /** Removes a component from the watch list; false when it was not on it. Its record stays. */

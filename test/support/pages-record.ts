@@ -11,7 +11,7 @@ export const PAGE_PACKAGES: [ComponentKind, string][] = [
   ['npm', 'left-padded'],
   ['npm', '@acme/widgets'],
   ['npm', 'evil-pkg'],
-  // One package of every other registry with pages, and NuGet's, which has none (no census).
+  // One package of every other registry with a census, and NuGet's, which has none.
   ['pypi', 'tiny-parser'],
   ['maven', 'org.acme:rocket-core'],
   ['golang', 'github.com/acme/rocket'],
@@ -19,6 +19,10 @@ export const PAGE_PACKAGES: [ComponentKind, string][] = [
   ['gem', 'rocket-rb'],
   ['composer', 'acme/rocket-php'],
   ['nuget', 'acme.rocket'],
+  // Kinds with no dependents count at all, which have a page once observed.
+  ['github', 'acme/rocket'],
+  ['docker', 'node:18-alpine'],
+  ['distro', 'debian/12'],
 ];
 const DAYS = ['2025-06-01', '2025-07-15', '2025-08-05', '2025-11-20', '2026-04-02'];
 export const LAST_DAY = DAYS.at(-1)!;

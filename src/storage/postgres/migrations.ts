@@ -89,4 +89,23 @@ export const postgresMigrations: Migration[] = [
       `DROP INDEX observations_by_component`,
     ],
   },
+  {
+    version: 10,
+    name: "search: each component's lower-cased name and id, indexed for prefix reads",
+    statements: [
+      // A search box takes part of a name (`rocket`, `acme/rock`): each component's lower-cased name
+      // and id (componentSearchKeys) are indexed, so a prefix is a range read, never a scan.
+      // Byte order ("C"), as SQLite's: a prefix is then the range [prefix, next prefix), whatever
+      // the database's own collation.
+      `ALTER TABLE components ADD COLUMN search_name text COLLATE "C"`,
+      `ALTER TABLE components ADD COLUMN search_id text COLLATE "C"`,
+      // The name is what follows the id's last "/" (":" for Maven); a distribution release is named whole.
+      `UPDATE components SET search_id = lower(native_id), search_name = lower(CASE kind
+         WHEN 'distro' THEN native_id
+         WHEN 'maven' THEN regexp_replace(native_id, '^.*:', '')
+         ELSE regexp_replace(native_id, '^.*/', '') END)`,
+      `CREATE INDEX components_search_name ON components (search_name)`,
+      `CREATE INDEX components_search_id ON components (search_id)`,
+    ],
+  },
 ];

@@ -89,4 +89,22 @@ export const sqliteMigrations: Migration[] = [
       `DROP INDEX observations_by_component`,
     ],
   },
+  {
+    version: 10,
+    name: "search: each component's lower-cased name and id, indexed for prefix reads",
+    statements: [
+      // A search box takes part of a name (`rocket`, `acme/rock`): each component's lower-cased name
+      // and id (componentSearchKeys) are indexed, so a prefix is a range read, never a scan.
+      `ALTER TABLE components ADD COLUMN search_name text`,
+      `ALTER TABLE components ADD COLUMN search_id text`,
+      // The name is what follows the id's last "/" (":" for Maven); a distribution release is named whole.
+      // rtrim(x, <x without its separators>) leaves x up to its last separator.
+      `UPDATE components SET search_id = lower(native_id), search_name = lower(CASE kind
+         WHEN 'distro' THEN native_id
+         WHEN 'maven' THEN substr(native_id, length(rtrim(native_id, replace(native_id, ':', ''))) + 1)
+         ELSE substr(native_id, length(rtrim(native_id, replace(native_id, '/', ''))) + 1) END)`,
+      `CREATE INDEX components_search_name ON components (search_name)`,
+      `CREATE INDEX components_search_id ON components (search_id)`,
+    ],
+  },
 ];

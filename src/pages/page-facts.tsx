@@ -1,0 +1,88 @@
+import type { Census } from '../domain/census.js';
+import type { Observation } from '../domain/observation.js';
+import { githubRepositoryAt, packagePath, pageRegistry, type PageRegistry } from './registries.js';
+
+/**
+ * The facts of a component's page that name what the evidence holds beyond a date: the version
+ * the latest activity is, the component a retirement notice sends readers to, the source
+ * repository, and adoption where the kind has none to show.
+ */
+
+type Evidence = Observation['evidence'] | null | undefined;
+
+const dateOf = (instant: string | null): string | null =>
+  instant !== null && /^\d{4}-\d{2}-\d{2}/.test(instant) ? instant.slice(0, 10) : null;
+
+/** "1.1.0 (2024-12-01)": the version and its date, as much of them as the evidence holds. */
+export function LatestActivity(props: { registry: PageRegistry; evidence: Evidence }) {
+  const e = props.evidence;
+  const date = e ? dateOf(props.registry.published(e)) : null;
+  const version = e ? props.registry.version(e) : null;
+  if (version === null) return <>{date ?? 'not on record'}</>;
+  return (
+    <>
+      <span class="version">{version}</span> ({date ?? 'undated'})
+    </>
+  );
+}
+
+/** The notice, with a link to the page of the component it names as the successor. */
+export function RetirementNotice(props: { registry: PageRegistry; evidence: Evidence }) {
+  const e = props.evidence;
+  const notice = e ? props.registry.notice(e) : null;
+  if (notice === null) return <>none on record</>;
+  const successor = e ? props.registry.successor(e) : null;
+  return (
+    <>
+      {notice}
+      {successor !== null ? (
+        <>
+          {' '}
+          (<a href={packagePath(successor)}>{successor.id}’s record</a>
+          {successor.kind === 'maven' ? (
+            <>
+              , <a href={pageRegistry('maven').pageUrl(successor.id)!}>on Maven Central</a>
+            </>
+          ) : null}
+          )
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** The source repository the metadata names, and Tended's record of it when it is on GitHub. */
+export function SourceRepository(props: { registry: PageRegistry; evidence: Evidence }) {
+  const address = props.evidence ? props.registry.repository(props.evidence) : null;
+  if (address === null) return null;
+  const github = githubRepositoryAt(address);
+  return (
+    <>
+      {' · '}
+      <a href={address}>source repository</a>
+      {github !== null ? (
+        <>
+          {' '}
+          (<a href={packagePath(github)}>its record</a>)
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** Adoption: the latest census, or why a kind without one has a page anyway. */
+export function Adoption(props: { registry: PageRegistry; census: Census | null }) {
+  const { census } = props;
+  if (census === null)
+    return (
+      <>
+        not counted: Tended reads no dependents count for a {props.registry.packageNoun}, so its page needs none (it has
+        one once observed)
+      </>
+    );
+  return (
+    <>
+      {census.dependents} dependent packages, read {census.read_date} (<a href={census.source}>dependents source</a>)
+    </>
+  );
+}
