@@ -114,10 +114,16 @@ describe('classify', () => {
     ['a 404', { notFound: true, lastActivity: ago(1) }, 'deleted'],
     ['an archived repository', { archived: true, lastActivity: ago(1) }, 'archived'],
     ['an end-of-life image', { eol: true, lastActivity: ago(1) }, 'eol'],
-    // Precedence: deleted > archived > eol > age.
+    // Precedence: deleted > archived > eol > supported > age.
     ['deleted and archived', { notFound: true, archived: true, eol: true }, 'deleted'],
     ['archived and eol', { archived: true, eol: true, lastActivity: ago(1000) }, 'archived'],
     ['eol and old', { eol: true, lastActivity: ago(1000) }, 'eol'],
+    // A supported distribution release is alive, however old its latest point release (DESIGN §3,
+    // issue 27 item 7); end-of-life still wins, and a failed read still asserts nothing.
+    ['supported and old', { supported: true, lastActivity: ago(1000) }, 'alive'],
+    ['supported with no activity date', { supported: true, lastActivity: null }, 'alive'],
+    ['supported and eol', { supported: true, eol: true }, 'eol'],
+    ['supported, read failed', { unreachable: 'timeout', supported: true }, 'not_observed'],
     // A failed read asserts nothing, whatever else was set.
     ['a rate limit', { unreachable: 'rate_limited' }, 'not_observed'],
     ['a rate limit with a 404 flag', { unreachable: 'rate_limited', notFound: true }, 'not_observed'],

@@ -138,6 +138,12 @@ export interface Signals {
   notFound?: boolean;
   archived?: boolean;
   eol?: boolean;
+  /**
+   * A distribution release the end-of-life listing says is supported on the date (its end of
+   * life still ahead): alive on that word, not on its age. A long-term release ships point
+   * releases rarely, so its latest one says nothing about whether it is kept (DESIGN §3).
+   */
+  supported?: boolean;
   /** RFC 3339 instant of the last activity (commit, publish, push). */
   lastActivity?: string | null;
 }
@@ -146,7 +152,7 @@ export interface Signals {
  * The state one read supports on its observation date.
  *
  * A failed read asserts nothing, so it wins over everything: a 429 must never turn into a
- * death. Otherwise the strongest signal wins: deleted > archived > eol > age. A read that
+ * death. Otherwise the strongest signal wins: deleted > archived > eol > supported > age. A read that
  * yields no last-activity date (or one we cannot read as an instant) asserts nothing
  * either: we do not guess an age.
  */
@@ -155,6 +161,7 @@ export function classify(signals: Signals, observationDate: string): State {
   if (signals.notFound) return 'deleted';
   if (signals.archived) return 'archived';
   if (signals.eol) return 'eol';
+  if (signals.supported) return 'alive';
   const last = signals.lastActivity;
   if (typeof last !== 'string' || !isRfc3339Instant(last)) return 'not_observed';
   return stateFromAge(daysBetween(utcDateOf(last), observationDate));

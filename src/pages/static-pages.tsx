@@ -144,7 +144,10 @@ export function renderMethodology(site: SiteFacts): string {
           </tr>
           <tr>
             <td>OS package (deb, apk, rpm)</td>
-            <td>the latest release of the distribution release it comes from</td>
+            <td>
+              none while endoflife.date marks its distribution release supported (<code>alive</code>); once no longer
+              supported but not yet end-of-life, that release’s latest point release
+            </td>
             <td>—</td>
             <td>
               <code>eol</code> once the distribution release’s end-of-life date has passed
