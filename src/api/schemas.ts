@@ -87,7 +87,10 @@ export const EntityResultSchema = z
     kind: z.enum(COMPONENT_KINDS),
     as_of: date,
     state,
-    state_definition: z.string(),
+    state_definition: z.string().openapi({
+      description:
+        'What the state means for this kind. Where observation_date is null nothing was read: it says "not checked", never a check that met a failure.',
+    }),
     observation_date: date
       .nullable()
       .openapi({ description: 'The real date of the observation the answer rests on; null when none.' }),
