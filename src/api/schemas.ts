@@ -8,7 +8,7 @@ const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .openapi({ example: '2025-07-01' });
-const state = z.enum(STATES).openapi({ description: 'One of the states of the interface spec §3.' });
+const state = z.enum(STATES).openapi({ description: 'One of the eight states; /methodology says what each means.' });
 const asserted = z.enum(['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol']);
 
 export const AsOfQuery = z.object({

@@ -27,7 +27,7 @@ export function renderMethodology(site: SiteFacts): string {
 
       <h2>States</h2>
       <table>
-        <caption>Every state an observation or an answer can carry (interface spec §3).</caption>
+        <caption>Every state an observation or an answer can carry.</caption>
         <thead>
           <tr>
             <th scope="col">State</th>
