@@ -231,6 +231,14 @@ describe('human pages and crawler files', () => {
     }
   });
 
+  // Issue 27 item 1: the one state name not_observed covers nothing read and a read that failed; the words tell them apart.
+  it('says on /methodology what "not checked" is, apart from a read that failed', async () => {
+    const page = text((await get('/methodology')).text);
+    expect(page).toContain(
+      'carries not_observed with no observation date and says not checked : the record holds no observation on or before this date, so nothing was read',
+    );
+  });
+
   it('answers 404 with the reason for a package without a page', async () => {
     const unwatched = await get('/npm/left-pad');
     expect(unwatched.status).toBe(404);

@@ -60,8 +60,10 @@ export const STATE_DEFINITIONS: Record<State, string> = {
  * (API, pages, badges, SARIF, Markdown, the CLI's table, MCP).
  */
 export const NOT_CHECKED = 'not checked';
-export const NOT_CHECKED_DEFINITION =
-  'not checked: the record holds no observation on or before this date, so nothing was read and no state is asserted; it is not a death';
+/** What "not checked" means, as a clause. */
+export const NOT_CHECKED_MEANING =
+  'the record holds no observation on or before this date, so nothing was read and no state is asserted; it is not a death';
+export const NOT_CHECKED_DEFINITION = `${NOT_CHECKED}: ${NOT_CHECKED_MEANING}`;
 
 /**
  * The state as a person reads it: `not checked` where nothing was read (no observation date),

@@ -1,4 +1,12 @@
-import { ALIVE_MAX_DAYS, DORMANT_MAX_DAYS, STALE_AFTER_DAYS, STATE_DEFINITIONS, STATES } from '../domain/state.js';
+import {
+  ALIVE_MAX_DAYS,
+  DORMANT_MAX_DAYS,
+  NOT_CHECKED,
+  NOT_CHECKED_MEANING,
+  STALE_AFTER_DAYS,
+  STATE_DEFINITIONS,
+  STATES,
+} from '../domain/state.js';
 import { Layout, LICENSE_URL, renderDocument } from './layout.js';
 
 /** The pages whose text depends only on configuration: rendered once when the routes are registered. */
@@ -45,6 +53,12 @@ export function renderMethodology(site: SiteFacts): string {
           ))}
         </tbody>
       </table>
+      <p>
+        {/* Nothing read is not a failed read: the one state name covers both, the words do not. */}
+        An answer for a date on or before which the record holds no observation carries <code>not_observed</code> with
+        no observation date and says <em>{NOT_CHECKED}</em>: {NOT_CHECKED_MEANING}. A <code>not_observed</code> with an
+        observation date is a read made that day that failed.
+      </p>
 
       <h2>Thresholds</h2>
       <p>
