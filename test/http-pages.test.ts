@@ -207,6 +207,8 @@ describe('human pages and crawler files', () => {
     expect(before).not.toMatch(/could not read|403, 429|time-out|network failure/);
     expect(before).toContain('No observation of left-padded on or before 2025-01-01: not checked.');
     expect(beforeHtml).not.toContain('<table');
+    expect(before).toContain('Nothing to draw: no observation on or before this date.');
+    expect(before).not.toContain('no observation is held');
     const bad = await get('/npm/left-padded?as_of=2025-02-30');
     expect(bad.status).toBe(422);
     expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
