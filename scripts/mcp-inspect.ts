@@ -27,6 +27,17 @@ interface ToolCall<T> {
   isError?: boolean;
   structuredContent: T;
 }
+/** The Inspector's own `engines`: on an older Node it fails inside npx with no word of why. */
+const INSPECTOR_NODE = [22, 7, 5] as const;
+const running = process.versions.node.split('.').map(Number);
+const older = INSPECTOR_NODE.findIndex((n, i) => running[i] !== n);
+if (older !== -1 && running[older]! < INSPECTOR_NODE[older]!) {
+  console.error(
+    `mcp:inspect needs Node ${INSPECTOR_NODE.join('.')} or later (the MCP Inspector's requirement); this is Node ${process.versions.node}. ` +
+      'The MCP client tests (npx vitest run test/mcp.test.ts) check the same tools with both SDK clients on any Node the service runs on.',
+  );
+  process.exit(2);
+}
 const MAIN = new URL('../dist/main.js', import.meta.url).pathname;
 if (!existsSync(MAIN)) {
   console.error('mcp:inspect serves dist/; run `npm run build` first.');

@@ -211,9 +211,13 @@ describe('tended check --format sarif', () => {
         expect(result.message.text).toContain(`Observed ${date}`);
         expect(result.message.text).toContain(`source ${result.properties.source}`);
         expect(result.message.text).toMatch(/log leaf \d+/);
+        // A read that failed keeps the spec's sentence for not_observed.
+        if (state === 'not_observed') expect(result.message.text).toContain('the check met 403, 429');
       } else {
         expect(result).toMatchObject({ ruleId: 'not_observed', level: 'note' });
         expect(result.message.text).toContain('not checked');
+        // Issue 27 item 1: nothing was read, so no check can have met a failure.
+        expect(result.message.text).not.toMatch(/403|429|time-out|network|check met/);
         expect(result.properties.leaf_index).toBeNull();
       }
     }
@@ -271,5 +275,15 @@ describe('tended check --fail-on', () => {
     const r = await check([join(dir, 'requirements.txt')]);
     expect(r.out.split('\n')[1]).toMatch(/^state\s+observed\s+censoring\s+component\s+where$/);
     expect(r.out).toMatch(/abandoned\s+2026-11-05\s+interval-censored\s+pypi:flask\s+line 5/);
+  });
+
+  // Issue 27 item 1: the table says "not checked" where nothing was read, as the SARIF and Markdown do.
+  it('says "not checked" for a component never read, and not_observed for a read that failed', async () => {
+    const r = await check([join(dir, 'package.json'), '--fail-on', 'none']);
+    expect(r.out).toMatch(/not checked\s+-\s+not-observed-at-date\s+npm:left-pad-never-seen/);
+    const markdown = await check([join(dir, 'package.json'), '--format', 'markdown', '--fail-on', 'none']);
+    expect(markdown.out).toContain('| not checked | — | npm:left-pad-never-seen |');
+    const failed = await check([join(dir, 'Dockerfile'), '--fail-on', 'none']);
+    expect(failed.out).toMatch(/not_observed\s+2026-11-07\s+\S+\s+docker:docker\.io\/library\/postgres:16/);
   });
 });

@@ -168,7 +168,8 @@ describe('tended export / import / verify', () => {
     const passed = await tended(['check', ok, '--as-of', '2025-09-15'], source);
     expect(passed.code).toBe(0);
     expect(passed.out).toMatch(/dormant\s+2025-09-01\s+interval-censored\s+github:acme\/widget/);
-    expect(passed.out).toMatch(/not_observed\s+-\s+not-observed-at-date\s+github:acme\/unknown/);
+    // Never read: "not checked", as every report words it (issue 27 item 1).
+    expect(passed.out).toMatch(/not checked\s+-\s+not-observed-at-date\s+github:acme\/unknown/);
     const gate = join(dir, 'gate.yml');
     writeFileSync(
       gate,

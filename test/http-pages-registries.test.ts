@@ -134,7 +134,7 @@ describe('package pages of every registry with a census', () => {
       /2025-11-20 alive 2025-09-01 — .*2026-04-02 archived 2025-09-01 abandoned; the author suggests/,
     );
     const pypi = text((await get('/pypi/tiny-parser?as_of=2025-12-31')).text);
-    expect(pypi).toContain('State (latest) dormant');
+    expect(pypi).toContain('State as of 2025-12-31 dormant');
     expect(pypi).toContain('Deprecation notice none on record');
   });
 

@@ -190,13 +190,25 @@ describe('human pages and crawler files', () => {
 
   it('answers a package page as of a date from what was observed by then, never after', async () => {
     const page = text((await get('/npm/left-padded?as_of=2025-08-01')).text);
-    expect(page).toContain('State (latest) dormant');
+    // Issue 27 item 1: a page as of a past date says so, and the census read after that date says when it was read.
+    expect(page).toContain('State as of 2025-08-01 dormant');
+    expect(page).not.toContain('State (latest)');
+    expect(page).toContain(`Adoption 42 dependent packages, read ${LAST_DAY}`);
+    expect(page).toContain('the latest census, read after 2025-08-01, the date this page answers for');
     expect(page).toContain('Dated observations 2, first 2025-06-01, last 2025-07-15');
     expect(page).toContain('Censoring interval-censored, answering for 2025-08-01');
     expect(page).not.toContain('2025-11-20');
-    const before = text((await get('/npm/left-padded?as_of=2025-01-01')).text);
-    expect(before).toContain('Observed as of not observed');
+    const beforeHtml = (await get('/npm/left-padded?as_of=2025-01-01')).text;
+    const before = text(beforeHtml);
+    // Nothing was read by then: "not checked", never a check that met a failure, and no header-only table.
+    expect(before).toContain('Observed as of no observation on or before 2025-01-01 (not checked)');
     expect(before).toContain('Censoring not-observed-at-date');
+    expect(before).toContain('not checked: the record holds no observation on or before this date');
+    expect(before).not.toMatch(/could not read|403, 429|time-out|network failure/);
+    expect(before).toContain('No observation of left-padded on or before 2025-01-01: not checked.');
+    expect(beforeHtml).not.toContain('<table');
+    expect(before).toContain('Nothing to draw: no observation on or before this date.');
+    expect(before).not.toContain('no observation is held');
     const bad = await get('/npm/left-padded?as_of=2025-02-30');
     expect(bad.status).toBe(422);
     expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
@@ -219,6 +231,14 @@ describe('human pages and crawler files', () => {
       ]);
       expect((await get(path)).status, path).toBe(422);
     }
+  });
+
+  // Issue 27 item 1: the one state name not_observed covers nothing read and a read that failed; the words tell them apart.
+  it('says on /methodology what "not checked" is, apart from a read that failed', async () => {
+    const page = text((await get('/methodology')).text);
+    expect(page).toContain(
+      'carries not_observed with no observation date and says not checked : the record holds no observation on or before this date, so nothing was read',
+    );
   });
 
   it('answers 404 with the reason for a package without a page', async () => {

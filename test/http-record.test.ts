@@ -84,6 +84,9 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
       license: 'CC-BY-4.0',
     });
     expect(r.body.source).toMatch(/^not checked/);
+    // Issue 27 item 1: nothing was read, so the definition must not describe a check that met a failure.
+    expect(r.body.state_definition).toMatch(/^not checked: the record holds no observation on or before this date/);
+    expect(r.body.state_definition).not.toMatch(/403|429|time-out|network|check met/);
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('link')).toMatch(/rel="license"/);
   });
@@ -113,7 +116,33 @@ describe('GET /api/v1/entity/{owner}/{repo}', () => {
       observation_date: null,
       censoring_status: 'not-observed-at-date',
       series: [],
+      state_definition: stringMatching(/^not checked: /),
     });
+  });
+
+  // Issue 27 item 1: "not checked" (nothing read) and a read that failed share the state
+  // not_observed, and the answer must say which one it is.
+  it('tells a date before coverage (not checked) from a check that failed (not_observed)', async () => {
+    await seed(deps);
+    await t.store.appendObservations(
+      [
+        githubObservation('acme/limited', '2025-05-01', 'not_observed', {
+          evidence: { http_status: 429, unreachable: 'rate_limited' },
+        }),
+      ],
+      deps.notary.seal,
+    );
+    const failed = await get<EntityAnswer>('/api/v1/entity/acme/limited?as_of=2025-05-02');
+    expect(failed.body).toMatchObject({
+      state: 'not_observed',
+      observation_date: '2025-05-01',
+      state_definition: 'the check met 403, 429, a time-out or a network failure; it is not dead',
+      note: 'The check of 2025-05-01 could not read the upstream: the upstream asked Tended to wait (a rate limit). No state is asserted; it is not a death.',
+    });
+    const before = await get<EntityAnswer>('/api/v1/entity/acme/limited?as_of=2025-04-30');
+    expect(before.body).toMatchObject({ state: 'not_observed', observation_date: null });
+    expect(before.body.state_definition).toMatch(/^not checked: /);
+    expect(before.body.note).toContain('"not checked", never "gone"');
   });
 
   it('dates each state change to the first observation that read it, skipping failed checks', async () => {

@@ -107,10 +107,15 @@ describe('POST /api/v1/manifest', () => {
     });
     const r = await post<CheckAnswer>('/api/v1/manifest', body, 'application/json');
     // A dormant package and a dormant repository age by different dates, so the meanings are per kind.
+    // left-pad was never read: its not_observed is "not checked", not a check that met a failure (issue 27 item 1).
     expect(r.body.state_definitions).toEqual({
-      npm: { alive: 'latest published version 180 days ago or less', not_observed: stringMatching(/not dead/) },
+      npm: {
+        alive: 'latest published version 180 days ago or less',
+        not_observed: stringMatching(/^not checked: the record holds no observation on or before this date/),
+      },
       github: { alive: 'last commit 180 days ago or less' },
     });
+    expect(r.body.state_definitions.npm!.not_observed).not.toMatch(/403|429|time-out|network/);
     for (const result of r.body.results) expect(result).not.toHaveProperty('state_definition');
     // Never observed: no per-result note; the source says "not checked", as does the answer's note.
     const leftPad = r.body.results.find((x) => x.input.name === 'left-pad');
@@ -132,6 +137,25 @@ describe('POST /api/v1/manifest', () => {
       note: stringMatching(/more than 180 days/),
     });
     expect(stale.body.state_definitions).toEqual({ github: { 'unknown-stale': stringMatching(/not a death/) } });
+    // A failed read and a repository never read, of one kind: one sentence that claims a check for neither.
+    await t.store.appendObservations(
+      [githubObservation('limited/repo', '2026-11-20', 'not_observed')],
+      deps.notary.seal,
+    );
+    const both = await post<CheckAnswer>(
+      '/api/v1/manifest',
+      JSON.stringify({
+        components: [
+          { name: 'limited/repo', kind: 'github' },
+          { name: 'never/seen', kind: 'github' },
+        ],
+      }),
+      'application/json',
+    );
+    expect(both.body.state_definitions.github!.not_observed).toBe(
+      'where the result has an observation_date, the check met 403, 429, a time-out or a network failure; it is not dead; ' +
+        'where it has none, not checked: the record holds no observation on or before this date, so nothing was read and no state is asserted; it is not a death',
+    );
   });
 
   it('reads a pasted package.json, Dockerfile, workflow and requirements.txt, merging duplicates with every location', async () => {

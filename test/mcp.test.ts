@@ -96,6 +96,9 @@ async function callsEveryTool(callTool: CallTool) {
     observation_date: null,
     leaf_index: null,
   });
+  // Issue 27 item 1: nothing was read, so the definition speaks of no check that met a failure.
+  expect(unheld.state_definition).toMatch(/^not checked: /);
+  expect(unheld.state_definition).not.toMatch(/403|429|time-out|network/);
 
   const manifest = await call<CheckAnswer>('check_manifest', {
     filename: 'requirements.txt',

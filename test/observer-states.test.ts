@@ -128,7 +128,8 @@ failures('composer:cases/', composer);
 // Distribution releases are read from the listing below; their phases only say they exist.
 add('distro:debian/12', {}, 'alive');
 add('distro:debian/11', {}, 'eol');
-add('distro:debian/10', {}, 'dormant');
+// Supported (to 2030), its last point release 200 days old: alive on the listing's word (issue 27 item 7).
+add('distro:debian/10', {}, 'alive');
 add('distro:debian/7', {}, 'not_observed');
 
 const scenario: Scenario = parseScenario({

@@ -1,14 +1,17 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { COMPONENT_KINDS } from '../domain/component.js';
 import type { RecordDeps } from '../operations/deps.js';
 import { dependencyRisk, factTarget, schemaHistory, trustFacts } from '../operations/facts.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { errorResponses, json } from './schemas.js';
 
 const params = z.object({
-  kind: z
-    .string()
-    .openapi({ param: { name: 'kind', in: 'path' }, description: 'github, npm, pypi or docker', example: 'npm' }),
+  kind: z.string().openapi({
+    param: { name: 'kind', in: 'path' },
+    description: `One of ${COMPONENT_KINDS.join(', ')}`,
+    example: 'npm',
+  }),
   id: z.string().openapi({
     param: { name: 'id', in: 'path' },
     description: 'The native id; a "/" may be sent as is or as %2F (expressjs/express, @babel/core)',

@@ -81,9 +81,10 @@ const asOf = z.string().optional().meta({
 const leafIndex = (description: string) => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ description });
 
 const CheckComponentInput = z.strictObject({
-  kind: z
-    .enum(COMPONENT_KINDS)
-    .meta({ description: 'github (owner/repo), npm (the JavaScript registry), pypi or docker (an image reference).' }),
+  kind: z.enum(COMPONENT_KINDS).meta({
+    description:
+      'github (owner/repo), npm (the JavaScript registry), pypi, docker (an image reference), maven (groupId:artifactId), golang (a module path), cargo, nuget, gem, composer (vendor/name) or distro (a distribution release, e.g. debian/12).',
+  }),
   name: z
     .string()
     .min(1)
@@ -164,7 +165,7 @@ export const TOOLS = [
     name: 'check_component',
     title: 'Check one component',
     description:
-      'The recorded maintenance state of one component (GitHub repository, npm or PyPI package, container image) at as_of, with the real date, source, censoring status and leaf index of the observation it rests on. A component Tended holds nothing on is "not checked" (not_observed), never "gone". No score.',
+      'The recorded maintenance state of one component (GitHub repository; npm, PyPI, Maven, Go, crates.io, NuGet, RubyGems or Packagist package; container image; distribution release) at as_of, with the real date, source, censoring status and leaf index of the observation it rests on. A component Tended holds nothing on is "not checked" (not_observed), never "gone". No score.',
     input: CheckComponentInput,
     output: CheckComponentOutput,
     run: async (deps, args: z.infer<typeof CheckComponentInput>) => {

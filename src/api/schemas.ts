@@ -8,7 +8,7 @@ const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .openapi({ example: '2025-07-01' });
-const state = z.enum(STATES).openapi({ description: 'One of the states of the interface spec §3.' });
+const state = z.enum(STATES).openapi({ description: 'One of the eight states; /methodology says what each means.' });
 const asserted = z.enum(['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol']);
 
 export const AsOfQuery = z.object({
@@ -87,7 +87,10 @@ export const EntityResultSchema = z
     kind: z.enum(COMPONENT_KINDS),
     as_of: date,
     state,
-    state_definition: z.string(),
+    state_definition: z.string().openapi({
+      description:
+        'What the state means for this kind. Where observation_date is null nothing was read: it says "not checked", never a check that met a failure.',
+    }),
     observation_date: date
       .nullable()
       .openapi({ description: 'The real date of the observation the answer rests on; null when none.' }),

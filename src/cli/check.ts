@@ -13,7 +13,7 @@ import { Progress } from './progress.js';
 import { observeNamed, type ObserverDeps } from '../operations/observe.js';
 import { utcDateOf } from '../domain/calendar.js';
 import type { CliWiring } from './wiring.js';
-import { isState, STATES, type State } from '../domain/state.js';
+import { isState, stateInWords, STATES, type State } from '../domain/state.js';
 import { reviewComment } from './review-comment.js';
 import { sarifReport } from './sarif-report.js';
 
@@ -303,7 +303,8 @@ function isCheckAnswer(body: unknown): body is CheckAnswer {
 
 function table(answer: CheckAnswer): string {
   const rows = answer.results.map((r) => [
-    r.state,
+    // "not checked" where nothing was read, as the Markdown and SARIF reports say it.
+    stateInWords(r.state, r.observation_date),
     r.observation_date ?? '-',
     r.censoring_status,
     `${r.kind}:${r.input.name}`,

@@ -1,4 +1,5 @@
 import type { CheckAnswer } from '../operations/check-components.js';
+import { stateInWords } from '../domain/state.js';
 
 /**
  * `tended check FILE --format markdown` (issue 18): the answer as a table to paste into a pull
@@ -18,7 +19,7 @@ export function reviewComment(answer: CheckAnswer, file: string, lines: Map<stri
     const at = lines.get(`${r.kind}:${r.input.name}`);
     out.push(
       row([
-        r.observation_date === null ? 'not checked' : r.state,
+        stateInWords(r.state, r.observation_date),
         r.observation_date ?? '—',
         `${r.kind}:${r.input.name}`,
         at && at.length > 0 ? at.join(', ') : '—',

@@ -16,7 +16,8 @@ commands:
   serve                         run the HTTP service (and, with TENDED_OBSERVER=on, the observer)
   watch add KIND ID [KIND ID…] | watch remove KIND ID | watch list
                                 the components the observer reads once per UTC day
-                                (KIND: github, npm, pypi, docker)
+                                (KIND: github, npm, pypi, docker, maven, golang, cargo,
+                                nuget, gem, composer, distro)
   observe [--once] [KIND ID…]   read the named components now; or, with --once, one pass over
                                 the due ones; or, with neither, run the schedule until stopped
   check FILE [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--observe]
@@ -27,7 +28,8 @@ commands:
                                 markdown for a pull-request comment. --observe reads what the
                                 local record lacks first; --queue asks the service to queue
                                 what it does not hold
-  census [KIND ID…]             read and record the dependents count of the watched npm packages
+  census [KIND ID…]             read and record the dependents count of the watched npm, PyPI,
+                                Maven, Go, crates.io, RubyGems and Packagist packages
   simulate [--scenario FILE] [--port N]
                                 serve simulated upstreams on loopback (for tests and the demo)
   verify [--url URL | --file EXPORT] [--key VKEY]

@@ -1,5 +1,5 @@
 import type { ComponentCheck, CheckAnswer } from '../operations/check-components.js';
-import { STATES, type State } from '../domain/state.js';
+import { NOT_CHECKED, STATES, STATE_DEFINITIONS, stateInWords, type State } from '../domain/state.js';
 import { API_VERSION } from '../http/app.js';
 
 /**
@@ -42,7 +42,7 @@ const RULES: Record<State, { name: string; text: string }> = {
   },
   not_observed: {
     name: 'NotObserved',
-    text: 'Not checked, or the check could not read the upstream (rate limit, time-out, network): no state is asserted, and this is never "dead".',
+    text: 'No state was read: either the check met 403, 429, a time-out or a network failure, or the component is not checked (the record holds no observation of it on or before the date, so nothing was read). No state is asserted, and this is never "dead".',
   },
 };
 
@@ -89,20 +89,24 @@ export function sarifReport(answer: CheckAnswer, options: SarifOptions): object 
 
 function result(r: ComponentCheck, answer: CheckAnswer, uri: string, lines: number[] | undefined) {
   const level = LEVELS[r.state];
-  const definition = answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text;
   const where = r.input.locations.map((l) => l.location).join('; ');
-  const observed =
+  // A failed read's meaning is the spec's sentence; the answer's may also explain "not checked"
+  // results of the same kind, which this one is not.
+  const definition =
+    r.state === 'not_observed'
+      ? STATE_DEFINITIONS.not_observed
+      : (answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text);
+  const text =
     r.observation_date === null
-      ? `Tended holds no observation of it on or before ${r.as_of}: not checked, never "gone".`
-      : `Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
+      ? `${r.kind} ${r.input.name} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".`
+      : `${r.kind} ${r.input.name} is ${stateInWords(r.state, r.observation_date)}: ${definition}. ` +
+        `Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
   return {
     ruleId: r.state,
     ruleIndex: STATES.indexOf(r.state),
     ...(level === 'none' ? { kind: 'pass' } : {}),
     level,
-    message: {
-      text: `${r.kind} ${r.input.name} is ${r.observation_date === null ? 'not checked' : r.state}: ${definition}. ${observed}`,
-    },
+    message: { text },
     locations: [
       {
         physicalLocation: {

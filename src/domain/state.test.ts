@@ -6,12 +6,14 @@ import {
   DORMANT_MAX_DAYS,
   STALE_AFTER_DAYS,
   STATES,
+  NOT_CHECKED_DEFINITION,
   STATE_DEFINITIONS,
   UNREACHABLE_REASONS,
   classify,
   isAsserted,
   stateDefinition,
   stateFromAge,
+  stateInWords,
   type Signals,
   type State,
 } from './state.js';
@@ -64,14 +66,41 @@ describe('stateDefinition per kind', () => {
     ['deleted', 'npm', 'an authoritative HTTP 404 was read'],
     ['eol', 'docker', 'an end-of-life listing declares end-of-life (used for container base images)'],
   ] as const)('%s for %s: %j', (state, kind, sentence) => {
-    expect(stateDefinition(state, kind)).toBe(sentence);
+    expect(stateDefinition(state, kind, '2025-07-01')).toBe(sentence);
   });
 
   it('never speaks of commits for a package registry', () => {
     for (const s of STATES) {
-      expect(stateDefinition(s, 'npm')).not.toContain('commit');
-      expect(stateDefinition(s, 'pypi')).not.toContain('commit');
+      expect(stateDefinition(s, 'npm', '2025-07-01')).not.toContain('commit');
+      expect(stateDefinition(s, 'pypi', '2025-07-01')).not.toContain('commit');
     }
+  });
+
+  // Issue 27 item 1: where nothing was read (no observation on or before the date) no check was
+  // made, so the definition must not say a check met 403, 429, a time-out or a network failure.
+  it('says "not checked", never a failed check, where nothing was read', () => {
+    const meaning = stateDefinition('not_observed', 'npm', null);
+    expect(meaning).toBe(NOT_CHECKED_DEFINITION);
+    expect(meaning).toMatch(/^not checked: /);
+    expect(meaning).not.toMatch(/403|429|time-out|network|check met/);
+    // A read that failed keeps the spec's sentence.
+    expect(stateDefinition('not_observed', 'npm', '2025-07-01')).toBe(STATE_DEFINITIONS.not_observed);
+  });
+
+  it('words the state "not checked" only where nothing was read', () => {
+    expect(stateInWords('not_observed', null)).toBe('not checked');
+    expect(stateInWords('not_observed', '2025-07-01')).toBe('not_observed');
+    expect(stateInWords('unknown-stale', '2024-01-01')).toBe('unknown-stale');
+  });
+
+  // Issue 27 item 7: a distribution release's alive is its listing's support, not a recent point release.
+  it('defines a distribution release alive by its support, and ages only one no longer supported', () => {
+    expect(stateDefinition('alive', 'distro', '2026-03-01')).toMatch(
+      /^the end-of-life listing marks the distribution release supported/,
+    );
+    expect(stateDefinition('abandoned', 'distro', '2026-03-01')).toMatch(
+      /^the end-of-life listing no longer marks the distribution release supported, and its latest point release dates from more than 365 days ago$/,
+    );
   });
 });
 
@@ -114,10 +143,16 @@ describe('classify', () => {
     ['a 404', { notFound: true, lastActivity: ago(1) }, 'deleted'],
     ['an archived repository', { archived: true, lastActivity: ago(1) }, 'archived'],
     ['an end-of-life image', { eol: true, lastActivity: ago(1) }, 'eol'],
-    // Precedence: deleted > archived > eol > age.
+    // Precedence: deleted > archived > eol > supported > age.
     ['deleted and archived', { notFound: true, archived: true, eol: true }, 'deleted'],
     ['archived and eol', { archived: true, eol: true, lastActivity: ago(1000) }, 'archived'],
     ['eol and old', { eol: true, lastActivity: ago(1000) }, 'eol'],
+    // A supported distribution release is alive, however old its latest point release (DESIGN §3,
+    // issue 27 item 7); end-of-life still wins, and a failed read still asserts nothing.
+    ['supported and old', { supported: true, lastActivity: ago(1000) }, 'alive'],
+    ['supported with no activity date', { supported: true, lastActivity: null }, 'alive'],
+    ['supported and eol', { supported: true, eol: true }, 'eol'],
+    ['supported, read failed', { unreachable: 'timeout', supported: true }, 'not_observed'],
     // A failed read asserts nothing, whatever else was set.
     ['a rate limit', { unreachable: 'rate_limited' }, 'not_observed'],
     ['a rate limit with a 404 flag', { unreachable: 'rate_limited', notFound: true }, 'not_observed'],

@@ -51,6 +51,28 @@ export const STATE_DEFINITIONS: Record<State, string> = {
   not_observed: 'the check met 403, 429, a time-out or a network failure; it is not dead',
 };
 
+/**
+ * "Not checked": the answer for a date on or before which the record holds no observation of the
+ * component (it is not held, or the date is before its first observation). The spec answers it
+ * with the state `not_observed` and censoring `not-observed-at-date`, but the §3 sentence for
+ * `not_observed` is about a check that met a failure; here no check was made, so that sentence
+ * would claim a read that never happened. These are the words every surface uses for it instead
+ * (API, pages, badges, SARIF, Markdown, the CLI's table, MCP).
+ */
+export const NOT_CHECKED = 'not checked';
+/** What "not checked" means, as a clause. */
+export const NOT_CHECKED_MEANING =
+  'the record holds no observation on or before this date, so nothing was read and no state is asserted; it is not a death';
+export const NOT_CHECKED_DEFINITION = `${NOT_CHECKED}: ${NOT_CHECKED_MEANING}`;
+
+/**
+ * The state as a person reads it: `not checked` where nothing was read (no observation date),
+ * otherwise the state's name. A failed read stays `not_observed` and a stale one `unknown-stale`.
+ */
+export function stateInWords(state: State, observationDate: string | null): string {
+  return observationDate === null ? NOT_CHECKED : state;
+}
+
 /** What "last activity" is for each kind (DESIGN §3), as the subject of an age sentence. */
 const ACTIVITY: Record<ComponentKind, string> = {
   github: 'last commit',
@@ -63,7 +85,9 @@ const ACTIVITY: Record<ComponentKind, string> = {
   nuget: 'latest listed version published',
   gem: 'latest published version',
   composer: 'latest tagged release published',
-  distro: 'latest point release of the distribution release',
+  // Aged only once the listing no longer marks the release supported (see stateDefinition).
+  distro:
+    'the end-of-life listing no longer marks the distribution release supported, and its latest point release dates from',
 };
 
 /** What sets `archived` for each kind (DESIGN §3). */
@@ -86,11 +110,18 @@ const ARCHIVED: Record<ComponentKind, string> = {
  * The definition sentence worded for a kind: the spec words age states for repositories
  * ("last commit"), and says that for a package registry they are about the latest
  * published version, so a page for an npm package must not talk about commits.
+ *
+ * `observationDate` is the date of the observation the answer rests on, null when there is none:
+ * then nothing was read, and the answer is "not checked", not a check that failed.
  */
-export function stateDefinition(state: State, kind: ComponentKind): string {
+export function stateDefinition(state: State, kind: ComponentKind, observationDate: string | null): string {
+  if (observationDate === null) return NOT_CHECKED_DEFINITION;
   const activity = ACTIVITY[kind];
   switch (state) {
     case 'alive':
+      // A distribution release is alive while its listing says it is supported (DESIGN §3).
+      if (kind === 'distro')
+        return 'the end-of-life listing marks the distribution release supported (its end of life still ahead), or, no longer marked supported, its latest point release dates from 180 days ago or less';
       return `${activity} 180 days ago or less`;
     case 'dormant':
       return `${activity} 180 to 365 days ago`;
@@ -130,6 +161,18 @@ export const UNREACHABLE_REASONS = [
 ] as const;
 export type UnreachableReason = (typeof UNREACHABLE_REASONS)[number];
 
+/** What a failed read met, by the reason its evidence records (`evidence.unreachable`), as a clause. */
+export const FAILED_READ: Record<UnreachableReason, string> = {
+  rate_limited: 'the upstream asked Tended to wait (a rate limit)',
+  timeout: 'the read timed out',
+  network: 'the read met a network failure',
+  server_error: 'the upstream answered with a server error',
+  unparsable: 'the upstream answered something Tended could not read',
+  unauthorized: 'the upstream refused the read as unauthorised',
+  unsupported: 'the reference names something Tended cannot read honestly (another registry, a bare digest)',
+  not_listed: 'the registry does not list it, which proves no deletion (it may be private or live elsewhere)',
+};
+
 /** What one read of the upstreams established. */
 export interface Signals {
   /** Set when the read failed: rate_limited | timeout | network | server_error | unparsable | unauthorized. */
@@ -138,6 +181,12 @@ export interface Signals {
   notFound?: boolean;
   archived?: boolean;
   eol?: boolean;
+  /**
+   * A distribution release the end-of-life listing says is supported on the date (its end of
+   * life still ahead): alive on that word, not on its age. A long-term release ships point
+   * releases rarely, so its latest one says nothing about whether it is kept (DESIGN §3).
+   */
+  supported?: boolean;
   /** RFC 3339 instant of the last activity (commit, publish, push). */
   lastActivity?: string | null;
 }
@@ -146,7 +195,7 @@ export interface Signals {
  * The state one read supports on its observation date.
  *
  * A failed read asserts nothing, so it wins over everything: a 429 must never turn into a
- * death. Otherwise the strongest signal wins: deleted > archived > eol > age. A read that
+ * death. Otherwise the strongest signal wins: deleted > archived > eol > supported > age. A read that
  * yields no last-activity date (or one we cannot read as an instant) asserts nothing
  * either: we do not guess an age.
  */
@@ -155,6 +204,7 @@ export function classify(signals: Signals, observationDate: string): State {
   if (signals.notFound) return 'deleted';
   if (signals.archived) return 'archived';
   if (signals.eol) return 'eol';
+  if (signals.supported) return 'alive';
   const last = signals.lastActivity;
   if (typeof last !== 'string' || !isRfc3339Instant(last)) return 'not_observed';
   return stateFromAge(daysBetween(utcDateOf(last), observationDate));

@@ -8,7 +8,7 @@ import {
   type SubmittedComponents,
 } from './submitted-components.js';
 import { queueSubmitted, type DiscoveryDeps, type DiscoveryReport } from './discovery.js';
-import { stateDefinition } from '../domain/state.js';
+import { NOT_CHECKED_DEFINITION, STATE_DEFINITIONS, stateDefinition } from '../domain/state.js';
 import { DATA_LICENSE, checkedResult, type CheckedResult, type EntityResult } from './entity-answer.js';
 import type { Verdict } from '../notary/verdict.js';
 import type { VerdictService } from './verdict.js';
@@ -61,6 +61,12 @@ export type StateDefinitions = Partial<Record<ComponentRef['kind'], Partial<Reco
 
 const NOTE =
   'Each result is what the record held for that component on as_of. A component Tended holds no observation of is "not checked" (not_observed), never "gone". The submission was read in memory and not kept.';
+
+/**
+ * The meaning of `not_observed` in an answer whose results of one kind hold both a failed read
+ * (it has an observation_date) and a component never read ("not checked", none).
+ */
+const NOT_OBSERVED_EITHER = `where the result has an observation_date, ${STATE_DEFINITIONS.not_observed}; where it has none, ${NOT_CHECKED_DEFINITION}`;
 
 export interface CheckOptions {
   /** The submission asked to queue its unheld components (`?queue=true`, MCP `queue: true`). */
@@ -153,7 +159,14 @@ export async function planCheck(
       for (const check of checks) {
         plan.states[check.state] = (plan.states[check.state] ?? 0) + 1;
         const meanings = (plan.state_definitions[check.input.kind] ??= {});
-        meanings[check.state] ??= stateDefinition(check.state, check.input.kind);
+        const known = meanings[check.state];
+        if (known === undefined)
+          meanings[check.state] = stateDefinition(check.state, check.input.kind, check.observation_date);
+        else if (check.state === 'not_observed' && known !== NOT_OBSERVED_EITHER) {
+          // A failed read and a component never read share the state; one sentence must not claim a check for both.
+          if (stateDefinition(check.state, check.input.kind, check.observation_date) !== known)
+            meanings.not_observed = NOT_OBSERVED_EITHER;
+        }
       }
     },
     cut(count) {

@@ -2,7 +2,7 @@ import { resolveAsOf, type CensoringStatus, type Resolution } from '../domain/as
 import { componentPurls, type ComponentRef } from '../domain/component.js';
 import type { Observation, SeriesEntry } from '../domain/observation.js';
 import { seriesRows, seriesWithin, stateMutations, type Mutation, type SeriesRow } from '../domain/series.js';
-import { stateDefinition, type State } from '../domain/state.js';
+import { FAILED_READ, stateDefinition, type State, type UnreachableReason } from '../domain/state.js';
 
 export const DATA_LICENSE = 'CC-BY-4.0' as const;
 
@@ -61,7 +61,8 @@ export function entityResult(
 export function resolvedResult(ref: ComponentRef, r: Resolution): EntityResult {
   // The definition right after the state it explains, for a person reading the answer.
   const { purl, kind, as_of, state, ...rest } = recordedFields(ref, r);
-  return { purl, kind, as_of, state, state_definition: stateDefinition(state, ref.kind), ...rest, ...noteFor(r, ref) };
+  const state_definition = stateDefinition(state, ref.kind, r.observation_date);
+  return { purl, kind, as_of, state, state_definition, ...rest, ...noteFor(r, ref) };
 }
 
 /** The same resolution as entityResult, in the form a manifest or SBOM answer carries it. */
@@ -124,8 +125,12 @@ function noteFor(r: Resolution, ref: ComponentRef): { note?: string } {
     };
   }
   if (r.state === 'not_observed') {
+    // Say what this read met, from its evidence: "a rate limit, time-out or network" is false of a
+    // registry that answered it does not list the name.
+    const reason = r.observation.evidence['unreachable'];
+    const met = typeof reason === 'string' && reason in FAILED_READ ? FAILED_READ[reason as UnreachableReason] : null;
     return {
-      note: 'The check on this date could not read the upstream (rate limit, time-out or network); it is not a death.',
+      note: `The check of ${r.observation_date} could not read the upstream${met ? `: ${met}` : ''}. No state is asserted; it is not a death.`,
     };
   }
   return {};

@@ -256,7 +256,7 @@ export async function dependencyRisk(deps: RecordDeps, ref: ComponentRef): Promi
     dependencies,
     unresolved,
     states,
-    note: `Each dependency is what the record holds for it today; one Tended holds nothing for is not_observed, never "gone". ${NO_SCORE}`,
+    note: `Each dependency is what the record holds for it today; one Tended holds nothing for is "not checked" (state not_observed), never "gone". ${NO_SCORE}`,
   };
 }
 

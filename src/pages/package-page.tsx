@@ -1,5 +1,6 @@
 import type { Observation } from '../domain/observation.js';
 import type { PackageRecord } from '../operations/read-package.js';
+import { NOT_CHECKED } from '../domain/state.js';
 import { Layout, LICENSE_URL, StateBadge, renderDocument } from './layout.js';
 import { packagePath, pageRegistry, type PageRegistry } from './registries.js';
 import { Adoption, LatestActivity, RetirementNotice, SourceRepository } from './page-facts.js';
@@ -12,8 +13,20 @@ const publishedOf = (registry: PageRegistry, o: { evidence: Observation['evidenc
 const noticeOf = (registry: PageRegistry, o: { evidence: Observation['evidence'] | null } | null): string | null =>
   o?.evidence ? registry.notice(o.evidence) : null;
 
-/** What a state means for a project that depends on the package: a reading of the record, not advice. */
-function meaningFor(state: string, name: string, definition: string, registry: PageRegistry): string {
+/**
+ * What a state means for a project that depends on the package: a reading of the record, not advice.
+ * `observed` is the date of the observation it rests on: null when nothing was read ("not checked").
+ */
+function meaningFor(
+  state: string,
+  name: string,
+  definition: string,
+  registry: PageRegistry,
+  observed: string | null,
+): string {
+  // No check was made, so nothing can have failed: say that, not what a failed check meets.
+  if (observed === null)
+    return `Nothing can be said: Tended holds no observation of ${name} on or before this date, so nothing was read and nothing is asserted (not checked, never "gone").`;
   switch (state) {
     case 'alive':
       return `The ${definition}: releases of ${name} are recent. The record says nothing about quality or security, only about publishing.`;
@@ -26,7 +39,7 @@ function meaningFor(state: string, name: string, definition: string, registry: P
     case 'deleted':
       return `${registry.name[0]!.toUpperCase()}${registry.name.slice(1)} answered that ${name} is not there (${definition}): installs of it would fail.`;
     case 'not_observed':
-      return `The latest check could not read ${registry.name} (${definition}). Nothing is asserted about ${name} for that date.`;
+      return `The check of ${observed} could not read ${registry.name} (${definition}). Nothing is asserted about ${name} for that date.`;
     case 'unknown-stale':
       return `The last reading of ${name} is too old to vouch for this date, so no state is asserted (${definition}).`;
     default:
@@ -63,17 +76,17 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         ? `The latest published version of ${name} dates ${latestPublished}, as read from ${registry.name} on ${observed}.`
         : observed
           ? `The reading of ${registry.name} on ${observed} carries no publish date for ${name}.`
-          : `Tended holds no observation of ${name} on or before ${result.as_of}: not observed.`,
+          : `Tended holds no observation of ${name} on or before ${result.as_of}: ${NOT_CHECKED}.`,
     },
     {
       q: `What state does Tended record for ${name}?`,
       a: observed
         ? `${result.state}: ${result.state_definition}. Observed ${observed} (${result.censoring_status}${ctx.askedAsOf ? `, answering for ${result.as_of}` : ''}).`
-        : `not observed: Tended holds no observation of ${name} on or before ${result.as_of}, and never guesses one.`,
+        : `${NOT_CHECKED}: Tended holds no observation of ${name} on or before ${result.as_of}, and never guesses one.`,
     },
     {
       q: `What does the state mean for projects that depend on ${name}?`,
-      a: meaningFor(result.state, name, result.state_definition, registry),
+      a: meaningFor(result.state, name, result.state_definition, registry, observed),
     },
     {
       q: `What is the observation record for ${name}?`,
@@ -114,7 +127,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
   const page = (
     <Layout
       title={`${title} — Tended`}
-      description={`${name}: ${observed ? `${result.state} (${result.state_definition}), observed ${observed}` : 'not observed'}. Dated observations from ${registry.name}, CC-BY-4.0.`}
+      description={`${name}: ${observed ? `${result.state} (${result.state_definition}), observed ${observed}` : NOT_CHECKED}. Dated observations from ${registry.name}, CC-BY-4.0.`}
       canonical={url}
       jsonLd={jsonLd}
     >
@@ -126,14 +139,16 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
           </>
         ) : (
           <>
-            Not observed{asOfNote}: Tended holds no observation of {name} on or before {result.as_of}.
+            Not checked{asOfNote}: Tended holds no observation of {name} on or before {result.as_of}, so nothing was
+            read.
           </>
         )}
       </p>
       {result.note ? <p class="note">{result.note}</p> : null}
 
       <dl class="facts">
-        <dt>State (latest)</dt>
+        {/* A page as of a past date shows the state then, not the latest. */}
+        <dt>{ctx.askedAsOf ? `State as of ${result.as_of}` : 'State (latest)'}</dt>
         <dd>
           <StateBadge state={result.state} /> {result.state_definition}
         </dd>
@@ -154,7 +169,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         <dd>{series.state_changes}</dd>
         <dt>Adoption</dt>
         <dd>
-          <Adoption registry={registry} census={census} />
+          <Adoption registry={registry} census={census} asOf={result.as_of} />
         </dd>
         <dt>Method</dt>
         <dd>{registry.method}</dd>
@@ -171,7 +186,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
           {result.leaf_index !== null ? <> · log leaf {result.leaf_index}</> : null}
         </dd>
         <dt>Observed as of</dt>
-        <dd>{observed ?? 'not observed'}</dd>
+        <dd>{observed ?? `no observation on or before ${result.as_of} (${NOT_CHECKED})`}</dd>
         <dt>Censoring</dt>
         <dd>
           {result.censoring_status}, answering for {result.as_of}
@@ -221,34 +236,41 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
       )}
 
       <h2>Dated observations</h2>
-      <section class="table-scroll" tabindex={0} aria-labelledby="series-caption">
-        <table>
-          <caption id="series-caption">
-            One row per observation date, ascending. Dates without a row were not observed.
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Observation date</th>
-              <th scope="col">State</th>
-              <th scope="col">{registry.activityLabel.replace(' version', '')}</th>
-              <th scope="col">{registry.noticeLabel}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {observations.map((o) => (
+      {/* An empty series is said in words, not drawn as a table of headers. */}
+      {observations.length === 0 ? (
+        <p>
+          No observation of {name} on or before {result.as_of}: {NOT_CHECKED}.
+        </p>
+      ) : (
+        <section class="table-scroll" tabindex={0} aria-labelledby="series-caption">
+          <table>
+            <caption id="series-caption">
+              One row per observation date, ascending. Dates without a row were not observed.
+            </caption>
+            <thead>
               <tr>
-                <td>
-                  {o.observation_date}
-                  {o.corrects !== null ? ' (corrected)' : ''}
-                </td>
-                <td>{o.state}</td>
-                <td>{publishedOf(registry, o) ?? '—'}</td>
-                <td>{noticeOf(registry, o) ?? '—'}</td>
+                <th scope="col">Observation date</th>
+                <th scope="col">State</th>
+                <th scope="col">{registry.activityLabel.replace(' version', '')}</th>
+                <th scope="col">{registry.noticeLabel}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+            </thead>
+            <tbody>
+              {observations.map((o) => (
+                <tr>
+                  <td>
+                    {o.observation_date}
+                    {o.corrects !== null ? ' (corrected)' : ''}
+                  </td>
+                  <td>{o.state}</td>
+                  <td>{publishedOf(registry, o) ?? '—'}</td>
+                  <td>{noticeOf(registry, o) ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
 
       <h2>Questions and answers</h2>
       <dl class="qa">

@@ -71,7 +71,7 @@ export function SourceRepository(props: { registry: PageRegistry; evidence: Evid
 }
 
 /** Adoption: the latest census, or why a kind without one has a page anyway. */
-export function Adoption(props: { registry: PageRegistry; census: Census | null }) {
+export function Adoption(props: { registry: PageRegistry; census: Census | null; asOf: string }) {
   const { census } = props;
   if (census === null)
     return (
@@ -83,6 +83,9 @@ export function Adoption(props: { registry: PageRegistry; census: Census | null 
   return (
     <>
       {census.dependents} dependent packages, read {census.read_date} (<a href={census.source}>dependents source</a>)
+      {census.read_date > props.asOf
+        ? `: the latest census, read after ${props.asOf}, the date this page answers for`
+        : ''}
     </>
   );
 }

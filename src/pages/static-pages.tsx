@@ -1,4 +1,12 @@
-import { ALIVE_MAX_DAYS, DORMANT_MAX_DAYS, STALE_AFTER_DAYS, STATE_DEFINITIONS, STATES } from '../domain/state.js';
+import {
+  ALIVE_MAX_DAYS,
+  DORMANT_MAX_DAYS,
+  NOT_CHECKED,
+  NOT_CHECKED_MEANING,
+  STALE_AFTER_DAYS,
+  STATE_DEFINITIONS,
+  STATES,
+} from '../domain/state.js';
 import { Layout, LICENSE_URL, renderDocument } from './layout.js';
 
 /** The pages whose text depends only on configuration: rendered once when the routes are registered. */
@@ -36,8 +44,8 @@ export function renderMethodology(site: SiteFacts): string {
       <h2>States</h2>
       <table>
         <caption>
-          Every state an observation or an answer can carry, in the interface specification’s words; the last column
-          gives the age states in whole days, which do not overlap.
+          Every state an observation or an answer can carry; the last column gives the age states in whole days, which
+          do not overlap.
         </caption>
         <thead>
           <tr>
@@ -58,6 +66,12 @@ export function renderMethodology(site: SiteFacts): string {
           ))}
         </tbody>
       </table>
+      <p>
+        {/* Nothing read is not a failed read: the one state name covers both, the words do not. */}
+        An answer for a date on or before which the record holds no observation carries <code>not_observed</code> with
+        no observation date and says <em>{NOT_CHECKED}</em>: {NOT_CHECKED_MEANING}. A <code>not_observed</code> with an
+        observation date is a read made that day that failed.
+      </p>
 
       <h2>Thresholds</h2>
       <p>
@@ -157,7 +171,10 @@ export function renderMethodology(site: SiteFacts): string {
           </tr>
           <tr>
             <td>OS package (deb, apk, rpm)</td>
-            <td>the latest release of the distribution release it comes from</td>
+            <td>
+              none while endoflife.date marks its distribution release supported (<code>alive</code>); once no longer
+              supported but not yet end-of-life, that release’s latest point release
+            </td>
             <td>—</td>
             <td>
               <code>eol</code> once the distribution release’s end-of-life date has passed

@@ -46,7 +46,8 @@ function StatePattern(props: { state: State }) {
  */
 export function StateTimeline(props: { name: string; observations: Observation[] }) {
   const rows = props.observations;
-  if (rows.length === 0) return <p>Nothing to draw: no observation is held.</p>;
+  // Also an as_of page before the first observation: the record may hold later ones.
+  if (rows.length === 0) return <p>Nothing to draw: no observation on or before this date.</p>;
   const first = rows[0]!.observation_date;
   const last = rows.at(-1)!.observation_date;
   const days = daysBetween(first, last);

@@ -171,8 +171,8 @@ describe('the demo scenario', () => {
         'maven:org.acme:rocket-core': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
         // The proxy keeps serving it; its repository's archiving (2026-07) is what archives it.
         'golang:github.com/acme/rocket': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
-        // Aged by its latest point release (12.11, 2025-05-17) until its end of life (2026-06-10).
-        'distro:debian/12': ['alive', 'alive', 'dormant', 'dormant', 'eol', 'eol'],
+        // Supported until its end of life (2026-06-10), whatever the age of its latest point release (12.11, 2025-05-17).
+        'distro:debian/12': ['alive', 'alive', 'alive', 'alive', 'eol', 'eol'],
         // Every version yanked in 2026-05: rubygems.org serves none, its only home.
         'gem:rocket-rb': ['alive', 'dormant', 'abandoned', 'abandoned', 'deleted', 'deleted'],
         // Marked abandoned on Packagist in 2026-04, in favour of acme/rocket-next.

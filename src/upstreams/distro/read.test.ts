@@ -61,9 +61,11 @@ describe('distribution releases against the simulated end-of-life listing', () =
       { release: '12', eol: false, latest: '12.9', latest_date: '2026-01-11', eol_from: '2026-06-10' },
     ],
     // Past security support: eol, even while paid or LTS support goes on (recorded beside).
-    ['debian/11', 'eol', { eol: true, is_maintained: true, eoes_from: '2026-08-31' }],
+    ['debian/11', 'eol', { eol: true, supported: false, is_maintained: true, eoes_from: '2026-08-31' }],
     ['debian/10', 'eol', { eol: true, is_maintained: false }],
-    ['rhel/8', 'dormant', { release: '8', latest: '8.10', latest_date: '2025-05-20' }],
+    // Issue 27 item 7: supported to 2029, its latest point release 285 days old. It read dormant
+    // (and abandoned past 365 days) while the listing said it was supported; DESIGN §3 says alive.
+    ['rhel/8', 'alive', { release: '8', supported: true, latest: '8.10', latest_date: '2025-05-20' }],
     ['alpine-linux/3.19', 'eol', { eol: true, latest_date: null }],
     [
       'debian/7',
@@ -79,7 +81,7 @@ describe('distribution releases against the simulated end-of-life listing', () =
     expect(reading.method).toMatch(/endoflife\.date/);
   });
 
-  it('a supported release whose listing gives no latest date asserts no age', async () => {
+  it('a supported release whose listing gives no latest date is alive on its support, not on an age', async () => {
     const sim = await startHarness({
       scenario: {
         components: {},
@@ -89,7 +91,8 @@ describe('distribution releases against the simulated end-of-life listing', () =
     });
     try {
       const reading = await sim.newSources().distro.read({ kind: 'distro', id: 'debian/12' }, TODAY);
-      expect(classify(reading.signals, TODAY)).toBe('not_observed');
+      expect(classify(reading.signals, TODAY)).toBe('alive');
+      expect(reading.evidence).toMatchObject({ supported: true, is_maintained: true, latest_date: null });
     } finally {
       await sim.close();
     }

@@ -1,18 +1,20 @@
 /**
  * Distribution releases (`debian/12`, `alpine-linux/3.19`), which answer for the OS packages of
  * an SBOM (research upstreams-more §7, DESIGN §3): `eol` once the end-of-life listing says the
- * release's support has ended; otherwise aged by the release's latest point release. A release
- * the listing does not know is `not_observed`, never a deletion.
+ * release's support has ended; `alive` while it says the release is supported, whatever the age
+ * of its latest point release (RHEL 8 ships one a year or so and is supported to 2029); aged by
+ * that point release only when the listing no longer marks it supported but not yet end-of-life.
+ * A release the listing does not know is `not_observed`, never a deletion.
  */
 import type { ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { EndoflifeReader } from '../endoflife/read.js';
-import { isEolOn, type ReleaseFacts } from '../endoflife/facts.js';
+import { isEolOn, isSupportedOn, type ReleaseFacts } from '../endoflife/facts.js';
 import { activityAsOf } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 
 export const DISTRO_METHOD =
-  "endoflife.date: the distribution release's end-of-life date, else the date of its latest point release";
+  "endoflife.date: the distribution release's end-of-life date and support status (a supported release is alive); for a release no longer marked supported but not yet end-of-life, the date of its latest point release";
 
 export function createDistroSource(eol: EndoflifeReader): UpstreamSource {
   return { read: (ref, today) => readDistro(eol, ref, today) };
@@ -48,9 +50,10 @@ async function readDistro(eol: EndoflifeReader, ref: ComponentRef, today: string
       http_status: answer.status,
     });
   const isEol = isEolOn(release, today);
+  const supported = isSupportedOn(release, today);
   const at = activityAsOf(release.latest_date === null ? null : `${release.latest_date}T00:00:00Z`, today);
   return {
-    signals: { eol: isEol, lastActivity: at.lastActivity },
+    signals: { eol: isEol, supported, lastActivity: at.lastActivity },
     source: answer.url,
     evidence: {
       http_status: answer.status,
@@ -58,6 +61,7 @@ async function readDistro(eol: EndoflifeReader, ref: ComponentRef, today: string
       release: release.name,
       codename: release.codename,
       eol: isEol,
+      supported,
       is_eol: release.is_eol,
       eol_from: release.eol_from,
       is_maintained: release.is_maintained,

@@ -65,3 +65,15 @@ export const PRODUCT_FACTS: FactsSpec<ProductFacts> = {
 export function isEolOn(release: ReleaseFacts, today: string): boolean {
   return release.is_eol || (release.eol_from !== null && release.eol_from <= today);
 }
+
+/**
+ * Supported on `today` (DESIGN §3, revised 2026-11-26): not end-of-life, and the listing either
+ * says some support goes on (`isMaintained`) or dates the end of life after today. A release
+ * whose listing says neither (no support flag, no end-of-life date) is not taken as supported:
+ * the record does not guess, and such a release ages by its latest point release.
+ */
+export function isSupportedOn(release: ReleaseFacts, today: string): boolean {
+  if (isEolOn(release, today)) return false;
+  if (release.is_maintained !== null) return release.is_maintained;
+  return release.eol_from !== null && release.eol_from > today;
+}

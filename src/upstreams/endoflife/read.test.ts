@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
 import { HttpClient } from '../http.js';
 import { MemoryConditionalCache } from '../memory-cache.js';
-import { isEolOn, type ReleaseFacts } from './facts.js';
+import { isEolOn, isSupportedOn, type ReleaseFacts } from './facts.js';
 import { EndoflifeReader } from './read.js';
 
 const TODAY = '2026-03-01';
@@ -151,5 +151,18 @@ describe('isEolOn', () => {
     [release({ eol_from: '2025-01-01', is_maintained: true, eoes_from: '2028-01-01' }), true],
   ])('%j → %s', (r, eol) => {
     expect(isEolOn(r, TODAY)).toBe(eol);
+  });
+
+  // Issue 27 item 7: what makes a distribution release alive whatever its latest point release's age.
+  it.each([
+    [release({ eol_from: '2029-05-31' }), true],
+    [release({ eol_from: '2029-05-31', is_maintained: null }), true],
+    // The listing's own word that no support goes on, though no end-of-life date has come.
+    [release({ eol_from: '2029-05-31', is_maintained: false }), false],
+    [release({ is_maintained: null }), false],
+    [release({ is_eol: true }), false],
+    [release({ eol_from: '2025-01-01', is_maintained: true, eoes_from: '2028-01-01' }), false],
+  ])('isSupportedOn %j → %s', (r, supported) => {
+    expect(isSupportedOn(r, TODAY)).toBe(supported);
   });
 });
