@@ -3,25 +3,16 @@
  * (*.csproj, *.fsproj, *.vbproj, Directory.Packages.props with `<PackageVersion>`) and
  * `<package id="Id" version="…"/>` in a packages.config. Each names a nuget.org package.
  */
-import { XMLParser } from 'fast-xml-parser';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
-import { checkXml, decodeXmlText } from '../xml-document.js';
+import { checkXml, decodeXmlText, xmlParser } from '../xml-document.js';
 
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
 /** Project files are small; a larger one is refused at once, as a pom.xml is. */
 export const MAX_PROJECT_BYTES = 1024 * 1024;
 
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  processEntities: false,
-  htmlEntities: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-});
+const xml = xmlParser(MAX_DEPTH, { ignoreAttributes: false, attributeNamePrefix: '@_' });
 
 type Node = Record<string, unknown>;
 

@@ -4,22 +4,17 @@
  * from the POM's own properties and project/parent coordinates; one that is not (a property from
  * a parent POM, say) is reported with the reason rather than guessed.
  */
-import { XMLParser } from 'fast-xml-parser';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
-import { checkXml, decodeXmlText } from '../xml-document.js';
+import { checkXml, decodeXmlText, xmlParser } from '../xml-document.js';
 
 /** Real POMs nest a dozen levels; profiles and plugin configuration add a few. */
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
 const MAVEN_PLUGINS_GROUP = 'org.apache.maven.plugins';
 
-const xml = new XMLParser({
+const xml = xmlParser(MAX_DEPTH, {
   ignoreAttributes: true,
-  removeNSPrefix: true,
-  processEntities: false,
-  htmlEntities: false,
-  parseTagValue: false,
   isArray: (name) => name === 'dependency' || name === 'plugin' || name === 'extension' || name === 'profile',
 });
 
