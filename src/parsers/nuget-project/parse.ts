@@ -16,31 +16,61 @@ const xml = xmlParser(MAX_DEPTH, { ignoreAttributes: false, attributeNamePrefix:
 
 type Node = Record<string, unknown>;
 
+/** The longest location shown: the end of the path, which names the element and its neighbours. */
+const MAX_LOCATION = 200;
+
+/** One step of the walk: a value, and the step that led to it with the key or index that did. */
+interface Step {
+  value: unknown;
+  parent: Step | null;
+  key: string;
+}
+
 /**
- * Every element named one of `names`, anywhere under `root`, with its path, breadth first (so
+ * The path to `step` (`Project.ItemGroup[1].PackageReference[0]`), spelt from its end and cut at
+ * MAX_LOCATION with `…`. Only found elements are spelt, never one string per level: a location
+ * that held the whole path of deep, long names would keep kilobytes alive for every reference.
+ */
+function locationOf(step: Step): string {
+  const keys: string[] = [];
+  let length = 0;
+  let at: Step | null = step;
+  for (; at !== null && at.parent !== null && length <= MAX_LOCATION; at = at.parent) {
+    keys.push(at.key);
+    length += at.key.length + 1;
+  }
+  const path = keys.reverse().join('.').replace(/\.\[/g, '[');
+  return at === null || at.parent === null ? path : `…${path.slice(-MAX_LOCATION)}`;
+}
+
+/**
+ * Every element named one of `names`, anywhere under `root`, with its location, breadth first (so
  * siblings keep their document order) and without recursion, so depth costs no stack.
  */
-function elements(root: unknown, names: Set<string>): { node: Node; path: string }[] {
-  const found: { node: Node; path: string }[] = [];
-  const queue: { value: unknown; path: string }[] = [{ value: root, path: '' }];
+function elements(root: unknown, names: Set<string>): { node: Node; location: string }[] {
+  const found: { node: Node; location: string }[] = [];
+  const queue: Step[] = [{ value: root, parent: null, key: '' }];
   for (let next = 0; next < queue.length; next++) {
-    const { value, path } = queue[next]!;
-    if (Array.isArray(value)) {
-      value.forEach((v, i) => queue.push({ value: v, path: `${path}[${i}]` }));
+    const step = queue[next]!;
+    if (Array.isArray(step.value)) {
+      step.value.forEach((v, i) => queue.push({ value: v, parent: step, key: `[${i}]` }));
       continue;
     }
-    if (typeof value !== 'object' || value === null) continue;
-    for (const [k, v] of Object.entries(value as Node)) {
+    if (typeof step.value !== 'object' || step.value === null) continue;
+    for (const [k, v] of Object.entries(step.value as Node)) {
       if (k.startsWith('@_')) continue;
-      const at = path === '' ? k : `${path}.${k}`;
+      const child: Step = { value: v, parent: step, key: k };
       if (!names.has(k)) {
-        queue.push({ value: v, path: at });
+        queue.push(child);
         continue;
       }
       const list: unknown[] = Array.isArray(v) ? v : [v];
       list.forEach((n, i) => {
         if (typeof n === 'object' && n !== null)
-          found.push({ node: n as Node, path: Array.isArray(v) ? `${at}[${i}]` : at });
+          found.push({
+            node: n as Node,
+            location: locationOf(Array.isArray(v) ? { value: n, parent: child, key: `[${i}]` } : child),
+          });
       });
     }
   }
@@ -66,7 +96,7 @@ export function parseNugetProject(text: string): ParseResult {
   }
   const references: ComponentReference[] = [];
   const unresolved: UnresolvedEntry[] = [];
-  for (const { node, path } of elements(doc, new Set(['PackageReference', 'PackageVersion', 'package']))) {
+  for (const { node, location } of elements(doc, new Set(['PackageReference', 'PackageVersion', 'package']))) {
     // Attribute values as XML means them: the parser runs with entity processing off.
     const id = attribute(node['@_Include'] ?? node['@_Update'] ?? node['@_id']);
     const version = attribute(node['@_Version'] ?? node['@_version']);
@@ -75,14 +105,14 @@ export function parseNugetProject(text: string): ParseResult {
       200,
     );
     if (typeof id !== 'string' || id.trim() === '') {
-      unresolved.push({ input, location: path, reason: 'it names no package id' });
+      unresolved.push({ input, location, reason: 'it names no package id' });
       continue;
     }
     try {
-      references.push({ ref: normaliseComponent('nuget', id.trim()), input, location: path.slice(0, 200) });
+      references.push({ ref: normaliseComponent('nuget', id.trim()), input, location });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
-      unresolved.push({ input, location: path.slice(0, 200), reason: e.issues[0]?.msg ?? 'not a NuGet id' });
+      unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not a NuGet id' });
     }
   }
   return { format: 'nuget-project', references, unresolved };
