@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { InputError, TooComplexError } from './reference.js';
-import { MAX_XML_ATTRIBUTES, MAX_XML_NAME, MAX_XML_NODES, checkXml, decodeXmlText, xmlParser } from './xml-document.js';
+import {
+  MAX_XML_ATTRIBUTES,
+  MAX_XML_NAME,
+  MAX_XML_NODES,
+  checkXml,
+  decodeXmlText,
+  xmlParser,
+  type XmlBounds,
+} from './xml-document.js';
 
 describe('decodeXmlText', () => {
   it('replaces the predefined entities and character references', () => {
@@ -43,9 +51,9 @@ describe('decodeXmlText', () => {
 });
 
 /** The error checkXml throws for `body`, or null when it accepts it. */
-function refusal(body: string, maxDepth = 64): Error | null {
+function refusal(body: string, bounds: Partial<XmlBounds> = {}): Error | null {
   try {
-    checkXml(body, 'a test file', maxDepth);
+    checkXml(body, 'a test file', { depth: 64, names: 2_000, ...bounds });
     return null;
   } catch (e) {
     return e as Error;
@@ -89,19 +97,34 @@ describe('checkXml bounds', () => {
     expect(e?.message).toMatch(/more than 200,000 elements and attributes \(the bound is passed on line 1\)/);
   });
 
+  it('reads as many different names as its bound, elements and attributes together, and refuses one more', () => {
+    // <r> and a0 are two; closing tags name nothing new.
+    const body = (n: number) => `<r a0="">${Array.from({ length: n - 2 }, (_, i) => `<e${i}></e${i}>`).join('\n')}</r>`;
+    expect(refusal(body(1_000), { names: 1_000 })).toBeNull();
+    const e = refusal(body(1_001), { names: 1_000 });
+    expect(e).toBeInstanceOf(TooComplexError);
+    expect(e?.message).toMatch(
+      /more than 1,000 different element and attribute names \(the bound is passed on line 999\); Tended reads up to 1,000/,
+    );
+    // The same names again and again are one each.
+    expect(refusal(`<r>${'<a b="1"/><c d="2"/>'.repeat(40_000)}</r>`, { names: 5 })).toBeNull();
+  });
+
   it('reads elements nested to the bound and refuses one level more, naming the line', () => {
     const nested = (depth: number) => `${'<a>'.repeat(depth - 1)}\n<b/>${'</a>'.repeat(depth - 1)}`;
-    expect(refusal(nested(10), 10)).toBeNull();
-    const e = refusal(nested(11), 10);
+    expect(refusal(nested(10), { depth: 10 })).toBeNull();
+    const e = refusal(nested(11), { depth: 10 });
     expect(e).toBeInstanceOf(TooComplexError);
     expect(e?.message).toMatch(/nested more than 10 levels deep \(line 2\); Tended reads up to 10 levels/);
   });
 
   it('counts no element inside comments, CDATA, processing instructions or attribute values', () => {
     const hidden = `<!--${'<a>'.repeat(20)}--><?pi ${'<a>'.repeat(20)}?>`;
-    expect(refusal(`${hidden}<r><![CDATA[${'<a>'.repeat(20)}]]><b c="${'>'.repeat(20)}<a>"/></r>`, 2)).toBeNull();
+    expect(
+      refusal(`${hidden}<r><![CDATA[${'<a>'.repeat(20)}]]><b c="${'>'.repeat(20)}<a>"/></r>`, { depth: 2 }),
+    ).toBeNull();
     // An unclosed comment hides the rest: refused as malformed, not as too deep.
-    const unclosed = refusal(`<r><!--${'<a>'.repeat(20)}`, 2);
+    const unclosed = refusal(`<r><!--${'<a>'.repeat(20)}`, { depth: 2 });
     expect(unclosed).toBeInstanceOf(InputError);
     expect(unclosed).not.toBeInstanceOf(TooComplexError);
   });

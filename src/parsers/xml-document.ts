@@ -2,8 +2,9 @@
  * The checks every XML input passes before fast-xml-parser builds its tree (CycloneDX XML, a
  * pom.xml, a NuGet project), and the options it runs with, so the cost of each is linear in the
  * input: no DTD or entity (a billion-laughs file must not cost memory), bounds on element depth
- * (the tree building recurses), on name length and on the number of elements and attributes, and
- * well-formedness, reported with its line and a short excerpt, never the input whole.
+ * (the tree building recurses), on name length, on the number of elements and attributes and of
+ * different names among them, and well-formedness, each reported with its line and a short
+ * excerpt, never the input whole.
  */
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { excerpt } from '../domain/text.js';
@@ -11,7 +12,7 @@ import { InputError, TooComplexError } from './reference.js';
 
 /**
  * The longest element or attribute name read, namespace prefix included. Real names are short
- * (CycloneDX's longest is `externalReferences`, 18; Maven property names run to about 60); a
+ * (CycloneDX's longest is `externalReferences`, 18; Maven property names a few dozen); a
  * longer one costs memory in every object key and message that spells it.
  */
 export const MAX_XML_NAME = 200;
@@ -28,6 +29,17 @@ export const MAX_XML_NODES = 200_000;
  * its namespace declarations); fast-xml-parser slows per attribute as one element's grow.
  */
 export const MAX_XML_ATTRIBUTES = 256;
+/**
+ * What checkXml bounds per format: the depth of elements, and how many different element and
+ * attribute names a file may use. Each new name is a property key for V8 to intern and a shape
+ * for the objects that hold it: 4 MB of elements under 190,000 different names cost three to five
+ * times as many under one name, under 1,000 names about 1.4 times, under 2,000 about 1.8 times.
+ * So a format's bound sits a few times above what its real files use, and no higher.
+ */
+export interface XmlBounds {
+  depth: number;
+  names: number;
+}
 
 /**
  * fast-xml-parser with what every parser here needs: entities never expanded (a billion-laughs
@@ -66,25 +78,34 @@ function nonElementEnd(body: string, at: number): number {
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 // A name runs to whitespace, `/`, `>`, `=`, a quote or `<`.
 const endsName = (c: number) => isSpace(c) || c === 47 || c === 62 || c === 61 || c === 34 || c === 39 || c === 60;
+// A closing tag's name is bounded in length, but not counted: it repeats the name it closes.
+const CLOSING = 'a closing tag with a';
 
 /**
  * The bounds checked in one pass with indexOf and a cursor that only moves forward (a regular
  * expression per tag rescans a long name for every way to split it): element depth, name length,
- * and the number of elements and attributes. Comments, CDATA and processing instructions are
- * skipped whole, so the `<` inside them are not counted. A quote in a start tag is skipped to its
- * match, as XML reads it (`>` may stand in an attribute value). Malformed input is left to the
- * validator: this only bounds what it and the parser will be asked to do.
+ * the number of elements and attributes, and of different names among them. Comments, CDATA and
+ * processing instructions are skipped whole, so the `<` inside them are not counted. A quote in a
+ * start tag is skipped to its match, as XML reads it (`>` may stand in an attribute value).
+ * Malformed input is left to the validator: this only bounds what it and the parser will be asked
+ * to do.
  */
-function checkBounds(body: string, maxDepth: number): void {
+function checkBounds(body: string, bounds: XmlBounds): void {
   let depth = 0;
   let nodes = 0;
-  /** The end of the name starting at `from`, after checking its length. */
+  const names = new Set<string>();
+  /** The end of the name starting at `from`, after checking its length and (unless it closes a tag) counting it. */
   const name = (from: number, kind: string): number => {
     let i = from;
     while (i < body.length && !endsName(body.charCodeAt(i))) i += 1;
     if (i - from > MAX_XML_NAME) {
       throw new TooComplexError(
         `${kind} name of ${(i - from).toLocaleString('en')} characters on line ${lineOf(body, from)} ("${excerpt(body.slice(from, from + 30), 24)}"); Tended reads names of up to ${MAX_XML_NAME} characters, and real ones are under 100.`,
+      );
+    }
+    if (kind !== CLOSING && names.add(body.slice(from, i)).size > bounds.names) {
+      throw new TooComplexError(
+        `more than ${bounds.names.toLocaleString('en')} different element and attribute names (the bound is passed on line ${lineOf(body, from)}); Tended reads up to ${bounds.names.toLocaleString('en')}, several times what real files of this kind use.`,
       );
     }
     return i;
@@ -105,7 +126,7 @@ function checkBounds(body: string, maxDepth: number): void {
     }
     if (body.charCodeAt(at + 1) === 47) {
       // A closing tag's name is bounded too: the validator compares it whole with the open one.
-      at = name(at + 2, 'a closing tag with a');
+      at = name(at + 2, CLOSING);
       depth -= 1;
       continue;
     }
@@ -136,9 +157,9 @@ function checkBounds(body: string, maxDepth: number): void {
       }
     }
     // An empty element (`<b/>`) is as deep as any other, though nothing opens inside it.
-    if (depth + 1 > maxDepth) {
+    if (depth + 1 > bounds.depth) {
       throw new TooComplexError(
-        `its elements are nested more than ${maxDepth} levels deep (line ${lineOf(body, at)}); Tended reads up to ${maxDepth} levels, and real files nest fewer than 20.`,
+        `its elements are nested more than ${bounds.depth} levels deep (line ${lineOf(body, at)}); Tended reads up to ${bounds.depth} levels, and real files nest fewer than 20.`,
       );
     }
     if (!selfClosing) depth += 1;
@@ -207,17 +228,18 @@ export function lineOf(text: string, offset: number): number {
 }
 
 /**
- * Throws an InputError naming the line unless `body` is well-formed XML with no DTD, at most
- * `maxDepth` deep, and within the bounds on names and nodes (a TooComplexError says which).
+ * Throws an InputError naming the line unless `body` is well-formed XML with no DTD, within the
+ * format's `bounds` and the bounds on names and nodes every format shares (a TooComplexError says
+ * which).
  */
-export function checkXml(body: string, what: string, maxDepth: number): void {
+export function checkXml(body: string, what: string, bounds: XmlBounds): void {
   const dtd = /<!DOCTYPE|<!ENTITY/i.exec(body);
   if (dtd) {
     throw new InputError(
       `DTDs and entities are not accepted: found "${dtd[0]}" on line ${lineOf(body, dtd.index)}; ${what} needs neither.`,
     );
   }
-  checkBounds(body, maxDepth);
+  checkBounds(body, bounds);
   const valid = XMLValidator.validate(body);
   if (valid !== true) {
     throw new InputError(

@@ -1,6 +1,6 @@
-import { MAX_XML_ELEMENT_DEPTH } from '../../src/parsers/cyclonedx/parse.js';
+import { MAX_XML_ELEMENT_DEPTH, MAX_XML_NAMES } from '../../src/parsers/cyclonedx/parse.js';
 import { MAX_DEPTH as NUGET_DEPTH } from '../../src/parsers/nuget-project/parse.js';
-import { MAX_DEPTH as POM_DEPTH } from '../../src/parsers/pom/parse.js';
+import { MAX_DEPTH as POM_DEPTH, MAX_NAMES as POM_NAMES } from '../../src/parsers/pom/parse.js';
 import { MAX_XML_ATTRIBUTES, MAX_XML_NAME } from '../../src/parsers/xml-document.js';
 import type { AdversarialInput } from './adversarial-inputs.js';
 
@@ -40,6 +40,23 @@ function around(head: string, tags: string[], unit: string, bytes: number, tail:
     .join('');
   const wrapper = head.length + open.length + close.length + tail.length;
   return `${head}${open}${repeat(unit, bytes - wrapper)}${close}${tail}`;
+}
+
+/**
+ * Elements with text filling about `bytes`, named in turn from `distinct` different names of the
+ * same length (so only how many differ changes), in groups of a hundred siblings.
+ */
+function distinctNames(head: string, distinct: number, bytes: number, tail: string): string {
+  // 22 bytes an element: 4 MB of them, with their groups, stay under MAX_XML_NODES.
+  const element = (i: number) => {
+    const name = `e${i % distinct}`.padEnd(7, 'x');
+    return `<${name}>aa</${name}>`;
+  };
+  const count = Math.floor((bytes - head.length - tail.length) / (element(0).length + 1));
+  const groups = Array.from({ length: Math.ceil(count / 99) }, (_, g) =>
+    Array.from({ length: Math.min(99, count - g * 99) }, (_, i) => element(g * 99 + i)).join(''),
+  );
+  return `${head}<g>${groups.join('</g><g>')}</g>${tail}`;
 }
 
 /** One element with `count` attributes (a0="" a1="" …). */
@@ -137,6 +154,20 @@ export const XML_INPUTS: AdversarialInput[] = [
     make: (n) => around(BOM, [], TEXT_ELEMENT, n, '</bom>'),
   },
   {
+    // 190,000 different names cost three to five times as many of one name.
+    name: 'CycloneDX XML: every element named differently',
+    route: 'sbom',
+    format: CDX,
+    make: (n) => distinctNames(BOM, Infinity, n, '</bom>'),
+  },
+  {
+    name: 'CycloneDX XML: elements named from just under the bound on different names',
+    route: 'sbom',
+    format: CDX,
+    // <bom>, its xmlns and <g> are three.
+    make: (n) => distinctNames(BOM, MAX_XML_NAMES - 3, n, '</bom>'),
+  },
+  {
     name: 'CycloneDX XML: many empty components',
     route: 'sbom',
     format: CDX,
@@ -169,6 +200,19 @@ export const XML_INPUTS: AdversarialInput[] = [
     route: 'manifest',
     format: 'pom',
     make: (n) => around(POM, [], '<x/>', n / 4.2, '</project>'),
+  },
+  {
+    name: 'pom.xml: every property named differently',
+    route: 'manifest',
+    format: 'pom',
+    make: (n) => distinctNames(`${POM}<properties>`, Infinity, n / 4.2, '</properties></project>'),
+  },
+  {
+    // <project>, <modelVersion>, <properties> and <g> are four.
+    name: 'pom.xml: properties named from just under the bound on different names',
+    route: 'manifest',
+    format: 'pom',
+    make: (n) => distinctNames(`${POM}<properties>`, POM_NAMES - 4, n / 4.2, '</properties></project>'),
   },
   {
     // 125,000 references to a 500 KB property: a 60 GB string once (RangeError, a 500).

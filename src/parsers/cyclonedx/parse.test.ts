@@ -7,7 +7,7 @@ import { CORPUS as CORPUS_DIR, corpusRows } from '../../../test/support/corpus.j
 import { stringContaining } from '../../../test/support/matchers.js';
 import { InputError, TooComplexError, type ParseResult } from '../reference.js';
 import { looksCycloneDx } from './detect.js';
-import { MAX_COMPONENT_DEPTH, parseCycloneDx } from './parse.js';
+import { MAX_COMPONENT_DEPTH, MAX_XML_NAMES, parseCycloneDx } from './parse.js';
 import { NO_PURL_REASON } from '../purl-entry.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -282,6 +282,13 @@ describe('parseCycloneDx XML bounds', () => {
     expect(() => parseCycloneDx(`${BOM}<components>${'<component/>'.repeat(200_000)}</components></bom>`)).toThrow(
       /more than 200,000 elements and attributes/,
     );
+    const many = Array.from({ length: MAX_XML_NAMES }, (_, i) => `<e${i}/>`).join('');
+    expect(() => parseCycloneDx(`${BOM}${many}</bom>`)).toThrow(
+      /more than 1,000 different element and attribute names/,
+    );
+    expect(() =>
+      parseCycloneDx(`${BOM}${many.slice(0, many.indexOf(`<e${MAX_XML_NAMES - 2}/>`))}</bom>`),
+    ).not.toThrow();
   });
 });
 

@@ -16,6 +16,11 @@ import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } fr
 export const MAX_COMPONENT_DEPTH = 64;
 // Each component level is two XML elements (<components><component>) plus a few wrappers.
 export const MAX_XML_ELEMENT_DEPTH = MAX_COMPONENT_DEPTH * 2 + 32;
+/**
+ * Different element and attribute names in one SBOM: real ones use under a hundred, and the whole
+ * CycloneDX 1.7 schema, cryptography and all, defines 444 (425 elements, 19 attributes).
+ */
+export const MAX_XML_NAMES = 1_000;
 
 /** The fields the walk needs, read the same way from a JSON object or a parsed XML element. */
 interface Entry {
@@ -143,7 +148,7 @@ const fromXml: Adapt = (o) => ({
 const xmlReader = xmlParser(MAX_XML_ELEMENT_DEPTH, { ignoreAttributes: false, attributeNamePrefix: '@_' });
 
 function parseXml(body: string): ParseResult {
-  checkXml(body, 'CycloneDX XML', MAX_XML_ELEMENT_DEPTH);
+  checkXml(body, 'CycloneDX XML', { depth: MAX_XML_ELEMENT_DEPTH, names: MAX_XML_NAMES });
   const version = cycloneDxNamespace(rootStartTag(body) ?? '');
   let doc: unknown;
   try {

@@ -9,6 +9,8 @@ import { InputError, type ComponentReference, type ParseResult, type UnresolvedE
 import { checkXml, decodeXmlText, xmlParser } from '../xml-document.js';
 
 export const MAX_DEPTH = 64;
+/** Different element and attribute names: a property is an element of its own name, as in a POM. */
+export const MAX_NAMES = 2_000;
 /** Project files are small; a larger one is refused at once, as a pom.xml is. */
 export const MAX_PROJECT_BYTES = 1024 * 1024;
 
@@ -87,7 +89,7 @@ export function parseNugetProject(text: string): ParseResult {
       `This project file is ${(text.length / 1024 / 1024).toFixed(1)} MB; Tended reads NuGet project files up to 1 MB.`,
     );
   const source = text.replace(/^\uFEFF/, '');
-  checkXml(source, 'a NuGet project file (*.csproj, packages.config)', MAX_DEPTH);
+  checkXml(source, 'a NuGet project file (*.csproj, packages.config)', { depth: MAX_DEPTH, names: MAX_NAMES });
   let doc: unknown;
   try {
     doc = xml.parse(source);

@@ -13,6 +13,11 @@ import { checkXml, decodeXmlText, xmlParser } from '../xml-document.js';
 
 /** Real POMs nest a dozen levels; profiles and plugin configuration add a few. */
 export const MAX_DEPTH = 64;
+/**
+ * Different element names in one POM: a property is an element of its own name, and the largest
+ * real POMs (Apache Camel's parent: a property per dependency's version) have under a thousand.
+ */
+export const MAX_NAMES = 2_000;
 const MAVEN_PLUGINS_GROUP = 'org.apache.maven.plugins';
 
 const xml = xmlParser(MAX_DEPTH, {
@@ -114,7 +119,7 @@ export function parsePom(body: string): ParseResult {
       `This pom.xml is ${(body.length / 1024 / 1024).toFixed(1)} MB; real ones are at most a few hundred KB, and Tended reads pom.xml files up to 1 MB.`,
     );
   const source = body.replace(/^\uFEFF/, '');
-  checkXml(source, 'a pom.xml', MAX_DEPTH);
+  checkXml(source, 'a pom.xml', { depth: MAX_DEPTH, names: MAX_NAMES });
   let doc: Node | null;
   try {
     doc = node(xml.parse(source));
