@@ -88,13 +88,19 @@ describe('checkXml bounds', () => {
     );
   });
 
-  it(`reads ${MAX_XML_NODES.toLocaleString('en')} elements and attributes together and refuses one more`, () => {
+  it(`reads ${MAX_XML_NODES.toLocaleString('en')} nodes and refuses one more, counting CDATA and processing instructions`, () => {
     // The root and its attribute are two of them.
     const body = (n: number) => `<a b="1">${'<x/>'.repeat(n - 2)}</a>`;
     expect(refusal(body(MAX_XML_NODES))).toBeNull();
     const e = refusal(body(MAX_XML_NODES + 1));
     expect(e).toBeInstanceOf(TooComplexError);
-    expect(e?.message).toMatch(/more than 200,000 elements and attributes \(the bound is passed on line 1\)/);
+    expect(e?.message).toMatch(
+      /more than 200,000 nodes \(elements, attributes, CDATA sections and processing instructions; the bound is passed on line 1\)/,
+    );
+    expect(refusal(`<a>${'<?p?>'.repeat(MAX_XML_NODES)}</a>`)?.message).toMatch(/more than 200,000 nodes/);
+    expect(refusal(`<a>${'<![CDATA[x]]>'.repeat(MAX_XML_NODES)}</a>`)?.message).toMatch(/more than 200,000 nodes/);
+    // Comments the parser skips unread: they are no node.
+    expect(refusal(`<a>${'<!--x-->'.repeat(MAX_XML_NODES)}</a>`)).toBeNull();
   });
 
   it('reads as many different names as its bound, elements and attributes together, and refuses one more', () => {
