@@ -3,8 +3,8 @@
  * pom.xml, a NuGet project), and the options it runs with, so the cost of each is linear in the
  * input: no DTD or entity (a billion-laughs file must not cost memory), bounds on element depth
  * (the tree building recurses), on name length, on the number of nodes and of different names
- * among them, and well-formedness, each reported with its line and a short
- * excerpt, never the input whole.
+ * among them, and well-formedness, each reported with its line and a short excerpt, never the
+ * input whole.
  */
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { excerpt } from '../domain/text.js';
@@ -45,10 +45,11 @@ export interface XmlBounds {
 /**
  * fast-xml-parser with what every parser here needs: entities never expanded (a billion-laughs
  * file must not cost memory; DTDs are refused first), text and attribute values left as strings,
- * no node for a processing instruction (none is read), and no path strings: with `jPath` on, it spells out the path of every element it builds (and of
- * every value it converts), so a file of deep, long names cost name length × depth × elements.
- * Callbacks get its matcher instead; none here needs one. Its own nesting bound sits just above
- * `maxDepth`, which checkXml enforces first with a sentence.
+ * no node for a processing instruction (none is read), and no path strings: with `jPath` on, it
+ * spells out the path of every element it builds (and of every value it converts), so a file of
+ * deep, long names cost name length × depth × elements. Callbacks get its matcher instead; none
+ * here needs one. Its own nesting bound sits just above `maxDepth`, which checkXml enforces first
+ * with a sentence.
  */
 export function xmlParser(maxDepth: number, options: Partial<X2jOptions>): XMLParser {
   return new XMLParser({
@@ -86,8 +87,8 @@ const CLOSING = 'a closing tag with a';
 /**
  * The bounds checked in one pass with indexOf and a cursor that only moves forward (a regular
  * expression per tag rescans a long name for every way to split it): element depth, name length,
- * the number of elements and attributes, and of different names among them. Comments, CDATA and
- * processing instructions are skipped whole, so the `<` inside them are not counted. A quote in a
+ * the number of nodes, and of different names among them. Comments, CDATA and processing
+ * instructions are skipped whole, so the `<` inside them are not taken for tags. A quote in a
  * start tag is skipped to its match, as XML reads it (`>` may stand in an attribute value).
  * Malformed input is left to the validator: this only bounds what it and the parser will be asked
  * to do.
