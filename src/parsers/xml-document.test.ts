@@ -95,10 +95,10 @@ describe('checkXml bounds', () => {
     const e = refusal(body(MAX_XML_NODES + 1));
     expect(e).toBeInstanceOf(TooComplexError);
     expect(e?.message).toMatch(
-      /more than 200,000 nodes \(elements, attributes, CDATA sections and processing instructions; the bound is passed on line 1\)/,
+      /more than 150,000 nodes \(elements, attributes, CDATA sections and processing instructions; the bound is passed on line 1\)/,
     );
-    expect(refusal(`<a>${'<?p?>'.repeat(MAX_XML_NODES)}</a>`)?.message).toMatch(/more than 200,000 nodes/);
-    expect(refusal(`<a>${'<![CDATA[x]]>'.repeat(MAX_XML_NODES)}</a>`)?.message).toMatch(/more than 200,000 nodes/);
+    expect(refusal(`<a>${'<?p?>'.repeat(MAX_XML_NODES)}</a>`)?.message).toMatch(/more than 150,000 nodes/);
+    expect(refusal(`<a>${'<![CDATA[x]]>'.repeat(MAX_XML_NODES)}</a>`)?.message).toMatch(/more than 150,000 nodes/);
     // Comments the parser skips unread: they are no node.
     expect(refusal(`<a>${'<!--x-->'.repeat(MAX_XML_NODES)}</a>`)).toBeNull();
   });
@@ -113,7 +113,7 @@ describe('checkXml bounds', () => {
       /more than 1,000 different element and attribute names \(the bound is passed on line 999\); Tended reads up to 1,000/,
     );
     // The same names again and again are one each.
-    expect(refusal(`<r>${'<a b="1"/><c d="2"/>'.repeat(40_000)}</r>`, { names: 5 })).toBeNull();
+    expect(refusal(`<r>${'<a b="1"/><c d="2"/>'.repeat(30_000)}</r>`, { names: 5 })).toBeNull();
   });
 
   it('reads elements nested to the bound and refuses one level more, naming the line', () => {
@@ -136,11 +136,16 @@ describe('checkXml bounds', () => {
   });
 
   it('takes one pass: a 4 MB body refused at its end, or under every bound, is checked quickly', () => {
-    const under = `<r>${'<x a="b">t</x>\n'.repeat(140_000)}</r>`;
+    // Two nodes in 56 bytes: 4 MB of them are under MAX_XML_NODES.
+    const under = `<r>${`<x a="b">${'t'.repeat(40)}</x>\n`.repeat(Math.floor((MAX_XML_NODES - 1) / 2))}</r>`;
     const farName = `<r>${' '.repeat(4_000_000)}<${name(300)}/></r>`;
-    for (const body of [under, farName]) {
+    for (const [body, refused] of [
+      [under, false],
+      [farName, true],
+    ] as const) {
+      expect(body.length).toBeGreaterThan(4_000_000);
       const start = performance.now();
-      refusal(body);
+      expect(refusal(body) !== null).toBe(refused);
       expect(performance.now() - start).toBeLessThan(1_000);
     }
   });

@@ -22,7 +22,7 @@ const DEEP = 60;
 // Over a hundred times the longest real element name (CycloneDX's externalReferences is 18).
 const LONG = 3_000;
 // A unit of one element with text, large enough that 4 MB of them stay under MAX_XML_NODES.
-const TEXT_ELEMENT = '<x>aaaaaaaaaaaaaa</x>';
+const TEXT_ELEMENT = '<x>aaaaaaaaaaaaaaaaaaaaa</x>';
 
 const repeat = (unit: string, bytes: number) => unit.repeat(Math.max(1, Math.floor(bytes / unit.length)));
 
@@ -47,10 +47,10 @@ function around(head: string, tags: string[], unit: string, bytes: number, tail:
  * same length (so only how many differ changes), in groups of a hundred siblings.
  */
 function distinctNames(head: string, distinct: number, bytes: number, tail: string): string {
-  // 22 bytes an element: 4 MB of them, with their groups, stay under MAX_XML_NODES.
+  // 28 bytes an element: 4 MB of them, with their groups, stay under MAX_XML_NODES.
   const element = (i: number) => {
     const name = `e${i % distinct}`.padEnd(7, 'x');
-    return `<${name}>aa</${name}>`;
+    return `<${name}>aaaaaaaa</${name}>`;
   };
   const count = Math.floor((bytes - head.length - tail.length) / (element(0).length + 1));
   const groups = Array.from({ length: Math.ceil(count / 99) }, (_, g) =>
@@ -198,6 +198,19 @@ export const XML_INPUTS: AdversarialInput[] = [
     format: CDX,
     make: (n) =>
       around(`${BOM}<components>`, [], '<component><purl>pkg:npm/a@1</purl></component>', n, '</components></bom>'),
+  },
+
+  {
+    // 34 bytes a node: 60,000 components, each a different purl, in 4 MB stay under MAX_XML_NODES.
+    name: 'CycloneDX XML: many components with different purls, just under the node bound at 4 MB',
+    route: 'sbom',
+    format: CDX,
+    make: (n) => {
+      const component = (i: number) =>
+        `<component><purl>pkg:npm/package-${String(i).padStart(9, '0')}@1.0.0</purl></component>`;
+      const count = Math.floor((n - 100) / component(0).length);
+      return `${BOM}<components>${Array.from({ length: count }, (_, i) => component(i)).join('')}</components></bom>`;
+    },
   },
 
   // ------------------------------------------------------------ pom.xml (a quarter of n)
