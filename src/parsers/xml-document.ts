@@ -34,8 +34,8 @@ export const MAX_XML_ATTRIBUTES = 256;
  * What checkXml bounds per format: the depth of elements, and how many different element and
  * attribute names a file may use. Each new name is a property key for V8 to intern and a shape
  * for the objects that hold it: 4 MB of elements under 190,000 different names cost three to five
- * times as many under one name, under 1,000 names about 1.4 times, under 2,000 about 1.8 times.
- * So a format's bound sits a few times above what its real files use, and no higher.
+ * times as many under one name. So a format's bound sits a few times above what its real files
+ * use, and no higher.
  */
 export interface XmlBounds {
   depth: number;

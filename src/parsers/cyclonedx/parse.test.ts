@@ -283,9 +283,7 @@ describe('parseCycloneDx XML bounds', () => {
       /more than 150,000 nodes/,
     );
     const many = Array.from({ length: MAX_XML_NAMES }, (_, i) => `<e${i}/>`).join('');
-    expect(() => parseCycloneDx(`${BOM}${many}</bom>`)).toThrow(
-      /more than 1,000 different element and attribute names/,
-    );
+    expect(() => parseCycloneDx(`${BOM}${many}</bom>`)).toThrow(/more than 500 different element and attribute names/);
     expect(() =>
       parseCycloneDx(`${BOM}${many.slice(0, many.indexOf(`<e${MAX_XML_NAMES - 2}/>`))}</bom>`),
     ).not.toThrow();
