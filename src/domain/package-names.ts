@@ -5,8 +5,10 @@
  */
 import { DISTRO_PRODUCTS } from './distro-release.js';
 
+/** The longest groupId or artifactId accepted: a pom.xml expands its properties no further than this. */
+export const MAVEN_PART_MAX = 200;
 // Maven coordinates: what Maven itself accepts in a groupId or artifactId (ids are case-sensitive).
-const MAVEN_PART = /^[\w.-]{1,200}$/;
+const MAVEN_PART = new RegExp(`^[\\w.-]{1,${MAVEN_PART_MAX}}$`);
 
 /** `groupId:artifactId`, also written `groupId/artifactId` (the purl's form); kept as given, Maven is case-sensitive. */
 export function normaliseMaven(name: string): string | string[] {

@@ -7,7 +7,7 @@ import { CORPUS as CORPUS_DIR, corpusRows } from '../../../test/support/corpus.j
 import { stringContaining } from '../../../test/support/matchers.js';
 import { InputError, TooComplexError, type ParseResult } from '../reference.js';
 import { looksCycloneDx } from './detect.js';
-import { MAX_COMPONENT_DEPTH, parseCycloneDx } from './parse.js';
+import { MAX_COMPONENT_DEPTH, MAX_XML_NAMES, parseCycloneDx } from './parse.js';
 import { NO_PURL_REASON } from '../purl-entry.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -259,6 +259,36 @@ describe('parseCycloneDx rules', () => {
     ]);
     const deepXml = `<bom xmlns="http://cyclonedx.org/schema/bom/1.4">${'<components><component>'.repeat(100_000)}${'</component></components>'.repeat(100_000)}</bom>`;
     expect(() => parseCycloneDx(deepXml)).toThrow(/nested more than/);
+  });
+});
+
+describe('parseCycloneDx XML bounds', () => {
+  const BOM = '<bom xmlns="http://cyclonedx.org/schema/bom/1.5">';
+
+  it(`reads XML components nested ${MAX_COMPONENT_DEPTH} deep, each level two elements`, () => {
+    const open = '<components><component><name>x</name>'.repeat(MAX_COMPONENT_DEPTH);
+    const r = parseCycloneDx(`${BOM}${open}${'</component></components>'.repeat(MAX_COMPONENT_DEPTH)}</bom>`);
+    expect(r.unresolved).toHaveLength(MAX_COMPONENT_DEPTH);
+  });
+
+  it('refuses XML past its bounds with a TooComplexError that says which', () => {
+    const names = Array.from({ length: 60 }, (_, i) => `n${i}`.padEnd(3_000, 'x'));
+    const red = `${BOM}${names.map((n) => `<${n}>`).join('')}${'<x/>'.repeat(40_000)}${names
+      .reverse()
+      .map((n) => `</${n}>`)
+      .join('')}</bom>`;
+    const start = performance.now();
+    expect(() => parseCycloneDx(red)).toThrow(TooComplexError);
+    expect(() => parseCycloneDx(red)).toThrow(/an element name of 3,000 characters on line 1/);
+    expect(performance.now() - start).toBeLessThan(500);
+    expect(() => parseCycloneDx(`${BOM}<components>${'<component/>'.repeat(150_000)}</components></bom>`)).toThrow(
+      /more than 150,000 nodes/,
+    );
+    const many = Array.from({ length: MAX_XML_NAMES }, (_, i) => `<e${i}/>`).join('');
+    expect(() => parseCycloneDx(`${BOM}${many}</bom>`)).toThrow(/more than 500 different element and attribute names/);
+    expect(() =>
+      parseCycloneDx(`${BOM}${many.slice(0, many.indexOf(`<e${MAX_XML_NAMES - 2}/>`))}</bom>`),
+    ).not.toThrow();
   });
 });
 

@@ -41,6 +41,27 @@ describe('NuGet project files', () => {
     expect(r.unresolved.map((u) => u.input)).toEqual(['a&b 1.0']);
   });
 
+  it('locates each reference by its path, and a deep one by the end of it', () => {
+    expect(parseNugetProject(CSPROJ).references.map((x) => x.location)).toEqual([
+      'Project.ItemGroup[0].PackageReference[0]',
+      'Project.ItemGroup[0].PackageReference[1]',
+      'Project.ItemGroup[1].PackageReference[0]',
+    ]);
+    // 62 levels of 200-character names: a path of 12 KB, which every one of 30,000 references
+    // once kept alive (380 MB). A location is now at most 200 characters and an ellipsis.
+    const names = Array.from({ length: 62 }, (_, i) => `n${i}`.padEnd(200, 'x'));
+    const deep = `<Project>${names.map((n) => `<${n}>`).join('')}${'<PackageReference Include="p"/>'.repeat(3)}${names
+      .reverse()
+      .map((n) => `</${n}>`)
+      .join('')}</Project>`;
+    const locations = parseNugetProject(deep).references.map((x) => x.location);
+    expect(locations).toHaveLength(3);
+    for (const [i, location] of locations.entries()) {
+      expect(location).toMatch(new RegExp(`^….{180}\\.PackageReference\\[${i}\\]$`));
+      expect(location.length).toBe(201);
+    }
+  });
+
   it('names each package of a packages.config', () => {
     expect(parseNugetProject(PACKAGES_CONFIG).references.map((x) => x.ref.id)).toEqual(['entityframework', 'jquery']);
   });

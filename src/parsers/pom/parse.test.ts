@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAVEN_PART_MAX } from '../../domain/package-names.js';
 import { InputError } from '../reference.js';
 import { looksPom } from './detect.js';
 import { MAX_POM_BYTES, parsePom } from './parse.js';
@@ -57,6 +58,57 @@ describe('pom.xml', () => {
     expect(r.references.map((x) => x.ref.id)).toEqual(['com.acme:core-api']);
     // Not a Maven artifact id, and shown to its reader as the file means it.
     expect(r.unresolved.map((u) => u.input)).toEqual(['org.example:a&b']);
+  });
+
+  describe('property expansion is bounded by the longest Maven groupId or artifactId', () => {
+    const pom = (property: string, dependencies: string) =>
+      `<project><modelVersion>4.0.0</modelVersion><properties><p>${property}</p></properties><dependencies>${dependencies}</dependencies></project>`;
+    const dependency = (group: string, artifact = 'b') =>
+      `<dependency><groupId>${group}</groupId><artifactId>${artifact}</artifactId></dependency>`;
+
+    it(`expands a property into a coordinate of ${MAVEN_PART_MAX} characters`, () => {
+      const r = parsePom(pom('a'.repeat(MAVEN_PART_MAX - 2), dependency('${p}.x')));
+      expect(r.references.map((x) => x.ref.id)).toEqual([`${'a'.repeat(MAVEN_PART_MAX - 2)}.x:b`]);
+    });
+
+    it('leaves unresolved, with the reason, an entry naming a property longer than that', () => {
+      const r = parsePom(pom('a'.repeat(400_000), dependency('b', '${p}')));
+      expect(r.references).toEqual([]);
+      expect(r.unresolved).toEqual([
+        {
+          input: 'b:${p}',
+          location: 'dependencies.dependency[0]',
+          reason: `its artifactId names the property \${p}, which is 400,000 characters long; no Maven artifactId is longer than ${MAVEN_PART_MAX}, so Tended does not expand it`,
+        },
+      ]);
+    });
+
+    it('stops expanding once the result is longer than that, however many references remain', () => {
+      // 125,000 references to a 500 KB property once gave a RangeError (a 60 GB string).
+      const r = parsePom(pom('a'.repeat(500_000), dependency('${p}'.repeat(125_000))));
+      expect(r.unresolved.map((u) => u.reason)).toEqual([
+        `its groupId names the property \${p}, which is 500,000 characters long; no Maven groupId is longer than ${MAVEN_PART_MAX}, so Tended does not expand it`,
+      ]);
+      const short = parsePom(pom('a'.repeat(150), dependency('${p}'.repeat(100))));
+      expect(short.unresolved.map((u) => [u.input.length, u.reason])).toEqual([
+        [
+          200,
+          `its groupId is longer than ${MAVEN_PART_MAX} characters once its properties are expanded, and no Maven groupId is, so it names no artifact`,
+        ],
+      ]);
+      const literal = parsePom(pom('x', dependency('g'.repeat(MAVEN_PART_MAX + 1))));
+      expect(literal.unresolved[0]?.reason).toBe(
+        `its groupId is longer than ${MAVEN_PART_MAX} characters, and no Maven groupId is, so it names no artifact`,
+      );
+    });
+
+    it('reads a thousand dependencies naming one 400 KB property in about the time it takes to parse them', () => {
+      const body = pom('a'.repeat(400_000), dependency('${p}').repeat(1_000));
+      const start = performance.now();
+      const r = parsePom(body);
+      expect(performance.now() - start).toBeLessThan(500);
+      expect(r.unresolved).toHaveLength(1_000);
+    });
   });
 
   it('refuses a file larger than any real POM at once, with a sentence', () => {

@@ -4,22 +4,24 @@
  * from the POM's own properties and project/parent coordinates; one that is not (a property from
  * a parent POM, say) is reported with the reason rather than guessed.
  */
-import { XMLParser } from 'fast-xml-parser';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
+import { MAVEN_PART_MAX } from '../../domain/package-names.js';
+import { excerpt } from '../../domain/text.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
-import { checkXml, decodeXmlText } from '../xml-document.js';
+import { checkXml, decodeXmlText, xmlParser } from '../xml-document.js';
 
 /** Real POMs nest a dozen levels; profiles and plugin configuration add a few. */
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
+/**
+ * Different element names in one POM: a property is an element of its own name, and the largest
+ * real POMs (Apache Camel's parent: a property per dependency's version) have under a thousand.
+ */
+export const MAX_NAMES = 2_000;
 const MAVEN_PLUGINS_GROUP = 'org.apache.maven.plugins';
 
-const xml = new XMLParser({
+const xml = xmlParser(MAX_DEPTH, {
   ignoreAttributes: true,
-  removeNSPrefix: true,
-  processEntities: false,
-  htmlEntities: false,
-  parseTagValue: false,
   isArray: (name) => name === 'dependency' || name === 'plugin' || name === 'extension' || name === 'profile',
 });
 
@@ -40,18 +42,43 @@ function text(v: unknown): string | null {
   return t !== '' ? t : null;
 }
 
-/** `${name}` replaced from `properties`; null when one is not known here. One pass with indexOf: linear. */
-function resolve(value: string, properties: Map<string, string>): string | null {
-  let out = '';
+const UNDEFINED_PROPERTY =
+  'a property in its coordinates is not defined in this pom.xml (a parent POM may define it), so Tended cannot tell which artifact it is';
+
+/**
+ * `${name}` in a groupId or artifactId replaced from `properties`, or why it cannot be: a property
+ * not known here, or a result longer than any Maven groupId or artifactId (MAVEN_PART_MAX). One
+ * pass with indexOf that stops as soon as the result is too long, so it never builds more than
+ * that bound: a 400 KB property named by a thousand dependencies, or a short one named a hundred
+ * thousand times in one groupId, costs no more than reading the text that names it.
+ */
+function resolve(value: string, part: string, properties: Map<string, string>): string | { why: string } {
+  const tooLong = () => ({
+    why: `its ${part} is longer than ${MAVEN_PART_MAX} characters${value.includes('${') ? ' once its properties are expanded' : ''}, and no Maven ${part} is, so it names no artifact`,
+  });
+  const parts: string[] = [];
+  let length = 0;
   let at = 0;
   for (;;) {
     const open = value.indexOf('${', at);
-    if (open < 0) return out + value.slice(at);
+    const literal = open < 0 ? value.slice(at) : value.slice(at, open);
+    length += literal.length;
+    if (length > MAVEN_PART_MAX) return tooLong();
+    parts.push(literal);
+    if (open < 0) return parts.join('');
     const close = value.indexOf('}', open + 2);
-    if (close < 0) return null;
-    const v = properties.get(value.slice(open + 2, close));
-    if (v === undefined) return null;
-    out += value.slice(at, open) + v;
+    if (close < 0) return { why: UNDEFINED_PROPERTY };
+    const name = value.slice(open + 2, close);
+    const v = properties.get(name);
+    if (v === undefined) return { why: UNDEFINED_PROPERTY };
+    if (v.length > MAVEN_PART_MAX) {
+      return {
+        why: `its ${part} names the property \${${excerpt(name, 40)}}, which is ${v.length.toLocaleString('en')} characters long; no Maven ${part} is longer than ${MAVEN_PART_MAX}, so Tended does not expand it`,
+      };
+    }
+    length += v.length;
+    if (length > MAVEN_PART_MAX) return tooLong();
+    parts.push(v);
     at = close + 1;
   }
 }
@@ -92,7 +119,7 @@ export function parsePom(body: string): ParseResult {
       `This pom.xml is ${(body.length / 1024 / 1024).toFixed(1)} MB; real ones are at most a few hundred KB, and Tended reads pom.xml files up to 1 MB.`,
     );
   const source = body.replace(/^\uFEFF/, '');
-  checkXml(source, 'a pom.xml', MAX_DEPTH);
+  checkXml(source, 'a pom.xml', { depth: MAX_DEPTH, names: MAX_NAMES });
   let doc: Node | null;
   try {
     doc = node(xml.parse(source));
@@ -113,15 +140,14 @@ export function parsePom(body: string): ParseResult {
       unresolved.push({ input, location, reason: 'it names no groupId and artifactId, so it names no artifact' });
       return;
     }
-    const group = resolve(rawGroup, properties);
-    const artifact = resolve(rawArtifact, properties);
-    if (group === null || artifact === null) {
-      unresolved.push({
-        input,
-        location,
-        reason:
-          'a property in its coordinates is not defined in this pom.xml (a parent POM may define it), so Tended cannot tell which artifact it is',
-      });
+    const group = resolve(rawGroup, 'groupId', properties);
+    const artifact = resolve(rawArtifact, 'artifactId', properties);
+    if (typeof group !== 'string') {
+      unresolved.push({ input, location, reason: group.why });
+      return;
+    }
+    if (typeof artifact !== 'string') {
+      unresolved.push({ input, location, reason: artifact.why });
       return;
     }
     try {
