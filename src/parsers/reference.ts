@@ -102,7 +102,7 @@ export class InputError extends Error {
 /**
  * The input is readable but would cost more than one request may (DESIGN §8c): too deep, too many
  * elements, a name or an expansion too long, or a parse past its deadline or memory budget.
- * Answered 422; the message starts "too complex to check:" and says which bound it passed.
+ * Answered 422; the message starts "This file is too complex to check:" and says which bound it passed.
  */
 export class TooComplexError extends InputError {
   constructor(why: string) {
