@@ -95,6 +95,16 @@ describe('tended check, as a CI user meets it', () => {
     expect(r.err.trim().split('\n')).toHaveLength(1);
   });
 
+  it('says so when no entry of a file names a component (prose read as requirements.txt)', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'Buy milk and eggs.\nCall the plumber!\n');
+    const r = await tended(['check', join(dir, 'notes.txt')]);
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')[0]).toBe('as of 2026-11-20 (requirements): 0 components, 2 entries without one');
+    expect(r.err).toBe(
+      `tended: none of the 2 entries of ${join(dir, 'notes.txt')}, read as requirements, names a component Tended reads: nothing was checked. Is it the file you meant?\n`,
+    );
+  });
+
   it('says why a file cannot be read: missing, or a directory', async () => {
     const missing = await tended(['check', join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);

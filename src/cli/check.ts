@@ -76,6 +76,12 @@ export async function checkCommand(
     throw error;
   }
   wiring.stdout.write(report(answer, opts.format, file, parsed));
+  // A file read by its name as a format it is not (prose in a .txt read as requirements) passes
+  // any gate with nothing checked: say so where a CI log shows it.
+  if (answer.results_count === 0 && answer.unresolved_count > 0)
+    wiring.stderr.write(
+      `tended: none of the ${plural(answer.unresolved_count, 'entry', 'entries')} of ${file}, read as ${answer.format}, names a component Tended reads: nothing was checked. Is it the file you meant?\n`,
+    );
   const failing = answer.results.filter((r) => failOn.has(r.state));
   if (failing.length === 0) return EXIT.ok;
   wiring.stderr.write(`tended: ${gateSentence(answer, failing, failOn, opts['fail-on'] === undefined)}\n`);
