@@ -140,7 +140,7 @@ describe('tended check, as a CI user meets it', () => {
       const r = await tended(['check', join(dir, 'package.json'), '--url', `http://127.0.0.1:${port}`]);
       expect(r.code).toBe(3);
       expect(r.err).toMatch(
-        /answered 503 Service Unavailable: The record is not reachable\. Nothing is wrong with the file: run the check again later\.\n$/,
+        /answered 503 Service Unavailable: The record is not reachable\. Nothing is wrong with the command: run it again later\.\n$/,
       );
     } finally {
       await new Promise((resolve) => busy.close(resolve));
@@ -149,6 +149,26 @@ describe('tended check, as a CI user meets it', () => {
     expect(gone.code).toBe(3);
     expect(gone.err).toMatch(
       /^tended: could not reach http:\/\/127\.0\.0\.1:\d+\/api\/v1\/manifest: the connection was refused/,
+    );
+  });
+
+  it('verify --url: a service that is not there is 3 and a sentence, never "does NOT verify" or a stack trace', async () => {
+    const busy = createServer((_req, res) => res.writeHead(503).end());
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const r = await tended(['verify', '--url', `http://127.0.0.1:${port}`]);
+      expect(r.code).toBe(3);
+      expect(r.err).toBe(
+        `tended: http://127.0.0.1:${port}/api/chain/head answered 503 Service Unavailable; nothing was verified. Nothing is wrong with the command: run it again later.\n`,
+      );
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+    const gone = await tended(['verify', '--url', `http://127.0.0.1:${port}`]);
+    expect(gone.code).toBe(3);
+    expect(gone.err).toBe(
+      `tended: could not reach http://127.0.0.1:${port}/api/chain/head: the connection was refused (ECONNREFUSED); check --url and that the service is running. Nothing was verified.\n`,
     );
   });
 

@@ -12,7 +12,8 @@ import { isState, STATES, type State } from '../domain/state.js';
 import { reviewComment } from './review-comment.js';
 import { sarifReport } from './sarif-report.js';
 import { asOfProblem, CheckFileError, parseCheckedFile, readCheckedFile } from './check-file.js';
-import { remoteCheck, RemoteCheckError } from './remote-check.js';
+import { remoteCheck } from './remote-check.js';
+import { ServiceError } from './service-fetch.js';
 import { EXIT } from './exit-codes.js';
 
 const READ_AT_ONCE = 8;
@@ -69,7 +70,7 @@ export async function checkCommand(
     if (error instanceof CheckFileError) return usage(wiring, error.message);
     if (error instanceof InputError || error instanceof ValidationError)
       return usage(wiring, `${file}: ${error.message}`);
-    if (error instanceof RemoteCheckError) {
+    if (error instanceof ServiceError) {
       wiring.stderr.write(`tended: ${error.message}\n`);
       return error.exit;
     }

@@ -15,6 +15,7 @@ import { writeDailyExports } from '../operations/daily-exports.js';
 import { openRecord } from './record.js';
 import type { CliWiring } from './wiring.js';
 import { Progress, counted } from './progress.js';
+import { fetchService, refusal, ServiceError } from './service-fetch.js';
 import { NoteError } from '../notary/note.js';
 
 /** `tended verify`: exit 0 and a summary when the log verifies, 1 with the reason when it does not. */
@@ -94,6 +95,10 @@ export async function verifyCommand(
     progress.finish();
     return ok(wiring, report);
   } catch (error) {
+    if (error instanceof ServiceError) {
+      wiring.stderr.write(`tended: ${error.message}\n`);
+      return error.exit;
+    }
     if (error instanceof AuditError || error instanceof ValidationError || error instanceof SyntaxError) {
       wiring.stderr.write(`tended: the log does NOT verify: ${error.message}\n`);
       return 1;
@@ -206,9 +211,13 @@ async function* encodeLines(lines: AsyncIterable<string>): AsyncGenerator<Uint8A
   for await (const line of lines) if (line !== '') yield encoder.encode(line);
 }
 
+/** One request of `verify --url` may take this long: a page of a thousand leaves. */
+const VERIFY_TIMEOUT_MS = 60_000;
+
 async function fetchJson(url: string): Promise<unknown> {
-  const response = await fetch(url, { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new AuditError(`${url} answered ${response.status}`);
+  const response = await fetchService(url, { headers: { accept: 'application/json' } }, VERIFY_TIMEOUT_MS, 'verified');
+  // The service not answering, or answering an error, says nothing about the log: not "does NOT verify".
+  if (!response.ok) throw refusal(url, response, null, 'verified');
   return response.json();
 }
 
@@ -217,8 +226,8 @@ const REMOTE_PAGE = 1000;
 async function* remoteLeaves(base: string, size: number): AsyncGenerator<Uint8Array> {
   for (let start = 0; start < size; start += REMOTE_PAGE) {
     const url = `${base}/api/chain/entries?start=${start}&end=${Math.min(size, start + REMOTE_PAGE)}`;
-    const response = await fetch(url);
-    if (!response.ok) throw new AuditError(`${url} answered ${response.status}`);
+    const response = await fetchService(url, {}, VERIFY_TIMEOUT_MS, 'verified');
+    if (!response.ok) throw refusal(url, response, null, 'verified');
     const body = new Uint8Array(await response.arrayBuffer());
     // Split on the newline byte, not on decoded text, so each leaf is exactly the bytes served.
     for (let from = 0; from < body.length;) {

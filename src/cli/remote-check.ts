@@ -1,25 +1,11 @@
 /**
  * `tended check FILE --url URL`: the file sent to a running service's manifest or SBOM route, and
- * what its answer (or its silence) means for the exit code.
+ * what its answer (or its silence) means for the exit code (service-fetch.ts).
  */
 import { trimTrailing } from '../domain/text.js';
 import type { CheckAnswer } from '../operations/check-components.js';
 import { EXIT } from './exit-codes.js';
-
-/**
- * The service at --url gave no answer to report. `exit` says whose move it is: a usage error (2)
- * when the request was wrong (no http(s) address, a path that is no Tended service, a file it
- * refuses), unavailable (3) when it could not answer now (unreachable, timed out, 429, 5xx).
- */
-export class RemoteCheckError extends Error {
-  constructor(
-    message: string,
-    readonly exit: number,
-  ) {
-    super(message);
-    this.name = 'RemoteCheckError';
-  }
-}
+import { fetchService, refusal, ServiceError } from './service-fetch.js';
 
 /** How long the service may take over one check: generous, since a large SBOM is read and answered whole. */
 const REMOTE_TIMEOUT_MS = 120_000;
@@ -40,7 +26,7 @@ export async function remoteCheck(
     // reported below
   }
   if (!parsedUrl || (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:')) {
-    throw new RemoteCheckError(
+    throw new ServiceError(
       `--url ${url} is not an http:// or https:// address of a Tended service, e.g. https://tended.example`,
       EXIT.usage,
     );
@@ -53,20 +39,12 @@ export async function remoteCheck(
     ? { path: '/api/v1/sbom', type: 'text/plain', body: text }
     : { path: '/api/v1/manifest', type: 'application/json', body: JSON.stringify({ filename, content: text }) };
   const target = `${base}${request.path}`;
-  let response: Response;
-  try {
-    response = await fetch(`${target}${query}`, {
-      method: 'POST',
-      headers: { 'content-type': request.type, accept: 'application/json' },
-      body: request.body,
-      signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
-    });
-  } catch (error) {
-    throw new RemoteCheckError(
-      `could not reach ${target}: ${networkProblem(error)}; check --url and that the service is running. Nothing was checked.`,
-      EXIT.unavailable,
-    );
-  }
+  const response = await fetchService(
+    `${target}${query}`,
+    { method: 'POST', headers: { 'content-type': request.type, accept: 'application/json' }, body: request.body },
+    REMOTE_TIMEOUT_MS,
+    'checked',
+  );
   const reply = await response.text().catch(() => null);
   let body: unknown;
   try {
@@ -74,20 +52,10 @@ export async function remoteCheck(
   } catch {
     body = undefined;
   }
-  if (!response.ok) {
-    const detail = detailOf(body);
-    // A rate limit or a server that could not answer now: the same run may succeed later.
-    const later = response.status === 429 || response.status >= 500;
-    throw new RemoteCheckError(
-      `${target} answered ${response.status} ${response.statusText}`.trimEnd() +
-        (detail ? `: ${detail}` : '; nothing was checked.') +
-        (later ? ' Nothing is wrong with the file: run the check again later.' : ''),
-      later ? EXIT.unavailable : EXIT.usage,
-    );
-  }
+  if (!response.ok) throw refusal(target, response, detailOf(body), 'checked');
   if (!isCheckAnswer(body)) {
     const type = response.headers.get('content-type') ?? 'no content type';
-    throw new RemoteCheckError(
+    throw new ServiceError(
       `${target} answered ${response.status} with something other than a Tended check answer (${type.slice(0, 60)}); is --url the address of a Tended service?`,
       EXIT.usage,
     );
@@ -110,23 +78,6 @@ function inCliWords(answer: CheckAnswer, queue: boolean): CheckAnswer {
       note: `The service holds no observation of ${n} of these components on or before ${answer.as_of}. Run the same check with --queue to have it queue them for observation: each is read within a day, and answered from then on once its upstream shows it public.`,
     },
   };
-}
-
-function networkProblem(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return `no answer within ${REMOTE_TIMEOUT_MS / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  if (typeof cause?.code === 'string') {
-    const known: Record<string, string> = {
-      ECONNREFUSED: 'the connection was refused (ECONNREFUSED)',
-      ENOTFOUND: 'the host name does not resolve (ENOTFOUND)',
-      ECONNRESET: 'the connection was reset (ECONNRESET)',
-      ETIMEDOUT: 'the connection timed out (ETIMEDOUT)',
-    };
-    return known[cause.code] ?? cause.code;
-  }
-  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The service's own explanation: `detail` as a sentence, or the 422 list's messages. */
