@@ -116,6 +116,29 @@ describe('tended check, as a CI user meets it', () => {
     );
   });
 
+  it('says why the files of import, verify and verify-verdict cannot be read, as usage errors', async () => {
+    const cases: [string[], string][] = [
+      [
+        ['import', join(dir, 'nope.jsonl')],
+        `tended: cannot read ${join(dir, 'nope.jsonl')}: there is no such file; nothing was imported\n`,
+      ],
+      [
+        ['verify', '--file', join(dir, 'a-directory')],
+        `tended: cannot read ${join(dir, 'a-directory')}: it is a directory; name a file inside it\n`,
+      ],
+      [
+        ['verify-verdict', join(dir, 'nope.json'), '--keys', join(dir, 'keys.json')],
+        `tended: cannot read ${join(dir, 'nope.json')}: there is no such file\n`,
+      ],
+      [['export', '--since', '2025-02-30'], 'tended: --since 2025-02-30 is not a date: February 2025 has 28 days\n'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await tended(args, { DATABASE_URL: `sqlite:${join(dir, 'other', 'tended.db')}` });
+      expect(r.err, args.join(' ')).toBe(message);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+  });
+
   it.each([
     ['2025-02-30', 'tended: --as-of 2025-02-30 is not a date: February 2025 has 28 days\n'],
     ['2025-13-01', 'tended: --as-of 2025-13-01 is not a date: there is no month 13\n'],

@@ -1,38 +1,17 @@
 /**
  * What `tended check` reads before it asks anything: the file (with the reason it cannot be read)
  * and its format (with what the CLI reads, in the CLI's terms: it has no `"filename"` field and no
- * `?format=`, the file's own name says which manifest it is), and the --as-of date.
+ * `?format=`, the file's own name says which manifest it is).
  */
-import { readFileSync } from 'node:fs';
-import { isCalendarDate } from '../domain/calendar.js';
 import { ValidationError } from '../domain/errors.js';
 import { formatOfFilename, parseManifest, parseSbom } from '../operations/parse-submission.js';
 import { decodeText } from '../parsers/decode-text.js';
 import type { ParseResult } from '../parsers/reference.js';
+import { InputFileError, readInputFile } from './input-file.js';
 
-/** A file `check` cannot read or cannot tell the format of: a usage error, said as one sentence. */
-export class CheckFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CheckFileError';
-  }
-}
-
-/** The bytes of `file`, or why there are none to read. */
+/** The bytes of the file to check, or why there are none to read. */
 export function readCheckedFile(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why: Record<string, string> = {
-      ENOENT: 'there is no such file',
-      EISDIR: 'it is a directory; name the manifest or SBOM inside it (package.json, requirements.txt, bom.json…)',
-      EACCES: 'permission denied',
-      EPERM: 'permission denied',
-      ELOOP: 'it is a loop of symbolic links',
-    };
-    throw new CheckFileError(`cannot read ${file}: ${why[code ?? ''] ?? (error as Error).message}`);
-  }
+  return readInputFile(file, 'name the manifest or SBOM inside it (package.json, requirements.txt, bom.json…)');
 }
 
 const READS =
@@ -52,7 +31,7 @@ export function parseCheckedFile(bytes: Buffer, file: string, filename: string):
     return { text, parsed: parseManifest(text, { filename }, { lines: true }) };
   } catch (error) {
     if (!(error instanceof ValidationError) || !error.issues.some((i) => i.type === 'value_error.format')) throw error;
-    throw new CheckFileError(
+    throw new InputFileError(
       `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text)}. ${READS}.`,
     );
   }
@@ -71,21 +50,4 @@ function whatItIs(bytes: Buffer, text: string): string {
   } catch {
     return 'it is text in the shape of none of them';
   }
-}
-
-/** Why --as-of is not a date to answer for, or null when it is one. */
-export function asOfProblem(raw: string, today: string): string | null {
-  const shape = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  if (!shape)
-    return `--as-of takes a date written YYYY-MM-DD, e.g. 2025-07-01; got ${JSON.stringify(raw.slice(0, 40))}`;
-  if (!isCalendarDate(raw)) {
-    const month = Number(shape[2]);
-    if (month < 1 || month > 12) return `--as-of ${raw} is not a date: there is no month ${shape[2]}`;
-    if (Number(shape[3]) < 1) return `--as-of ${raw} is not a date: there is no day ${shape[3]}`;
-    const days = new Date(Date.UTC(Number(shape[1]), month, 0)).getUTCDate();
-    const name = new Date(Date.UTC(2000, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
-    return `--as-of ${raw} is not a date: ${name} ${shape[1]} has ${days} days`;
-  }
-  if (raw > today) return `--as-of ${raw} is after today (${today}, UTC): the record holds nothing later than today`;
-  return null;
 }

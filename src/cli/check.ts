@@ -11,7 +11,9 @@ import type { CliWiring } from './wiring.js';
 import { isState, STATES, type State } from '../domain/state.js';
 import { reviewComment } from './review-comment.js';
 import { sarifReport } from './sarif-report.js';
-import { asOfProblem, CheckFileError, parseCheckedFile, readCheckedFile } from './check-file.js';
+import { parseCheckedFile, readCheckedFile } from './check-file.js';
+import { dateProblem } from './date-option.js';
+import { InputFileError } from './input-file.js';
 import { remoteCheck } from './remote-check.js';
 import { ServiceError } from './service-fetch.js';
 import { EXIT } from './exit-codes.js';
@@ -47,7 +49,7 @@ export async function checkCommand(
       wiring,
       '--queue asks a service (--url) to queue what it does not hold; locally, --observe reads them now',
     );
-  const asOfWrong = asOf === undefined ? null : asOfProblem(asOf, utcDateOf(new Date()));
+  const asOfWrong = asOf === undefined ? null : dateProblem('--as-of', asOf, utcDateOf(new Date()));
   if (asOfWrong !== null) return usage(wiring, asOfWrong);
   if (opts.format !== undefined && !FORMATS.includes(opts.format))
     return usage(wiring, '--format is table, json, sarif or markdown');
@@ -67,7 +69,7 @@ export async function checkCommand(
         )
       : await localCheck(config, wiring, parsed, asOf, opts.observe === true);
   } catch (error) {
-    if (error instanceof CheckFileError) return usage(wiring, error.message);
+    if (error instanceof InputFileError) return usage(wiring, error.message);
     if (error instanceof InputError || error instanceof ValidationError)
       return usage(wiring, `${file}: ${error.message}`);
     if (error instanceof ServiceError) {

@@ -3,7 +3,6 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Config } from '../config/config.js';
-import { isCalendarDate } from '../domain/calendar.js';
 import { ValidationError } from '../domain/errors.js';
 import type { HeadBlock } from '../notary/head.js';
 import { parseVerifierKey } from '../notary/note.js';
@@ -16,6 +15,8 @@ import { openRecord } from './record.js';
 import type { CliWiring } from './wiring.js';
 import { Progress, counted } from './progress.js';
 import { fetchService, refusal, ServiceError } from './service-fetch.js';
+import { checkReadable, InputFileError } from './input-file.js';
+import { dateProblem } from './date-option.js';
 import { NoteError } from '../notary/note.js';
 
 /** `tended verify`: exit 0 and a summary when the log verifies, 1 with the reason when it does not. */
@@ -31,6 +32,7 @@ export async function verifyCommand(
     let total: number | null;
 
     if (opts.file) {
+      checkReadable(opts.file);
       const lines = readLines(opts.file);
       const header = JSON.parse(String((await lines.next()).value ?? '')) as ExportHeader;
       if (header._type !== EXPORT_TYPE) return usage(wiring, `${opts.file} is not a Tended export`);
@@ -99,6 +101,7 @@ export async function verifyCommand(
       wiring.stderr.write(`tended: ${error.message}\n`);
       return error.exit;
     }
+    if (error instanceof InputFileError) return usage(wiring, error.message);
     if (error instanceof AuditError || error instanceof ValidationError || error instanceof SyntaxError) {
       wiring.stderr.write(`tended: the log does NOT verify: ${error.message}\n`);
       return 1;
@@ -122,8 +125,8 @@ export async function exportCommand(
   wiring: CliWiring,
   opts: { since?: string; out?: string },
 ): Promise<number> {
-  if (opts.since !== undefined && !isCalendarDate(opts.since))
-    return usage(wiring, '--since takes a date written YYYY-MM-DD');
+  const sinceWrong = opts.since === undefined ? null : dateProblem('--since', opts.since, null);
+  if (sinceWrong !== null) return usage(wiring, sinceWrong);
   const deps = await openRecord(config, wiring);
   const out = opts.out ? createWriteStream(opts.out) : wiring.stdout;
   // Only with --out does stdout stay free for the counter line; stderr carries it either way.
@@ -163,6 +166,12 @@ export async function dailyExportCommand(
 }
 
 export async function importCommand(config: Config, wiring: CliWiring, file: string, key?: string): Promise<number> {
+  try {
+    checkReadable(file);
+  } catch (error) {
+    if (error instanceof InputFileError) return usage(wiring, `${error.message}; nothing was imported`);
+    throw error;
+  }
   const deps = await openRecord(config, wiring);
   try {
     const progress = new Progress(wiring.stderr, 'import', 'lines', null);
