@@ -100,7 +100,8 @@ function gateSentence(
 ): string {
   const named = failing.slice(0, NAMED_IN_GATE).map((r) => {
     const where = r.input.locations[0]?.location;
-    return `${r.kind}:${r.input.name} ${r.state} (observed ${r.observation_date ?? '-'}${where ? `, ${where}` : ''})`;
+    const read = r.observation_date === null ? 'nothing observed' : `observed ${r.observation_date}`;
+    return `${r.kind}:${r.input.name} ${r.state} (${read}${where ? `, ${where}` : ''})`;
   });
   if (failing.length > NAMED_IN_GATE) named.push(`and ${plural(failing.length - NAMED_IN_GATE, 'more', 'more')}`);
   const states = [...failOn].join(', ');
