@@ -105,9 +105,12 @@ describe('the GitHub Action', () => {
 
   it('writes SARIF with each result at its line, and fails the step on an archived component', async () => {
     const r = await runCheckStep({ file: 'package.json', url: server.url });
-    // Nothing of Tended's on stderr. npm's own warnings about the machine's npm configuration
-    // (`npm warn Unknown env config "nodedir"` where ~/.npmrc sets it) are npm's, not the step's.
-    expect(r.err.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn '))).toEqual([]);
+    // On stderr, Tended's one sentence saying which component failed the gate, for the job's log.
+    // npm's own warnings about the machine's npm configuration (`npm warn Unknown env config
+    // "nodedir"` where ~/.npmrc sets it) are npm's, not the step's.
+    expect(r.err.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn '))).toEqual([
+      'tended: the check fails: 1 of 2 components as of 2026-11-20 is in a state that fails it (by default abandoned, archived, deleted, eol; --fail-on chooses others, or none): npm:express archived (observed 2026-11-01, dependencies.express).',
+    ]);
     expect(r.code).toBe(1);
     expect(r.output).toBe('report=tended.sarif\n');
     const log = parsedAs<SarifLog>(readFileSync(join(dir, 'tended.sarif'), 'utf8'));
@@ -135,9 +138,9 @@ describe('the GitHub Action', () => {
     expect(comment).toContain('| not checked | — | npm:lodash | 3 |');
   });
 
-  it('says what is wrong when the service cannot be reached, and fails the step', async () => {
+  it('says what is wrong when the service cannot be reached, and fails the step with 3, not the gate’s 1', async () => {
     const r = await runCheckStep({ file: 'package.json', url: 'http://127.0.0.1:9' });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(3);
     expect(r.err).toContain('could not reach http://127.0.0.1:9/api/v1/manifest');
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,20 +14,22 @@ import { anyOf } from './support/matchers.js';
 
 /**
  * `tended check FILE --observe` on an empty local store: every component of the file is read
- * now from the (simulated) upstreams through the observer's append path, then answered.
+ * now from the (simulated) upstreams through the observer's append path, then answered. A name
+ * the record never held is recorded only once a read shows it public (discovery's rule).
  */
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const AT = '2026-03-15 12:00:00';
 
 let dir: string;
 let simulator: Simulator;
+let now = new Date('2026-03-15T12:00:00Z');
 let env: Record<string, string>;
 
-function tended(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const clock = clockedNode(AT);
+function tended(args: string[], at = AT, store = env): Promise<{ code: number | null; out: string; err: string }> {
+  const clock = clockedNode(at);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...clock.args, MAIN, ...args], {
-      env: { ...process.env, TENDED_OBSERVER: 'off', TZ: 'UTC', ...env, ...clock.env },
+      env: { ...process.env, TENDED_OBSERVER: 'off', TZ: 'UTC', ...store, ...clock.env },
     });
     let out = '';
     let err = '';
@@ -37,13 +39,28 @@ function tended(args: string[]): Promise<{ code: number | null; out: string; err
   });
 }
 
+/** The components the log of `store` holds an observation of, from its export. */
+async function logged(store: Record<string, string>): Promise<string[]> {
+  const file = join(dir, `export-${Math.random().toString(36).slice(2)}.jsonl`);
+  expect((await tended(['export', '--out', file], AT, store)).code).toBe(0);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => JSON.parse(line) as { _type: string; kind: string; id: string })
+    .filter((l) => l._type === 'tended/observation/v1')
+    .map((l) => `${l.kind}:${l.id}`);
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tended-check-observe-'));
-  simulator = await startSimulator({ scenario: demoScenario(), clock: () => new Date('2026-03-15T12:00:00Z') });
+  simulator = await startSimulator({ scenario: demoScenario(), clock: () => now });
   env = { DATABASE_URL: `sqlite:${join(dir, 'tended.db')}`, ...upstreamEnv(simulator.urls) };
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ dependencies: { 'left-padded': '^1.1.0', '@acme/widgets': '^2.0.0', 'evil-pkg': '*' } }),
+    JSON.stringify({
+      dependencies: { 'left-padded': '^1.1.0', '@acme/widgets': '^2.0.0', 'evil-pkg': '*', '@private/internal': '^1' },
+    }),
   );
 });
 afterAll(async () => {
@@ -52,27 +69,64 @@ afterAll(async () => {
 });
 
 describe('tended check --observe', () => {
-  it('reads what the empty local record lacks, answers with real states, and gates on them', async () => {
+  it('reads what the empty local record lacks, records only what a read shows public, and gates on it', async () => {
     const file = join(dir, 'package.json');
     const plain = await tended(['check', file, '--format', 'json']);
     expect(plain.code, plain.err).toBe(0);
-    expect(parsedAs<CheckAnswer>(plain.out).states).toEqual({ not_observed: 3 });
+    expect(parsedAs<CheckAnswer>(plain.out).states).toEqual({ not_observed: 4 });
 
     const observed = await tended(['check', file, '--format', 'json', '--observe']);
-    expect(observed.code, observed.err).toBe(1); // archived and deleted fail the gate
-    const answer = JSON.parse(observed.out) as {
-      results: { input: { name: string }; state: string; observation_date: string }[];
-    };
-    const states = Object.fromEntries(answer.results.map((r) => [r.input.name, r.state]));
-    expect(states).toEqual({ 'left-padded': 'archived', '@acme/widgets': anyOf(String), 'evil-pkg': 'deleted' });
-    expect(states['@acme/widgets']).not.toBe('not_observed');
-    expect(answer.results.every((r) => r.observation_date === '2026-03-15')).toBe(true);
+    expect(observed.code, observed.err).toBe(1); // left-padded is archived
+    const answer = parsedAs<CheckAnswer>(observed.out);
+    const states = Object.fromEntries(answer.results.map((r) => [r.input.name, [r.state, r.observation_date]]));
+    // A private scoped package (404) and a name npm holds as a security placeholder were never
+    // shown public: nothing is recorded, they answer "not checked", and they fail no gate.
+    expect(states).toEqual({
+      'left-padded': ['archived', '2026-03-15'],
+      '@acme/widgets': [anyOf(String), '2026-03-15'],
+      'evil-pkg': ['not_observed', null],
+      '@private/internal': ['not_observed', null],
+    });
+    expect(states['@acme/widgets']![0]).not.toBe('not_observed');
+    expect(answer.discovery?.note).toMatch(
+      /^Not shown public by a first read .*: npm:evil-pkg, npm:@private\/internal\.$/,
+    );
+    expect((await logged(env)).sort()).toEqual(['npm:@acme/widgets', 'npm:left-padded']);
+    // Off a terminal it says what it is doing before it does it, and how it went.
+    expect(observed.err).toMatch(/^observe: reading 4 components the local record holds no observation of today\n/);
+    expect(observed.err).toMatch(/\nobserve: 4 components in \d+\.\d s/);
+    // The gate's sentence names what failed it, nothing else.
+    expect(observed.err).toMatch(
+      /\ntended: the check fails: 1 of 4 components as of 2026-03-15 is in a state that fails it \(by default abandoned, archived, deleted, eol; --fail-on chooses others, or none\): npm:left-padded archived \(observed 2026-03-15, dependencies\.left-padded\)\.\n$/,
+    );
 
-    // The same day again: nothing new to read, the same answer.
+    // The same day again: what was recorded is not read again, what was not shown public is.
     const requests = simulator.requests.length;
     const again = await tended(['check', file, '--format', 'json', '--observe']);
     expect(again.code).toBe(1);
-    expect(simulator.requests.length).toBe(requests);
+    expect(simulator.requests.slice(requests).map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/npm/evil-pkg', '/npm/@private%2finternal']),
+    );
+    expect(simulator.requests.slice(requests).some((r) => r.path.includes('left-padded'))).toBe(false);
+  });
+
+  it('keeps the usual rule for a component the record already holds: a not-found is deleted', async () => {
+    const store = { ...env, DATABASE_URL: `sqlite:${join(dir, 'held.db')}` };
+    const file = join(dir, 'evil.json');
+    writeFileSync(file, JSON.stringify({ dependencies: { 'evil-pkg': '*' } }));
+    now = new Date('2025-03-01T12:00:00Z');
+    const first = await tended(['check', file, '--format', 'json', '--observe'], '2025-03-01 12:00:00', store);
+    expect(parsedAs<CheckAnswer>(first.out).results[0]).toMatchObject({
+      state: 'alive',
+      observation_date: '2025-03-01',
+    });
+    now = new Date('2026-03-15T12:00:00Z');
+    const later = await tended(['check', file, '--format', 'json', '--observe'], AT, store);
+    expect(later.code).toBe(1);
+    expect(parsedAs<CheckAnswer>(later.out).results[0]).toMatchObject({
+      state: 'deleted',
+      observation_date: '2026-03-15',
+    });
   });
 
   it('is a usage error with --url: the service decides what it reads', async () => {

@@ -237,7 +237,8 @@ describe('tended export / import / verify', () => {
       ] as const) {
         const args = ['check', file, '--format', 'json', '--as-of', asOf];
         const [local, remote] = await Promise.all([tended(args, source), tended([...args, '--url', `${url}/`], {})]);
-        expect(remote.err, file).toBe('');
+        // Nothing on stderr but, when the gate fails, the sentence naming what failed it.
+        expect(remote.err, file).toBe(code === 1 ? local.err : '');
         expect(remote.code, file).toBe(code);
         expect(local.code, file).toBe(code);
         // The same answer, but for what each says about the components it holds nothing of: the
@@ -246,7 +247,9 @@ describe('tended export / import / verify', () => {
         const { discovery: localDiscovery, ...localAnswer } = JSON.parse(local.out) as Record<string, unknown>;
         expect(remoteAnswer, file).toEqual(localAnswer);
         if (file === ok) {
-          expect(remoteDiscovery).toMatchObject({ unheld: 1, queued: 0, note: stringContaining('?queue=true') });
+          // Said in the CLI's terms: its way to ask is --queue, not the API's ?queue=true.
+          expect(remoteDiscovery).toMatchObject({ unheld: 1, queued: 0, note: stringContaining('--queue') });
+          expect((remoteDiscovery as { note: string }).note).not.toContain('?queue=true');
           expect(localDiscovery).toMatchObject({ unheld: 1, queued: 0, note: stringContaining('--observe') });
         }
       }
@@ -262,7 +265,7 @@ describe('tended export / import / verify', () => {
     }
   }, 120_000);
 
-  it('says which --url could not answer and why, with exit 2 and no stack trace', async () => {
+  it('says which --url could not answer and why, with no stack trace: 3 when unreachable, 2 when it is no Tended service', async () => {
     const gate = join(dir, 'remote-closed.yml');
     writeFileSync(
       gate,
@@ -276,7 +279,7 @@ describe('tended export / import / verify', () => {
       });
     });
     const closed = await tended(['check', gate, '--url', `http://127.0.0.1:${closedPort}`], {});
-    expect(closed.code).toBe(2);
+    expect(closed.code).toBe(3);
     expect(closed.out).toBe('');
     expect(closed.err).toBe(
       `tended: could not reach http://127.0.0.1:${closedPort}/api/v1/manifest: the connection was refused (ECONNREFUSED); check --url and that the service is running. Nothing was checked.\n`,

@@ -54,7 +54,9 @@ function tendedOn(
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tended-e2e-'));
-  simulator = await startSimulator({ scenario, clock: () => new Date(`${simulatedDate}T12:00:00Z`) });
+  // At the instant each pass's clock starts (tendedOn's 08:00): never later than the observer, so
+  // nothing it serves is activity after the observation that reads it.
+  simulator = await startSimulator({ scenario, clock: () => new Date(`${simulatedDate}T08:00:00Z`) });
   env = {
     DATABASE_URL: `sqlite:${join(dir, 'tended.db')}`,
     TENDED_OBSERVER: 'off',

@@ -1,23 +1,28 @@
-import { trimTrailing } from '../domain/text.js';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { decodeText } from '../parsers/decode-text.js';
 import type { Config } from '../config/config.js';
-import { isCalendarDate } from '../domain/calendar.js';
+import { utcDateOf } from '../domain/calendar.js';
 import { ValidationError } from '../domain/errors.js';
 import { checkComponents, type CheckAnswer } from '../operations/check-components.js';
-import { formatOfFilename, parseManifest, parseSbom } from '../operations/parse-submission.js';
 import { InputError, type ParseResult } from '../parsers/reference.js';
 import { openObserver, openRecord } from './record.js';
 import { Progress } from './progress.js';
-import { observeNamed, type ObserverDeps } from '../operations/observe.js';
-import { utcDateOf } from '../domain/calendar.js';
+import { observeNamed, type NotShownPublic, type ObserverDeps } from '../operations/observe.js';
 import type { CliWiring } from './wiring.js';
 import { isState, stateInWords, STATES, type State } from '../domain/state.js';
 import { reviewComment } from './review-comment.js';
 import { sarifReport } from './sarif-report.js';
+import { parseCheckedFile, readCheckedFile } from './check-file.js';
+import { dateProblem } from './date-option.js';
+import { InputFileError } from './input-file.js';
+import { remoteCheck } from './remote-check.js';
+import { ServiceError } from './service-fetch.js';
+import { EXIT } from './exit-codes.js';
 
 const READ_AT_ONCE = 8;
+/** Off a terminal, --observe says how far it got this often: a CI log silent for a minute looks stuck. */
+const LOG_EVERY_MS = 5_000;
+/** The failing components the gate's sentence names; the report on stdout has them all. */
+const NAMED_IN_GATE = 10;
 
 /** The states that fail a CI gate by default: the component is not maintained, by the record's evidence. */
 const FAILING: readonly State[] = ['abandoned', 'archived', 'deleted', 'eol'];
@@ -25,7 +30,8 @@ const FORMATS = ['table', 'json', 'sarif', 'markdown'];
 
 /**
  * `tended check FILE`: one dated result per component of a local manifest or SBOM, from the local
- * store or a running service (--url); exit code 1 when any is abandoned, archived, deleted or eol.
+ * store or a running service (--url). Exit codes (exit-codes.ts): 1 when any is in a failing state,
+ * with a sentence on stderr naming them; 2 for a usage error; 3 when the service did not answer.
  */
 export async function checkCommand(
   config: Config,
@@ -43,24 +49,19 @@ export async function checkCommand(
       wiring,
       '--queue asks a service (--url) to queue what it does not hold; locally, --observe reads them now',
     );
-  if (asOf !== undefined && !isCalendarDate(asOf)) return usage(wiring, '--as-of takes a date written YYYY-MM-DD');
+  const asOfWrong = asOf === undefined ? null : dateProblem('--as-of', asOf, utcDateOf(new Date()));
+  if (asOfWrong !== null) return usage(wiring, asOfWrong);
   if (opts.format !== undefined && !FORMATS.includes(opts.format))
     return usage(wiring, '--format is table, json, sarif or markdown');
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    return usage(wiring, `cannot read ${file}`);
-  }
-  const text = decodeText(bytes);
   let answer: CheckAnswer;
   let parsed: ParseResult;
   try {
-    parsed = parseLocal(text, basename(file));
+    const read = parseCheckedFile(readCheckedFile(file), file, basename(file));
+    parsed = read.parsed;
     answer = opts.url
       ? await remoteCheck(
           opts.url,
-          text,
+          read.text,
           basename(file),
           parsed.format === 'cyclonedx' || parsed.format === 'spdx',
           asOf,
@@ -68,16 +69,47 @@ export async function checkCommand(
         )
       : await localCheck(config, wiring, parsed, asOf, opts.observe === true);
   } catch (error) {
-    if (error instanceof InputError || error instanceof ValidationError) {
-      wiring.stderr.write(`tended: ${file}: ${error.message}\n`);
-      return 2;
+    if (error instanceof InputFileError) return usage(wiring, error.message);
+    if (error instanceof InputError || error instanceof ValidationError)
+      return usage(wiring, `${file}: ${error.message}`);
+    if (error instanceof ServiceError) {
+      wiring.stderr.write(`tended: ${error.message}\n`);
+      return error.exit;
     }
-    // Exit 2, not 1: a service that could not answer says nothing about the components (1 is the gate).
-    if (error instanceof RemoteCheckError) return usage(wiring, error.message);
     throw error;
   }
   wiring.stdout.write(report(answer, opts.format, file, parsed));
-  return answer.results.some((r) => failOn.has(r.state)) ? 1 : 0;
+  // A file read by its name as a format it is not (prose in a .txt read as requirements) passes
+  // any gate with nothing checked: say so where a CI log shows it.
+  if (answer.results_count === 0 && answer.unresolved_count > 0)
+    wiring.stderr.write(
+      `tended: none of the ${plural(answer.unresolved_count, 'entry', 'entries')} of ${file}, read as ${answer.format}, names a component Tended reads: nothing was checked. Is it the file you meant?\n`,
+    );
+  const failing = answer.results.filter((r) => failOn.has(r.state));
+  if (failing.length === 0) return EXIT.ok;
+  wiring.stderr.write(`tended: ${gateSentence(answer, failing, failOn, opts['fail-on'] === undefined)}\n`);
+  return EXIT.failed;
+}
+
+/** Why the exit code is 1, in one sentence a CI log shows: which components, in which state, read when. */
+function gateSentence(
+  answer: CheckAnswer,
+  failing: CheckAnswer['results'],
+  failOn: Set<string>,
+  byDefault: boolean,
+): string {
+  const named = failing.slice(0, NAMED_IN_GATE).map((r) => {
+    const where = r.input.locations[0]?.location;
+    const read = r.observation_date === null ? 'nothing observed' : `observed ${r.observation_date}`;
+    return `${r.kind}:${r.input.name} ${r.state} (${read}${where ? `, ${where}` : ''})`;
+  });
+  if (failing.length > NAMED_IN_GATE) named.push(`and ${plural(failing.length - NAMED_IN_GATE, 'more', 'more')}`);
+  const states = [...failOn].join(', ');
+  return (
+    `the check fails: ${failing.length} of ${plural(answer.results.length, 'component', 'components')} ` +
+    `as of ${answer.as_of} ${failing.length === 1 ? 'is' : 'are'} in a state that fails it ` +
+    `(${byDefault ? `by default ${states}; --fail-on chooses others, or none` : `--fail-on ${states}`}): ${named.join('; ')}.`
+  );
 }
 
 function report(answer: CheckAnswer, format: string | undefined, file: string, parsed: ParseResult): string {
@@ -132,7 +164,7 @@ async function localCheck(
 ): Promise<CheckAnswer> {
   const deps = observe ? await openObserver(config, wiring) : await openRecord(config, wiring, { readOnly: true });
   try {
-    if (observe) await observeUnread(deps as ObserverDeps, parsed, wiring);
+    const notShown = observe ? await observeUnread(deps as ObserverDeps, parsed, wiring) : [];
     const answer = await checkComponents(deps, parsed, asOf);
     const unheld = answer.results.filter((r) => r.observation_date === null && r.last_asserted === null).length;
     if (unheld > 0 && !observe)
@@ -142,163 +174,69 @@ async function localCheck(
         not_queued: unheld,
         note: `The local record holds no observation of ${unheld.toLocaleString('en')} of these components on or before ${answer.as_of}. Run the same check with --observe to read them now, or with --url to ask a running service (add --queue to have it queue them).`,
       };
+    if (notShown.length > 0) answer.discovery = { unheld, queued: 0, not_queued: unheld, note: notShownNote(notShown) };
     return answer;
   } finally {
     await deps.store.close();
   }
 }
 
+/** What --observe says of the names whose first read did not show them public (nothing was recorded for them). */
+function notShownNote(notShown: NotShownPublic[]): string {
+  const names = (met: NotShownPublic['met']) =>
+    notShown.filter((n) => n.met === met).map((n) => `${n.component.kind}:${n.component.id}`);
+  const parts: string[] = [];
+  const notFound = names('not_found');
+  const failed = names('failed');
+  if (notFound.length > 0)
+    parts.push(
+      `Not shown public by a first read (its registry answered not found, or holds the name as deleted), so nothing was recorded: a private package, a typo, or one withdrawn before it was ever read; Tended records a name only once its registry has shown it public: ${list(notFound)}.`,
+    );
+  if (failed.length > 0)
+    parts.push(
+      `The first read failed (a rate limit, a time-out, a server error), so nothing was recorded; run the check again later: ${list(failed)}.`,
+    );
+  return parts.join(' ');
+}
+
+function list(names: string[]): string {
+  return names.length <= NAMED_IN_GATE
+    ? names.join(', ')
+    : `${names.slice(0, NAMED_IN_GATE).join(', ')} and ${names.length - NAMED_IN_GATE} more`;
+}
+
 /**
  * `--observe`: reads now, through the observer's own append path, every component of the file
  * that the local record holds no observation of today, so the answer rests on today's reading.
- * A failed read is recorded not_observed as any other; a read held back by a rate limit records
- * nothing (the answer then says "not checked").
+ * A name the record never held is recorded only once a read shows it public (discovery's rule):
+ * the names returned met a not-found or a failure and have no observation. A read held back by a
+ * rate limit records nothing (the answer then says "not checked").
  */
-async function observeUnread(deps: ObserverDeps, parsed: ParseResult, wiring: CliWiring): Promise<void> {
+async function observeUnread(deps: ObserverDeps, parsed: ParseResult, wiring: CliWiring): Promise<NotShownPublic[]> {
   const today = utcDateOf(deps.clock.now());
   const refs = new Map(parsed.references.map((r) => [`${r.ref.kind}:${r.ref.id}`, r.ref]));
   const held = await deps.store.observationsOfMany([...refs.values()]);
   const unread = [...refs].filter(([key]) => !(held.get(key) ?? []).some((o) => o.observation_date === today));
-  if (unread.length === 0) return;
-  const progress = new Progress(wiring.stderr, 'observe', 'components', unread.length);
+  if (unread.length === 0) return [];
   const tty = (wiring.stderr as { isTTY?: boolean }).isTTY === true;
+  if (!tty)
+    wiring.stderr.write(
+      `observe: reading ${plural(unread.length, 'component', 'components')} the local record holds no observation of today\n`,
+    );
+  const progress = new Progress(wiring.stderr, 'observe', 'components', unread.length, undefined, LOG_EVERY_MS);
+  const notShown: NotShownPublic[] = [];
   // A few at a time, so the progress line moves while a large file is read.
   for (let i = 0; i < unread.length; i += READ_AT_ONCE) {
     const chunk = unread.slice(i, i + READ_AT_ONCE).map(([, ref]) => ref);
-    await observeNamed(deps, chunk, READ_AT_ONCE);
-    if (tty) progress.add(chunk.length);
+    notShown.push(...(await observeNamed(deps, chunk, READ_AT_ONCE, { publicFirst: true })).not_shown);
+    progress.add(chunk.length);
   }
-  if (tty) progress.finish();
+  progress.finish();
+  return notShown;
 }
 
-/** A manifest when the file name says so; otherwise an SBOM if it reads as one, else a manifest by content. */
-function parseLocal(text: string, filename: string): ParseResult {
-  if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(?:json|xml)$/i.test(filename))
-    return parseManifest(text, { filename }, { lines: true });
-  try {
-    return parseSbom(text, '');
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    return parseManifest(text, { filename }, { lines: true });
-  }
-}
-
-/** The service at --url could not give an answer: unreachable, not JSON, or an error status. */
-class RemoteCheckError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RemoteCheckError';
-  }
-}
-
-/** How long the service may take over one check: generous, since a large SBOM is read and answered whole. */
-const REMOTE_TIMEOUT_MS = 120_000;
-
-async function remoteCheck(
-  url: string,
-  text: string,
-  filename: string,
-  isSbom: boolean,
-  asOf: string | undefined,
-  queue: boolean,
-): Promise<CheckAnswer> {
-  const base = trimTrailing(url, '/');
-  let parsedUrl: URL | null = null;
-  try {
-    parsedUrl = new URL(base);
-  } catch {
-    // reported below
-  }
-  if (!parsedUrl || (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:')) {
-    throw new RemoteCheckError(
-      `--url ${url} is not an http:// or https:// address of a Tended service, e.g. https://tended.example`,
-    );
-  }
-  const params = new URLSearchParams();
-  if (asOf) params.set('as_of', asOf);
-  if (queue) params.set('queue', 'true');
-  const query = params.size > 0 ? `?${params.toString()}` : '';
-  const request = isSbom
-    ? { path: '/api/v1/sbom', type: 'text/plain', body: text }
-    : { path: '/api/v1/manifest', type: 'application/json', body: JSON.stringify({ filename, content: text }) };
-  const target = `${base}${request.path}`;
-  let response: Response;
-  try {
-    response = await fetch(`${target}${query}`, {
-      method: 'POST',
-      headers: { 'content-type': request.type, accept: 'application/json' },
-      body: request.body,
-      signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS),
-    });
-  } catch (error) {
-    throw new RemoteCheckError(
-      `could not reach ${target}: ${networkProblem(error)}; check --url and that the service is running. Nothing was checked.`,
-    );
-  }
-  const reply = await response.text().catch(() => null);
-  let body: unknown;
-  try {
-    body = reply === null ? undefined : JSON.parse(reply);
-  } catch {
-    body = undefined;
-  }
-  if (!response.ok) {
-    const detail = detailOf(body);
-    throw new RemoteCheckError(
-      `${target} answered ${response.status} ${response.statusText}`.trimEnd() +
-        (detail ? `: ${detail}` : '; nothing was checked.'),
-    );
-  }
-  if (!isCheckAnswer(body)) {
-    const type = response.headers.get('content-type') ?? 'no content type';
-    throw new RemoteCheckError(
-      `${target} answered ${response.status} with something other than a Tended check answer (${type.slice(0, 60)}); is --url the address of a Tended service?`,
-    );
-  }
-  return body;
-}
-
-function networkProblem(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return `no answer within ${REMOTE_TIMEOUT_MS / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  if (typeof cause?.code === 'string') {
-    const known: Record<string, string> = {
-      ECONNREFUSED: 'the connection was refused (ECONNREFUSED)',
-      ENOTFOUND: 'the host name does not resolve (ENOTFOUND)',
-      ECONNRESET: 'the connection was reset (ECONNRESET)',
-      ETIMEDOUT: 'the connection timed out (ETIMEDOUT)',
-    };
-    return known[cause.code] ?? cause.code;
-  }
-  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The service's own explanation: `detail` as a sentence, or the 422 list's messages. */
-function detailOf(body: unknown): string | null {
-  const detail = (body as { detail?: unknown } | null | undefined)?.detail;
-  if (typeof detail === 'string') return detail.slice(0, 500);
-  if (Array.isArray(detail)) {
-    const msgs = (detail as unknown[]).map((item) => {
-      const d = item as { msg?: unknown; loc?: unknown } | null;
-      if (typeof d?.msg !== 'string') return JSON.stringify(d);
-      return Array.isArray(d.loc) ? `${d.loc.map(String).join('.')}: ${d.msg}` : d.msg;
-    });
-    return msgs.join('; ').slice(0, 500);
-  }
-  return null;
-}
-
-function isCheckAnswer(body: unknown): body is CheckAnswer {
-  const b = body as Partial<CheckAnswer> | null | undefined;
-  return (
-    typeof b === 'object' &&
-    b !== null &&
-    Array.isArray(b.results) &&
-    Array.isArray(b.unresolved) &&
-    typeof b.as_of === 'string'
-  );
+function plural(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 }
 
 function table(answer: CheckAnswer): string {
@@ -314,7 +252,7 @@ function table(answer: CheckAnswer): string {
   const widths = [0, 1, 2, 3].map((i) => Math.max(header[i]!.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ');
   const out = [
-    `as of ${answer.as_of} (${answer.format}): ${answer.results_count} components, ${answer.unresolved_count} entries without one`,
+    `as of ${answer.as_of} (${answer.format}): ${plural(answer.results_count, 'component', 'components')}, ${plural(answer.unresolved_count, 'entry', 'entries')} without one`,
     line(header),
   ];
   out.push(...rows.map(line));
@@ -325,5 +263,5 @@ function table(answer: CheckAnswer): string {
 
 function usage(wiring: CliWiring, message: string): number {
   wiring.stderr.write(`tended: ${message}\n`);
-  return 2;
+  return EXIT.usage;
 }

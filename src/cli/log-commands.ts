@@ -3,7 +3,6 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Config } from '../config/config.js';
-import { isCalendarDate } from '../domain/calendar.js';
 import { ValidationError } from '../domain/errors.js';
 import type { HeadBlock } from '../notary/head.js';
 import { parseVerifierKey } from '../notary/note.js';
@@ -15,6 +14,9 @@ import { writeDailyExports } from '../operations/daily-exports.js';
 import { openRecord } from './record.js';
 import type { CliWiring } from './wiring.js';
 import { Progress, counted } from './progress.js';
+import { fetchService, refusal, ServiceError } from './service-fetch.js';
+import { checkReadable, InputFileError } from './input-file.js';
+import { dateProblem } from './date-option.js';
 import { NoteError } from '../notary/note.js';
 
 /** `tended verify`: exit 0 and a summary when the log verifies, 1 with the reason when it does not. */
@@ -30,6 +32,7 @@ export async function verifyCommand(
     let total: number | null;
 
     if (opts.file) {
+      checkReadable(opts.file);
       const lines = readLines(opts.file);
       const header = JSON.parse(String((await lines.next()).value ?? '')) as ExportHeader;
       if (header._type !== EXPORT_TYPE) return usage(wiring, `${opts.file} is not a Tended export`);
@@ -94,6 +97,11 @@ export async function verifyCommand(
     progress.finish();
     return ok(wiring, report);
   } catch (error) {
+    if (error instanceof ServiceError) {
+      wiring.stderr.write(`tended: ${error.message}\n`);
+      return error.exit;
+    }
+    if (error instanceof InputFileError) return usage(wiring, error.message);
     if (error instanceof AuditError || error instanceof ValidationError || error instanceof SyntaxError) {
       wiring.stderr.write(`tended: the log does NOT verify: ${error.message}\n`);
       return 1;
@@ -117,8 +125,8 @@ export async function exportCommand(
   wiring: CliWiring,
   opts: { since?: string; out?: string },
 ): Promise<number> {
-  if (opts.since !== undefined && !isCalendarDate(opts.since))
-    return usage(wiring, '--since takes a date written YYYY-MM-DD');
+  const sinceWrong = opts.since === undefined ? null : dateProblem('--since', opts.since, null);
+  if (sinceWrong !== null) return usage(wiring, sinceWrong);
   const deps = await openRecord(config, wiring);
   const out = opts.out ? createWriteStream(opts.out) : wiring.stdout;
   // Only with --out does stdout stay free for the counter line; stderr carries it either way.
@@ -158,6 +166,12 @@ export async function dailyExportCommand(
 }
 
 export async function importCommand(config: Config, wiring: CliWiring, file: string, key?: string): Promise<number> {
+  try {
+    checkReadable(file);
+  } catch (error) {
+    if (error instanceof InputFileError) return usage(wiring, `${error.message}; nothing was imported`);
+    throw error;
+  }
   const deps = await openRecord(config, wiring);
   try {
     const progress = new Progress(wiring.stderr, 'import', 'lines', null);
@@ -206,9 +220,13 @@ async function* encodeLines(lines: AsyncIterable<string>): AsyncGenerator<Uint8A
   for await (const line of lines) if (line !== '') yield encoder.encode(line);
 }
 
+/** One request of `verify --url` may take this long: a page of a thousand leaves. */
+const VERIFY_TIMEOUT_MS = 60_000;
+
 async function fetchJson(url: string): Promise<unknown> {
-  const response = await fetch(url, { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new AuditError(`${url} answered ${response.status}`);
+  const response = await fetchService(url, { headers: { accept: 'application/json' } }, VERIFY_TIMEOUT_MS, 'verified');
+  // The service not answering, or answering an error, says nothing about the log: not "does NOT verify".
+  if (!response.ok) throw refusal(url, response, null, 'verified');
   return response.json();
 }
 
@@ -217,8 +235,8 @@ const REMOTE_PAGE = 1000;
 async function* remoteLeaves(base: string, size: number): AsyncGenerator<Uint8Array> {
   for (let start = 0; start < size; start += REMOTE_PAGE) {
     const url = `${base}/api/chain/entries?start=${start}&end=${Math.min(size, start + REMOTE_PAGE)}`;
-    const response = await fetch(url);
-    if (!response.ok) throw new AuditError(`${url} answered ${response.status}`);
+    const response = await fetchService(url, {}, VERIFY_TIMEOUT_MS, 'verified');
+    if (!response.ok) throw refusal(url, response, null, 'verified');
     const body = new Uint8Array(await response.arrayBuffer());
     // Split on the newline byte, not on decoded text, so each leaf is exactly the bytes served.
     for (let from = 0; from < body.length;) {

@@ -42,4 +42,18 @@ describe('progress of long CLI work', () => {
     progress.finish();
     expect(out.written.at(-1)).toBe('\rverify: 4,000 of 10,000 leaves (1,000/s, 6 s left)\x1b[K\n');
   });
+
+  it('off a terminal, with logEveryMs: a whole line that often, so a slow read is not a silent log', () => {
+    const out = stream(false);
+    let now = 0;
+    const progress = new Progress(out, 'observe', 'components', 200, () => now, 5_000);
+    for (let i = 0; i < 200; i++) {
+      now += 130; // 130 ms a component: 26 s for 200
+      progress.add();
+    }
+    expect(out.written).toHaveLength(5);
+    expect(out.written[0]).toBe('observe: 39 of 200 components (8/s, 21 s left)\n');
+    progress.finish();
+    expect(out.written.at(-1)).toBe('observe: 200 components in 26.0 s (8/s)\n');
+  });
 });

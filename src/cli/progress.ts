@@ -1,7 +1,8 @@
 /**
  * Progress of long CLI work (verify of millions of leaves, export): on a terminal one line
  * rewritten in place with the count, the rate and the time left; elsewhere (CI logs, pipes) one
- * summary line at the end, so logs stay clean.
+ * summary line at the end, so logs stay clean, or, with `logEveryMs`, also a line that often for
+ * work slow enough that a log silent for its length looks stuck (reads of upstreams).
  */
 export interface ProgressStream {
   write(text: string): unknown;
@@ -15,6 +16,7 @@ export class Progress {
   private done = 0;
   private readonly started: number;
   private lastDrawn = -Infinity;
+  private lastLogged: number;
 
   constructor(
     private readonly stream: ProgressStream,
@@ -22,13 +24,22 @@ export class Progress {
     private readonly unit: string,
     private readonly total: number | null,
     private readonly now: () => number = () => performance.now(),
+    private readonly logEveryMs: number | null = null,
   ) {
     this.started = now();
+    this.lastLogged = this.started;
   }
 
   add(n = 1): void {
     this.done += n;
-    if (this.stream.isTTY !== true) return;
+    if (this.stream.isTTY !== true) {
+      if (this.logEveryMs === null) return;
+      const at = this.now();
+      if (at - this.lastLogged < this.logEveryMs) return;
+      this.lastLogged = at;
+      this.stream.write(`${this.line(at)}\n`);
+      return;
+    }
     const at = this.now();
     if (at - this.lastDrawn < REDRAW_MS) return;
     this.lastDrawn = at;

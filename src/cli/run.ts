@@ -9,6 +9,8 @@ import { simulateCommand } from './simulate.js';
 import { keysCommand } from './keys.js';
 import { signingCommand, verifyVerdictCommand } from './signing.js';
 import type { CliWiring } from './wiring.js';
+import { readFileSync } from 'node:fs';
+import { EXIT } from './exit-codes.js';
 
 const USAGE = `usage: tended <command> [options]
 
@@ -23,11 +25,12 @@ commands:
   check FILE [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--observe]
                                 one dated result per component of a local manifest or SBOM, from
                                 the local store or a running service; exit code 1 when one is
-                                abandoned, archived, deleted or eol (a CI gate; --fail-on names
-                                other states, or none). --format sarif for code scanning,
-                                markdown for a pull-request comment. --observe reads what the
-                                local record lacks first; --queue asks the service to queue
-                                what it does not hold
+                                abandoned, archived, deleted or eol, named on stderr (a CI gate;
+                                --fail-on names other states, or none). --format sarif for code
+                                scanning, markdown for a pull-request comment. --observe reads
+                                what the local record lacks first (a name no registry shows
+                                public is not recorded); --queue asks the service to queue what
+                                it does not hold
   census [KIND ID…]             read and record the dependents count of the watched npm, PyPI,
                                 Maven, Go, crates.io, RubyGems and Packagist packages
   simulate [--scenario FILE] [--port N]
@@ -50,22 +53,39 @@ commands:
   verify-verdict ENVELOPE --keys KEYSET [--keys KEYSET…]
                                 check a verdict offline against a pinned key set (exit 1 if not valid);
                                 several versions (files, or a list in one file) must chain from the oldest
+  help | --version              this text | the version of tended
+
+exit codes:
+  0  done; check: no component is in a failing state
+  1  the answer is no: check's gate failed (the components are named on stderr), the log does
+     not verify, nothing was imported, a verdict is not valid
+  2  a usage error: an unknown command or option, a bad argument or file, an invalid
+     configuration, a --url that is no Tended service
+  3  what the command needs did not answer (the database, or the service at --url, which may
+     also have answered 429 or 5xx): nothing was checked; run it again once it is up
 
 configuration is read from the environment: see docs/configuration.md.`;
 
-/** Exit code when the store did not answer: nothing is wrong with the command, try it again. */
-export const STORE_UNAVAILABLE_EXIT = 3;
+/** This package's version, from the package.json beside src/ and dist/ alike. */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
+}
 
 /** Runs one command; returns the process exit code. */
 export async function runCli(argv: string[], wiring: CliWiring): Promise<number> {
   const [command, ...rest] = argv;
   const fail = (message: string) => {
     wiring.stderr.write(`tended: ${message}\n`);
-    return 2;
+    return EXIT.usage;
   };
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     wiring.stdout.write(`${USAGE}\n`);
-    return command ? 0 : 2;
+    return command ? EXIT.ok : EXIT.usage;
+  }
+  if (command === '--version' || command === '-V' || command === 'version') {
+    wiring.stdout.write(`tended ${version()}\n`);
+    return EXIT.ok;
   }
   let config: Config;
   try {
@@ -184,7 +204,7 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
       fail(
         `${error.message}. Check that the database at DATABASE_URL is running and reachable, then run the command again.`,
       );
-      return STORE_UNAVAILABLE_EXIT;
+      return EXIT.unavailable;
     }
     throw error;
   }

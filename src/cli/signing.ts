@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { stageSigningKey, verdictKeyFiles } from '../config/signing-key.js';
 import { logNotary } from '../operations/deps.js';
@@ -17,6 +16,8 @@ import {
 import { VerdictService } from '../operations/verdict.js';
 import { openRecord } from './record.js';
 import type { CliWiring } from './wiring.js';
+import { EXIT } from './exit-codes.js';
+import { InputFileError, readInputFile } from './input-file.js';
 
 /** Verdict private keys: files next to the checkpoint key, in verdict-keys/ (never in the store). */
 export function verdictFiles(config: Config): VerdictKeyFiles {
@@ -79,24 +80,32 @@ export async function signingCommand(config: Config, wiring: CliWiring, args: st
  * the one before and dropping none of its keys; the verdict is then checked against the newest.
  */
 export function verifyVerdictCommand(wiring: CliWiring, envelopePath: string, keysPaths: string[]): number {
-  const fail = (message: string) => {
+  const fail = (message: string, exit: number = EXIT.failed) => {
     wiring.stderr.write(`tended: ${message}\n`);
-    return 1;
+    return exit;
   };
-  const read = (path: string): { json: unknown } | { error: string } => {
+  const read = (path: string): { json: unknown } | { error: string; exit: number } => {
+    let bytes: Buffer;
     try {
-      return { json: JSON.parse(readFileSync(path, 'utf8')) };
+      bytes = readInputFile(path);
     } catch (error) {
-      return { error: `could not read ${path} as JSON: ${(error as Error).message}` };
+      // A file that is not there is the caller's to fix (2), not a verdict that is not valid (1).
+      if (error instanceof InputFileError) return { error: error.message, exit: EXIT.usage };
+      throw error;
+    }
+    try {
+      return { json: JSON.parse(bytes.toString('utf8')) };
+    } catch (error) {
+      return { error: `could not read ${path} as JSON: ${(error as Error).message}`, exit: EXIT.failed };
     }
   };
   const envelope = read(envelopePath);
-  if ('error' in envelope) return fail(envelope.error);
+  if ('error' in envelope) return fail(envelope.error, envelope.exit);
   const file = envelope.json;
   const keyFiles: [string, unknown][] = [];
   for (const path of keysPaths) {
     const keys = read(path);
-    if ('error' in keys) return fail(keys.error);
+    if ('error' in keys) return fail(keys.error, keys.exit);
     keyFiles.push([path, keys.json]);
   }
   const chain = keySetChain(keyFiles);

@@ -194,14 +194,57 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
   }
 }
 
-/** Observes the named components now, whether or not they are watched or due. */
-export async function observeNamed(deps: ObserverDeps, refs: ComponentRef[], concurrency: number): Promise<PassReport> {
-  const report = emptyReport();
+/** A component whose first read did not show it public, and what the read met. */
+export interface NotShownPublic {
+  component: ComponentRef;
+  /** `not_found`: the registry does not show it (private, a typo, gone); `failed`: the read failed (429, 5xx, time-out…). */
+  met: 'not_found' | 'failed';
+}
+
+export interface NamedReport extends PassReport {
+  /** With `publicFirst`: the unheld components nothing was recorded for. */
+  not_shown: NotShownPublic[];
+}
+
+/**
+ * Observes the named components now, whether or not they are watched or due. With `publicFirst`
+ * (`tended check --observe`, which reads names out of someone's manifest), a component the record
+ * holds no observation of is recorded only when this read shows it public, as a discovered name is
+ * (DESIGN §3 "Discovery"): a first read that meets a not-found, or fails, records nothing, so a
+ * private package never becomes a "deleted" entry of the log. A component the record already holds
+ * keeps the usual rule (an authoritative not-found is `deleted`).
+ */
+export async function observeNamed(
+  deps: ObserverDeps,
+  refs: ComponentRef[],
+  concurrency: number,
+  options: { publicFirst?: boolean } = {},
+): Promise<NamedReport> {
+  const report: NamedReport = { ...emptyReport(), not_shown: [] };
   const readings = await inParallel(refs, concurrency, (ref) => readComponent(deps, ref));
-  const read = readings.filter((r) => r.held_until === null);
+  let read = readings.filter((r) => r.held_until === null);
   report.deferred = readings.length - read.length;
+  if (options.publicFirst && read.length > 0) {
+    const held = await deps.store.observationsOfMany(read.map((r) => r.ref));
+    read = read.filter((r) => {
+      const met = (held.get(`${r.ref.kind}:${r.ref.id}`) ?? []).length > 0 ? null : notShownPublic(r);
+      if (met === null) return true;
+      report.not_shown.push({ component: r.ref, met });
+      if (met === 'not_found') report.dropped++;
+      else report.unconfirmed++;
+      return false;
+    });
+  }
   if (read.length > 0) (await recordReadings(deps, read)).forEach((outcome) => tally(report, outcome));
   return report;
+}
+
+/** Whether a reading fails to show its component public: a not-found (or a registry's "not listed"), or a failed read. */
+function notShownPublic(r: ComponentReading): NotShownPublic['met'] | null {
+  // A registry that proves no deletion (Maven Central, the Go proxy) says `not_listed`: as private a sign.
+  if (r.observation.state === 'deleted' || r.observation.evidence['unreachable'] === 'not_listed') return 'not_found';
+  if (r.observation.state === 'not_observed') return 'failed';
+  return null;
 }
 
 const DEFAULT_DISCOVERY_DAILY = 100_000;
@@ -266,9 +309,7 @@ async function withoutUnconfirmed(
   for (const r of readings) {
     const queuedAt = unconfirmed.get(`${r.ref.kind}:${r.ref.id}`);
     if (queuedAt === undefined) keep.push(r);
-    // A registry that proves no deletion (Maven Central, the Go proxy) says `not_listed`: as private a sign.
-    else if (r.observation.state === 'deleted' || r.observation.evidence['unreachable'] === 'not_listed')
-      notShown.push(r);
+    else if (notShownPublic(r) === 'not_found') notShown.push(r);
     // Never shown public in a week of daily reads (an image on a registry Tended cannot read, a
     // host that never answers): forgotten like a not-found, rather than read, and answered for, for ever.
     else if (r.observation.state === 'not_observed' && queuedAt <= expired) notShown.push(r);

@@ -13,7 +13,7 @@ export function answerCratesIndex(ctx: Ctx, world: World): SimAnswer {
   const m = INDEX_PATH.exec(ctx.path);
   const gone = () => text(404, 'not found', 'text/plain');
   if (!m) return gone();
-  const p = world.cargo(decodeURIComponent(m[1]!), ctx.today);
+  const p = world.cargo(decodeURIComponent(m[1]!), ctx);
   if (!p) return gone();
   if (p.fail && isCommonFail(p.fail)) return commonFailure('cratesindex', p.fail, ctx, p.status);
   const yanked = new Set(p.yanked ?? []);
@@ -40,7 +40,7 @@ export function answerCratesApi(ctx: Ctx, world: World): SimAnswer {
   const missing = (what: string) => json(404, { errors: [{ detail: `crate \`${what}\` does not exist` }] });
   if (!m) return missing('?');
   const name = decodeURIComponent(m[1]!);
-  const p = world.cargo(name, ctx.today);
+  const p = world.cargo(name, ctx);
   if (!p) return missing(name);
   if (p.fail && isCommonFail(p.fail)) return commonFailure('crates', p.fail, ctx, p.status);
   const vers = decodeURIComponent(m[2]!);

@@ -1,7 +1,7 @@
 /** The simulated ecosyste.ms packages API: dependents counts (research §2.2), for every registry it indexes. */
 import type { ComponentKind } from '../domain/component.js';
 import { commonFailure, isCommonFail, json, notFound, type Ctx, type SimAnswer } from './answer.js';
-import { phaseAt, type Fail } from './scenario.js';
+import type { Fail } from './scenario.js';
 import type { World } from './world.js';
 
 /** ecosyste.ms's registry names (its registries' domains) → the kind of the scenario's components. */
@@ -29,7 +29,7 @@ export function answerDependents(ctx: Ctx, world: World): SimAnswer {
   const kind = registry === (world.scenario.dependents_registry ?? 'npmjs.org') ? 'npm' : REGISTRY_KINDS[registry];
   if (kind === undefined) return notFound('dependents', ctx);
   const name = decodeURIComponent(m[2]!);
-  const p = phaseAt((world.scenario.components[`${kind}:${name}`] ?? []) as Counted[], ctx.today);
+  const p = world.phase<Counted>(`${kind}:${name}`, ctx);
   if (!p) return notFound('dependents', ctx);
   if (p.dependents_fail && isCommonFail(p.dependents_fail))
     return commonFailure('dependents', p.dependents_fail, ctx, p.status);

@@ -14,7 +14,7 @@ export function answerDockerhub(ctx: Ctx, world: World): SimAnswer {
   const repository = decodeURIComponent(m[2] ?? m[4] ?? '');
   const tag = decodeURIComponent(m[5] ?? '');
   const id = `docker.io/${namespace}/${repository}:${tag}`;
-  const p = world.docker(id, ctx.today);
+  const p = world.docker(id, ctx);
   if (!p) return notFound('dockerhub', ctx);
   if (p.fail && isCommonFail(p.fail)) return commonFailure('dockerhub', p.fail, ctx, p.status);
   const pushed = p.tag_last_pushed ?? p.last_updated ?? `${p.from}T00:00:00.000000Z`;
@@ -29,7 +29,8 @@ export function answerDockerhub(ctx: Ctx, world: World): SimAnswer {
     last_updater_username: 'doijanky',
     tag_status: p.tag_status ?? 'active',
     tag_last_pushed: p.tag_last_pushed ?? null,
-    tag_last_pulled: `${ctx.today}T01:00:00.000000Z`,
+    // An hour before the moment served: nothing the simulator says is later than its clock.
+    tag_last_pulled: new Date((ctx.nowSec - 3600) * 1000).toISOString(),
     digest,
     images: [
       {

@@ -37,7 +37,7 @@ export function answerEndoflife(ctx: Ctx, world: World): SimAnswer {
     const location = `${ctx.base}/api/v1/products/${name}/`;
     return { status: 301, headers: { location, 'content-type': 'text/plain' }, body: `Redirecting to ${location}` };
   }
-  const found = world.eol(name, ctx.today);
+  const found = world.eol(name, ctx);
   if (!found?.phase) return notFound('endoflife', ctx);
   const { product, phase } = found;
   if (phase.fail && isCommonFail(phase.fail)) return commonFailure('endoflife', phase.fail, ctx, phase.status ?? 502);

@@ -111,7 +111,7 @@ function commitsBody(p: GithubPhase, world: World, key: string, base: string): H
 
 /** Answers a component found under `fullName` (its own name, or the name it was renamed to). */
 function answerFor(key: string, fullName: string, route: 'repo' | 'commits', ctx: Ctx, world: World): SimAnswer {
-  const p = world.github(key, ctx.today);
+  const p = world.github(key, ctx);
   if (!p) return notFound('github', ctx);
   const failed = failure(p, ctx);
   if (failed) return failed;
@@ -123,7 +123,7 @@ function ownerRepositories(owner: string, ctx: Ctx, world: World): SimAnswer {
   const prefix = `github:${owner.toLowerCase()}/`;
   const repos = Object.keys(world.scenario.components)
     .filter((key) => key.startsWith(prefix))
-    .map((key) => ({ key, p: world.github(key, ctx.today) }))
+    .map((key) => ({ key, p: world.github(key, ctx) }))
     .filter(({ p }) => p !== null && p.fail === undefined && p.renamed_to === undefined)
     .map(({ key, p }) => ({
       id: world.githubId(key),
@@ -148,7 +148,7 @@ export function answerGithub(ctx: Ctx, world: World): SimAnswer {
     const name = `${decodeURIComponent(byName[1]!)}/${decodeURIComponent(byName[2]!)}`;
     const route = byName[3] ? 'commits' : 'repo';
     const key = `github:${name.toLowerCase()}`;
-    const p = world.github(key, ctx.today);
+    const p = world.github(key, ctx);
     if (p) {
       if (p.renamed_to && p.renamed_to.toLowerCase() !== name.toLowerCase() && !p.fail) {
         // GitHub's rename redirect points at the id, which then names the new repository.
@@ -168,7 +168,7 @@ export function answerGithub(ctx: Ctx, world: World): SimAnswer {
     }
     // The new name of a renamed repository answers with the repository it now names.
     const from = world.githubRenamedFrom(name);
-    const moved = from ? world.github(from, ctx.today) : null;
+    const moved = from ? world.github(from, ctx) : null;
     if (from && moved?.renamed_to?.toLowerCase() === name.toLowerCase())
       return answerFor(from, moved.renamed_to, route, ctx, world);
     return notFound('github', ctx);
@@ -177,7 +177,7 @@ export function answerGithub(ctx: Ctx, world: World): SimAnswer {
   if (byId) {
     const key = world.githubById(Number(byId[1]));
     if (!key) return notFound('github', ctx);
-    const p = world.github(key, ctx.today);
+    const p = world.github(key, ctx);
     return answerFor(key, p?.renamed_to ?? key.slice('github:'.length), byId[2] ? 'commits' : 'repo', ctx, world);
   }
   return notFound('github', ctx);

@@ -35,7 +35,7 @@ export function answerGoproxy(ctx: Ctx, world: World): SimAnswer {
   if (at <= 0) return notFound('goproxy', ctx);
   const module = unescape(decodeURIComponent(ctx.path.slice(1, at)));
   const rest = ctx.path.slice(at + 1);
-  const p = world.golang(module, ctx.today);
+  const p = world.golang(module, ctx);
   if (!p) return notFound('goproxy', ctx);
   if (p.fail && isCommonFail(p.fail)) return commonFailure('goproxy', p.fail, ctx, p.status);
   if (p.fail === 'gone_410')

@@ -87,7 +87,7 @@ export function answerMaven(ctx: Ctx, world: World): SimAnswer {
   const groupParts = parts.slice(0, isMetadata ? -2 : -3);
   if (!artifact || groupParts.length === 0) return notFound('maven', ctx);
   const group = groupParts.join('.');
-  const p = world.maven(`${group}:${artifact}`, ctx.today);
+  const p = world.maven(`${group}:${artifact}`, ctx);
   if (!p) return notFound('maven', ctx);
   if (p.fail && isCommonFail(p.fail)) return commonFailure('maven', p.fail, ctx, p.status);
   if (p.fail === 'blocked')

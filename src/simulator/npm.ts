@@ -64,13 +64,14 @@ function latestManifest(p: NpmPhase): Record<string, unknown> {
 export function answerNpm(ctx: Ctx, world: World): SimAnswer {
   // `/@scope%2fname` (what npm's client sends) and `/@scope/name` name the same package.
   const name = decodeURIComponent(ctx.path.slice(1)).replace(/\/$/, '');
-  const p = world.npm(name, ctx.today);
+  const p = world.npm(name, ctx);
   if (!p) return notFound('npm', ctx);
   const first = world.firstDate(`npm:${name}`);
   if (p.fail && isCommonFail(p.fail)) return commonFailure('npm', p.fail, ctx, p.status);
   if (p.fail === 'unpublished') {
     const published = Object.entries(p.versions ?? { '1.0.0': `${first}T00:00:00.000Z` });
-    const at = `${p.from}T12:00:00.000Z`;
+    // At the start of the phase's first day: an unpublish the simulator reports has happened by the time it is served.
+    const at = `${p.from}T00:00:00.000Z`;
     // Unpublished: still 200, with no versions and no dist-tags.
     return json(200, {
       _id: name,

@@ -33,7 +33,7 @@ export function answerNuget(ctx: Ctx, world: World): SimAnswer {
   const m = INDEX.exec(ctx.path);
   if (!m) return notFound('nuget', ctx);
   const id = decodeURIComponent(m[1]!);
-  const p = world.nuget(id, ctx.today);
+  const p = world.nuget(id, ctx);
   if (!p) return notFound('nuget', ctx);
   if (p.fail && isCommonFail(p.fail)) return commonFailure('nuget', p.fail, ctx, p.status);
   const items = leaves(id, p, ctx);

@@ -7,7 +7,7 @@ export function answerPackagist(ctx: Ctx, world: World): SimAnswer {
   const gone = () => json(404, '404 not found, no packages here');
   if (!m) return gone();
   const name = `${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}`;
-  const p = world.composer(name, ctx.today);
+  const p = world.composer(name, ctx);
   if (!p) return gone();
   if (p.fail && isCommonFail(p.fail)) return commonFailure('packagist', p.fail, ctx, p.status);
   const versions = Object.entries(p.versions ?? {}).sort((a, b) => Date.parse(b[1]) - Date.parse(a[1]));

@@ -64,7 +64,7 @@ export function answerPypi(ctx: Ctx, world: World): SimAnswer {
     const location = api === 'pypi' ? `${ctx.base}/pypi/${name}/json` : `${ctx.base}/simple/${name}/`;
     return { status: 301, headers: { location, 'content-type': 'text/html' }, body: '' };
   }
-  const p = world.pypi(name, ctx.today);
+  const p = world.pypi(name, ctx);
   if (!p) return notFound('pypi', ctx);
   if (p.fail && isCommonFail(p.fail)) return commonFailure('pypi', p.fail, ctx, p.status);
   const byVersion = files(name, p);

@@ -9,7 +9,7 @@ export function answerRubygems(ctx: Ctx, world: World): SimAnswer {
   const gone = () => text(404, NOT_FOUND, 'text/plain; charset=utf-8');
   if (!m) return gone();
   const name = decodeURIComponent(m[1]!);
-  const p = world.gem(name, ctx.today);
+  const p = world.gem(name, ctx);
   if (!p) return gone();
   if (p.fail && isCommonFail(p.fail)) return commonFailure('rubygems', p.fail, ctx, p.status);
   const yanked = new Set(p.yanked ?? []);

@@ -1,6 +1,5 @@
-/** A scenario indexed for answering requests, with the phase in force on a date. */
+/** A scenario indexed for answering requests, with the phase in force at the moment it is served at (seen-at.ts). */
 import {
-  phaseAt,
   type DockerPhase,
   type EolPhase,
   type EolProduct,
@@ -12,10 +11,12 @@ import {
   type GolangPhase,
   type MavenPhase,
   type NpmPhase,
+  type Phase,
   type PypiPhase,
   type Scenario,
 } from './scenario.js';
 import { stableId } from './random.js';
+import { eolSeenAt, phaseSeenAt, type Moment } from './seen-at.js';
 
 export class World {
   /** Repository id → component key, for /repositories/{id}. */
@@ -48,8 +49,13 @@ export class World {
     return this.scenario.components[key]?.[0]?.from ?? '2015-01-01';
   }
 
-  github(key: string, today: string): GithubPhase | null {
-    return phaseAt((this.scenario.components[key] ?? []) as GithubPhase[], today);
+  github(key: string, at: Moment): GithubPhase | null {
+    return phaseSeenAt((this.scenario.components[key] ?? []) as GithubPhase[], at);
+  }
+
+  /** Any component's phase by its `kind:id` key (the dependents source counts every kind). */
+  phase<P extends { from: string } = Phase>(key: string, at: Moment): P | null {
+    return phaseSeenAt((this.scenario.components[key] ?? []) as unknown as P[], at);
   }
 
   githubById(id: number): string | null {
@@ -60,40 +66,40 @@ export class World {
     return this.githubRenames.get(fullName.toLowerCase()) ?? null;
   }
 
-  npm(name: string, today: string): NpmPhase | null {
-    return phaseAt((this.scenario.components[`npm:${name}`] ?? []) as NpmPhase[], today);
+  npm(name: string, at: Moment): NpmPhase | null {
+    return phaseSeenAt((this.scenario.components[`npm:${name}`] ?? []) as NpmPhase[], at);
   }
 
-  pypi(name: string, today: string): PypiPhase | null {
-    return phaseAt((this.scenario.components[`pypi:${name}`] ?? []) as PypiPhase[], today);
+  pypi(name: string, at: Moment): PypiPhase | null {
+    return phaseSeenAt((this.scenario.components[`pypi:${name}`] ?? []) as PypiPhase[], at);
   }
 
-  maven(id: string, today: string): MavenPhase | null {
-    return phaseAt((this.scenario.components[`maven:${id}`] ?? []) as MavenPhase[], today);
+  maven(id: string, at: Moment): MavenPhase | null {
+    return phaseSeenAt((this.scenario.components[`maven:${id}`] ?? []) as MavenPhase[], at);
   }
 
-  golang(module: string, today: string): GolangPhase | null {
-    return phaseAt((this.scenario.components[`golang:${module}`] ?? []) as GolangPhase[], today);
+  golang(module: string, at: Moment): GolangPhase | null {
+    return phaseSeenAt((this.scenario.components[`golang:${module}`] ?? []) as GolangPhase[], at);
   }
 
-  nuget(id: string, today: string): NugetPhase | null {
-    return phaseAt((this.scenario.components[`nuget:${id}`] ?? []) as NugetPhase[], today);
+  nuget(id: string, at: Moment): NugetPhase | null {
+    return phaseSeenAt((this.scenario.components[`nuget:${id}`] ?? []) as NugetPhase[], at);
   }
 
-  cargo(name: string, today: string): CargoPhase | null {
-    return phaseAt((this.scenario.components[`cargo:${name}`] ?? []) as CargoPhase[], today);
+  cargo(name: string, at: Moment): CargoPhase | null {
+    return phaseSeenAt((this.scenario.components[`cargo:${name}`] ?? []) as CargoPhase[], at);
   }
 
-  composer(name: string, today: string): ComposerPhase | null {
-    return phaseAt((this.scenario.components[`composer:${name}`] ?? []) as ComposerPhase[], today);
+  composer(name: string, at: Moment): ComposerPhase | null {
+    return phaseSeenAt((this.scenario.components[`composer:${name}`] ?? []) as ComposerPhase[], at);
   }
 
-  gem(name: string, today: string): GemPhase | null {
-    return phaseAt((this.scenario.components[`gem:${name}`] ?? []) as GemPhase[], today);
+  gem(name: string, at: Moment): GemPhase | null {
+    return phaseSeenAt((this.scenario.components[`gem:${name}`] ?? []) as GemPhase[], at);
   }
 
-  docker(id: string, today: string): DockerPhase | null {
-    return phaseAt((this.scenario.components[`docker:${id}`] ?? []) as DockerPhase[], today);
+  docker(id: string, at: Moment): DockerPhase | null {
+    return phaseSeenAt((this.scenario.components[`docker:${id}`] ?? []) as DockerPhase[], at);
   }
 
   /** The canonical product name for a name or alias, or null when the listing has neither. */
@@ -103,8 +109,8 @@ export class World {
     return this.eolAliases.get(n) ?? null;
   }
 
-  eol(name: string, today: string): { product: EolProduct; phase: EolPhase | null } | null {
+  eol(name: string, at: Moment): { product: EolProduct; phase: EolPhase | null } | null {
     const product = this.scenario.endoflife?.[name];
-    return product ? { product, phase: phaseAt(product.phases, today) } : null;
+    return product ? { product, phase: eolSeenAt(product, at) } : null;
   }
 }
