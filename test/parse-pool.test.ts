@@ -49,7 +49,8 @@ describe('the parse pool', () => {
     // Warm first, so the deadline measures the parse and not the worker's start.
     await p.parse({ route: 'manifest', body: 'flask\n', format: 'requirements' });
     const started = performance.now();
-    const slow = p.parse({ route: 'manifest', body: manySteps(100_000), format: 'workflow' });
+    // ~370 KB, under the workflow size bound: a few hundred milliseconds of honest parsing.
+    const slow = p.parse({ route: 'manifest', body: manySteps(10_000), format: 'workflow' });
     await expect(slow).rejects.toBeInstanceOf(TooComplexError);
     await expect(slow).rejects.toThrow(/too complex to check: reading it took longer than 0\.1 s/);
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -91,11 +92,11 @@ describe('the parse pool', () => {
   it('refuses a submission when every worker is busy and the queue is full, and serves again after', async () => {
     const p = pool({ maxWaiting: 1 });
     await p.parse({ route: 'manifest', body: 'flask\n', format: 'requirements' });
-    const body = manySteps(20_000);
+    const body = manySteps(10_000);
     const first = p.parse({ route: 'manifest', body, format: 'workflow' });
     const queued = p.parse({ route: 'manifest', body, format: 'workflow' });
     await expect(p.parse({ route: 'manifest', body, format: 'workflow' })).rejects.toBeInstanceOf(ParseBusyError);
     expect((await first).components).toHaveLength(1);
-    expect((await queued).components[0]!.count).toBe(20_000);
+    expect((await queued).components[0]!.count).toBe(10_000);
   });
 });

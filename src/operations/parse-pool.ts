@@ -84,27 +84,33 @@ export class ParsePool {
 
   /**
    * `warm`: every worker started at once and replaced as soon as one is ended, because loading
-   * the parsers takes a moment no submission should wait for (serve). Otherwise a worker starts
-   * when the first submission comes (the default pool of apps built in tests and scripts, most of
-   * which parse nothing).
+   * the parsers takes a moment no submission should wait for (serve). Otherwise the workers start
+   * at the first submission, and are kept warm from then on (the default pool of apps built in
+   * tests and scripts, most of which parse nothing).
    */
   constructor(
     readonly options: ParsePoolOptions = DEFAULT_PARSE_OPTIONS,
-    private readonly warm = true,
+    private warm = true,
   ) {
-    if (warm) for (let i = 0; i < options.threads; i += 1) this.spawn();
+    if (warm) this.warmUp();
+  }
+
+  private warmUp(): void {
+    this.warm = true;
+    while (this.slots.size < this.options.threads) this.spawn();
   }
 
   /** Settles once a worker has loaded its parsers: `serve` waits for it before it listens. */
   ready(): Promise<void> {
+    if (!this.warm) this.warmUp();
     if ([...this.slots].some((slot) => slot.ready)) return Promise.resolve();
-    if (this.slots.size === 0) this.spawn();
     return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
   }
 
   /** Parses one submission off the main thread; rejects with the error a person should get. */
   parse(job: ParseJob): Promise<SubmittedComponents> {
     if (this.closed) return Promise.reject(new ParseBusyError());
+    if (!this.warm) this.warmUp();
     return new Promise((resolve, reject) => {
       const task: Task = { job, resolve, reject };
       const slot = this.idleSlot();
