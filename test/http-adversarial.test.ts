@@ -1,12 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen } from '../src/cli/serve.js';
-import { sharedParsePool } from '../src/operations/parse-pool.js';
 import { ADVERSARIAL_INPUTS, type AdversarialInput } from './support/adversarial-inputs.js';
-import { limitedApp } from './support/limits.js';
-import { sqliteTestStore, type TestStore } from './support/record.js';
-import { ANSWER_MS, answerBound, HEALTH_MS, whileProbingHealth } from './support/probe-health.js';
+import { ANSWER_MS, answerBound, HEALTH_MS, servedForFire, whileProbingHealth } from './support/probe-health.js';
 
 /**
  * The red-team inputs of issues 14 and 24 over real HTTP, each at the size that hurt (4 MB unless
@@ -51,26 +45,14 @@ const ANSWER_SIZE_INPUTS: AdversarialInput[] = [
   },
 ];
 
-let t: TestStore;
-let made: ReturnType<typeof limitedApp>;
-let server: ServerType;
+let served: Awaited<ReturnType<typeof servedForFire>>;
 let base: string;
 
 beforeAll(async () => {
-  t = await sqliteTestStore();
-  made = limitedApp(t.store, { free: 100_000 });
-  await new Promise<void>((resolve) => {
-    server = listen(made.app.fetch, { port: 0, host: '127.0.0.1' }, () => resolve());
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // As serve does before it listens: the first test measures a parse, not the worker's start.
-  await sharedParsePool().ready();
+  served = await servedForFire();
+  base = served.base;
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await made.limiter.close();
-  await t.dispose();
-});
+afterAll(() => served.close());
 
 function post(input: AdversarialInput, body: string): Promise<Response> {
   const path = input.route === 'manifest' ? '/api/v1/manifest' : '/api/v1/sbom';

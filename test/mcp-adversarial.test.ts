@@ -1,15 +1,16 @@
-import type { AddressInfo } from 'node:net';
-import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen } from '../src/cli/serve.js';
 import type { CheckAnswer } from '../src/operations/check-components.js';
-import { sharedParsePool } from '../src/operations/parse-pool.js';
 import { ADVERSARIAL_INPUTS } from './support/adversarial-inputs.js';
 import { parsedAs } from './support/json.js';
-import { limitedApp } from './support/limits.js';
 import type { RpcAnswer, ToolCallResult } from './support/mcp-answers.js';
-import { ANSWER_MS, answerBound, HEALTH_MS, whileProbingHealth, type ProbedAnswer } from './support/probe-health.js';
-import { sqliteTestStore, type TestStore } from './support/record.js';
+import {
+  ANSWER_MS,
+  answerBound,
+  HEALTH_MS,
+  servedForFire,
+  whileProbingHealth,
+  type ProbedAnswer,
+} from './support/probe-health.js';
 
 /**
  * Issue 24's red-team inputs through MCP's check_manifest and check_sbom (raw JSON-RPC over real
@@ -19,25 +20,14 @@ import { sqliteTestStore, type TestStore } from './support/record.js';
  */
 const BODY_LIMIT = 4 * 1024 * 1024;
 
-let t: TestStore;
-let made: ReturnType<typeof limitedApp>;
-let server: ServerType;
+let served: Awaited<ReturnType<typeof servedForFire>>;
 let base: string;
 
 beforeAll(async () => {
-  t = await sqliteTestStore();
-  made = limitedApp(t.store, { free: 100_000 });
-  await new Promise<void>((resolve) => {
-    server = listen(made.app.fetch, { port: 0, host: '127.0.0.1' }, () => resolve());
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await sharedParsePool().ready();
+  served = await servedForFire();
+  base = served.base;
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await made.limiter.close();
-  await t.dispose();
-});
+afterAll(() => served.close());
 
 const call = (id: number, name: string, args: Record<string, unknown>) => ({
   jsonrpc: '2.0',

@@ -1,3 +1,10 @@
+import type { AddressInfo } from 'node:net';
+import type { ServerType } from '@hono/node-server';
+import { listen } from '../../src/cli/serve.js';
+import { sharedParsePool } from '../../src/operations/parse-pool.js';
+import { limitedApp } from './limits.js';
+import { sqliteTestStore } from './record.js';
+
 /**
  * Sends one request and asks /healthz again and again while it is in flight: the slowest health
  * answer is how long the request held the server's event loop. Used by the adversarial tests and
@@ -42,3 +49,23 @@ export const answerBound = (requestBytes: number) => 10 * requestBytes + 1_000_0
 // core), and still fail a parse on the event loop, which held it for several seconds on these shapes.
 export const ANSWER_MS = 3_000;
 export const HEALTH_MS = 1_500;
+
+/** The app over a fresh SQLite record on a loopback port, limits out of the way, its parse workers started. */
+export async function servedForFire(): Promise<{ base: string; close(): Promise<void> }> {
+  const t = await sqliteTestStore();
+  const made = limitedApp(t.store, { free: 100_000 });
+  let server!: ServerType;
+  await new Promise<void>((resolve) => {
+    server = listen(made.app.fetch, { port: 0, host: '127.0.0.1' }, () => resolve());
+  });
+  // As serve does before it listens: the first test measures a parse, not the workers' start.
+  await sharedParsePool().ready();
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await made.limiter.close();
+      await t.dispose();
+    },
+  };
+}
