@@ -6,6 +6,7 @@
  * on each manifest line that names a component not maintained, and the exit code of `tended check`.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { runCheck } from '../src/cli/check-run.js';
 import { EXIT } from '../src/cli/exit-codes.js';
@@ -115,7 +116,9 @@ async function main(): Promise<number> {
   if (outcome.problem !== undefined) problem(outcome.problem);
   if (outcome.answer) {
     const lines = outcome.lines ?? new Map<string, number[]>();
-    annotateResults(outcome.answer, file, lines, outcome.failing ?? []);
+    // An annotation's file is a path from the repository's root, however the input named it (./package.json).
+    const fromRoot = relative(process.env.GITHUB_WORKSPACE ?? process.cwd(), resolve(file)).replaceAll('\\', '/');
+    annotateResults(outcome.answer, fromRoot, lines, outcome.failing ?? []);
     const verdict = outcome.gate ? `**The check fails**: ${outcome.gate}` : '**The check passes.**';
     summary(`${reviewComment(outcome.answer, file, lines)}\n${verdict}\n`);
   }

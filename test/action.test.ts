@@ -136,9 +136,9 @@ describe('the GitHub Action', () => {
     expect(r.summary).toContain(`**The check fails**: ${gate}`);
   });
 
-  it('passes with fail-on none, answers as of a date, writes Markdown, and warns on the line instead', async () => {
+  it('passes with fail-on none, answers as of a date, writes Markdown, and warns on the line instead (its path from the root)', async () => {
     const r = await runAction({
-      file: 'package.json',
+      file: './package.json',
       url: server.url,
       'fail-on': 'none',
       'as-of': '2026-11-01',

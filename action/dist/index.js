@@ -10546,12 +10546,12 @@ var require_lib3 = __commonJS({
           return process.emit("input", "end", ...args);
         },
         read: function(...args) {
-          let resolve3, reject;
+          let resolve4, reject;
           const promise = new Promise((_resolve, _reject) => {
-            resolve3 = _resolve;
+            resolve4 = _resolve;
             reject = _reject;
           });
-          process.emit("input", "read", resolve3, reject, ...args);
+          process.emit("input", "read", resolve4, reject, ...args);
           return promise;
         }
       }
@@ -10611,7 +10611,7 @@ var require_npa = __commonJS({
           spec = arg;
         }
       }
-      return resolve3(name, spec, where2, arg);
+      return resolve4(name, spec, where2, arg);
     }
     function isFileSpec(spec) {
       if (!spec) {
@@ -10631,7 +10631,7 @@ var require_npa = __commonJS({
       }
       return spec.toLowerCase().startsWith("npm:");
     }
-    function resolve3(name, spec, where2, arg) {
+    function resolve4(name, spec, where2, arg) {
       const res = new Result({
         raw: arg,
         name,
@@ -10948,7 +10948,7 @@ var require_npa = __commonJS({
       return res;
     }
     module.exports = npa2;
-    module.exports.resolve = resolve3;
+    module.exports.resolve = resolve4;
     module.exports.toPurl = toPurl;
     module.exports.Result = Result;
   }
@@ -18286,6 +18286,7 @@ var require_dist = __commonJS({
 
 // action/main.ts
 import { appendFileSync, writeFileSync } from "node:fs";
+import { relative, resolve as resolve3 } from "node:path";
 import { Writable } from "node:stream";
 
 // src/cli/check-run.ts
@@ -27373,7 +27374,8 @@ async function main() {
   if (outcome.problem !== void 0) problem(outcome.problem);
   if (outcome.answer) {
     const lines = outcome.lines ?? /* @__PURE__ */ new Map();
-    annotateResults(outcome.answer, file, lines, outcome.failing ?? []);
+    const fromRoot = relative(process.env.GITHUB_WORKSPACE ?? process.cwd(), resolve3(file)).replaceAll("\\", "/");
+    annotateResults(outcome.answer, fromRoot, lines, outcome.failing ?? []);
     const verdict = outcome.gate ? `**The check fails**: ${outcome.gate}` : "**The check passes.**";
     summary(`${reviewComment(outcome.answer, file, lines)}
 ${verdict}
