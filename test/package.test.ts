@@ -1,9 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,8 @@ const run = promisify(execFile);
 let dir: string;
 let tarball: string;
 let mirror: Server;
+/** The binary's URLs as prebuild-install asked them: it keeps a copy of each in npm's cache, which the test removes. */
+const mirrored: string[] = [];
 
 /** The environment of a child npm: none of the npm_* variables an `npm test` run sets for its own scripts. */
 function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -47,6 +50,7 @@ beforeAll(async () => {
   const prebuild = join(dir, 'prebuild.tar.gz');
   await run('tar', ['-czf', prebuild, '-C', sqlite, 'build/Release/better_sqlite3.node']);
   mirror = createServer((req, res) => {
+    mirrored.push(`http://127.0.0.1:${(mirror.address() as { port: number }).port}${req.url ?? ''}`);
     if (!req.url?.endsWith('.tar.gz')) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/gzip' }).end(readFileSync(prebuild));
   });
@@ -54,6 +58,13 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(async () => {
   await new Promise((resolve) => mirror?.close(resolve));
+  // prebuild-install's cache entry for each URL (its util.js cachedPrebuild): the mirror's port
+  // differs on every run, so each would stay behind as another copy of the binary.
+  for (const url of mirrored) {
+    const digest = createHash('sha512').update(url).digest('hex').slice(0, 6);
+    const name = `${digest}-${basename(url).replace(/[^a-z0-9.]+/gi, '-')}`;
+    rmSync(join(process.env.npm_config_cache ?? join(homedir(), '.npm'), '_prebuilds', name), { force: true });
+  }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
