@@ -6,7 +6,17 @@ import tseslint from 'typescript-eslint';
 import regexp from 'eslint-plugin-regexp';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'artifacts/', 'test/corpus/', 'test/vectors/', 'test/conformance/'] },
+  {
+    ignores: [
+      'dist/',
+      'action/dist/',
+      'node_modules/',
+      'artifacts/',
+      'test/corpus/',
+      'test/vectors/',
+      'test/conformance/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   regexp.configs['flat/recommended'],

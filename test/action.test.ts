@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE, bundleAction } from '../action/bundle.js';
 import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
 import { normaliseComponent } from '../src/domain/component.js';
 import { logNotary } from '../src/operations/deps.js';
@@ -14,24 +15,18 @@ import { githubObservation } from './support/record.js';
 import { serveAt, type TendedProcess } from './support/tended-processes.js';
 
 /**
- * The GitHub Action (action.yml at the root), its check step run here as the runner runs it: the
- * step's `run:` script, with its `env:` filled from the inputs, under GitHub's bash invocation,
- * against `tended serve` on loopback. The install step is `npm ci`, which this checkout has had;
- * `npx --no-install` then runs the built dist/ as in the action.
+ * The GitHub Action (action.yml at the root), a JavaScript action, run here as the runner runs it:
+ * `node action/dist/index.js` (the committed bundle, nothing installed) with each input as an
+ * `INPUT_*` variable (its action.yml default filled in), `GITHUB_OUTPUT` and `GITHUB_STEP_SUMMARY`
+ * files, in the workspace, against `tended serve` on loopback.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AT = '2026-11-20 12:00:00';
 
-interface Step {
-  name?: string;
-  uses?: string;
-  shell?: string;
-  run?: string;
-  env?: Record<string, string>;
-}
 interface Action {
-  inputs: Record<string, { required?: boolean; default?: string }>;
-  runs: { using: string; steps: Step[] };
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description: string }>;
+  runs: { using: string; main: string };
 }
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as Action;
 
@@ -63,28 +58,36 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs the action's check step with `inputs` (the rest at their defaults) in the test's directory. */
-async function runCheckStep(inputs: Record<string, string>) {
-  const step = action.runs.steps.find((s) => s.name === 'Check')!;
-  const values: Record<string, string> = {};
-  for (const [name, input] of Object.entries(action.inputs)) values[name] = inputs[name] ?? input.default ?? '';
-  const fill = (text: string) =>
-    text.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) => values[name] ?? '');
-  const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, fill(v)]));
+/** Runs the bundle with `inputs` (the rest at their action.yml defaults), as the runner starts a node24 action. */
+async function runAction(inputs: Record<string, string>) {
+  const env: Record<string, string> = {};
+  // Nothing of the test's own environment stands in for an input.
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('INPUT_') && v !== undefined) env[k] = v;
+  for (const [name, input] of Object.entries(action.inputs))
+    env[`INPUT_${name.toUpperCase()}`] = inputs[name] ?? input.default ?? '';
   const githubOutput = join(dir, 'github-output');
+  const stepSummary = join(dir, 'step-summary.md');
   writeFileSync(githubOutput, '');
-  const script = join(dir, 'check-step.sh');
-  writeFileSync(script, fill(step.run!));
-  // GitHub runs a `shell: bash` step as `bash --noprofile --norc -eo pipefail {0}`.
-  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+  writeFileSync(stepSummary, '');
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, action.runs.main)], {
     cwd: dir,
-    env: { ...process.env, ...env, GITHUB_ACTION_PATH: ROOT, GITHUB_OUTPUT: githubOutput },
+    env: { ...env, GITHUB_OUTPUT: githubOutput, GITHUB_STEP_SUMMARY: stepSummary, GITHUB_WORKSPACE: dir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let out = '';
   let err = '';
+  child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { code, err, output: readFileSync(githubOutput, 'utf8') };
+  return {
+    code,
+    out,
+    err,
+    ms: performance.now() - started,
+    output: readFileSync(githubOutput, 'utf8'),
+    summary: readFileSync(stepSummary, 'utf8'),
+  };
 }
 
 interface SarifLog {
@@ -94,23 +97,27 @@ interface SarifLog {
 }
 
 describe('the GitHub Action', () => {
-  it('is a composite action that sets up Node and takes file, url, as-of, format and fail-on', () => {
-    expect(action.runs.using).toBe('composite');
-    expect(action.runs.steps[0]!.uses).toMatch(/^actions\/setup-node@v\d+$/);
-    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['file', 'url', 'as-of', 'format', 'fail-on']));
-    // No input is pasted into a script: each reaches it through the step's environment.
-    for (const step of action.runs.steps) expect(step.run ?? '').not.toContain('${{');
-    expect(existsSync(join(ROOT, 'dist', 'main.js')), 'dist/ is built by npm ci (prepare)').toBe(true);
+  it('is a node24 JavaScript action whose file and url are required, as their descriptions say', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'action/dist/index.js' });
+    expect(Object.keys(action.inputs)).toEqual(['file', 'url', 'as-of', 'format', 'fail-on', 'output']);
+    expect(action.inputs.file!.required).toBe(true);
+    expect(action.inputs.url!.required).toBe(true);
+    expect(action.inputs.url!.description).not.toMatch(/without one/i);
+    expect(Object.keys(action.outputs)).toEqual(['report']);
   });
 
-  it('writes SARIF with each result at its line, and fails the step on an archived component', async () => {
-    const r = await runCheckStep({ file: 'package.json', url: server.url });
-    // On stderr, Tended's one sentence saying which component failed the gate, for the job's log.
-    // npm's own warnings about the machine's npm configuration (`npm warn Unknown env config
-    // "nodedir"` where ~/.npmrc sets it) are npm's, not the step's.
-    expect(r.err.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn '))).toEqual([
-      'tended: the check fails: 1 of 2 components as of 2026-11-20 is in a state that fails it (by default abandoned, archived, deleted, eol; --fail-on chooses others, or none): npm:express archived (observed 2026-11-01, dependencies.express).',
-    ]);
+  it('runs the bundle that is committed: action/dist/index.js is what `npm run build:action` builds now', async () => {
+    expect(
+      (await bundleAction()) === readFileSync(BUNDLE, 'utf8'),
+      'action/dist/index.js is stale: run `npm run build:action` and commit it',
+    ).toBe(true);
+  });
+
+  it('writes SARIF with each result at its line, annotates the failing line, and fails with 1', async () => {
+    const r = await runAction({ file: 'package.json', url: server.url });
+    const gate =
+      'the check fails: 1 of 2 components as of 2026-11-20 is in a state that fails it (by default abandoned, archived, deleted, eol; --fail-on chooses others, or none): npm:express archived (observed 2026-11-01, dependencies.express).';
+    expect(r.err).toBe(`tended: ${gate}\n`);
     expect(r.code).toBe(1);
     expect(r.output).toBe('report=tended.sarif\n');
     const log = parsedAs<SarifLog>(readFileSync(join(dir, 'tended.sarif'), 'utf8'));
@@ -120,11 +127,18 @@ describe('the GitHub Action', () => {
       ['alive', 'none', 3],
       ['archived', 'error', 4],
     ]);
+    // One workflow command, at the line naming express; the alive lodash gets none.
+    expect(r.out.split('\n').filter((l) => l.startsWith('::'))).toEqual([
+      `::error file=package.json,line=4,title=Tended%3A npm%3Aexpress archived::npm:express is archived (observed 2026-11-01, interval-censored, as of 2026-11-20; source https://api.github.com/repos/acme/x; log leaf 0).`,
+    ]);
+    expect(r.summary).toContain('**Tended check of `package.json`**, as of 2026-11-20');
+    expect(r.summary).toContain('| archived | 2026-11-01 | npm:express | 4 |');
+    expect(r.summary).toContain(`**The check fails**: ${gate}`);
   });
 
-  it('passes with fail-on none, answers as of a date, and writes Markdown', async () => {
-    const r = await runCheckStep({
-      file: 'package.json',
+  it('passes with fail-on none, answers as of a date, writes Markdown, and warns on the line instead (its path from the root)', async () => {
+    const r = await runAction({
+      file: './package.json',
       url: server.url,
       'fail-on': 'none',
       'as-of': '2026-11-01',
@@ -132,15 +146,35 @@ describe('the GitHub Action', () => {
       output: 'comment.md',
     });
     expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.output).toBe('report=comment.md\n');
     const comment = readFileSync(join(dir, 'comment.md'), 'utf8');
     expect(comment).toContain('as of 2026-11-01');
     expect(comment).toContain('| archived | 2026-11-01 | npm:express | 4 |');
     expect(comment).toContain('| not checked | — | npm:lodash | 3 |');
+    expect(r.out).toMatch(/^::warning file=package\.json,line=4,title=Tended%3A npm%3Aexpress archived::/m);
+    expect(r.out).not.toContain('::error');
+    expect(r.summary).toBe(`${comment}\n**The check passes.**\n`);
   });
 
-  it('says what is wrong when the service cannot be reached, and fails the step with 3, not the gate’s 1', async () => {
-    const r = await runCheckStep({ file: 'package.json', url: 'http://127.0.0.1:9' });
+  it('fails with 3, not the gate’s 1, when the service cannot be reached, and says so in the summary', async () => {
+    const r = await runAction({ file: 'package.json', url: 'http://127.0.0.1:9' });
     expect(r.code).toBe(3);
     expect(r.err).toContain('could not reach http://127.0.0.1:9/api/v1/manifest');
+    expect(r.out).toMatch(/^::error::could not reach http:\/\/127\.0\.0\.1:9\/api\/v1\/manifest/m);
+    expect(r.summary).toMatch(/^\*\*Tended could not check `package\.json`\*\*: could not reach/);
+    expect(readFileSync(join(dir, 'tended.sarif'), 'utf8')).toBe('');
+  });
+
+  it('fails with 2 for a usage error: no url, a state fail-on does not know, a file that is not there', async () => {
+    const noUrl = await runAction({ file: 'package.json', url: '' });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.out).toContain('::error::the url input is required');
+    const badState = await runAction({ file: 'package.json', url: server.url, 'fail-on': 'dead' });
+    expect(badState.code).toBe(2);
+    expect(badState.err).toContain('--fail-on takes states separated by commas');
+    const noFile = await runAction({ file: 'nope/package.json', url: server.url });
+    expect(noFile.code).toBe(2);
+    expect(noFile.err).toBe('tended: cannot read nope/package.json: there is no such file\n');
   });
 });

@@ -1,6 +1,6 @@
 import type { ComponentCheck, CheckAnswer } from '../operations/check-components.js';
 import { NOT_CHECKED, STATES, STATE_DEFINITIONS, stateInWords, type State } from '../domain/state.js';
-import { API_VERSION } from '../http/app.js';
+import { API_VERSION } from '../domain/api-version.js';
 
 /**
  * `tended check FILE --format sarif` (issue 18): SARIF 2.1.0 for code scanning. One rule per

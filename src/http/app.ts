@@ -33,8 +33,9 @@ import { rateLimit } from './rate-limit.js';
 import { HTML_SECURITY_HEADERS } from './security-headers.js';
 import { discardUnreadBody } from './unread-body.js';
 import { dataAnswerCaching, ERROR_ANSWER, isDataPath } from './http-caching.js';
+import { API_VERSION } from '../domain/api-version.js';
 
-export const API_VERSION = '0.1.0';
+export { API_VERSION };
 /** A dispute names one component: a few hundred bytes. */
 const DISPUTE_LIMIT_BYTES = 16 * 1024;
 export const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
