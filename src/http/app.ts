@@ -26,6 +26,7 @@ import type { BadgeCache } from '../pages/badge-answer.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
+import { openApiDocument } from './openapi-document.js';
 import { bodyCap } from './body-cap.js';
 import { SUBMISSION_LIMIT_BYTES } from '../api/body.js';
 import type { RateLimiter } from '../limits/limiter.js';
@@ -146,17 +147,22 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerBadgeRoutes(app, deps, deps.badgeAnswers);
   registerPageRoutes(app, deps);
 
-  app.doc31('/api/v1/docs', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Tended',
+  // Built on the first ask and kept (the routes do not change once registered); only its server
+  // is per request: TENDED_PUBLIC_URL when set, else the address asked at, so one client's Host
+  // header never becomes what the next client is told.
+  let document: ReturnType<typeof openApiDocument> | null = null;
+  app.get('/api/v1/docs', (c) => {
+    document ??= openApiDocument(app, {
       version: API_VERSION,
-      description:
-        'A dated, verifiable record of whether software components are still maintained. ' +
-        'Every observation has a date, a state and its evidence; a date with no observation is "not observed"; ' +
-        'no composite score is offered. Data is CC-BY-4.0.',
-      license: { name: 'CC-BY-4.0 (data)', url: 'https://creativecommons.org/licenses/by/4.0/' },
-    },
+      info: {
+        title: 'Tended',
+        description:
+          'A dated, verifiable record of whether software components are still maintained. ' +
+          'Every observation has a date, a state and its evidence; a date with no observation is "not observed"; ' +
+          'no composite score is offered. Data is CC-BY-4.0.',
+      },
+    });
+    return c.json({ ...document, servers: [{ url: deps.publicUrl ?? new URL(c.req.url).origin }] });
   });
 
   app.notFound((c) => {
