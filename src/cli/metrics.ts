@@ -1,24 +1,25 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RequestMetrics } from '../http/request-metrics.js';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Clock } from '../operations/deps.js';
 import type { PassReport } from '../operations/observe.js';
 import type { ParsePool } from '../operations/parse-pool.js';
 import type { QueueFigures, Store } from '../storage/store.js';
 import type { UpstreamOutcome, UpstreamWatcher } from '../upstreams/source.js';
+import { RequestHistogram } from './request-histogram.js';
 
 /**
  * The operator's metrics in Prometheus' text format (docs/operating.md#metrics says what each
- * means). Made by `serve` and handed down as deps: the edge and the hot path tell of each answer,
- * the upstream clients of each read and hold, the observer of each pass. What the caches, the
- * parse pool and the store hold is read when scraped, not counted on the way, so a cache hit on
- * the hot path costs an increment and nothing else. No label ever holds a path, an address, a
- * key, a name asked about or a body: routes are patterns, the rest are short fixed lists.
+ * means). Made by `serve` and handed down as deps: the edge and the hot path tell of each answer
+ * (request-histogram.ts), the upstream clients of each read and hold, the observer of each pass.
+ * What the caches, the parse pool and the store hold is read when scraped, not counted on the
+ * way, so a cache hit on the hot path costs an increment and nothing else. No label ever holds a
+ * path, an address, a key, a name asked about or a body: routes are patterns, the rest are short
+ * fixed lists.
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  readonly requests: RequestMetrics;
+  readonly requests = new RequestHistogram();
   readonly upstreams: UpstreamWatcher;
   private readonly holds = new Map<string, number>();
   private readonly reads: Counter<'outcome'>;
@@ -28,23 +29,6 @@ export class ServiceMetrics {
     const registry = this.registry;
     // Process figures (CPU, memory, event-loop delay, GC) under their usual names, for the usual dashboards.
     collectDefaultMetrics({ register: registry });
-    const duration = new Histogram({
-      name: 'tended_http_request_duration_seconds',
-      help: 'Time from a request reaching the service to its answer’s headers, by route pattern, method and status; its _count is the request count.',
-      labelNames: ['route', 'method', 'status'] as const,
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    });
-    // One label object per label set, made once: an answer costs a map lookup, not an allocation.
-    const labels = new Map<string, { route: string; method: string; status: string }>();
-    this.requests = {
-      answered(route, method, status, seconds) {
-        const key = `${route} ${method} ${status}`;
-        let set = labels.get(key);
-        if (set === undefined) labels.set(key, (set = { route, method, status: String(status) }));
-        duration.observe(set, seconds);
-      },
-    };
     const upstream = new Counter({
       name: 'tended_upstream_requests_total',
       help: 'Reads of the upstreams by upstream and outcome (ok, not_modified, not_found, other_status, held: not sent during a hold, rate_limited, timeout, network, server_error, unparsable, unauthorized…).',
@@ -78,6 +62,12 @@ export class ServiceMetrics {
       labelNames: ['result'] as const,
       registers: [registry],
     });
+  }
+
+  /** Everything, in Prometheus' text format: the registry's figures and the request histogram. */
+  async text(): Promise<string> {
+    const registered = await this.registry.metrics();
+    return `${registered}${registered.endsWith('\n') || registered === '' ? '' : '\n'}${this.requests.text()}`;
   }
 
   /** One observer pass's report, as serve's schedule hands it over. */
@@ -251,7 +241,7 @@ function storeFigures(store: Store, clock: Clock): () => Promise<StoreFigures | 
  * limit, no CORS, nothing in the OpenAPI document, and reachable only where the operator binds it.
  */
 export function listenMetrics(
-  registry: Registry,
+  metrics: ServiceMetrics,
   at: { host: string; port: number },
   onListening: (port: number) => void,
 ): Server {
@@ -262,9 +252,9 @@ export function listenMetrics(
       res.end('GET /metrics\n');
       return;
     }
-    registry.metrics().then(
+    metrics.text().then(
       (text) => {
-        res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+        res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
         res.end(req.method === 'HEAD' ? undefined : text);
       },
       () => {

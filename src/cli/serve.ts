@@ -102,7 +102,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   );
   const metricsServer =
     metrics && config.metrics
-      ? listenMetrics(metrics.registry, config.metrics, (port) => {
+      ? listenMetrics(metrics, config.metrics, (port) => {
           log.info({ port, host: config.metrics!.host }, 'metrics listening');
           wiring.stdout.write(`tended: metrics on http://${urlHost(config.metrics!.host)}:${port}/metrics\n`);
         })
