@@ -214,16 +214,16 @@ interface StoreFigures {
 }
 
 /**
- * The store's figures, read once however many gauges ask in one scrape: the answer is kept a
- * second, so a scrape costs two queries (null when the store does not answer).
+ * The store's figures, read once however many gauges ask in one scrape: the registry collects
+ * every gauge at once, so they share the read in flight, and the next scrape reads afresh. Two
+ * queries a scrape; null when the store does not answer.
  */
 function storeFigures(store: Store, clock: Clock): () => Promise<StoreFigures | null> {
-  let kept: { at: number; figures: Promise<StoreFigures | null> } | null = null;
+  let inFlight: Promise<StoreFigures | null> | null = null;
   return () => {
-    const at = Date.now();
-    if (kept && at - kept.at < 1_000) return kept.figures;
+    if (inFlight) return inFlight;
     const now = clock.now();
-    const figures = Promise.all([store.queueFigures(now.toISOString()), store.latestHead()]).then(
+    const read = Promise.all([store.queueFigures(now.toISOString()), store.latestHead()]).then(
       ([queue, head]) => ({
         queue,
         treeSize: head?.tree_size ?? 0,
@@ -231,8 +231,11 @@ function storeFigures(store: Store, clock: Clock): () => Promise<StoreFigures | 
       }),
       () => null,
     );
-    kept = { at, figures };
-    return figures;
+    inFlight = read;
+    void read.then(() => {
+      inFlight = null;
+    });
+    return read;
   };
 }
 
