@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { build } from '../src/http/app.js';
 import { listen } from '../src/cli/serve.js';
+import { ServiceMetrics } from '../src/cli/metrics.js';
 import { hotReads } from '../src/http/hot-path.js';
 import { hotProviders } from '../src/http/hot-providers.js';
 import { badgeCache } from '../src/pages/badge-answer.js';
@@ -47,8 +48,11 @@ if (mode === 'bare') {
   const badgeAnswers = badgeCache();
   const headAnswers = new HeadAnswers();
   const packagePages = packagePageCache();
+  // Metrics as `serve` keeps them with TENDED_METRICS_ADDRESS set (BENCH_METRICS=off: without).
+  const requests = process.env.BENCH_METRICS === 'off' ? undefined : new ServiceMetrics().requests;
   const app = build({
     ...deps,
+    ...(requests ? { requests } : {}),
     limiter,
     entityAnswers,
     badgeAnswers,
@@ -62,6 +66,7 @@ if (mode === 'bare') {
       ? undefined
       : hotReads({
           limiter,
+          ...(requests ? { requests } : {}),
           providers: hotProviders(deps, { entityAnswers, badgeAnswers, headAnswers, packagePages }, { signed: false }),
         });
   listen(app.fetch, { port: Number(port), host: '127.0.0.1' }, () => process.send?.('ready'), undefined, hot);

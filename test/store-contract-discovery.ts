@@ -26,6 +26,35 @@ export function storeDiscoveryContract(backend: 'sqlite' | 'postgres', open: () 
       await t.dispose();
     });
 
+    it('counts the watch list for the metrics: watched, due, claimed, unconfirmed, and the day’s discoveries', async () => {
+      const none = { watched: 0, due: 0, claimed: 0, unconfirmed: 0, discoveredToday: 0 };
+      expect(await store.queueFigures(DAY)).toEqual(none);
+      await store.watchAdd([gh('acme/a'), gh('acme/b'), gh('acme/c')], DAY);
+      await store.queueDiscovered([npm('found-one'), npm('found-two')], DAY, { ...add, countAsked: true });
+      // One discovered name shown public by a read; one watched component claimed by a worker.
+      await store.appendObservations(
+        [{ ...githubObservation('acme/x', '2026-03-15', 'alive'), component: npm('found-one') }],
+        notary.seal,
+      );
+      const claimed = await store.claimDue(DAY, 1, '2026-03-15T12:02:00.000Z');
+      expect(claimed).toHaveLength(1);
+      expect(await store.queueFigures(DAY)).toEqual({
+        watched: 5,
+        due: 4,
+        claimed: 1,
+        unconfirmed: 1,
+        discoveredToday: 2,
+      });
+      // The next day: the lease has run out, so everything is due again, and nothing was discovered yet.
+      expect(await store.queueFigures('2026-03-16T00:00:00.000Z')).toEqual({
+        watched: 5,
+        due: 5,
+        claimed: 0,
+        unconfirmed: 1,
+        discoveredToday: 0,
+      });
+    });
+
     it('finds held components by a prefix of their name or id, bounded, and never a name only queued', async () => {
       const held = (component: ComponentRef) => ({
         ...githubObservation('acme/x', '2026-03-15', 'alive'),

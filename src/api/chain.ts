@@ -30,6 +30,7 @@ const count = (name: string, where: 'path' | 'query', description: string) =>
 const headRoute = createRoute({
   method: 'get',
   path: '/api/chain/head',
+  operationId: 'getChainHead',
   summary: 'The current head of the log over every dated observation',
   responses: { 200: json(HeadSchema, 'The head block with its signed C2SP checkpoint.') },
 });
@@ -37,6 +38,7 @@ const headRoute = createRoute({
 const checkpointRoute = createRoute({
   method: 'get',
   path: '/api/chain/checkpoint',
+  operationId: 'getCheckpoint',
   summary: 'The signed checkpoint note, verbatim',
   responses: {
     200: { content: { 'text/plain': { schema: z.string() } }, description: 'A C2SP tlog-checkpoint signed note.' },
@@ -46,6 +48,7 @@ const checkpointRoute = createRoute({
 const entryRoute = createRoute({
   method: 'get',
   path: '/api/chain/entries/{index}',
+  operationId: 'getLeaf',
   summary: 'The exact bytes of one leaf (RFC 8785 JSON); its hash is SHA-256(0x00 ‖ bytes)',
   request: { params: z.object({ index: count('index', 'path', 'Leaf index, from 0.') }) },
   responses: { 200: json(z.record(z.string(), z.unknown()), 'The leaf bytes, exactly as hashed.'), ...errorResponses },
@@ -56,6 +59,7 @@ export const ENTRIES_PAGE_MAX = 1000;
 const entriesRoute = createRoute({
   method: 'get',
   path: '/api/chain/entries',
+  operationId: 'listLeaves',
   summary: `Leaves [start, end) as JSON Lines, each line a leaf's exact bytes (at most ${ENTRIES_PAGE_MAX} a request)`,
   request: {
     query: z.object({
@@ -75,6 +79,7 @@ const entriesRoute = createRoute({
 const inclusionRoute = createRoute({
   method: 'get',
   path: '/api/chain/proof/inclusion',
+  operationId: 'getInclusionProof',
   summary: 'RFC 9162 inclusion proof of one leaf',
   request: {
     query: z.object({
@@ -88,6 +93,7 @@ const inclusionRoute = createRoute({
 const consistencyRoute = createRoute({
   method: 'get',
   path: '/api/chain/proof/consistency',
+  operationId: 'getConsistencyProof',
   summary: 'RFC 9162 consistency proof between two tree sizes',
   request: {
     query: z.object({

@@ -66,6 +66,7 @@ const query = (name: string, description: string, example: string) =>
 const changesRoute = createRoute({
   method: 'get',
   path: '/api/v1/changes',
+  operationId: 'listStateChanges',
   summary: 'State changes in log order: the change feed (JSON, or Atom 1.0)',
   description:
     'Each reading (observation or correction) whose asserted state differs from the component’s previous asserted reading in the log, ' +

@@ -36,6 +36,7 @@ const ObservationSchema = z.object({
 const disputeRoute = createRoute({
   method: 'post',
   path: '/api/v1/dispute',
+  operationId: 'disputeObservation',
   summary: 'Re-read a component’s public registry metadata now and record the result as a dated correction',
   description:
     'Appends a correction linked to today’s observation (or today’s first observation when there is none yet); never an edit of history. One dispute per component per day.',

@@ -11,6 +11,7 @@ const pathParam = (name: string, example: string) => z.string().openapi({ param:
 const entityRoute = createRoute({
   method: 'get',
   path: '/api/v1/entity/{owner}/{repo}',
+  operationId: 'getRepository',
   summary: 'The dated continuity series of one GitHub repository',
   description:
     'The state at `as_of` (default today) with the real date, source and censoring status of the observation it rests on, ' +
@@ -25,6 +26,7 @@ const entityRoute = createRoute({
 const orgRoute = createRoute({
   method: 'get',
   path: '/api/v1/org/{org}',
+  operationId: 'getOrg',
   summary: 'The held observations under an owner namespace',
   request: { params: z.object({ org: pathParam('org', 'expressjs') }), query: AsOfQuery },
   responses: { 200: json(OrgAnswerSchema, 'One answer per repository held under the owner.'), ...errorResponses },

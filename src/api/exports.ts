@@ -23,6 +23,7 @@ const DumpSchema = z
 const listRoute = createRoute({
   method: 'get',
   path: '/api/v1/exports',
+  operationId: 'listExports',
   summary: 'The daily dumps of the log (one JSON Lines file per UTC day of leaves)',
   description:
     'Each dump starts with a header: origin, verifier keys, `start`, `tree_size`, the signed checkpoint (and a consistency proof when it is for a later tree), ' +
@@ -43,6 +44,7 @@ const name = z
 const fileRoute = createRoute({
   method: 'get',
   path: '/api/v1/exports/{name}',
+  operationId: 'getExport',
   summary: 'One daily dump, as JSON Lines',
   request: { params: z.object({ name }) },
   responses: {

@@ -62,6 +62,8 @@ export function registerFactRoutes(app: OpenAPIHono, deps: AppFactDeps): void {
       createRoute({
         method: 'get',
         path: `/v1/${route.path}/{kind}/{id}`,
+        // trust_score → getTrustScore: a name code generators turn into a method.
+        operationId: `get${route.path.replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase())}`,
         summary: route.summary,
         description: route.description,
         request: { params },

@@ -19,6 +19,7 @@ export const STORE_UNAVAILABLE_HEADERS = {
 const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
+  operationId: 'getHealth',
   summary: 'Whether the store is reachable, and the log’s size',
   responses: {
     200: json(HealthSchema, 'The store answers.'),

@@ -62,29 +62,51 @@ export interface McpOptions {
   version: string;
 }
 
+/** An error as this endpoint answers it: a JSON-RPC error, with `detail` as on every Tended error. */
+const RpcError = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.null(),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+    detail: z.string(),
+  })
+  .openapi('JsonRpcError');
+const foreignHost = json(RpcError, 'The server listens on a loopback address and the Host is not a loopback name.');
+
 export function registerMcpRoutes(app: OpenAPIHono, deps: ToolDeps, options: McpOptions): void {
   const loopbackBind = options.listenHost !== undefined && isLoopbackAddress(options.listenHost);
   for (const route of [
     createRoute({
       method: 'post',
       path: '/mcp',
+      operationId: 'mcpMessage',
       summary: 'MCP over streamable HTTP: one JSON-RPC message, or a batch (protocol 2025-03-26)',
       responses: {
         200: json(z.unknown(), 'The JSON-RPC answer (an array for a batch).'),
         202: { description: 'The input held only notifications.' },
+        400: json(RpcError, 'Not a JSON-RPC message, an empty batch, or a batch larger than the rate limit allows.'),
+        403: foreignHost,
+        413: json(RpcError, 'The body is larger than this endpoint reads.'),
+        415: json(RpcError, 'The Content-Type is not application/json.'),
       },
     }),
     createRoute({
       method: 'get',
       path: '/mcp',
+      operationId: 'describeMcp',
       summary: 'Describes the MCP endpoint and its tools (405 to Accept: text/event-stream)',
-      responses: { 200: json(DescriptorSchema, 'The endpoint and its tools.') },
+      responses: {
+        200: json(DescriptorSchema, 'The endpoint and its tools.'),
+        403: foreignHost,
+        405: json(RpcError, 'Accept asked for an event stream, which this endpoint does not offer.'),
+      },
     }),
     createRoute({
       method: 'delete',
       path: '/mcp',
+      operationId: 'endMcpSession',
       summary: 'Acknowledges a session end; the endpoint is stateless, so nothing is ended',
-      responses: { 200: json(z.object({ detail: z.string() }), 'Acknowledged.') },
+      responses: { 200: json(z.object({ detail: z.string() }), 'Acknowledged.'), 403: foreignHost },
     }),
   ]) {
     app.openAPIRegistry.registerPath(route);

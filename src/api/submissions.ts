@@ -136,6 +136,7 @@ const submissionResponses = {
 const manifestRoute = createRoute({
   method: 'post',
   path: '/api/v1/manifest',
+  operationId: 'checkManifest',
   summary: 'One dated result per component a manifest names',
   description:
     'JSON `{"components":[{"name","kind"}]}` (kind: github, npm, pypi, docker), or `{"filename"?, "content"}` holding a pasted GitHub Actions workflow, Dockerfile, package.json or requirements.txt, or the file itself as the body. The format comes from `?format=`, then `filename`, then the content. Nothing is stored.',
@@ -157,6 +158,7 @@ const manifestRoute = createRoute({
 const sbomRoute = createRoute({
   method: 'post',
   path: '/api/v1/sbom',
+  operationId: 'checkSbom',
   summary: 'One dated result per component of a CycloneDX or SPDX SBOM (max 4 MB)',
   description:
     'CycloneDX 1.2–1.7 JSON or XML, SPDX 2.2/2.3 JSON, YAML or tag-value, SPDX 3.0 JSON-LD; by content type or detection. Parsed in memory, never stored or logged.',

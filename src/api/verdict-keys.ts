@@ -51,6 +51,7 @@ const KeySetSchema = z
 const route = createRoute({
   method: 'get',
   path: '/.well-known/service-verdict-keys.json',
+  operationId: 'getVerdictKeys',
   summary: 'The verdict key set to pin (JWK Set); 404 while verdict envelopes are off',
   description:
     'A published key is never removed: a rotated key stays, marked retired, with its validity window. `?version=N` serves an earlier version, so a client that pinned it can walk the chain of versions to the newest (`tended verify-verdict --keys` repeated).',

@@ -4,6 +4,7 @@ import { logNotary, systemClock, type RecordDeps } from '../operations/deps.js';
 import type { CliWiring } from './wiring.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import { createSources } from '../upstreams/sources.js';
+import type { UpstreamWatcher } from '../upstreams/source.js';
 
 /** Opens the store and the signing key: what every command that reads or writes the record needs. */
 export async function openRecord(
@@ -31,7 +32,11 @@ export async function openRecord(
 export const PASS_OPTIONS = { batch: 50, concurrency: 8, leaseMs: 2 * 60_000 } as const;
 
 /** openRecord plus the upstream readers, with conditional-request validators kept in the store. */
-export async function openObserver(config: Config, wiring: CliWiring): Promise<ObserverDeps> {
+export async function openObserver(
+  config: Config,
+  wiring: CliWiring,
+  options: { watcher?: UpstreamWatcher } = {},
+): Promise<ObserverDeps> {
   const deps = await openRecord(config, wiring);
   const sources = createSources({
     urls: config.upstreams,
@@ -40,6 +45,7 @@ export async function openObserver(config: Config, wiring: CliWiring): Promise<O
     timeoutMs: 15_000,
     concurrency: 4,
     cache: { get: (url) => deps.store.cacheGet(url), set: (url, entry) => deps.store.cacheSet(url, entry) },
+    ...(options.watcher ? { watcher: options.watcher } : {}),
   });
   return { ...deps, sources };
 }

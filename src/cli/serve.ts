@@ -15,12 +15,15 @@ import { ParsePool } from '../operations/parse-pool.js';
 import { OBSERVER_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { openObserver, PASS_OPTIONS } from './record.js';
 import { openVerdicts } from './signing.js';
+import { listenMetrics, ServiceMetrics } from './metrics.js';
 import type { CliWiring } from './wiring.js';
 
 /** `tended serve`: the HTTP service until SIGINT/SIGTERM, then a clean close of the store. */
 export async function serveCommand(config: Config, wiring: CliWiring): Promise<number> {
   const log = pino({ base: undefined });
-  const deps = await openObserver(config, wiring);
+  // Made first, so the upstream clients, the edge and the hot path can be handed their parts.
+  const metrics = config.metrics ? new ServiceMetrics() : null;
+  const deps = await openObserver(config, wiring, metrics ? { watcher: metrics.upstreams } : {});
   const limiter = createRateLimiter({
     free: config.rateLimitFree,
     keyed: config.rateLimitKey,
@@ -48,6 +51,13 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   // Submissions are parsed in worker threads, each parse under a deadline and a heap budget.
   const parsing = new ParsePool(config.parsing);
   await parsing.ready();
+  metrics?.watch({
+    store: deps.store,
+    clock: deps.clock,
+    caches: { entity: entityAnswers, badge: badgeAnswers, page: packagePages },
+    parsing,
+    discoveryDaily: config.discovery.dailyCap,
+  });
   // One set of deps for the app and the page provider: the pages' base URL and threshold are the same.
   const appDeps = {
     ...deps,
@@ -66,10 +76,11 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     publicUrl: config.publicUrl,
     exportDir: config.exportDir,
     discovery: config.discovery,
+    ...(metrics ? { requests: metrics.requests } : {}),
   };
   const app = build(appDeps);
   const providers = hotProviders(appDeps, appDeps, { signed: verdicts !== null });
-  const hot = hotReads({ limiter, providers });
+  const hot = hotReads({ limiter, providers, ...(metrics ? { requests: metrics.requests } : {}) });
   const server = listen(
     app.fetch,
     { port: config.port, host: config.host },
@@ -89,17 +100,29 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     SERVER_TIMEOUTS,
     hot,
   );
+  const metricsServer =
+    metrics && config.metrics
+      ? listenMetrics(metrics, config.metrics, (port) => {
+          log.info({ port, host: config.metrics!.host }, 'metrics listening');
+          wiring.stdout.write(`tended: metrics on http://${urlHost(config.metrics!.host)}:${port}/metrics\n`);
+        })
+      : null;
   const schedule = config.observer
     ? startSchedule(deps, {
         ...PASS_OPTIONS,
         discoveryDailyCap: config.discovery.dailyCap,
         everyMs: OBSERVER_PASS_MS,
-        onPass: (report) => log.info({ ...report }, 'observer pass'),
-        onError: (error) =>
+        onPass: (report) => {
+          metrics?.pass(report);
+          log.info({ ...report }, 'observer pass');
+        },
+        onError: (error) => {
+          metrics?.passFailed();
           log.error(
             { err: error instanceof Error ? error.message : String(error) },
             'observer pass failed; trying again shortly',
-          ),
+          );
+        },
       })
     : null;
   await new Promise<void>((resolve) => {
@@ -111,11 +134,17 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
   await schedule?.stop();
   await limiter.close();
   await parsing.close();
   await deps.store.close();
   return 0;
+}
+
+/** An address as a URL writes it: an IPv6 one in brackets. */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**

@@ -32,3 +32,18 @@ describe('TENDED_DISCOVERY_SHARE', () => {
     expect(() => loadConfig(env)).toThrow(why);
   });
 });
+
+describe('TENDED_METRICS_ADDRESS', () => {
+  it('is off by default and takes host:port or [v6]:port, never the service’s own address', () => {
+    expect(loadConfig({}).metrics).toBeNull();
+    expect(loadConfig({ TENDED_METRICS_ADDRESS: '127.0.0.1:9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ TENDED_METRICS_ADDRESS: '[::1]:9464' }).metrics).toEqual({ host: '::1', port: 9464 });
+    expect(loadConfig({ TENDED_METRICS_ADDRESS: 'metrics.internal:0' }).metrics).toEqual({
+      host: 'metrics.internal',
+      port: 0,
+    });
+    for (const bad of ['9464', '127.0.0.1', '127.0.0.1:99999', 'http://127.0.0.1:9464', '::1:9464'])
+      expect(() => loadConfig({ TENDED_METRICS_ADDRESS: bad }), bad).toThrow(/TENDED_METRICS_ADDRESS/);
+    expect(() => loadConfig({ TENDED_METRICS_ADDRESS: '127.0.0.1:8080' })).toThrow(/the service's own address/);
+  });
+});

@@ -44,6 +44,8 @@ export interface Config {
   readonly answerCacheBytes: number;
   /** TENDED_PARSE_THREADS, TENDED_PARSE_DEADLINE_MS, TENDED_PARSE_MEMORY_MB: the parse pool (DESIGN §8c). */
   readonly parsing: ParsePoolOptions;
+  /** TENDED_METRICS_ADDRESS: where `serve` answers GET /metrics, apart from the service; null, nowhere. */
+  readonly metrics: { readonly host: string; readonly port: number } | null;
 }
 
 const onOff = z.enum(['on', 'off']);
@@ -126,6 +128,18 @@ const Env = z.object({
   TENDED_PARSE_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_PARSE_OPTIONS.deadlineMs),
   // At least 64 MB: the parsers' own code and one honest 4 MB SBOM's tree need about that.
   TENDED_PARSE_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(DEFAULT_PARSE_OPTIONS.memoryMb),
+  // host:port, [v6]:port; its own listener, so never the service's own address (checked below).
+  TENDED_METRICS_ADDRESS: z
+    .string()
+    .regex(
+      /^(?:\[[\d.:a-f]+\]|[\w.-]+):\d{1,5}$/i,
+      'TENDED_METRICS_ADDRESS is host:port where GET /metrics is served, e.g. 127.0.0.1:9464 or [::1]:9464',
+    )
+    .refine(
+      (v) => Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535,
+      'TENDED_METRICS_ADDRESS: the port is at most 65535',
+    )
+    .optional(),
   // A directory path; a control character in it is always a mistake (often a pasted newline).
   TENDED_EXPORT_DIR: z
     .string()
@@ -151,6 +165,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (e.TENDED_DISCOVERY_SHARE !== undefined && e.TENDED_DISCOVERY_SHARE > e.TENDED_DISCOVERY_DAILY)
     throw new ConfigError(
       `invalid configuration:\n  TENDED_DISCOVERY_SHARE: ${e.TENDED_DISCOVERY_SHARE} is more than TENDED_DISCOVERY_DAILY (${e.TENDED_DISCOVERY_DAILY}); a share that large lets one client spend the whole day`,
+    );
+  const metrics = e.TENDED_METRICS_ADDRESS === undefined ? null : hostAndPort(e.TENDED_METRICS_ADDRESS);
+  if (metrics && metrics.port !== 0 && metrics.port === e.PORT && metrics.host === e.HOST)
+    throw new ConfigError(
+      `invalid configuration:\n  TENDED_METRICS_ADDRESS: ${e.TENDED_METRICS_ADDRESS} is the service's own address (HOST:PORT); metrics need an address of their own`,
     );
   const dataDir = e.DATABASE_URL.startsWith('sqlite:') ? dirOf(e.DATABASE_URL.slice('sqlite:'.length)) : './data';
   const strip = (u: string) => trimTrailing(u, '/');
@@ -198,8 +217,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       // Unset, the default, but never more than the day itself (a small deployment's bound).
       clientShare: e.TENDED_DISCOVERY_SHARE ?? Math.min(DISCOVERY_SHARE_DEFAULT, e.TENDED_DISCOVERY_DAILY),
     }),
+    metrics: metrics && Object.freeze(metrics),
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });
+}
+
+/** `127.0.0.1:9464` → host and port; `[::1]:9464` → `::1` and 9464 (the brackets are the address's notation only). */
+function hostAndPort(address: string): { host: string; port: number } {
+  const colon = address.lastIndexOf(':');
+  const host = address.slice(0, colon);
+  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port: Number(address.slice(colon + 1)) };
 }
 
 function dirOf(path: string): string {

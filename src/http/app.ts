@@ -26,6 +26,8 @@ import type { BadgeCache } from '../pages/badge-answer.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
+import { openApiDocument } from './openapi-document.js';
+import { methodLabel, routeLabel, type RequestMetrics } from './request-metrics.js';
 import { bodyCap } from './body-cap.js';
 import { SUBMISSION_LIMIT_BYTES } from '../api/body.js';
 import type { RateLimiter } from '../limits/limiter.js';
@@ -61,6 +63,8 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly headAnswers?: HeadAnswers;
   /** Where submissions are parsed (worker threads under a deadline); the process's default pool when absent. */
   readonly parsing?: ParsePool;
+  /** Told of every answer by route pattern, method, status and time (the operator's metrics); absent, nothing is. */
+  readonly requests?: RequestMetrics;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -75,9 +79,15 @@ export function build(deps: AppDeps): OpenAPIHono {
   const limit = deps.limiter ? rateLimit(deps.limiter, deps.store) : null;
   const caching = dataAnswerCaching(() => deps.clock.now());
   // One edge middleware rather than several: each hono middleware is a step on every request.
+  const requests = deps.requests;
   app.use('*', async (c, next) => {
+    const started = requests ? performance.now() : 0;
     const method = c.req.method;
-    if (method === 'OPTIONS' && c.req.header('access-control-request-method')) return preflightResponse();
+    if (method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- hono types a middleware context's input as `any`
+      requests?.answered(routeLabel(c), 'OPTIONS', 204, (performance.now() - started) / 1000);
+      return preflightResponse();
+    }
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
     // The rate limit runs inside this step rather than as a middleware of its own; it counts every
@@ -121,6 +131,9 @@ export function build(deps: AppDeps): OpenAPIHono {
     if (headers.get('content-type')?.startsWith('text/html')) {
       for (const [name, value] of HTML_SECURITY_HEADERS) if (!headers.has(name)) headers.set(name, value);
     }
+    // The time to the answer's headers: a streamed body (an export) goes on after it.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- hono types a middleware context's input as `any`
+    requests?.answered(routeLabel(c), methodLabel(method), c.res.status, (performance.now() - started) / 1000);
   });
   // Every POST body has a cap, whatever reads it; the submission routes also cap while streaming.
   const tooLarge = (bytes: number) => (c: Context) =>
@@ -147,17 +160,22 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerBadgeRoutes(app, deps, deps.badgeAnswers);
   registerPageRoutes(app, deps);
 
-  app.doc31('/api/v1/docs', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Tended',
+  // Built on the first ask and kept (the routes do not change once registered); only its server
+  // is per request: TENDED_PUBLIC_URL when set, else the address asked at, so one client's Host
+  // header never becomes what the next client is told.
+  let document: ReturnType<typeof openApiDocument> | null = null;
+  app.get('/api/v1/docs', (c) => {
+    document ??= openApiDocument(app, {
       version: API_VERSION,
-      description:
-        'A dated, verifiable record of whether software components are still maintained. ' +
-        'Every observation has a date, a state and its evidence; a date with no observation is "not observed"; ' +
-        'no composite score is offered. Data is CC-BY-4.0.',
-      license: { name: 'CC-BY-4.0 (data)', url: 'https://creativecommons.org/licenses/by/4.0/' },
-    },
+      info: {
+        title: 'Tended',
+        description:
+          'A dated, verifiable record of whether software components are still maintained. ' +
+          'Every observation has a date, a state and its evidence; a date with no observation is "not observed"; ' +
+          'no composite score is offered. Data is CC-BY-4.0.',
+      },
+    });
+    return c.json({ ...document, servers: [{ url: deps.publicUrl ?? new URL(c.req.url).origin }] });
   });
 
   app.notFound((c) => {

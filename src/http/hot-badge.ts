@@ -41,5 +41,12 @@ export function hotBadges(deps: DiscoveryDeps, badges: BadgeCache): HotProvider 
 function hotBadge(badge: Rendered, format: BadgeFormat): HotAnswer {
   const headers = ['cache-control', badge.cacheControl, 'last-modified', badge.lastModified];
   for (const [name, value] of Object.entries(badgeExtraHeaders(format) ?? {})) headers.push(name, value);
-  return { body: badge.body, contentType: badge.contentType, etag: badge.etag, headers, licensed: true };
+  return {
+    body: badge.body,
+    contentType: badge.contentType,
+    etag: badge.etag,
+    headers,
+    licensed: true,
+    route: '/badge/:kind/:file{.+}',
+  };
 }

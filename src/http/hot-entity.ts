@@ -31,6 +31,7 @@ export function hotEntityAnswers(deps: DiscoveryDeps, answers: AnswerCache<Entit
           etag: cached.etag,
           headers: ['cache-control', answerCacheControl(asOf, deps.clock.now())],
           licensed: true,
+          route: '/api/v1/entity/:owner/:repo',
         };
       };
     },

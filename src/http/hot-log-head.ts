@@ -18,6 +18,7 @@ export function hotLogHead(deps: RecordDeps, heads: HeadAnswers): HotProvider {
       etag: head.jsonEtag,
       headers: ['cache-control', currentAnswerCacheControl(deps.clock.now())],
       licensed: true,
+      route: '/api/chain/head',
     };
   };
   const checkpointRead = async () => {
@@ -28,6 +29,7 @@ export function hotLogHead(deps: RecordDeps, heads: HeadAnswers): HotProvider {
       etag: head.checkpointEtag,
       headers: ['cache-control', currentAnswerCacheControl(deps.clock.now())],
       licensed: true,
+      route: '/api/chain/checkpoint',
     };
   };
   return {

@@ -57,13 +57,32 @@ export function hotPackagePages(deps: PageDeps, pages: PackagePageCache): HotPro
         // An invalid name rejects here: the framework meets it again and explains it.
         const v = await packageVersion(deps, kind, name, dated.asOf);
         const page = await renderedPackagePage(deps, pages, v, minDependents, baseUrl);
-        return 'reason' in page ? undefined : hotPage(page);
+        return 'reason' in page ? undefined : hotPage(page, pageRoute(kind, path));
       };
     },
   }));
 }
 
-function hotPage(page: Rendered): HotAnswer {
+/** The framework's pattern for each page route (pages/routes.ts): the metrics label a hot page shares. */
+const PAGE_ROUTES: Partial<Record<ComponentKind, string>> = {
+  pypi: '/pypi/:name',
+  cargo: '/cargo/:name',
+  gem: '/gem/:name',
+  maven: '/maven/:group/:artifact',
+  composer: '/composer/:vendor/:name',
+  golang: '/golang/*',
+  github: '/github/:owner/:repo',
+  nuget: '/nuget/:name',
+  distro: '/distro/:product/:release',
+  docker: '/docker/*',
+};
+
+function pageRoute(kind: ComponentKind, path: string): string {
+  if (kind === 'npm') return path.includes('/') ? '/npm/:scope/:name' : '/npm/:name';
+  return PAGE_ROUTES[kind] ?? `/${kind}/*`;
+}
+
+function hotPage(page: Rendered, route: string): HotAnswer {
   return {
     body: page.body,
     contentType: page.contentType,
@@ -71,6 +90,7 @@ function hotPage(page: Rendered): HotAnswer {
     headers: ['cache-control', page.cacheControl, 'last-modified', page.lastModified],
     bodyHeaders: HTML_HEADERS,
     licensed: false,
+    route,
   };
 }
 

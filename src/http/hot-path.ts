@@ -6,6 +6,7 @@ import { addressOf } from './client-address.js';
 import { EXPOSE_HEADERS } from './cors.js';
 import { noneMatch } from './http-caching.js';
 import { policyHeaderOf, SPENT } from './rate-limit.js';
+import type { RequestMetrics } from './request-metrics.js';
 
 /** A Node request listener: the framework's, which the hot path hands every request it does not answer. */
 export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -49,6 +50,8 @@ export interface HotAnswer {
    * paths); a human page does not.
    */
   licensed: boolean;
+  /** The framework's pattern for the route this answer stands in for: one metrics label for both. */
+  route: string;
 }
 
 /** The read a provider makes once the request's token is spent; undefined hands the request over. */
@@ -78,12 +81,14 @@ export interface HotProvider {
 export function hotReads(options: {
   limiter: RateLimiter;
   providers: readonly HotProvider[];
+  /** Told of every answer written here, as the framework's edge tells of its own. */
+  requests?: RequestMetrics;
 }): (framework: Listener) => Listener {
-  const { limiter, providers } = options;
+  const { limiter, providers, requests } = options;
   const policyHeader = policyHeaderOf(limiter);
   const trustProxy = limiter.trustProxy;
 
-  const write = (req: IncomingMessage, res: ServerResponse, answer: HotAnswer, take: Take) => {
+  const write = (req: IncomingMessage, res: ServerResponse, answer: HotAnswer, take: Take, started: number) => {
     const headers = [
       'access-control-allow-origin',
       '*',
@@ -104,12 +109,14 @@ export function hotReads(options: {
     if (noneMatch(req.headers['if-none-match'], answer.etag)) {
       res.writeHead(304, headers);
       res.end();
+      requests?.answered(answer.route, 'GET', 304, (performance.now() - started) / 1000);
       return;
     }
     headers.push('content-type', answer.contentType, 'content-length', String(answer.body.byteLength));
     if (answer.bodyHeaders) for (const value of answer.bodyHeaders) headers.push(value);
     res.writeHead(200, headers);
     res.end(answer.body);
+    requests?.answered(answer.route, 'GET', 200, (performance.now() - started) / 1000);
   };
 
   return (framework) => (req, res) => {
@@ -141,6 +148,8 @@ export function hotReads(options: {
       (req.socket as { encrypted?: boolean }).encrypted === true,
     );
     if (read === undefined) return framework(req, res);
+    // Measured from here, as the framework's edge measures from its first step.
+    const started = requests ? performance.now() : 0;
 
     const client = addressOf(req.socket.remoteAddress, trustProxy, () => {
       const forwarded = h['x-forwarded-for'];
@@ -153,7 +162,7 @@ export function hotReads(options: {
     const answer = (take: Take) => {
       if (!take.allowed) return handOver(take);
       return read().then(
-        (found) => (found ? write(req, res, found, take) : handOver(take)),
+        (found) => (found ? write(req, res, found, take, started) : handOver(take)),
         // The framework meets the same fault, logs it and answers it (a 503 for a store away).
         () => handOver(take),
       );

@@ -21,6 +21,12 @@ export function weakTag(content: string | Uint8Array): string {
 export class AnswerCache<T> {
   private readonly entries = new Map<string, { value: T; bytes: number }>();
   private heldBytes = 0;
+  /**
+   * Lookups that found an answer, and that did not: plain counts the operator's metrics read when
+   * scraped, so a hit on the hot path costs one increment and nothing more.
+   */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly capacity: number,
@@ -33,6 +39,7 @@ export class AnswerCache<T> {
   get(key: string): T | undefined {
     const entry = this.entries.get(key);
     if (entry !== undefined) {
+      this.hits++;
       // Re-insert so Map order tracks recency; the first key is then the least recently used.
       if (key !== this.newest) {
         this.entries.delete(key);
@@ -41,7 +48,14 @@ export class AnswerCache<T> {
       }
       return entry.value;
     }
+    this.misses++;
     return undefined;
+  }
+
+  /** A found answer its reader found out of date (read-entity.ts checks the version): a miss after all. */
+  stale(): void {
+    this.hits--;
+    this.misses++;
   }
 
   set(key: string, value: T): void {

@@ -76,7 +76,21 @@ const fromSource = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(fromSource ? './parse-worker-from-source.mjs' : './parse-worker.js', import.meta.url);
 const WORKER_DATA = fromSource ? { entry: new URL('./parse-worker.ts', import.meta.url).href } : undefined;
 
+/** How parses ended, as the operator's metrics count them (read when scraped). */
+export interface ParseCounts {
+  parsed: number;
+  /** Past the deadline or the heap: answered 422 "too complex to check". */
+  tooComplex: number;
+  /** No worker free and the queue full, or a wait too long: answered 503. */
+  busy: number;
+  /** The input was refused as malformed (422, 400): the parser did its work. */
+  refused: number;
+  /** A worker fault: a 500. */
+  failed: number;
+}
+
 export class ParsePool {
+  readonly counts: ParseCounts = { parsed: 0, tooComplex: 0, busy: 0, refused: 0, failed: 0 };
   private readonly slots = new Set<Slot>();
   private readonly waiting: Task[] = [];
   private closed = false;
@@ -109,6 +123,30 @@ export class ParsePool {
 
   /** Parses one submission off the main thread; rejects with the error a person should get. */
   parse(job: ParseJob): Promise<SubmittedComponents> {
+    return this.queued(job).then(
+      (parsed) => {
+        this.counts.parsed++;
+        return parsed;
+      },
+      (error: Error) => {
+        if (error instanceof TooComplexError) this.counts.tooComplex++;
+        else if (error instanceof ParseBusyError) this.counts.busy++;
+        else if (error instanceof ValidationError || error instanceof MalformedJsonError || error instanceof InputError)
+          this.counts.refused++;
+        else this.counts.failed++;
+        throw error;
+      },
+    );
+  }
+
+  /** Workers parsing now, and submissions waiting for one. */
+  get load(): { busy: number; waiting: number; threads: number } {
+    let busy = 0;
+    for (const slot of this.slots) if (slot.task !== null) busy++;
+    return { busy, waiting: this.waiting.length, threads: this.options.threads };
+  }
+
+  private queued(job: ParseJob): Promise<SubmittedComponents> {
     if (this.closed) return Promise.reject(new ParseBusyError());
     if (!this.warm) this.warmUp();
     return new Promise((resolve, reject) => {

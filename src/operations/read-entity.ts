@@ -150,7 +150,10 @@ async function heldAnswer(
 ): Promise<EntityJson | undefined> {
   const key = entityKey(ref, asOf, today, signing?.head.tree_size);
   const cached = cache.get(key);
-  if (cached && cached.version === (await deps.store.componentVersion(ref))) return cached;
+  if (cached) {
+    if (cached.version === (await deps.store.componentVersion(ref))) return cached;
+    cache.stale();
+  }
   const rows = await deps.store.seriesAt(ref, asOf ?? today);
   const version = rows.series.at(-1)?.leaf_index;
   if (version === undefined) return undefined;

@@ -48,6 +48,7 @@ const asOfQuery = z.object({
 const svgRoute = createRoute({
   method: 'get',
   path: '/badge/{kind}/{id}.svg',
+  operationId: 'getBadgeSvg',
   summary: 'A dated badge: the state and the date of the observation it rests on',
   description:
     'An SVG image such as `maintained? | archived · 2025-08-01`; "not checked" when the record holds no observation on or before as_of. ' +
@@ -78,6 +79,7 @@ const ShieldsEndpoint = z
 const jsonRoute = createRoute({
   method: 'get',
   path: '/badge/{kind}/{id}.json',
+  operationId: 'getBadgeJson',
   summary: 'The same badge as a shields.io endpoint document',
   description:
     'For `https://img.shields.io/endpoint?url=…`. Errors are endpoint documents too (`isError: true`, status 400 or 404), since shields.io reads no other shape.',

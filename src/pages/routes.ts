@@ -346,6 +346,7 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
 const verifyRoute = createRoute({
   method: 'get',
   path: '/verify',
+  operationId: 'verifyLog',
   summary: 'Human and machine verification page for the log',
   description:
     'HTML by default: the browser checks the signed checkpoint and an inclusion proof itself (WebCrypto). With Accept: application/json, the head, the verifier key and where each proof lives.',

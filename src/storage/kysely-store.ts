@@ -254,6 +254,10 @@ export class KyselyStore implements Store {
     return watch.watchList(this.db);
   }
 
+  queueFigures(now: string) {
+    return watch.queueFigures(this.db, now);
+  }
+
   claimDue(now: string, limit: number, leaseUntil: string) {
     return watch.claimDue(this.db, this.backend, now, limit, leaseUntil);
   }

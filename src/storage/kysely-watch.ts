@@ -8,7 +8,7 @@ import {
 } from '../domain/component.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
-import type { CachedAnswer, WatchEntry } from './store.js';
+import type { CachedAnswer, QueueFigures, WatchEntry } from './store.js';
 
 /**
  * The observer's bookkeeping (watch list, claims, conditional-request cache): queries shared by
@@ -98,6 +98,41 @@ export async function watchList(db: Db): Promise<WatchEntry[]> {
     discovered: Number(r.discovered) === 1,
     unconfirmed: Number(r.discovered) === 1 && !r.held,
   }));
+}
+
+/**
+ * The watch list counted in one pass (and the day's discovery count): a scan of `watch`, which a
+ * scrape every 15 s or more can afford at millions of rows; nothing here is on a request's path.
+ */
+export async function queueFigures(db: Db, at: string): Promise<QueueFigures> {
+  const now = instant(at);
+  const row = await db
+    .selectFrom('watch')
+    .select([
+      sql<number | string>`count(*)`.as('watched'),
+      sql<
+        number | string
+      >`count(CASE WHEN due_at <= ${now} AND (claimed_until IS NULL OR claimed_until < ${now}) THEN 1 END)`.as('due'),
+      sql<number | string>`count(CASE WHEN claimed_until >= ${now} THEN 1 END)`.as('claimed'),
+      sql<
+        number | string
+      >`count(CASE WHEN discovered = 1 AND NOT EXISTS (SELECT 1 FROM observations o WHERE o.component_id = watch.component_id) THEN 1 END)`.as(
+        'unconfirmed',
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  const day = await db
+    .selectFrom('discovery_days')
+    .select('queued')
+    .where('day', '=', now.slice(0, 10))
+    .executeTakeFirst();
+  return {
+    watched: Number(row.watched),
+    due: Number(row.due),
+    claimed: Number(row.claimed),
+    unconfirmed: Number(row.unconfirmed),
+    discoveredToday: Number(day?.queued ?? 0),
+  };
 }
 
 export async function claimDue(

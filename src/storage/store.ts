@@ -105,6 +105,8 @@ export interface Store {
   extendClaims(refs: ComponentRef[], leaseUntil: string): Promise<void>;
   /** Ends claims: the components are next due at `nextDue`. */
   releaseWatch(refs: ComponentRef[], nextDue: string): Promise<void>;
+  /** The watch list's figures at `now`, for the operator's metrics: one query, nothing written. */
+  queueFigures(now: string): Promise<QueueFigures>;
   /**
    * Discovery: which of `refs` are on the watch list and, with `options.add`, puts the others on
    * it marked discovered, due at `at`, up to `options.dailyCap` names per UTC day across every
@@ -225,6 +227,19 @@ export interface WatchEntry {
   discovered: boolean;
   /** Discovered and not yet shown public by a read: nothing of it is published until one does. */
   unconfirmed: boolean;
+}
+
+export interface QueueFigures {
+  /** Components on the watch list, watched or discovered. */
+  watched: number;
+  /** Due at `now` and not claimed: what the observer has yet to read. */
+  due: number;
+  /** Claimed by a worker whose lease still runs. */
+  claimed: number;
+  /** Discovered and not yet shown public by a read. */
+  unconfirmed: number;
+  /** Names discovery queued on `now`'s UTC day, counted against TENDED_DISCOVERY_DAILY. */
+  discoveredToday: number;
 }
 
 export interface QueueOptions {

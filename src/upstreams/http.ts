@@ -11,7 +11,7 @@ import type { UnreachableReason } from '../domain/state.js';
 import { rateLimitOf, retryAfterMs, spentUntil } from './rate-limit.js';
 import { Pace, Slots } from './request-slots.js';
 import { contentType, messageOf, parseJson, readCapped } from './response-body.js';
-import type { ConditionalCache } from './source.js';
+import type { ConditionalCache, UpstreamOutcome, UpstreamWatcher } from './source.js';
 
 /** How the evidence of a request never sent (its upstream held back) begins; see heldBackUntil. */
 export const NOT_SENT = 'not sent:';
@@ -82,6 +82,8 @@ export interface HttpClientOptions {
    * keep to a rate (crates.io's API: one request a second). Measured on the real clock.
    */
   minIntervalMs?: number;
+  /** Told of every answer and every hold, for the operator's metrics; nothing else reads it. */
+  watcher?: UpstreamWatcher;
 }
 
 const MAX_REDIRECTS = 5;
@@ -116,6 +118,12 @@ export class HttpClient {
 
   /** GETs a JSON resource, following redirects by hand and re-validating cached facts. */
   async get<F extends EvidenceValue>(url: string, spec: RequestSpec<F>): Promise<Answer<F>> {
+    const answer = await this.follow<F>(url, spec);
+    this.options.watcher?.answer(this.options.upstream, outcomeOf(answer));
+    return answer;
+  }
+
+  private async follow<F extends EvidenceValue>(url: string, spec: RequestSpec<F>): Promise<Answer<F>> {
     const redirects: Redirect[] = [];
     let current = url;
     for (;;) {
@@ -252,6 +260,7 @@ export class HttpClient {
     if (until > this.blockedUntil) {
       this.blockedUntil = until;
       this.blockedBy = why;
+      this.options.watcher?.hold(this.options.upstream, until);
     }
   }
 
@@ -315,6 +324,13 @@ export class HttpClient {
   ): Answer<never> {
     return { kind: 'unreachable', url, reason, evidence, redirects };
   }
+}
+
+function outcomeOf(answer: Answer<unknown>): UpstreamOutcome {
+  if (answer.kind === 'facts') return answer.status === 304 ? 'not_modified' : 'ok';
+  if (answer.kind === 'status') return answer.status === 404 || answer.status === 410 ? 'not_found' : 'other_status';
+  // deferred() marks a request its hold kept from being sent.
+  return answer.reason === 'rate_limited' && 'rate_limited_by' in answer.evidence ? 'held' : answer.reason;
 }
 
 function safeUrl(location: string, base: string): string | null {

@@ -4,7 +4,7 @@
  */
 import type { ComponentKind, ComponentRef } from '../domain/component.js';
 import type { EvidenceValue } from '../domain/observation.js';
-import type { Signals } from '../domain/state.js';
+import type { Signals, UnreachableReason } from '../domain/state.js';
 import type { OwnerRepositories } from './github/owner-repositories.js';
 
 export interface Reading {
@@ -96,6 +96,18 @@ export function everyUpstreamAt(url: string): UpstreamUrls {
   };
 }
 
+/**
+ * What one GET came to, as the metrics count it: a bounded set, never a URL. `held` is a request
+ * not sent because the upstream's hold still runs; `rate_limited` an answer that asked to wait.
+ */
+export type UpstreamOutcome = 'ok' | 'not_modified' | 'not_found' | 'other_status' | 'held' | UnreachableReason;
+
+export interface UpstreamWatcher {
+  answer(upstream: string, outcome: UpstreamOutcome): void;
+  /** The upstream holds every reader back until `untilMs` (epoch ms, on the client's clock). */
+  hold(upstream: string, untilMs: number): void;
+}
+
 export interface UpstreamOptions {
   /** Base URLs without a trailing slash; a base may carry a path (http://host:1/github) which every request keeps. */
   urls: UpstreamUrls;
@@ -108,6 +120,8 @@ export interface UpstreamOptions {
   cache: ConditionalCache;
   /** The clock rate-limit holds are measured by (default Date.now): the observer's own, in tests. */
   now?: () => number;
+  /** Told of every answer and hold, by upstream (the operator's metrics); absent, nothing is told. */
+  watcher?: UpstreamWatcher;
 }
 
 export type Sources = Record<ComponentKind, UpstreamSource> & {

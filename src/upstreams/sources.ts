@@ -42,6 +42,7 @@ export function createSources(options: UpstreamOptions): Sources {
       bearerToken: upstream === 'github' ? options.githubToken : null,
       maxBodyBytes,
       ...(options.now ? { now: options.now } : {}),
+      ...(options.watcher ? { watcher: options.watcher } : {}),
     });
   const endoflife = new EndoflifeReader(client('endoflife', SMALL_BODY), base(options.urls.endoflife));
   // One client for GitHub's readers: its limits are per token, and one client keeps one hold.

@@ -6,6 +6,7 @@ import { normaliseComponent, type ComponentKind } from '../../src/domain/compone
 import { build } from '../../src/http/app.js';
 import { hotReads } from '../../src/http/hot-path.js';
 import { hotProviders } from '../../src/http/hot-providers.js';
+import type { RequestMetrics } from '../../src/http/request-metrics.js';
 import { createRateLimiter, type RateLimiter } from '../../src/limits/limiter.js';
 import { HeadAnswers } from '../../src/operations/read-chain.js';
 import { entityAnswerCache } from '../../src/operations/read-entity.js';
@@ -28,6 +29,8 @@ export let framework: string;
 /** Requests the hot path handed to the framework. */
 export let handedOver: number;
 export let packagePages: PackagePageCache;
+/** What the edge and the hot path told the metrics of each answer, in order, and which of them told it. */
+export let answered: { via: 'hot' | 'framework'; route: string; method: string; status: number }[];
 
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -98,8 +101,13 @@ export async function start(free: number, options: { sealed?: boolean; pages?: b
   const badgeAnswers = badgeCache();
   const headAnswers = new HeadAnswers();
   packagePages = packagePageCache();
+  answered = [];
+  const told = (via: 'hot' | 'framework'): RequestMetrics => ({
+    answered: (route, method, status) => answered.push({ via, route, method, status }),
+  });
   const app = build({
     ...deps,
+    requests: told('framework'),
     sources: closedSources(),
     discovery: { enabled: true, dailyCap: 100, clientShare: 100 },
     logError: () => {},
@@ -113,6 +121,7 @@ export async function start(free: number, options: { sealed?: boolean; pages?: b
   handedOver = 0;
   const listener = hotReads({
     limiter,
+    requests: told('hot'),
     providers: hotProviders(deps, { entityAnswers, badgeAnswers, headAnswers, packagePages }, { signed: false }),
   })((req, res) => {
     handedOver++;
