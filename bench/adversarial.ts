@@ -12,22 +12,22 @@ import { ParsePool } from '../src/operations/parse-pool.js';
 import { parseSbom } from '../src/operations/parse-submission.js';
 import { submittedComponents } from '../src/operations/submitted-components.js';
 import { ADVERSARIAL_INPUTS, type AdversarialInput } from '../test/support/adversarial-inputs.js';
+import {
+  mcpCheckRequest,
+  postMcp,
+  postSubmission,
+  redTeamSize,
+  toolCall,
+} from '../test/support/adversarial-requests.js';
 import { answerBound, whileProbingHealth } from '../test/support/probe-health.js';
+import { sbomBody } from './sbom-body.js';
 
 const PORT = 18742;
 const BASE = `http://127.0.0.1:${PORT}`;
-const BODY_LIMIT = 4 * 1024 * 1024;
 /** Issue 24's figures. */
 const ANSWER_MS = 1_500;
 const HEALTH_MS = 250;
 const RSS_GROWTH = 200 * 1024 * 1024;
-/** The sizes the red-team table gave where it is not 4 MB (as test/http-adversarial.test.ts). */
-const SIZE: Record<string, number> = {
-  'workflow: many distinct keys': 429_000,
-  'SPDX YAML: many distinct keys': 429_000,
-  'Dockerfile: many stages': 2_800_000,
-  'requirements: many distinct short names': 59_000,
-};
 
 const dir = mkdtempSync(join(tmpdir(), 'tended-bench-adversarial-'));
 // The built service, as it is deployed (`npm run bench:adversarial` builds it first): its parse
@@ -90,46 +90,22 @@ interface Shot {
 }
 
 function httpShot(input: AdversarialInput): Shot {
-  const body = input.make(SIZE[input.name] ?? 4_000_000);
-  const json = input.format === 'json';
-  const path = input.route === 'manifest' ? '/api/v1/manifest' : '/api/v1/sbom';
-  const query = input.route === 'manifest' && input.format && !json ? `?format=${input.format}` : '';
-  const type = input.route === 'sbom' ? input.format || 'application/json' : json ? 'application/json' : 'text/plain';
+  const body = input.make(redTeamSize(input));
   return {
     name: `HTTP ${input.name}`,
     requestBytes: Buffer.byteLength(body),
-    send: () => fetch(`${BASE}${path}${query}`, { method: 'POST', headers: { 'content-type': type }, body }),
+    send: () => postSubmission(BASE, input, body),
   };
 }
 
-const rpc = (id: number, name: string, args: Record<string, unknown>) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'tools/call',
-  params: { name, arguments: args },
-});
-const mcpPost = (body: string) => () =>
-  fetch(`${BASE}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body,
-  });
-
 function mcpShot(input: AdversarialInput): Shot {
-  const tool = input.route === 'sbom' ? 'check_sbom' : 'check_manifest';
-  const format = input.route === 'manifest' && input.format && input.format !== 'json' ? input.format : undefined;
-  let size = SIZE[input.name] ?? 4_000_000;
-  for (;;) {
-    const request = JSON.stringify(rpc(1, tool, { content: input.make(size), ...(format ? { format } : {}) }));
-    if (Buffer.byteLength(request) <= BODY_LIMIT)
-      return { name: `MCP ${input.name}`, requestBytes: Buffer.byteLength(request), send: mcpPost(request) };
-    size = Math.floor((size * BODY_LIMIT) / Buffer.byteLength(request) / 1.01);
-  }
+  const request = mcpCheckRequest(input, redTeamSize(input));
+  return { name: `MCP ${input.name}`, requestBytes: Buffer.byteLength(request), send: () => postMcp(BASE, request) };
 }
 
 const batch = JSON.stringify(
   Array.from({ length: 100 }, (_, i) =>
-    rpc(i + 1, 'check_manifest', {
+    toolCall(i + 1, 'check_manifest', {
       content: Array.from({ length: 1_000 }, (_, n) => `p${i}-${n}`).join('\n'),
       format: 'requirements',
       queue: true,
@@ -142,7 +118,7 @@ const shots: Shot[] = [
   {
     name: 'MCP batch: 100 check_manifest of 1,000 names',
     requestBytes: Buffer.byteLength(batch),
-    send: mcpPost(batch),
+    send: () => postMcp(BASE, batch),
   },
 ];
 
@@ -202,19 +178,9 @@ console.log(
 );
 server.kill();
 
-// The worker hand-off: bench:sbom's 4 MB CycloneDX SBOM parsed and merged on this thread, against
+// The worker hand-off: bench:sbom's 4 MB CycloneDX SBOM (with its metadata subject) parsed and merged on this thread, against
 // the same through a parse worker (the bytes moved, the merged components cloned back).
-const components = Array.from({ length: 10_000 }, (_, i) => ({
-  type: 'library',
-  'bom-ref': `pkg:npm/bench-package-${i}@1.${i % 50}.0`,
-  name: `bench-package-${i}`,
-  version: `1.${i % 50}.0`,
-  purl: `pkg:npm/bench-package-${i}@1.${i % 50}.0`,
-  description: 'A generated bench:sbom component.',
-  licenses: [{ license: { id: 'MIT' } }],
-  hashes: [{ alg: 'SHA-512', content: 'ab'.repeat(64) }],
-}));
-const sbom = JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, components });
+const sbom = sbomBody;
 const pool = new ParsePool({ threads: 1, deadlineMs: 10_000, memoryMb: 256, maxWaiting: 4 });
 await pool.ready();
 let inline = Infinity;

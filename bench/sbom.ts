@@ -8,26 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { logNotary } from '../src/operations/deps.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
+import { SBOM_COMPONENTS, sbomBody, sbomComponents } from './sbom-body.js';
 
-const COMPONENTS = 10_000;
+const COMPONENTS = SBOM_COMPONENTS;
 const ROUNDS = Number(process.env.ROUNDS ?? 10);
-const components = Array.from({ length: COMPONENTS }, (_, i) => ({
-  type: 'library',
-  'bom-ref': `pkg:npm/bench-package-${i}@1.${i % 50}.0`,
-  name: `bench-package-${i}`,
-  version: `1.${i % 50}.0`,
-  purl: `pkg:npm/bench-package-${i}@1.${i % 50}.0`,
-  description: 'A generated bench:sbom component.',
-  licenses: [{ license: { id: 'MIT' } }],
-  hashes: [{ alg: 'SHA-512', content: 'ab'.repeat(64) }],
-}));
-const body = JSON.stringify({
-  bomFormat: 'CycloneDX',
-  specVersion: '1.5',
-  version: 1,
-  metadata: { component: { type: 'application', name: 'bench' } },
-  components,
-});
+const components = sbomComponents;
+const body = sbomBody;
 const mb = body.length / (1024 * 1024);
 if (body.length > 4 * 1024 * 1024) throw new Error(`the generated SBOM is ${mb.toFixed(2)} MB, over the 4 MB limit`);
 

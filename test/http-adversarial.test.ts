@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVERSARIAL_INPUTS, type AdversarialInput } from './support/adversarial-inputs.js';
+import { postSubmission, redTeamSize } from './support/adversarial-requests.js';
 import { ANSWER_MS, answerBound, HEALTH_MS, servedForFire, whileProbingHealth } from './support/probe-health.js';
 
 /**
@@ -8,15 +9,6 @@ import { ANSWER_MS, answerBound, HEALTH_MS, servedForFire, whileProbingHealth } 
  * no more than ten times the request plus 1 MB, and /healthz answered while the big request is in
  * flight (one slow request must not hold everyone behind it). Each timing is printed.
  */
-const FOUR_MB = 4_000_000;
-
-/** The size of each shape in the red-team table where it is not 4 MB. */
-const SIZE: Record<string, number> = {
-  'workflow: many distinct keys': 429_000,
-  'SPDX YAML: many distinct keys': 429_000,
-  'Dockerfile: many stages': 2_800_000,
-  'requirements: many distinct short names': 59_000,
-};
 const ANSWER_SIZE_INPUTS: AdversarialInput[] = [
   {
     name: 'CycloneDX JSON: components [0,0,…]',
@@ -54,22 +46,14 @@ beforeAll(async () => {
 });
 afterAll(() => served.close());
 
-function post(input: AdversarialInput, body: string): Promise<Response> {
-  const path = input.route === 'manifest' ? '/api/v1/manifest' : '/api/v1/sbom';
-  const json = input.format === 'json';
-  const query = input.route === 'manifest' && input.format && !json ? `?format=${input.format}` : '';
-  const type = input.route === 'sbom' ? input.format || 'application/json' : json ? 'application/json' : 'text/plain';
-  return fetch(`${base}${path}${query}`, { method: 'POST', headers: { 'Content-Type': type }, body });
-}
-
 describe('hostile submissions over HTTP', () => {
   it.each([...ADVERSARIAL_INPUTS, ...ANSWER_SIZE_INPUTS].map((input) => [input.name, input] as const))(
     '%s',
     { timeout: 60_000 },
     async (name, input) => {
-      const body = input.make(SIZE[name] ?? FOUR_MB);
+      const body = input.make(redTeamSize(input));
       expect(Buffer.byteLength(body)).toBeLessThanOrEqual(4 * 1024 * 1024);
-      const { status, text, ms, health } = await whileProbingHealth(base, () => post(input, body));
+      const { status, text, ms, health } = await whileProbingHealth(base, () => postSubmission(base, input, body));
       const slowestHealth = Math.max(...health.map((h) => h.ms));
       console.log(
         `${name}: ${(body.length / 1e6).toFixed(2)} MB → ${status}, ${(text.length / 1e6).toFixed(3)} MB answer in ${ms.toFixed(0)} ms; /healthz answered ${health.length}× meanwhile, slowest ${slowestHealth.toFixed(0)} ms`,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckAnswer } from '../src/operations/check-components.js';
 import { ADVERSARIAL_INPUTS } from './support/adversarial-inputs.js';
+import { mcpCheckRequest, postMcp, toolCall } from './support/adversarial-requests.js';
 import { parsedAs } from './support/json.js';
 import type { RpcAnswer, ToolCallResult } from './support/mcp-answers.js';
 import {
@@ -18,8 +19,6 @@ import {
  * whose sentence says nothing of Tended's internals, within the answer bound, while /healthz keeps
  * answering; a batch's answers share one bound.
  */
-const BODY_LIMIT = 4 * 1024 * 1024;
-
 let served: Awaited<ReturnType<typeof servedForFire>>;
 let base: string;
 
@@ -29,21 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => served.close());
 
-const call = (id: number, name: string, args: Record<string, unknown>) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'tools/call',
-  params: { name, arguments: args },
-});
-
 function send(body: string): Promise<ProbedAnswer> {
-  return whileProbingHealth(base, () =>
-    fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body,
-    }),
-  );
+  return whileProbingHealth(base, () => postMcp(base, body));
 }
 
 /** What a tool error may never show: an engine's or library's own message, or a stack. */
@@ -63,16 +49,7 @@ describe('hostile submissions through MCP', () => {
     '%s',
     { timeout: 60_000 },
     async (name, input) => {
-      const tool = input.route === 'sbom' ? 'check_sbom' : 'check_manifest';
-      const format = input.route === 'manifest' && input.format && input.format !== 'json' ? input.format : undefined;
-      // As large as fits the body limit once escaped into JSON-RPC.
-      let size = 4_000_000;
-      let request: string;
-      for (;;) {
-        request = JSON.stringify(call(1, tool, { content: input.make(size), ...(format ? { format } : {}) }));
-        if (Buffer.byteLength(request) <= BODY_LIMIT) break;
-        size = Math.floor((size * BODY_LIMIT) / Buffer.byteLength(request) / 1.01);
-      }
+      const request = mcpCheckRequest(input, 4_000_000);
       const probe = await send(request);
       const slowest = Math.max(...probe.health.map((h) => h.ms));
       console.log(
@@ -101,7 +78,7 @@ describe('a hostile MCP batch', () => {
     async () => {
       const names = (i: number) => Array.from({ length: 1_000 }, (_, n) => `p${i}-${n}`).join('\n');
       const batch = Array.from({ length: 100 }, (_, i) =>
-        call(i + 1, 'check_manifest', { content: names(i), format: 'requirements' }),
+        toolCall(i + 1, 'check_manifest', { content: names(i), format: 'requirements' }),
       );
       const request = JSON.stringify(batch);
       const probe = await send(request);

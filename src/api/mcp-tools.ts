@@ -71,8 +71,17 @@ async function checkSubmitted(
   const plan = await planCheck(deps, submitted, args.as_of, deps.verdicts, { queue: args.queue ?? false });
   const pieces: Buffer[] = [];
   for await (const piece of checkAnswerPieces(plan, Math.max(0, bytes.remaining / ANSWER_SHARE))) pieces.push(piece);
-  return JSON.parse(Buffer.concat(pieces).toString('utf8')) as object;
+  const text = Buffer.concat(pieces).toString('utf8');
+  const answer = JSON.parse(text) as object;
+  WRITTEN.set(answer, text);
+  return answer;
 }
+
+/**
+ * The text a check answer was parsed from: the tool result's text block is that text, not the
+ * object stringified once more (the same bytes, for an answer of up to ten times its request).
+ */
+const WRITTEN = new WeakMap<object, string>();
 
 const asOf = z.string().optional().meta({
   format: 'date',
@@ -340,7 +349,7 @@ async function answerTool(deps: ToolDeps, name: string, rawArgs: unknown, bytes:
   }
   try {
     const answer = (await t.run(deps, parsed.data, bytes)) as Record<string, unknown>;
-    const text = JSON.stringify(answer);
+    const text = WRITTEN.get(answer) ?? JSON.stringify(answer);
     bytes.remaining -= ANSWER_SHARE * Buffer.byteLength(text);
     return { content: [{ type: 'text', text }], structuredContent: answer };
   } catch (error) {

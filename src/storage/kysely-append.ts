@@ -1,11 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Census, NewCensus } from '../domain/census.js';
-import { componentOwner, componentPurls, componentSearchKeys, type ComponentRef } from '../domain/component.js';
+import type { ComponentRef } from '../domain/component.js';
 import type { NewObservation, Observation } from '../domain/observation.js';
 import { EMPTY_ROOT, leafHash } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
 import { CompactRange, rootCoords } from '../notary/merkle.js';
-import { nativeIdsByKind, readNodeHashes, toHead } from './kysely-read.js';
+import { componentIdsOf, componentKey, IDS_PER_QUERY } from './kysely-components.js';
+import { readNodeHashes, toHead } from './kysely-read.js';
 import type { Database } from './schema.js';
 import {
   DuplicateObservationError,
@@ -49,7 +50,10 @@ export function appendLeaves(
     let lastLoggedAt = state.last_logged_at;
     // Component ids and the dates already observed are read for the whole batch at once: a daily
     // pass appends thousands of leaves, and a round trip per leaf would dominate the append.
-    const components = await componentIdsOf(trx, pending);
+    const components = await componentIdsOf(
+      trx,
+      pending.flatMap((entry) => refOf(entry) ?? []),
+    );
     const seen = await observedDates(trx, pending, components);
     const rows = {
       leaves: [] as Database['leaves'][],
@@ -234,12 +238,6 @@ async function headTimestamp(trx: Trx, prevHeadHash: string | null): Promise<str
   return prev && prev.timestamp > now ? prev.timestamp : now;
 }
 
-const IDS_PER_QUERY = 500;
-
-function componentKey(ref: ComponentRef): string {
-  return `${ref.kind}:${ref.id}`;
-}
-
 function observedKey(componentId: number, date: string, correction: boolean): string {
   return `${componentId} ${date} ${correction}`;
 }
@@ -250,44 +248,6 @@ function refOf(entry: PendingLeaf): ComponentRef | null {
     : 'census' in entry.record
       ? entry.record.census.component
       : null;
-}
-
-/** The id of every component the batch names, registering the new ones: `kind:id` → id. */
-async function componentIdsOf(trx: Trx, pending: PendingLeaf[]): Promise<Map<string, number>> {
-  const refs = new Map<string, ComponentRef>();
-  for (const entry of pending) {
-    const ref = refOf(entry);
-    if (ref) refs.set(componentKey(ref), ref);
-  }
-  const all = [...refs.values()];
-  for (let i = 0; i < all.length; i += IDS_PER_QUERY) {
-    await trx
-      .insertInto('components')
-      .values(
-        all.slice(i, i + IDS_PER_QUERY).map((ref) => ({
-          kind: ref.kind,
-          native_id: ref.id,
-          owner: componentOwner(ref),
-          purl: componentPurls(ref)[1],
-          ...componentSearchKeys(ref),
-        })),
-      )
-      .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())
-      .execute();
-  }
-  const ids = new Map<string, number>();
-  for (const [kind, nativeIds] of nativeIdsByKind(all)) {
-    for (let i = 0; i < nativeIds.length; i += IDS_PER_QUERY) {
-      const rows = await trx
-        .selectFrom('components')
-        .select(['id', 'native_id'])
-        .where('kind', '=', kind)
-        .where('native_id', 'in', nativeIds.slice(i, i + IDS_PER_QUERY))
-        .execute();
-      for (const row of rows) ids.set(componentKey({ kind, id: row.native_id }), Number(row.id));
-    }
-  }
-  return ids;
 }
 
 /**
