@@ -96,6 +96,17 @@ export function encodeLeaf(record: unknown): Uint8Array {
   return bytes;
 }
 
+/**
+ * A JSON value rebuilt in RFC 8785 order (object keys sorted): what a leaf holds of it. An answer
+ * that shows a leaf's evidence shows it in this order, whichever order its reader built it in, so
+ * the same record always renders to the same bytes, read back from a row or from the leaf itself.
+ */
+export function inLeafOrder<T>(value: T): T {
+  const text = canonicalize(value);
+  if (text === undefined) throw new LeafEncodingError('the value has no JSON representation');
+  return JSON.parse(text) as T;
+}
+
 /** Parses leaf bytes (strict UTF-8, then JSON). Does not check canonical form: see isCanonicalLeaf. */
 export function decodeLeaf(bytes: Uint8Array): unknown {
   let text: string;

@@ -3,6 +3,7 @@ import type { Census, NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { NewObservation, Observation } from '../domain/observation.js';
 import { EMPTY_ROOT, leafHash } from '../notary/hash.js';
+import { inLeafOrder } from '../notary/leaf.js';
 import type { HeadBlock } from '../notary/head.js';
 import { CompactRange, rootCoords } from '../notary/merkle.js';
 import { componentIdsOf, componentKey, IDS_PER_QUERY } from './kysely-components.js';
@@ -103,7 +104,7 @@ export function appendLeaves(
         if (coord.level > 0) rows.tree_nodes.push({ level: coord.level, idx: coord.index, hash: nodeHash });
       }
       if ('observation' in entry.record) {
-        const o = entry.record.observation;
+        const o = { ...entry.record.observation, evidence: inLeafOrder(entry.record.observation.evidence) };
         rows.leaves.push({ idx: index, kind: 'observation', bytes, hash, logged_at: loggedAt });
         rows.observations.push({
           leaf_index: index,
@@ -118,7 +119,7 @@ export function appendLeaves(
         });
         result.observations.push({ ...o, leaf_index: index });
       } else if ('census' in entry.record) {
-        const c = entry.record.census;
+        const c = { ...entry.record.census, evidence: inLeafOrder(entry.record.census.evidence) };
         rows.leaves.push({ idx: index, kind: 'census', bytes, hash, logged_at: loggedAt });
         rows.census.push({
           leaf_index: index,
