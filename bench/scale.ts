@@ -27,8 +27,8 @@ import { openPostgresStore } from '../src/storage/postgres/open.js';
 
 const URL_ = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tended_scale';
 const TARGET = Number(process.env.BENCH_OBSERVATIONS ?? 10_000_000);
-// BENCH_COMPONENTS keeps a smaller log's series as long as the full one's (10 M / 250,000 = 40 dates each).
-const COMPONENTS = Number(process.env.BENCH_COMPONENTS ?? Math.min(250_000, TARGET));
+// Ten readings a component up to 1 M components (a followed registry's size, DESIGN §8b), then longer series.
+const COMPONENTS = Number(process.env.BENCH_COMPONENTS ?? Math.min(1_000_000, Math.ceil(TARGET / 10)));
 const DAYS = Math.ceil(TARGET / COMPONENTS);
 const FIRST_DATE = '2025-01-01';
 const BATCH = 5_000;
@@ -134,16 +134,19 @@ if (size < TARGET) {
   const chunks = Math.ceil(COMPONENTS / BATCH);
   const done: number[] = [];
   if (size > 0) {
-    const firsts = Array.from({ length: chunks }, (_, k) => `scale${(k * BATCH) % 1000}/repo${k * BATCH}`);
-    const { rows } = await sqlOn<{ native_id: string; observation_date: string }>(
-      URL_,
-      `SELECT c.native_id, o.observation_date FROM observations o JOIN components c ON c.id = o.component_id
-      WHERE c.kind = 'github' AND c.native_id IN (${firsts.map((f) => `'${f}'`).join(',')}) AND o.corrects IS NULL`,
-    );
-    const held = new Set(rows.map((r) => `${r.native_id} ${r.observation_date}`));
+    // Each chunk's first component: the dates its series holds are the batches of that chunk that are in.
+    const store = await openPostgresStore(URL_, { max: 2 });
+    const held = new Set<string>();
+    for (let k = 0; k < chunks; k++) {
+      const id = `scale${(k * BATCH) % 1000}/repo${k * BATCH}`;
+      for (const entry of (await store.seriesAt({ kind: 'github', id }, '9999-12-31')).series)
+        if (entry.corrects === null) held.add(`${id} ${entry.observation_date}`);
+    }
+    await store.close();
     for (let b = 0; b < DAYS * chunks; b++) {
       const date = new Date(Date.parse(FIRST_DATE) + Math.floor(b / chunks) * 86_400_000).toISOString().slice(0, 10);
-      if (held.has(`${firsts[b % chunks]} ${date}`)) done.push(b);
+      const k = b % chunks;
+      if (held.has(`scale${(k * BATCH) % 1000}/repo${k * BATCH} ${date}`)) done.push(b);
     }
   }
   const doneFile = join(KEY_DIR, 'done-batches.json');
@@ -161,7 +164,27 @@ if (size < TARGET) {
   await sqlOn(URL_, 'VACUUM (ANALYZE)');
 }
 const dbBytes = Number((await sqlOn<{ b: string }>(URL_, `SELECT pg_database_size('${dbName}') AS b`)).rows[0]!.b);
-console.log(`log: ${size.toLocaleString('en')} leaves in PostgreSQL (${(dbBytes / 2 ** 30).toFixed(1)} GiB)`);
+console.log(`log: ${size.toLocaleString('en')} leaves in PostgreSQL (${(dbBytes / 2 ** 30).toFixed(2)} GiB)`);
+// Bytes on disk per observation: every table of the record with its indexes and TOAST, over the leaves.
+{
+  const { rows } = await sqlOn<{ relname: string; bytes: string }>(
+    URL_,
+    `SELECT c.relname, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relkind = 'r' AND n.nspname = current_schema() ORDER BY 2 DESC`,
+  );
+  const total = rows.reduce((sum, r) => sum + Number(r.bytes), 0);
+  const components = Number((await sqlOn<{ n: string }>(URL_, 'SELECT count(*) AS n FROM components')).rows[0]!.n);
+  console.log(
+    `bytes on disk per observation: ${(total / size).toFixed(1)} (tables + indexes + TOAST: ${(total / 2 ** 20).toFixed(0)} MiB over ${size.toLocaleString('en')} leaves and ${components.toLocaleString('en')} components); budget 200, goal 120, ratio to budget = ${(total / size / 200).toFixed(2)}`,
+  );
+  console.log(
+    `  by table: ${rows
+      .filter((r) => Number(r.bytes) > 1 << 20)
+      .map((r) => `${r.relname} ${(Number(r.bytes) / size).toFixed(1)}`)
+      .join(', ')}`,
+  );
+}
 
 // --- 1. the service and a bare baseline ------------------------------------------------------------
 function startTended(): Promise<ChildProcess> {
@@ -238,7 +261,7 @@ console.log(
 );
 // Fewer connections: latency as one client pool sees it, not queueing behind 50.
 const bare8 = await reads(BARE_PORT, 10, 8);
-const quiet8 = await reads(PORT, 10, 8);
+const quiet8 = await reads(PORT, 15, 8);
 console.log(`entity reads, 8 connections:               ${fmt(quiet8)}`);
 console.log(
   `bare node:http, 8 connections:             ${fmt(bare8)}; ratio tended/bare req/s = ${(quiet8.rps / bare8.rps).toFixed(2)}`,
@@ -253,7 +276,9 @@ console.log(
     Array.from({ length: 8 }, async () => {
       while (performance.now() < until) {
         const c = Math.floor(Math.random() * COMPONENTS);
-        await store.seriesAt({ kind: 'github', id: `scale${c % 1000}/repo${c}` }, '2025-01-20');
+        const day = 1 + Math.floor(Math.random() * (DAYS + 10));
+        const asOf = new Date(Date.parse(FIRST_DATE) + day * 86_400_000).toISOString().slice(0, 10);
+        await store.seriesAt({ kind: 'github', id: `scale${c % 1000}/repo${c}` }, asOf);
         done++;
       }
     }),
@@ -262,6 +287,9 @@ console.log(
   const perSecond = done / 8;
   console.log(
     `the store's read alone, 8 at a time:       ${perSecond.toFixed(0)} reads/s, no HTTP; ratio to bare (8 connections) = ${(perSecond / bare8.rps).toFixed(2)}`,
+  );
+  console.log(
+    `uncached entity reads / the store's read alone (8 connections): ratio = ${(quiet8.rps / perSecond).toFixed(2)} (issue 25: ≥ 0.6, goal 0.8); p99 ${quiet8.p99} ms (≤ 10)`,
   );
 }
 
@@ -326,19 +354,15 @@ const verifySeconds = (performance.now() - verifyStarted) / 1000;
 // The raw side: the same 2N−1 SHA-256 calls (0x00‖leaf, then 0x01‖left‖right up the tree), timed
 // alone over the leaves as read from the database, page by page.
 let hashMs = 0;
-const client = new pg.Client({ connectionString: URL_ });
-await client.connect();
+const leafStore = await openPostgresStore(URL_, { max: 2 });
 const stack: Buffer[] = [];
 const stackSizes: number[] = [];
 const PAGE = 20_000;
 for (let from = 0; from < finalSize; from += PAGE) {
-  const { rows } = await client.query<{ bytes: Buffer }>({
-    text: 'SELECT bytes FROM leaves WHERE idx >= $1 AND idx < $2 ORDER BY idx',
-    values: [from, Math.min(finalSize, from + PAGE)],
-  });
+  const page = await leafStore.leafBytes(from, Math.min(PAGE, finalSize - from));
   const t = performance.now();
-  for (const row of rows) {
-    let node = createHash('sha256').update(Buffer.of(0)).update(row.bytes).digest();
+  for (const bytes of page) {
+    let node = createHash('sha256').update(Buffer.of(0)).update(bytes).digest();
     let nodeSize = 1;
     while (stackSizes.length > 0 && stackSizes.at(-1) === nodeSize) {
       node = createHash('sha256').update(Buffer.of(1)).update(stack.pop()!).update(node).digest();
@@ -349,7 +373,7 @@ for (let from = 0; from < finalSize; from += PAGE) {
   }
   hashMs += performance.now() - t;
 }
-await client.end();
+await leafStore.close();
 console.log(verifyOut.trim().split('\n').at(-1));
 console.log(
   `tended verify over ${finalSize.toLocaleString('en')} leaves: ${verifySeconds.toFixed(1)} s (process start, reading PostgreSQL, rebuilding, heads and checkpoint)`,

@@ -27,7 +27,8 @@ export function storeLayoutContract(backend: 'sqlite' | 'postgres', open: () => 
         evidence: { http_status: 200, pushed_at: '2025-02-01T00:00:00Z', archived: false, default_branch: 'main' },
       });
       const appended = (await store.appendObservations([built], notary.seal)).observations[0]!;
-      const leafEvidence = (decodeLeaf((await store.leaf(appended.leaf_index))!.bytes) as { evidence: object }).evidence;
+      const leafEvidence = (decodeLeaf((await store.leaf(appended.leaf_index))!.bytes) as { evidence: object })
+        .evidence;
       const inLeaf = JSON.stringify(leafEvidence);
       expect(Object.keys(leafEvidence)).toEqual(['archived', 'default_branch', 'http_status', 'pushed_at']);
       const ref = { kind: 'github' as const, id: 'acme/order' };

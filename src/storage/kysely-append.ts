@@ -6,9 +6,13 @@ import { EMPTY_ROOT, leafHash } from '../notary/hash.js';
 import { inLeafOrder } from '../notary/leaf.js';
 import type { HeadBlock } from '../notary/head.js';
 import { CompactRange, rootCoords } from '../notary/merkle.js';
-import { componentIdsOf, componentKey, IDS_PER_QUERY } from './kysely-components.js';
-import { readNodeHashes, toHead } from './kysely-read.js';
+import type { BlockLeaf } from './leaf-block.js';
+import { readNodeHashes, STORED_NODE_LEVEL, writeBlocks } from './kysely-blocks.js';
+import { componentIdsOf, componentKey } from './kysely-components.js';
+import { toHead } from './kysely-read.js';
+import { extendedSeriesRow, readSeriesRows, writeSeriesRows, type SeriesRow } from './kysely-series.js';
 import type { Database } from './schema.js';
+import { decodeEntries } from './series-entries.js';
 import {
   DuplicateObservationError,
   KeySetConflictError,
@@ -34,8 +38,9 @@ export interface PendingLeaf {
 const ROWS_PER_INSERT = 500;
 
 /**
- * The one way leaves enter the log: under the sequencer lock, every leaf with its row, its tree
- * nodes and one new head, in one transaction — all of it or none of it.
+ * The one way leaves enter the log: under the sequencer lock, every leaf into its block, each
+ * observation into its component's series, the tree nodes and one new head, in one transaction —
+ * all of it or none of it.
  */
 export function appendLeaves(
   db: Kysely<Database>,
@@ -49,17 +54,42 @@ export function appendLeaves(
     const startSize = Number(state.tree_size);
     const range = new CompactRange(startSize, await readNodeHashes(trx, rootCoords(startSize)));
     let lastLoggedAt = state.last_logged_at;
-    // Component ids and the dates already observed are read for the whole batch at once: a daily
-    // pass appends thousands of leaves, and a round trip per leaf would dominate the append.
+    // Component ids and series are read for the whole batch at once: a daily pass appends
+    // thousands of leaves, and a round trip per leaf would dominate the append.
     const components = await componentIdsOf(
       trx,
       pending.flatMap((entry) => refOf(entry) ?? []),
     );
-    const seen = await observedDates(trx, pending, components);
+    // The series of every component the batch observes, read once: the one-per-date rule and
+    // corrections are checked against them, and each gets its new readings appended.
+    const held = await readSeriesRows(
+      trx,
+      pending.flatMap((entry) =>
+        'observation' in entry.record ? [components.get(componentKey(entry.record.observation.component))!] : [],
+      ),
+    );
+    const series = new Map<
+      number,
+      { held: SeriesRow | null; known: Set<string>; leaves: Set<number>; added: Observation[] }
+    >();
+    const seriesOf = (componentId: number) => {
+      let s = series.get(componentId);
+      if (!s) {
+        const row = held.get(componentId) ?? null;
+        const entries = row ? decodeEntries(row.entries, row.corrections) : [];
+        s = {
+          held: row,
+          known: new Set(entries.map((e) => observedKey(e.observation_date, e.corrects !== null))),
+          leaves: new Set(entries.map((e) => e.leaf_index)),
+          added: [],
+        };
+        series.set(componentId, s);
+      }
+      return s;
+    };
     const rows = {
-      leaves: [] as Database['leaves'][],
+      blocks: [] as BlockLeaf[],
       tree_nodes: [] as Database['tree_nodes'][],
-      observations: [] as Database['observations'][],
       census: [] as Database['census'][],
       key_sets: [] as Database['key_sets'][],
     };
@@ -85,10 +115,16 @@ export function appendLeaves(
       const componentId = ref ? components.get(componentKey(ref))! : 0;
       if ('observation' in entry.record && ref) {
         const o = entry.record.observation;
-        const key = observedKey(componentId, o.observation_date, o.corrects !== null);
-        if (seen.has(key)) throw new DuplicateObservationError(o.component, o.observation_date, o.corrects !== null);
-        seen.add(key);
-        if (o.corrects !== null) await assertCorrectable(trx, componentId, ref, o.corrects, result.observations);
+        const s = seriesOf(componentId);
+        const key = observedKey(o.observation_date, o.corrects !== null);
+        if (s.known.has(key)) throw new DuplicateObservationError(o.component, o.observation_date, o.corrects !== null);
+        s.known.add(key);
+        if (o.corrects !== null && !s.leaves.has(o.corrects)) {
+          throw new LogInvariantError(
+            `a correction must point at an earlier observation of the same component; leaf ${o.corrects} is not one`,
+          );
+        }
+        s.leaves.add(index);
       }
       const now = new Date().toISOString();
       const loggedAt = entry.logged_at ?? (lastLoggedAt !== null && lastLoggedAt > now ? lastLoggedAt : now);
@@ -101,26 +137,17 @@ export function appendLeaves(
       const bytes = entry.bytes(loggedAt);
       const hash = leafHash(bytes);
       for (const { coord, hash: nodeHash } of range.append(hash).completed) {
-        if (coord.level > 0) rows.tree_nodes.push({ level: coord.level, idx: coord.index, hash: nodeHash });
+        if (coord.level >= STORED_NODE_LEVEL)
+          rows.tree_nodes.push({ level: coord.level, idx: coord.index, hash: nodeHash });
       }
+      rows.blocks.push({ bytes, logged_at: loggedAt });
       if ('observation' in entry.record) {
         const o = { ...entry.record.observation, evidence: inLeafOrder(entry.record.observation.evidence) };
-        rows.leaves.push({ idx: index, kind: 'observation', bytes, hash, logged_at: loggedAt });
-        rows.observations.push({
-          leaf_index: index,
-          component_id: componentId,
-          observed_at: o.observed_at,
-          observation_date: o.observation_date,
-          state: o.state,
-          source: o.source,
-          evidence: JSON.stringify(o.evidence),
-          method: o.method,
-          corrects: o.corrects,
-        });
-        result.observations.push({ ...o, leaf_index: index });
+        const observation = { ...o, leaf_index: index };
+        seriesOf(componentId).added.push(observation);
+        result.observations.push(observation);
       } else if ('census' in entry.record) {
         const c = { ...entry.record.census, evidence: inLeafOrder(entry.record.census.evidence) };
-        rows.leaves.push({ idx: index, kind: 'census', bytes, hash, logged_at: loggedAt });
         rows.census.push({
           leaf_index: index,
           component_id: componentId,
@@ -134,7 +161,6 @@ export function appendLeaves(
         result.census.push({ ...c, leaf_index: index } satisfies Census);
       } else {
         const k = entry.record.keyset;
-        rows.leaves.push({ idx: index, kind: 'keyset', bytes, hash, logged_at: loggedAt });
         if (k.full) {
           rows.key_sets.push({
             version: k.version,
@@ -148,15 +174,14 @@ export function appendLeaves(
       }
     }
 
-    if (backend === 'postgres') {
-      await insertUnnested(trx, 'leaves', rows.leaves);
-      await insertUnnested(trx, 'tree_nodes', rows.tree_nodes);
-      await insertUnnested(trx, 'observations', rows.observations);
-      for (const table of ['census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
-    } else {
-      for (const table of ['leaves', 'tree_nodes', 'observations', 'census', 'key_sets'] as const)
-        await insertChunked(trx, table, rows[table]);
-    }
+    await writeBlocks(trx, startSize, rows.blocks);
+    const seriesRows: Database['series'][] = [];
+    for (const [componentId, s] of series)
+      if (s.added.length > 0) seriesRows.push(extendedSeriesRow(componentId, s.held, s.added));
+    await writeSeriesRows(trx, backend, seriesRows);
+    if (backend === 'postgres') await insertUnnested(trx, 'tree_nodes', rows.tree_nodes);
+    else await insertChunked(trx, 'tree_nodes', rows.tree_nodes);
+    for (const table of ['census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
     result.head = seal({
       tree_size: range.size,
       root: range.root(),
@@ -239,8 +264,8 @@ async function headTimestamp(trx: Trx, prevHeadHash: string | null): Promise<str
   return prev && prev.timestamp > now ? prev.timestamp : now;
 }
 
-function observedKey(componentId: number, date: string, correction: boolean): string {
-  return `${componentId} ${date} ${correction}`;
+function observedKey(date: string, correction: boolean): string {
+  return `${date} ${correction}`;
 }
 
 function refOf(entry: PendingLeaf): ComponentRef | null {
@@ -252,86 +277,13 @@ function refOf(entry: PendingLeaf): ComponentRef | null {
 }
 
 /**
- * What the store already holds on the batch's dates for the batch's components, as observedKey
- * strings: at most one scheduled observation and one correction per component per date.
- */
-async function observedDates(trx: Trx, pending: PendingLeaf[], components: Map<string, number>): Promise<Set<string>> {
-  const ids = new Set<number>();
-  const dates = new Set<string>();
-  for (const entry of pending) {
-    if (!('observation' in entry.record)) continue;
-    ids.add(components.get(componentKey(entry.record.observation.component))!);
-    dates.add(entry.record.observation.observation_date);
-  }
-  const seen = new Set<string>();
-  const idList = [...ids];
-  for (let i = 0; i < idList.length; i += IDS_PER_QUERY) {
-    // Scheduled readings and corrections asked apart: each question then matches one partial unique
-    // index on (component_id, observation_date) exactly (one query for both walked every
-    // observation of each component: 400 ms a batch on a 10-million-leaf log, 5 ms this way).
-    for (const correction of [false, true]) {
-      let query = trx
-        .selectFrom('observations')
-        .select(['component_id', 'observation_date'])
-        .where('component_id', 'in', idList.slice(i, i + IDS_PER_QUERY))
-        .where('corrects', correction ? 'is not' : 'is', null);
-      // An import batch can span years of dates: past a few hundred, filter them here, not in SQL.
-      if (dates.size <= IDS_PER_QUERY) query = query.where('observation_date', 'in', [...dates]);
-      for (const row of await query.execute()) {
-        if (dates.has(row.observation_date))
-          seen.add(observedKey(Number(row.component_id), row.observation_date, correction));
-      }
-    }
-  }
-  return seen;
-}
-
-async function assertCorrectable(
-  trx: Trx,
-  componentId: number,
-  ref: ComponentRef,
-  corrects: number,
-  pending: Observation[],
-): Promise<void> {
-  const inBatch = pending.find((o) => o.leaf_index === corrects);
-  const same = inBatch
-    ? inBatch.component.kind === ref.kind && inBatch.component.id === ref.id
-    : Number(
-        (
-          await trx
-            .selectFrom('observations')
-            .select('component_id')
-            .where('leaf_index', '=', corrects)
-            .executeTakeFirst()
-        )?.component_id,
-      ) === componentId;
-  if (!same) {
-    throw new LogInvariantError(
-      `a correction must point at an earlier observation of the same component; leaf ${corrects} is not one`,
-    );
-  }
-}
-
-/**
  * PostgreSQL column types of the tables a daily pass fills by the thousand. Their rows go in as one
  * array per column (`INSERT … SELECT * FROM unnest($1::bigint[], …)`): a handful of parameters
  * instead of one per value, which the server parses and plans in a fraction of the time a
  * 5,000-parameter VALUES list takes.
  */
 const UNNEST_COLUMNS = {
-  leaves: { idx: 'bigint', kind: 'text', bytes: 'bytea', hash: 'bytea', logged_at: 'text' },
   tree_nodes: { level: 'integer', idx: 'bigint', hash: 'bytea' },
-  observations: {
-    leaf_index: 'bigint',
-    component_id: 'integer',
-    observed_at: 'text',
-    observation_date: 'text',
-    state: 'text',
-    source: 'text',
-    evidence: 'text',
-    method: 'text',
-    corrects: 'bigint',
-  },
 } as const;
 
 const ROWS_PER_UNNEST = 5_000;
@@ -351,7 +303,7 @@ async function insertUnnested<T extends keyof typeof UNNEST_COLUMNS>(
   }
 }
 
-async function insertChunked<T extends 'leaves' | 'tree_nodes' | 'observations' | 'census' | 'key_sets'>(
+async function insertChunked<T extends 'tree_nodes' | 'census' | 'key_sets'>(
   trx: Trx,
   table: T,
   rows: Database[T][],

@@ -1,63 +1,85 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ComponentKind } from '../domain/component.js';
-import type { AssertedState } from '../domain/state.js';
+import { OBSERVATION_LEAF_TYPE } from '../domain/observation.js';
+import { isAsserted, type AssertedState, type State } from '../domain/state.js';
+import { decodeLeaf } from '../notary/leaf.js';
+import { readLeafRange } from './kysely-blocks.js';
 import type { Database } from './schema.js';
+import { decodeEntries } from './series-entries.js';
 import type { StateChange, StateChangeQuery } from './store.js';
 
+/** Leaves read per step of the window: the work stops with the step that fills the page. */
+const STEP = 1_024;
+const IDS_PER_QUERY = 500;
+
 /**
- * The change feed's query, one text for both backends. The window [fromLeaf, untilLeaf) bounds the
- * work of one request whatever the log's size: the primary key walks the window, and each asserted
- * reading finds the component's previous asserted one with a single probe of the partial index
- * observations_asserted_by_component (migration 6). The state list is written out, not bound, so
- * both planners see that the query's predicate implies the index's.
+ * The change feed. The window [fromLeaf, untilLeaf) bounds the work of one request whatever the
+ * log's size: its leaves are read block by block, and each asserted reading finds the component's
+ * previous asserted one in that component's series row (one read per component of the step).
  */
 export async function readStateChanges(db: Kysely<Database>, q: StateChangeQuery): Promise<StateChange[]> {
-  const { rows } = await sql<{
-    leaf_index: number | string;
-    observation_date: string;
-    state: string;
-    corrects: number | string | null;
-    kind: string;
-    native_id: string;
-    from_state: string;
-    from_date: string;
-    from_leaf: number | string;
-    logged_at: string;
-  }>`
-    SELECT x.leaf_index, x.observation_date, x.state, x.corrects, c.kind, c.native_id,
-           p.state AS from_state, p.observation_date AS from_date, p.leaf_index AS from_leaf, l.logged_at
-    FROM (
-      SELECT o.leaf_index, o.component_id, o.observation_date, o.state, o.corrects,
-             (SELECT max(q.leaf_index) FROM observations q
-               WHERE q.component_id = o.component_id AND q.leaf_index < o.leaf_index
-                 AND q.state NOT IN ('not_observed', 'unknown-stale')) AS prev_leaf
-      FROM observations o
-      WHERE o.leaf_index >= ${q.fromLeaf} AND o.leaf_index < ${q.untilLeaf}
-        AND o.state NOT IN ('not_observed', 'unknown-stale')
-        AND o.observation_date >= ${q.since ?? ''}
-    ) x
-    JOIN observations p ON p.leaf_index = x.prev_leaf
-    JOIN components c ON c.id = x.component_id
-    JOIN leaves l ON l.idx = x.leaf_index
-    WHERE p.state <> x.state
-    ORDER BY x.leaf_index
-    LIMIT ${q.limit}`.execute(db);
-  return rows.map((r) => ({
-    component: { kind: r.kind as ComponentKind, id: r.native_id },
-    from: r.from_state as AssertedState,
-    to: r.state as AssertedState,
-    observation_date: r.observation_date,
-    previous_date: r.from_date,
-    previous_leaf_index: Number(r.from_leaf),
-    leaf_index: Number(r.leaf_index),
-    corrects: r.corrects === null ? null : Number(r.corrects),
-    logged_at: r.logged_at,
-  }));
+  const changes: StateChange[] = [];
+  for (let from = q.fromLeaf; from < q.untilLeaf && changes.length < q.limit; from += STEP) {
+    const leaves = await readLeafRange(db, from, Math.min(STEP, q.untilLeaf - from));
+    if (leaves.length === 0) break;
+    const readings = leaves.flatMap((leaf) => {
+      const r = decodeLeaf(leaf.bytes) as Record<string, unknown>;
+      if (r['_type'] !== OBSERVATION_LEAF_TYPE) return [];
+      const state = r['state'] as State;
+      const date = r['observation_date'] as string;
+      if (!isAsserted(state) || (q.since !== null && date < q.since)) return [];
+      return [
+        {
+          index: leaf.index,
+          logged_at: leaf.logged_at,
+          kind: r['kind'] as ComponentKind,
+          id: String(r['id']),
+          state,
+          date,
+          corrects: typeof r['corrects'] === 'number' ? r['corrects'] : null,
+        },
+      ];
+    });
+    const series = await seriesByComponent(db, readings);
+    for (const r of readings) {
+      const entries = series.get(`${r.kind}:${r.id}`) ?? [];
+      const at = entries.findIndex((e) => e.leaf_index === r.index);
+      let previous = null;
+      for (let i = at - 1; i >= 0 && previous === null; i--) if (isAsserted(entries[i]!.state)) previous = entries[i]!;
+      if (previous === null || previous.state === r.state) continue;
+      changes.push({
+        component: { kind: r.kind, id: r.id },
+        from: previous.state as AssertedState,
+        to: r.state,
+        observation_date: r.date,
+        previous_date: previous.observation_date,
+        previous_leaf_index: previous.leaf_index,
+        leaf_index: r.index,
+        corrects: r.corrects,
+        logged_at: r.logged_at,
+      });
+      if (changes.length === q.limit) break;
+    }
+  }
+  return changes;
 }
 
-/** logged_at never goes backwards, so the first leaf by (logged_at, idx) is the first in the log. */
-export async function firstLeafLoggedFrom(db: Kysely<Database>, instant: string): Promise<number | null> {
-  const { rows } = await sql<{ idx: number | string }>`
-    SELECT idx FROM leaves WHERE logged_at >= ${instant} ORDER BY logged_at, idx LIMIT 1`.execute(db);
-  return rows[0] ? Number(rows[0].idx) : null;
+async function seriesByComponent(db: Kysely<Database>, readings: { kind: ComponentKind; id: string }[]) {
+  const byKind = new Map<ComponentKind, Set<string>>();
+  for (const r of readings) byKind.set(r.kind, (byKind.get(r.kind) ?? new Set()).add(r.id));
+  const series = new Map<string, ReturnType<typeof decodeEntries>>();
+  for (const [kind, idSet] of byKind) {
+    const ids = [...idSet];
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+      const rows = await db
+        .selectFrom('components')
+        .innerJoin('series', 'series.component_id', 'components.id')
+        .select(['components.native_id', 'series.entries'])
+        .where('components.kind', '=', kind)
+        .where('components.native_id', 'in', ids.slice(i, i + IDS_PER_QUERY))
+        .execute();
+      for (const row of rows) series.set(`${kind}:${row.native_id}`, decodeEntries(row.entries, null));
+    }
+  }
+  return series;
 }

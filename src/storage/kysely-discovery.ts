@@ -31,7 +31,7 @@ function namedIn(refs: ComponentRef[]) {
 function noObservation(eb: ExpressionBuilder<Database, 'components' | 'watch'>) {
   return eb.not(
     eb.exists(
-      eb.selectFrom('observations').select('leaf_index').whereRef('observations.component_id', '=', 'components.id'),
+      eb.selectFrom('series').select('series.component_id').whereRef('series.component_id', '=', 'components.id'),
     ),
   );
 }

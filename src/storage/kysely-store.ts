@@ -8,22 +8,20 @@ import { encodeLeaf } from '../notary/leaf.js';
 import { keySetDigest, keySetLeafRecord, type KeySetDocument } from '../notary/key-set.js';
 import type { NodeCoord } from '../notary/merkle.js';
 import { appendLeaves, initialiseLog } from './kysely-append.js';
-import { firstLeafLoggedFrom, readStateChanges } from './kysely-changes.js';
+import { firstLeafLoggedFrom, readLeafRange, readNodeHashes, storedLeaf } from './kysely-blocks.js';
+import { readStateChanges } from './kysely-changes.js';
 import {
-  nativeIdsByKind,
   readCensusVersion,
   readComponentVersion,
   readLeafBytes,
-  readNodeHashes,
   readObservationAt,
   readSeriesAt,
   readSeriesUnderOwner,
   readHeldByPrefix,
   toCensus,
   toHead,
-  toLeaf,
-  toObservation,
 } from './kysely-read.js';
+import { readObservationsOf } from './kysely-series.js';
 import { applyMigrations, type Migration } from './migration.js';
 import * as apiKeys from './kysely-api-keys.js';
 import * as discovery from './kysely-discovery.js';
@@ -183,15 +181,7 @@ export class KyselyStore implements Store {
   }
 
   async observationsOf(ref: ComponentRef): Promise<Observation[]> {
-    const rows = await this.db
-      .selectFrom('observations')
-      .innerJoin('components', 'components.id', 'observations.component_id')
-      .selectAll('observations')
-      .where('components.kind', '=', ref.kind)
-      .where('components.native_id', '=', ref.id)
-      .orderBy('observations.leaf_index')
-      .execute();
-    return rows.map((row) => toObservation(ref, row));
+    return (await readObservationsOf(this.db, [ref])).get(`${ref.kind}:${ref.id}`) ?? [];
   }
 
   seriesAt(ref: ComponentRef, date: string): Promise<SeriesAt> {
@@ -204,25 +194,8 @@ export class KyselyStore implements Store {
 
   async observationsOfMany(refs: ComponentRef[]): Promise<Map<string, Observation[]>> {
     const held = new Map<string, Observation[]>();
-    for (const [kind, ids] of nativeIdsByKind(refs)) {
-      for (let i = 0; i < ids.length; i += MANY_CHUNK) {
-        const rows = await this.db
-          .selectFrom('observations')
-          .innerJoin('components', 'components.id', 'observations.component_id')
-          .selectAll('observations')
-          .select('components.native_id')
-          .where('components.kind', '=', kind)
-          .where('components.native_id', 'in', ids.slice(i, i + MANY_CHUNK))
-          .orderBy('observations.leaf_index')
-          .execute();
-        for (const row of rows) {
-          const key = `${kind}:${row.native_id}`;
-          const list = held.get(key) ?? [];
-          list.push(toObservation({ kind, id: row.native_id }, row));
-          held.set(key, list);
-        }
-      }
-    }
+    for (let i = 0; i < refs.length; i += MANY_CHUNK)
+      for (const [key, list] of await readObservationsOf(this.db, refs.slice(i, i + MANY_CHUNK))) held.set(key, list);
     return held;
   }
 
@@ -340,19 +313,12 @@ export class KyselyStore implements Store {
   }
 
   async leaf(index: number): Promise<StoredLeaf | null> {
-    const row = await this.db.selectFrom('leaves').selectAll().where('idx', '=', index).executeTakeFirst();
-    return row ? toLeaf(row) : null;
+    const [leaf] = await readLeafRange(this.db, index, 1);
+    return leaf ? storedLeaf(leaf) : null;
   }
 
   async leaves(from: number, limit: number): Promise<StoredLeaf[]> {
-    const rows = await this.db
-      .selectFrom('leaves')
-      .selectAll()
-      .where('idx', '>=', from)
-      .where('idx', '<', from + limit)
-      .orderBy('idx')
-      .execute();
-    return rows.map(toLeaf);
+    return (await readLeafRange(this.db, from, limit)).map(storedLeaf);
   }
 
   leafBytes(from: number, limit: number): Promise<Uint8Array[]> {
@@ -363,8 +329,8 @@ export class KyselyStore implements Store {
     return readNodeHashes(this.db, coords);
   }
 
-  firstLeafLoggedFrom(instant: string): Promise<number | null> {
-    return firstLeafLoggedFrom(this.db, instant);
+  async firstLeafLoggedFrom(instant: string): Promise<number | null> {
+    return firstLeafLoggedFrom(this.db, instant, await this.treeSize());
   }
 
   stateChanges(query: StateChangeQuery) {

@@ -80,10 +80,7 @@ export async function watchList(db: Db): Promise<WatchEntry[]> {
     .select((eb) =>
       eb
         .exists(
-          eb
-            .selectFrom('observations')
-            .select('leaf_index')
-            .whereRef('observations.component_id', '=', 'components.id'),
+          eb.selectFrom('series').select('series.component_id').whereRef('series.component_id', '=', 'components.id'),
         )
         .as('held'),
     )
@@ -116,7 +113,7 @@ export async function queueFigures(db: Db, at: string): Promise<QueueFigures> {
       sql<number | string>`count(CASE WHEN claimed_until >= ${now} THEN 1 END)`.as('claimed'),
       sql<
         number | string
-      >`count(CASE WHEN discovered = 1 AND NOT EXISTS (SELECT 1 FROM observations o WHERE o.component_id = watch.component_id) THEN 1 END)`.as(
+      >`count(CASE WHEN discovered = 1 AND NOT EXISTS (SELECT 1 FROM series s WHERE s.component_id = watch.component_id) THEN 1 END)`.as(
         'unconfirmed',
       ),
     ])

@@ -12,17 +12,8 @@ export interface Database {
     search_name: string | null;
     search_id: string | null;
   };
-  observations: {
-    leaf_index: number;
-    component_id: number;
-    observed_at: string;
-    observation_date: string;
-    state: string;
-    source: string;
-    evidence: string;
-    method: string;
-    corrects: number | null;
-  };
+  /** A component's readings, ENTRY_BYTES each in leaf order (series-entries.ts): its series in one row. */
+  series: { component_id: number; entries: Uint8Array; corrections: Uint8Array | null };
   census: {
     leaf_index: number;
     component_id: number;
@@ -33,7 +24,9 @@ export interface Database {
     evidence: string;
     method: string;
   };
-  leaves: { idx: number; kind: string; bytes: Uint8Array; hash: Uint8Array; logged_at: string };
+  /** Leaves [block × LEAVES_PER_BLOCK, … + size), compressed together (leaf-block.ts). */
+  leaf_blocks: { block: number; size: number; bytes: Uint8Array };
+  /** Stored perfect subtrees from level STORED_NODE_LEVEL up; lower ones are hashed from the leaves. */
   tree_nodes: { level: number; idx: number; hash: Uint8Array };
   heads: {
     tree_size: number;

@@ -1,3 +1,4 @@
+import { convertLayout, finishLayout } from '../layout-v11.js';
 import type { Migration } from '../migration.js';
 
 export const postgresMigrations: Migration[] = [
@@ -106,6 +107,41 @@ export const postgresMigrations: Migration[] = [
          ELSE regexp_replace(native_id, '^.*/', '') END)`,
       `CREATE INDEX components_search_name ON components (search_name)`,
       `CREATE INDEX components_search_id ON components (search_id)`,
+    ],
+  },
+  {
+    version: 11,
+    name: 'a billion observations: leaves sixteen to a compressed block, a series row per component',
+    prepare: [
+      `CREATE TABLE IF NOT EXISTS leaf_blocks (block bigint PRIMARY KEY, size integer NOT NULL, bytes bytea NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS series (component_id integer PRIMARY KEY REFERENCES components (id), entries bytea NOT NULL, corrections bytea)`,
+      `CREATE TABLE IF NOT EXISTS layout_conversion (id integer PRIMARY KEY CHECK (id = 1), series_until bigint NOT NULL)`,
+      // The reading an answer for a day rests on, picked from a series row in SQL (series-entries.ts
+      // has the layout: 10 bytes an entry, a 48-bit leaf then a 16-bit day): the latest entry dated
+      // on or before the day, the highest leaf on that day. NULL when none is.
+      `CREATE OR REPLACE FUNCTION tended_series_pick(entries bytea, day integer) RETURNS bigint
+       LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+         SELECT leaf FROM (
+           SELECT (get_byte(entries, o)::bigint << 40) | (get_byte(entries, o + 1)::bigint << 32)
+                | (get_byte(entries, o + 2)::bigint << 24) | (get_byte(entries, o + 3)::bigint << 16)
+                | (get_byte(entries, o + 4)::bigint << 8) | get_byte(entries, o + 5)::bigint AS leaf,
+                  (get_byte(entries, o + 6) << 8) | get_byte(entries, o + 7) AS d
+           FROM generate_series(0, length(entries) - 10, 10) AS o) AS e
+         WHERE d <= day ORDER BY d DESC, leaf DESC LIMIT 1 $$`,
+    ],
+    convert: convertLayout('postgres'),
+    finish: finishLayout('postgres'),
+    statements: [
+      // Subtrees below level 6 are hashed again from their blocks when a proof needs them.
+      `CREATE TABLE tree_nodes_v11 (level integer NOT NULL, idx bigint NOT NULL, hash bytea NOT NULL, PRIMARY KEY (level, idx))`,
+      `INSERT INTO tree_nodes_v11 SELECT level, idx, hash FROM tree_nodes WHERE level >= 6`,
+      `DROP TABLE tree_nodes`,
+      `ALTER TABLE tree_nodes_v11 RENAME TO tree_nodes`,
+      `ALTER TABLE census DROP CONSTRAINT IF EXISTS census_leaf_index_fkey`,
+      `ALTER TABLE key_sets DROP CONSTRAINT IF EXISTS key_sets_leaf_index_fkey`,
+      `DROP TABLE observations`,
+      `DROP TABLE leaves`,
+      `DROP TABLE layout_conversion`,
     ],
   },
 ];

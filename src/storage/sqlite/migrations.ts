@@ -1,3 +1,4 @@
+import { convertLayout, finishLayout } from '../layout-v11.js';
 import type { Migration } from '../migration.js';
 
 export const sqliteMigrations: Migration[] = [
@@ -105,6 +106,41 @@ export const sqliteMigrations: Migration[] = [
          ELSE substr(native_id, length(rtrim(native_id, replace(native_id, '/', ''))) + 1) END)`,
       `CREATE INDEX components_search_name ON components (search_name)`,
       `CREATE INDEX components_search_id ON components (search_id)`,
+    ],
+  },
+  {
+    version: 11,
+    name: 'a billion observations: leaves sixteen to a compressed block, a series row per component',
+    // tended_series_pick is a function the adapter registers on its connection (sqlite/open.ts).
+    prepare: [
+      `CREATE TABLE IF NOT EXISTS leaf_blocks (block integer PRIMARY KEY, size integer NOT NULL, bytes blob NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS series (component_id integer PRIMARY KEY REFERENCES components (id), entries blob NOT NULL, corrections blob)`,
+      `CREATE TABLE IF NOT EXISTS layout_conversion (id integer PRIMARY KEY CHECK (id = 1), series_until integer NOT NULL)`,
+    ],
+    convert: convertLayout('sqlite'),
+    finish: finishLayout('sqlite'),
+    statements: [
+      // Dropping a table SQLite checks row by row against foreign keys; checked at COMMIT instead.
+      `PRAGMA defer_foreign_keys = ON`,
+      // Subtrees below level 6 are hashed again from their blocks when a proof needs them.
+      `CREATE TABLE tree_nodes_v11 (level integer NOT NULL, idx integer NOT NULL, hash blob NOT NULL, PRIMARY KEY (level, idx)) WITHOUT ROWID`,
+      `INSERT INTO tree_nodes_v11 SELECT level, idx, hash FROM tree_nodes WHERE level >= 6`,
+      `DROP TABLE tree_nodes`,
+      `ALTER TABLE tree_nodes_v11 RENAME TO tree_nodes`,
+      // census and key_sets referred to leaves, which goes: SQLite cannot drop a foreign key, so
+      // each is copied into a table without it.
+      `CREATE TABLE census_v11 (leaf_index integer PRIMARY KEY, component_id integer NOT NULL REFERENCES components (id), read_at text NOT NULL, read_date text NOT NULL, dependents integer, source text NOT NULL, evidence text NOT NULL, method text NOT NULL)`,
+      `INSERT INTO census_v11 (leaf_index, component_id, read_at, read_date, dependents, source, evidence, method) SELECT leaf_index, component_id, read_at, read_date, dependents, source, evidence, method FROM census`,
+      `DROP TABLE census`,
+      `ALTER TABLE census_v11 RENAME TO census`,
+      `CREATE INDEX census_by_component ON census (component_id, leaf_index)`,
+      `CREATE TABLE key_sets_v11 (version integer PRIMARY KEY, document text NOT NULL, digest text NOT NULL, envelope text NOT NULL, leaf_index integer NOT NULL UNIQUE)`,
+      `INSERT INTO key_sets_v11 (version, document, digest, envelope, leaf_index) SELECT version, document, digest, envelope, leaf_index FROM key_sets`,
+      `DROP TABLE key_sets`,
+      `ALTER TABLE key_sets_v11 RENAME TO key_sets`,
+      `DROP TABLE observations`,
+      `DROP TABLE leaves`,
+      `DROP TABLE layout_conversion`,
     ],
   },
 ];

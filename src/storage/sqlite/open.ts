@@ -3,7 +3,9 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { ComponentRef } from '../../domain/component.js';
+import { COMPONENT_VERSION_SELECT } from '../kysely-read.js';
 import { KyselyStore } from '../kysely-store.js';
+import { latestLeaf, pickFromEntries } from '../series-entries.js';
 import type { Database as Schema } from '../schema.js';
 import { OTHER_WRITER_LAG_MS, type Store } from '../store.js';
 import { sqliteMigrations } from './migrations.js';
@@ -18,14 +20,19 @@ export async function openSqliteStore(path: string): Promise<Store> {
   database.pragma('busy_timeout = 10000');
   database.pragma('foreign_keys = ON');
   database.pragma('synchronous = NORMAL');
+  // The reading an answer rests on, picked from a series row inside the query (series-entries.ts);
+  // PostgreSQL has the same function in SQL (migration 11). A BigInt comes back as an INTEGER.
+  database.function('tended_series_pick', { deterministic: true }, (entries: unknown, day: unknown) => {
+    const leaf = pickFromEntries(entries instanceof Uint8Array ? entries : null, Number(day));
+    return leaf === null ? null : BigInt(leaf);
+  });
   const store = new SqliteStore(database);
   await store.migrate();
   return store;
 }
 
 // The same statements as KyselyStore.componentVersion and censusVersion, with SQLite's placeholders.
-const COMPONENT_VERSION_SQL =
-  'SELECT max(leaf_index) AS version FROM observations WHERE component_id = (SELECT id FROM components WHERE kind = ? AND native_id = ?)';
+const COMPONENT_VERSION_SQL = `${COMPONENT_VERSION_SELECT} WHERE component_id = (SELECT id FROM components WHERE kind = ? AND native_id = ?)`;
 const CENSUS_VERSION_SQL =
   'SELECT max(leaf_index) AS version FROM census WHERE component_id = (SELECT id FROM components WHERE kind = ? AND native_id = ?)';
 
@@ -40,7 +47,7 @@ class SqliteStore extends KyselyStore {
   private dataVersion: Database.Statement<[], number>;
   private seenDataVersion = -1;
   private checkedAt = -Infinity;
-  private versionQuery: Database.Statement<[string, string], { version: number | null }> | null = null;
+  private versionQuery: Database.Statement<[string, string], { last: Uint8Array }> | null = null;
   private censusQuery: Database.Statement<[string, string], { version: number | null }> | null = null;
 
   constructor(private readonly database: Database.Database) {
@@ -59,7 +66,8 @@ class SqliteStore extends KyselyStore {
     return this.remembered(`${ref.kind}:${ref.id}`, () => {
       // Prepared on first use: the tables exist only once migrations have run.
       this.versionQuery ??= this.database.prepare(COMPONENT_VERSION_SQL);
-      return this.versionQuery.get(ref.kind, ref.id)?.version ?? null;
+      const row = this.versionQuery.get(ref.kind, ref.id);
+      return row ? latestLeaf(row.last) : null;
     });
   }
 

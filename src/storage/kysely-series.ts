@@ -1,0 +1,148 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { ComponentKind, ComponentRef } from '../domain/component.js';
+import type { Observation, SeriesEntry } from '../domain/observation.js';
+import type { State } from '../domain/state.js';
+import { decodeLeaf } from '../notary/leaf.js';
+import { readBlocks } from './kysely-blocks.js';
+import { blockOf } from './leaf-block.js';
+import type { Database } from './schema.js';
+import { decodeEntries, encodeEntries } from './series-entries.js';
+import { LogInvariantError } from './store.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface SeriesRow {
+  entries: Uint8Array;
+  corrections: Uint8Array | null;
+}
+
+const IDS_PER_QUERY = 500;
+
+/** The series rows of `componentIds` that the store holds. */
+export async function readSeriesRows(db: Db, componentIds: Iterable<number>): Promise<Map<number, SeriesRow>> {
+  const ids = [...new Set(componentIds)];
+  const rows = new Map<number, SeriesRow>();
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    for (const row of await db
+      .selectFrom('series')
+      .select(['component_id', 'entries', 'corrections'])
+      .where('component_id', 'in', ids.slice(i, i + IDS_PER_QUERY))
+      .execute()) {
+      rows.set(Number(row.component_id), { entries: row.entries, corrections: row.corrections });
+    }
+  }
+  return rows;
+}
+
+const ROWS_PER_UNNEST = 5_000;
+const ROWS_PER_INSERT = 300;
+
+/** Writes whole series rows, replacing the ones held. */
+export async function writeSeriesRows(
+  trx: Transaction<Database>,
+  backend: 'sqlite' | 'postgres',
+  rows: Database['series'][],
+): Promise<void> {
+  if (backend === 'postgres') {
+    // One array per column: a handful of parameters for thousands of rows (see insertUnnested).
+    for (let i = 0; i < rows.length; i += ROWS_PER_UNNEST) {
+      const chunk = rows.slice(i, i + ROWS_PER_UNNEST);
+      await sql`INSERT INTO series (component_id, entries, corrections)
+        SELECT * FROM unnest(${chunk.map((r) => r.component_id)}::integer[], ${chunk.map((r) => r.entries)}::bytea[],
+          ${chunk.map((r) => r.corrections)}::bytea[])
+        ON CONFLICT (component_id) DO UPDATE SET entries = excluded.entries, corrections = excluded.corrections`.execute(
+        trx,
+      );
+    }
+    return;
+  }
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await trx
+      .insertInto('series')
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .onConflict((oc) =>
+        oc
+          .column('component_id')
+          .doUpdateSet({ entries: sql`excluded.entries`, corrections: sql`excluded.corrections` }),
+      )
+      .execute();
+  }
+}
+
+/**
+ * The observation a leaf records, read from the leaf itself: the log's own bytes are the one copy
+ * of its source, evidence and method (DESIGN §8b). `ref`, when given, must be the leaf's component.
+ */
+export function observationFromLeaf(bytes: Uint8Array, leafIndex: number, ref?: ComponentRef): Observation {
+  const r = decodeLeaf(bytes) as Record<string, unknown>;
+  const component = ref ?? { kind: r['kind'] as ComponentKind, id: String(r['id']) };
+  if (r['kind'] !== component.kind || r['id'] !== component.id || typeof r['state'] !== 'string')
+    throw new LogInvariantError(`leaf ${leafIndex} is not an observation of ${component.kind}:${component.id}`);
+  return {
+    component,
+    observed_at: r['observed_at'] as string,
+    observation_date: r['observation_date'] as string,
+    state: r['state'] as State,
+    source: r['source'] as string,
+    evidence: r['evidence'] as Observation['evidence'],
+    method: r['method'] as string,
+    corrects: typeof r['corrects'] === 'number' ? r['corrects'] : null,
+    leaf_index: leafIndex,
+  };
+}
+
+/**
+ * Every reading of each component whole, in leaf order, keyed `kind:id`: the leaves its series row
+ * lists, read from their blocks (each block read and decoded once, however many readings it holds).
+ */
+export async function readObservationsOf(db: Db, refs: ComponentRef[]): Promise<Map<string, Observation[]>> {
+  const held = new Map<string, Observation[]>();
+  const byKind = new Map<ComponentKind, string[]>();
+  for (const ref of refs) byKind.set(ref.kind, [...(byKind.get(ref.kind) ?? []), ref.id]);
+  for (const [kind, ids] of byKind) {
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+      const rows = await db
+        .selectFrom('components')
+        .innerJoin('series', 'series.component_id', 'components.id')
+        .select(['components.native_id', 'series.entries'])
+        .where('components.kind', '=', kind)
+        .where('components.native_id', 'in', ids.slice(i, i + IDS_PER_QUERY))
+        .execute();
+      const leaves = rows.map((row) => ({
+        ref: { kind, id: row.native_id },
+        leaves: decodeEntries(row.entries, null).map((e) => e.leaf_index),
+      }));
+      const blocks = await readBlocks(
+        db,
+        leaves.flatMap((l) => l.leaves.map((leaf) => blockOf(leaf).block)),
+      );
+      for (const { ref, leaves: list } of leaves) {
+        held.set(
+          `${kind}:${ref.id}`,
+          list.map((leafIndex) => {
+            const { block, slot } = blockOf(leafIndex);
+            const leaf = blocks.get(block)?.[slot];
+            if (!leaf) throw new LogInvariantError(`the log has no leaf ${leafIndex}`);
+            return observationFromLeaf(leaf.bytes, leafIndex, ref);
+          }),
+        );
+      }
+    }
+  }
+  return held;
+}
+
+/** A component's series row with `added` readings after the ones it held (`held`, or none). */
+export function extendedSeriesRow(
+  componentId: number,
+  held: SeriesRow | undefined | null,
+  added: SeriesEntry[],
+): Database['series'] {
+  const more = encodeEntries(added);
+  const corrections = [held?.corrections, more.corrections].filter((c): c is Uint8Array => !!c);
+  return {
+    component_id: componentId,
+    entries: held ? Buffer.concat([held.entries, more.entries]) : more.entries,
+    corrections: corrections.length > 0 ? Buffer.concat(corrections) : null,
+  };
+}

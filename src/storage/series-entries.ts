@@ -1,0 +1,133 @@
+import type { SeriesEntry } from '../domain/observation.js';
+import { STATES, type State } from '../domain/state.js';
+import { LogInvariantError } from './store.js';
+
+/**
+ * A component's series, kept in one row beside its component (DESIGN §8b): every reading's leaf,
+ * date, state and whether it is a correction, ENTRY_BYTES each in leaf order, so an uncached read
+ * finds the whole series with one primary-key lookup, and appending a reading adds ten bytes.
+ *
+ *   entry:      u48 leaf index · u16 days since 1970-01-01 · u8 state code · u8 flags (1: correction)
+ *   correction: u48 leaf index · u48 the leaf it corrects (a second column, NULL while there are none)
+ *
+ * The fixed width lets SQL pick the reading an answer rests on without decoding in JavaScript
+ * (tended_series_pick, defined in each backend's migration 11), in the same query as the series.
+ */
+export const ENTRY_BYTES = 10;
+const CORRECTION_BYTES = 12;
+const CORRECTION = 1;
+const DAY_MS = 86_400_000;
+
+/**
+ * State codes: a state's place in this list, fixed forever (stored rows use them). A new state is
+ * added at the end, never in between.
+ */
+const STATE_CODES: readonly State[] = [
+  'alive',
+  'dormant',
+  'abandoned',
+  'archived',
+  'deleted',
+  'eol',
+  'unknown-stale',
+  'not_observed',
+];
+if (STATE_CODES.length !== STATES.length || STATES.some((s) => !STATE_CODES.includes(s)))
+  throw new Error('every state needs a fixed series code');
+
+export function dayNumber(date: string): number {
+  const day = Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+  if (!Number.isInteger(day) || day < 0 || day > 0xffff)
+    throw new LogInvariantError(`${date} cannot be kept in a series`);
+  return day;
+}
+
+function dateOfDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The entries (and corrections, when any) of `readings`, in the order given. */
+export function encodeEntries(readings: SeriesEntry[]): { entries: Uint8Array; corrections: Uint8Array | null } {
+  const entries = Buffer.alloc(readings.length * ENTRY_BYTES);
+  const corrected = readings.filter((r) => r.corrects !== null);
+  const corrections = corrected.length > 0 ? Buffer.alloc(corrected.length * CORRECTION_BYTES) : null;
+  let c = 0;
+  readings.forEach((r, i) => {
+    const at = i * ENTRY_BYTES;
+    entries.writeUIntBE(r.leaf_index, at, 6);
+    entries.writeUInt16BE(dayNumber(r.observation_date), at + 6);
+    entries[at + 8] = STATE_CODES.indexOf(r.state);
+    entries[at + 9] = r.corrects !== null ? CORRECTION : 0;
+    if (r.corrects !== null) {
+      corrections!.writeUIntBE(r.leaf_index, c, 6);
+      corrections!.writeUIntBE(r.corrects, c + 6, 6);
+      c += CORRECTION_BYTES;
+    }
+  });
+  return { entries, corrections };
+}
+
+/** The series a row holds, in leaf order. */
+export function decodeEntries(entries: Uint8Array, corrections: Uint8Array | null): SeriesEntry[] {
+  const buf = Buffer.from(entries.buffer, entries.byteOffset, entries.byteLength);
+  if (buf.length % ENTRY_BYTES !== 0) throw new LogInvariantError('a series row has a broken entry');
+  const corrected = new Map<number, number>();
+  if (corrections) {
+    const cbuf = Buffer.from(corrections.buffer, corrections.byteOffset, corrections.byteLength);
+    for (let at = 0; at + CORRECTION_BYTES <= cbuf.length; at += CORRECTION_BYTES)
+      corrected.set(cbuf.readUIntBE(at, 6), cbuf.readUIntBE(at + 6, 6));
+  }
+  const series: SeriesEntry[] = [];
+  for (let at = 0; at < buf.length; at += ENTRY_BYTES) {
+    const leaf = buf.readUIntBE(at, 6);
+    const state = STATE_CODES[buf[at + 8]!];
+    if (state === undefined) throw new LogInvariantError(`a series row names an unknown state code ${buf[at + 8]}`);
+    series.push({
+      leaf_index: leaf,
+      observation_date: dateOfDay(buf.readUInt16BE(at + 6)),
+      state,
+      corrects: buf[at + 9]! & CORRECTION ? (corrected.get(leaf) ?? null) : null,
+    });
+  }
+  return series;
+}
+
+/** The leaf of the latest reading dated on or before `date` (the highest leaf on its date), or null. */
+export function pickReading(series: SeriesEntry[], date: string): number | null {
+  let best: SeriesEntry | null = null;
+  for (const entry of series) {
+    if (entry.observation_date > date) continue;
+    if (
+      best === null ||
+      entry.observation_date > best.observation_date ||
+      (entry.observation_date === best.observation_date && entry.leaf_index > best.leaf_index)
+    )
+      best = entry;
+  }
+  return best?.leaf_index ?? null;
+}
+
+/** The same choice as pickReading, straight from a row's bytes: SQLite's tended_series_pick. */
+export function pickFromEntries(entries: Uint8Array | null, day: number): number | null {
+  if (entries === null) return null;
+  const buf = Buffer.from(entries.buffer, entries.byteOffset, entries.byteLength);
+  let bestDay = -1;
+  let bestLeaf: number | null = null;
+  for (let at = 0; at + ENTRY_BYTES <= buf.length; at += ENTRY_BYTES) {
+    const d = buf.readUInt16BE(at + 6);
+    if (d > day) continue;
+    const leaf = buf.readUIntBE(at, 6);
+    if (d > bestDay || (d === bestDay && leaf > bestLeaf!)) {
+      bestDay = d;
+      bestLeaf = leaf;
+    }
+  }
+  return bestLeaf;
+}
+
+/** The highest leaf a row lists (its last entry): the component's version. */
+export function latestLeaf(entries: Uint8Array): number | null {
+  if (entries.byteLength < ENTRY_BYTES) return null;
+  const buf = Buffer.from(entries.buffer, entries.byteOffset, entries.byteLength);
+  return buf.readUIntBE(buf.length - ENTRY_BYTES, 6);
+}
