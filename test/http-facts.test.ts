@@ -211,10 +211,11 @@ describe('the fact routes over an observed record', () => {
         },
       }),
     ]);
+    // A day's changes come in the order its leaf holds the fields (RFC 8785: sorted by name).
     expect(body.changes.map((c) => [c.observed, c.field, c.from, c.to])).toEqual([
-      ['2026-07-01', 'license', 'MIT', 'Apache-2.0'],
       ['2026-07-01', 'engines', { node: '>=18' }, { node: '>=20' }],
       ['2026-07-01', 'has_exports', false, true],
+      ['2026-07-01', 'license', 'MIT', 'Apache-2.0'],
     ]);
     const github = (await get<SchemaHistory>('/v1/schema_history/github/expressjs/express')).body;
     expect(github).toMatchObject({ read_for_kind: false, history: [], changes: [] });

@@ -9,8 +9,8 @@ import { decodeEntries } from './series-entries.js';
 import type { StateChange, StateChangeQuery } from './store.js';
 
 /** Leaves read per step of the window: the work stops with the step that fills the page. */
-const STEP = 1_024;
-const IDS_PER_QUERY = 500;
+const STEP = 4_096;
+const IDS_PER_QUERY = 2_000;
 
 /**
  * The change feed. The window [fromLeaf, untilLeaf) bounds the work of one request whatever the

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { componentOwner, componentPurls, componentSearchKeys, type ComponentRef } from '../domain/component.js';
+import { componentOwner, componentSearchKeys, type ComponentRef } from '../domain/component.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
 
@@ -23,7 +23,6 @@ export async function componentIdsOf(trx: Transaction<Database>, refs: Component
           kind: ref.kind,
           native_id: ref.id,
           owner: componentOwner(ref),
-          purl: componentPurls(ref)[1],
           ...componentSearchKeys(ref),
         })),
       )

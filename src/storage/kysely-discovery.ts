@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { componentOwner, componentPurls, componentSearchKeys, type ComponentRef } from '../domain/component.js';
+import { componentOwner, componentSearchKeys, type ComponentRef } from '../domain/component.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
 import type { QueueOptions, QueueOutcome } from './store.js';
@@ -141,7 +141,6 @@ async function addToWatch(trx: Db, refs: ComponentRef[], at: string): Promise<nu
           kind: r.kind,
           native_id: r.id,
           owner: componentOwner(r),
-          purl: componentPurls(r)[1],
           ...componentSearchKeys(r),
         })),
       )

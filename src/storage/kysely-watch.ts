@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import {
   componentOwner,
-  componentPurls,
   componentSearchKeys,
   isComponentKind,
   type ComponentRef,
@@ -39,7 +38,6 @@ export async function watchAdd(db: Db, refs: ComponentRef[], at: string): Promis
           kind: ref.kind,
           native_id: ref.id,
           owner: componentOwner(ref),
-          purl: componentPurls(ref)[1],
           ...componentSearchKeys(ref),
         })
         .onConflict((oc) => oc.columns(['kind', 'native_id']).doNothing())

@@ -7,7 +7,6 @@ export interface Database {
     kind: string;
     native_id: string;
     owner: string | null;
-    purl: string;
     /** componentSearchKeys: the lower-cased name and id a search matches by prefix. */
     search_name: string | null;
     search_id: string | null;

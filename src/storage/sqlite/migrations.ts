@@ -141,6 +141,8 @@ export const sqliteMigrations: Migration[] = [
       `DROP TABLE observations`,
       `DROP TABLE leaves`,
       `DROP TABLE layout_conversion`,
+      // A component's purl is made from its kind and id whenever it is shown; the copy cost a column.
+      `ALTER TABLE components DROP COLUMN purl`,
     ],
   },
 ];
