@@ -2,6 +2,7 @@ import { storeContract } from './store-contract.js';
 import { storeRecordsContract } from './store-contract-records.js';
 import { storeDiscoveryContract } from './store-contract-discovery.js';
 import { storeLayoutContract } from './store-contract-layout.js';
+import { storeFollowContract } from './store-contract-follow.js';
 import { postgresTestStore } from './support/record.js';
 
 // No skip: this suite needs PostgreSQL and fails loudly when it cannot reach it (TENDED_TEST_POSTGRES_URL).
@@ -9,3 +10,4 @@ storeContract('postgres', postgresTestStore);
 storeRecordsContract('postgres', postgresTestStore);
 storeDiscoveryContract('postgres', postgresTestStore);
 storeLayoutContract('postgres', postgresTestStore);
+storeFollowContract('postgres', postgresTestStore);

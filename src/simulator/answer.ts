@@ -22,7 +22,8 @@ export type Upstream =
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text, or bytes for a binary file (the crates.io dump). */
+  body: string | Buffer;
   /** A 200 that gets an ETag and is answered 304 to a matching If-None-Match. */
   cacheable?: boolean;
   /** For If-Modified-Since (GitHub sends Last-Modified). */

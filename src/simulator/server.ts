@@ -26,6 +26,15 @@ import { answerPypi } from './pypi.js';
 import { seededRandom } from './random.js';
 import { parseScenario, type CommonFail, type Scenario } from './scenario.js';
 import { World } from './world.js';
+import type { FeedUrls, FollowedRegistry } from '../followers/follower.js';
+import type { FeedFaults } from './registries/faults.js';
+import {
+  FEED_ONLY_PREFIXES,
+  FEED_ROUTES,
+  GeneratedRegistries,
+  type GeneratedRegistriesOptions,
+} from './registries/registries.js';
+import { Traffic, type Budget } from './traffic.js';
 
 export interface SimulatorOptions {
   scenario: Scenario;
@@ -37,6 +46,10 @@ export interface SimulatorOptions {
   clock?: () => Date;
   /** How long a hanging answer holds the connection before dropping it (default 120 s). */
   hangMs?: number;
+  /** Whole registries generated from a seed, each feed served at its real path (registries/). */
+  registries?: GeneratedRegistriesOptions;
+  /** Request budgets by path prefix (`npm`, `replicate`, `pypi`…): a request past one is refused 429 and recorded. */
+  budgets?: Record<string, Budget>;
 }
 
 export interface SimulatedRequest {
@@ -53,6 +66,12 @@ export interface Simulator {
   close(): Promise<void>;
   requests: SimulatedRequest[];
   setScenario(s: Scenario): void;
+  /** Each generated registry's feed base URL (those not generated point at their prefix all the same). */
+  feeds: FeedUrls;
+  /** Requests counted per upstream, per second and per day, and every budget violation. */
+  traffic: Traffic;
+  registries: GeneratedRegistries | null;
+  setFeedFaults(faults: FeedFaults): void;
 }
 
 const HANDLERS: Record<Upstream, (ctx: Ctx, world: World) => SimAnswer> = {
@@ -108,7 +127,9 @@ function revalidate(upstream: Upstream, req: IncomingMessage, answer: HttpAnswer
 }
 
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
-  let world = new World(parseScenario(options.scenario));
+  const registries = options.registries ? new GeneratedRegistries(options.registries) : null;
+  const traffic = new Traffic(options.budgets ?? {});
+  let world = new World(parseScenario(options.scenario), registries);
   let budget = new GithubBudget(world.scenario.github_rate_limit);
   const clock = options.clock ?? (() => new Date());
   const random = options.chaos ? seededRandom(options.chaos.seed) : null;
@@ -119,11 +140,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (requests.length < MAX_LOGGED) requests.push(entry);
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
     const method = req.method ?? 'GET';
     const conditional = isConditional(req);
-    const upstream = UPSTREAMS.find((u) => url.pathname === `/${u}` || url.pathname.startsWith(`/${u}/`));
+    const prefixes: readonly string[] = registries ? [...UPSTREAMS, ...FEED_ONLY_PREFIXES] : UPSTREAMS;
+    const prefix = prefixes.find((u) => url.pathname === `/${u}` || url.pathname.startsWith(`/${u}/`));
+    const upstream = UPSTREAMS.find((u) => u === prefix);
     const now = clock();
     res.setHeader('date', now.toUTCString());
     const send = (answer: HttpAnswer) => {
@@ -131,16 +154,22 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     };
-    if (!upstream)
+    if (!prefix)
       return send({
         status: 404,
         headers: { 'content-type': 'text/plain' },
         body: `no simulated upstream at ${url.pathname}`,
       });
-    if (method !== 'GET' && method !== 'HEAD') return send({ status: 405, headers: { allow: 'GET, HEAD' }, body: '' });
+    const refused = traffic.count(prefix, utcDateOf(now), `${url.pathname}${url.search}`);
+    if (refused)
+      return send({
+        ...refused,
+        headers: { ...refused.headers, 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ error: `over the simulator's budget for ${prefix}` }),
+      });
     const ctx: Ctx = {
-      base: `http://${req.headers.host ?? 'localhost'}/${upstream}`,
-      path: url.pathname.slice(upstream.length + 1) || '/',
+      base: `http://${req.headers.host ?? 'localhost'}/${prefix}`,
+      path: url.pathname.slice(prefix.length + 1) || '/',
       query: url.searchParams,
       headers: req.headers,
       today: utcDateOf(now),
@@ -148,6 +177,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       authorized: typeof req.headers.authorization === 'string',
       short: false,
     };
+    // A generated registry's feed first: its listing routes sit beside the per-package ones.
+    const feed = registries?.answer(prefix, { ctx, method, body, nowMs: now.getTime() }) ?? null;
+    if (feed && !('fault' in feed)) return send(method === 'HEAD' ? { ...feed, body: '' } : feed);
+    if (method !== 'GET' && method !== 'HEAD') return send({ status: 405, headers: { allow: 'GET, HEAD' }, body: '' });
+    if (!upstream)
+      return send({ status: 404, headers: { 'content-type': 'text/plain' }, body: `nothing at ${url.pathname}` });
     let answer: SimAnswer;
     if (random && random() < (options.chaos?.rate ?? 0)) {
       const fault = CHAOS_FAULTS[Math.floor(random() * CHAOS_FAULTS.length)] ?? 'server_error';
@@ -179,13 +214,18 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   };
 
   const server = createServer((req, res) => {
-    try {
-      handle(req, res);
-    } catch (error) {
-      // A bug in a handler is the simulator's, not an upstream behaviour: say so loudly.
-      res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`simulator error: ${error instanceof Error ? error.stack : String(error)}`);
-    }
+    // The body only matters to XML-RPC (PyPI's journal); a GET's is empty and ends at once.
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        handle(req, res, Buffer.concat(chunks).toString('utf8'));
+      } catch (error) {
+        // A bug in a handler is the simulator's, not an upstream behaviour: say so loudly.
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`simulator error: ${error instanceof Error ? error.stack : String(error)}`);
+      }
+    });
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -217,8 +257,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       nuget: `${root}/nuget`,
     },
     requests,
+    feeds: Object.fromEntries(
+      Object.entries(FEED_ROUTES).map(([registry, route]) => [registry, `${root}/${route.prefix}`]),
+    ) as Record<FollowedRegistry, string>,
+    traffic,
+    registries,
+    setFeedFaults(faults: FeedFaults) {
+      if (registries) registries.faults = faults;
+    },
     setScenario(s: Scenario) {
-      world = new World(parseScenario(s));
+      world = new World(parseScenario(s), registries);
       budget = new GithubBudget(world.scenario.github_rate_limit);
     },
     async close() {

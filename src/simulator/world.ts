@@ -17,6 +17,12 @@ import {
 } from './scenario.js';
 import { stableId } from './random.js';
 import { eolSeenAt, phaseSeenAt, type Moment } from './seen-at.js';
+import type { ComponentKind } from '../domain/component.js';
+
+/** Phases for a package no scenario names (the generated registries, registries/registries.ts). */
+export interface GeneratedPhases {
+  phases(kind: ComponentKind, name: string, at: Moment): { from: string }[] | null;
+}
 
 export class World {
   /** Repository id → component key, for /repositories/{id}. */
@@ -26,7 +32,10 @@ export class World {
   /** endoflife alias → canonical product name. */
   private readonly eolAliases = new Map<string, string>();
 
-  constructor(readonly scenario: Scenario) {
+  constructor(
+    readonly scenario: Scenario,
+    private readonly generated: GeneratedPhases | null = null,
+  ) {
     for (const [key, phases] of Object.entries(scenario.components)) {
       if (!key.startsWith('github:')) continue;
       this.githubIds.set(this.githubId(key), key);
@@ -67,11 +76,11 @@ export class World {
   }
 
   npm(name: string, at: Moment): NpmPhase | null {
-    return phaseSeenAt((this.scenario.components[`npm:${name}`] ?? []) as NpmPhase[], at);
+    return phaseSeenAt(this.phasesOf('npm', name, at) as NpmPhase[], at);
   }
 
   pypi(name: string, at: Moment): PypiPhase | null {
-    return phaseSeenAt((this.scenario.components[`pypi:${name}`] ?? []) as PypiPhase[], at);
+    return phaseSeenAt(this.phasesOf('pypi', name, at) as PypiPhase[], at);
   }
 
   maven(id: string, at: Moment): MavenPhase | null {
@@ -79,27 +88,32 @@ export class World {
   }
 
   golang(module: string, at: Moment): GolangPhase | null {
-    return phaseSeenAt((this.scenario.components[`golang:${module}`] ?? []) as GolangPhase[], at);
+    return phaseSeenAt(this.phasesOf('golang', module, at) as GolangPhase[], at);
   }
 
   nuget(id: string, at: Moment): NugetPhase | null {
-    return phaseSeenAt((this.scenario.components[`nuget:${id}`] ?? []) as NugetPhase[], at);
+    return phaseSeenAt(this.phasesOf('nuget', id, at) as NugetPhase[], at);
   }
 
   cargo(name: string, at: Moment): CargoPhase | null {
-    return phaseSeenAt((this.scenario.components[`cargo:${name}`] ?? []) as CargoPhase[], at);
+    return phaseSeenAt(this.phasesOf('cargo', name, at) as CargoPhase[], at);
   }
 
   composer(name: string, at: Moment): ComposerPhase | null {
-    return phaseSeenAt((this.scenario.components[`composer:${name}`] ?? []) as ComposerPhase[], at);
+    return phaseSeenAt(this.phasesOf('composer', name, at) as ComposerPhase[], at);
   }
 
   gem(name: string, at: Moment): GemPhase | null {
-    return phaseSeenAt((this.scenario.components[`gem:${name}`] ?? []) as GemPhase[], at);
+    return phaseSeenAt(this.phasesOf('gem', name, at) as GemPhase[], at);
   }
 
   docker(id: string, at: Moment): DockerPhase | null {
     return phaseSeenAt((this.scenario.components[`docker:${id}`] ?? []) as DockerPhase[], at);
+  }
+
+  /** The scenario's phases for a package, else a generated registry's. */
+  private phasesOf(kind: ComponentKind, name: string, at: Moment): { from: string }[] {
+    return this.scenario.components[`${kind}:${name}`] ?? this.generated?.phases(kind, name, at) ?? [];
   }
 
   /** The canonical product name for a name or alias, or null when the listing has neither. */

@@ -25,6 +25,7 @@ import { readObservationsOf } from './kysely-series.js';
 import { applyMigrations, type Migration } from './migration.js';
 import * as apiKeys from './kysely-api-keys.js';
 import * as discovery from './kysely-discovery.js';
+import * as follow from './kysely-follow.js';
 import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
 import type {
@@ -32,6 +33,7 @@ import type {
   AdoptedComponent,
   AppendResult,
   CachedAnswer,
+  FollowProgress,
   HeadSealer,
   ImportedLeaf,
   NewApiKey,
@@ -273,6 +275,14 @@ export class KyselyStore implements Store {
 
   cacheSet(url: string, entry: CachedAnswer) {
     return watch.cacheSet(this.db, url, entry);
+  }
+
+  followCursor(registry: string) {
+    return follow.followCursor(this.db, registry);
+  }
+
+  setFollowCursor(registry: string, cursor: string, at: string, progress: FollowProgress) {
+    return follow.setFollowCursor(this.db, registry, cursor, at, progress);
   }
 
   apiKeyCreate(key: NewApiKey): Promise<void> {

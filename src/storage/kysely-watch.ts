@@ -1,10 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import {
-  componentOwner,
-  componentSearchKeys,
-  isComponentKind,
-  type ComponentRef,
-} from '../domain/component.js';
+import { componentOwner, componentSearchKeys, isComponentKind, type ComponentRef } from '../domain/component.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
 import type { CachedAnswer, QueueFigures, WatchEntry } from './store.js';

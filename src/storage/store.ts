@@ -136,6 +136,10 @@ export interface Store {
   /** Validators and extracted facts of an upstream URL's last full answer (conditional requests). */
   cacheGet(url: string): Promise<CachedAnswer | null>;
   cacheSet(url: string, entry: CachedAnswer): Promise<void>;
+  /** A followed registry's cursor and health (DESIGN §8a), or null before it was ever followed. */
+  followCursor(registry: string): Promise<FollowCursorRecord | null>;
+  /** Commits a follower's cursor once its batch is handled, with whether it read on contiguously and the faults it met. */
+  setFollowCursor(registry: string, cursor: string, at: string, progress: FollowProgress): Promise<void>;
 
   /** Records an issued API key: its id, label and the SHA-256 (hex) of the key; never the key. */
   apiKeyCreate(key: NewApiKey): Promise<void>;
@@ -269,6 +273,22 @@ export interface CachedAnswer {
   etag: string | null;
   last_modified: string | null;
   facts: EvidenceValue;
+}
+
+export interface FollowCursorRecord {
+  registry: string;
+  cursor: string;
+  updated_at: string;
+  /** When a batch that continued contiguously was last committed; null when none was. */
+  last_contiguous_at: string | null;
+  /** Faults committed so far, and the newest. */
+  faults_seen: number;
+  last_fault: { kind: string; detail: string; at: string } | null;
+}
+
+export interface FollowProgress {
+  contiguous: boolean;
+  faults: { kind: string; detail: string; at: string }[];
 }
 
 export interface NewApiKey {

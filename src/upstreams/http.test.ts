@@ -300,3 +300,43 @@ describe('HttpClient rate limits', () => {
     });
   });
 });
+
+describe('what the followers ask of the client', () => {
+  it('sends a POST with its body and content type, and never remembers or revalidates its answer', async () => {
+    const bodies: string[] = [];
+    routes.set('/rpc', (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        bodies.push(`${req.method} ${req.headers['content-type']} ${body}`);
+        res.writeHead(200, { 'content-type': 'application/json', etag: '"same"' });
+        res.end('{"ok":true}');
+      });
+    });
+    const cache = new MemoryConditionalCache();
+    const c = client({ cache });
+    const post = { contentType: 'text/xml', body: '<methodCall/>' };
+    expect(await c.get(`${base}/rpc`, { accept: 'application/json', post, facts: OK })).toMatchObject({
+      kind: 'facts',
+    });
+    const before = seen.length;
+    await c.get(`${base}/rpc`, { accept: 'application/json', post, facts: OK });
+    expect(bodies).toEqual(['POST text/xml <methodCall/>', 'POST text/xml <methodCall/>']);
+    expect(seen[before]?.headers['if-none-match']).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('hands a binary body to the extractor as the bytes that came', async () => {
+    const bytes = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0xff, 0xfe, 0x00, 0x80]);
+    routes.set('/file.gz', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/gzip' });
+      res.end(bytes);
+    });
+    const answer = await client().get(`${base}/file.gz`, {
+      accept: 'application/gzip',
+      body: 'bytes',
+      facts: { version: 'bytes/1', extract: (b) => ({ hex: Buffer.from(b as Uint8Array).toString('hex') }) },
+    });
+    expect(answer).toMatchObject({ kind: 'facts', facts: { hex: bytes.toString('hex') } });
+  });
+});

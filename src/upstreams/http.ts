@@ -10,7 +10,7 @@ import type { EvidenceValue } from '../domain/observation.js';
 import type { UnreachableReason } from '../domain/state.js';
 import { rateLimitOf, retryAfterMs, spentUntil } from './rate-limit.js';
 import { Pace, Slots } from './request-slots.js';
-import { contentType, messageOf, parseJson, readCapped } from './response-body.js';
+import { contentType, messageOf, parseJson, readCappedBody } from './response-body.js';
 import type { ConditionalCache, UpstreamOutcome, UpstreamWatcher } from './source.js';
 
 /** How the evidence of a request never sent (its upstream held back) begins; see heldBackUntil. */
@@ -32,8 +32,13 @@ export interface RequestSpec<F extends EvidenceValue> {
   accept: string;
   headers?: Record<string, string>;
   facts: FactsSpec<F>;
-  /** What a 200's body is: JSON (the default), or text handed to the extractor as it is. */
-  body?: 'json' | 'text';
+  /**
+   * What a 200's body is: JSON (the default), text handed to the extractor as it is, or its bytes
+   * (a compressed file: the crates.io dump).
+   */
+  body?: 'json' | 'text' | 'bytes';
+  /** Sent as a POST with this body (PyPI's XML-RPC journal); never conditional, never cached. */
+  post?: { contentType: string; body: string };
 }
 
 export interface Redirect {
@@ -97,7 +102,7 @@ interface CachedFacts {
 }
 
 type Exchange =
-  | { ok: true; status: number; headers: Headers; text: string }
+  | { ok: true; status: number; headers: Headers; text: string; bytes: Uint8Array }
   | { ok: false; reason: UnreachableReason; evidence: Record<string, EvidenceValue> };
 
 export class HttpClient {
@@ -127,8 +132,8 @@ export class HttpClient {
     const redirects: Redirect[] = [];
     let current = url;
     for (;;) {
-      const cached = await this.cached(current, spec.facts.version);
-      const x = await this.exchange(current, this.headersFor(current, spec, cached));
+      const cached = spec.post ? null : await this.cached(current, spec.facts.version);
+      const x = await this.exchange(current, this.headersFor(current, spec, cached), spec.post);
       if (!x.ok) return { kind: 'unreachable', url: current, reason: x.reason, evidence: x.evidence, redirects };
       if (REDIRECTS.has(x.status)) {
         const location = x.headers.get('location');
@@ -164,7 +169,7 @@ export class HttpClient {
         redirects,
       );
     }
-    const asText = spec.body === 'text';
+    const asText = spec.body === 'text' || spec.body === 'bytes';
     // A text 200 (XML, go.mod, an index file) goes to its extractor as it is; error bodies may still be JSON.
     const body = asText && x.status === 200 ? undefined : parseJson(x.text);
     const limit = rateLimitOf(x.status, x.headers, body, x.text, this.now());
@@ -198,14 +203,14 @@ export class HttpClient {
     }
     let facts: F | string;
     try {
-      facts = spec.facts.extract(asText ? x.text : body, x.headers);
+      facts = spec.facts.extract(spec.body === 'bytes' ? x.bytes : asText ? x.text : body, x.headers);
     } catch (error) {
       // An extractor bug met by an odd body is still an odd body, not a crash of the pass.
       facts = `the body could not be read: ${error instanceof Error ? error.message : String(error)}`;
     }
     if (typeof facts === 'string')
       return this.unreachable(url, 'unparsable', { http_status: 200, error: facts.slice(0, 300) }, redirects);
-    await this.remember(url, x.headers, spec.facts.version, facts);
+    if (!spec.post) await this.remember(url, x.headers, spec.facts.version, facts);
     return { kind: 'facts', url, status: 200, facts, redirects };
   }
 
@@ -278,7 +283,11 @@ export class HttpClient {
     };
   }
 
-  private async exchange(url: string, headers: Record<string, string>): Promise<Exchange> {
+  private async exchange(
+    url: string,
+    headers: Record<string, string>,
+    post?: { contentType: string; body: string },
+  ): Promise<Exchange> {
     // Checked before queueing and again after, since a limit may be read while this one waits.
     const early = this.deferred();
     if (early) return early;
@@ -290,24 +299,31 @@ export class HttpClient {
       const signal = AbortSignal.timeout(this.options.timeoutMs);
       let res: Response;
       try {
-        res = await fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
+        res = await fetch(url, {
+          method: post ? 'POST' : 'GET',
+          headers: post ? { ...headers, 'content-type': post.contentType } : headers,
+          ...(post ? { body: post.body } : {}),
+          redirect: 'manual',
+          signal,
+        });
       } catch (error) {
         return transportFailure(error, this.options.timeoutMs);
       }
       if (REDIRECTS.has(res.status) || res.status === 304) {
         await res.body?.cancel().catch(() => undefined);
-        return { ok: true, status: res.status, headers: res.headers, text: '' };
+        return { ok: true, status: res.status, headers: res.headers, text: '', bytes: new Uint8Array(0) };
       }
       try {
-        const text = await readCapped(res, this.options.maxBodyBytes);
-        if (text === null) {
+        const bytes = await readCappedBody(res.body, res.headers.get('content-length'), this.options.maxBodyBytes);
+        if (bytes === null) {
           return {
             ok: false,
             reason: 'unparsable',
             evidence: { http_status: res.status, error: `the body is larger than ${this.options.maxBodyBytes} bytes` },
           };
         }
-        return { ok: true, status: res.status, headers: res.headers, text };
+        const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+        return { ok: true, status: res.status, headers: res.headers, text, bytes };
       } catch (error) {
         return transportFailure(error, this.options.timeoutMs, res.status);
       }

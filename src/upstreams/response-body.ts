@@ -59,9 +59,3 @@ export async function readCappedBody(
   }
   return Buffer.concat(chunks, total);
 }
-
-/** The body as text, or null once it passes `cap` bytes. */
-export async function readCapped(res: Response, cap: number): Promise<string | null> {
-  const bytes = await readCappedBody(res.body, res.headers.get('content-length'), cap);
-  return bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-}

@@ -148,4 +148,12 @@ export const postgresMigrations: Migration[] = [
       `ALTER TABLE components DROP COLUMN purl`,
     ],
   },
+  {
+    version: 12,
+    name: 'followers: each followed registry’s cursor, its last contiguous read and the faults seen',
+    statements: [
+      // One row per registry (DESIGN §8a): where its follower resumes after a restart, and its health.
+      `CREATE TABLE follow_cursors (registry text PRIMARY KEY, cursor text NOT NULL, updated_at text NOT NULL, last_contiguous_at text, faults_seen integer NOT NULL DEFAULT 0, last_fault text)`,
+    ],
+  },
 ];

@@ -1,0 +1,99 @@
+/**
+ * Following crates.io (research §1.3): the updates feed static.crates.io/rss/updates.xml holds the
+ * versions of the past 60 minutes, but at least the newest 100, so it is a window: polled often
+ * enough, each new item is a hint dated by its pubDate. When its oldest item is newer than the
+ * position and it holds a full 100, versions between may have left it: the follower fell out of
+ * the window, a fault, and the registry is listed from the daily dump, which hints every crate
+ * updated after the last dump diffed. What changed after that dump is in the next one: the listing
+ * is repeated daily (CRATES_RELIST_DAYS), which also hints yanks, which the feed never reports.
+ */
+import { utcDateOf } from '../../domain/calendar.js';
+import type { HttpClient } from '../../upstreams/http.js';
+import { isUnreachable, parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import type { ChangeHint } from '../follower.js';
+import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../registry-follower.js';
+import { parseUpdatesFeed, type Publication } from './feed.js';
+import { createCratesListing, type CratesPosition } from './list.js';
+
+/** sync_updates_feed.rs: NUM_ITEMS. */
+export const FEED_MINIMUM = 100;
+export const CRATES_RELIST_DAYS = 1;
+
+const key = (p: Publication) => `${p.name}@${p.version}`;
+
+async function readFeed(client: HttpClient, base: string): Promise<Publication[] | Unreachable> {
+  const answer = await client.get(`${base}/rss/updates.xml`, {
+    accept: 'application/rss+xml',
+    body: 'text',
+    facts: parsedBy('crates-updates/1', parseUpdatesFeed),
+  });
+  return answer.kind === 'facts' ? [...answer.facts].sort((a, b) => a.at - b.at) : unreachableOf(answer);
+}
+
+function positionAfter(
+  items: Publication[],
+  from: { since: number; at_since: string[] },
+  dump: number | null,
+): CratesPosition {
+  const newest = items.at(-1);
+  if (!newest || newest.at < from.since) return { ...from, dump };
+  const atNewest = items.filter((p) => p.at === newest.at).map(key);
+  return {
+    since: newest.at,
+    at_since: newest.at === from.since ? [...new Set([...from.at_since, ...atNewest])] : atNewest,
+    dump,
+  };
+}
+
+export function createCratesFeed(client: HttpClient, base: string): RegistryFeed<string, CratesPosition> {
+  const list = createCratesListing(client, base);
+  return {
+    registry: 'cargo',
+    async head() {
+      const items = await readFeed(client, base);
+      return isUnreachable(items) ? items : positionAfter(items, { since: 0, at_since: [] }, null);
+    },
+    list,
+    async follow(from) {
+      const items = await readFeed(client, base);
+      if (isUnreachable(items)) return items;
+      const seen = new Set(from.at_since);
+      const fresh = items.filter((p) => p.at > from.since || (p.at === from.since && !seen.has(key(p))));
+      const newest = new Map<string, ChangeHint>();
+      for (const p of fresh) {
+        const component = componentOf('cargo', p.name);
+        if (component)
+          newest.set(component.id, {
+            component,
+            changed_on: utcDateOf(new Date(p.at)),
+            marker: p.version,
+            removal: false,
+          });
+      }
+      const hints = [...newest.values()];
+      const oldest = items[0];
+      if (oldest && oldest.at > from.since && items.length >= FEED_MINIMUM)
+        return {
+          hints,
+          next: from,
+          caughtUp: false,
+          fault: {
+            kind: 'fell_out_of_window',
+            detail: `the updates feed now starts at ${new Date(oldest.at).toISOString()}, after the position ${new Date(from.since).toISOString()}`,
+          },
+        };
+      return { hints, next: positionAfter(items, from, from.dump), caughtUp: true };
+    },
+  };
+}
+
+export function createCratesFollower(
+  client: HttpClient,
+  base: string,
+  options: { now: () => Date } & Pick<FollowerOptions, 'relistEveryDays'>,
+): RegistryFollower<string, CratesPosition> {
+  return new RegistryFollower(createCratesFeed(client, base), {
+    now: options.now,
+    relistEveryDays: options.relistEveryDays === undefined ? CRATES_RELIST_DAYS : options.relistEveryDays,
+  });
+}

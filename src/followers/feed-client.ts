@@ -1,0 +1,55 @@
+/**
+ * How a follower reads its feed: through the upstreams' one HTTP client (time-outs, the
+ * User-Agent, body caps, rate limits), but without the conditional-request cache: a feed page is
+ * read once and its facts are its events, so remembering them would only hold every page read.
+ */
+import type { EvidenceValue } from '../domain/observation.js';
+import { HttpClient, type Answer, type FactsSpec } from '../upstreams/http.js';
+import type { ConditionalCache } from '../upstreams/source.js';
+
+/** A feed that could not be read this time: nothing is assumed, the pass ends and the cursor stays. */
+export type Unreachable = { unreachable: string };
+
+export function isUnreachable(x: unknown): x is Unreachable {
+  return typeof x === 'object' && x !== null && 'unreachable' in x;
+}
+
+const FORGETFUL: ConditionalCache = {
+  get: () => Promise.resolve(null),
+  set: () => Promise.resolve(),
+};
+
+export interface FeedClientOptions {
+  userAgent: string;
+  timeoutMs: number;
+  /** The largest page or file read (default 256 MiB: PyPI's /simple/ and the crates.io dump at scale). */
+  maxBodyBytes?: number;
+  /** The clock rate-limit holds are measured by. */
+  now?: () => number;
+}
+
+export function createFeedClient(upstream: string, base: string, options: FeedClientOptions): HttpClient {
+  return new HttpClient({
+    upstream,
+    base,
+    userAgent: options.userAgent,
+    timeoutMs: options.timeoutMs,
+    // A follower reads its feed in order, one request at a time.
+    concurrency: 1,
+    cache: FORGETFUL,
+    maxBodyBytes: options.maxBodyBytes ?? 256 * 1024 * 1024,
+    ...(options.now ? { now: options.now } : {}),
+  });
+}
+
+/** A parser as the client's facts: a feed page's facts are what the page says. */
+export function parsedBy<F extends EvidenceValue>(name: string, parse: (body: unknown) => F | string): FactsSpec<F> {
+  return { version: name, extract: (body) => parse(body) };
+}
+
+/** Why an answer is not one the follower can use, in a sentence for its status. */
+export function unreachableOf(answer: Exclude<Answer<unknown>, { kind: 'facts' }>): Unreachable {
+  if (answer.kind === 'unreachable')
+    return { unreachable: `${answer.url}: ${answer.reason} (${JSON.stringify(answer.evidence).slice(0, 200)})` };
+  return { unreachable: `${answer.url}: HTTP ${answer.status} ${answer.text.slice(0, 120)}` };
+}

@@ -1,0 +1,48 @@
+/** Builds a follower for each followed registry over its own feed client: each feed has its own limits. */
+import { trimTrailing } from '../domain/text.js';
+import { createCratesFollower } from './cargo/follow.js';
+import { createComposerFollower } from './composer/follow.js';
+import { createFeedClient, type FeedClientOptions } from './feed-client.js';
+import type { FeedUrls, FollowedRegistry, Follower } from './follower.js';
+import { createGemFollower } from './gem/follow.js';
+import { createGoFollower } from './golang/follow.js';
+import { createNpmFollower } from './npm/follow.js';
+import { createNugetFollower } from './nuget/follow.js';
+import { createPypiFollower } from './pypi/follow.js';
+
+export interface FollowersOptions extends FeedClientOptions {
+  urls: FeedUrls;
+  /** The followers' clock (hint dates, faults, periodic re-listing). */
+  clock: () => Date;
+  /** npm's trailing window in seq (default TRAILING_WINDOW) and page size (default 10,000). */
+  npm?: { window?: number; pageSize?: number };
+  /** Re-list a registry this often though nothing broke (npm: 7 days, crates.io: 1; others: never). */
+  relistEveryDays?: Partial<Record<FollowedRegistry, number | null>>;
+}
+
+export function createFollower(registry: FollowedRegistry, options: FollowersOptions): Follower {
+  const base = trimTrailing(options.urls[registry], '/');
+  const client = createFeedClient(`${registry}-feed`, base, options);
+  const common = {
+    now: options.clock,
+    ...(options.relistEveryDays && registry in options.relistEveryDays
+      ? { relistEveryDays: options.relistEveryDays[registry] ?? null }
+      : {}),
+  };
+  switch (registry) {
+    case 'npm':
+      return createNpmFollower(client, base, { ...common, ...options.npm });
+    case 'pypi':
+      return createPypiFollower(client, base, common);
+    case 'cargo':
+      return createCratesFollower(client, base, common);
+    case 'golang':
+      return createGoFollower(client, base, common);
+    case 'nuget':
+      return createNugetFollower(client, base, common);
+    case 'gem':
+      return createGemFollower(client, base, common);
+    case 'composer':
+      return createComposerFollower(client, base, common);
+  }
+}
