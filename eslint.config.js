@@ -12,6 +12,7 @@ export default tseslint.config(
       'action/dist/',
       'node_modules/',
       'artifacts/',
+      '.ci/node24/',
       'test/corpus/',
       'test/vectors/',
       'test/conformance/',

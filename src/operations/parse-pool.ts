@@ -71,6 +71,13 @@ interface Slot {
   deadline: NodeJS.Timeout | null;
 }
 
+/**
+ * Each worker's young generation. Fixed, it is the same on every Node line, where V8's own
+ * default is not (a 32 MB new space on Node 20, 128 MB on 24), so a parse's garbage costs the same
+ * collections everywhere; test/parse-timing.test.ts measures parsing under the same limit.
+ */
+export const PARSE_YOUNG_GENERATION_MB = 16;
+
 // Under vitest or tsx the sources are TypeScript: the worker registers tsx, then loads its .ts entry.
 const fromSource = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(fromSource ? './parse-worker-from-source.mjs' : './parse-worker.js', import.meta.url);
@@ -194,7 +201,10 @@ export class ParsePool {
       // Not the parent's flags: a test's `--import` preloads are for the main thread (a worker
       // inherits them by default, and they fail there); the worker loads only what parsing needs.
       execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 16 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.options.memoryMb,
+        maxYoungGenerationSizeMb: PARSE_YOUNG_GENERATION_MB,
+      },
       // The worker's own output is not the request's: nothing it could print is wanted.
       stdout: true,
       stderr: true,

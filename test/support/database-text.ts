@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
 import pg from 'pg';
+import { openSqliteDatabase } from '../../src/storage/sqlite/driver.js';
 
 /**
  * Every row of every table of a store's database as text (blobs decoded as UTF-8): what a test
@@ -10,7 +10,7 @@ export async function databaseText(url: string): Promise<string> {
   const rowsText = (rows: Record<string, unknown>[]) =>
     rows.map((r) => Object.values(r).map(cell).join('\t')).join('\n');
   if (url.startsWith('sqlite:')) {
-    const db = new Database(url.slice('sqlite:'.length), { readonly: true, fileMustExist: true });
+    const db = openSqliteDatabase(url.slice('sqlite:'.length), { readonly: true, fileMustExist: true });
     try {
       const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
       return tables

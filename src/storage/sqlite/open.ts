@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { ComponentRef } from '../../domain/component.js';
 import { COMPONENT_VERSION_SELECT } from '../kysely-read.js';
@@ -8,12 +8,13 @@ import { KyselyStore } from '../kysely-store.js';
 import { latestLeaf, pickFromEntries } from '../series-entries.js';
 import type { Database as Schema } from '../schema.js';
 import { OTHER_WRITER_LAG_MS, type Store } from '../store.js';
+import { openSqliteDatabase } from './driver.js';
 import { sqliteMigrations } from './migrations.js';
 
 /** Opens (creating if needed) the SQLite file at `path` and applies pending migrations. */
 export async function openSqliteStore(path: string): Promise<Store> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new Database(path);
+  const database = openSqliteDatabase(path);
   // WAL lets readers go on while the sequencer appends; the busy timeout makes a second writer
   // process (an import, a CLI observe) wait for the lock instead of failing at once.
   database.pragma('journal_mode = WAL');
