@@ -8,10 +8,10 @@ import { statSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { addDays } from '../src/domain/calendar.js';
 import type { NewObservation } from '../src/domain/observation.js';
 import { logNotary } from '../src/operations/deps.js';
+import { openSqliteDatabase } from '../src/storage/sqlite/driver.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 
 const TARGET = Number(process.env.BENCH_OBSERVATIONS ?? 1_000_000);
@@ -57,7 +57,7 @@ for (let day = 0; appended < TARGET; day++) {
 }
 const seconds = (performance.now() - started) / 1000;
 await store.close();
-const db = new Database(path);
+const db = openSqliteDatabase(path);
 db.pragma('wal_checkpoint(TRUNCATE)');
 db.close();
 const bytes = statSync(path).size;

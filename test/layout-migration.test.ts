@@ -3,7 +3,7 @@ import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { applyMigrations } from '../src/storage/migration.js';
 import { postgresMigrations } from '../src/storage/postgres/migrations.js';
 import { openPostgresStore } from '../src/storage/postgres/open.js';
 import type { Database as Schema } from '../src/storage/schema.js';
+import { openSqliteDatabase } from '../src/storage/sqlite/driver.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import type { Store } from '../src/storage/store.js';
 import { githubObservation, POSTGRES_URL } from './support/record.js';
@@ -65,7 +66,7 @@ describe('migration 11 on SQLite', () => {
 
   it('resumes a conversion cut off halfway, and writes nothing twice', async () => {
     const path = fixtureCopy();
-    const db = new Database(path);
+    const db = openSqliteDatabase(path);
     const m11 = (await import('../src/storage/sqlite/migrations.js')).sqliteMigrations.find((m) => m.version === 11)!;
     const kdb = new Kysely<Schema>({
       dialect: new (await import('kysely')).SqliteDialect({ database: db }),
@@ -101,7 +102,7 @@ describe('migration 11 on PostgreSQL', () => {
       kdb,
       postgresMigrations.filter((m) => m.version <= 10),
     );
-    const sqlite = new Database(fixtureCopy(), { readonly: true });
+    const sqlite = openSqliteDatabase(fixtureCopy(), { readonly: true });
     // The record as it stood at its head of size 52, then what the previous version appended
     // while the conversion's passes ran: the last step must take it in.
     const SPLIT = 52;
