@@ -5,6 +5,7 @@ import { isAsserted, type AssertedState, type State } from '../domain/state.js';
 import { decodeLeaf } from '../notary/leaf.js';
 import { readLeafRange } from './kysely-blocks.js';
 import type { Database } from './schema.js';
+import { readSeriesOf } from './kysely-series.js';
 import { decodeEntries } from './series-entries.js';
 import type { StateChange, StateChangeQuery } from './store.js';
 
@@ -65,21 +66,8 @@ export async function readStateChanges(db: Kysely<Database>, q: StateChangeQuery
 }
 
 async function seriesByComponent(db: Kysely<Database>, readings: { kind: ComponentKind; id: string }[]) {
-  const byKind = new Map<ComponentKind, Set<string>>();
-  for (const r of readings) byKind.set(r.kind, (byKind.get(r.kind) ?? new Set()).add(r.id));
   const series = new Map<string, ReturnType<typeof decodeEntries>>();
-  for (const [kind, idSet] of byKind) {
-    const ids = [...idSet];
-    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
-      const rows = await db
-        .selectFrom('components')
-        .innerJoin('series', 'series.component_id', 'components.id')
-        .select(['components.native_id', 'series.entries'])
-        .where('components.kind', '=', kind)
-        .where('components.native_id', 'in', ids.slice(i, i + IDS_PER_QUERY))
-        .execute();
-      for (const row of rows) series.set(`${kind}:${row.native_id}`, decodeEntries(row.entries, null));
-    }
-  }
+  for (const [key, entries] of await readSeriesOf(db, readings, IDS_PER_QUERY))
+    series.set(key, decodeEntries(entries, null));
   return series;
 }

@@ -4,6 +4,7 @@ import type { Observation, SeriesEntry } from '../domain/observation.js';
 import type { State } from '../domain/state.js';
 import { decodeLeaf } from '../notary/leaf.js';
 import { readBlocks } from './kysely-blocks.js';
+import { nativeIdsByKind } from './kysely-read.js';
 import { blockOf } from './leaf-block.js';
 import type { Database } from './schema.js';
 import { decodeEntries, encodeEntries } from './series-entries.js';
@@ -92,42 +93,55 @@ export function observationFromLeaf(bytes: Uint8Array, leafIndex: number, ref?: 
 }
 
 /**
- * Every reading of each component whole, in leaf order, keyed `kind:id`: the leaves its series row
- * lists, read from their blocks (each block read and decoded once, however many readings it holds).
+ * The series entries of each of `refs` the store holds, keyed `kind:id`, `perQuery` names a
+ * statement: the (kind, native_id) index, then the series row by primary key.
  */
-export async function readObservationsOf(db: Db, refs: ComponentRef[]): Promise<Map<string, Observation[]>> {
-  const held = new Map<string, Observation[]>();
-  const byKind = new Map<ComponentKind, string[]>();
-  for (const ref of refs) byKind.set(ref.kind, [...(byKind.get(ref.kind) ?? []), ref.id]);
-  for (const [kind, ids] of byKind) {
-    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+export async function readSeriesOf(db: Db, refs: Iterable<ComponentRef>, perQuery = IDS_PER_QUERY) {
+  const series = new Map<string, Uint8Array>();
+  for (const [kind, all] of nativeIdsByKind(refs)) {
+    const ids = [...new Set(all)];
+    for (let i = 0; i < ids.length; i += perQuery) {
       const rows = await db
         .selectFrom('components')
         .innerJoin('series', 'series.component_id', 'components.id')
         .select(['components.native_id', 'series.entries'])
         .where('components.kind', '=', kind)
-        .where('components.native_id', 'in', ids.slice(i, i + IDS_PER_QUERY))
+        .where('components.native_id', 'in', ids.slice(i, i + perQuery))
         .execute();
-      const leaves = rows.map((row) => ({
-        ref: { kind, id: row.native_id },
-        leaves: decodeEntries(row.entries, null).map((e) => e.leaf_index),
-      }));
-      const blocks = await readBlocks(
-        db,
-        leaves.flatMap((l) => l.leaves.map((leaf) => blockOf(leaf).block)),
-      );
-      for (const { ref, leaves: list } of leaves) {
-        held.set(
-          `${kind}:${ref.id}`,
-          list.map((leafIndex) => {
-            const { block, slot } = blockOf(leafIndex);
-            const leaf = blocks.get(block)?.[slot];
-            if (!leaf) throw new LogInvariantError(`the log has no leaf ${leafIndex}`);
-            return observationFromLeaf(leaf.bytes, leafIndex, ref);
-          }),
-        );
-      }
+      for (const row of rows) series.set(`${kind}:${row.native_id}`, row.entries);
     }
+  }
+  return series;
+}
+
+/**
+ * Every reading of each component whole, in leaf order, keyed `kind:id`: the leaves its series row
+ * lists, read from their blocks (each block read and decoded once, however many readings it holds).
+ */
+export async function readObservationsOf(db: Db, refs: ComponentRef[]): Promise<Map<string, Observation[]>> {
+  const held = new Map<string, Observation[]>();
+  const leaves = [...(await readSeriesOf(db, refs))].map(([key, entries]) => {
+    const at = key.indexOf(':');
+    return {
+      key,
+      ref: { kind: key.slice(0, at) as ComponentKind, id: key.slice(at + 1) },
+      leaves: decodeEntries(entries, null).map((e) => e.leaf_index),
+    };
+  });
+  const blocks = await readBlocks(
+    db,
+    leaves.flatMap((l) => l.leaves.map((leaf) => blockOf(leaf).block)),
+  );
+  for (const { key, ref, leaves: list } of leaves) {
+    held.set(
+      key,
+      list.map((leafIndex) => {
+        const { block, slot } = blockOf(leafIndex);
+        const leaf = blocks.get(block)?.[slot];
+        if (!leaf) throw new LogInvariantError(`the log has no leaf ${leafIndex}`);
+        return observationFromLeaf(leaf.bytes, leafIndex, ref);
+      }),
+    );
   }
   return held;
 }

@@ -147,7 +147,9 @@ export function finishLayout(backend: 'sqlite' | 'postgres') {
     const added = new Map<number, SeriesEntry[]>();
     for (const row of rows) {
       const id = Number(row.component_id);
-      added.set(id, [...(added.get(id) ?? []), toEntry(row)]);
+      const list = added.get(id);
+      if (list) list.push(toEntry(row));
+      else added.set(id, [toEntry(row)]);
     }
     const held = await readSeriesRows(trx, added.keys());
     await writeSeriesRows(
