@@ -3,6 +3,7 @@ import { normaliseComponent } from '../src/domain/component.js';
 import { FEED_BUDGETS } from '../src/followers/feed-client.js';
 import { FOLLOWED_REGISTRIES } from '../src/followers/follower.js';
 import { createFollower } from '../src/followers/followers.js';
+import { disputeComponent, DisputeRefusedError } from '../src/operations/dispute.js';
 import { observeDue, type ObserverDeps } from '../src/operations/observe.js';
 import { SIMULATED_HOSTS, simulatedBudgets } from '../src/simulator/budgets.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
@@ -217,6 +218,14 @@ describe('upstream budgets, as the simulator counts them', () => {
     expect(read).toHaveLength(6);
     // Nothing the budget refused became a leaf, not_observed or otherwise.
     expect(read.flat().every((o) => o.state !== 'not_observed' && o.observation_date === '2026-01-05')).toBe(true);
+
+    // A dispute's re-read, refused too, records nothing and says until when.
+    const leaves = (await store.store.latestHead())!.tree_size;
+    const disputed = refs.find((r) => (held.get(`npm:${r.id}`) ?? []).length > 0)!;
+    const dispute = disputeComponent(deps, 'npm', disputed.id);
+    await expect(dispute).rejects.toThrow(DisputeRefusedError);
+    await expect(dispute).rejects.toThrow(/nothing was recorded\. Try again after 2026-01-06T00:00:00Z/);
+    expect((await store.store.latestHead())!.tree_size).toBe(leaves);
 
     // Later the same day nothing is due: the refused reads wait for the next UTC day, not for a retry now.
     clock.at = new Date('2026-01-05T18:00:00Z');
