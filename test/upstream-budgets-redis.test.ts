@@ -73,7 +73,7 @@ describe('upstream budgets shared through Redis', () => {
     prefixes.push(prefix);
     const [one, two] = [budgetsIn(REDIS_URL, limits, prefix), budgetsIn(REDIS_URL, limits, prefix)];
     const began = performance.now();
-    const [a, b] = await Promise.all([readAll(sources(one!), names(15)), readAll(sources(two!), names(15, 15))]);
+    const [a, b] = await Promise.all([readAll(sources(one), names(15)), readAll(sources(two), names(15, 15))]);
     const took = performance.now() - began;
     // 24 between them, whoever got there first; the other six deferred to the next UTC day.
     expect([...a, ...b].filter(sent)).toHaveLength(24);
@@ -85,7 +85,7 @@ describe('upstream budgets shared through Redis', () => {
     // Five a second between both: 24 requests take over four seconds, not two.
     expect(took).toBeGreaterThan(23 * 200);
     // Either process sees the day's count of both.
-    for (const b of [one!, two!])
+    for (const b of [one, two])
       expect(await npmUse(b)).toMatchObject({ used_today: 24, remaining_today: 0, shared_in: 'redis' });
   });
 

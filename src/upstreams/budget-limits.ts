@@ -77,8 +77,11 @@ export const DEFAULT_BUDGETS: BudgetLimits = {
   nuget: { perSecond: 5, perDay: 300_000 },
 };
 
-/** GitHub without a token: 60 requests an hour, 1,440 a day. */
-export const GITHUB_WITHOUT_TOKEN: BudgetLimit = { perSecond: 1, perDay: 1_200 };
+/**
+ * GitHub without a token: 60 requests an hour, 1,440 a day. The hour is GitHub's to enforce: its
+ * answer that spends the hour names the reset, and every GitHub read is held until then.
+ */
+export const GITHUB_WITHOUT_TOKEN: BudgetLimit = { perSecond: 10, perDay: 1_200 };
 
 /** `cratesIndex` → `TENDED_BUDGET_CRATES_INDEX`. */
 export function budgetVariable(name: BudgetedUpstream): string {
