@@ -13,9 +13,9 @@ import type { Config } from '../config/config.js';
 import { build } from '../http/app.js';
 import { ParsePool } from '../operations/parse-pool.js';
 import { OBSERVER_PASS_MS, startSchedule } from '../observer/schedule.js';
-import { openObserver, PASS_OPTIONS } from './record.js';
+import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
 import { openVerdicts } from './signing.js';
-import { listenMetrics, ServiceMetrics } from './metrics.js';
+import { listenMetrics, ServiceMetrics, watchBudgets } from './metrics.js';
 import type { CliWiring } from './wiring.js';
 
 /** `tended serve`: the HTTP service until SIGINT/SIGTERM, then a clean close of the store. */
@@ -58,6 +58,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     parsing,
     discoveryDaily: config.discovery.dailyCap,
   });
+  if (metrics) watchBudgets(metrics, deps.budgets);
   // One set of deps for the app and the page provider: the pages' base URL and threshold are the same.
   const appDeps = {
     ...deps,
@@ -138,7 +139,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   await schedule?.stop();
   await limiter.close();
   await parsing.close();
-  await deps.store.close();
+  await closeRecord(deps);
   return 0;
 }
 

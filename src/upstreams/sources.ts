@@ -43,6 +43,8 @@ export function createSources(options: UpstreamOptions): Sources {
       maxBodyBytes,
       ...(options.now ? { now: options.now } : {}),
       ...(options.watcher ? { watcher: options.watcher } : {}),
+      // Each reader's client spends its host's budget; the names are the budgets' own.
+      ...(options.budgets ? { budget: options.budgets.of(upstream) } : {}),
     });
   const endoflife = new EndoflifeReader(client('endoflife', SMALL_BODY), base(options.urls.endoflife));
   // One client for GitHub's readers: its limits are per token, and one client keeps one hold.
