@@ -7,6 +7,7 @@ import { inLeafOrder } from '../notary/leaf.js';
 import type { HeadBlock } from '../notary/head.js';
 import { CompactRange, rootCoords } from '../notary/merkle.js';
 import type { BlockLeaf } from './leaf-block.js';
+import { keepLatestCensus, type LatestCensusRow } from './kysely-adoption.js';
 import { readNodeHashes, STORED_NODE_LEVEL, writeBlocks } from './kysely-blocks.js';
 import { componentIdsOf, componentKey } from './kysely-components.js';
 import { toHead } from './kysely-read.js';
@@ -93,6 +94,8 @@ export function appendLeaves(
       blocks: [] as BlockLeaf[],
       tree_nodes: [] as Database['tree_nodes'][],
       census: [] as Database['census'][],
+      /** The batch's latest census read of each component, for census_latest. */
+      latestCensus: new Map<number, LatestCensusRow>(),
       key_sets: [] as Database['key_sets'][],
     };
     const result: AppendResult = {
@@ -160,6 +163,14 @@ export function appendLeaves(
           evidence: JSON.stringify(c.evidence),
           method: c.method,
         });
+        rows.latestCensus.set(componentId, {
+          component_id: componentId,
+          kind: c.component.kind,
+          native_id: c.component.id,
+          leaf_index: index,
+          read_date: c.read_date,
+          dependents: c.dependents,
+        });
         result.census.push({ ...c, leaf_index: index } satisfies Census);
       } else {
         const k = entry.record.keyset;
@@ -184,6 +195,7 @@ export function appendLeaves(
     if (backend === 'postgres') await insertUnnested(trx, 'tree_nodes', rows.tree_nodes);
     else await insertChunked(trx, 'tree_nodes', rows.tree_nodes);
     for (const table of ['census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
+    await keepLatestCensus(trx, rows.latestCensus.values());
     result.head = seal({
       tree_size: range.size,
       root: range.root(),

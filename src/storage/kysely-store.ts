@@ -23,6 +23,7 @@ import {
 } from './kysely-read.js';
 import { readObservationsOf } from './kysely-series.js';
 import { applyMigrations, type Migration } from './migration.js';
+import * as adoption from './kysely-adoption.js';
 import * as apiKeys from './kysely-api-keys.js';
 import * as discovery from './kysely-discovery.js';
 import * as follow from './kysely-follow.js';
@@ -165,21 +166,24 @@ export class KyselyStore implements Store {
     return row ? toCensus(ref, row) : null;
   }
 
-  async adoptedComponents(kind: ComponentRef['kind'], minDependents: number): Promise<AdoptedComponent[]> {
-    // Each component's latest census is its highest census leaf (census_by_component serves it).
-    const { rows } = await sql<{ native_id: string; dependents: number; read_date: string; leaf_index: number }>`
-      SELECT c.native_id, s.dependents, s.read_date, s.leaf_index
-      FROM census s JOIN components c ON c.id = s.component_id
-      WHERE c.kind = ${kind}
-        AND s.leaf_index = (SELECT max(t.leaf_index) FROM census t WHERE t.component_id = s.component_id)
-        AND s.dependents IS NOT NULL AND s.dependents >= ${minDependents}
-      ORDER BY c.native_id`.execute(this.db);
-    return rows.map((r) => ({
-      component: { kind, id: r.native_id },
-      dependents: Number(r.dependents),
-      read_date: r.read_date,
-      leaf_index: Number(r.leaf_index),
-    }));
+  adoptedComponents(kind: ComponentRef['kind'], minDependents: number): Promise<AdoptedComponent[]> {
+    return adoption.readAdoptedOfKind(this.db, kind, minDependents);
+  }
+
+  adoptedPage(after: ComponentRef | null, minDependents: number, limit: number) {
+    return adoption.readAdoptedPage(this.db, after, minDependents, limit);
+  }
+
+  adoptedCount(minDependents: number) {
+    return adoption.readAdoptedCount(this.db, minDependents);
+  }
+
+  watchedAmong(refs: ComponentRef[]) {
+    return adoption.readWatchedAmong(this.db, refs);
+  }
+
+  uncountedWatched(kind: ComponentRef['kind'], after: string | null, limit: number) {
+    return adoption.readUncountedWatched(this.db, kind, after, limit);
   }
 
   async observationsOf(ref: ComponentRef): Promise<Observation[]> {

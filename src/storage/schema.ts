@@ -23,6 +23,15 @@ export interface Database {
     evidence: string;
     method: string;
   };
+  /** Each component's latest census (migration 13), kept as census is appended: pages in name order. */
+  census_latest: {
+    component_id: number;
+    kind: string;
+    native_id: string;
+    leaf_index: number;
+    read_date: string;
+    dependents: number | null;
+  };
   /** Leaves [block × LEAVES_PER_BLOCK, … + size), compressed together (leaf-block.ts). */
   leaf_blocks: { block: number; size: number; bytes: Uint8Array };
   /** Stored perfect subtrees from level STORED_NODE_LEVEL up; lower ones are hashed from the leaves. */

@@ -53,6 +53,24 @@ export interface Store {
    * read, null, never qualifies), ordered by id: the packages that get a human page.
    */
   adoptedComponents(kind: ComponentRef['kind'], minDependents: number): Promise<AdoptedComponent[]>;
+  /**
+   * The packages with a page (latest census at least `minDependents`) strictly after `after` in
+   * (kind, id) byte order, at most `limit`: one range read of an index, so a sitemap or a census
+   * pages through millions by key in bounded reads. Each with its latest reading's date.
+   */
+  adoptedPage(after: ComponentRef | null, minDependents: number, limit: number): Promise<AdoptedPage[]>;
+  /** How many packages have a page (latest census at least `minDependents`). */
+  adoptedCount(minDependents: number): Promise<number>;
+  /**
+   * Which of `refs` (as `kind:id`) the census counts: watched, and not a discovered name no read
+   * has shown public.
+   */
+  watchedAmong(refs: ComponentRef[]): Promise<Set<string>>;
+  /**
+   * Watched components of `kind` the census counts whose dependents were never read, after `after`
+   * by id, at most `limit`.
+   */
+  uncountedWatched(kind: ComponentRef['kind'], after: string | null, limit: number): Promise<ComponentRef[]>;
 
   observationsOf(ref: ComponentRef): Promise<Observation[]>;
   /**
@@ -220,6 +238,11 @@ export interface AdoptedComponent {
   read_date: string;
   /** The census leaf the count comes from: it moves when a new census is read. */
   leaf_index: number;
+}
+
+export interface AdoptedPage extends AdoptedComponent {
+  /** The date of the package's latest reading (observation or correction), null when none is held. */
+  observed_date: string | null;
 }
 
 export interface WatchEntry {

@@ -156,4 +156,19 @@ export const postgresMigrations: Migration[] = [
       `CREATE TABLE follow_cursors (registry text PRIMARY KEY, cursor text NOT NULL, updated_at text NOT NULL, last_contiguous_at text, faults_seen integer NOT NULL DEFAULT 0, last_fault text)`,
     ],
   },
+  {
+    version: 13,
+    name: 'adoption: each component’s latest census beside its name, for pages in name order',
+    statements: [
+      // The sitemap and the census walk the packages with a page in pages of a bounded size, by
+      // (kind, id) in byte order; a component's latest census is kept here as each is appended, so
+      // such a page is one range read of this index, never a search for each component's latest read.
+      `CREATE TABLE census_latest (component_id integer PRIMARY KEY REFERENCES components (id), kind text NOT NULL, native_id text COLLATE "C" NOT NULL, leaf_index bigint NOT NULL, read_date text NOT NULL, dependents bigint)`,
+      `INSERT INTO census_latest (component_id, kind, native_id, leaf_index, read_date, dependents)
+         SELECT s.component_id, c.kind, c.native_id, s.leaf_index, s.read_date, s.dependents
+         FROM census s JOIN components c ON c.id = s.component_id
+         WHERE s.leaf_index = (SELECT max(t.leaf_index) FROM census t WHERE t.component_id = s.component_id)`,
+      `CREATE INDEX census_latest_by_name ON census_latest (kind, native_id, dependents, read_date)`,
+    ],
+  },
 ];
