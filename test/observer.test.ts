@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normaliseComponent } from '../src/domain/component.js';
+import type { Census } from '../src/domain/census.js';
 import { takeCensus } from '../src/operations/census.js';
 import { disputeComponent, DisputeRefusedError } from '../src/operations/dispute.js';
 import { observeDue, observeNamed, type ObserverDeps } from '../src/operations/observe.js';
@@ -167,11 +168,15 @@ describe.each([
       [ref('npm', 'left-padded'), ref('npm', '@acme/widgets'), ref('github', 'acme/rocket')],
       '2026-03-15T00:00:00.000Z',
     );
-    const census = await takeCensus(deps);
+    const census: Census[] = [];
+    const summary = await takeCensus(deps, undefined, undefined, { onAppended: (c) => census.push(...c) });
+    // Read from the registry's listing, most depended-upon first: one request for both.
     expect(census.map((c) => [c.component.id, c.dependents])).toEqual([
-      ['@acme/widgets', 9],
       ['left-padded', 42],
+      ['@acme/widgets', 9],
     ]);
+    expect(summary).toMatchObject({ read: 2, counted: 2, perPackage: 0, incomplete: [] });
+    expect(census[0]!.source).toMatch(/\/registries\/npmjs\.org\/packages\?sort=dependent_packages_count&order=desc/);
     expect(await t.store.latestCensus(ref('npm', 'left-padded'))).toMatchObject({
       dependents: 42,
       read_date: '2026-03-15',

@@ -126,7 +126,7 @@ export async function censusCommand(config: Config, wiring: CliWiring, args: str
   try {
     // On a terminal, a line that moves while the packages are read; elsewhere the summary below.
     const shown: { progress?: Progress } = {};
-    const census = await takeCensus(
+    const summary = await takeCensus(
       deps,
       refs.length > 0 ? refs : undefined,
       (wiring.stderr as { isTTY?: boolean }).isTTY === true
@@ -136,11 +136,23 @@ export async function censusCommand(config: Config, wiring: CliWiring, args: str
             return { read: () => p.add() };
           }
         : undefined,
+      {
+        minDependents: config.pageMinDependents,
+        // Each batch as it is appended: a whole registry's census is never held in memory.
+        onAppended: (census) => {
+          for (const c of census)
+            wiring.stdout.write(
+              `${c.component.kind}\t${c.component.id}\t${c.dependents ?? 'not read'}\t${c.read_date}\n`,
+            );
+        },
+      },
     );
     shown.progress?.finish();
-    for (const c of census)
-      wiring.stdout.write(`${c.component.kind}\t${c.component.id}\t${c.dependents ?? 'not read'}\t${c.read_date}\n`);
-    wiring.stdout.write(`census: ${census.length} package(s) read\n`);
+    wiring.stdout.write(`census: ${summary.read} package(s) read\n`);
+    if (summary.incomplete.length > 0)
+      wiring.stderr.write(
+        `tended: the dependents listing of ${summary.incomplete.join(', ')} stopped before its end; the next census reads it again\n`,
+      );
     return 0;
   } finally {
     await closeRecord(deps);

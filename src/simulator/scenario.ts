@@ -290,6 +290,19 @@ export interface Scenario {
   github_graphql?: GithubGraphqlScenario;
   /** The dependents source's registry identifier (default `npmjs.org`). */
   dependents_registry?: string;
+  /** Failures of the dependents source's listing pages (dependents.ts): a page fails `times` times, then answers. */
+  dependents_listing_faults?: ListingFault[];
+}
+
+export const LISTING_FAILS = ['server_error', 'rate_limit_429', 'malformed', 'timeout', 'reset'] as const;
+export interface ListingFault {
+  /** The source's registry name (`npmjs.org`, `pypi.org`…). */
+  registry: string;
+  /** The page (from 1) that fails. */
+  page: number;
+  fail: (typeof LISTING_FAILS)[number];
+  /** How many times it fails before it answers (absent: every time). */
+  times?: number;
 }
 
 const PHASES: Record<ComponentKind, z.ZodType<Phase>> = {
@@ -336,6 +349,16 @@ export function parseScenario(input: unknown): Scenario {
       github_rate_limit: z.number().int().positive().optional(),
       github_graphql: GithubGraphql.optional(),
       dependents_registry: z.string().min(1).optional(),
+      dependents_listing_faults: z
+        .array(
+          z.strictObject({
+            registry: z.string().min(1),
+            page: z.number().int().min(1),
+            fail: z.enum(LISTING_FAILS),
+            times: z.number().int().min(1).optional(),
+          }),
+        )
+        .optional(),
     })
     .safeParse(input);
   if (!top.success) throw new ScenarioError(top.error.issues.map((i) => `scenario${where(i.path)}: ${i.message}`));
@@ -343,6 +366,8 @@ export function parseScenario(input: unknown): Scenario {
   if (top.data.github_rate_limit !== undefined) out.github_rate_limit = top.data.github_rate_limit;
   if (top.data.github_graphql !== undefined) out.github_graphql = top.data.github_graphql;
   if (top.data.dependents_registry !== undefined) out.dependents_registry = top.data.dependents_registry;
+  if (top.data.dependents_listing_faults !== undefined)
+    out.dependents_listing_faults = top.data.dependents_listing_faults;
 
   for (const [key, phases] of Object.entries(top.data.components)) {
     const at = `components[${JSON.stringify(key)}]`;

@@ -18,10 +18,14 @@ import {
 import { stableId } from './random.js';
 import { eolSeenAt, phaseSeenAt, type Moment } from './seen-at.js';
 import type { ComponentKind } from '../domain/component.js';
+import type { FollowedRegistry } from '../followers/follower.js';
+import type { GeneratedRegistry } from './registries/registry.js';
 
 /** Phases for a package no scenario names (the generated registries, registries/registries.ts). */
 export interface GeneratedPhases {
   phases(kind: ComponentKind, name: string, at: Moment): { from: string }[] | null;
+  /** The generated registry of a kind, for answers about many of its packages at once (the dependents listing). */
+  get?(registry: FollowedRegistry): GeneratedRegistry | undefined;
 }
 
 export class World {
@@ -109,6 +113,11 @@ export class World {
 
   docker(id: string, at: Moment): DockerPhase | null {
     return phaseSeenAt((this.scenario.components[`docker:${id}`] ?? []) as DockerPhase[], at);
+  }
+
+  /** The generated registry of `kind`, or null when none is generated (or the kind is no registry). */
+  generatedRegistry(kind: ComponentKind): GeneratedRegistry | null {
+    return this.generated?.get?.(kind as FollowedRegistry) ?? null;
   }
 
   /** The scenario's phases for a package, else a generated registry's. */

@@ -41,6 +41,8 @@ export interface RequestSpec<F extends EvidenceValue> {
   body?: 'json' | 'text' | 'bytes';
   /** Sent as a POST with this body (PyPI's XML-RPC journal); never conditional, never cached. */
   post?: { contentType: string; body: string };
+  /** Never conditional, never cached: an answer whose facts are too many to keep (a listing page of counts). */
+  uncached?: boolean;
 }
 
 export interface Redirect {
@@ -139,7 +141,7 @@ export class HttpClient {
     const redirects: Redirect[] = [];
     let current = url;
     for (;;) {
-      const cached = spec.post ? null : await this.cached(current, spec.facts.version);
+      const cached = spec.post || spec.uncached ? null : await this.cached(current, spec.facts.version);
       const x = await this.exchange(current, this.headersFor(current, spec, cached), spec.post);
       if (!x.ok) return { kind: 'unreachable', url: current, reason: x.reason, evidence: x.evidence, redirects };
       if (REDIRECTS.has(x.status)) {
@@ -217,7 +219,7 @@ export class HttpClient {
     }
     if (typeof facts === 'string')
       return this.unreachable(url, 'unparsable', { http_status: 200, error: facts.slice(0, 300) }, redirects);
-    if (!spec.post) await this.remember(url, x.headers, spec.facts.version, facts);
+    if (!spec.post && !spec.uncached) await this.remember(url, x.headers, spec.facts.version, facts);
     return { kind: 'facts', url, status: 200, facts, redirects };
   }
 

@@ -7,6 +7,7 @@ import type { EvidenceValue } from '../domain/observation.js';
 import type { Signals, UnreachableReason } from '../domain/state.js';
 import type { UpstreamBudgets } from './budget.js';
 import type { OwnerRepositories } from './github/owner-repositories.js';
+import type { ListingAnswer } from './dependents/listing.js';
 
 export interface Reading {
   /** The observer calls classify(signals, observationDate). */
@@ -36,6 +37,11 @@ export interface DependentsReading {
 
 export interface DependentsSource {
   read(ref: ComponentRef): Promise<DependentsReading>;
+  /**
+   * One page (from 1) of the source's listing of a registry's packages, most depended-upon first:
+   * many packages' counts in one request. null for a kind the source counts nothing for.
+   */
+  list(kind: ComponentKind, page: number, perPage: number): Promise<ListingAnswer | null>;
 }
 
 export interface ConditionalEntry {

@@ -11,6 +11,7 @@ import { redirectEvidence } from '../reading.js';
 import type { DependentsReading, DependentsSource } from '../source.js';
 import { classifyPackageResponse } from './classify-response.js';
 import { PACKAGE_FACTS } from './facts.js';
+import { readListingPage } from './listing.js';
 
 export const DEPENDENTS_METHOD =
   'ecosyste.ms packages API: dependent_packages_count (packages in the registry that depend on this one)';
@@ -33,7 +34,13 @@ export const DEPENDENTS_REGISTRIES: Readonly<Partial<Record<ComponentKind, strin
 /** `npmRegistry` is TENDED_DEPENDENTS_REGISTRY: the source's name for the npm registry it counts. */
 export function createDependentsSource(client: HttpClient, base: string, npmRegistry: string): DependentsSource {
   const registries: Partial<Record<ComponentKind, string>> = { ...DEPENDENTS_REGISTRIES, npm: npmRegistry };
-  return { read: (ref) => readDependents(client, base, registries[ref.kind] ?? null, ref) };
+  return {
+    read: (ref) => readDependents(client, base, registries[ref.kind] ?? null, ref),
+    list: async (kind, page, perPage) => {
+      const registry = CENSUS_KINDS.has(kind) ? registries[kind] : undefined;
+      return registry === undefined ? null : readListingPage(client, base, registry, page, perPage);
+    },
+  };
 }
 
 async function readDependents(
