@@ -142,7 +142,8 @@ describe('the census read in bulk', () => {
     ]);
     for (const c of fromListing) {
       expect(c.source).toMatch(/\/packages\?sort=dependent_packages_count&order=desc&per_page=5&page=\d$/);
-      expect(c.evidence).toMatchObject({ http_status: 200, position: expect.any(Number) });
+      expect(c.evidence['http_status']).toBe(200);
+      expect(typeof c.evidence['position']).toBe('number');
     }
     // Below the threshold and never counted (tie-b sits past the page that ended the listing): one by one.
     expect(census.filter((c) => !c.source.includes('?sort=')).map((c) => [c.component.id, c.dependents])).toEqual([
