@@ -2,7 +2,7 @@ import { HtmlValidate } from 'html-validate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
 import type { HeadAnswer } from '../src/operations/read-chain.js';
-import { SITEMAP_MAX_URLS } from '../src/pages/crawler-files.js';
+import { SITEMAP_MAX_URLS } from '../src/pages/sitemap.js';
 import { jsonOf, parsedAs, type Json, type ValidationAnswer } from './support/json.js';
 import { anyOf, stringContaining, stringMatching } from './support/matchers.js';
 import { fillPageRecord, LAST_DAY } from './support/pages-record.js';
@@ -372,15 +372,18 @@ describe('human pages and crawler files', () => {
       `${BASE}/verify`,
       `${BASE}/terms`,
       `${BASE}/separation`,
+      // The packages in the store's key order: by kind, then id, byte for byte.
+      `${BASE}/cargo/rocket-rs`,
+      `${BASE}/composer/acme/rocket-php`,
+      `${BASE}/gem/rocket-rb`,
+      `${BASE}/golang/github.com/acme/rocket`,
+      `${BASE}/maven/org.acme/rocket-core`,
       `${BASE}/npm/@acme/widgets`,
       `${BASE}/npm/left-padded`,
       `${BASE}/pypi/tiny-parser`,
-      `${BASE}/maven/org.acme/rocket-core`,
-      `${BASE}/golang/github.com/acme/rocket`,
-      `${BASE}/cargo/rocket-rs`,
-      `${BASE}/gem/rocket-rb`,
-      `${BASE}/composer/acme/rocket-php`,
     ]);
+    // Each package's lastmod: the later of its census and its latest reading.
+    expect(sitemap).toContain(`<url><loc>${BASE}/npm/left-padded</loc><lastmod>2026-04-02</lastmod></url>`);
     expect((await get('/robots.txt')).text).toContain(`Sitemap: ${BASE}/sitemap.xml`);
     const llms = (await get('/llms.txt')).text;
     expect(llms).toMatch(/^# Tended\n\n> /);

@@ -3,8 +3,7 @@ import { CENSUS_KINDS, type Census } from '../domain/census.js';
 import { ValidationError } from '../domain/errors.js';
 import { normaliseComponent, type ComponentKind, type ComponentRef } from '../domain/component.js';
 import type { Observation } from '../domain/observation.js';
-import { seriesWithin, stateMutations, type Mutation } from '../domain/series.js';
-import type { AdoptedComponent } from '../storage/store.js';
+import { seriesWithin } from '../domain/series.js';
 import type { RecordDeps } from './deps.js';
 import { entityResult, entitySeries, type EntityResult, type EntitySeries } from './entity-answer.js';
 
@@ -97,49 +96,4 @@ export async function readPackage(
     observations: seriesWithin(all, result.as_of),
     census,
   };
-}
-
-/** The packages that have a page, with their latest census: every registry with a census, in its order. */
-export async function adoptedPackages(deps: RecordDeps, minDependents: number): Promise<AdoptedComponent[]> {
-  const byKind = await Promise.all([...CENSUS_KINDS].map((kind) => deps.store.adoptedComponents(kind, minDependents)));
-  return byKind.flat();
-}
-
-export interface RecentChange {
-  ref: ComponentRef;
-  mutation: Mutation;
-}
-
-// Packages whose observations are held in memory at once while looking for recent changes.
-const CHANGES_CHUNK = 400;
-
-/**
- * The latest state changes across the packages with a page, newest first. Reads the packages'
- * series a chunk at a time and keeps only the best `limit`, so memory stays bounded however many
- * packages qualify; the time grows with the record, so callers cache the answer.
- */
-export async function recentStateChanges(
-  deps: RecordDeps,
-  minDependents: number,
-  limit: number,
-): Promise<RecentChange[]> {
-  const adopted = await adoptedPackages(deps, minDependents);
-  let best: RecentChange[] = [];
-  for (let i = 0; i < adopted.length; i += CHANGES_CHUNK) {
-    const chunk = adopted.slice(i, i + CHANGES_CHUNK);
-    const held = await deps.store.observationsOfMany(chunk.map((a) => a.component));
-    for (const a of chunk) {
-      for (const mutation of stateMutations(held.get(`${a.component.kind}:${a.component.id}`) ?? []))
-        best.push({ ref: a.component, mutation });
-    }
-    best = best.sort(newestFirst).slice(0, limit);
-  }
-  return best;
-}
-
-function newestFirst(x: RecentChange, y: RecentChange): number {
-  if (x.mutation.observed !== y.mutation.observed) return x.mutation.observed < y.mutation.observed ? 1 : -1;
-  const a = `${x.ref.kind}:${x.ref.id}`;
-  const b = `${y.ref.kind}:${y.ref.id}`;
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,22 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { SITEMAP_MAX_URLS, sitemapPartXml, sitemapXml } from './crawler-files.js';
-
-const urls = (n: number) => Array.from({ length: n }, (_, i) => ({ loc: `https://t.example/npm/p${i}` }));
+import { llmsTxt } from './crawler-files.js';
+import { sitemapIndexXml, xmlEscape } from './sitemap.js';
 
 describe('sitemap', () => {
-  it('stays one urlset up to 50,000 URLs and becomes an index one past it', () => {
-    expect(sitemapXml(urls(SITEMAP_MAX_URLS), 'https://t.example')).toContain('<urlset');
-    expect(sitemapPartXml(urls(SITEMAP_MAX_URLS), 1)).toBeNull();
-    const index = sitemapXml(urls(SITEMAP_MAX_URLS + 1), 'https://t.example');
-    expect(index).toContain('<sitemapindex');
-    expect(index.match(/<sitemap>/g)).toHaveLength(2);
-    expect(sitemapPartXml(urls(SITEMAP_MAX_URLS + 1), 2)).toContain('<loc>https://t.example/npm/p50000</loc>');
-    expect(sitemapPartXml(urls(SITEMAP_MAX_URLS + 1), 3)).toBeNull();
+  it('names each file of the index once, from 1, with its lastmod', () => {
+    const part = { after: null, last: null, urls: 1, lastmod: '2026-04-02' };
+    const index = sitemapIndexXml({ parts: [part, { ...part, lastmod: null }] }, 'https://t.example');
+    expect(index).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+        '<sitemap><loc>https://t.example/sitemaps/1.xml</loc><lastmod>2026-04-02</lastmod></sitemap>\n' +
+        '<sitemap><loc>https://t.example/sitemaps/2.xml</loc></sitemap>\n</sitemapindex>\n',
+    );
   });
 
   it('escapes what XML would misread', () => {
-    expect(sitemapXml([{ loc: 'https://t.example/?a=1&b=<2>' }], 'https://t.example')).toContain(
-      '<loc>https://t.example/?a=1&amp;b=&lt;2&gt;</loc>',
-    );
+    expect(xmlEscape(`https://t.example/?a=1&b=<2>"'`)).toBe('https://t.example/?a=1&amp;b=&lt;2&gt;&quot;&apos;');
+  });
+});
+
+describe('llms.txt', () => {
+  it('links to the pages and the sitemap, and lists no package', () => {
+    const text = llmsTxt('https://t.example', 1);
+    expect(text).toContain('[Sitemap](https://t.example/sitemap.xml)');
+    expect(Buffer.byteLength(text)).toBeLessThan(8_192);
   });
 });

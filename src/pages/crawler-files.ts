@@ -1,44 +1,4 @@
-/** robots.txt, sitemap.xml (an index past 50,000 URLs), llms.txt and prices.json. */
-
-/** The sitemaps protocol's cap on URLs per file. */
-export const SITEMAP_MAX_URLS = 50_000;
-
-export interface SitemapUrl {
-  loc: string;
-  /** YYYY-MM-DD, when the page's data last changed. */
-  lastmod?: string;
-}
-
-const xmlEscape = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-
-export function sitemapPartCount(urls: number): number {
-  return Math.max(1, Math.ceil(urls / SITEMAP_MAX_URLS));
-}
-
-/** One urlset when everything fits in one file; otherwise a sitemap index naming /sitemaps/N.xml, from 1. */
-export function sitemapXml(urls: SitemapUrl[], baseUrl: string): string {
-  if (urls.length <= SITEMAP_MAX_URLS) return urlset(urls);
-  const parts = sitemapPartCount(urls.length);
-  const entries = Array.from(
-    { length: parts },
-    (_, i) => `<sitemap><loc>${xmlEscape(`${baseUrl}/sitemaps/${i + 1}.xml`)}</loc></sitemap>`,
-  );
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
-}
-
-/** Part `n` (from 1) of a sitemap too large for one file, or null when there is no such part. */
-export function sitemapPartXml(urls: SitemapUrl[], n: number): string | null {
-  if (urls.length <= SITEMAP_MAX_URLS || n < 1 || n > sitemapPartCount(urls.length)) return null;
-  return urlset(urls.slice((n - 1) * SITEMAP_MAX_URLS, n * SITEMAP_MAX_URLS));
-}
-
-function urlset(urls: SitemapUrl[]): string {
-  const lines = urls.map(
-    (u) => `<url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`,
-  );
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join('\n')}\n</urlset>\n`;
-}
+/** robots.txt, llms.txt and prices.json (sitemap.xml: sitemap.ts). */
 
 export function robotsTxt(baseUrl: string): string {
   return [

@@ -1,4 +1,4 @@
-import type { RecentChange } from '../operations/read-package.js';
+import type { RecentChange } from '../operations/read-adoption.js';
 import { Layout, SearchForm, StateBadge, renderDocument } from './layout.js';
 import { packagePath, pageRegistry } from './registries.js';
 import type { SiteFacts } from './static-pages.js';

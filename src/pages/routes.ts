@@ -5,8 +5,9 @@ import { ValidationError } from '../domain/errors.js';
 import { AnswerCache } from '../operations/answer-cache.js';
 import type { RecordDeps } from '../operations/deps.js';
 import { readHead } from '../operations/read-chain.js';
-import { adoptedPackages, packageVersion, recentStateChanges } from '../operations/read-package.js';
-import { llmsTxt, pricesJson, robotsTxt, sitemapPartXml, sitemapXml, type SitemapUrl } from './crawler-files.js';
+import { adoptedCount, recentStateChanges } from '../operations/read-adoption.js';
+import { packageVersion } from '../operations/read-package.js';
+import { llmsTxt, pricesJson, robotsTxt } from './crawler-files.js';
 import { renderHome } from './home-page.js';
 import {
   HTML,
@@ -21,6 +22,7 @@ import { renderSearchResults } from './search-page.js';
 import { notFound, wantsHtml } from './not-found.js';
 import { ASSET_CACHE, PAGE_CACHE, rendered, send, shortHash, type Rendered } from './respond.js';
 import { SITE_CSS } from './site-css.js';
+import { registerSitemapRoutes } from './sitemap-routes.js';
 import { renderMethodology, renderSeparation, renderTerms, type SiteFacts } from './static-pages.js';
 import { VERIFY_JS } from './verify-script.js';
 import { renderVerifyPage, verifyJson } from './verify-page.js';
@@ -109,18 +111,18 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
 
   app.get('/', async (c) => {
     const s = site(c);
-    // Finding the recent changes reads every page's series, so the home page is computed at most
-    // once an hour: it says when, and changes there show up within the hour.
+    // Counting the pages and finding the recent changes are bounded but not free, so the home page is
+    // computed at most once an hour: it says when, and changes there show up within the hour.
     const hour = `${deps.clock.now().toISOString().slice(0, 13)}:00:00Z`;
     const key = `/|${s.baseUrl}|${hour}`;
     let page = byKey.get(key);
     if (!page) {
       const log = await logVersion();
-      const [adopted, changes] = await Promise.all([
-        adoptedPackages(deps, minDependents),
+      const [pages, changes] = await Promise.all([
+        adoptedCount(deps, minDependents),
         recentStateChanges(deps, minDependents, RECENT_CHANGES),
       ]);
-      page = rendered(renderHome(s, { pages: adopted.length, changes, treeSize: log.size, computedAt: hour }), {
+      page = rendered(renderHome(s, { pages, changes, treeSize: log.size, computedAt: hour }), {
         contentType: HTML,
         cacheControl: PAGE_CACHE,
         lastModified: log.at,
@@ -295,52 +297,7 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     );
   });
 
-  const sitemapUrls = async (baseUrl: string): Promise<SitemapUrl[]> => {
-    const adopted = await adoptedPackages(deps, minDependents);
-    return [
-      ...STATIC_PATHS.map((p) => ({ loc: `${baseUrl}${p}` })),
-      ...adopted.map((a) => ({ loc: `${baseUrl}${packagePath(a.component)}` })),
-    ];
-  };
-  app.get('/sitemap.xml', async (c) => {
-    const s = site(c);
-    const log = await logVersion();
-    const key = `sitemap|${s.baseUrl}|${log.size}`;
-    let page = byKey.get(key);
-    if (!page) {
-      page = rendered(sitemapXml(await sitemapUrls(s.baseUrl), s.baseUrl), {
-        contentType: 'application/xml; charset=utf-8',
-        cacheControl: PAGE_CACHE,
-        lastModified: log.at,
-        versionKey: key,
-      });
-      byKey.set(key, page);
-    }
-    return send(c, page);
-  });
-  // /sitemaps/N.xml rather than a patterned /:file route at the root: a root parameter with a
-  // pattern sends hono's router from its RegExp matcher to the trie one, a cost on every request.
-  app.get('/sitemaps/:file', async (c) => {
-    const s = site(c);
-    const part = /^([1-9]\d{0,5})\.xml$/.exec(c.req.param('file'));
-    if (!part) return notFound(c, { kind: 'no-page', path: c.req.path }, 404);
-    const n = Number(part[1]);
-    const log = await logVersion();
-    const key = `sitemap-${n}|${s.baseUrl}|${log.size}`;
-    let page = byKey.get(key);
-    if (!page) {
-      const xml = sitemapPartXml(await sitemapUrls(s.baseUrl), n);
-      if (xml === null) return notFound(c, { kind: 'no-page', path: c.req.path }, 404);
-      page = rendered(xml, {
-        contentType: 'application/xml; charset=utf-8',
-        cacheControl: PAGE_CACHE,
-        lastModified: log.at,
-        versionKey: key,
-      });
-      byKey.set(key, page);
-    }
-    return send(c, page);
-  });
+  registerSitemapRoutes(app, deps, minDependents, STATIC_PATHS, baseOf);
 }
 
 const verifyRoute = createRoute({
