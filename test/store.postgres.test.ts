@@ -3,6 +3,7 @@ import { storeRecordsContract } from './store-contract-records.js';
 import { storeDiscoveryContract } from './store-contract-discovery.js';
 import { storeLayoutContract } from './store-contract-layout.js';
 import { storeFollowContract } from './store-contract-follow.js';
+import { storeScheduleContract } from './store-contract-schedule.js';
 import { postgresTestStore } from './support/record.js';
 
 // No skip: this suite needs PostgreSQL and fails loudly when it cannot reach it (TENDED_TEST_POSTGRES_URL).
@@ -11,3 +12,4 @@ storeRecordsContract('postgres', postgresTestStore);
 storeDiscoveryContract('postgres', postgresTestStore);
 storeLayoutContract('postgres', postgresTestStore);
 storeFollowContract('postgres', postgresTestStore);
+storeScheduleContract('postgres', postgresTestStore);

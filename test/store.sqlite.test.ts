@@ -3,6 +3,7 @@ import { storeRecordsContract } from './store-contract-records.js';
 import { storeDiscoveryContract } from './store-contract-discovery.js';
 import { storeLayoutContract } from './store-contract-layout.js';
 import { storeFollowContract } from './store-contract-follow.js';
+import { storeScheduleContract } from './store-contract-schedule.js';
 import { sqliteTestStore } from './support/record.js';
 
 storeContract('sqlite', sqliteTestStore);
@@ -10,3 +11,4 @@ storeRecordsContract('sqlite', sqliteTestStore);
 storeDiscoveryContract('sqlite', sqliteTestStore);
 storeLayoutContract('sqlite', sqliteTestStore);
 storeFollowContract('sqlite', sqliteTestStore);
+storeScheduleContract('sqlite', sqliteTestStore);

@@ -240,7 +240,8 @@ export async function rescheduleFollowed(db: Db, reads: FollowedRead[], readOn: 
           claimed_until: null,
           due_at: sql<string>`CASE WHEN event_on IS NOT NULL THEN ${tomorrow} ELSE ${startOf(r.next_on)} END`,
           reason: sql<string>`CASE WHEN event_on IS NOT NULL THEN 'event' ELSE ${r.next_reason} END`,
-          priority: sql<number>`CASE WHEN event_on IS NOT NULL THEN ${READ_PRIORITY.event} ELSE ${READ_PRIORITY[r.next_reason]} END`,
+          // Literals: PostgreSQL would type two parameters here as text.
+          priority: sql<number>`CASE WHEN event_on IS NOT NULL THEN ${sql.lit(READ_PRIORITY.event)} ELSE ${sql.lit(READ_PRIORITY[r.next_reason])} END`,
           event_on: null,
           // A failed read settles nothing: the marker stays unread and the backfill unmoved.
           ...(r.succeeded ? { read_marker: sql<string | null>`marker`, last_read_on: readOn } : {}),
