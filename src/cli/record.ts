@@ -50,4 +50,4 @@ export async function openObserver(
   return { ...deps, sources };
 }
 
-const USER_AGENT = 'tended/0.1.0 (maintenance observation service; public metadata reads only)';
+export const USER_AGENT = 'tended/0.1.0 (maintenance observation service; public metadata reads only)';
