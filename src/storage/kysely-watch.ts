@@ -154,17 +154,14 @@ export async function claimDue(
   limit: number,
   until: string,
 ): Promise<ComponentRef[]> {
-  const claimed = await claimScheduled(db, backend, at, limit, until);
-  return claimed
-    .map((c) => c.component)
-    .sort((a, b) => (a.kind === b.kind ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.kind < b.kind ? -1 : 1));
+  return (await claimScheduled(db, backend, at, limit, until)).map((c) => c.component);
 }
 
 /** Claim priorities, first to last (READ_PRIORITY: daily, event and threshold; backfill; sweep). */
 const PRIORITIES = [...new Set(Object.values(READ_PRIORITY))].sort((a, b) => a - b);
 
 /**
- * Due components in priority order, oldest due first within each. Each priority is a range read
+ * Due components in priority order, oldest due first within each (returned by kind and id). Each priority is a range read
  * of the watch_claim index (priority, due_at): `priority = p AND due_at <= now`, in index order,
  * stopping at the limit, so a claim costs the same at 10 M rows as at 100 (claimed rows still in
  * the range are stepped over: at most the leases running).
@@ -212,16 +209,19 @@ export async function claimScheduled(
       .set({ claimed_until: leaseUntil, event_on: null })
       .where('component_id', 'in', ids)
       .execute();
+    const reasons = new Map(due.map((d) => [d.component_id, d.reason]));
+    // Priority picks which components a claim takes; within it, reads (and so leaves) go by kind and id.
     const rows = await trx
       .selectFrom('components')
       .select(['id', 'kind', 'native_id'])
       .where('id', 'in', ids)
+      .orderBy('kind')
+      .orderBy('native_id')
       .execute();
-    const refs = new Map(rows.map((r) => [Number(r.id), toRef(r.kind, r.native_id)]));
-    return due.map((d) => ({
-      component: refs.get(d.component_id)!,
-      reason: isReadReason(d.reason) ? d.reason : null,
-    }));
+    return rows.map((r) => {
+      const reason = reasons.get(Number(r.id)) ?? null;
+      return { component: toRef(r.kind, r.native_id), reason: isReadReason(reason) ? reason : null };
+    });
   });
 }
 
