@@ -69,6 +69,19 @@ describe('GET /metrics', () => {
     expect(total(families, 'tended_store_up')).toBe(1);
     expect(total(families, 'tended_discovery_daily_bound')).toBe(100_000);
     expect(families.get('tended_upstream_hold_seconds')?.type).toBe('gauge');
+    // Each host's budget (the documented defaults here) and what the pass spent of it today.
+    expect(total(families, 'tended_upstream_budget_per_day', { upstream: 'crates' })).toBe(50_000);
+    expect(total(families, 'tended_upstream_budget_per_second', { upstream: 'crates' })).toBe(1);
+    const npmToday = total(families, 'tended_upstream_budget_used_today', { upstream: 'npm' });
+    expect(npmToday).toBeGreaterThan(0);
+    expect(total(families, 'tended_upstream_budget_remaining_today', { upstream: 'npm' })).toBe(1_500_000 - npmToday);
+    expect(
+      total(families, 'tended_upstream_budget_requests_total', {
+        upstream: 'npm',
+        priority: 'interactive',
+        outcome: 'sent',
+      }),
+    ).toBe(npmToday);
     // Process figures come too, under their usual names.
     expect(families.has('process_cpu_user_seconds_total')).toBe(true);
   });

@@ -2,7 +2,7 @@ import type { Config } from '../config/config.js';
 import { utcDateOf } from '../domain/calendar.js';
 import { checkComponents, type CheckAnswer } from '../operations/check-components.js';
 import type { ParseResult } from '../parsers/reference.js';
-import { openObserver, openRecord } from './record.js';
+import { closeRecord, openObserver, openRecord } from './record.js';
 import { Progress } from './progress.js';
 import { observeNamed, type NotShownPublic, type ObserverDeps } from '../operations/observe.js';
 import type { CliWiring } from './wiring.js';
@@ -51,7 +51,7 @@ async function localCheck(
     if (notShown.length > 0) answer.discovery = { unheld, queued: 0, not_queued: unheld, note: notShownNote(notShown) };
     return answer;
   } finally {
-    await deps.store.close();
+    await closeRecord(deps);
   }
 }
 

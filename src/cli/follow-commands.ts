@@ -6,6 +6,7 @@ import { startFollowing, type Following } from '../observer/follow-loop.js';
 import type { Clock } from '../operations/deps.js';
 import { followStatus, type FollowerStatus } from '../operations/follow.js';
 import type { Store } from '../storage/store.js';
+import type { UpstreamBudgets } from '../upstreams/budget.js';
 import { openRecord, USER_AGENT } from './record.js';
 import type { CliWiring } from './wiring.js';
 
@@ -15,7 +16,7 @@ const FEED_TIMEOUT_MS = 60_000;
 /** The followers of TENDED_FOLLOW's registries, started; null when none is followed. */
 export function startConfiguredFollowing(
   config: Config,
-  deps: { store: Store; clock: Clock },
+  deps: { store: Store; clock: Clock; budgets?: UpstreamBudgets },
   report: {
     onPass?: (registry: FollowedRegistry, summary: PassSummary) => void;
     onError?: (registry: FollowedRegistry, error: unknown) => void;
@@ -28,6 +29,8 @@ export function startConfiguredFollowing(
       userAgent: USER_AGENT,
       timeoutMs: FEED_TIMEOUT_MS,
       clock: () => deps.clock.now(),
+      // A feed spends its host's budget, shared with the readers of that host.
+      ...(deps.budgets ? { budgets: deps.budgets } : {}),
     }),
   );
   return startFollowing(deps, followers, report);

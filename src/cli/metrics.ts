@@ -5,6 +5,8 @@ import type { Clock } from '../operations/deps.js';
 import type { PassReport } from '../operations/observe.js';
 import type { ParsePool } from '../operations/parse-pool.js';
 import type { QueueFigures, Store } from '../storage/store.js';
+import type { BudgetUse, UpstreamBudgets } from '../upstreams/budget.js';
+import { READ_PRIORITIES } from '../upstreams/read-priority.js';
 import type { UpstreamOutcome, UpstreamWatcher } from '../upstreams/source.js';
 import { RequestHistogram } from './request-histogram.js';
 
@@ -198,6 +200,70 @@ export class ServiceMetrics {
       (f) => f.headAgeSeconds,
     );
   }
+}
+
+/**
+ * Each upstream host's request budget and today's use (upstreams/budget.ts), read once a scrape:
+ * with REDIS_URL the day's counts are every process's, the requests counter this process's.
+ */
+export function watchBudgets(metrics: ServiceMetrics, budgets: UpstreamBudgets): void {
+  const registers = [metrics.registry];
+  let inFlight: Promise<BudgetUse[]> | null = null;
+  const use = () => {
+    if (inFlight) return inFlight;
+    const read = budgets.use();
+    inFlight = read;
+    const done = () => {
+      inFlight = null;
+    };
+    read.then(done, done);
+    return read;
+  };
+  const gauge = (name: string, help: string, value: (u: BudgetUse) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['upstream'] as const,
+      registers,
+      async collect() {
+        for (const u of await use()) this.set({ upstream: u.upstream }, value(u));
+      },
+    });
+  gauge(
+    'tended_upstream_budget_per_second',
+    'Requests a second Tended keeps to on each upstream host (TENDED_BUDGET_*).',
+    (u) => u.per_second,
+  );
+  gauge(
+    'tended_upstream_budget_per_day',
+    'Requests a UTC day Tended keeps to on each upstream host (TENDED_BUDGET_*).',
+    (u) => u.per_day,
+  );
+  gauge(
+    'tended_upstream_budget_used_today',
+    'Requests sent to each upstream host this UTC day (by every process sharing the budget through Redis).',
+    (u) => u.used_today,
+  );
+  gauge(
+    'tended_upstream_budget_remaining_today',
+    'Requests left of each upstream host’s budget this UTC day.',
+    (u) => u.remaining_today,
+  );
+  new Counter({
+    name: 'tended_upstream_budget_requests_total',
+    help: 'Requests this process asked its upstream budgets for, by upstream, priority (interactive, event, threshold, backfill, sweep) and outcome (sent, refused: the day had no room left at that priority; the read is deferred to the next day).',
+    labelNames: ['upstream', 'priority', 'outcome'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const u of await use())
+        for (const priority of READ_PRIORITIES) {
+          if (u.sent[priority] > 0) this.inc({ upstream: u.upstream, priority, outcome: 'sent' }, u.sent[priority]);
+          if (u.refused[priority] > 0)
+            this.inc({ upstream: u.upstream, priority, outcome: 'refused' }, u.refused[priority]);
+        }
+    },
+  });
 }
 
 /** What the metrics read of an answer cache (operations/answer-cache.ts), whatever it holds. */

@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js';
 import { takeCensus } from '../operations/census.js';
 import { observeDue, observeNamed, type PassReport } from '../operations/observe.js';
 import { RETRY_AFTER_FAILED_PASS_MS, startSchedule } from '../observer/schedule.js';
-import { openObserver, PASS_OPTIONS } from './record.js';
+import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
 import type { CliWiring } from './wiring.js';
 import { Progress } from './progress.js';
 import { startConfiguredFollowing } from './follow-commands.js';
@@ -41,7 +41,7 @@ export async function watchCommand(config: Config, wiring: CliWiring, args: stri
     }
     return 0;
   } finally {
-    await deps.store.close();
+    await closeRecord(deps);
   }
 }
 
@@ -99,7 +99,7 @@ export async function observeCommand(
     }
     return 0;
   } finally {
-    await deps.store.close();
+    await closeRecord(deps);
   }
 }
 
@@ -160,6 +160,6 @@ export async function censusCommand(config: Config, wiring: CliWiring, args: str
     wiring.stdout.write(`census: ${census.length} package(s) read\n`);
     return 0;
   } finally {
-    await deps.store.close();
+    await closeRecord(deps);
   }
 }

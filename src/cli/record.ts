@@ -3,6 +3,8 @@ import type { Config } from '../config/config.js';
 import { logNotary, systemClock, type RecordDeps } from '../operations/deps.js';
 import type { CliWiring } from './wiring.js';
 import type { ObserverDeps } from '../operations/observe.js';
+import { RedisBudgetStore } from '../limits/upstream-budgets.js';
+import { UpstreamBudgets } from '../upstreams/budget.js';
 import { createSources } from '../upstreams/sources.js';
 import type { UpstreamWatcher } from '../upstreams/source.js';
 
@@ -31,13 +33,21 @@ export async function openRecord(
  */
 export const PASS_OPTIONS = { batch: 50, concurrency: 8, leaseMs: 2 * 60_000 } as const;
 
-/** openRecord plus the upstream readers, with conditional-request validators kept in the store. */
+/**
+ * openRecord plus the upstream readers, with conditional-request validators kept in the store,
+ * each upstream's requests within its budget (TENDED_BUDGET_*; shared through Redis when
+ * REDIS_URL is set). Closed with closeRecord.
+ */
 export async function openObserver(
   config: Config,
   wiring: CliWiring,
   options: { watcher?: UpstreamWatcher } = {},
-): Promise<ObserverDeps> {
+): Promise<ObserverDeps & { budgets: UpstreamBudgets }> {
   const deps = await openRecord(config, wiring);
+  const budgets = new UpstreamBudgets(
+    config.budgets,
+    config.redisUrl ? { store: new RedisBudgetStore(config.redisUrl) } : {},
+  );
   const sources = createSources({
     urls: config.upstreams,
     githubToken: config.githubToken,
@@ -46,8 +56,15 @@ export async function openObserver(
     concurrency: 4,
     cache: { get: (url) => deps.store.cacheGet(url), set: (url, entry) => deps.store.cacheSet(url, entry) },
     ...(options.watcher ? { watcher: options.watcher } : {}),
+    budgets,
   });
-  return { ...deps, sources };
+  return { ...deps, sources, budgets };
+}
+
+/** Closes what openRecord or openObserver opened: the budgets' Redis connection, then the store. */
+export async function closeRecord(deps: RecordDeps & { budgets?: UpstreamBudgets }): Promise<void> {
+  await deps.budgets?.close();
+  await deps.store.close();
 }
 
 export const USER_AGENT = 'tended/0.1.0 (maintenance observation service; public metadata reads only)';

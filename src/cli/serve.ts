@@ -13,12 +13,12 @@ import type { Config } from '../config/config.js';
 import { build } from '../http/app.js';
 import { ParsePool } from '../operations/parse-pool.js';
 import { OBSERVER_PASS_MS, startSchedule } from '../observer/schedule.js';
-import { openObserver, PASS_OPTIONS } from './record.js';
 import { startConfiguredFollowing } from './follow-commands.js';
 import { followStatus } from '../operations/follow.js';
 import type { Following } from '../observer/follow-loop.js';
+import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
 import { openVerdicts } from './signing.js';
-import { listenMetrics, ServiceMetrics } from './metrics.js';
+import { listenMetrics, ServiceMetrics, watchBudgets } from './metrics.js';
 import type { CliWiring } from './wiring.js';
 
 /** `tended serve`: the HTTP service until SIGINT/SIGTERM, then a clean close of the store. */
@@ -64,6 +64,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   // Started with the observer (below); /healthz reads the followers' rows whether or not this process follows.
   let following: Following | null = null;
   const followed = config.follow.registries;
+  if (metrics) watchBudgets(metrics, deps.budgets);
   // One set of deps for the app and the page provider: the pages' base URL and threshold are the same.
   const appDeps = {
     ...deps,
@@ -170,7 +171,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   await schedule?.stop();
   await limiter.close();
   await parsing.close();
-  await deps.store.close();
+  await closeRecord(deps);
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_BUDGETS } from '../upstreams/budget-limits.js';
 import { ANSWER_CACHE_BYTES_DEFAULT, ConfigError, loadConfig } from './config.js';
 
 describe('TENDED_ANSWER_CACHE_BYTES', () => {
@@ -88,5 +89,44 @@ describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
   ])('refuses %o with a sentence naming the variable', (env, why) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(why);
+  });
+});
+
+describe('TENDED_BUDGET_<UPSTREAM>', () => {
+  it('defaults every host to its documented budget, GitHub lower without a token', () => {
+    const budgets = loadConfig({ GITHUB_TOKEN: 'ghp_x' }).budgets;
+    expect(budgets).toEqual(DEFAULT_BUDGETS);
+    expect(budgets.crates).toEqual({ perSecond: 1, perDay: 50_000 });
+    expect(budgets.github).toEqual({ perSecond: 10, perDay: 100_000 });
+    // 60 requests an hour without a token: 1,440 a day at most.
+    expect(loadConfig({}).budgets.github.perDay).toBeLessThan(1_440);
+  });
+
+  it('takes requests a second (a fraction too) and a day for any host', () => {
+    const budgets = loadConfig({ TENDED_BUDGET_NPM: '3/90000', TENDED_BUDGET_CRATES_INDEX: '0.5/20000' }).budgets;
+    expect(budgets.npm).toEqual({ perSecond: 3, perDay: 90_000 });
+    expect(budgets.cratesIndex).toEqual({ perSecond: 0.5, perDay: 20_000 });
+    expect(budgets.pypi).toEqual(DEFAULT_BUDGETS.pypi);
+  });
+
+  it.each([
+    [{ TENDED_BUDGET_NPM: '5' }, /TENDED_BUDGET_NPM is requests a second and requests a day, e\.g\. 5\/300000/],
+    [{ TENDED_BUDGET_PYPI: 'fast/lots' }, /TENDED_BUDGET_PYPI is requests a second and requests a day/],
+    [{ TENDED_BUDGET_GITHUB: '0/1000' }, /TENDED_BUDGET_GITHUB: requests a second must be more than 0/],
+    [{ TENDED_BUDGET_NUGET: '5000/1000' }, /TENDED_BUDGET_NUGET: requests a second must be .*at most 1000/],
+    [{ TENDED_BUDGET_MAVEN: '2/0' }, /TENDED_BUDGET_MAVEN: requests a day must be at least 1/],
+    [
+      { TENDED_BUDGET_NPMJS: '5/100' },
+      /TENDED_BUDGET_NPMJS: names no upstream; the budgets are TENDED_BUDGET_GITHUB, /,
+    ],
+  ])('refuses %o with a sentence naming the variable', (env, why) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(why);
+  });
+
+  it('names every bad variable at once, with the others', () => {
+    expect(() => loadConfig({ PORT: '99999', TENDED_BUDGET_NPM: 'x', TENDED_BUDGET_X: '1/1' })).toThrow(
+      /PORT: [^\n]*\n {2}TENDED_BUDGET_X: [^\n]*\n {2}TENDED_BUDGET_NPM: /,
+    );
   });
 });

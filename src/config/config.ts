@@ -4,6 +4,14 @@ import { z } from 'zod';
 import { DEFAULT_PARSE_OPTIONS, type ParsePoolOptions } from '../operations/parse-pool.js';
 import { SWEEP_DAYS_DEFAULT } from '../domain/follow-schedule.js';
 import { FOLLOWED_REGISTRIES, type FeedUrls, type FollowedRegistry } from '../followers/follower.js';
+import {
+  BUDGETED_UPSTREAMS,
+  budgetLimits,
+  budgetVariable,
+  type BudgetedUpstream,
+  type BudgetLimit,
+  type BudgetLimits,
+} from '../upstreams/budget-limits.js';
 
 /** The service's configuration, read from the environment once and frozen (DESIGN §7). */
 export interface Config {
@@ -54,6 +62,8 @@ export interface Config {
     readonly sweepDays: number;
     readonly feeds: Readonly<FeedUrls>;
   };
+  /** TENDED_BUDGET_<UPSTREAM>: each upstream host's request budget, the defaults with the overrides. */
+  readonly budgets: BudgetLimits;
 }
 
 /** Each followed registry's feed host (research/registry-feeds.md §1), and the variable that moves it. */
@@ -196,6 +206,52 @@ const Env = z.object({
     .optional(),
 });
 
+/** `5/300000`: requests a second (a fraction allowed), then requests a UTC day. */
+function budgetValue(variable: string) {
+  return z
+    .string()
+    .trim()
+    .regex(
+      /^\d{1,9}(?:\.\d{1,6})?\/\d{1,12}$/,
+      `${variable} is requests a second and requests a day, e.g. 5/300000 (0.5/20000 is one request every two seconds)`,
+    )
+    .transform((v): BudgetLimit => {
+      const [second, day] = v.split('/');
+      return { perSecond: Number(second), perDay: Number(day) };
+    })
+    .refine(
+      (b) => b.perSecond > 0 && b.perSecond <= 1000,
+      `${variable}: requests a second must be more than 0 and at most 1000`,
+    )
+    .refine((b) => b.perDay >= 1, `${variable}: requests a day must be at least 1`);
+}
+
+const Budgets = z.object(
+  Object.fromEntries(BUDGETED_UPSTREAMS.map((u) => [budgetVariable(u), budgetValue(budgetVariable(u)).optional()])),
+);
+const BUDGET_VARIABLES = new Set(BUDGETED_UPSTREAMS.map(budgetVariable));
+
+/** Every TENDED_BUDGET_* set: the overrides by upstream, or a sentence per bad one. */
+function budgetOverrides(env: Record<string, string>): {
+  overrides: Partial<Record<BudgetedUpstream, BudgetLimit>>;
+  lines: string[];
+} {
+  const lines = Object.keys(env)
+    .filter((name) => name.startsWith('TENDED_BUDGET_') && !BUDGET_VARIABLES.has(name))
+    .map((name) => `${name}: names no upstream; the budgets are ${[...BUDGET_VARIABLES].join(', ')}`);
+  const parsed = Budgets.safeParse(env);
+  if (!parsed.success) {
+    lines.push(...parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    return { overrides: {}, lines };
+  }
+  const overrides: Partial<Record<BudgetedUpstream, BudgetLimit>> = {};
+  for (const u of BUDGETED_UPSTREAMS) {
+    const b = parsed.data[budgetVariable(u)];
+    if (b) overrides[u] = b;
+  }
+  return { overrides, lines };
+}
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -205,10 +261,17 @@ export class ConfigError extends Error {
 
 /** Validates the environment; a bad value stops the process with a sentence naming the variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')) as Record<
+    string,
+    string
+  >;
+  const parsed = Env.safeParse(set);
+  const budgets = budgetOverrides(set);
+  if (!parsed.success || budgets.lines.length > 0) {
+    const lines = (parsed.success ? [] : parsed.error.issues).map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new ConfigError(`invalid configuration:\n  ${[...lines, ...budgets.lines].join('\n  ')}`);
   }
   const e = parsed.data;
   if (e.TENDED_DISCOVERY_SHARE !== undefined && e.TENDED_DISCOVERY_SHARE > e.TENDED_DISCOVERY_DAILY)
@@ -276,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ) as FeedUrls,
       ),
     }),
+    budgets: budgetLimits(e.GITHUB_TOKEN !== undefined, budgets.overrides),
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });
 }

@@ -4,8 +4,11 @@
  * read once and its facts are its events, so remembering them would only hold every page read.
  */
 import type { EvidenceValue } from '../domain/observation.js';
+import type { UpstreamBudgets } from '../upstreams/budget.js';
+import type { BudgetedUpstream } from '../upstreams/budget-limits.js';
 import { HttpClient, type Answer, type FactsSpec } from '../upstreams/http.js';
 import type { ConditionalCache } from '../upstreams/source.js';
+import type { FollowedRegistry } from './follower.js';
 
 /** A feed that could not be read this time: nothing is assumed, the pass ends and the cursor stays. */
 export type Unreachable = { unreachable: string };
@@ -26,9 +29,31 @@ export interface FeedClientOptions {
   maxBodyBytes?: number;
   /** The clock rate-limit holds are measured by. */
   now?: () => number;
+  /**
+   * The hosts' request budgets, shared with the readers (PyPI's /simple/ is pypi.org, whose JSON
+   * API the readers read). A feed's requests go at the priority of the code that runs the pass:
+   * with none, the top one, beside events (the feed is what finds them, a few requests a minute).
+   */
+  budgets?: UpstreamBudgets;
 }
 
-export function createFeedClient(upstream: string, base: string, options: FeedClientOptions): HttpClient {
+/** The host each registry's feed and listing are read from, as its budget is named. */
+export const FEED_BUDGETS: Readonly<Record<FollowedRegistry, BudgetedUpstream>> = {
+  npm: 'npmReplicate',
+  pypi: 'pypi',
+  cargo: 'cratesStatic',
+  golang: 'goIndex',
+  nuget: 'nuget',
+  gem: 'rubygems',
+  composer: 'packagistOrg',
+};
+
+export function createFeedClient(
+  upstream: string,
+  base: string,
+  options: FeedClientOptions,
+  budget?: BudgetedUpstream,
+): HttpClient {
   return new HttpClient({
     upstream,
     base,
@@ -39,6 +64,7 @@ export function createFeedClient(upstream: string, base: string, options: FeedCl
     cache: FORGETFUL,
     maxBodyBytes: options.maxBodyBytes ?? 256 * 1024 * 1024,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.budgets && budget ? { budget: options.budgets.of(budget) } : {}),
   });
 }
 

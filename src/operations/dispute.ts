@@ -1,6 +1,7 @@
 import { utcDateOf } from '../domain/calendar.js';
 import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import type { Observation } from '../domain/observation.js';
+import { heldBackUntil } from '../upstreams/reading.js';
 import { entityResult, DATA_LICENSE, type EntityResult } from './entity-answer.js';
 import { observationOf, type ObserverDeps } from './observe.js';
 import { NotFoundError } from './read-chain.js';
@@ -45,6 +46,12 @@ export async function disputeComponent(deps: ObserverDeps, kind: string, name: s
   }
   const correcting = disputed.observation_date === today ? disputed.leaf_index : null;
   const reading = await deps.sources[ref.kind].read(ref, today);
+  // A read never sent (the day's request budget spent, or the upstream asked us to wait) saw nothing.
+  const notSent = heldBackUntil(reading);
+  if (notSent !== null)
+    throw new DisputeRefusedError(
+      `${ref.kind}:${ref.id} could not be re-read now (Tended's request budget for its upstream is spent, or the upstream asked to wait); nothing was recorded. Try again after ${notSent}.`,
+    );
   const { observations } = await deps.store.appendObservations(
     [observationOf(ref, reading, readAt, correcting)],
     deps.notary.seal,

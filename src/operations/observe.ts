@@ -5,6 +5,7 @@ import { classify, type State } from '../domain/state.js';
 import { DuplicateObservationError, StoreUnavailableError, type FollowedRead } from '../storage/store.js';
 import { nextFollowedRead, SWEEP_DAYS_DEFAULT, type ReadReason } from '../domain/follow-schedule.js';
 import { heldBackUntil } from '../upstreams/reading.js';
+import { withReadPriority } from '../upstreams/read-priority.js';
 import type { Reading, Sources } from '../upstreams/source.js';
 import type { RecordDeps } from './deps.js';
 import { UNCONFIRMED_DAYS } from './discovery.js';
@@ -39,9 +40,11 @@ async function readComponent(
   reason: ReadReason | null = null,
 ): Promise<ComponentReading> {
   const readAt = deps.clock.now();
-  // Hook: `reason` is why this read was claimed (event, threshold, backfill, sweep; null for a
-  // daily or a named read). A per-upstream budget that shares requests by priority takes it here.
-  const reading = await deps.sources[ref.kind].read(ref, utcDateOf(readAt));
+  // Every request of the read spends its upstream's budget at the read's priority: a followed
+  // package's reason, or `interactive` for a daily or a named read (upstreams/read-priority.ts).
+  const reading = await withReadPriority(reason ?? 'interactive', () =>
+    deps.sources[ref.kind].read(ref, utcDateOf(readAt)),
+  );
   return {
     ref,
     reason,

@@ -42,7 +42,8 @@ function failure(p: GithubPhase, ctx: Ctx): SimAnswer | null {
   }
 }
 
-function dates(p: GithubPhase, world: World, key: string) {
+/** A repository's creation, last push and head commit dates, as REST and GraphQL both answer them. */
+export function repoDates(p: GithubPhase, world: World, key: string) {
   const created = p.created_at ?? `${world.firstDate(key)}T00:00:00Z`;
   // An empty repository's pushed_at is its creation, unless a branch was pushed and deleted since.
   const pushed = p.pushed_at === undefined ? created : p.pushed_at;
@@ -52,7 +53,7 @@ function dates(p: GithubPhase, world: World, key: string) {
 
 function repoBody(p: GithubPhase, ctx: Ctx, world: World, key: string, fullName: string): HttpAnswer {
   const id = world.githubId(key);
-  const { created, pushed } = dates(p, world, key);
+  const { created, pushed } = repoDates(p, world, key);
   const [owner = '', name = ''] = fullName.split('/');
   const updated =
     [created, pushed]
@@ -81,15 +82,20 @@ function repoBody(p: GithubPhase, ctx: Ctx, world: World, key: string, fullName:
   return answer;
 }
 
+/** The head commit's id: the same for REST and GraphQL. */
+export function headSha(key: string, commit: string): string {
+  return createHash('sha1').update(`${key}@${commit}`).digest('hex');
+}
+
 function commitsBody(p: GithubPhase, world: World, key: string, base: string): HttpAnswer {
-  const { commit } = dates(p, world, key);
+  const { commit } = repoDates(p, world, key);
   if (commit === null) {
     return json(409, {
       message: 'Git Repository is empty.',
       documentation_url: `${DOCS}/commits/commits#list-commits`,
     });
   }
-  const sha = createHash('sha1').update(`${key}@${commit}`).digest('hex');
+  const sha = headSha(key, commit);
   return json(
     200,
     [

@@ -41,6 +41,16 @@ export const FAILS = {
   dependents: [...COMMON_FAILS],
 } as const;
 export type Fail = (typeof FAILS)[keyof typeof FAILS][number];
+/** How GitHub's GraphQL endpoint can fail a whole query (a repository's own failure is its phase's). */
+export const GRAPHQL_FAILS = [
+  'server_error',
+  'timeout',
+  'reset',
+  'malformed',
+  'secondary_rate_limit',
+  'secondary_rate_limit_200',
+  'unauthorized',
+] as const;
 export type CommonFail = (typeof COMMON_FAILS)[number];
 
 const instant = z.string().refine(isRfc3339Instant, 'must be an RFC 3339 instant such as 2025-01-31T12:00:00Z');
@@ -74,6 +84,20 @@ const GithubPhase = z.strictObject({
     .regex(/^[A-Z0-9-]+\/[\w.-]+$/i, 'must be owner/repo')
     .optional(),
 });
+
+/** GitHub's GraphQL endpoint (`POST /github/graphql`): its point limits, and a failure of whole queries. */
+const GithubGraphql = z.strictObject({
+  /** The primary limit (default 5,000 points an hour, GitHub's for a user token). */
+  points_per_hour: z.number().int().positive().optional(),
+  /** The secondary limit (default 2,000 points a minute). */
+  points_per_minute: z.number().int().positive().optional(),
+  fail: z.enum(GRAPHQL_FAILS).optional(),
+  /** For `fail: "server_error"`: which 5xx (default 502, GitHub's answer to a query over its 10 s). */
+  status: z.number().int().min(500).max(599).optional(),
+  /** Only the first this many queries fail (unset: every one). */
+  fail_count: z.number().int().positive().optional(),
+});
+export type GithubGraphqlScenario = z.infer<typeof GithubGraphql>;
 
 const NpmPhase = z.strictObject({
   ...base,
@@ -262,6 +286,8 @@ export interface Scenario {
   endoflife?: Record<string, EolProduct>;
   /** Enforce a primary GitHub limit of this many requests per hour (unset: never exhausted). */
   github_rate_limit?: number;
+  /** GitHub's GraphQL endpoint: its limits and failures (unset: 5,000 points an hour, healthy). */
+  github_graphql?: GithubGraphqlScenario;
   /** The dependents source's registry identifier (default `npmjs.org`). */
   dependents_registry?: string;
 }
@@ -308,12 +334,14 @@ export function parseScenario(input: unknown): Scenario {
       components: z.record(z.string(), z.array(z.unknown()).min(1, 'needs at least one phase')),
       endoflife: z.record(z.string(), z.unknown()).optional(),
       github_rate_limit: z.number().int().positive().optional(),
+      github_graphql: GithubGraphql.optional(),
       dependents_registry: z.string().min(1).optional(),
     })
     .safeParse(input);
   if (!top.success) throw new ScenarioError(top.error.issues.map((i) => `scenario${where(i.path)}: ${i.message}`));
   const out: Scenario = { components: {}, endoflife: {} };
   if (top.data.github_rate_limit !== undefined) out.github_rate_limit = top.data.github_rate_limit;
+  if (top.data.github_graphql !== undefined) out.github_graphql = top.data.github_graphql;
   if (top.data.dependents_registry !== undefined) out.dependents_registry = top.data.dependents_registry;
 
   for (const [key, phases] of Object.entries(top.data.components)) {

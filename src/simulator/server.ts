@@ -15,6 +15,7 @@ import { answerDependents } from './dependents.js';
 import { answerDockerhub } from './dockerhub.js';
 import { answerEndoflife } from './endoflife.js';
 import { answerGithub, GithubBudget } from './github.js';
+import { GithubGraphql } from './github-graphql.js';
 import { answerNpm } from './npm.js';
 import { answerGoproxy } from './goproxy.js';
 import { answerMaven } from './maven.js';
@@ -70,6 +71,8 @@ export interface Simulator {
   feeds: FeedUrls;
   /** Requests counted per upstream, per second and per day, and every budget violation. */
   traffic: Traffic;
+  /** GitHub's GraphQL endpoint: queries answered and points spent. */
+  githubGraphql(): GithubGraphql;
   registries: GeneratedRegistries | null;
   setFeedFaults(faults: FeedFaults): void;
 }
@@ -131,6 +134,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const traffic = new Traffic(options.budgets ?? {});
   let world = new World(parseScenario(options.scenario), registries);
   let budget = new GithubBudget(world.scenario.github_rate_limit);
+  let graphql = new GithubGraphql(world.scenario.github_graphql);
   const clock = options.clock ?? (() => new Date());
   const random = options.chaos ? seededRandom(options.chaos.seed) : null;
   const requests: SimulatedRequest[] = [];
@@ -180,7 +184,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     // A generated registry's feed first: its listing routes sit beside the per-package ones.
     const feed = registries?.answer(prefix, { ctx, method, body, nowMs: now.getTime() }) ?? null;
     if (feed && !('fault' in feed)) return send(method === 'HEAD' ? { ...feed, body: '' } : feed);
-    if (method !== 'GET' && method !== 'HEAD') return send({ status: 405, headers: { allow: 'GET, HEAD' }, body: '' });
+    // GitHub's one POST route: the GraphQL endpoint, with its own points, not REST's request budget.
+    const isGraphql = upstream === 'github' && ctx.path === '/graphql';
+    if (isGraphql && method !== 'POST') return send({ status: 405, headers: { allow: 'POST' }, body: '' });
+    if (method !== 'GET' && method !== 'HEAD' && !isGraphql)
+      return send({ status: 405, headers: { allow: 'GET, HEAD' }, body: '' });
     if (!upstream)
       return send({ status: 404, headers: { 'content-type': 'text/plain' }, body: `nothing at ${url.pathname}` });
     let answer: SimAnswer;
@@ -188,7 +196,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       const fault = CHAOS_FAULTS[Math.floor(random() * CHAOS_FAULTS.length)] ?? 'server_error';
       answer = commonFailure(upstream, fault, { ...ctx, short: true });
     } else {
-      answer = (upstream === 'github' ? budget.exhausted(ctx) : null) ?? HANDLERS[upstream](ctx, world);
+      answer = isGraphql
+        ? graphql.answer(ctx, world, body)
+        : ((upstream === 'github' ? budget.exhausted(ctx) : null) ?? HANDLERS[upstream](ctx, world));
     }
     if ('fault' in answer) {
       log({ method, path: `${url.pathname}${url.search}`, status: 0, conditional });
@@ -208,8 +218,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       });
       return;
     }
-    const final = revalidate(upstream, req, answer);
-    if (upstream === 'github') budget.account(ctx, final);
+    const final = isGraphql ? answer : revalidate(upstream, req, answer);
+    if (upstream === 'github' && !isGraphql) budget.account(ctx, final);
     send(method === 'HEAD' ? { ...final, body: '' } : final);
   };
 
@@ -261,6 +271,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       Object.entries(FEED_ROUTES).map(([registry, route]) => [registry, `${root}/${route.prefix}`]),
     ) as Record<FollowedRegistry, string>,
     traffic,
+    githubGraphql: () => graphql,
     registries,
     setFeedFaults(faults: FeedFaults) {
       if (registries) registries.faults = faults;
@@ -268,6 +279,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     setScenario(s: Scenario) {
       world = new World(parseScenario(s), registries);
       budget = new GithubBudget(world.scenario.github_rate_limit);
+      graphql = new GithubGraphql(world.scenario.github_graphql);
     },
     async close() {
       for (const t of hangs) clearTimeout(t);

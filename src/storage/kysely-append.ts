@@ -59,6 +59,7 @@ export function appendLeaves(
     const components = await componentIdsOf(
       trx,
       pending.flatMap((entry) => refOf(entry) ?? []),
+      backend,
     );
     // The series of every component the batch observes, read once: the one-per-date rule and
     // corrections are checked against them, and each gets its new readings appended.
@@ -67,6 +68,7 @@ export function appendLeaves(
       pending.flatMap((entry) =>
         'observation' in entry.record ? [components.get(componentKey(entry.record.observation.component))!] : [],
       ),
+      backend,
     );
     const series = new Map<
       number,

@@ -6,7 +6,7 @@ import { decodeLeaf } from '../notary/leaf.js';
 import { readLeafRange } from './kysely-blocks.js';
 import type { Database } from './schema.js';
 import { readSeriesOf } from './kysely-series.js';
-import { decodeEntries } from './series-entries.js';
+import { assertedBefore } from './series-entries.js';
 import type { StateChange, StateChangeQuery } from './store.js';
 
 /** Leaves read per step of the window: the work stops with the step that fills the page. */
@@ -41,12 +41,10 @@ export async function readStateChanges(db: Kysely<Database>, q: StateChangeQuery
         },
       ];
     });
-    const series = await seriesByComponent(db, readings);
+    const series = await readSeriesOf(db, readings, IDS_PER_QUERY);
     for (const r of readings) {
-      const entries = series.get(`${r.kind}:${r.id}`) ?? [];
-      const at = entries.findIndex((e) => e.leaf_index === r.index);
-      let previous = null;
-      for (let i = at - 1; i >= 0 && previous === null; i--) if (isAsserted(entries[i]!.state)) previous = entries[i]!;
+      const entries = series.get(`${r.kind}:${r.id}`);
+      const previous = entries ? (assertedBefore(entries, r.index) ?? null) : null;
       if (previous === null || previous.state === r.state) continue;
       changes.push({
         component: { kind: r.kind, id: r.id },
@@ -63,11 +61,4 @@ export async function readStateChanges(db: Kysely<Database>, q: StateChangeQuery
     }
   }
   return changes;
-}
-
-async function seriesByComponent(db: Kysely<Database>, readings: { kind: ComponentKind; id: string }[]) {
-  const series = new Map<string, ReturnType<typeof decodeEntries>>();
-  for (const [key, entries] of await readSeriesOf(db, readings, IDS_PER_QUERY))
-    series.set(key, decodeEntries(entries, null));
-  return series;
 }

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { componentOwner, componentSearchKeys, type ComponentRef } from '../domain/component.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
@@ -10,11 +10,59 @@ export function componentKey(ref: ComponentRef): string {
   return `${ref.kind}:${ref.id}`;
 }
 
-/** The id of every component `refs` names, registering the new ones: `kind:id` → id. */
-export async function componentIdsOf(trx: Transaction<Database>, refs: ComponentRef[]): Promise<Map<string, number>> {
+/** Rows a PostgreSQL statement takes as one array per column (unnest): a handful of parameters. */
+const ROWS_PER_UNNEST = 5_000;
+
+/**
+ * The id of every component `refs` names, registering the new ones: `kind:id` → id. On
+ * PostgreSQL a batch of thousands is one statement when every component is known (a day's
+ * re-reads) and two when some are new: the names go in as arrays, not a round trip per 500.
+ */
+export async function componentIdsOf(
+  trx: Transaction<Database>,
+  refs: ComponentRef[],
+  backend: 'sqlite' | 'postgres' = 'sqlite',
+): Promise<Map<string, number>> {
   const unique = new Map<string, ComponentRef>();
   for (const ref of refs) unique.set(componentKey(ref), ref);
   const all = [...unique.values()];
+  return backend === 'postgres' ? componentIdsUnnested(trx, all) : componentIdsChunked(trx, all);
+}
+
+async function componentIdsUnnested(trx: Transaction<Database>, all: ComponentRef[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  type Row = { id: number; kind: string; native_id: string };
+  const take = (rows: Row[]) => {
+    for (const row of rows) ids.set(`${row.kind}:${row.native_id}`, Number(row.id));
+  };
+  for (let i = 0; i < all.length; i += ROWS_PER_UNNEST) {
+    const chunk = all.slice(i, i + ROWS_PER_UNNEST);
+    const known = await sql<Row>`SELECT c.id, c.kind, c.native_id
+      FROM unnest(${chunk.map((r) => r.kind)}::text[], ${chunk.map((r) => r.id)}::text[]) AS i(kind, native_id)
+      JOIN components c ON c.kind = i.kind AND c.native_id = i.native_id`.execute(trx);
+    take(known.rows);
+    const fresh = chunk.filter((ref) => !ids.has(componentKey(ref)));
+    if (fresh.length === 0) continue;
+    const keys = fresh.map((ref) => ({ owner: componentOwner(ref), ...componentSearchKeys(ref) }));
+    const added = await sql<Row>`INSERT INTO components (kind, native_id, owner, search_name, search_id)
+      SELECT * FROM unnest(${fresh.map((r) => r.kind)}::text[], ${fresh.map((r) => r.id)}::text[],
+        ${keys.map((k) => k.owner)}::text[], ${keys.map((k) => k.search_name)}::text[], ${keys.map((k) => k.search_id)}::text[])
+      ON CONFLICT (kind, native_id) DO NOTHING
+      RETURNING id, kind, native_id`.execute(trx);
+    take(added.rows);
+    // Another process registered some of them between the two statements: read those back.
+    const raced = fresh.filter((ref) => !ids.has(componentKey(ref)));
+    if (raced.length > 0) {
+      const again = await sql<Row>`SELECT c.id, c.kind, c.native_id
+        FROM unnest(${raced.map((r) => r.kind)}::text[], ${raced.map((r) => r.id)}::text[]) AS i(kind, native_id)
+        JOIN components c ON c.kind = i.kind AND c.native_id = i.native_id`.execute(trx);
+      take(again.rows);
+    }
+  }
+  return ids;
+}
+
+async function componentIdsChunked(trx: Transaction<Database>, all: ComponentRef[]): Promise<Map<string, number>> {
   for (let i = 0; i < all.length; i += IDS_PER_QUERY) {
     await trx
       .insertInto('components')

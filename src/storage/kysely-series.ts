@@ -20,14 +20,27 @@ export interface SeriesRow {
 const IDS_PER_QUERY = 500;
 
 /** The series rows of `componentIds` that the store holds. */
-export async function readSeriesRows(db: Db, componentIds: Iterable<number>): Promise<Map<number, SeriesRow>> {
+const ROWS_PER_UNNEST = 5_000;
+
+export async function readSeriesRows(
+  db: Db,
+  componentIds: Iterable<number>,
+  backend: 'sqlite' | 'postgres' = 'sqlite',
+): Promise<Map<number, SeriesRow>> {
   const ids = [...new Set(componentIds)];
   const rows = new Map<number, SeriesRow>();
-  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+  // PostgreSQL takes the ids as one array (a batch is one statement); SQLite, in process, in lists.
+  const step = backend === 'postgres' ? ROWS_PER_UNNEST : IDS_PER_QUERY;
+  for (let i = 0; i < ids.length; i += step) {
+    const some = ids.slice(i, i + step);
     for (const row of await db
       .selectFrom('series')
       .select(['component_id', 'entries', 'corrections'])
-      .where('component_id', 'in', ids.slice(i, i + IDS_PER_QUERY))
+      .where(
+        'component_id',
+        backend === 'postgres' ? '=' : 'in',
+        backend === 'postgres' ? sql<number>`ANY(${some}::int[])` : some,
+      )
       .execute()) {
       rows.set(Number(row.component_id), { entries: row.entries, corrections: row.corrections });
     }
@@ -35,7 +48,6 @@ export async function readSeriesRows(db: Db, componentIds: Iterable<number>): Pr
   return rows;
 }
 
-const ROWS_PER_UNNEST = 5_000;
 const ROWS_PER_INSERT = 300;
 
 /** Writes whole series rows, replacing the ones held. */

@@ -131,3 +131,43 @@ export function latestLeaf(entries: Uint8Array): number | null {
   const buf = Buffer.from(entries.buffer, entries.byteOffset, entries.byteLength);
   return buf.readUIntBE(buf.length - ENTRY_BYTES, 6);
 }
+
+/**
+ * The asserted reading just before leaf `leaf` in a row (the change feed's "from"), straight from
+ * its bytes: a binary search for the leaf (entries are in leaf order), then a walk back over
+ * not_observed and unknown-stale ones. Only the one entry is decoded, so a page over thousands of
+ * components with years of readings each does not build an object per reading. undefined when the
+ * row does not list `leaf`; null when nothing asserted comes before it.
+ */
+export function assertedBefore(entries: Uint8Array, leaf: number): SeriesEntry | null | undefined {
+  const buf = Buffer.from(entries.buffer, entries.byteOffset, entries.byteLength);
+  let lo = 0;
+  let hi = Math.floor(buf.length / ENTRY_BYTES) - 1;
+  let at = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const l = buf.readUIntBE(mid * ENTRY_BYTES, 6);
+    if (l === leaf) {
+      at = mid;
+      break;
+    }
+    if (l < leaf) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  if (at < 0) return undefined;
+  for (let i = at - 1; i >= 0; i--) {
+    const state = STATE_CODES[buf[i * ENTRY_BYTES + 8]!];
+    if (state === undefined)
+      throw new LogInvariantError(`a series row names an unknown state code ${buf[i * ENTRY_BYTES + 8]}`);
+    if (state === 'not_observed' || state === 'unknown-stale') continue;
+    const o = i * ENTRY_BYTES;
+    return {
+      leaf_index: buf.readUIntBE(o, 6),
+      observation_date: dateOfDay(buf.readUInt16BE(o + 6)),
+      state,
+      // The change feed does not ask what an earlier reading corrected.
+      corrects: null,
+    };
+  }
+  return null;
+}

@@ -8,7 +8,9 @@
  */
 import type { EvidenceValue } from '../domain/observation.js';
 import type { UnreachableReason } from '../domain/state.js';
+import type { BudgetRefusal, UpstreamBudget } from './budget.js';
 import { rateLimitOf, retryAfterMs, spentUntil } from './rate-limit.js';
+import { PRIORITY_RANK, readPriority } from './read-priority.js';
 import { Pace, Slots } from './request-slots.js';
 import { contentType, messageOf, parseJson, readCappedBody } from './response-body.js';
 import type { ConditionalCache, UpstreamOutcome, UpstreamWatcher } from './source.js';
@@ -89,6 +91,11 @@ export interface HttpClientOptions {
   minIntervalMs?: number;
   /** Told of every answer and every hold, for the operator's metrics; nothing else reads it. */
   watcher?: UpstreamWatcher;
+  /**
+   * The host's request budget (budget.ts), shared with every other client of the host: each
+   * request, redirects included, waits for its turn, at the priority of the read it is made for.
+   */
+  budget?: UpstreamBudget;
 }
 
 const MAX_REDIRECTS = 5;
@@ -291,10 +298,16 @@ export class HttpClient {
     // Checked before queueing and again after, since a limit may be read while this one waits.
     const early = this.deferred();
     if (early) return early;
-    await this.slots.acquire();
+    const priority = readPriority();
+    await this.slots.acquire(PRIORITY_RANK[priority]);
     try {
       const late = this.deferred();
       if (late) return late;
+      const refused = this.options.budget ? await this.options.budget.take(priority, this.now()) : null;
+      if (refused) return budgetSpent(refused);
+      // A turn can be long in coming; the upstream may have asked every reader to wait meanwhile.
+      const held = this.options.budget ? this.deferred() : null;
+      if (held) return held;
       await this.pace.turn();
       const signal = AbortSignal.timeout(this.options.timeoutMs);
       let res: Response;
@@ -340,6 +353,22 @@ export class HttpClient {
   ): Answer<never> {
     return { kind: 'unreachable', url, reason, evidence, redirects };
   }
+}
+
+/**
+ * A request Tended's own day's budget had no room for: not sent, like one an upstream's hold
+ * keeps back, so heldBackUntil defers the read to the next UTC day rather than record it.
+ */
+function budgetSpent(r: BudgetRefusal): Exchange {
+  return {
+    ok: false,
+    reason: 'rate_limited',
+    evidence: {
+      rate_limited: `${NOT_SENT} Tended's own ${r.upstream} budget for ${r.day} is spent`,
+      rate_limited_until: r.until,
+      rate_limited_by: { budget: r.upstream, priority: r.priority, per_day: r.perDay, stops_at: r.ceiling },
+    },
+  };
 }
 
 function outcomeOf(answer: Answer<unknown>): UpstreamOutcome {

@@ -4,24 +4,31 @@
  * minimum time between the starts of two requests.
  */
 
-/** A counting semaphore: at most `limit` exchanges with one upstream at a time. */
+/**
+ * A counting semaphore: at most `limit` exchanges with one upstream at a time. Waiters are let in
+ * by rank, lowest first (read-priority.ts), then in the order they came: a sweep queued first
+ * does not keep an event's request from the next free slot.
+ */
 export class Slots {
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { rank: number; go: () => void }[] = [];
   constructor(private readonly limit: number) {}
 
-  async acquire(): Promise<void> {
+  async acquire(rank = 0): Promise<void> {
     if (this.active < this.limit) {
       this.active++;
       return;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((go) => {
+      const at = this.waiting.findIndex((w) => w.rank > rank);
+      this.waiting.splice(at === -1 ? this.waiting.length : at, 0, { rank, go });
+    });
   }
 
   release(): void {
     const next = this.waiting.shift();
     // The slot passes straight to the next waiter, so `active` is unchanged.
-    if (next) next();
+    if (next) next.go();
     else this.active--;
   }
 }

@@ -5,6 +5,7 @@
 import type { ComponentKind, ComponentRef } from '../domain/component.js';
 import type { EvidenceValue } from '../domain/observation.js';
 import type { Signals, UnreachableReason } from '../domain/state.js';
+import type { UpstreamBudgets } from './budget.js';
 import type { OwnerRepositories } from './github/owner-repositories.js';
 
 export interface Reading {
@@ -122,6 +123,8 @@ export interface UpstreamOptions {
   now?: () => number;
   /** Told of every answer and hold, by upstream (the operator's metrics); absent, nothing is told. */
   watcher?: UpstreamWatcher;
+  /** Each host's request budget (budget.ts); absent, requests are paced by nothing but the upstreams' own answers. */
+  budgets?: UpstreamBudgets;
 }
 
 export type Sources = Record<ComponentKind, UpstreamSource> & {

@@ -43,11 +43,17 @@ export function createSources(options: UpstreamOptions): Sources {
       maxBodyBytes,
       ...(options.now ? { now: options.now } : {}),
       ...(options.watcher ? { watcher: options.watcher } : {}),
+      // Each reader's client spends its host's budget; the names are the budgets' own.
+      ...(options.budgets ? { budget: options.budgets.of(upstream) } : {}),
     });
   const endoflife = new EndoflifeReader(client('endoflife', SMALL_BODY), base(options.urls.endoflife));
   // One client for GitHub's readers: its limits are per token, and one client keeps one hold.
   const githubClient = client('github', SMALL_BODY);
-  const github = createGithubSource(githubClient, base(options.urls.github));
+  // With a token, repositories are read in GraphQL batches (which answer only with one), REST for the rest.
+  const github = createGithubSource(githubClient, base(options.urls.github), {
+    graphql: Boolean(options.githubToken),
+    ...(options.now ? { now: options.now } : {}),
+  });
   return {
     github,
     githubOwners: createOwnerRepositories(githubClient, base(options.urls.github)),

@@ -3,7 +3,9 @@
  * Rate limits (steps 1–3 of the 403/429 classifier), 401 and 5xx never reach here: the HTTP
  * client has already made them not_observed.
  */
+import { daysBetween, utcDateOf } from '../../domain/calendar.js';
 import type { EvidenceValue } from '../../domain/observation.js';
+import { DORMANT_MAX_DAYS } from '../../domain/state.js';
 import { excerpt, unexpectedStatus, type StatusAnswer, type Verdict } from '../reading.js';
 
 interface Block {
@@ -56,4 +58,18 @@ export function classifyRepoResponse(answer: StatusAnswer): Verdict {
 /** `/commits`: 409 is GitHub's "Git Repository is empty."; anything else unexpected asserts nothing. */
 export function isEmptyRepository(answer: StatusAnswer): boolean {
   return answer.status === 409;
+}
+
+/**
+ * What the repository's own metadata settles before its head commit is read, for REST and GraphQL
+ * alike: archived beats any age; a pushed_at more than 365 days old is an upper bound on every commit
+ * that reached GitHub (research §1.3), so the head commit can only be older still. Null: read the commit.
+ */
+export function settledByRepository(
+  repo: { archived: boolean; pushed_at: string | null },
+  today: string,
+): 'archived' | 'pushed_at' | null {
+  if (repo.archived) return 'archived';
+  if (repo.pushed_at && daysBetween(utcDateOf(repo.pushed_at), today) > DORMANT_MAX_DAYS) return 'pushed_at';
+  return null;
 }

@@ -1,16 +1,16 @@
 /**
  * GitHub repositories: repository metadata, then (when pushed_at does not already settle it)
- * the committer date of the default branch's head commit. Research §1, DESIGN §3.
+ * the committer date of the default branch's head commit. Research §1, DESIGN §3. With a token,
+ * reads go in GraphQL batches first (graphql-batch.ts) and come here for what a batch cannot settle.
  */
-import { daysBetween, utcDateOf } from '../../domain/calendar.js';
 import { normaliseComponent, type ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
-import { DORMANT_MAX_DAYS } from '../../domain/state.js';
 import type { HttpClient } from '../http.js';
 import { activityAsOf, redirectEvidence, unexpectedStatus, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
-import { classifyRepoResponse, isEmptyRepository } from './classify-response.js';
+import { classifyRepoResponse, isEmptyRepository, settledByRepository } from './classify-response.js';
 import { COMMIT_FACTS, REPO_FACTS, type RepoFacts } from './facts.js';
+import { GithubBatches } from './graphql-batch.js';
 
 const REQUEST = { accept: 'application/vnd.github+json', headers: { 'x-github-api-version': '2022-11-28' } } as const;
 
@@ -45,8 +45,22 @@ function renameOf(ref: ComponentRef, facts: RepoFacts): ComponentRef | null {
   return now.id === ref.id ? null : now;
 }
 
-export function createGithubSource(client: HttpClient, base: string): UpstreamSource {
-  return { read: (ref, today) => readGithub(client, base, ref, today) };
+export interface GithubSourceOptions {
+  /** Read in GraphQL batches (GraphQL answers only a request with a token); REST reads what a batch cannot. */
+  graphql?: boolean;
+  /** The clock a batch's rate-limit hold is measured by (the client's). */
+  now?: () => number;
+}
+
+export function createGithubSource(
+  client: HttpClient,
+  base: string,
+  options: GithubSourceOptions = {},
+): UpstreamSource {
+  const rest = (ref: ComponentRef, today: string) => readGithub(client, base, ref, today);
+  if (!options.graphql) return { read: rest };
+  const batches = new GithubBatches(client, base, rest, { now: options.now ?? Date.now });
+  return { read: (ref, today) => batches.read(ref, today) };
 }
 
 async function readGithub(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
@@ -84,12 +98,11 @@ async function readGithub(client: HttpClient, base: string, ref: ComponentRef, t
     ...(renamed ? { renamed_to: renamed } : {}),
   });
 
-  // archived beats any age, so the commit is not worth a request.
-  if (f.archived) return reading({ signals: { archived: true }, evidence, method: GITHUB_METHODS.archived });
-
-  // pushed_at is an upper bound on every commit that reached GitHub (research §1.3): past the
-  // dormancy limit, the head commit can only be older still.
-  if (f.pushed_at && daysBetween(utcDateOf(f.pushed_at), today) > DORMANT_MAX_DAYS) {
+  // Archived, or pushed too long ago to be anything but abandoned: the commit is not worth a request.
+  const settled = settledByRepository(f, today);
+  if (settled === 'archived')
+    return reading({ signals: { archived: true }, evidence, method: GITHUB_METHODS.archived });
+  if (settled === 'pushed_at') {
     const at = activityAsOf(f.pushed_at, today);
     return reading({
       signals: { lastActivity: at.lastActivity },

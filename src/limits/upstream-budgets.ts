@@ -1,0 +1,130 @@
+import { Redis } from 'ioredis';
+import { MemoryBudgetStore, type BudgetStore, type Spend } from '../upstreams/budget-store.js';
+
+/**
+ * Tended's own upstream request budgets (src/upstreams/budget.ts) kept in Redis, so every process
+ * that reads an upstream (serve's observer, `tended observe` workers, the followers) spends one
+ * budget per host. Keys hold a host name, a UTC day and a count: nothing about any client.
+ *
+ * One script grants a turn atomically: refused when the day's count has reached the asker's
+ * ceiling, "wait N ms" when the last turn was granted less than an interval ago (Redis TIME is the
+ * clock every process shares), else granted and counted. The count expires a while after its day.
+ * Values go back as strings: Lua numbers returned to Redis are truncated to integers.
+ */
+const SPEND_SCRIPT = `
+local used = tonumber(redis.call('GET', KEYS[2]) or '0')
+if used >= tonumber(ARGV[1]) then return {'spent', tostring(used)} end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now < nxt then return {'wait', string.format('%.3f', nxt - now)} end
+local interval = tonumber(ARGV[2])
+redis.call('SET', KEYS[1], string.format('%.3f', now + interval), 'PX', math.ceil(interval) + 1000)
+used = redis.call('INCR', KEYS[2])
+if used == 1 then redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3])) end
+return {'granted', tostring(used)}
+`;
+
+/** A day's count outlives its day by two hours (clocks of processes differ a little), then goes. */
+const DAY_TTL_MS = 26 * 3600_000;
+const COMMAND_TIMEOUT_MS = 500;
+/** After a failed command, this process spends from memory this long before asking Redis again. */
+const COOL_DOWN_MS = 1_000;
+/** How long the first spend waits for the connection, rather than start from an empty memory count. */
+const FIRST_CONNECT_MS = 2_000;
+
+type SpendCommand = (
+  next: string,
+  day: string,
+  ceiling: number,
+  intervalMs: number,
+  ttlMs: number,
+) => Promise<[string, string]>;
+
+/**
+ * Redis while it answers, this process's memory meanwhile (as the edge's buckets fall back): the
+ * memory count starts from the last count Redis gave, and the spacing from the last turn it
+ * granted, so a failover neither restarts the day nor sends a burst. While Redis is away each
+ * process keeps to the whole budget on its own; the upstreams' own 429s are still honoured.
+ */
+export class RedisBudgetStore implements BudgetStore {
+  private readonly redis: Redis;
+  private readonly memory = new MemoryBudgetStore();
+  private readonly prefix: string;
+  private downUntil = 0;
+  private readonly firstConnect: Promise<void>;
+
+  constructor(url: string, options: { prefix?: string } = {}) {
+    this.prefix = options.prefix ?? 'tended:ub:';
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: 2_000,
+      retryStrategy: (times) => Math.min(times * 100, 1_000),
+      enableAutoPipelining: true,
+    });
+    this.redis.defineCommand('tendedBudgetSpend', { numberOfKeys: 2, lua: SPEND_SCRIPT });
+    // ioredis emits 'error' on every failed reconnect; spends fall back to memory meanwhile.
+    this.redis.on('error', () => {});
+    this.firstConnect = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, FIRST_CONNECT_MS);
+      timer.unref();
+      this.redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  readonly where = (): 'memory' | 'redis' =>
+    this.redis.status === 'ready' && Date.now() >= this.downUntil ? 'redis' : 'memory';
+
+  async spend(upstream: string, day: string, ceiling: number, intervalMs: number): Promise<Spend> {
+    await this.firstConnect;
+    if (this.where() === 'memory') return this.memory.spend(upstream, day, ceiling, intervalMs);
+    const spend = (this.redis as unknown as { tendedBudgetSpend: SpendCommand }).tendedBudgetSpend;
+    try {
+      const [kind, value] = await spend.call(
+        this.redis,
+        this.key(upstream, 'next'),
+        this.key(upstream, `day:${day}`),
+        ceiling,
+        intervalMs,
+        DAY_TTL_MS,
+      );
+      const n = Number(value);
+      if (kind === 'wait') return { kind: 'wait', ms: n };
+      this.memory.noteUsed(upstream, day, n);
+      if (kind === 'spent') return { kind: 'spent', used: n };
+      this.memory.noteSent(upstream, day, intervalMs);
+      return { kind: 'granted', used: n };
+    } catch {
+      this.downUntil = Date.now() + COOL_DOWN_MS;
+      return this.memory.spend(upstream, day, ceiling, intervalMs);
+    }
+  }
+
+  async usedOn(upstream: string, day: string): Promise<number> {
+    await this.firstConnect;
+    if (this.where() === 'redis') {
+      try {
+        const used = Number((await this.redis.get(this.key(upstream, `day:${day}`))) ?? 0);
+        this.memory.noteUsed(upstream, day, used);
+        return used;
+      } catch {
+        this.downUntil = Date.now() + COOL_DOWN_MS;
+      }
+    }
+    return this.memory.usedOn(upstream, day);
+  }
+
+  private key(upstream: string, what: string): string {
+    return `${this.prefix}${upstream}:${what}`;
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+    await this.memory.close();
+  }
+}
