@@ -4,6 +4,7 @@ import { storeDiscoveryContract } from './store-contract-discovery.js';
 import { storeLayoutContract } from './store-contract-layout.js';
 import { storeFollowContract } from './store-contract-follow.js';
 import { storeAdoptionContract } from './store-contract-adoption.js';
+import { storeScheduleContract } from './store-contract-schedule.js';
 import { postgresTestStore } from './support/record.js';
 
 // No skip: this suite needs PostgreSQL and fails loudly when it cannot reach it (TENDED_TEST_POSTGRES_URL).
@@ -13,3 +14,4 @@ storeDiscoveryContract('postgres', postgresTestStore);
 storeLayoutContract('postgres', postgresTestStore);
 storeFollowContract('postgres', postgresTestStore);
 storeAdoptionContract('postgres', postgresTestStore);
+storeScheduleContract('postgres', postgresTestStore);

@@ -4,6 +4,7 @@ import { storeDiscoveryContract } from './store-contract-discovery.js';
 import { storeLayoutContract } from './store-contract-layout.js';
 import { storeFollowContract } from './store-contract-follow.js';
 import { storeAdoptionContract } from './store-contract-adoption.js';
+import { storeScheduleContract } from './store-contract-schedule.js';
 import { sqliteTestStore } from './support/record.js';
 
 storeContract('sqlite', sqliteTestStore);
@@ -12,3 +13,4 @@ storeDiscoveryContract('sqlite', sqliteTestStore);
 storeLayoutContract('sqlite', sqliteTestStore);
 storeFollowContract('sqlite', sqliteTestStore);
 storeAdoptionContract('sqlite', sqliteTestStore);
+storeScheduleContract('sqlite', sqliteTestStore);

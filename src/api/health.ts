@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { RecordDeps } from '../operations/deps.js';
 import type { RateLimiter } from '../limits/limiter.js';
+import type { FollowerStatus } from '../operations/follow.js';
 import { HealthSchema, json } from './schemas.js';
 
 /** Seconds a client is asked to wait while the store is away: the pool reconnects well within it. */
@@ -27,7 +28,10 @@ const healthRoute = createRoute({
   },
 });
 
-export function registerHealthRoute(app: OpenAPIHono, deps: RecordDeps & { readonly limiter?: RateLimiter }): void {
+export function registerHealthRoute(
+  app: OpenAPIHono,
+  deps: RecordDeps & { readonly limiter?: RateLimiter; readonly followers?: () => Promise<FollowerStatus[]> },
+): void {
   app.openapi(healthRoute, async (c) => {
     // The service keeps serving on memory buckets while Redis is away: a degradation, not a failure.
     const rateLimit = deps.limiter?.status();
@@ -39,6 +43,8 @@ export function registerHealthRoute(app: OpenAPIHono, deps: RecordDeps & { reado
     try {
       await deps.store.ping();
       const tree_size = await deps.store.treeSize();
+      // Small rows only (each registry's cursor, counts and today's reads): a health check scans nothing.
+      const followers = deps.followers ? { followers: (await deps.followers()).map(followerHealth) } : {};
       return c.json(
         {
           status: 'ok' as const,
@@ -46,6 +52,7 @@ export function registerHealthRoute(app: OpenAPIHono, deps: RecordDeps & { reado
           tree_size,
           dependencies: { store: 'up' as const, ...redis },
           ...limits,
+          ...followers,
         },
         200,
       );
@@ -65,4 +72,18 @@ export function registerHealthRoute(app: OpenAPIHono, deps: RecordDeps & { reado
       );
     }
   });
+}
+
+/** A follower as /healthz says it: its state and lag, not its cursor (the operator's CLI shows that). */
+function followerHealth(f: FollowerStatus) {
+  return {
+    registry: f.registry,
+    status: f.status,
+    lag_seconds: f.lag_seconds,
+    last_contiguous_at: f.last_contiguous_at,
+    faults_seen: f.faults_seen,
+    last_fault: f.last_fault?.kind ?? null,
+    backfill: f.backfill,
+    following_here: f.local?.following_here ?? false,
+  };
 }

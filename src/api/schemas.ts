@@ -203,6 +203,24 @@ export const HealthSchema = z
         description:
           'Where the rate-limit buckets are: `memory` while Redis (REDIS_URL) is unreachable, until it is back.',
       }),
+    followers: z
+      .array(
+        z.object({
+          registry: z.string(),
+          status: z.enum(['starting', 'ok', 'lagging', 'failing']),
+          lag_seconds: z.number().int().nullable(),
+          last_contiguous_at: z.string().nullable(),
+          faults_seen: z.number().int(),
+          last_fault: z.string().nullable(),
+          backfill: z.object({ listed: z.number().int(), read_once: z.number().int() }),
+          following_here: z.boolean(),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          'Each followed registry (TENDED_FOLLOW): `lagging` after an hour without a contiguous read of its feed, `failing` while this process’s last pass failed. A follower’s trouble never changes the status: the record still answers.',
+      }),
   })
   .openapi('Health');
 

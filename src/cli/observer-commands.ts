@@ -7,6 +7,7 @@ import { RETRY_AFTER_FAILED_PASS_MS, startSchedule } from '../observer/schedule.
 import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
 import type { CliWiring } from './wiring.js';
 import { Progress } from './progress.js';
+import { startConfiguredFollowing } from './follow-commands.js';
 
 /** `tended watch add|remove|list [KIND ID…]`: what the schedule reads once a day. */
 export async function watchCommand(config: Config, wiring: CliWiring, args: string[]): Promise<number> {
@@ -58,7 +59,14 @@ export async function observeCommand(
     if (refs.length > 0) {
       printReport(wiring, await observeNamed(deps, refs, PASS_OPTIONS.concurrency));
     } else if (once) {
-      printReport(wiring, await observeDue(deps, { ...PASS_OPTIONS, discoveryDailyCap: config.discovery.dailyCap }));
+      printReport(
+        wiring,
+        await observeDue(deps, {
+          ...PASS_OPTIONS,
+          discoveryDailyCap: config.discovery.dailyCap,
+          sweepDays: config.follow.sweepDays,
+        }),
+      );
     } else {
       wiring.stderr.write(
         'tended: observing on the schedule (a pass every 60 s; components fall due once a UTC day)\n',
@@ -66,6 +74,7 @@ export async function observeCommand(
       const schedule = startSchedule(deps, {
         ...PASS_OPTIONS,
         discoveryDailyCap: config.discovery.dailyCap,
+        sweepDays: config.follow.sweepDays,
         everyMs: 60_000,
         onPass: (r) => printReport(wiring, r),
         // The worker outlives an outage: the pass is said to have failed and is tried again shortly.
@@ -74,10 +83,18 @@ export async function observeCommand(
             `tended: observer pass failed, trying again in ${RETRY_AFTER_FAILED_PASS_MS / 1000} s: ${error instanceof Error ? error.message : String(error)}\n`,
           ),
       });
+      // TENDED_FOLLOW's followers feed this worker's watch list; one process of the deployment follows each registry.
+      const following = startConfiguredFollowing(config, deps, {
+        onError: (registry, error) =>
+          wiring.stderr.write(
+            `tended: ${registry} follower pass failed, trying again shortly: ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
+      });
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
+      await following?.stop();
       await schedule.stop();
     }
     return 0;

@@ -67,4 +67,4 @@ export async function closeRecord(deps: RecordDeps & { budgets?: UpstreamBudgets
   await deps.store.close();
 }
 
-const USER_AGENT = 'tended/0.1.0 (maintenance observation service; public metadata reads only)';
+export const USER_AGENT = 'tended/0.1.0 (maintenance observation service; public metadata reads only)';

@@ -5,6 +5,7 @@ import { serveCommand } from './serve.js';
 import { dailyExportCommand, exportCommand, importCommand, verifyCommand } from './log-commands.js';
 import { checkCommand } from './check.js';
 import { censusCommand, observeCommand, watchCommand } from './observer-commands.js';
+import { followCommand } from './follow-commands.js';
 import { simulateCommand } from './simulate.js';
 import { keysCommand } from './keys.js';
 import { signingCommand, verifyVerdictCommand } from './signing.js';
@@ -22,6 +23,9 @@ commands:
                                 nuget, gem, composer, distro)
   observe [--once] [KIND ID…]   read the named components now; or, with --once, one pass over
                                 the due ones; or, with neither, run the schedule until stopped
+  follow status [--json]        each followed registry (TENDED_FOLLOW): its cursor, when it last
+                                read, its lag, last contiguous read and faults, the backfill's
+                                progress and today's reads by reason (event, threshold, backfill, sweep)
   check FILE [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--observe]
                                 one dated result per component of a local manifest or SBOM, from
                                 the local store or a running service; exit code 1 when one is
@@ -160,6 +164,8 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
       }
       case 'census':
         return await censusCommand(config, wiring, rest);
+      case 'follow':
+        return await followCommand(config, wiring, rest);
       case 'keys':
         return await keysCommand(config, wiring, rest);
       case 'simulate': {

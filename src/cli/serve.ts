@@ -13,6 +13,9 @@ import type { Config } from '../config/config.js';
 import { build } from '../http/app.js';
 import { ParsePool } from '../operations/parse-pool.js';
 import { OBSERVER_PASS_MS, startSchedule } from '../observer/schedule.js';
+import { startConfiguredFollowing } from './follow-commands.js';
+import { followStatus } from '../operations/follow.js';
+import type { Following } from '../observer/follow-loop.js';
 import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
 import { openVerdicts } from './signing.js';
 import { listenMetrics, ServiceMetrics, watchBudgets } from './metrics.js';
@@ -58,6 +61,9 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     parsing,
     discoveryDaily: config.discovery.dailyCap,
   });
+  // Started with the observer (below); /healthz reads the followers' rows whether or not this process follows.
+  let following: Following | null = null;
+  const followed = config.follow.registries;
   if (metrics) watchBudgets(metrics, deps.budgets);
   // One set of deps for the app and the page provider: the pages' base URL and threshold are the same.
   const appDeps = {
@@ -78,6 +84,9 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     exportDir: config.exportDir,
     discovery: config.discovery,
     ...(metrics ? { requests: metrics.requests } : {}),
+    ...(followed.length > 0
+      ? { followers: () => followStatus(deps.store, followed, deps.clock, (r) => following?.local(r) ?? null) }
+      : {}),
   };
   const app = build(appDeps);
   const providers = hotProviders(appDeps, appDeps, { signed: verdicts !== null });
@@ -112,6 +121,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     ? startSchedule(deps, {
         ...PASS_OPTIONS,
         discoveryDailyCap: config.discovery.dailyCap,
+        sweepDays: config.follow.sweepDays,
         everyMs: OBSERVER_PASS_MS,
         onPass: (report) => {
           metrics?.pass(report);
@@ -126,6 +136,27 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
         },
       })
     : null;
+  // The followers feed the observer's watch list, so they run where it does (TENDED_OBSERVER=on).
+  following = config.observer
+    ? startConfiguredFollowing(config, deps, {
+        onPass: (registry, summary) =>
+          log.info(
+            {
+              registry,
+              batches: summary.batches,
+              listed: summary.listed,
+              hints: summary.hints,
+              faults: summary.faults.length,
+            },
+            'follower pass',
+          ),
+        onError: (registry, error) =>
+          log.error(
+            { registry, err: error instanceof Error ? error.message : String(error) },
+            'follower pass failed; trying again shortly',
+          ),
+      })
+    : null;
   await new Promise<void>((resolve) => {
     const stop = () => {
       server.close(() => resolve());
@@ -136,6 +167,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     process.once('SIGTERM', stop);
   });
   await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
+  await following?.stop();
   await schedule?.stop();
   await limiter.close();
   await parsing.close();

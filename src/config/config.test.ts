@@ -49,6 +49,49 @@ describe('TENDED_METRICS_ADDRESS', () => {
   });
 });
 
+describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
+  it('follows nothing by default, sweeps every 30 days, and reads each feed from its real host', () => {
+    const { follow } = loadConfig({});
+    expect(follow.registries).toEqual([]);
+    expect(follow.sweepDays).toBe(30);
+    expect(follow.feeds).toEqual({
+      npm: 'https://replicate.npmjs.com',
+      pypi: 'https://pypi.org',
+      cargo: 'https://static.crates.io',
+      golang: 'https://index.golang.org',
+      nuget: 'https://api.nuget.org',
+      gem: 'https://rubygems.org',
+      composer: 'https://packagist.org',
+    });
+  });
+
+  it('takes a comma list of registries, a sweep length and a feed base URL', () => {
+    const { follow } = loadConfig({
+      TENDED_FOLLOW: 'npm, PyPI,npm,',
+      TENDED_SWEEP_DAYS: '14',
+      TENDED_FEED_NPM_URL: 'http://127.0.0.1:9000/replicate/',
+    });
+    expect(follow.registries).toEqual(['npm', 'pypi']);
+    expect(follow.sweepDays).toBe(14);
+    expect(follow.feeds.npm).toBe('http://127.0.0.1:9000/replicate');
+  });
+
+  it.each([
+    [
+      { TENDED_FOLLOW: 'npm,maven' },
+      /TENDED_FOLLOW: "maven" is not a registry Tended can follow; name some of npm, pypi/,
+    ],
+    [{ TENDED_FOLLOW: 'crates,go' }, /"crates", "go" are not registries/],
+    [{ TENDED_SWEEP_DAYS: '0' }, /TENDED_SWEEP_DAYS must be at least 1/],
+    [{ TENDED_SWEEP_DAYS: '365' }, /TENDED_SWEEP_DAYS must be at most 180/],
+    [{ TENDED_SWEEP_DAYS: 'monthly' }, /TENDED_SWEEP_DAYS/],
+    [{ TENDED_FEED_PYPI_URL: 'ftp://mirror' }, /TENDED_FEED_PYPI_URL/],
+  ])('refuses %o with a sentence naming the variable', (env, why) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(why);
+  });
+});
+
 describe('TENDED_BUDGET_<UPSTREAM>', () => {
   it('defaults every host to its documented budget, GitHub lower without a token', () => {
     const budgets = loadConfig({ GITHUB_TOKEN: 'ghp_x' }).budgets;

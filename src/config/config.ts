@@ -2,6 +2,8 @@ import { trimTrailing } from '../domain/text.js';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_PARSE_OPTIONS, type ParsePoolOptions } from '../operations/parse-pool.js';
+import { SWEEP_DAYS_DEFAULT } from '../domain/follow-schedule.js';
+import { FOLLOWED_REGISTRIES, type FeedUrls, type FollowedRegistry } from '../followers/follower.js';
 import {
   BUDGETED_UPSTREAMS,
   budgetLimits,
@@ -54,9 +56,26 @@ export interface Config {
   readonly parsing: ParsePoolOptions;
   /** TENDED_METRICS_ADDRESS: where `serve` answers GET /metrics, apart from the service; null, nowhere. */
   readonly metrics: { readonly host: string; readonly port: number } | null;
+  /** TENDED_FOLLOW, TENDED_SWEEP_DAYS, TENDED_FEED_*_URL: whole registries followed (none by default). */
+  readonly follow: {
+    readonly registries: readonly FollowedRegistry[];
+    readonly sweepDays: number;
+    readonly feeds: Readonly<FeedUrls>;
+  };
   /** TENDED_BUDGET_<UPSTREAM>: each upstream host's request budget, the defaults with the overrides. */
   readonly budgets: BudgetLimits;
 }
+
+/** Each followed registry's feed host (research/registry-feeds.md §1), and the variable that moves it. */
+export const FEED_DEFAULTS: Record<FollowedRegistry, { variable: string; url: string }> = {
+  npm: { variable: 'TENDED_FEED_NPM_URL', url: 'https://replicate.npmjs.com' },
+  pypi: { variable: 'TENDED_FEED_PYPI_URL', url: 'https://pypi.org' },
+  cargo: { variable: 'TENDED_FEED_CARGO_URL', url: 'https://static.crates.io' },
+  golang: { variable: 'TENDED_FEED_GOLANG_URL', url: 'https://index.golang.org' },
+  nuget: { variable: 'TENDED_FEED_NUGET_URL', url: 'https://api.nuget.org' },
+  gem: { variable: 'TENDED_FEED_GEM_URL', url: 'https://rubygems.org' },
+  composer: { variable: 'TENDED_FEED_COMPOSER_URL', url: 'https://packagist.org' },
+};
 
 const onOff = z.enum(['on', 'off']);
 const url = z.url({ protocol: /^https?$/ });
@@ -150,6 +169,36 @@ const Env = z.object({
       'TENDED_METRICS_ADDRESS: the port is at most 65535',
     )
     .optional(),
+  TENDED_FOLLOW: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((r) => r.trim().toLowerCase())
+        .filter((r) => r !== ''),
+    )
+    .superRefine((names, ctx) => {
+      const unknown = names.filter((r) => !(FOLLOWED_REGISTRIES as readonly string[]).includes(r));
+      if (unknown.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: `${unknown.map((r) => `"${r}"`).join(', ')} ${unknown.length === 1 ? 'is not a registry' : 'are not registries'} Tended can follow; name some of ${FOLLOWED_REGISTRIES.join(', ')}, comma-separated (Maven Central and GitHub publish no feed: they are read when watched or asked about)`,
+        });
+    })
+    .optional(),
+  // At most 180 days: a longer sweep lets a package's last read pass the staleness threshold.
+  TENDED_SWEEP_DAYS: z.coerce
+    .number()
+    .int('TENDED_SWEEP_DAYS is a whole number of days, e.g. 30')
+    .min(1, 'TENDED_SWEEP_DAYS must be at least 1')
+    .max(
+      180,
+      'TENDED_SWEEP_DAYS must be at most 180: a longer sweep would let an answer rest on a read past the 180-day staleness threshold',
+    )
+    .default(SWEEP_DAYS_DEFAULT),
+  ...(Object.fromEntries(
+    Object.values(FEED_DEFAULTS).map(({ variable, url: fallback }) => [variable, url.default(fallback)]),
+  ) as Record<string, z.ZodDefault<typeof url>>),
   // A directory path; a control character in it is always a mistake (often a pasted newline).
   TENDED_EXPORT_DIR: z
     .string()
@@ -281,6 +330,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       clientShare: e.TENDED_DISCOVERY_SHARE ?? Math.min(DISCOVERY_SHARE_DEFAULT, e.TENDED_DISCOVERY_DAILY),
     }),
     metrics: metrics && Object.freeze(metrics),
+    follow: Object.freeze({
+      registries: Object.freeze([...new Set(e.TENDED_FOLLOW ?? [])] as FollowedRegistry[]),
+      sweepDays: e.TENDED_SWEEP_DAYS,
+      feeds: Object.freeze(
+        Object.fromEntries(
+          FOLLOWED_REGISTRIES.map((r) => [r, strip(String((e as Record<string, unknown>)[FEED_DEFAULTS[r].variable]))]),
+        ) as FeedUrls,
+      ),
+    }),
     budgets: budgetLimits(e.GITHUB_TOKEN !== undefined, budgets.overrides),
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });

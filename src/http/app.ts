@@ -12,6 +12,7 @@ import type { AnswerCache } from '../operations/answer-cache.js';
 import type { EntityJson } from '../operations/read-entity.js';
 import type { HeadAnswers } from '../operations/read-chain.js';
 import type { DiscoverySettings } from '../operations/discovery.js';
+import type { FollowerStatus } from '../operations/follow.js';
 import { registerDisputeRoute } from '../api/dispute.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
 import { registerVerdictKeysRoute } from '../api/verdict-keys.js';
@@ -65,6 +66,8 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly parsing?: ParsePool;
   /** Told of every answer by route pattern, method, status and time (the operator's metrics); absent, nothing is. */
   readonly requests?: RequestMetrics;
+  /** The followed registries' health for /healthz (TENDED_FOLLOW); absent when none is followed. */
+  readonly followers?: () => Promise<FollowerStatus[]>;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */

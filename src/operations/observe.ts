@@ -2,8 +2,10 @@ import { addDays, utcDateOf } from '../domain/calendar.js';
 import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import type { NewObservation, Observation } from '../domain/observation.js';
 import { classify, type State } from '../domain/state.js';
-import { DuplicateObservationError, StoreUnavailableError } from '../storage/store.js';
+import { DuplicateObservationError, StoreUnavailableError, type FollowedRead } from '../storage/store.js';
+import { nextFollowedRead, SWEEP_DAYS_DEFAULT, type ReadReason } from '../domain/follow-schedule.js';
 import { heldBackUntil } from '../upstreams/reading.js';
+import { withReadPriority } from '../upstreams/read-priority.js';
 import type { Reading, Sources } from '../upstreams/source.js';
 import type { RecordDeps } from './deps.js';
 import { UNCONFIRMED_DAYS } from './discovery.js';
@@ -18,6 +20,10 @@ export type ObserveOutcome =
 
 interface ComponentReading {
   ref: ComponentRef;
+  /** Why the schedule claimed it (a followed package); null for a daily or a named read. */
+  reason: ReadReason | null;
+  /** The read's last-activity instant: when its age next crosses a state boundary. */
+  last_activity: string | null;
   observation: NewObservation;
   renamed_to: ComponentRef | undefined;
   /** Set when no request was sent because the upstream holds every reader back: read again then, record nothing now. */
@@ -28,11 +34,21 @@ interface ComponentReading {
  * Reads one component from its upstream now. The observation's date is the read's own (the clock
  * at the time of the read): nothing lets a caller choose it.
  */
-async function readComponent(deps: ObserverDeps, ref: ComponentRef): Promise<ComponentReading> {
+async function readComponent(
+  deps: ObserverDeps,
+  ref: ComponentRef,
+  reason: ReadReason | null = null,
+): Promise<ComponentReading> {
   const readAt = deps.clock.now();
-  const reading = await deps.sources[ref.kind].read(ref, utcDateOf(readAt));
+  // Every request of the read spends its upstream's budget at the read's priority: a followed
+  // package's reason, or `interactive` for a daily or a named read (upstreams/read-priority.ts).
+  const reading = await withReadPriority(reason ?? 'interactive', () =>
+    deps.sources[ref.kind].read(ref, utcDateOf(readAt)),
+  );
   return {
     ref,
+    reason,
+    last_activity: typeof reading.signals.lastActivity === 'string' ? reading.signals.lastActivity : null,
     observation: observationOf(ref, reading, readAt, null),
     renamed_to: reading.renamed_to,
     held_until: heldBackUntil(reading),
@@ -119,6 +135,8 @@ export interface PassOptions {
    * as soon as the store answers rather than when their lease ends.
    */
   giveBack?: ComponentRef[];
+  /** TENDED_SWEEP_DAYS: a followed package is read at least this often (default SWEEP_DAYS_DEFAULT). */
+  sweepDays?: number;
 }
 
 /**
@@ -136,14 +154,16 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
   await listQueuedOwners(deps, options.discoveryDailyCap ?? DEFAULT_DISCOVERY_DAILY, report);
   for (;;) {
     const now = deps.clock.now();
-    const claimed = await deps.store.claimDue(
+    const claims = await deps.store.claimScheduled(
       now.toISOString(),
       options.batch,
       new Date(now.getTime() + options.leaseMs).toISOString(),
     );
-    if (claimed.length === 0) return report;
+    if (claims.length === 0) return report;
+    const claimed = claims.map((c) => c.component);
     let outcomes: ObserveOutcome[];
     let held: ComponentReading[];
+    let readings: ComponentReading[];
     // An upstream that holds the worker back (Retry-After) can make a batch outlast the lease;
     // renewing keeps the claims ours. A failed renewal is not fatal: at worst another worker reads
     // a component too, and the store keeps one observation per date.
@@ -154,7 +174,7 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
     }, options.leaseMs / 3);
     try {
       // Reads touch the store too (conditional-request validators), so an outage may start here.
-      const readings = await inParallel(claimed, options.concurrency, (ref) => readComponent(deps, ref));
+      readings = await inParallel(claims, options.concurrency, (c) => readComponent(deps, c.component, c.reason));
       held = readings.filter((r) => r.held_until !== null);
       const read = await withoutUnconfirmed(
         deps,
@@ -177,11 +197,18 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
       clearInterval(renewal);
     }
     outcomes.forEach((outcome) => tally(report, outcome));
-    const nextDue = `${addDays(utcDateOf(deps.clock.now()), 1)}T00:00:00.000Z`;
+    const today = utcDateOf(deps.clock.now());
+    const nextDue = `${addDays(today, 1)}T00:00:00.000Z`;
     const heldRefs = new Set(held.map((r) => r.ref));
+    const followed = new Set(claims.filter((c) => c.reason !== null).map((c) => c.component));
+    // Daily reads (watched, discovered) are due again tomorrow; followed packages as their schedule says.
     await deps.store.releaseWatch(
-      claimed.filter((ref) => !heldRefs.has(ref)),
+      claimed.filter((ref) => !heldRefs.has(ref) && !followed.has(ref)),
       nextDue,
+    );
+    await deps.store.rescheduleFollowed(
+      followedReads(readings, outcomes, heldRefs, today, options.sweepDays ?? SWEEP_DAYS_DEFAULT),
+      today,
     );
     // A read never sent falls due again when the hold ends: the same UTC day if it ends in time,
     // read by the next pass (this one does not wait); past midnight, that day has no observation.
@@ -192,6 +219,32 @@ export async function observeDue(deps: ObserverDeps, options: PassOptions): Prom
     for (const [until, refs] of groupByHoldEnd(held))
       await deps.store.releaseWatch(refs, new Date(Math.max(Date.parse(until), soonest)).toISOString());
   }
+}
+
+/**
+ * What each followed read makes of its package's schedule: a read that showed something is next
+ * due on its next age crossing or sweep day; a failed one, or one the record already held for
+ * today, keeps its reason and is due tomorrow (a held one is released at its hold's end instead).
+ */
+function followedReads(
+  readings: ComponentReading[],
+  outcomes: ObserveOutcome[],
+  held: Set<ComponentRef>,
+  today: string,
+  sweepDays: number,
+): FollowedRead[] {
+  const recorded = new Map<ComponentRef, ObserveOutcome>(outcomes.map((o) => [o.component, o]));
+  return readings.flatMap((r): FollowedRead[] => {
+    if (r.reason === null || held.has(r.ref)) return [];
+    const outcome = recorded.get(r.ref);
+    const observation = outcome && 'observation' in outcome ? outcome.observation : null;
+    if (observation === null || observation.state === 'not_observed')
+      return [
+        { component: r.ref, reason: r.reason, succeeded: false, next_on: addDays(today, 1), next_reason: r.reason },
+      ];
+    const next = nextFollowedRead(r.ref, observation.observation_date, r.last_activity, sweepDays);
+    return [{ component: r.ref, reason: r.reason, succeeded: true, next_on: next.on, next_reason: next.reason }];
+  });
 }
 
 /** A component whose first read did not show it public, and what the read met. */

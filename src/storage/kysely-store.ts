@@ -27,6 +27,7 @@ import * as adoption from './kysely-adoption.js';
 import * as apiKeys from './kysely-api-keys.js';
 import * as discovery from './kysely-discovery.js';
 import * as follow from './kysely-follow.js';
+import * as followSchedule from './kysely-follow-schedule.js';
 import * as watch from './kysely-watch.js';
 import type { Database } from './schema.js';
 import type {
@@ -34,8 +35,11 @@ import type {
   AdoptedComponent,
   AppendResult,
   CachedAnswer,
+  FollowedRead,
   FollowProgress,
   HeadSealer,
+  HeldHint,
+  HeldListing,
   ImportedLeaf,
   NewApiKey,
   NewKeySet,
@@ -287,6 +291,34 @@ export class KyselyStore implements Store {
 
   setFollowCursor(registry: string, cursor: string, at: string, progress: FollowProgress) {
     return follow.setFollowCursor(this.db, registry, cursor, at, progress);
+  }
+
+  holdFollowed(listed: HeldListing[], hints: HeldHint[], at: string) {
+    return followSchedule.holdFollowed(this.db, listed, hints, at);
+  }
+
+  claimScheduled(now: string, limit: number, leaseUntil: string) {
+    return watch.claimScheduled(this.db, this.backend, now, limit, leaseUntil);
+  }
+
+  rescheduleFollowed(reads: FollowedRead[], readOn: string) {
+    return followSchedule.rescheduleFollowed(this.db, reads, readOn);
+  }
+
+  followFigures(registry: string, day: string) {
+    return followSchedule.followFigures(this.db, registry, day);
+  }
+
+  followReads(fromDay: string, toDay: string) {
+    return followSchedule.followReads(this.db, fromDay, toDay);
+  }
+
+  leaseFollow(registry: string, holder: string, now: string, until: string) {
+    return followSchedule.leaseFollow(this.db, registry, holder, now, until);
+  }
+
+  releaseFollowLease(registry: string, holder: string) {
+    return followSchedule.releaseFollowLease(this.db, registry, holder);
   }
 
   apiKeyCreate(key: NewApiKey): Promise<void> {

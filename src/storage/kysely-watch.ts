@@ -2,7 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import { componentOwner, componentSearchKeys, isComponentKind, type ComponentRef } from '../domain/component.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
-import type { CachedAnswer, QueueFigures, WatchEntry } from './store.js';
+import type { CachedAnswer, QueueFigures, ScheduledClaim, WatchEntry } from './store.js';
+import { READ_PRIORITY, READ_REASONS, type ReadReason } from '../domain/follow-schedule.js';
+import { unfollow } from './kysely-follow-schedule.js';
 
 /**
  * The observer's bookkeeping (watch list, claims, conditional-request cache): queries shared by
@@ -49,19 +51,39 @@ export async function watchAdd(db: Db, refs: ComponentRef[], at: string): Promis
         .onConflict((oc) => oc.column('component_id').doNothing())
         .executeTakeFirst();
       added += Number(result.numInsertedOrUpdatedRows ?? 0);
+      // A package a follower held becomes the operator's: read daily from now on, like any watched one.
+      if (await unfollow(trx, id, ref.kind)) {
+        await trx
+          .updateTable('watch')
+          .set({
+            followed: 0,
+            reason: null,
+            priority: 0,
+            due_at: sql<string>`CASE WHEN due_at < ${now} THEN due_at ELSE ${now} END`,
+          })
+          .where('component_id', '=', id)
+          .execute();
+        added++;
+      }
     }
     return added;
   });
 }
 
 export async function watchRemove(db: Db, ref: ComponentRef): Promise<boolean> {
-  const result = await db
-    .deleteFrom('watch')
-    .where('component_id', '=', (eb) =>
-      eb.selectFrom('components').select('id').where('kind', '=', ref.kind).where('native_id', '=', ref.id),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const component = await trx
+      .selectFrom('components')
+      .select('id')
+      .where('kind', '=', ref.kind)
+      .where('native_id', '=', ref.id)
+      .executeTakeFirst();
+    if (!component) return false;
+    // A followed package leaves its registry's counts (a later listing holds it again).
+    await unfollow(trx, Number(component.id), ref.kind);
+    const result = await trx.deleteFrom('watch').where('component_id', '=', component.id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  });
 }
 
 export async function watchList(db: Db): Promise<WatchEntry[]> {
@@ -132,6 +154,25 @@ export async function claimDue(
   limit: number,
   until: string,
 ): Promise<ComponentRef[]> {
+  return (await claimScheduled(db, backend, at, limit, until)).map((c) => c.component);
+}
+
+/** Claim priorities, first to last (READ_PRIORITY: daily, event and threshold; backfill; sweep). */
+const PRIORITIES = [...new Set(Object.values(READ_PRIORITY))].sort((a, b) => a - b);
+
+/**
+ * Due components in priority order, oldest due first within each (returned by kind and id). Each priority is a range read
+ * of the watch_claim index (priority, due_at): `priority = p AND due_at <= now`, in index order,
+ * stopping at the limit, so a claim costs the same at 10 M rows as at 100 (claimed rows still in
+ * the range are stepped over: at most the leases running).
+ */
+export async function claimScheduled(
+  db: Db,
+  backend: 'sqlite' | 'postgres',
+  at: string,
+  limit: number,
+  until: string,
+): Promise<ScheduledClaim[]> {
   const now = instant(at);
   const leaseUntil = instant(until);
   return db.transaction().execute(async (trx) => {
@@ -143,29 +184,49 @@ export async function claimDue(
         .set({ due_at: sql`due_at` })
         .where(sql<boolean>`0 = 1`)
         .execute();
-    // PostgreSQL: SKIP LOCKED lets several workers claim side by side without waiting on each
-    // other or taking the same row. SQLite: the transaction's write lock serialises claimers.
-    const due = await trx
-      .selectFrom('watch')
-      .select('component_id')
-      .where('due_at', '<=', now)
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-      .orderBy('due_at')
-      .limit(limit)
-      .$if(backend === 'postgres', (qb) => qb.forUpdate().skipLocked())
-      .execute();
+    const due: { component_id: number; reason: string | null }[] = [];
+    for (const priority of PRIORITIES) {
+      if (due.length >= limit) break;
+      // PostgreSQL: SKIP LOCKED lets several workers claim side by side without waiting on each
+      // other or taking the same row. SQLite: the transaction's write lock serialises claimers.
+      const rows = await trx
+        .selectFrom('watch')
+        .select(['component_id', 'reason'])
+        .where('priority', '=', priority)
+        .where('due_at', '<=', now)
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+        .orderBy('due_at')
+        .limit(limit - due.length)
+        .$if(backend === 'postgres', (qb) => qb.forUpdate().skipLocked())
+        .execute();
+      due.push(...rows.map((r) => ({ component_id: Number(r.component_id), reason: r.reason })));
+    }
     if (due.length === 0) return [];
-    const ids = due.map((d) => Number(d.component_id));
-    await trx.updateTable('watch').set({ claimed_until: leaseUntil }).where('component_id', 'in', ids).execute();
+    const ids = due.map((d) => d.component_id);
+    // A hint noted during an earlier claim was for the read now starting.
+    await trx
+      .updateTable('watch')
+      .set({ claimed_until: leaseUntil, event_on: null })
+      .where('component_id', 'in', ids)
+      .execute();
+    const reasons = new Map(due.map((d) => [d.component_id, d.reason]));
+    // Priority picks which components a claim takes; within it, reads (and so leaves) go by kind and id.
     const rows = await trx
       .selectFrom('components')
-      .select(['kind', 'native_id'])
+      .select(['id', 'kind', 'native_id'])
       .where('id', 'in', ids)
       .orderBy('kind')
       .orderBy('native_id')
       .execute();
-    return rows.map((r) => toRef(r.kind, r.native_id));
+    return rows.map((r) => {
+      const reason = reasons.get(Number(r.id)) ?? null;
+      return { component: toRef(r.kind, r.native_id), reason: isReadReason(reason) ? reason : null };
+    });
   });
+}
+
+function isReadReason(s: string | null): s is ReadReason {
+  return s !== null && (READ_REASONS as readonly string[]).includes(s);
 }
 
 export function releaseWatch(db: Db, refs: ComponentRef[], nextDue: string): Promise<void> {

@@ -52,6 +52,16 @@ export interface Database {
     claimed_until: string | null;
     /** 1 when a read queued it (discovery), 0 when an operator watched it. */
     discovered: Generated<number>;
+    /** 1 when a follower holds it (follow-schedule); 0 for the operator's and discovery's daily reads. */
+    followed: Generated<number>;
+    /** Why a followed package is due (ReadReason); null for a daily read. */
+    reason: Generated<string | null>;
+    /** Claim order, 0 first (READ_PRIORITY); 0 for a daily read. */
+    priority: Generated<number>;
+    marker: Generated<string | null>;
+    read_marker: Generated<string | null>;
+    event_on: Generated<string | null>;
+    last_read_on: Generated<string | null>;
   };
   discovery_days: { day: string; queued: number };
   discovered_owners: { owner: string; due_at: string };

@@ -168,4 +168,32 @@ export const sqliteMigrations: Migration[] = [
       `CREATE INDEX census_latest_by_name ON census_latest (kind, native_id, dependents, read_date)`,
     ],
   },
+  {
+    version: 14,
+    name: 'follow schedule: why each followed package is due, its claim priority, the feed markers, reads per day by reason',
+    statements: [
+      // A followed package (a follower listed or hinted it; not watched by an operator, not discovered).
+      `ALTER TABLE watch ADD COLUMN followed integer NOT NULL DEFAULT 0`,
+      // event | threshold | backfill | sweep for a followed package; null for one read daily.
+      `ALTER TABLE watch ADD COLUMN reason text`,
+      // Claim order (0 first): daily, event and threshold 0, backfill 1, sweep 2.
+      `ALTER TABLE watch ADD COLUMN priority integer NOT NULL DEFAULT 0`,
+      // The feed's newest marker for the package, and the one it had when last read: a hint
+      // repeating a marker already read is not read again.
+      `ALTER TABLE watch ADD COLUMN marker text`,
+      `ALTER TABLE watch ADD COLUMN read_marker text`,
+      // A hint that came while the package was claimed: the read under way may predate the change.
+      `ALTER TABLE watch ADD COLUMN event_on text`,
+      `ALTER TABLE watch ADD COLUMN last_read_on text`,
+      // Claims read (priority, due_at) ranges, one priority after the other: an index range each.
+      `CREATE INDEX watch_claim ON watch (priority, due_at)`,
+      `DROP INDEX watch_due`,
+      // Counts only: reads per UTC day, registry and reason, for the operator and the benchmark.
+      `CREATE TABLE follow_reads (day text NOT NULL, registry text NOT NULL, reason text NOT NULL, reads integer NOT NULL, PRIMARY KEY (day, registry, reason))`,
+      // Per registry: packages held for it, and how many of them were read at least once (the backfill's progress).
+      `CREATE TABLE follow_counts (registry text PRIMARY KEY, listed integer NOT NULL DEFAULT 0, read_once integer NOT NULL DEFAULT 0)`,
+      // Which process follows a registry, until when: one follower per deployment.
+      `CREATE TABLE follow_leases (registry text PRIMARY KEY, holder text NOT NULL, until text NOT NULL)`,
+    ],
+  },
 ];
