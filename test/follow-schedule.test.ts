@@ -184,6 +184,7 @@ describe.each([
       env: {
         DATABASE_URL: t.url.startsWith('sqlite:') ? t.url : 'postgres://unused',
         TENDED_FOLLOW: FOLLOWED.join(','),
+        GITHUB_TOKEN: 'ghp_test',
         TENDED_SIGNING_KEY: join(keyDir, 'key.pem'),
       },
       stdout,

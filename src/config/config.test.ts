@@ -68,6 +68,7 @@ describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
   it('takes a comma list of registries, a sweep length and a feed base URL', () => {
     const { follow } = loadConfig({
       TENDED_FOLLOW: 'npm, PyPI,npm,',
+      GITHUB_TOKEN: 'ghp_test',
       TENDED_SWEEP_DAYS: '14',
       TENDED_FEED_NPM_URL: 'http://127.0.0.1:9000/replicate/',
     });
@@ -82,6 +83,10 @@ describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
       /TENDED_FOLLOW: "maven" is not a registry Tended can follow; name some of npm, pypi/,
     ],
     [{ TENDED_FOLLOW: 'crates,go' }, /"crates", "go" are not registries/],
+    [
+      { TENDED_FOLLOW: 'npm' },
+      /TENDED_FOLLOW is set but GITHUB_TOKEN is not: following reads every held GitHub repository in GraphQL batches/,
+    ],
     [{ TENDED_SWEEP_DAYS: '0' }, /TENDED_SWEEP_DAYS must be at least 1/],
     [{ TENDED_SWEEP_DAYS: '365' }, /TENDED_SWEEP_DAYS must be at most 180/],
     [{ TENDED_SWEEP_DAYS: 'monthly' }, /TENDED_SWEEP_DAYS/],

@@ -278,6 +278,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(
       `invalid configuration:\n  TENDED_DISCOVERY_SHARE: ${e.TENDED_DISCOVERY_SHARE} is more than TENDED_DISCOVERY_DAILY (${e.TENDED_DISCOVERY_DAILY}); a share that large lets one client spend the whole day`,
     );
+  // Following holds every GitHub repository its packages name, read in GraphQL batches, and
+  // GitHub answers GraphQL only with a token: without one, following would stall on REST's 60 an hour.
+  if ((e.TENDED_FOLLOW ?? []).length > 0 && e.GITHUB_TOKEN === undefined)
+    throw new ConfigError(
+      'invalid configuration:\n  TENDED_FOLLOW is set but GITHUB_TOKEN is not: following reads every held GitHub repository in GraphQL batches, and GitHub answers GraphQL only with a token (one with public read access is enough); set GITHUB_TOKEN, or unset TENDED_FOLLOW',
+    );
   const metrics = e.TENDED_METRICS_ADDRESS === undefined ? null : hostAndPort(e.TENDED_METRICS_ADDRESS);
   if (metrics && metrics.port !== 0 && metrics.port === e.PORT && metrics.host === e.HOST)
     throw new ConfigError(
