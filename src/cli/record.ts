@@ -27,11 +27,13 @@ export async function openRecord(
 }
 
 /**
- * How a pass claims and reads: small claims so several workers share a large watch list, and a
+ * How a pass claims and reads: claims of 200 so several workers share a large watch list, and a
  * two-minute lease renewed while the worker reads its batch, so a worker that dies frees its
- * claims within two minutes.
+ * claims within two minutes. 100 reads at once: GitHub's reader gathers concurrent reads into one
+ * GraphQL query of up to 100 repositories, and fewer at once would cut every query short; each
+ * upstream's client still keeps its own few exchanges at a time and its budget's pace.
  */
-export const PASS_OPTIONS = { batch: 50, concurrency: 8, leaseMs: 2 * 60_000 } as const;
+export const PASS_OPTIONS = { batch: 200, concurrency: 100, leaseMs: 2 * 60_000 } as const;
 
 /**
  * openRecord plus the upstream readers, with conditional-request validators kept in the store,
