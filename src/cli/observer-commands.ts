@@ -2,6 +2,7 @@ import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import type { Config } from '../config/config.js';
 import { takeCensus } from '../operations/census.js';
+import { withReadPriority } from '../upstreams/read-priority.js';
 import { observeDue, observeNamed, type PassReport } from '../operations/observe.js';
 import { RETRY_AFTER_FAILED_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
@@ -143,26 +144,30 @@ export async function censusCommand(config: Config, wiring: CliWiring, args: str
   try {
     // On a terminal, a line that moves while the packages are read; elsewhere the summary below.
     const shown: { progress?: Progress } = {};
-    const summary = await takeCensus(
-      deps,
-      refs.length > 0 ? refs : undefined,
-      (wiring.stderr as { isTTY?: boolean }).isTTY === true
-        ? (targets) => {
-            const p = new Progress(wiring.stderr, 'census', 'packages', targets);
-            shown.progress = p;
-            return { read: () => p.add() };
-          }
-        : undefined,
-      {
-        minDependents: config.pageMinDependents,
-        // Each batch as it is appended: a whole registry's census is never held in memory.
-        onAppended: (census) => {
-          for (const c of census)
-            wiring.stdout.write(
-              `${c.component.kind}\t${c.component.id}\t${c.dependents ?? 'not read'}\t${c.read_date}\n`,
-            );
+    // A whole census is background work: it queues behind the reads that date a change on its
+    // day and stops where backfill stops in the day's budget; packages named here go first.
+    const summary = await withReadPriority(refs.length > 0 ? 'interactive' : 'backfill', () =>
+      takeCensus(
+        deps,
+        refs.length > 0 ? refs : undefined,
+        (wiring.stderr as { isTTY?: boolean }).isTTY === true
+          ? (targets) => {
+              const p = new Progress(wiring.stderr, 'census', 'packages', targets);
+              shown.progress = p;
+              return { read: () => p.add() };
+            }
+          : undefined,
+        {
+          minDependents: config.pageMinDependents,
+          // Each batch as it is appended: a whole registry's census is never held in memory.
+          onAppended: (census) => {
+            for (const c of census)
+              wiring.stdout.write(
+                `${c.component.kind}\t${c.component.id}\t${c.dependents ?? 'not read'}\t${c.read_date}\n`,
+              );
+          },
         },
-      },
+      ),
     );
     shown.progress?.finish();
     wiring.stdout.write(`census: ${summary.read} package(s) read\n`);
