@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commitKey, parseCatalogIndex, parseCatalogPage } from './feed.js';
+import { itemHint } from './list.js';
 
 /** NuGet/docs.microsoft.com-nuget docs/api/_data/catalog-page.json@c15a987ef0ea (two of its five items). */
 const PAGE = {
@@ -70,5 +71,22 @@ describe('NuGet catalog documents', () => {
     expect(
       parseCatalogPage({ items: [{ 'nuget:id': 'x', 'nuget:version': '1', commitTimeStamp: 'yesterday' }] }),
     ).toMatch(/commitTimeStamp/);
+  });
+
+  it('gives a version listed again (deprecated, unlisted) a marker of its own, so its hint is not taken as already read', () => {
+    const first = itemHint({
+      id: 'Util.Biz',
+      version: '1.2.0',
+      commit: '2026-03-01T10:00:00.0000000Z',
+      deleted: false,
+    });
+    const again = itemHint({
+      id: 'Util.Biz',
+      version: '1.2.0',
+      commit: '2026-04-02T08:15:00.0000000Z',
+      deleted: false,
+    });
+    expect(first!.marker).not.toBe(again!.marker);
+    expect(again!.changed_on).toBe('2026-04-02');
   });
 });

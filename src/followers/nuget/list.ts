@@ -29,11 +29,20 @@ export async function readCatalogPage(client: HttpClient, url: string): Promise<
   return answer.kind === 'facts' ? answer.facts : unreachableOf(answer);
 }
 
+/**
+ * A catalog item's marker: its commit and version. The version alone would repeat when a version
+ * already read is deprecated or unlisted (a new catalog item for the same version), and the
+ * schedule would skip that hint as already read; the commit makes every item's change its own.
+ */
+export function itemMarker(item: CatalogItem): string {
+  return `${item.commit} ${item.version}`;
+}
+
 /** A catalog item as a hint: dated by its commit, a PackageDelete called a removal. */
 export function itemHint(item: CatalogItem): ChangeHint | null {
   const component = componentOf('nuget', item.id);
   return component
-    ? { component, changed_on: utcDateOf(item.commit), marker: item.version, removal: item.deleted }
+    ? { component, changed_on: utcDateOf(item.commit), marker: itemMarker(item), removal: item.deleted }
     : null;
 }
 
@@ -64,7 +73,7 @@ export function createNugetListing(client: HttpClient, base: string) {
         continue;
       }
       const component = componentOf('nuget', item.id);
-      if (component) listed.push({ component, marker: item.version });
+      if (component) listed.push({ component, marker: itemMarker(item) });
     }
     const done = p + 1 >= index.pages.length;
     if (done) held = null;
