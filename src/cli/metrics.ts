@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Clock } from '../operations/deps.js';
+import type { FollowerStatus } from '../operations/follow.js';
+import { READ_REASONS } from '../domain/follow-schedule.js';
 import type { PassReport } from '../operations/observe.js';
 import type { ParsePool } from '../operations/parse-pool.js';
 import type { QueueFigures, Store } from '../storage/store.js';
@@ -262,6 +264,64 @@ export function watchBudgets(metrics: ServiceMetrics, budgets: UpstreamBudgets):
           if (u.refused[priority] > 0)
             this.inc({ upstream: u.upstream, priority, outcome: 'refused' }, u.refused[priority]);
         }
+    },
+  });
+}
+
+/**
+ * Each followed registry's health (operations/follow.ts followStatus: small rows, read once a
+ * scrape): how far behind its feed the record may be, the backfill's progress, the day's reads.
+ */
+export function watchFollowers(metrics: ServiceMetrics, statuses: () => Promise<FollowerStatus[]>): void {
+  const registers = [metrics.registry];
+  let inFlight: Promise<FollowerStatus[]> | null = null;
+  const read = () => {
+    if (inFlight) return inFlight;
+    const r = statuses();
+    inFlight = r;
+    const done = () => {
+      inFlight = null;
+    };
+    r.then(done, done);
+    return r;
+  };
+  const gauge = (name: string, help: string, value: (f: FollowerStatus) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['registry'] as const,
+      registers,
+      async collect() {
+        for (const f of await read()) this.set({ registry: f.registry }, value(f));
+      },
+    });
+  gauge(
+    'tended_follow_lag_seconds',
+    'Seconds since each followed registry’s last contiguous read of its feed (-1 before the first): how far behind its feed the record may be.',
+    (f) => f.lag_seconds ?? -1,
+  );
+  gauge(
+    'tended_follow_faults_total',
+    'Contiguity faults each follower met (a cursor that regressed, a window it fell out of, a resync), since it was first followed.',
+    (f) => f.faults_seen,
+  );
+  gauge('tended_follow_held', 'Packages held for each followed registry.', (f) => f.backfill.listed);
+  gauge(
+    'tended_follow_read_once',
+    'Packages of each followed registry read at least once: the first backfill is done when this equals tended_follow_held.',
+    (f) => f.backfill.read_once,
+  );
+  gauge('tended_follow_failing', '1 while this process’s last pass of a follower ended in an error, else 0.', (f) =>
+    f.status === 'failing' ? 1 : 0,
+  );
+  new Gauge({
+    name: 'tended_follow_reads_today',
+    help: 'Reads of each followed registry’s packages this UTC day, by reason (event, threshold, backfill, sweep).',
+    labelNames: ['registry', 'reason'] as const,
+    registers,
+    async collect() {
+      for (const f of await read())
+        for (const reason of READ_REASONS) this.set({ registry: f.registry, reason }, f.reads_today[reason]);
     },
   });
 }

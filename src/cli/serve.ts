@@ -18,7 +18,7 @@ import { followStatus } from '../operations/follow.js';
 import type { Following } from '../observer/follow-loop.js';
 import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
 import { openVerdicts } from './signing.js';
-import { listenMetrics, ServiceMetrics, watchBudgets } from './metrics.js';
+import { listenMetrics, ServiceMetrics, watchBudgets, watchFollowers } from './metrics.js';
 import type { CliWiring } from './wiring.js';
 
 /** `tended serve`: the HTTP service until SIGINT/SIGTERM, then a clean close of the store. */
@@ -65,6 +65,8 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   let following: Following | null = null;
   const followed = config.follow.registries;
   if (metrics) watchBudgets(metrics, deps.budgets);
+  if (metrics && followed.length > 0)
+    watchFollowers(metrics, () => followStatus(deps.store, followed, deps.clock, (r) => following?.local(r) ?? null));
   // One set of deps for the app and the page provider: the pages' base URL and threshold are the same.
   const appDeps = {
     ...deps,
@@ -139,7 +141,9 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   // The followers feed the observer's watch list, so they run where it does (TENDED_OBSERVER=on).
   following = config.observer
     ? startConfiguredFollowing(config, deps, {
-        onPass: (registry, summary) =>
+        onPass: (registry, summary) => {
+          // What the pass held is due now: read it now, not at the observer's next period.
+          if (summary.listed + summary.hints > 0) schedule?.nudge();
           log.info(
             {
               registry,
@@ -149,7 +153,8 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
               faults: summary.faults.length,
             },
             'follower pass',
-          ),
+          );
+        },
         onError: (registry, error) =>
           log.error(
             { registry, err: error instanceof Error ? error.message : String(error) },

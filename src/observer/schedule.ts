@@ -7,6 +7,11 @@ export const RETRY_AFTER_FAILED_PASS_MS = 5_000;
 export const OBSERVER_PASS_MS = 60_000;
 
 export interface Schedule {
+  /**
+   * Something fell due now (a follower held new packages or hints): run a pass at once rather
+   * than at the next period, or right after the pass in progress.
+   */
+  nudge(): void;
   /** Stops after the pass in progress, if any, has finished. */
   stop(): Promise<void>;
 }
@@ -28,11 +33,15 @@ export function startSchedule(
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
+  let inPass = false;
+  let nudged = false;
   // Claims a failed pass could not hand back; the next pass hands them back first.
   const giveBack: ComponentRef[] = [];
 
   const pass = async () => {
     let wait = options.everyMs;
+    inPass = true;
+    nudged = false;
     try {
       const report = await observeDue(deps, { ...options, giveBack });
       if (report.observed + report.deferred + report.dropped + report.unconfirmed + report.skipped + report.failed > 0)
@@ -41,6 +50,8 @@ export function startSchedule(
       options.onError?.(error);
       wait = Math.min(options.everyMs, options.retryMs ?? RETRY_AFTER_FAILED_PASS_MS);
     }
+    inPass = false;
+    if (nudged) wait = 0;
     if (!stopped)
       timer = setTimeout(() => {
         running = pass();
@@ -49,6 +60,16 @@ export function startSchedule(
   running = pass();
 
   return {
+    nudge() {
+      if (stopped) return;
+      if (inPass) {
+        nudged = true;
+        return;
+      }
+      if (timer) clearTimeout(timer);
+      timer = null;
+      running = pass();
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
