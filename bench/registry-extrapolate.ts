@@ -18,6 +18,13 @@ import { REGISTRY_SHAPES } from '../src/simulator/registries/sizes.js';
  */
 export const GITHUB_ASSUMED = { shareNamingRepo: 0.5, batch: 100 } as const;
 
+/**
+ * The listings read in pages that grow with the registry (npm's _changes from 0, Go's index, NuGet's
+ * catalog); the others are one file whatever the size (PyPI's /simple/, the crates.io dump,
+ * RubyGems' /versions, Packagist's list.json).
+ */
+const PAGED_LISTINGS: ReadonlySet<FollowedRegistry> = new Set(['npm', 'golang', 'nuget']);
+
 export interface Requests {
   feed: number;
   reads: number;
@@ -70,7 +77,7 @@ export function extrapolate(m: Measured): string[] {
     const limit = DEFAULT_BUDGETS[upstream];
     const registry = registryOf[upstream];
     const polls = registry ? (m.pollMinutes * 60_000) / FOLLOW_PASS_MS[registry] : 1;
-    const backfill = (b.feed + b.reads) * up;
+    const backfill = b.reads * up + b.feed * (registry && PAGED_LISTINGS.has(registry) ? up : 1);
     const daily = d.reads * up + d.feed * polls;
     // The backfill runs at rank 1 (SHARE_OF_DAY[1] of the day) and at most perSecond the whole day.
     const backfillDays = backfill / Math.min(limit.perDay * SHARE_OF_DAY[1]!, limit.perSecond * 86_400);
