@@ -61,7 +61,8 @@ export function extrapolate(m: Measured): string[] {
     `full size: ${fmt(fullPackages)} packages in seven followed registries (× ${fmt(up)} the measured ${fmt(m.held)})`,
   );
   lines.push(
-    'feeds: a listing grows with its registry (× the scale, an upper bound: some are one file); a poll does not (a ' +
+    "feeds: a paged listing grows with its registry (npm's _changes, Go's index, NuGet's catalog: × 1 / scale), a " +
+      'one-file listing does not (PyPI, crates.io, RubyGems, Packagist); nor does a poll (a ' +
       "poll's new entries fit one page at full size: npm's 80,000 seq a day are 56 a minute), so a day's feed requests " +
       `are those of serve's polling periods (FOLLOW_PASS_MS), from the run's ${m.pollMinutes}-minute polls`,
   );
