@@ -39,6 +39,8 @@ export interface Measured {
    */
   backfillRequests: Partial<Record<BudgetedUpstream, Requests>>;
   dailyRequests: Partial<Record<BudgetedUpstream, Requests>>;
+  /** The registries followed in the run. */
+  registries: readonly FollowedRegistry[];
   /** Virtual minutes between two polls of a follower in the run. */
   pollMinutes: number;
   /** Followed reads per simulated day on average (all registries), and held packages at the end. */
@@ -56,9 +58,9 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 export function extrapolate(m: Measured): string[] {
   const up = 1 / m.scale;
   const lines: string[] = [];
-  const fullPackages = Object.values(REGISTRY_SHAPES).reduce((a, s) => a + s.packages, 0);
+  const fullPackages = m.registries.reduce((a, r) => a + REGISTRY_SHAPES[r].packages, 0);
   lines.push(
-    `full size: ${fmt(fullPackages)} packages in seven followed registries (× ${fmt(up)} the measured ${fmt(m.held)})`,
+    `full size: ${fmt(fullPackages)} packages in ${m.registries.length === 7 ? 'the seven followed registries' : m.registries.join(', ')} (× ${fmt(up)} the measured ${fmt(m.held)})`,
   );
   lines.push(
     "feeds: a paged listing grows with its registry (npm's _changes, Go's index, NuGet's catalog: × 1 / scale), a " +

@@ -5,6 +5,7 @@
 // refuses and records any request past a budget, and the run exits 1 if one was.
 // BENCH_SPEED: virtual seconds per real second (default 100). BENCH_POLL_MINUTES: virtual minutes
 // between two passes of each follower (default 10). TENDED_SWEEP_DAYS: the sweep (default 30).
+// BENCH_REGISTRIES: a comma-separated subset of the seven (default all).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -39,6 +40,11 @@ const SWEEP_DAYS = Number(process.env.TENDED_SWEEP_DAYS ?? 30);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const START = '2026-03-02T00:00:00.000Z';
 const DAY_MS = 86_400_000;
+/** BENCH_REGISTRIES=npm,pypi follows those only (the extrapolation then covers only them). */
+const FOLLOWED: FollowedRegistry[] = process.env.BENCH_REGISTRIES
+  ? FOLLOWED_REGISTRIES.filter((r) => process.env.BENCH_REGISTRIES!.split(',').includes(r))
+  : [...FOLLOWED_REGISTRIES];
+if (FOLLOWED.length === 0) throw new Error(`BENCH_REGISTRIES names none of ${FOLLOWED_REGISTRIES.join(', ')}`);
 for (const [name, v] of Object.entries({ BENCH_SCALE: SCALE, BENCH_DAYS: DAYS, BENCH_SPEED: SPEED, POLL_MS }))
   if (!(v > 0)) throw new Error(`${name} must be a positive number`);
 
@@ -99,7 +105,7 @@ const limits = compressedLimits(DEFAULT_BUDGETS, SPEED);
 const simulator = await startSimulator({
   scenario: { components: {} },
   clock: () => clock.now(),
-  registries: { seed: 26, scale: SCALE, start: START },
+  registries: { seed: 26, scale: SCALE, start: START, registries: FOLLOWED },
   budgets: simulatedBudgets(limits),
 });
 const { store, size: storeSize, dispose } = await openStore();
@@ -121,9 +127,9 @@ const deps: ObserverDeps = {
   }),
 };
 await store.initialiseLog(deps.notary.seal);
-const registries = new Map(FOLLOWED_REGISTRIES.map((r) => [r, simulator.registries!.get(r)!] as const));
+const registries = new Map(FOLLOWED.map((r) => [r, simulator.registries!.get(r)!] as const));
 const followers = new Map<FollowedRegistry, Follower>(
-  FOLLOWED_REGISTRIES.map((r) => [
+  FOLLOWED.map((r) => [
     r,
     createFollower(r, {
       urls: simulator.feeds,
@@ -157,7 +163,7 @@ console.log(
 );
 
 // ---- The followers' polls ---------------------------------------------------------------------
-const nextPoll = new Map<FollowedRegistry, number>(FOLLOWED_REGISTRIES.map((r) => [r, 0]));
+const nextPoll = new Map<FollowedRegistry, number>(FOLLOWED.map((r) => [r, 0]));
 const inFlight = new Map<FollowedRegistry, Promise<void>>();
 const errors: string[] = [];
 const lagSeen = new Map<FollowedRegistry, number>();
@@ -188,14 +194,14 @@ function poll(registry: FollowedRegistry): Promise<void> {
 
 /** The followers' lag as it stands before a poll (the most the record can be behind its feed). */
 async function sampleLag(): Promise<void> {
-  for (const s of await followStatus(store, FOLLOWED_REGISTRIES, deps.clock))
+  for (const s of await followStatus(store, FOLLOWED, deps.clock))
     if (s.lag_seconds !== null) lagSeen.set(s.registry, Math.max(lagSeen.get(s.registry) ?? 0, s.lag_seconds));
 }
 
 /** Polls while an observer pass runs, as `serve` would: the feeds are not left waiting on the reads. */
 function pollInBackground(): () => void {
   const timer = setInterval(() => {
-    for (const r of FOLLOWED_REGISTRIES) void poll(r);
+    for (const r of FOLLOWED) void poll(r);
   }, 20);
   return () => clearInterval(timer);
 }
@@ -204,7 +210,7 @@ function pollInBackground(): () => void {
 async function runUntil(untilMs: number, stopEarly?: () => Promise<boolean>): Promise<void> {
   while (clock.nowMs() < untilMs) {
     await sampleLag();
-    await Promise.all(FOLLOWED_REGISTRIES.map(poll));
+    await Promise.all(FOLLOWED.map(poll));
     const stop = pollInBackground();
     try {
       await observeDue(deps, PASS);
@@ -228,7 +234,7 @@ const traffic = () => simulator.traffic.summary();
 let wall = performance.now();
 let cpu = cpuNow();
 const figures = async () => {
-  const all = await Promise.all(FOLLOWED_REGISTRIES.map((r) => store.followFigures(r, utcDateOf(clock.now()))));
+  const all = await Promise.all(FOLLOWED.map((r) => store.followFigures(r, utcDateOf(clock.now()))));
   return { listed: all.reduce((a, f) => a + f.listed, 0), readOnce: all.reduce((a, f) => a + f.read_once, 0) };
 };
 await runUntil(Date.parse(START) + 30 * DAY_MS, async () => {
@@ -305,7 +311,7 @@ for (let d = 0; d < DAYS; d++) {
   dayCpuTotal += dayCpu;
   growthTotal += growth;
   readsTotal += Object.values(by).reduce((a, n) => a + n, 0);
-  const lag = FOLLOWED_REGISTRIES.map((r) => `${r} ${fmt(lagSeen.get(r) ?? 0)}`).join(', ');
+  const lag = FOLLOWED.map((r) => `${r} ${fmt(lagSeen.get(r) ?? 0)}`).join(', ');
   console.log(
     `${day}  ${fmt(by.event!).padStart(6)}  ${fmt(by.threshold!).padStart(9)}  ${fmt(by.sweep!).padStart(6)}  ${fmt(by.backfill!).padStart(8)}   ${fmt((performance.now() - wall) / 1000, 1).padStart(6)}  ${fmt(dayCpu, 1).padStart(6)}   ${fmt(growth / 1e6, 2).padStart(9)}   ${lag}`,
   );
@@ -374,6 +380,7 @@ for (const line of extrapolate({
   backfillRequests: backfill.granted,
   dailyRequests,
   pollMinutes: POLL_MS / 60_000,
+  registries: FOLLOWED,
   readsPerDay: readsTotal / DAYS,
   held: backfill.figures.listed,
   backfillReads: backfill.figures.readOnce,
