@@ -39,7 +39,12 @@ export interface TruthReport {
     nextDayOutsideRun: number;
     /** Changed after the day's last poll: found by the next day's first. */
     afterLastPoll: number;
-    /** Not read on its day at all, though a poll came after it that day. */
+    /**
+     * Deprecations and deletions not read on their day: some feeds never report them (PyPI's
+     * journal writes no row for a status change), so the sweep finds them (the "other" changes).
+     */
+    leftToSweep: number;
+    /** A publication or a creation not read on its day at all, though a poll came after it that day. */
     missed: number;
     examples: string[];
   };
@@ -111,6 +116,7 @@ export async function checkTruth(
       readNextDay: 0,
       nextDayOutsideRun: 0,
       afterLastPoll: 0,
+      leftToSweep: 0,
       missed: 0,
       examples: [],
     },
@@ -186,11 +192,11 @@ async function checkEvents(
   // Up to the last instant of the last day (an event at midnight is the next day's).
   const toMs = Date.parse(`${window.lastDay}T00:00:00Z`) + DAY_MS - 1;
   for (const [registry, reg] of registries) {
-    const events: { ref: ComponentRef; at: number }[] = [];
+    const events: { ref: ComponentRef; at: number; kind: string }[] = [];
     for (let k = reg.eventsBy(fromMs); k < reg.eventsBy(toMs); k++) {
       const e = reg.eventAt(k);
       if (e && e.burstPosition === 0)
-        events.push({ ref: normaliseComponent(registry, reg.nameOf(e.package)), at: e.at });
+        events.push({ ref: normaliseComponent(registry, reg.nameOf(e.package)), at: e.at, kind: e.kind });
     }
     const held = await observationsOf(
       store,
@@ -206,12 +212,13 @@ async function checkEvents(
         report.events.readBeforeItThatDay++;
         if (day === window.lastDay) report.events.nextDayOutsideRun++;
         else if (readings.some((o) => o.observation_date === addDays(day, 1))) report.events.readNextDay++;
-      } else if (e.at > Date.parse(`${day}T00:00:00Z`) + DAY_MS - window.pollMs) report.events.afterLastPoll++;
+      } else if (e.kind === 'deprecate' || e.kind === 'delete') report.events.leftToSweep++;
+      else if (e.at > Date.parse(`${day}T00:00:00Z`) + DAY_MS - window.pollMs) report.events.afterLastPoll++;
       else {
         report.events.missed++;
         if (report.events.examples.length < 10)
           report.events.examples.push(
-            `${registry}:${e.ref.id} changed ${new Date(e.at).toISOString()}, not read that day`,
+            `${registry}:${e.ref.id} ${e.kind} ${new Date(e.at).toISOString()}, not read that day`,
           );
       }
     }

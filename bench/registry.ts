@@ -366,7 +366,8 @@ const ev = truth.events;
 console.log(
   `changes the feeds reported: ${fmt(ev.total)}; read on their day after the change ${fmt(ev.readThatDay)} (${pct(ev.readThatDay, ev.total)}); ` +
     `read earlier that day, before the change ${fmt(ev.readBeforeItThatDay)} (of which read the next day ${fmt(ev.readNextDay)}, on a day after the run ${fmt(ev.nextDayOutsideRun)}); ` +
-    `after the day's last poll ${fmt(ev.afterLastPoll)}; missed on their day ${fmt(ev.missed)}`,
+    `after the day's last poll ${fmt(ev.afterLastPoll)}; deprecations and deletions left to the sweep ${fmt(ev.leftToSweep)}; ` +
+    `publications missed on their day ${fmt(ev.missed)}`,
 );
 for (const l of ev.examples) console.log(`  missed: ${l}`);
 console.log(`changes the seed cannot explain (false states): ${truth.unexplained.length}`);
