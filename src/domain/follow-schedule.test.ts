@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, daysBetween } from './calendar.js';
-import { nextFollowedRead, nextSweepDay, nextThresholdDay, sweepSlot } from './follow-schedule.js';
+import { dueAt, nextFollowedRead, nextSweepDay, nextThresholdDay, sweepSlot } from './follow-schedule.js';
 import { classify } from './state.js';
 
 const pkg = (id: string) => ({ kind: 'npm' as const, id });
@@ -62,5 +62,14 @@ describe('age thresholds', () => {
     expect(nextFollowedRead(ref, readOn, '2025-06-30T00:00:00Z', 30)).toEqual({ on: sweep, reason: 'sweep' });
     // No age at all (a failed or deleted read): the sweep day.
     expect(nextFollowedRead(ref, readOn, null, 30)).toEqual({ on: sweep, reason: 'sweep' });
+  });
+});
+
+describe('dueAt', () => {
+  it('puts age crossings and sweeps late in their day, and events and backfill at its start', () => {
+    expect(dueAt('2026-03-04', 'sweep')).toBe('2026-03-04T18:00:00.000Z');
+    expect(dueAt('2026-03-04', 'threshold')).toBe('2026-03-04T18:00:00.000Z');
+    expect(dueAt('2026-03-04', 'event')).toBe('2026-03-04T00:00:00.000Z');
+    expect(dueAt('2026-03-04', 'backfill')).toBe('2026-03-04T00:00:00.000Z');
   });
 });

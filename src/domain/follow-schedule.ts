@@ -58,8 +58,22 @@ export function nextThresholdDay(lastActivity: string | null | undefined, after:
   return null;
 }
 
+/**
+ * The time of day a scheduled read (an age crossing or a sweep) falls due. A component is observed
+ * once a date, so a package read at the day's start and published an hour later could only show
+ * the change the next day: late in the UTC day, a scheduled read comes after most of that day's
+ * changes, which the feed's hints have already had read. Six hours are left for the day's sweep at
+ * each upstream's budget (the slowest at full size, the Go proxy at 5 a second, needs about four).
+ */
+export const SCHEDULED_READ_TIME = '18:00:00.000Z';
+
+/** When a read for `reason` on `on` falls due: scheduled reads late in the day, the others at once. */
+export function dueAt(on: string, reason: ReadReason): string {
+  return `${on}T${reason === 'threshold' || reason === 'sweep' ? SCHEDULED_READ_TIME : '00:00:00.000Z'}`;
+}
+
 export interface NextRead {
-  /** The UTC date the package is next due (at its first instant). */
+  /** The UTC date the package is next due (at SCHEDULED_READ_TIME: dueAt). */
   on: string;
   reason: Extract<ReadReason, 'threshold' | 'sweep'>;
 }

@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import { addDays } from '../domain/calendar.js';
 import { componentOwner, componentSearchKeys, type ComponentRef } from '../domain/component.js';
-import { READ_PRIORITY, READ_REASONS, type ReadReason } from '../domain/follow-schedule.js';
+import { dueAt, READ_PRIORITY, READ_REASONS, type ReadReason } from '../domain/follow-schedule.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
 import type { FollowedRead, FollowFigures, FollowReadCount, HeldHint, HeldListing, HoldOutcome } from './store.js';
@@ -238,7 +238,7 @@ export async function rescheduleFollowed(db: Db, reads: FollowedRead[], readOn: 
         .updateTable('watch')
         .set({
           claimed_until: null,
-          due_at: sql<string>`CASE WHEN event_on IS NOT NULL THEN ${tomorrow} ELSE ${startOf(r.next_on)} END`,
+          due_at: sql<string>`CASE WHEN event_on IS NOT NULL THEN ${tomorrow} ELSE ${dueAt(r.next_on, r.next_reason)} END`,
           reason: sql<string>`CASE WHEN event_on IS NOT NULL THEN 'event' ELSE ${r.next_reason} END`,
           // Literals: PostgreSQL would type two parameters here as text.
           priority: sql<number>`CASE WHEN event_on IS NOT NULL THEN ${sql.lit(READ_PRIORITY.event)} ELSE ${sql.lit(READ_PRIORITY[r.next_reason])} END`,
