@@ -64,10 +64,16 @@ it(
   async () => {
     const t = await postgresTestStore();
     cleanups.push(() => t.dispose());
-    const scenario = generatedScenario(300, 29);
+    const scenario = generatedScenario(900, 29);
     const components = scenarioComponents(scenario);
     const sim = await simulator(scenario);
-    const env = { DATABASE_URL: t.url, TENDED_SIGNING_KEY: keyFile(), ...upstreamEnv(sim.urls) };
+    // Each worker keeps to 10 reads a second per upstream (its own budgets: no Redis), so every
+    // worker's pass takes several claims of 200 and seconds each: the kill lands mid-pass, never
+    // after a worker has already read its share and left.
+    const slow = Object.fromEntries(
+      ['GITHUB', 'NPM', 'PYPI', 'DOCKERHUB', 'ENDOFLIFE'].map((u) => [`TENDED_BUDGET_${u}`, '10/1000000']),
+    );
+    const env = { DATABASE_URL: t.url, TENDED_SIGNING_KEY: keyFile(), ...upstreamEnv(sim.urls), ...slow };
     await t.store.watchAdd(components, `${D}T00:00:00.000Z`);
 
     const workers = [0, 1, 2].map(() => run(['observe', '--once'], env));
