@@ -297,7 +297,7 @@ describe.each([
       // npm: late insertions and lost events throughout, and its head going back on the first day;
       // Packagist: its change log lost on the first day (resync).
       const faults: FeedFaults = {
-        npm: { ...FAULTS.npm, headRegression: { atEvent: firstEvent + 30, drop: 60 } },
+        npm: { ...FAULTS.npm, headRegression: { atEvent: firstEvent + 30, drop: 200 } },
         ...(d === 0 ? { composer: { resync: true } } : {}),
       };
       sim.setFeedFaults(faults);
