@@ -12,6 +12,7 @@ import { draw } from '../src/simulator/registries/draw.js';
 import { FAULT_SALT, type FeedFaults } from '../src/simulator/registries/faults.js';
 import type { FeedEvent, GeneratedRegistry } from '../src/simulator/registries/registry.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
+import { packumentPath } from '../src/upstreams/npm/read.js';
 import { budgetVariable, DEFAULT_BUDGETS, type BudgetLimits } from '../src/upstreams/budget-limits.js';
 import { changesBetween, livePackages } from './support/followed-registries.js';
 import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
@@ -51,7 +52,7 @@ const LIMITS: BudgetLimits = {
   npm: { perSecond: 200, perDay: 1_500_000 },
   goproxy: { perSecond: 200, perDay: 300_000 },
   packagist: { perSecond: 200, perDay: 500_000 },
-  dependents: { perSecond: 20, perDay: 100_000 },
+  dependents: { perSecond: 100, perDay: 100_000 },
   goIndex: { perSecond: 1, perDay: 20_000 },
 };
 
@@ -221,7 +222,18 @@ describe.each([
     )!;
     expect(adopted).toBeDefined();
     const listedTop = new Set(top.map((p) => p.name));
-    const unadopted = [...liveAt('npm', at)].reverse().find((n) => !listedTop.has(n))!;
+    // One the simulated ecosyste.ms counts no dependents for.
+    let unadopted = '';
+    for (const n of [...liveAt('npm', at)].reverse().filter((n) => !listedTop.has(n))) {
+      const counted = (await (
+        await fetch(`${sim.urls.dependents}/api/v1/registries/npmjs.org/packages/${n}`)
+      ).json()) as { dependent_packages_count: number };
+      if (counted.dependent_packages_count === 0) {
+        unadopted = n;
+        break;
+      }
+    }
+    expect(unadopted).not.toBe('');
     const census = await tended(['census'], env, `${D} 08:14:00`).exited;
     expect(census.code, census.err).toBe(0);
 
@@ -256,7 +268,7 @@ describe.each([
       expect(after.get(name)).toMatchObject({
         state: npmTruth(reg, name, at, D),
         observation_date: D,
-        source: `${sim.urls.npm}/${name}`,
+        source: `${sim.urls.npm}/${packumentPath(name)}`,
       });
       expect(Date.parse(after.get(name)!.evidence!.last_published)).toBe(Math.floor(facts.versions.at(-1)!.at));
       const badge = (await (await fetch(`${url}/badge/npm/${name}.json`)).json()) as { message: string };
@@ -285,7 +297,10 @@ describe.each([
     expect(await page.text()).toContain(adopted.name);
     const none = await fetch(`${url}/npm/${unadopted}`, { headers: { accept: 'text/html' } });
     expect(none.status).toBe(404);
-    expect(await none.text()).toMatch(/dependents/);
+    // Counted by the census (0 dependents), or not among the packages it read yet: either way said, never a page.
+    expect(await none.text()).toMatch(
+      /counted 0 dependent packages; a page needs at least 1|its dependents have not been read yet/,
+    );
     expectWithinBudgets();
     await stopServe();
   }, 120_000);
@@ -293,11 +308,13 @@ describe.each([
   it('reads every change of two days of feed faults, and records nothing a read did not give', async () => {
     const reg = sim.registries!.get('npm')!;
     const firstEvent = reg.eventsBy(Date.parse(BACKFILL_AT));
+    // Its head goes back behind the followers' cursor a few hours after the backfill (the 2025 migration's fault).
+    const regression = { atEvent: firstEvent + 30, drop: 200 };
     for (const [d, dayAt] of DAYS.entries()) {
       // npm: late insertions and lost events throughout, and its head going back on the first day;
       // Packagist: its change log lost on the first day (resync).
       const faults: FeedFaults = {
-        npm: { ...FAULTS.npm, headRegression: { atEvent: firstEvent + 30, drop: 200 } },
+        npm: { ...FAULTS.npm, headRegression: regression },
         ...(d === 0 ? { composer: { resync: true } } : {}),
       };
       sim.setFeedFaults(faults);
@@ -328,24 +345,51 @@ describe.each([
       const name = reg.nameOf(e.package);
       const observations = await t.store.observationsOf(normaliseComponent('npm', name));
       for (const o of observations) {
-        expect(o.source).toBe(`${sim.urls.npm}/${name}`);
+        expect(o.source).toBe(`${sim.urls.npm}/${packumentPath(name)}`);
         expect({ name, date: o.observation_date, state: o.state }).toEqual({
           name,
           date: o.observation_date,
           state: npmTruth(reg, name, momentOf.get(o.observation_date)!, o.observation_date),
         });
       }
-      // No missed change: a read on or after the day it happened, once the feed showed it (a late
-      // entry two hours on), or, for a change the feed lost, once the sweep came round.
-      const shownBy = isLost(reg, e) ? e.at + SWEEP_DAYS * DAY - DAY : e.at + (isLate(reg, e) ? LATE_MS : 0);
+      // No missed change: a read that saw it (the registry at or past it), once the feed showed it (a
+      // late entry two hours on). An entry the feed lost, or one above the head it went back to, is
+      // never shown: a held package's change waits for its sweep (every SWEEP_DAYS), and a package
+      // created so is unknown until it changes again.
+      const hidden =
+        isLost(reg, e) || (e.index >= regression.atEvent - regression.drop && e.index < regression.atEvent);
+      if (hidden && e.kind === 'create' && reg.facts(e.package, end)!.changes.length === 1) continue;
+      const shownBy = hidden ? e.at + SWEEP_DAYS * DAY - DAY : e.at + (isLate(reg, e) ? LATE_MS : 0);
       if (shownBy > end) continue;
       expect({
         name,
         kind: e.kind,
-        read: observations.some((o) => o.observation_date >= utcDateOf(new Date(e.at))),
+        read: observations.some((o) => momentOf.get(o.observation_date)! >= e.at),
       }).toEqual({ name, kind: e.kind, read: true });
       checked++;
     }
     expect(checked).toBeGreaterThan(20);
+
+    // Nothing in the record came from a feed: every observation of every held package is a direct read
+    // of the package's own document, and none failed.
+    const readFrom: Partial<Record<string, string>> = {
+      npm: sim.urls.npm,
+      golang: sim.urls.goproxy,
+      composer: sim.urls.packagist,
+    };
+    const feeds = FOLLOWED.map((r) => sim.feeds[r]);
+    const sources = new Map<string, number>();
+    for (const w of await t.store.watchList())
+      for (const o of await t.store.observationsOf(w.component)) {
+        expect(o.source.startsWith(`${readFrom[w.component.kind]}/`), o.source).toBe(true);
+        expect(
+          feeds.some((f) => o.source.startsWith(`${f}/`)),
+          o.source,
+        ).toBe(false);
+        expect(o.state).not.toBe('not_observed');
+        sources.set(w.component.kind, (sources.get(w.component.kind) ?? 0) + 1);
+      }
+    expect([...sources.keys()].sort()).toEqual([...FOLLOWED].sort());
+    expectWithinBudgets();
   }, 240_000);
 });
