@@ -308,8 +308,10 @@ describe.each([
   it('reads every change of two days of feed faults, and records nothing a read did not give', async () => {
     const reg = sim.registries!.get('npm')!;
     const firstEvent = reg.eventsBy(Date.parse(BACKFILL_AT));
-    // Its head goes back behind the followers' cursor a few hours after the backfill (the 2025 migration's fault).
-    const regression = { atEvent: firstEvent + 30, drop: 200 };
+    // Four hours before the first day's pass its head goes back to 20 seq behind the backfill's
+    // (the 2025 migration's fault): every entry since is gone, and new ones are numbered below the cursor.
+    const atEvent = reg.eventsBy(Date.parse(DAYS[0]!) - 4 * 3_600_000);
+    const regression = { atEvent, drop: atEvent - firstEvent + 20 };
     for (const [d, dayAt] of DAYS.entries()) {
       // npm: late insertions and lost events throughout, and its head going back on the first day;
       // Packagist: its change log lost on the first day (resync).
@@ -369,6 +371,24 @@ describe.each([
       checked++;
     }
     expect(checked).toBeGreaterThan(20);
+    // Go's index and Packagist's log (through its resync) show every change: each read after it happened.
+    for (const r of ['golang', 'composer'] as const) {
+      const other = sim.registries!.get(r)!;
+      const changes = changesBetween(other, Date.parse(BACKFILL_AT), end);
+      expect(changes.length).toBeGreaterThan(5);
+      for (const e of changes) {
+        const name = other.nameOf(e.package);
+        const moments = (await t.store.observationsOf(normaliseComponent(r, name))).map((o) =>
+          momentOf.get(o.observation_date)!,
+        );
+        expect({ r, name, kind: e.kind, read: moments.some((m) => m >= e.at) }).toEqual({
+          r,
+          name,
+          kind: e.kind,
+          read: true,
+        });
+      }
+    }
 
     // Nothing in the record came from a feed: every observation of every held package is a direct read
     // of the package's own document, and none failed.
