@@ -93,6 +93,8 @@ describe.each([
       TENDED_SIGNING_KEY: key,
       TENDED_OBSERVER: 'on',
       TENDED_FOLLOW: FOLLOWED.join(','),
+      // Following needs a token (GitHub's GraphQL); the simulator takes any.
+      GITHUB_TOKEN: 'ghp_test',
       TENDED_SWEEP_DAYS: String(SWEEP_DAYS),
       // serve and the observe workers spend one budget a host: counted in a Redis database of this test's own.
       REDIS_URL: `${process.env.TENDED_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'}/11`,
