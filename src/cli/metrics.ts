@@ -210,17 +210,7 @@ export class ServiceMetrics {
  */
 export function watchBudgets(metrics: ServiceMetrics, budgets: UpstreamBudgets): void {
   const registers = [metrics.registry];
-  let inFlight: Promise<BudgetUse[]> | null = null;
-  const use = () => {
-    if (inFlight) return inFlight;
-    const read = budgets.use();
-    inFlight = read;
-    const done = () => {
-      inFlight = null;
-    };
-    read.then(done, done);
-    return read;
-  };
+  const use = oncePerScrape(() => budgets.use());
   const gauge = (name: string, help: string, value: (u: BudgetUse) => number) =>
     new Gauge({
       name,
@@ -274,17 +264,7 @@ export function watchBudgets(metrics: ServiceMetrics, budgets: UpstreamBudgets):
  */
 export function watchFollowers(metrics: ServiceMetrics, statuses: () => Promise<FollowerStatus[]>): void {
   const registers = [metrics.registry];
-  let inFlight: Promise<FollowerStatus[]> | null = null;
-  const read = () => {
-    if (inFlight) return inFlight;
-    const r = statuses();
-    inFlight = r;
-    const done = () => {
-      inFlight = null;
-    };
-    r.then(done, done);
-    return r;
-  };
+  const read = oncePerScrape(statuses);
   const gauge = (name: string, help: string, value: (f: FollowerStatus) => number) =>
     new Gauge({
       name,
@@ -333,6 +313,24 @@ interface CountedCache {
   readonly size: { entries: number; bytes: number };
 }
 
+/**
+ * A read shared by every gauge that asks for it in one scrape: the registry collects all gauges at
+ * once, so they share the read in flight, and the next scrape (the read settled) reads afresh.
+ */
+function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | null = null;
+  return () => {
+    if (inFlight) return inFlight;
+    const r = read();
+    inFlight = r;
+    const done = () => {
+      inFlight = null;
+    };
+    r.then(done, done);
+    return r;
+  };
+}
+
 interface StoreFigures {
   queue: QueueFigures;
   treeSize: number;
@@ -345,11 +343,9 @@ interface StoreFigures {
  * queries a scrape; null when the store does not answer.
  */
 function storeFigures(store: Store, clock: Clock): () => Promise<StoreFigures | null> {
-  let inFlight: Promise<StoreFigures | null> | null = null;
-  return () => {
-    if (inFlight) return inFlight;
+  return oncePerScrape(() => {
     const now = clock.now();
-    const read = Promise.all([store.queueFigures(now.toISOString()), store.latestHead()]).then(
+    return Promise.all([store.queueFigures(now.toISOString()), store.latestHead()]).then(
       ([queue, head]) => ({
         queue,
         treeSize: head?.tree_size ?? 0,
@@ -357,12 +353,7 @@ function storeFigures(store: Store, clock: Clock): () => Promise<StoreFigures | 
       }),
       () => null,
     );
-    inFlight = read;
-    void read.then(() => {
-      inFlight = null;
-    });
-    return read;
-  };
+  });
 }
 
 /**
