@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, daysBetween } from '../src/domain/calendar.js';
 import type { ComponentRef } from '../src/domain/component.js';
 import { nextFollowedRead } from '../src/domain/follow-schedule.js';
-import type { FollowedRead, ScheduledClaim, Store } from '../src/storage/store.js';
+import type { FollowedRead, ScheduledClaim } from '../src/storage/follow-records.js';
+import type { Store } from '../src/storage/store.js';
 import type { TestStore } from './support/record.js';
 
 /**

@@ -6,7 +6,8 @@
 import { utcDateOf } from '../domain/calendar.js';
 import type { ReadReason } from '../domain/follow-schedule.js';
 import type { FollowBatch, FollowedRegistry } from '../followers/follower.js';
-import type { FollowCursorRecord, HoldOutcome, Store } from '../storage/store.js';
+import type { HoldOutcome } from '../storage/follow-records.js';
+import type { FollowCursorRecord, Store } from '../storage/store.js';
 import type { Clock } from './deps.js';
 
 /** A follower's batch onto the watch list: listed packages held, hinted ones due on their change day. */

@@ -10,7 +10,14 @@ import { componentOwner, componentSearchKeys, type ComponentRef } from '../domai
 import { dueAt, READ_PRIORITY, READ_REASONS, type ReadReason } from '../domain/follow-schedule.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
-import type { FollowedRead, FollowFigures, FollowReadCount, HeldHint, HeldListing, HoldOutcome } from './store.js';
+import type {
+  FollowedRead,
+  FollowFigures,
+  FollowReadCount,
+  HeldHint,
+  HeldListing,
+  HoldOutcome,
+} from './follow-records.js';
 
 /** The tables' shapes, kept beside their only queries (schema.ts holds the record's tables). */
 type FollowTables = {

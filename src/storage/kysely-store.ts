@@ -35,11 +35,8 @@ import type {
   AdoptedComponent,
   AppendResult,
   CachedAnswer,
-  FollowedRead,
   FollowProgress,
   HeadSealer,
-  HeldHint,
-  HeldListing,
   ImportedLeaf,
   NewApiKey,
   NewKeySet,
@@ -50,6 +47,7 @@ import type {
   Store,
   StoredLeaf,
 } from './store.js';
+import type { FollowedRead, HeldHint, HeldListing } from './follow-records.js';
 
 // Components per query when reading many at once: well under both backends' parameter limits.
 const MANY_CHUNK = 400;

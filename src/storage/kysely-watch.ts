@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { componentOwner, componentSearchKeys, isComponentKind, type ComponentRef } from '../domain/component.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
-import type { CachedAnswer, QueueFigures, ScheduledClaim, WatchEntry } from './store.js';
+import type { ScheduledClaim } from './follow-records.js';
+import type { CachedAnswer, QueueFigures, WatchEntry } from './store.js';
 import { READ_PRIORITY, READ_REASONS, type ReadReason } from '../domain/follow-schedule.js';
 import { unfollow } from './kysely-follow-schedule.js';
 
