@@ -29,19 +29,25 @@ export async function readSeriesRows(
 ): Promise<Map<number, SeriesRow>> {
   const ids = [...new Set(componentIds)];
   const rows = new Map<number, SeriesRow>();
-  // PostgreSQL takes the ids as one array (a batch is one statement); SQLite, in process, in lists.
+  // PostgreSQL takes the ids as one array (a batch is one statement), each probed on the primary
+  // key: a LATERAL subquery with LIMIT 1, which the planner cannot turn into a scan of every series
+  // row (`= ANY` of 5,000 ids was planned as one: 30 ms against 3). SQLite, in process, in lists.
   const step = backend === 'postgres' ? ROWS_PER_UNNEST : IDS_PER_QUERY;
   for (let i = 0; i < ids.length; i += step) {
     const some = ids.slice(i, i + step);
-    for (const row of await db
-      .selectFrom('series')
-      .select(['component_id', 'entries', 'corrections'])
-      .where(
-        'component_id',
-        backend === 'postgres' ? '=' : 'in',
-        backend === 'postgres' ? sql<number>`ANY(${some}::int[])` : some,
-      )
-      .execute()) {
+    for (const row of backend === 'postgres'
+      ? (
+          await sql<{ component_id: number; entries: Uint8Array; corrections: Uint8Array | null }>`
+            SELECT i.component_id, s.entries, s.corrections FROM unnest(${some}::int[]) AS i(component_id)
+            CROSS JOIN LATERAL (SELECT entries, corrections FROM series WHERE component_id = i.component_id LIMIT 1) s`.execute(
+            db,
+          )
+        ).rows
+      : await db
+          .selectFrom('series')
+          .select(['component_id', 'entries', 'corrections'])
+          .where('component_id', 'in', some)
+          .execute()) {
       rows.set(Number(row.component_id), { entries: row.entries, corrections: row.corrections });
     }
   }
