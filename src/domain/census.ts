@@ -77,6 +77,11 @@ export function validateNewCensus(c: NewCensus): void {
 
 /** The JSON object a census leaf commits to (serialised by the notary, RFC 8785). */
 export function censusLeafRecord(c: NewCensus, loggedAt: string): Record<string, unknown> {
+  return { ...censusLeafBody(c), logged_at: loggedAt };
+}
+
+/** A census read's leaf record but for its logged_at, which the log sets when it appends it. */
+export function censusLeafBody(c: NewCensus): Record<string, unknown> {
   validateNewCensus(c);
   return {
     _type: CENSUS_LEAF_TYPE,
@@ -89,7 +94,6 @@ export function censusLeafRecord(c: NewCensus, loggedAt: string): Record<string,
     source: c.source,
     evidence: c.evidence,
     method: c.method,
-    logged_at: loggedAt,
   };
 }
 

@@ -147,16 +147,15 @@ export function validateNewObservation(o: NewObservation): void {
  * exact bytes; `corrects` is left out for scheduled reads so their leaves stay minimal.
  */
 export function observationLeafRecord(o: NewObservation, loggedAt: string): Record<string, unknown> {
+  const record = observationLeafBody(o);
+  assertLoggedAt(loggedAt);
+  record['logged_at'] = loggedAt;
+  return record;
+}
+
+/** An observation's leaf record but for its logged_at, which the log sets when it appends it. */
+export function observationLeafBody(o: NewObservation): Record<string, unknown> {
   validateNewObservation(o);
-  if (!isUtcInstant(loggedAt)) {
-    throw new ValidationError([
-      {
-        loc: ['logged_at'],
-        msg: 'logged_at must be an RFC 3339 UTC instant such as 2025-07-01T12:00:00Z',
-        type: 'value_error.datetime',
-      },
-    ]);
-  }
   const record: Record<string, unknown> = {
     _type: OBSERVATION_LEAF_TYPE,
     component: componentPurls(o.component)[1],
@@ -170,6 +169,17 @@ export function observationLeafRecord(o: NewObservation, loggedAt: string): Reco
     method: o.method,
   };
   if (o.corrects !== null) record['corrects'] = o.corrects;
-  record['logged_at'] = loggedAt;
   return record;
+}
+
+export function assertLoggedAt(loggedAt: string): void {
+  if (!isUtcInstant(loggedAt)) {
+    throw new ValidationError([
+      {
+        loc: ['logged_at'],
+        msg: 'logged_at must be an RFC 3339 UTC instant such as 2025-07-01T12:00:00Z',
+        type: 'value_error.datetime',
+      },
+    ]);
+  }
 }

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LeafEncodingError, MAX_LEAF_BYTES, decodeLeaf, encodeLeaf, isCanonicalLeaf } from './leaf.js';
+import {
+  LeafEncodingError,
+  MAX_LEAF_BYTES,
+  decodeLeaf,
+  encodeLeaf,
+  isCanonicalLeaf,
+  leafAwaitingLoggedAt,
+} from './leaf.js';
 
 const JCS = new URL('../../test/vectors/json-canonicalization/testdata/', import.meta.url);
 const read = (p: string) => readFileSync(new URL(p, JCS));
@@ -139,5 +146,62 @@ describe('decodeLeaf / isCanonicalLeaf', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('leafAwaitingLoggedAt: the leaf made before the sequencer lock, its logged_at put in under it', () => {
+  const value = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.constant(null),
+      fc.boolean(),
+      fc.maxSafeInteger(),
+      fc.string({ unit: 'grapheme' }),
+      fc.array(tie('value'), { maxLength: 3 }),
+      fc.dictionary(fc.string({ unit: 'grapheme' }), tie('value'), { maxKeys: 3 }),
+    ),
+  })).value;
+  // Keys on both sides of "logged_at" in code-unit order, and some a code unit away from it.
+  const key = fc.oneof(
+    fc.string({ unit: 'grapheme' }),
+    fc.constantFrom(
+      '',
+      'l',
+      'logged',
+      'logged_a',
+      'logged_b',
+      'logged_at_',
+      'logged_a\u{1F600}',
+      'Z',
+      'm',
+      '10',
+      '9',
+      '_type',
+    ),
+  );
+  const record = fc.dictionary(key, value, { maxKeys: 8 }).filter((r) => !Object.hasOwn(r, 'logged_at'));
+  const instant = fc.oneof(
+    fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+    fc.string({ unit: 'grapheme' }),
+  );
+
+  it('property: gives encodeLeaf({ ...record, logged_at }) byte for byte', () => {
+    fc.assert(
+      fc.property(record, instant, (r, loggedAt) => {
+        const made = leafAwaitingLoggedAt(r)(loggedAt);
+        expect(Buffer.from(made).equals(Buffer.from(encodeLeaf({ ...r, logged_at: loggedAt })))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses what encodeLeaf refuses, and a record that already has a logged_at', () => {
+    expect(() => leafAwaitingLoggedAt({ a: 1.5 })).toThrow(LeafEncodingError);
+    expect(() => leafAwaitingLoggedAt({ logged_at: 'x' })).toThrow(/already has a logged_at/);
+    expect(() => leafAwaitingLoggedAt({ a: 1 })('\uD800')).toThrow(/lone surrogate/);
+    expect(() => leafAwaitingLoggedAt({ a: 'x'.repeat(MAX_LEAF_BYTES) })('2025-01-01T00:00:00Z')).toThrow(
+      /the limit is 65535/,
+    );
+    expect(Buffer.from(leafAwaitingLoggedAt({})('t')).toString()).toBe('{"logged_at":"t"}');
   });
 });

@@ -96,6 +96,38 @@ export function encodeLeaf(record: unknown): Uint8Array {
   return bytes;
 }
 
+const LOGGED_AT = 'logged_at';
+
+/**
+ * The leaf bytes of `record` once its `logged_at` is known: encodeLeaf({ ...record, logged_at })
+ * byte for byte, made in two steps. The record is checked and its canonical text on either side
+ * of the logged_at member is made here, before an append takes the sequencer's lock; under the
+ * lock only the instant is put between them. RFC 8785 sorts members by UTF-16 code units, so the
+ * members before logged_at are exactly the keys that compare below it.
+ */
+export function leafAwaitingLoggedAt(record: Record<string, unknown>): (loggedAt: string) => Uint8Array {
+  check(record, [], new Set());
+  if (Object.hasOwn(record, LOGGED_AT)) throw new LeafEncodingError('the record already has a logged_at');
+  // No prototype: a member named __proto__ must stay a member, not become the object's prototype.
+  const before = Object.create(null) as Record<string, unknown>;
+  const after = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(record)) (key < LOGGED_AT ? before : after)[key] = value;
+  const head = canonicalize(before)!;
+  const tail = canonicalize(after)!;
+  const open = `${head === '{}' ? '{' : `${head.slice(0, -1)},`}"${LOGGED_AT}":`;
+  const close = tail === '{}' ? '}' : `,${tail.slice(1)}`;
+  return (loggedAt) => {
+    check(loggedAt, [LOGGED_AT], new Set());
+    const bytes = utf8.encode(open + JSON.stringify(loggedAt) + close);
+    if (bytes.length > MAX_LEAF_BYTES) {
+      throw new LeafEncodingError(
+        `the leaf is ${bytes.length} bytes; the limit is ${MAX_LEAF_BYTES} (put large evidence in by digest)`,
+      );
+    }
+    return bytes;
+  };
+}
+
 /**
  * A JSON value rebuilt in RFC 8785 order (object keys sorted): what a leaf holds of it. An answer
  * that shows a leaf's evidence shows it in this order, whichever order its reader built it in, so

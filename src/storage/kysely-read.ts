@@ -3,9 +3,8 @@ import type { Census } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { Observation } from '../domain/observation.js';
 import type { HeadBlock } from '../notary/head.js';
-import { readLeafRange } from './kysely-blocks.js';
 import { observationFromLeaf } from './kysely-series.js';
-import { blockOf, decodeBlock, LEAVES_PER_BLOCK } from './leaf-block.js';
+import { blockOf, decodeBlock, decodeBlockBytes, LEAVES_PER_BLOCK } from './leaf-block.js';
 import type { Database } from './schema.js';
 import { decodeEntries, ENTRY_BYTES, latestLeaf, pickReading } from './series-entries.js';
 import { LogInvariantError, type SeriesAt } from './store.js';
@@ -130,7 +129,26 @@ export async function readObservationAt(db: Db, ref: ComponentRef, leafIndex: nu
 
 /** The exact bytes of leaves [from, from+limit): what an audit hashes. */
 export async function readLeafBytes(db: Db, from: number, limit: number): Promise<Uint8Array[]> {
-  return (await readLeafRange(db, from, limit)).map((leaf) => leaf.bytes);
+  if (limit <= 0) return [];
+  const first = blockOf(from).block;
+  const rows = await db
+    .selectFrom('leaf_blocks')
+    .select(['block', 'bytes'])
+    .where('block', '>=', first)
+    .where('block', '<=', blockOf(from + limit - 1).block)
+    .orderBy('block')
+    .execute();
+  const out: Uint8Array[] = [];
+  for (const row of rows) {
+    const leaves = decodeBlockBytes(row.bytes);
+    const start = Number(row.block) * LEAVES_PER_BLOCK;
+    for (let slot = Math.max(0, from - start); slot < leaves.length && start + slot < from + limit; slot++) {
+      // A gap would shift every leaf after it to the wrong index: the blocks must follow each other.
+      if (start + slot !== from + out.length) throw new LogInvariantError(`the log has no leaf ${from + out.length}`);
+      out.push(leaves[slot]!);
+    }
+  }
+  return out;
 }
 
 /**

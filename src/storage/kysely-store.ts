@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import { censusLeafRecord, type Census, type NewCensus } from '../domain/census.js';
+import { censusLeafBody, type Census, type NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
-import { observationLeafRecord, type NewObservation, type Observation } from '../domain/observation.js';
+import { assertLoggedAt, observationLeafBody, type NewObservation, type Observation } from '../domain/observation.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { Hash } from '../notary/hash.js';
-import { encodeLeaf } from '../notary/leaf.js';
+import { encodeLeaf, leafAwaitingLoggedAt } from '../notary/leaf.js';
 import { keySetDigest, keySetLeafRecord, type KeySetDocument } from '../notary/key-set.js';
 import type { NodeCoord } from '../notary/merkle.js';
 import { appendLeaves, initialiseLog } from './kysely-append.js';
@@ -85,11 +85,19 @@ export class KyselyStore implements Store {
     return appendLeaves(
       this.db,
       this.backend,
-      observations.map((observation) => ({
-        record: { observation },
-        logged_at: null,
-        bytes: (loggedAt) => encodeLeaf(observationLeafRecord(observation, loggedAt)),
-      })),
+      // Each leaf is checked and made before the sequencer's lock, but for its logged_at: appends from
+      // several workers then overlap their work and hold the lock only to fill in the instant.
+      observations.map((observation) => {
+        const awaiting = leafAwaitingLoggedAt(observationLeafBody(observation));
+        return {
+          record: { observation },
+          logged_at: null,
+          bytes: (loggedAt: string) => {
+            assertLoggedAt(loggedAt);
+            return awaiting(loggedAt);
+          },
+        };
+      }),
       seal,
     );
   }
@@ -98,11 +106,7 @@ export class KyselyStore implements Store {
     return appendLeaves(
       this.db,
       this.backend,
-      census.map((c) => ({
-        record: { census: c },
-        logged_at: null,
-        bytes: (loggedAt) => encodeLeaf(censusLeafRecord(c, loggedAt)),
-      })),
+      census.map((c) => ({ record: { census: c }, logged_at: null, bytes: leafAwaitingLoggedAt(censusLeafBody(c)) })),
       seal,
     );
   }
