@@ -350,7 +350,7 @@ console.log(
 const run = Date.now().toString(36);
 const rate = (r: AppendPart) => r.appended / r.seconds;
 const describe = (r: AppendRun) =>
-  `${r.appended} observations in ${r.working.toFixed(1)} s = ${rate({ appended: r.appended, seconds: r.working }).toFixed(0)}/s (new components ${rate(r.first).toFixed(0)}/s, known ones ${rate(r.later).toFixed(0)}/s)`;
+  `${r.appended} observations in ${r.working.toFixed(1)} s = ${rate({ appended: r.appended, seconds: r.working }).toFixed(0)}/s (new components ${rate(r.first).toFixed(0)}/s${r.later.appended > 0 ? `, known ones ${rate(r.later).toFixed(0)}/s` : ''})`;
 const one = await appendWith(1, `tput${run}a-`, THROUGHPUT_COMPONENTS, 2);
 console.log(`append, one sequencer, 1 worker:  ${describe(one)}`);
 const two = await appendWith(2, `tput${run}b-`, THROUGHPUT_COMPONENTS, 2);
