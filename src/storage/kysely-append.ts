@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Census, NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
-import type { NewObservation, Observation } from '../domain/observation.js';
+import type { NewObservation, Observation, SeriesEntry } from '../domain/observation.js';
+import { isAsserted } from '../domain/state.js';
 import { EMPTY_ROOT, leafHash } from '../notary/hash.js';
 import { inLeafOrder } from '../notary/leaf.js';
 import type { HeadBlock } from '../notary/head.js';
@@ -73,7 +74,14 @@ export function appendLeaves(
     );
     const series = new Map<
       number,
-      { held: SeriesRow | null; known: Set<string>; leaves: Set<number>; added: Observation[] }
+      {
+        held: SeriesRow | null;
+        known: Set<string>;
+        leaves: Set<number>;
+        added: Observation[];
+        /** The last asserted reading so far in leaf order: the "from" of a state change. */
+        lastAsserted: SeriesEntry | null;
+      }
     >();
     const seriesOf = (componentId: number) => {
       let s = series.get(componentId);
@@ -85,6 +93,7 @@ export function appendLeaves(
           known: new Set(entries.map((e) => observedKey(e.observation_date, e.corrects !== null))),
           leaves: new Set(entries.map((e) => e.leaf_index)),
           added: [],
+          lastAsserted: entries.findLast((e) => isAsserted(e.state)) ?? null,
         };
         series.set(componentId, s);
       }
@@ -92,6 +101,8 @@ export function appendLeaves(
     };
     const rows = {
       blocks: [] as BlockLeaf[],
+      /** For each leaf, its component's previous asserted reading when the leaf changes its state. */
+      previous: [] as (SeriesEntry | null)[],
       tree_nodes: [] as Database['tree_nodes'][],
       census: [] as Database['census'][],
       /** The batch's latest census read of each component, for census_latest. */
@@ -146,10 +157,16 @@ export function appendLeaves(
           rows.tree_nodes.push({ level: coord.level, idx: coord.index, hash: nodeHash });
       }
       rows.blocks.push({ bytes, logged_at: loggedAt });
+      let previous: SeriesEntry | null = null;
       if ('observation' in entry.record) {
         const o = { ...entry.record.observation, evidence: inLeafOrder(entry.record.observation.evidence) };
         const observation = { ...o, leaf_index: index };
-        seriesOf(componentId).added.push(observation);
+        const s = seriesOf(componentId);
+        if (isAsserted(o.state)) {
+          if (s.lastAsserted !== null && s.lastAsserted.state !== o.state) previous = s.lastAsserted;
+          s.lastAsserted = { leaf_index: index, observation_date: o.observation_date, state: o.state, corrects: null };
+        }
+        s.added.push(observation);
         result.observations.push(observation);
       } else if ('census' in entry.record) {
         const c = { ...entry.record.census, evidence: inLeafOrder(entry.record.census.evidence) };
@@ -185,9 +202,10 @@ export function appendLeaves(
           result.key_sets.push({ ...k.full, digest: k.digest, leaf_index: index });
         }
       }
+      rows.previous.push(previous);
     }
 
-    await writeBlocks(trx, startSize, rows.blocks);
+    await writeBlocks(trx, startSize, rows.blocks, rows.previous);
     const seriesRows: Database['series'][] = [];
     for (const [componentId, s] of series)
       if (s.added.length > 0) seriesRows.push(extendedSeriesRow(componentId, s.held, s.added));

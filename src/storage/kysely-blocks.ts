@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { SeriesEntry } from '../domain/observation.js';
 import { leafHash, type Hash } from '../notary/hash.js';
+import { decodeBlockChanges, encodeBlockChanges, type BlockChange } from './block-changes.js';
 import { merkleTreeHash, type NodeCoord } from '../notary/merkle.js';
 import { BLOCK_LEVEL, blockOf, decodeBlock, encodeBlock, LEAVES_PER_BLOCK, type BlockLeaf } from './leaf-block.js';
 import type { Database } from './schema.js';
@@ -60,32 +62,75 @@ export function storedLeaf(leaf: BlockLeaf & { index: number }): StoredLeaf {
 
 /**
  * Writes leaves appended after `startSize` leaves: the last block, when it was not full, is
- * rewritten with the first of them, and the rest fill new blocks.
+ * rewritten with the first of them, and the rest fill new blocks. `previous[i]` is, when leaf i
+ * changes its component's state, the component's last asserted reading before it (block-changes.ts);
+ * null leaves the blocks' changes unknown (migration 11, which runs before the column exists).
  */
-export async function writeBlocks(trx: Transaction<Database>, startSize: number, leaves: BlockLeaf[]): Promise<void> {
+export async function writeBlocks(
+  trx: Transaction<Database>,
+  startSize: number,
+  leaves: BlockLeaf[],
+  previous: (SeriesEntry | null)[] | null,
+): Promise<void> {
   if (leaves.length === 0) return;
   let pending = leaves;
   let block = blockOf(startSize).block;
-  const rows: Database['leaf_blocks'][] = [];
+  const rows: (Omit<Database['leaf_blocks'], 'changes'> & { changes?: Uint8Array | null })[] = [];
   const { slot } = blockOf(startSize);
+  const changesFrom = (first: number, count: number, slotOffset: number): BlockChange[] => {
+    const changes: BlockChange[] = [];
+    for (let i = 0; i < count; i++) {
+      const before = previous![first + i];
+      if (before) changes.push({ slot: slotOffset + i, previous: before });
+    }
+    return changes;
+  };
+  let taken = 0;
   if (slot > 0) {
     const held = (await readBlocks(trx, [block])).get(block);
     if (!held || held.length !== slot)
       throw new LogInvariantError(`block ${block} should hold ${slot} leaves before leaf ${startSize}`);
-    const filled = [...held, ...pending.slice(0, LEAVES_PER_BLOCK - slot)];
-    pending = pending.slice(LEAVES_PER_BLOCK - slot);
-    rows.push({ block, size: filled.length, bytes: encodeBlock(filled) });
+    const heldChanges =
+      previous &&
+      (await trx.selectFrom('leaf_blocks').select('changes').where('block', '=', block).executeTakeFirstOrThrow())
+        .changes;
+    const count = Math.min(LEAVES_PER_BLOCK - slot, pending.length);
+    const filled = [...held, ...pending.slice(0, count)];
+    rows.push({
+      block,
+      size: filled.length,
+      bytes: encodeBlock(filled),
+      // Unknown for the leaves held stays unknown for the whole block: the feed reads it the long way.
+      ...(previous && {
+        changes: heldChanges
+          ? encodeBlockChanges([...decodeBlockChanges(heldChanges), ...changesFrom(0, count, slot)])
+          : null,
+      }),
+    });
+    pending = pending.slice(count);
+    taken = count;
     block++;
   }
   for (let i = 0; i < pending.length; i += LEAVES_PER_BLOCK) {
     const part = pending.slice(i, i + LEAVES_PER_BLOCK);
-    rows.push({ block: block++, size: part.length, bytes: encodeBlock(part) });
+    rows.push({
+      block: block++,
+      size: part.length,
+      bytes: encodeBlock(part),
+      ...(previous && { changes: encodeBlockChanges(changesFrom(taken + i, part.length, 0)) }),
+    });
   }
   for (let i = 0; i < rows.length; i += BLOCKS_PER_QUERY) {
     await trx
       .insertInto('leaf_blocks')
       .values(rows.slice(i, i + BLOCKS_PER_QUERY))
-      .onConflict((oc) => oc.column('block').doUpdateSet({ size: sql`excluded.size`, bytes: sql`excluded.bytes` }))
+      .onConflict((oc) =>
+        oc.column('block').doUpdateSet({
+          size: sql`excluded.size`,
+          bytes: sql`excluded.bytes`,
+          ...(previous && { changes: sql`excluded.changes` }),
+        }),
+      )
       .execute();
   }
 }

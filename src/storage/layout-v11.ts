@@ -65,6 +65,7 @@ async function copyBlocks(trx: Trx, from: number, until: number): Promise<void> 
     trx,
     from,
     rows.map((r) => ({ bytes: new Uint8Array(r.bytes), logged_at: r.logged_at })),
+    null,
   );
 }
 

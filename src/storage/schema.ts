@@ -33,7 +33,8 @@ export interface Database {
     dependents: number | null;
   };
   /** Leaves [block × LEAVES_PER_BLOCK, … + size), compressed together (leaf-block.ts). */
-  leaf_blocks: { block: number; size: number; bytes: Uint8Array };
+  /** changes: the block's state changes (block-changes.ts); NULL when not known. */
+  leaf_blocks: { block: number; size: number; bytes: Uint8Array; changes: Uint8Array | null };
   /** Stored perfect subtrees from level STORED_NODE_LEVEL up; lower ones are hashed from the leaves. */
   tree_nodes: { level: number; idx: number; hash: Uint8Array };
   heads: {

@@ -199,4 +199,13 @@ export const postgresMigrations: Migration[] = [
       `CREATE TABLE follow_leases (registry text PRIMARY KEY, holder text NOT NULL, until text NOT NULL)`,
     ],
   },
+  {
+    version: 15,
+    name: 'change feed: each leaf block lists the state changes among its leaves',
+    statements: [
+      // A reading's "from" is fixed when it is appended, so the append writes it down (block-changes.ts)
+      // and the feed skips blocks with none. NULL for blocks written before: read the long way.
+      `ALTER TABLE leaf_blocks ADD COLUMN changes bytea`,
+    ],
+  },
 ];
