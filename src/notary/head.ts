@@ -94,10 +94,14 @@ export function verifyHeadChain(
   heads: HeadBlock[],
   verifier: NoteVerifier | NoteVerifier[],
   origin: string,
-  options: { genesis?: boolean } = {},
+  options: {
+    genesis?: boolean;
+    /** A head already verified that the first of `heads` must follow: linked to, not checked again. */
+    after?: HeadBlock;
+  } = {},
 ): void {
   if (!Array.isArray(heads)) throw new HeadChainError('heads must be an array');
-  let prev: HeadBlock | undefined;
+  let prev: HeadBlock | undefined = options.after;
   heads.forEach((head, i) => {
     const fail = (msg: string, cause?: unknown): never => {
       throw new HeadChainError(
