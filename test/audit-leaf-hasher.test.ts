@@ -41,7 +41,7 @@ describe('the audit with leaf hashes from a second thread', () => {
         all.slice(at, at + size).map((bytes, i) => {
           if (at + i !== alter?.leaf) return bytes;
           const changed = new Uint8Array(bytes);
-          changed[changed.length - 2] ^= 1;
+          changed[changed.length - 2] = changed[changed.length - 2]! ^ 1;
           return changed;
         }),
       );
@@ -49,8 +49,9 @@ describe('the audit with leaf hashes from a second thread', () => {
     }
     return {
       checkpoint: head.checkpoint,
+      // A page at a time, as a source reading a file or a service hands them over.
       leaves: (async function* () {
-        yield* pages;
+        for (const page of pages) yield await Promise.resolve(page);
       })(),
       heads: storeLogSource(store, head).heads,
     };

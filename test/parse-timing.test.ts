@@ -35,7 +35,7 @@ function budgetPerMb(input: AdversarialInput): number {
 let worker: Worker;
 beforeAll(() => {
   // Under vitest the sources are TypeScript: the parse pool's from-source entry registers tsx, then loads this one.
-  worker = new Worker(new URL('../src/operations/parse-worker-from-source.mjs', import.meta.url), {
+  worker = new Worker(new URL('../src/thread-from-source.mjs', import.meta.url), {
     workerData: { entry: new URL('./support/parse-timing-worker.ts', import.meta.url).href },
     execArgv: [],
     resourceLimits: { maxYoungGenerationSizeMb: PARSE_YOUNG_GENERATION_MB },

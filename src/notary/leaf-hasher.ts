@@ -2,10 +2,7 @@ import { Worker } from 'node:worker_threads';
 
 // Under vitest or tsx the sources are TypeScript: the thread registers tsx, then loads its .ts entry.
 const fromSource = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(
-  fromSource ? './leaf-hash-worker-from-source.mjs' : './leaf-hash-worker.js',
-  import.meta.url,
-);
+const WORKER_URL = new URL(fromSource ? '../thread-from-source.mjs' : './leaf-hash-worker.js', import.meta.url);
 const WORKER_DATA = fromSource ? { entry: new URL('./leaf-hash-worker.ts', import.meta.url).href } : undefined;
 
 /**

@@ -80,7 +80,7 @@ export const PARSE_YOUNG_GENERATION_MB = 16;
 
 // Under vitest or tsx the sources are TypeScript: the worker registers tsx, then loads its .ts entry.
 const fromSource = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(fromSource ? './parse-worker-from-source.mjs' : './parse-worker.js', import.meta.url);
+const WORKER_URL = new URL(fromSource ? '../thread-from-source.mjs' : './parse-worker.js', import.meta.url);
 const WORKER_DATA = fromSource ? { entry: new URL('./parse-worker.ts', import.meta.url).href } : undefined;
 
 /** How parses ended, as the operator's metrics count them (read when scraped). */
