@@ -14,7 +14,7 @@ import { componentIdsOf, componentKey } from './kysely-components.js';
 import { toHead } from './kysely-read.js';
 import { extendedSeriesRow, readSeriesRows, writeSeriesRows, type SeriesRow } from './kysely-series.js';
 import type { Database } from './schema.js';
-import { decodeEntries } from './series-entries.js';
+import { HeldSeries } from './series-entries.js';
 import {
   DuplicateObservationError,
   KeySetConflictError,
@@ -76,6 +76,9 @@ export function appendLeaves(
       number,
       {
         held: SeriesRow | null;
+        /** The held row, asked from its bytes: the reading dates and leaves it lists. */
+        asked: HeldSeries;
+        /** The (date, correction) keys and leaves this batch adds. */
         known: Set<string>;
         leaves: Set<number>;
         added: Observation[];
@@ -87,14 +90,8 @@ export function appendLeaves(
       let s = series.get(componentId);
       if (!s) {
         const row = held.get(componentId) ?? null;
-        const entries = row ? decodeEntries(row.entries, row.corrections) : [];
-        s = {
-          held: row,
-          known: new Set(entries.map((e) => observedKey(e.observation_date, e.corrects !== null))),
-          leaves: new Set(entries.map((e) => e.leaf_index)),
-          added: [],
-          lastAsserted: entries.findLast((e) => isAsserted(e.state)) ?? null,
-        };
+        const asked = new HeldSeries(row?.entries ?? null);
+        s = { held: row, asked, known: new Set(), leaves: new Set(), added: [], lastAsserted: asked.lastAsserted() };
         series.set(componentId, s);
       }
       return s;
@@ -133,9 +130,10 @@ export function appendLeaves(
         const o = entry.record.observation;
         const s = seriesOf(componentId);
         const key = observedKey(o.observation_date, o.corrects !== null);
-        if (s.known.has(key)) throw new DuplicateObservationError(o.component, o.observation_date, o.corrects !== null);
+        if (s.known.has(key) || s.asked.hasReading(o.observation_date, o.corrects !== null))
+          throw new DuplicateObservationError(o.component, o.observation_date, o.corrects !== null);
         s.known.add(key);
-        if (o.corrects !== null && !s.leaves.has(o.corrects)) {
+        if (o.corrects !== null && !s.leaves.has(o.corrects) && !s.asked.hasLeaf(o.corrects)) {
           throw new LogInvariantError(
             `a correction must point at an earlier observation of the same component; leaf ${o.corrects} is not one`,
           );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SeriesEntry } from '../domain/observation.js';
 import { isAsserted, STATES } from '../domain/state.js';
 import { addDays } from '../domain/calendar.js';
-import { assertedBefore, decodeEntries, encodeEntries } from './series-entries.js';
+import { assertedBefore, decodeEntries, encodeEntries, HeldSeries } from './series-entries.js';
 
 /** The change feed's "from" worked out the long way: decode every reading, walk back from the leaf. */
 function naive(series: SeriesEntry[], leaf: number): SeriesEntry | null | undefined {
@@ -43,5 +43,44 @@ describe('assertedBefore', () => {
     const { entries } = encodeEntries(series);
     expect(assertedBefore(entries, 40)).toEqual(series[0]);
     expect(assertedBefore(entries, 3)).toBeNull();
+  });
+});
+
+describe('HeldSeries: what an append asks of a held row, from its bytes', () => {
+  it('answers as decoding the whole row does: dates held, leaves listed, the last asserted reading', () => {
+    let seed = 11;
+    const next = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    for (let s = 0; s < 200; s++) {
+      const series: SeriesEntry[] = [];
+      let leaf = next(50);
+      let date = '2024-01-01';
+      for (let i = 0, n = next(40); i < n; i++) {
+        leaf += 1 + next(5_000);
+        date = addDays(date, next(2));
+        const correction = i > 0 && next(4) === 0;
+        series.push({
+          leaf_index: leaf,
+          observation_date: date,
+          state: STATES[next(STATES.length)]!,
+          corrects: correction ? series[i - 1]!.leaf_index : null,
+        });
+      }
+      const { entries, corrections } = encodeEntries(series);
+      const held = new HeldSeries(series.length > 0 ? entries : null);
+      for (let d = 0; d < 60; d++) {
+        const day = addDays('2024-01-01', d);
+        for (const correction of [false, true])
+          expect(held.hasReading(day, correction)).toBe(
+            decodeEntries(entries, corrections).some(
+              (e) => e.observation_date === day && (e.corrects !== null) === correction,
+            ),
+          );
+      }
+      for (let l = 0; l <= leaf + 1; l += 1 + next(300))
+        expect(held.hasLeaf(l)).toBe(series.some((e) => e.leaf_index === l));
+      for (const e of series) expect(held.hasLeaf(e.leaf_index)).toBe(true);
+      const last = series.findLast((e) => isAsserted(e.state));
+      expect(held.lastAsserted()).toEqual(last ? { ...last, corrects: null } : null);
+    }
   });
 });

@@ -171,3 +171,57 @@ export function assertedBefore(entries: Uint8Array, leaf: number): SeriesEntry |
   }
   return null;
 }
+
+/**
+ * What an append asks of a component's held series, answered from the row's bytes without
+ * decoding it: a component read daily for years has thousands of entries, and building an object
+ * for each on every append would make an append cost grow with the component's age.
+ */
+export class HeldSeries {
+  private readonly buf: Buffer;
+
+  constructor(entries: Uint8Array | null) {
+    this.buf = entries ? Buffer.from(entries.buffer, entries.byteOffset, entries.byteLength) : Buffer.alloc(0);
+    if (this.buf.length % ENTRY_BYTES !== 0) throw new LogInvariantError('a series row has a broken entry');
+  }
+
+  /** Whether a reading dated `date`, a correction or not, is held. */
+  hasReading(date: string, correction: boolean): boolean {
+    const day = dayNumber(date);
+    for (let at = 0; at < this.buf.length; at += ENTRY_BYTES)
+      if (this.buf.readUInt16BE(at + 6) === day && (this.buf[at + 9]! & CORRECTION ? true : false) === correction)
+        return true;
+    return false;
+  }
+
+  /** Whether the row lists `leaf`: entries are in leaf order, so a binary search. */
+  hasLeaf(leaf: number): boolean {
+    let lo = 0;
+    let hi = this.buf.length / ENTRY_BYTES - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const l = this.buf.readUIntBE(mid * ENTRY_BYTES, 6);
+      if (l === leaf) return true;
+      if (l < leaf) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  /** The last asserted reading the row holds (its "corrects" not read: not asked), or null. */
+  lastAsserted(): SeriesEntry | null {
+    for (let at = this.buf.length - ENTRY_BYTES; at >= 0; at -= ENTRY_BYTES) {
+      const state = STATE_CODES[this.buf[at + 8]!];
+      if (state === undefined)
+        throw new LogInvariantError(`a series row names an unknown state code ${this.buf[at + 8]}`);
+      if (state === 'not_observed' || state === 'unknown-stale') continue;
+      return {
+        leaf_index: this.buf.readUIntBE(at, 6),
+        observation_date: dateOfDay(this.buf.readUInt16BE(at + 6)),
+        state,
+        corrects: null,
+      };
+    }
+    return null;
+  }
+}
