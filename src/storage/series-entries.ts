@@ -42,8 +42,17 @@ export function dayNumber(date: string): number {
   return day;
 }
 
+// Dates by day number, made once each: an uncached read decodes every reading of its component's
+// series, and formatting a Date for each was a few percent of the read. At most 65,536 of them.
+const DATES = new Map<number, string>();
+
 function dateOfDay(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  let date = DATES.get(day);
+  if (date === undefined) {
+    date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    DATES.set(day, date);
+  }
+  return date;
 }
 
 /** The entries (and corrections, when any) of `readings`, in the order given. */
