@@ -62,7 +62,11 @@ const feedOf = (changes: StateChange[]) => changes.map((c): [number, string, str
 
 describe.each(backends)('change feed from block change lists on %s', (_name, open, forgetLists) => {
   it('property: gives the model’s changes, with every list known and with some forgotten', async () => {
-    const step = fc.record({ repo: fc.nat(4), state: fc.constantFrom(...STATES.filter((s) => s !== 'unknown-stale')), correct: fc.boolean() });
+    const step = fc.record({
+      repo: fc.nat(4),
+      state: fc.constantFrom(...STATES.filter((s) => s !== 'unknown-stale')),
+      correct: fc.boolean(),
+    });
     await fc.assert(
       fc.asyncProperty(
         fc.array(step, { minLength: 1, maxLength: 70 }),
