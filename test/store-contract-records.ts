@@ -324,6 +324,21 @@ export function storeRecordsContract(backend: 'sqlite' | 'postgres', open: () =>
       expect(await other.treeSize()).toBe(1);
     });
 
+    it('refuses a batch with an observation no leaf can hold by rejecting, and writes none of it', async () => {
+      await store.initialiseLog(notary.seal);
+      const bad = githubObservation('acme/bad', '2025-01-01', 'alive', {
+        evidence: { http_status: 200, ratio: 0.5 },
+      });
+      // Leaves are made before the sequencer's lock: a refusal must still come as a rejection.
+      const appending = store.appendObservations(
+        [githubObservation('acme/good', '2025-01-01', 'alive'), bad],
+        notary.seal,
+      );
+      await expect(appending).rejects.toThrow(/whole number/);
+      expect(await store.treeSize()).toBe(0);
+      expect((await store.seriesAt({ kind: 'github', id: 'acme/good' }, '2025-01-02')).series).toEqual([]);
+    });
+
     it('lists state changes in log order within a window: not_observed is a gap, a first reading no change', async () => {
       await store.initialiseLog(notary.seal);
       const a = 'acme/widget';

@@ -81,8 +81,9 @@ export class KyselyStore implements Store {
     return initialiseLog(this.db, this.backend, seal);
   }
 
-  appendObservations(observations: NewObservation[], seal: HeadSealer): Promise<AppendResult> {
-    return appendLeaves(
+  // async: a leaf refused while it is made rejects the append, as it did when made under the lock.
+  async appendObservations(observations: NewObservation[], seal: HeadSealer): Promise<AppendResult> {
+    return await appendLeaves(
       this.db,
       this.backend,
       // Each leaf is checked and made before the sequencer's lock, but for its logged_at: appends from
@@ -102,8 +103,8 @@ export class KyselyStore implements Store {
     );
   }
 
-  appendCensus(census: NewCensus[], seal: HeadSealer): Promise<AppendResult> {
-    return appendLeaves(
+  async appendCensus(census: NewCensus[], seal: HeadSealer): Promise<AppendResult> {
+    return await appendLeaves(
       this.db,
       this.backend,
       census.map((c) => ({ record: { census: c }, logged_at: null, bytes: leafAwaitingLoggedAt(censusLeafBody(c)) })),
