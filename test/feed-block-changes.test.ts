@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../src/domain/calendar.js';
 import type { NewObservation } from '../src/domain/observation.js';
 import { isAsserted, STATES, type State } from '../src/domain/state.js';
+import { openSqliteDatabase } from '../src/storage/sqlite/driver.js';
 import type { StateChange } from '../src/storage/store.js';
 import { githubObservation, postgresTestStore, sqliteTestStore, testNotary, type TestStore } from './support/record.js';
 
@@ -20,7 +20,8 @@ const backends: [string, () => Promise<TestStore>, (t: TestStore, blocks: number
     'sqlite',
     sqliteTestStore,
     (t, blocks) => {
-      const db = new Database(t.url.slice('sqlite:'.length));
+      // The driver this runtime should use (better-sqlite3 12 aborts Node 24 when V8 collects a statement).
+      const db = openSqliteDatabase(t.url.slice('sqlite:'.length));
       const forget = db.prepare('UPDATE leaf_blocks SET changes = NULL WHERE block = ?');
       for (const block of blocks) forget.run(block);
       db.close();
