@@ -11,6 +11,19 @@ import {
   leafAwaitingLoggedAt,
 } from './leaf.js';
 
+/** Any JSON value a leaf may hold: integers only, no floats. */
+const jsonValue = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.maxSafeInteger(),
+    fc.string({ unit: 'grapheme' }),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.string({ unit: 'grapheme' }), tie('value'), { maxKeys: 4 }),
+  ),
+})).value;
+
 const JCS = new URL('../../test/vectors/json-canonicalization/testdata/', import.meta.url);
 const read = (p: string) => readFileSync(new URL(p, JCS));
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
@@ -127,19 +140,8 @@ describe('decodeLeaf / isCanonicalLeaf', () => {
   });
 
   it('property: encodeLeaf output is always canonical and decodes to an equal record', () => {
-    const safeJson = fc.letrec((tie) => ({
-      value: fc.oneof(
-        { depthSize: 'small' },
-        fc.constant(null),
-        fc.boolean(),
-        fc.maxSafeInteger(),
-        fc.string({ unit: 'grapheme' }),
-        fc.array(tie('value'), { maxLength: 4 }),
-        fc.dictionary(fc.string({ unit: 'grapheme' }), tie('value'), { maxKeys: 4 }),
-      ),
-    })).value;
     fc.assert(
-      fc.property(safeJson, (v) => {
+      fc.property(jsonValue, (v) => {
         const bytes = encodeLeaf(v);
         expect(isCanonicalLeaf(bytes)).toBe(true);
         expect(decodeLeaf(bytes)).toEqual(JSON.parse(JSON.stringify(v)));
@@ -150,17 +152,6 @@ describe('decodeLeaf / isCanonicalLeaf', () => {
 });
 
 describe('leafAwaitingLoggedAt: the leaf made before the sequencer lock, its logged_at put in under it', () => {
-  const value = fc.letrec((tie) => ({
-    value: fc.oneof(
-      { depthSize: 'small' },
-      fc.constant(null),
-      fc.boolean(),
-      fc.maxSafeInteger(),
-      fc.string({ unit: 'grapheme' }),
-      fc.array(tie('value'), { maxLength: 3 }),
-      fc.dictionary(fc.string({ unit: 'grapheme' }), tie('value'), { maxKeys: 3 }),
-    ),
-  })).value;
   // Keys on both sides of "logged_at" in code-unit order, and some a code unit away from it.
   const key = fc.oneof(
     fc.string({ unit: 'grapheme' }),
@@ -179,7 +170,7 @@ describe('leafAwaitingLoggedAt: the leaf made before the sequencer lock, its log
       '_type',
     ),
   );
-  const record = fc.dictionary(key, value, { maxKeys: 8 }).filter((r) => !Object.hasOwn(r, 'logged_at'));
+  const record = fc.dictionary(key, jsonValue, { maxKeys: 8 }).filter((r) => !Object.hasOwn(r, 'logged_at'));
   const instant = fc.oneof(
     fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
     fc.string({ unit: 'grapheme' }),

@@ -115,25 +115,15 @@ export function encodeBlock(leaves: BlockLeaf[]): Uint8Array {
 }
 
 export function decodeBlock(stored: Uint8Array): BlockLeaf[] {
-  if (stored[0] !== FORMAT_1) throw new LogInvariantError(`a leaf block has unknown format ${stored[0]}`);
-  const raw = inflateRawSync(stored.subarray(1), { dictionary: DICTIONARY_1 });
-  const size = raw.readUInt16BE(0);
-  let at = 2 + 2 * size;
-  const stamps: string[] = [];
-  for (let i = 0; i < size; i++) {
+  const { raw, leaves } = openBlock(stored);
+  let at = 2 + 2 * leaves.length;
+  return leaves.map((bytes) => {
     const length = raw[at]!;
-    stamps.push(raw.toString('latin1', at + 1, at + 1 + length));
+    const logged_at = raw.toString('latin1', at + 1, at + 1 + length);
     at += 1 + length;
-  }
-  const leaves: BlockLeaf[] = [];
-  for (let i = 0; i < size; i++) {
-    const length = raw.readUInt16BE(2 + 2 * i);
     // A copy, not a view: a caller may keep one leaf, and a view would keep the whole block alive.
-    leaves.push({ bytes: new Uint8Array(raw.subarray(at, at + length)), logged_at: stamps[i]! });
-    at += length;
-  }
-  if (at !== raw.length) throw new LogInvariantError('a leaf block is longer than the leaves it lists');
-  return leaves;
+    return { bytes: new Uint8Array(bytes), logged_at };
+  });
 }
 
 /**
@@ -142,17 +132,22 @@ export function decodeBlock(stored: Uint8Array): BlockLeaf[] {
  * whole block alive, so this is for leaves used and let go, not kept.
  */
 export function decodeBlockBytes(stored: Uint8Array): Uint8Array[] {
+  return openBlock(stored).leaves;
+}
+
+/** A block decompressed, and its leaves as views into it. */
+function openBlock(stored: Uint8Array): { raw: Buffer; leaves: Buffer[] } {
   if (stored[0] !== FORMAT_1) throw new LogInvariantError(`a leaf block has unknown format ${stored[0]}`);
   const raw = inflateRawSync(stored.subarray(1), { dictionary: DICTIONARY_1 });
   const size = raw.readUInt16BE(0);
   let at = 2 + 2 * size;
   for (let i = 0; i < size; i++) at += 1 + raw[at]!;
-  const leaves: Uint8Array[] = [];
+  const leaves: Buffer[] = [];
   for (let i = 0; i < size; i++) {
     const length = raw.readUInt16BE(2 + 2 * i);
     leaves.push(raw.subarray(at, at + length));
     at += length;
   }
   if (at !== raw.length) throw new LogInvariantError('a leaf block is longer than the leaves it lists');
-  return leaves;
+  return { raw, leaves };
 }

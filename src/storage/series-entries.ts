@@ -150,21 +150,30 @@ export function latestLeaf(entries: Uint8Array): number | null {
  */
 export function assertedBefore(entries: Uint8Array, leaf: number): SeriesEntry | null | undefined {
   const buf = Buffer.from(entries.buffer, entries.byteOffset, entries.byteLength);
+  const at = entryOfLeaf(buf, leaf);
+  return at < 0 ? undefined : lastAssertedBefore(buf, at);
+}
+
+/** The place of `leaf`'s entry in a row, or -1: entries are in leaf order, so a binary search. */
+function entryOfLeaf(buf: Buffer, leaf: number): number {
   let lo = 0;
   let hi = Math.floor(buf.length / ENTRY_BYTES) - 1;
-  let at = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const l = buf.readUIntBE(mid * ENTRY_BYTES, 6);
-    if (l === leaf) {
-      at = mid;
-      break;
-    }
+    if (l === leaf) return mid;
     if (l < leaf) lo = mid + 1;
     else hi = mid - 1;
   }
-  if (at < 0) return undefined;
-  for (let i = at - 1; i >= 0; i--) {
+  return -1;
+}
+
+/**
+ * The last asserted entry of a row before entry `end` (not_observed and unknown-stale ones
+ * skipped), decoded alone; its corrects is not read (null): neither the feed nor an append asks.
+ */
+function lastAssertedBefore(buf: Buffer, end: number): SeriesEntry | null {
+  for (let i = end - 1; i >= 0; i--) {
     const state = STATE_CODES[buf[i * ENTRY_BYTES + 8]!];
     if (state === undefined)
       throw new LogInvariantError(`a series row names an unknown state code ${buf[i * ENTRY_BYTES + 8]}`);
@@ -174,7 +183,6 @@ export function assertedBefore(entries: Uint8Array, leaf: number): SeriesEntry |
       leaf_index: buf.readUIntBE(o, 6),
       observation_date: dateOfDay(buf.readUInt16BE(o + 6)),
       state,
-      // The change feed does not ask what an earlier reading corrected.
       corrects: null,
     };
   }
@@ -203,34 +211,13 @@ export class HeldSeries {
     return false;
   }
 
-  /** Whether the row lists `leaf`: entries are in leaf order, so a binary search. */
+  /** Whether the row lists `leaf`. */
   hasLeaf(leaf: number): boolean {
-    let lo = 0;
-    let hi = this.buf.length / ENTRY_BYTES - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const l = this.buf.readUIntBE(mid * ENTRY_BYTES, 6);
-      if (l === leaf) return true;
-      if (l < leaf) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
+    return entryOfLeaf(this.buf, leaf) >= 0;
   }
 
   /** The last asserted reading the row holds (its "corrects" not read: not asked), or null. */
   lastAsserted(): SeriesEntry | null {
-    for (let at = this.buf.length - ENTRY_BYTES; at >= 0; at -= ENTRY_BYTES) {
-      const state = STATE_CODES[this.buf[at + 8]!];
-      if (state === undefined)
-        throw new LogInvariantError(`a series row names an unknown state code ${this.buf[at + 8]}`);
-      if (state === 'not_observed' || state === 'unknown-stale') continue;
-      return {
-        leaf_index: this.buf.readUIntBE(at, 6),
-        observation_date: dateOfDay(this.buf.readUInt16BE(at + 6)),
-        state,
-        corrects: null,
-      };
-    }
-    return null;
+    return lastAssertedBefore(this.buf, this.buf.length / ENTRY_BYTES);
   }
 }
