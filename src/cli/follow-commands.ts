@@ -2,7 +2,7 @@ import type { Config } from '../config/config.js';
 import { FOLLOWED_REGISTRIES, type FollowedRegistry } from '../followers/follower.js';
 import { createFollower } from '../followers/followers.js';
 import type { PassSummary } from '../followers/follow-pass.js';
-import { startFollowing, type Following } from '../observer/follow-loop.js';
+import { followOnce, startFollowing, type Following } from '../observer/follow-loop.js';
 import type { Clock } from '../operations/deps.js';
 import { followStatus, type FollowerStatus } from '../operations/follow.js';
 import type { Store } from '../storage/store.js';
@@ -23,7 +23,16 @@ export function startConfiguredFollowing(
   },
 ): Following | null {
   if (config.follow.registries.length === 0) return null;
-  const followers = config.follow.registries.map((registry) =>
+  return startFollowing(deps, configuredFollowers(config, deps), report);
+}
+
+/** One pass of each of TENDED_FOLLOW's followers (`observe --once`); empty when none is followed. */
+export function followConfiguredOnce(config: Config, deps: { store: Store; clock: Clock; budgets?: UpstreamBudgets }) {
+  return followOnce(deps, configuredFollowers(config, deps));
+}
+
+function configuredFollowers(config: Config, deps: { clock: Clock; budgets?: UpstreamBudgets }) {
+  return config.follow.registries.map((registry) =>
     createFollower(registry, {
       urls: config.follow.feeds,
       userAgent: USER_AGENT,
@@ -33,7 +42,6 @@ export function startConfiguredFollowing(
       ...(deps.budgets ? { budgets: deps.budgets } : {}),
     }),
   );
-  return startFollowing(deps, followers, report);
 }
 
 /** `tended follow status [--json]`: each followed registry's cursor, lag, faults, backfill and reads today. */

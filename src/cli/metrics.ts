@@ -282,7 +282,7 @@ export function watchFollowers(metrics: ServiceMetrics, statuses: () => Promise<
   );
   gauge(
     'tended_follow_faults_total',
-    'Contiguity faults each follower met (a cursor that regressed, a window it fell out of, a resync), since it was first followed.',
+    'Faults each follower met (a cursor that regressed, a window it fell out of, a resync, a page larger than asked for, a cursor that does not move on), since it was first followed.',
     (f) => f.faults_seen,
   );
   gauge('tended_follow_held', 'Packages held for each followed registry.', (f) => f.backfill.listed);
@@ -291,8 +291,10 @@ export function watchFollowers(metrics: ServiceMetrics, statuses: () => Promise<
     'Packages of each followed registry read at least once: the first backfill is done when this equals tended_follow_held.',
     (f) => f.backfill.read_once,
   );
-  gauge('tended_follow_failing', '1 while this process’s last pass of a follower ended in an error, else 0.', (f) =>
-    f.status === 'failing' ? 1 : 0,
+  gauge(
+    'tended_follow_failing',
+    '1 while a follower is failing (this process’s last pass ended in an error, or its last fault is an answer it refused and no contiguous read came since), else 0.',
+    (f) => (f.status === 'failing' ? 1 : 0),
   );
   new Gauge({
     name: 'tended_follow_reads_today',

@@ -7,8 +7,9 @@ import { observeDue, observeNamed, type PassReport } from '../operations/observe
 import { RETRY_AFTER_FAILED_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
 import type { CliWiring } from './wiring.js';
+import type { PassSummary } from '../followers/follow-pass.js';
 import { Progress } from './progress.js';
-import { startConfiguredFollowing } from './follow-commands.js';
+import { followConfiguredOnce, startConfiguredFollowing } from './follow-commands.js';
 
 /** `tended watch add|remove|list [KIND ID…]`: what the schedule reads once a day. */
 export async function watchCommand(config: Config, wiring: CliWiring, args: string[]): Promise<number> {
@@ -60,6 +61,12 @@ export async function observeCommand(
     if (refs.length > 0) {
       printReport(wiring, await observeNamed(deps, refs, PASS_OPTIONS.concurrency));
     } else if (once) {
+      // TENDED_FOLLOW's feeds first, as serve's followers would have read them: what they make due is read now.
+      for (const r of await followConfiguredOnce(config, deps))
+        if (r.error !== null) wiring.stderr.write(`tended: ${r.registry} follower pass failed: ${r.error}\n`);
+        else if (r.summary === null)
+          wiring.stderr.write(`tended: ${r.registry} is followed by another process now; its pass is left to it\n`);
+        else wiring.stderr.write(`tended: ${r.registry} ${describePass(r.summary)}\n`);
       printReport(
         wiring,
         await observeDue(deps, {
@@ -86,6 +93,10 @@ export async function observeCommand(
       });
       // TENDED_FOLLOW's followers feed this worker's watch list; one process of the deployment follows each registry.
       const following = startConfiguredFollowing(config, deps, {
+        // What a feed made due is read now, not at the next period (as in serve).
+        onPass: (_registry, summary) => {
+          if (summary.listed + summary.hints > 0) schedule.nudge();
+        },
         onError: (registry, error) =>
           wiring.stderr.write(
             `tended: ${registry} follower pass failed, trying again shortly: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -102,6 +113,11 @@ export async function observeCommand(
   } finally {
     await closeRecord(deps);
   }
+}
+
+function describePass(s: PassSummary): string {
+  const faults = s.faults.map((f) => `${f.kind}: ${f.detail}`).join('; ');
+  return `follower pass: ${s.batches} batch(es), ${s.listed} listed, ${s.hints} hinted${faults ? `; faults: ${faults}` : ''}`;
 }
 
 function printReport(wiring: CliWiring, report: PassReport): void {

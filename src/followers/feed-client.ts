@@ -10,8 +10,12 @@ import { HttpClient, type Answer, type FactsSpec } from '../upstreams/http.js';
 import type { ConditionalCache } from '../upstreams/source.js';
 import type { FollowedRegistry } from './follower.js';
 
-/** A feed that could not be read this time: nothing is assumed, the pass ends and the cursor stays. */
-export type Unreachable = { unreachable: string };
+/**
+ * A feed that could not be read this time: nothing is assumed, the pass ends and the cursor stays.
+ * `refused`: the answer was there but is one the follower will not follow on (a body past the
+ * page's cap is a page larger than asked for), a fault it reports and backs off from.
+ */
+export type Unreachable = { unreachable: string; refused?: 'oversized_page' };
 
 export function isUnreachable(x: unknown): x is Unreachable {
   return typeof x === 'object' && x !== null && 'unreachable' in x;
@@ -25,7 +29,10 @@ const FORGETFUL: ConditionalCache = {
 export interface FeedClientOptions {
   userAgent: string;
   timeoutMs: number;
-  /** The largest page or file read (default 256 MiB: PyPI's /simple/ and the crates.io dump at scale). */
+  /**
+   * The largest page or file read (default 256 MiB: PyPI's /simple/ and the crates.io dump at
+   * scale; FEED_BODY_CAPS is smaller for feeds whose pages are bounded by what they are asked).
+   */
   maxBodyBytes?: number;
   /** The clock rate-limit holds are measured by. */
   now?: () => number;
@@ -47,6 +54,13 @@ export const FEED_BUDGETS: Readonly<Record<FollowedRegistry, BudgetedUpstream>> 
   gem: 'rubygems',
   composer: 'packagistOrg',
 };
+
+/**
+ * A smaller cap where a feed's largest honest answer is known: npm's root and `_changes` pages of
+ * at most 10,000 rows (a row is an id of ≤ 214 characters and a rev: ~3 MB a page at worst).
+ * A body past it is refused before it is parsed: a page larger than asked for never fills memory.
+ */
+export const FEED_BODY_CAPS: Partial<Record<FollowedRegistry, number>> = { npm: 32 * 1024 * 1024 };
 
 export function createFeedClient(
   upstream: string,
@@ -75,7 +89,12 @@ export function parsedBy<F extends EvidenceValue>(name: string, parse: (body: un
 
 /** Why an answer is not one the follower can use, in a sentence for its status. */
 export function unreachableOf(answer: Exclude<Answer<unknown>, { kind: 'facts' }>): Unreachable {
-  if (answer.kind === 'unreachable')
-    return { unreachable: `${answer.url}: ${answer.reason} (${JSON.stringify(answer.evidence).slice(0, 200)})` };
+  if (answer.kind === 'unreachable') {
+    const unreachable = `${answer.url}: ${answer.reason} (${JSON.stringify(answer.evidence).slice(0, 200)})`;
+    // The client's own words for a body past its cap (upstreams/http.ts readCappedBody).
+    const error = answer.evidence['error'];
+    const tooLarge = typeof error === 'string' && /^the body is larger than \d+ bytes/.test(error);
+    return tooLarge ? { unreachable, refused: 'oversized_page' } : { unreachable };
+  }
   return { unreachable: `${answer.url}: HTTP ${answer.status} ${answer.text.slice(0, 120)}` };
 }

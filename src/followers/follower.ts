@@ -45,10 +45,33 @@ export type RelistReason = 'backfill' | 'periodic' | ContiguityFault;
  * the follower fell out of a window the feed keeps (Packagist's 24 hours, crates.io's RSS), the
  * feed said `resync`, or a file it read by offset was rebuilt (RubyGems' month).
  */
-export type ContiguityFault = 'head_regression' | 'cursor_regressed' | 'fell_out_of_window' | 'resync' | 'rebuilt';
+export const CONTIGUITY_FAULTS = [
+  'head_regression',
+  'cursor_regressed',
+  'fell_out_of_window',
+  'resync',
+  'rebuilt',
+] as const;
+export type ContiguityFault = (typeof CONTIGUITY_FAULTS)[number];
+
+export function isContiguityFault(reason: string): reason is ContiguityFault {
+  return (CONTIGUITY_FAULTS as readonly string[]).includes(reason);
+}
+
+/**
+ * An answer the follower refuses to follow on (DESIGN §8a "Feed health"): a page holding more rows
+ * than it asked for, or a position that would not move on. Re-listing cannot cure either (the same
+ * upstream answers it): the pass ends where it was, the follower says so, and backs off.
+ */
+export const REFUSED_FEED_FAULTS = ['oversized_page', 'stuck_cursor'] as const;
+export type RefusedFeedFault = (typeof REFUSED_FEED_FAULTS)[number];
+
+export function isRefusedFeedFault(kind: string): kind is RefusedFeedFault {
+  return (REFUSED_FEED_FAULTS as readonly string[]).includes(kind);
+}
 
 export interface FeedFault {
-  kind: ContiguityFault | 'late_insertion' | 'gap_pending' | 'unreachable';
+  kind: ContiguityFault | RefusedFeedFault | 'late_insertion' | 'gap_pending' | 'unreachable';
   /** One sentence an operator can act on. */
   detail: string;
   /** When it was seen (the follower's clock). */

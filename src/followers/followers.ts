@@ -2,7 +2,7 @@
 import { trimTrailing } from '../domain/text.js';
 import { createCratesFollower } from './cargo/follow.js';
 import { createComposerFollower } from './composer/follow.js';
-import { createFeedClient, FEED_BUDGETS, type FeedClientOptions } from './feed-client.js';
+import { createFeedClient, FEED_BODY_CAPS, FEED_BUDGETS, type FeedClientOptions } from './feed-client.js';
 import type { FeedUrls, FollowedRegistry, Follower } from './follower.js';
 import { createGemFollower } from './gem/follow.js';
 import { createGoFollower } from './golang/follow.js';
@@ -22,7 +22,14 @@ export interface FollowersOptions extends FeedClientOptions {
 
 export function createFollower(registry: FollowedRegistry, options: FollowersOptions): Follower {
   const base = trimTrailing(options.urls[registry], '/');
-  const client = createFeedClient(`${registry}-feed`, base, options, FEED_BUDGETS[registry]);
+  const cap = FEED_BODY_CAPS[registry];
+  const capped = cap !== undefined && (options.maxBodyBytes === undefined || options.maxBodyBytes > cap);
+  const client = createFeedClient(
+    `${registry}-feed`,
+    base,
+    capped ? { ...options, maxBodyBytes: cap } : options,
+    FEED_BUDGETS[registry],
+  );
   const common = {
     now: options.clock,
     ...(options.relistEveryDays && registry in options.relistEveryDays

@@ -9,6 +9,7 @@ import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { isUnreachable, type Unreachable } from './feed-client.js';
 import type {
   ChangeHint,
+  RefusedFeedFault,
   ContiguityFault,
   FeedFault,
   Follower,
@@ -26,6 +27,14 @@ export interface ListPage<L, F> {
   next: L | null;
   /** Where following starts, when the listing's own document says (PyPI's serial, a file's length). */
   followFrom?: F;
+  /** The rows the request asked for at most, and the rows the answer held (a feed with a page size). */
+  page?: PageCount;
+}
+
+/** A page's rows against the most its request asked for: more than asked is refused (REFUSED_FEED_FAULTS). */
+export interface PageCount {
+  asked: number;
+  rows: number;
 }
 
 export interface FollowStep<F> {
@@ -36,6 +45,7 @@ export interface FollowStep<F> {
   notes?: FeedFault[];
   /** A break the feed cannot be followed across: the registry is re-listed. */
   fault?: { kind: ContiguityFault; detail: string };
+  page?: PageCount;
 }
 
 export interface RegistryFeed<L, F> {
@@ -52,6 +62,11 @@ export interface RegistryFeed<L, F> {
   ): Promise<ListPage<L, F> | Unreachable>;
   /** The next feed step from `from`; `first` is the pass's first step (npm re-reads its window then). */
   follow(from: F, first: boolean): Promise<FollowStep<F> | Unreachable>;
+  /**
+   * What of a position must move for a step to be progress (default: all of it). npm's position
+   * also holds which seq of its window were seen, which a page that does not move on can change.
+   */
+  progressOf?(position: F): unknown;
 }
 
 type Cursor<L, F> =
@@ -70,9 +85,17 @@ export interface FollowerOptions {
   now?: () => Date;
   /** Re-list the whole registry this often though nothing broke (null: never). */
   relistEveryDays?: number | null;
+  /** Overrides MAX_BATCHES_PER_PASS (tests). */
+  maxBatches?: number;
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * The most batches one pass hands out: far more than any real backlog (npm's whole listing is
+ * ~400 pages), so only a feed that keeps answering "more" reaches it. The pass then ends where it
+ * is, committed, and the next one continues: a pass is never endless.
+ */
+export const MAX_BATCHES_PER_PASS = 5_000;
 
 export class RegistryFollower<L, F> implements Follower {
   readonly registry: FollowedRegistry;
@@ -99,7 +122,8 @@ export class RegistryFollower<L, F> implements Follower {
     }
     let first = true;
     let relisted = false;
-    for (;;) {
+    for (let batches = 1; ; batches++) {
+      if (batches > (this.options.maxBatches ?? MAX_BATCHES_PER_PASS)) return;
       if (cursor.state === 'listing') {
         const page = await this.feed.list(cursor.at, {
           changedAfter: cursor.changed_after,
@@ -108,6 +132,15 @@ export class RegistryFollower<L, F> implements Follower {
         });
         if (isUnreachable(page)) {
           yield this.stopped(JSON.stringify(cursor), page);
+          return;
+        }
+        const refused =
+          this.oversized(page.page) ??
+          (page.next !== null && cursor.at !== null && this.same(page.next, cursor.at)
+            ? this.stuck(`the listing's next page starts where this one did (${clip(JSON.stringify(cursor.at))})`)
+            : null);
+        if (refused) {
+          yield this.refused(cursor, refused);
           return;
         }
         const reason = cursor.reason;
@@ -121,9 +154,22 @@ export class RegistryFollower<L, F> implements Follower {
         continue;
       }
       const step = await this.feed.follow(cursor.follow, first);
+      const wasFirst = first;
       first = false;
       if (isUnreachable(step)) {
         yield this.stopped(JSON.stringify(cursor), step);
+        return;
+      }
+      // The first step may re-read behind the position (npm's trailing window): only later ones must move it.
+      const mustMove = !wasFirst && !step.caughtUp && !step.fault;
+      const progress = (p: F) => (this.feed.progressOf ? this.feed.progressOf(p) : p);
+      const refused =
+        this.oversized(step.page) ??
+        (mustMove && this.same(step.next, cursor.follow, progress)
+          ? this.stuck(`a step that was not the last left the position at ${clip(JSON.stringify(cursor.follow))}`)
+          : null);
+      if (refused) {
+        yield this.refused(cursor, refused);
         return;
       }
       const notes = step.notes ?? [];
@@ -155,6 +201,38 @@ export class RegistryFollower<L, F> implements Follower {
       const from: F = cursor.follow;
       cursor = { v: 1, state: 'listing', reason: 'periodic', at: null, follow_from: from, changed_after: from };
     }
+  }
+
+  private oversized(page: PageCount | undefined): { kind: RefusedFeedFault; detail: string } | null {
+    return page && page.rows > page.asked
+      ? {
+          kind: 'oversized_page',
+          detail: `a page held ${page.rows} rows for a request of at most ${page.asked}: refused unread`,
+        }
+      : null;
+  }
+
+  private stuck(detail: string): { kind: RefusedFeedFault; detail: string } {
+    return { kind: 'stuck_cursor', detail: `${detail}: the feed does not move on, so it is not asked again this pass` };
+  }
+
+  private same<T>(a: T, b: T, key: (p: T) => unknown = (p) => p): boolean {
+    return JSON.stringify(key(a)) === JSON.stringify(key(b));
+  }
+
+  /** An answer refused: nothing of it is used, the cursor stays where the pass was, and the pass ends. */
+  private refused(cursor: Cursor<L, F>, why: { kind: RefusedFeedFault; detail: string }): FollowBatch {
+    const fault: FeedFault = { ...why, at: this.now().toISOString() };
+    return this.batch(
+      cursor.state === 'listing' ? 'listing' : 'following',
+      cursor.state === 'listing' ? cursor.reason : null,
+      [],
+      [],
+      [fault],
+      false,
+      cursor,
+      true,
+    );
   }
 
   private batch(
@@ -189,13 +267,17 @@ export class RegistryFollower<L, F> implements Follower {
       relist: null,
       hints: [],
       listed: [],
-      faults: [...faults, { kind: 'unreachable', detail: why.unreachable, at }],
+      faults: [...faults, { kind: why.refused ?? 'unreachable', detail: why.unreachable, at }],
       contiguous: false,
       // Never followed and the head unread: nothing to commit but "start again".
       cursor: cursor ?? 'null',
       caught_up: true,
     };
   }
+}
+
+function clip(text: string): string {
+  return text.length <= 120 ? text : `${text.slice(0, 119)}…`;
 }
 
 /** The UTC date the follower read something on: a hint's date when the feed gives no time. */

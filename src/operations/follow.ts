@@ -5,14 +5,24 @@
  */
 import { utcDateOf } from '../domain/calendar.js';
 import type { ReadReason } from '../domain/follow-schedule.js';
-import type { FollowBatch, FollowedRegistry } from '../followers/follower.js';
+import {
+  isContiguityFault,
+  isRefusedFeedFault,
+  type FollowBatch,
+  type FollowedRegistry,
+} from '../followers/follower.js';
 import type { HoldOutcome } from '../storage/follow-records.js';
 import type { FollowCursorRecord, Store } from '../storage/store.js';
 import type { Clock } from './deps.js';
 
-/** A follower's batch onto the watch list: listed packages held, hinted ones due on their change day. */
+/**
+ * A follower's batch onto the watch list: listed packages held, hinted ones due on their change
+ * day. A re-listing after a break in the feed (a resync, a rebuild, a regression…) is compared with
+ * what was held: a package listed otherwise than held changed in the break and is due as an event.
+ */
 export function holdBatch(store: Pick<Store, 'holdFollowed'>, batch: FollowBatch, at: Date): Promise<HoldOutcome> {
-  return store.holdFollowed(batch.listed, batch.hints, at.toISOString());
+  const afterBreak = batch.step === 'listing' && batch.relist !== null && isContiguityFault(batch.relist);
+  return store.holdFollowed(batch.listed, batch.hints, at.toISOString(), afterBreak ? { changedSinceHeld: true } : {});
 }
 
 /**
@@ -34,7 +44,9 @@ export interface FollowerStatus {
   registry: FollowedRegistry;
   /**
    * `starting`: nothing committed yet; `ok`; `lagging`: no contiguous read for LAGGING_AFTER_MS;
-   * `failing`: this process's last pass ended in an error.
+   * `failing`: this process's last pass ended in an error, or the follower's last fault is an
+   * answer it refused (a page larger than asked for, a cursor that does not move on) and no
+   * contiguous read has come since.
    */
   status: 'starting' | 'ok' | 'lagging' | 'failing';
   /** The committed cursor (the follower's own JSON), null before the first batch. */
@@ -68,8 +80,13 @@ export async function followStatus(
       ]);
       const mine = local?.(registry) ?? null;
       const lagMs = cursor?.last_contiguous_at ? now.getTime() - Date.parse(cursor.last_contiguous_at) : null;
+      const fault = cursor?.last_fault ?? null;
+      const refusedSince =
+        fault !== null &&
+        isRefusedFeedFault(fault.kind) &&
+        (!cursor?.last_contiguous_at || fault.at >= cursor.last_contiguous_at);
       const status =
-        mine?.last_error != null
+        mine?.last_error != null || refusedSince
           ? 'failing'
           : cursor === null
             ? 'starting'

@@ -20,6 +20,15 @@ export interface HeldHint {
   removal: boolean;
 }
 
+export interface HoldOptions {
+  /**
+   * The listing is a re-listing after a break in the feed: every listed package whose marker
+   * differs from the one held, or that was not held, is due as an event (its change fell in the
+   * break, which the feed cannot show).
+   */
+  changedSinceHeld?: boolean;
+}
+
 export interface HoldOutcome {
   /** Packages held for the first time (listed or hinted). */
   added: number;

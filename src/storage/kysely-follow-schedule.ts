@@ -16,6 +16,7 @@ import type {
   FollowReadCount,
   HeldHint,
   HeldListing,
+  HoldOptions,
   HoldOutcome,
 } from './follow-records.js';
 
@@ -94,12 +95,20 @@ function tally<K>(counts: Map<K, number>, key: K, n = 1): void {
   counts.set(key, (counts.get(key) ?? 0) + n);
 }
 
-export async function holdFollowed(db: Db, listed: HeldListing[], hints: HeldHint[], at: string): Promise<HoldOutcome> {
+export async function holdFollowed(
+  db: Db,
+  listed: HeldListing[],
+  given: HeldHint[],
+  at: string,
+  options: HoldOptions = {},
+): Promise<HoldOutcome> {
   const now = instant(at);
   const outcome: HoldOutcome = { added: 0, hinted: 0, already_read: 0 };
-  if (listed.length + hints.length === 0) return outcome;
+  if (listed.length + given.length === 0) return outcome;
   return db.transaction().execute(async (trx) => {
-    const ids = await componentIds(trx, [...listed.map((l) => l.component), ...hints.map((h) => h.component)], true);
+    const ids = await componentIds(trx, [...listed.map((l) => l.component), ...given.map((h) => h.component)], true);
+    // Compared before the listing moves the markers on: what differs from what was held changed in the break.
+    const hints = options.changedSinceHeld ? [...given, ...(await listingChanges(trx, listed, ids, now))] : given;
     const addedByKind = new Map<string, number>();
     // A name listed twice in a page keeps its last marker.
     const byName = new Map(listed.map((l) => [keyOf(l.component.kind, l.component.id), l]));
@@ -206,6 +215,38 @@ export async function holdFollowed(db: Db, listed: HeldListing[], hints: HeldHin
     for (const [kind, n] of addedByKind) await addCounts(trx, kind, n, 0);
     return outcome;
   });
+}
+
+/**
+ * A listing after a break in the feed (a resync, a rebuild, a regression) against what was held:
+ * a package held with another marker than the one listed (its checksum, rev, serial or version),
+ * or not held at all, changed while the feed could not say so. Each is a hint dated the day it was
+ * listed, so it is read as an event rather than left to the sweep. A package held with no marker
+ * (a listing without one, Packagist's names) can only differ by being new.
+ */
+async function listingChanges(
+  trx: Db,
+  listed: HeldListing[],
+  ids: Map<string, number>,
+  now: string,
+): Promise<HeldHint[]> {
+  const byId = new Map(listed.map((l) => [ids.get(keyOf(l.component.kind, l.component.id))!, l]));
+  const held = new Map<number, string | null>();
+  for (const chunk of chunks([...byId.keys()]))
+    for (const r of await trx
+      .selectFrom('watch')
+      .select(['component_id', 'marker'])
+      .where('component_id', 'in', chunk)
+      .execute())
+      held.set(Number(r.component_id), r.marker);
+  const changedOn = now.slice(0, 10);
+  const hints: HeldHint[] = [];
+  for (const [id, l] of byId) {
+    const was = held.get(id);
+    const differs = was === undefined || (was !== null && l.marker !== null && was !== l.marker);
+    if (differs) hints.push({ component: l.component, changed_on: changedOn, marker: l.marker, removal: false });
+  }
+  return hints;
 }
 
 function earliest(hints: HeldHint[]): string {

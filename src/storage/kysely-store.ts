@@ -47,7 +47,7 @@ import type {
   Store,
   StoredLeaf,
 } from './store.js';
-import type { FollowedRead, HeldHint, HeldListing } from './follow-records.js';
+import type { FollowedRead, HeldHint, HeldListing, HoldOptions } from './follow-records.js';
 
 // Components per query when reading many at once: well under both backends' parameter limits.
 const MANY_CHUNK = 400;
@@ -296,8 +296,8 @@ export class KyselyStore implements Store {
     return follow.setFollowCursor(this.db, registry, cursor, at, progress);
   }
 
-  holdFollowed(listed: HeldListing[], hints: HeldHint[], at: string) {
-    return followSchedule.holdFollowed(this.db, listed, hints, at);
+  holdFollowed(listed: HeldListing[], hints: HeldHint[], at: string, options?: HoldOptions) {
+    return followSchedule.holdFollowed(this.db, listed, hints, at, options);
   }
 
   claimScheduled(now: string, limit: number, leaseUntil: string) {

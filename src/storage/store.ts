@@ -6,6 +6,7 @@ import type {
   FollowReadCount,
   HeldHint,
   HeldListing,
+  HoldOptions,
   HoldOutcome,
   ScheduledClaim,
 } from './follow-records.js';
@@ -172,8 +173,10 @@ export interface Store {
    * is due at `at` for its backfill (one already held keeps its schedule; only its marker moves);
    * a hint makes its package due on the hint's day for the event, unless its marker is the one the
    * package had when last read. Operator-watched and discovered components keep their daily reads.
+   * With `changedSinceHeld` (a re-listing after a break), a listed package whose marker differs
+   * from the held one, or that was not held, is due as an event too.
    */
-  holdFollowed(listed: HeldListing[], hints: HeldHint[], at: string): Promise<HoldOutcome>;
+  holdFollowed(listed: HeldListing[], hints: HeldHint[], at: string, options?: HoldOptions): Promise<HoldOutcome>;
   /**
    * Claims like claimDue, in priority order (daily, event and threshold reads first, then backfill,
    * then sweep; oldest due first within each), and says why each claimed component is due.

@@ -13,6 +13,9 @@ import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed 
 import { packageOf, parseChanges, startingTimestamp, type ComposerPosition } from './feed.js';
 import { createComposerListing } from './list.js';
 
+/** Packagist answers `resync` rather than more actions than this (PackageController). */
+export const CHANGES_MOST = 100_000;
+
 export function createComposerFeed(client: HttpClient, base: string): RegistryFeed<string, ComposerPosition> {
   const list = createComposerListing(client, base);
   const changes = parsedBy('packagist-changes/1', parseChanges);
@@ -57,7 +60,12 @@ export function createComposerFeed(client: HttpClient, base: string): RegistryFe
             removal: a.type === 'delete',
           });
       }
-      return { hints: [...newest.values()], next: { since: timestamp }, caughtUp: true };
+      return {
+        hints: [...newest.values()],
+        next: { since: timestamp },
+        caughtUp: true,
+        page: { asked: CHANGES_MOST, rows: actions.length },
+      };
     },
   };
 }

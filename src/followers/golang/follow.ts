@@ -43,7 +43,12 @@ export function createGoFeed(client: HttpClient, base: string): RegistryFeed<GoP
           });
       }
       // A full page of rows all read before (one instant holding a page) cannot be paged past: stop rather than loop.
-      return { hints: [...newest.values()], next: page.next, caughtUp: !page.full || page.fresh.length === 0 };
+      return {
+        hints: [...newest.values()],
+        next: page.next,
+        caughtUp: !page.full || page.fresh.length === 0,
+        page: page.page,
+      };
     },
   };
 }

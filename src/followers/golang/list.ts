@@ -6,7 +6,7 @@
 import type { HttpClient } from '../../upstreams/http.js';
 import { parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ListedPackage } from '../follower.js';
-import { componentOf, type ListPage } from '../registry-follower.js';
+import { componentOf, type ListPage, type PageCount } from '../registry-follower.js';
 import { afterPosition, parseIndexPage, type GoPosition } from './feed.js';
 
 /** The index's page ("Default = 2000, Max = 2000"; golang/go#59320 says 1,000: the page's own length decides). */
@@ -22,14 +22,18 @@ export async function readIndex(
   client: HttpClient,
   base: string,
   p: GoPosition,
-): Promise<(ReturnType<typeof afterPosition> & { full: boolean }) | Unreachable> {
+): Promise<(ReturnType<typeof afterPosition> & { full: boolean; page: PageCount }) | Unreachable> {
   const answer = await client.get(indexUrl(base, p), {
     accept: 'application/json',
     body: 'text',
     facts: parsedBy('go-index/1', parseIndexPage),
   });
   if (answer.kind !== 'facts') return unreachableOf(answer);
-  return { ...afterPosition(p, answer.facts), full: answer.facts.length >= INDEX_PAGE };
+  return {
+    ...afterPosition(p, answer.facts),
+    full: answer.facts.length >= INDEX_PAGE,
+    page: { asked: INDEX_PAGE, rows: answer.facts.length },
+  };
 }
 
 export async function listGo(
@@ -46,5 +50,7 @@ export async function listGo(
     const component = componentOf('golang', row.path);
     if (component) listed.push({ component, marker: row.version });
   }
-  return page.full ? { listed, hints: [], next: page.next } : { listed, hints: [], next: null, followFrom: page.next };
+  return page.full
+    ? { listed, hints: [], next: page.next, page: page.page }
+    : { listed, hints: [], next: null, followFrom: page.next, page: page.page };
 }

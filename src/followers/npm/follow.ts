@@ -60,6 +60,8 @@ export function createNpmFeed(
   let passHead = 0;
   return {
     registry: 'npm',
+    // Only the seq is progress: a page that does not move it can still mark seq of the window seen.
+    progressOf: (p) => p.seq,
     async head() {
       const r = await root(client, base);
       return isUnreachable(r) ? r : positionAt(r.update_seq, window);
@@ -103,6 +105,7 @@ export function createNpmFeed(
         hints,
         next: position,
         caughtUp: page.results.length < pageSize || position.seq >= passHead,
+        page: { asked: pageSize, rows: page.results.length },
         ...(late.length > 0
           ? {
               notes: [

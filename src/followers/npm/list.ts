@@ -39,6 +39,8 @@ export async function listNpm(
     if (!row.deleted) listed.push({ component, marker: row.rev });
     else if (afterFault) hints.push({ component, changed_on: utcDateOf(now()), marker: row.rev, removal: true });
   }
-  // A short page is the end: the scan reached the head.
-  return { listed, hints, next: page.results.length < pageSize ? null : page.last_seq };
+  // A short page is the end: the scan reached the head. A full one whose last_seq is not past
+  // where it started does not move on (the follower refuses a listing that stays put).
+  const next = page.results.length < pageSize ? null : Math.max(page.last_seq, at ?? 0);
+  return { listed, hints, next, page: { asked: pageSize, rows: page.results.length } };
 }

@@ -61,7 +61,7 @@ export function createPypiFeed(client: HttpClient, base: string, now: () => Date
         });
       }
       const next = rows.length > 0 ? { serial: rows.at(-1)!.serial } : from;
-      return { hints, next, caughtUp: rows.length < JOURNAL_PAGE };
+      return { hints, next, caughtUp: rows.length < JOURNAL_PAGE, page: { asked: JOURNAL_PAGE, rows: rows.length } };
     },
   };
 }

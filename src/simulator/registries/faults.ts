@@ -14,6 +14,10 @@ export interface FeedFaults {
      * and new entries are numbered from it (the 2025 migration's ~20 million).
      */
     headRegression?: { atEvent: number; drop: number };
+    /** A hostile feed: every `_changes` page holds `rows` made-up rows, whatever `limit` asked. */
+    oversizedPage?: { rows: number };
+    /** A hostile feed: every `_changes` page answers `last_seq` = `since`, however full the page. */
+    stuckCursor?: boolean;
   };
   composer?: {
     /** Every changes.json answer is `resync`, whatever `since` says (the log was lost). */

@@ -130,6 +130,13 @@ export function answerNpmReplicate(f: FeedRequest): SimAnswer | null {
     return json(400, { error: 'bad_request', reason: `limit must be an integer from 1 to ${MAX_LIMIT}` }, {}, false);
   if (!Number.isInteger(since) || since < 0)
     return json(400, { error: 'bad_request', reason: 'since must be a sequence number' }, {}, false);
+  const hostile = f.faults.npm;
+  if (hostile?.oversizedPage) {
+    const rows = hostile.oversizedPage.rows;
+    const flood: Entry[] = [];
+    for (let i = 1; i <= rows; i++) flood.push({ seq: since + i, id: `flood-${i}`, changes: [{ rev: '1-0' }] });
+    return json(200, { results: flood, last_seq: since + rows }, {}, false);
+  }
   const results: Entry[] = [];
   const head = seqs.head;
   let last = since;
@@ -139,5 +146,5 @@ export function answerNpmReplicate(f: FeedRequest): SimAnswer | null {
     last = seq;
   }
   // A `since` past the head scans nothing and answers it back: the feed does not say it went backwards.
-  return json(200, { results, last_seq: last }, {}, false);
+  return json(200, { results, last_seq: hostile?.stuckCursor ? since : last }, {}, false);
 }
