@@ -98,6 +98,40 @@ export function storeScheduleContract(backend: 'sqlite' | 'postgres', open: () =
       ).toMatchObject({ hinted: 1 });
     });
 
+    it('a re-listing after a break makes due as events the packages listed otherwise than held, and the new ones', async () => {
+      const gem = (id: string): ComponentRef => ({ kind: 'gem', id });
+      await store.holdFollowed(
+        [
+          { component: gem('same'), marker: 'md5-a' },
+          { component: gem('changed'), marker: 'md5-b' },
+          { component: gem('unmarked'), marker: null },
+        ],
+        [],
+        at('2026-03-01', '10:00:00.000'),
+      );
+      const claimed = await store.claimScheduled(
+        at('2026-03-01', '11:00:00.000'),
+        10,
+        at('2026-03-01', '11:02:00.000'),
+      );
+      await store.rescheduleFollowed(readOn(claimed), '2026-03-01');
+      const listing = [
+        { component: gem('same'), marker: 'md5-a' },
+        { component: gem('changed'), marker: 'md5-c' },
+        { component: gem('unmarked'), marker: 'md5-d' },
+        { component: gem('new'), marker: 'md5-e' },
+      ];
+      // Compared: what differs from the held marker, and what was not held, is an event of the listing's day.
+      expect(
+        await store.holdFollowed(listing, [], at('2026-03-02', '10:00:00.000'), { changedSinceHeld: true }),
+      ).toEqual({ added: 1, hinted: 2, already_read: 0 });
+      expect(named(await dueAt(at('2026-03-02', '10:00:00.000'))).sort()).toEqual(['changed:event', 'new:event']);
+      // The same listing again: the markers were moved on, so nothing differs any more.
+      expect(
+        await store.holdFollowed(listing, [], at('2026-03-02', '10:05:00.000'), { changedSinceHeld: true }),
+      ).toEqual({ added: 0, hinted: 0, already_read: 0 });
+    });
+
     it('makes a hinted package due on its change day for the event, once per marker read', async () => {
       await store.holdFollowed([{ component: npm('a'), marker: '1-x' }], [], at('2026-03-01'));
       await store.rescheduleFollowed(readOn(await dueAt(at('2026-03-01', '01:00:00.000'))), '2026-03-01');

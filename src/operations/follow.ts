@@ -6,6 +6,7 @@
 import { utcDateOf } from '../domain/calendar.js';
 import type { ReadReason } from '../domain/follow-schedule.js';
 import {
+  COMPARABLE_LISTINGS,
   isContiguityFault,
   isRefusedFeedFault,
   type FollowBatch,
@@ -18,10 +19,15 @@ import type { Clock } from './deps.js';
 /**
  * A follower's batch onto the watch list: listed packages held, hinted ones due on their change
  * day. A re-listing after a break in the feed (a resync, a rebuild, a regression…) is compared with
- * what was held: a package listed otherwise than held changed in the break and is due as an event.
+ * what was held where the listing allows (COMPARABLE_LISTINGS): a package listed otherwise than
+ * held, or not held at all, changed in the break and is due as an event.
  */
 export function holdBatch(store: Pick<Store, 'holdFollowed'>, batch: FollowBatch, at: Date): Promise<HoldOutcome> {
-  const afterBreak = batch.step === 'listing' && batch.relist !== null && isContiguityFault(batch.relist);
+  const afterBreak =
+    batch.step === 'listing' &&
+    batch.relist !== null &&
+    isContiguityFault(batch.relist) &&
+    COMPARABLE_LISTINGS.has(batch.registry);
   return store.holdFollowed(batch.listed, batch.hints, at.toISOString(), afterBreak ? { changedSinceHeld: true } : {});
 }
 
