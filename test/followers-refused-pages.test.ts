@@ -5,6 +5,7 @@ import { followStatus } from '../src/operations/follow.js';
 import type { FeedFaults } from '../src/simulator/registries/faults.js';
 import { startFollowed, type Followed } from './support/followed-registries.js';
 import { sqliteTestStore, type TestStore } from './support/record.js';
+import { waitFor } from './support/tended-processes.js';
 
 /**
  * Issue 34 items 7 and 8: a hostile npm feed through the simulator, followed by the follow loop
@@ -50,7 +51,14 @@ async function followHostile(faults: FeedFaults, npm: { window?: number; pageSiz
     onPass: (_r, s) => passes.push(s.batches),
   });
   const t0 = performance.now();
+  // This process holds the simulator too: the peak says what the page cost both, read or refused.
+  const rss0 = process.memoryUsage().rss;
+  let peak = rss0;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   await new Promise((r) => setTimeout(r, WATCH_MS));
+  // A million rows take the simulator a while to write: at least one pass has ended before anything is judged.
+  await waitFor('a pass against the hostile feed', 60_000, () => passes.length > 0);
+  clearInterval(sampler);
   const local = following.local('npm');
   const [status] = await followStatus(t.store, ['npm'], clock, () => local);
   await following.stop();
@@ -63,6 +71,7 @@ async function followHostile(faults: FeedFaults, npm: { window?: number; pageSiz
     status: status!.status,
     last_fault: status!.last_fault?.kind ?? null,
     faults_seen: status!.faults_seen,
+    peak_rss_gain_mb: Math.round((peak - rss0) / 1048576),
   };
   console.log(`hostile npm feed ${JSON.stringify(faults.npm)}: ${JSON.stringify(figures)}`);
   return { figures, status: status!, committed, held, cursor: (await t.store.followCursor('npm'))!.cursor };
