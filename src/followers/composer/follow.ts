@@ -7,15 +7,15 @@
  */
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf } from '../feed-client.js';
+import { unreachableOf } from '../feed-client.js';
 import type { ChangeHint } from '../follower.js';
 import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../registry-follower.js';
-import { packageOf, parseChanges, startingTimestamp, type ComposerPosition } from './feed.js';
+import { packageOf, startingTimestamp, type ComposerPosition, CHANGES_FACTS } from './feed.js';
 import { createComposerListing } from './list.js';
 
 export function createComposerFeed(client: HttpClient, base: string): RegistryFeed<string, ComposerPosition> {
   const list = createComposerListing(client, base);
-  const changes = parsedBy('packagist-changes/1', parseChanges);
+  const changes = CHANGES_FACTS;
   return {
     registry: 'composer',
     async head() {
