@@ -143,7 +143,7 @@ describe('a big body read on another thread', () => {
 
   it('reads one body at a time per thread; the others wait with their bytes only', async () => {
     const bytes = () => new TextEncoder().encode(JSON.stringify(packument));
-    const reads = [1, 2, 3].map(() => reader.read(PACKUMENT_FACTS, 'json', bytes(), new Headers()));
+    const reads = [1, 2, 3].map(() => reader.read(PACKUMENT_FACTS, 'json', [bytes()], new Headers()));
     expect(reader.load).toEqual({ reading: 1, waiting: 2 });
     for (const read of await Promise.all(reads))
       expect(read).toMatchObject({ facts: { latest: '1.3.0', versions: 2 } });

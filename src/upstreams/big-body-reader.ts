@@ -28,7 +28,7 @@ export interface BigBodyOptions {
 /** Bodies above this many bytes are read off the main thread; below it the round trip costs more than it saves. */
 export const OFF_THREAD_ABOVE_BYTES = 1024 * 1024;
 
-export const DEFAULT_BIG_BODY_OPTIONS: BigBodyOptions = { threads: 1, memoryMb: 2048, idleMs: 30_000 };
+export const DEFAULT_BIG_BODY_OPTIONS: BigBodyOptions = { threads: 1, memoryMb: 2048, idleMs: 10_000 };
 
 /** What the thread read, or why it could not (its thread failed or ran out of memory). */
 export type BigBodyOutcome = BodyReading | { failed: string };
@@ -60,19 +60,22 @@ export class BigBodyReader {
 
   constructor(readonly options: BigBodyOptions = DEFAULT_BIG_BODY_OPTIONS) {}
 
-  /** Reads one 200 body off the main thread; `bytes` is moved there and unusable here afterwards. */
-  read(spec: FactsSpec<EvidenceValue>, kind: BodyKind, bytes: Uint8Array, headers: Headers): Promise<BigBodyOutcome> {
-    // The whole buffer moves when the bytes own it; a view into a shared one is copied first.
-    const owned =
-      bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-        ? bytes.buffer
-        : new Uint8Array(bytes).buffer;
+  /**
+   * Reads one 200 body off the main thread, given as the chunks it arrived in (joined there): the
+   * chunks are moved to the thread and unusable here afterwards.
+   */
+  read(
+    spec: FactsSpec<EvidenceValue>,
+    kind: BodyKind,
+    chunks: readonly Uint8Array[],
+    headers: Headers,
+  ): Promise<BigBodyOutcome> {
     const job: BigBodyJob = {
       id: this.nextId++,
       from: spec.from,
       version: spec.version,
       kind,
-      bytes: owned,
+      chunks: chunks.map(movable),
       headers: [...headers],
     };
     return new Promise((resolve) => {
@@ -133,7 +136,7 @@ export class BigBodyReader {
     if (thread.idle) clearTimeout(thread.idle);
     thread.idle = null;
     thread.task = task;
-    thread.worker.postMessage(task.job, [task.job.bytes]);
+    thread.worker.postMessage(task.job, task.job.chunks);
   }
 
   private heard(thread: Thread, answer: BigBodyAnswer): void {
@@ -173,6 +176,13 @@ export class BigBodyReader {
     thread.task = null;
     await thread.worker.terminate();
   }
+}
+
+/** A chunk's buffer, to move: the chunk's own when the chunk is all of it, else a copy (a view into a shared one). */
+function movable(chunk: Uint8Array): ArrayBuffer {
+  const whole =
+    chunk.buffer instanceof ArrayBuffer && chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+  return whole ? chunk.buffer : new Uint8Array(chunk).buffer;
 }
 
 /** The facts with the long arrays sent ahead put back in their places. */

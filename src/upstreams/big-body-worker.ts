@@ -18,7 +18,8 @@ export interface BigBodyJob {
   from: string;
   version: string;
   kind: BodyKind;
-  bytes: ArrayBuffer;
+  /** The body as it arrived, joined here. */
+  chunks: ArrayBuffer[];
   headers: [string, string][];
 }
 
@@ -68,7 +69,9 @@ function sentInPieces(id: number, facts: EvidenceValue): EvidenceValue {
 async function read(job: BigBodyJob): Promise<BodyReading> {
   const spec = await specOf(job.from, job.version);
   if (!spec) return { error: `the body could not be read: no extractor for ${job.version} on the reading thread` };
-  const reading = readBody(spec, job.kind, new Uint8Array(job.bytes), new Headers(job.headers));
+  const bytes = Buffer.concat(job.chunks.map((chunk) => new Uint8Array(chunk)));
+  job.chunks = [];
+  const reading = readBody(spec, job.kind, bytes, new Headers(job.headers));
   return 'facts' in reading ? { facts: sentInPieces(job.id, reading.facts) } : reading;
 }
 

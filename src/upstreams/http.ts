@@ -19,7 +19,7 @@ import {
   type BigBodyReader,
 } from './big-body-reader.js';
 import { decodeBody, extractFacts } from './facts-of-body.js';
-import { contentType, messageOf, parseJson, readCappedBody } from './response-body.js';
+import { byteLengthOf, contentType, messageOf, parseJson, readCappedChunks } from './response-body.js';
 import type { ConditionalCache, UpstreamOutcome, UpstreamWatcher } from './source.js';
 
 /** How the evidence of a request never sent (its upstream held back) begins; see heldBackUntil. */
@@ -127,7 +127,15 @@ interface CachedFacts {
 }
 
 type Exchange =
-  | { ok: true; status: number; headers: Headers; text: string; bytes: Uint8Array }
+  | {
+      ok: true;
+      status: number;
+      headers: Headers;
+      text: string;
+      bytes: Uint8Array;
+      /** A big 200's bytes as they arrived, joined and read on another thread (then text and bytes are empty). */
+      big?: Uint8Array[];
+    }
   | { ok: false; reason: UnreachableReason; evidence: Record<string, EvidenceValue> };
 
 export class HttpClient {
@@ -199,8 +207,8 @@ export class HttpClient {
       );
     }
     // A big 200 is decoded, parsed and read on another thread: the event loop never holds it whole.
-    if (x.status === 200 && x.bytes.byteLength > this.offThreadAbove) {
-      const outcome = await this.bigBodies.read(spec.facts, spec.body ?? 'json', x.bytes, x.headers);
+    if (x.big) {
+      const outcome = await this.bigBodies.read(spec.facts, spec.body ?? 'json', x.big, x.headers);
       return this.settle(url, x.headers, spec, outcome, redirects);
     }
     const asText = spec.body === 'text' || spec.body === 'bytes';
@@ -360,17 +368,20 @@ export class HttpClient {
         return { ok: true, status: res.status, headers: res.headers, text: '', bytes: new Uint8Array(0) };
       }
       try {
-        const bytes = await readCappedBody(res.body, res.headers.get('content-length'), this.options.maxBodyBytes);
-        if (bytes === null) {
+        const chunks = await readCappedChunks(res.body, res.headers.get('content-length'), this.options.maxBodyBytes);
+        if (chunks === null) {
           return {
             ok: false,
             reason: 'unparsable',
             evidence: { http_status: res.status, error: `the body is larger than ${this.options.maxBodyBytes} bytes` },
           };
         }
-        // A big 200 is decoded on the thread that reads it (interpret), not here.
-        const text = res.status === 200 && bytes.byteLength > this.offThreadAbove ? '' : decodeBody(bytes);
-        return { ok: true, status: res.status, headers: res.headers, text, bytes };
+        const size = byteLengthOf(chunks);
+        // A big 200 is joined and decoded on the thread that reads it (interpret), not here.
+        if (res.status === 200 && size > this.offThreadAbove)
+          return { ok: true, status: 200, headers: res.headers, text: '', bytes: new Uint8Array(0), big: chunks };
+        const bytes = Buffer.concat(chunks, size);
+        return { ok: true, status: res.status, headers: res.headers, text: decodeBody(bytes), bytes };
       } catch (error) {
         return transportFailure(error, this.options.timeoutMs, res.status);
       }
