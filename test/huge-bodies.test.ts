@@ -19,8 +19,12 @@ import {
   versionName,
 } from './fixtures/huge-bodies.js';
 
-/** Far below the seconds the main thread was held; a healthz probe's patience. */
-const MAX_DELAY_MS = 300;
+/**
+ * Far below the 4-12 s the main thread was held by these bodies. Not lower: on a 2-core machine
+ * shared with other work, a 10 ms timer is late by up to ~230 ms from CPU contention alone while
+ * the upstream process, the reading thread and the client share the cores.
+ */
+const MAX_DELAY_MS = 500;
 
 let upstream: Awaited<ReturnType<typeof startHugeUpstream>>;
 beforeAll(async () => {

@@ -12,7 +12,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { EvidenceValue } from '../domain/observation.js';
-import type { BigBodyAnswer, BigBodyJob } from './big-body-worker.js';
+import type { BigBodyAnswer, BigBodyJob, PieceTaken } from './big-body-worker.js';
 import type { BodyKind, BodyReading } from './facts-of-body.js';
 import type { FactsSpec } from './http.js';
 
@@ -147,6 +147,10 @@ export class BigBodyReader {
       let list = task.pieces.get(key);
       if (!list) task.pieces.set(key, (list = []));
       for (const item of items) list.push(item);
+      // Said after a turn of the event loop: whatever else waits runs before the next piece.
+      setImmediate(() => {
+        if (thread.task === task) thread.worker.postMessage({ taken: task.job.id } satisfies PieceTaken);
+      });
       return;
     }
     thread.task = null;

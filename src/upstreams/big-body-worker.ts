@@ -5,8 +5,9 @@
  * imported here and the export with the spec's version is the one used.
  *
  * Long arrays in the facts (a listing's names, a feed page's rows) are sent in pieces, each its
- * own message: the main thread then rebuilds them a piece per turn of its event loop, never a
- * million objects in one go.
+ * own message, and at most PIECES_AHEAD of them before the main thread says it has taken one: it
+ * takes every message waiting in one go, so unpaced pieces would rebuild a million objects in one
+ * turn of its event loop (1.8 s for a million rows), paced ones a few milliseconds at a time.
  */
 import { parentPort } from 'node:worker_threads';
 import type { EvidenceValue } from '../domain/observation.js';
@@ -29,6 +30,13 @@ export type BigBodyAnswer =
 
 /** Items per piece: a piece is rebuilt on the main thread in a few milliseconds. */
 export const PIECE_ITEMS = 5_000;
+const PIECES_AHEAD = 2;
+
+/** The main thread's word that it has taken a piece of job `taken`. */
+export type PieceTaken = { taken: number };
+
+let unanswered = 0;
+let onTaken: (() => void) | null = null;
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 
@@ -44,23 +52,27 @@ async function specOf(from: string, version: string): Promise<FactsSpec<Evidence
   return null;
 }
 
-function send(id: number, key: string | null, items: unknown[]): void {
-  for (let at = 0; at < items.length; at += PIECE_ITEMS)
+async function send(id: number, key: string | null, items: unknown[]): Promise<void> {
+  for (let at = 0; at < items.length; at += PIECE_ITEMS) {
+    while (unanswered >= PIECES_AHEAD) await new Promise<void>((resolve) => (onTaken = resolve));
+    unanswered++;
     parentPort!.postMessage({ id, part: { key, items: items.slice(at, at + PIECE_ITEMS) } } satisfies BigBodyAnswer);
+  }
 }
 
 /** Sends the long arrays of the facts ahead, and answers with the facts holding empty ones in their place. */
-function sentInPieces(id: number, facts: EvidenceValue): EvidenceValue {
+async function sentInPieces(id: number, facts: EvidenceValue): Promise<EvidenceValue> {
+  unanswered = 0;
   if (Array.isArray(facts)) {
     if (facts.length <= PIECE_ITEMS) return facts;
-    send(id, null, facts);
+    await send(id, null, facts);
     return [];
   }
   if (typeof facts !== 'object' || facts === null) return facts;
   const rest: Record<string, EvidenceValue> = { ...facts };
   for (const [key, value] of Object.entries(facts)) {
     if (!Array.isArray(value) || value.length <= PIECE_ITEMS) continue;
-    send(id, key, value);
+    await send(id, key, value);
     rest[key] = [];
   }
   return rest;
@@ -72,11 +84,17 @@ async function read(job: BigBodyJob): Promise<BodyReading> {
   const bytes = Buffer.concat(job.chunks.map((chunk) => new Uint8Array(chunk)));
   job.chunks = [];
   const reading = readBody(spec, job.kind, bytes, new Headers(job.headers));
-  return 'facts' in reading ? { facts: sentInPieces(job.id, reading.facts) } : reading;
+  return 'facts' in reading ? { facts: await sentInPieces(job.id, reading.facts) } : reading;
 }
 
 // One job at a time: the reader sends the next only once this one is done.
-parentPort!.on('message', (job: BigBodyJob) => {
+parentPort!.on('message', (job: BigBodyJob | PieceTaken) => {
+  if ('taken' in job) {
+    unanswered--;
+    onTaken?.();
+    onTaken = null;
+    return;
+  }
   void read(job).then(
     (done) => parentPort!.postMessage({ id: job.id, done } satisfies BigBodyAnswer),
     // Only the extractor's module failing to load gets here; its message names local paths, so it stays.
