@@ -17,7 +17,14 @@ import { PIECE_ITEMS } from '../src/upstreams/big-body-worker.js';
 import { HttpClient, type FactsSpec, type RequestSpec } from '../src/upstreams/http.js';
 import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
 import { PACKUMENT_FACTS } from '../src/upstreams/npm/facts.js';
-import { ECHO_FACTS, ELSEWHERE_FACTS, EXITS_FACTS, HOARDS_FACTS, THROWS_FACTS } from './fixtures/hostile-facts.js';
+import {
+  ECHO_FACTS,
+  ELSEWHERE_FACTS,
+  EXITS_FACTS,
+  HOARDS_FACTS,
+  SLOW_FACTS,
+  THROWS_FACTS,
+} from './fixtures/hostile-facts.js';
 
 const bodies = new Map<string, { type: string; body: string | Buffer }>();
 let server: Server;
@@ -40,13 +47,13 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function client(offThreadAboveBytes: number): HttpClient {
+function client(offThreadAboveBytes: number, concurrency = 4): HttpClient {
   return new HttpClient({
     upstream: 'test',
     base,
     userAgent: 'tended-test/1',
     timeoutMs: 10_000,
-    concurrency: 4,
+    concurrency,
     cache: new MemoryConditionalCache(),
     maxBodyBytes: 16 * 1024 * 1024,
     offThreadAboveBytes,
@@ -148,6 +155,20 @@ describe('a big body read on another thread', () => {
     for (const read of await Promise.all(reads))
       expect(read).toMatchObject({ facts: { latest: '1.3.0', versions: 2 } });
     expect(reader.load).toEqual({ reading: 0, waiting: 0 });
+  });
+
+  it("holds a request's slot while its body waits: a client's concurrency bounds the bodies waiting", async () => {
+    bodies.set('/slow', { type: 'application/json', body: '{"ok":true}' });
+    const slow = client(0, 2);
+    let mostWaiting = 0;
+    const probe = setInterval(() => (mostWaiting = Math.max(mostWaiting, reader.load.waiting)), 5);
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(() => slow.get(`${base}/slow`, { accept: 'application/json', facts: SLOW_FACTS })),
+    );
+    clearInterval(probe);
+    for (const answer of answers) expect(answer).toMatchObject({ kind: 'facts', facts: { slow: true } });
+    // Two requests at a time: one body read, at most one waiting, never the six downloaded at once.
+    expect(mostWaiting).toBe(1);
   });
 });
 

@@ -126,6 +126,9 @@ interface CachedFacts {
   facts: EvidenceValue;
 }
 
+/** Reads a big 200 body, given as the chunks it arrived in, on another thread. */
+type BigBodyRead = (chunks: Uint8Array[], headers: Headers) => Promise<BigBodyOutcome>;
+
 type Exchange =
   | {
       ok: true;
@@ -133,8 +136,8 @@ type Exchange =
       headers: Headers;
       text: string;
       bytes: Uint8Array;
-      /** A big 200's bytes as they arrived, joined and read on another thread (then text and bytes are empty). */
-      big?: Uint8Array[];
+      /** A big 200 as read on another thread (then text and bytes are empty). */
+      big?: BigBodyOutcome;
     }
   | { ok: false; reason: UnreachableReason; evidence: Record<string, EvidenceValue> };
 
@@ -170,7 +173,9 @@ export class HttpClient {
     let current = url;
     for (;;) {
       const cached = spec.post || spec.uncached ? null : await this.cached(current, spec.facts.version);
-      const x = await this.exchange(current, this.headersFor(current, spec, cached), spec.post);
+      const readBig: BigBodyRead = (chunks, headers) =>
+        this.bigBodies.read(spec.facts, spec.body ?? 'json', chunks, headers);
+      const x = await this.exchange(current, this.headersFor(current, spec, cached), spec.post, readBig);
       if (!x.ok) return { kind: 'unreachable', url: current, reason: x.reason, evidence: x.evidence, redirects };
       if (REDIRECTS.has(x.status)) {
         const location = x.headers.get('location');
@@ -206,11 +211,8 @@ export class HttpClient {
         redirects,
       );
     }
-    // A big 200 is decoded, parsed and read on another thread: the event loop never holds it whole.
-    if (x.big) {
-      const outcome = await this.bigBodies.read(spec.facts, spec.body ?? 'json', x.big, x.headers);
-      return this.settle(url, x.headers, spec, outcome, redirects);
-    }
+    // A big 200 was decoded, parsed and read on another thread: the event loop never held it whole.
+    if (x.big) return this.settle(url, x.headers, spec, x.big, redirects);
     const asText = spec.body === 'text' || spec.body === 'bytes';
     // A text 200 (XML, go.mod, an index file) goes to its extractor as it is; error bodies may still be JSON.
     const body = asText && x.status === 200 ? undefined : parseJson(x.text);
@@ -335,6 +337,7 @@ export class HttpClient {
     url: string,
     headers: Record<string, string>,
     post?: { contentType: string; body: string },
+    readBig?: BigBodyRead,
   ): Promise<Exchange> {
     // Checked before queueing and again after, since a limit may be read while this one waits.
     const early = this.deferred();
@@ -377,9 +380,12 @@ export class HttpClient {
           };
         }
         const size = byteLengthOf(chunks);
-        // A big 200 is joined and decoded on the thread that reads it (interpret), not here.
-        if (res.status === 200 && size > this.offThreadAbove)
-          return { ok: true, status: 200, headers: res.headers, text: '', bytes: new Uint8Array(0), big: chunks };
+        // A big 200 is joined, decoded and read on another thread, within this request's slot: the
+        // client's concurrency bounds the big bodies waiting for that thread, as it bounds downloads.
+        if (res.status === 200 && size > this.offThreadAbove && readBig) {
+          const big = await readBig(chunks, res.headers);
+          return { ok: true, status: 200, headers: res.headers, text: '', bytes: new Uint8Array(0), big };
+        }
         const bytes = Buffer.concat(chunks, size);
         return { ok: true, status: res.status, headers: res.headers, text: decodeBody(bytes), bytes };
       } catch (error) {
