@@ -82,9 +82,16 @@ export function createFeedClient(
   });
 }
 
-/** A parser as the client's facts: a feed page's facts are what the page says. */
-export function parsedBy<F extends EvidenceValue>(name: string, parse: (body: unknown) => F | string): FactsSpec<F> {
-  return { version: name, extract: (body) => parse(body) };
+/**
+ * A parser as the client's facts: a feed page's facts are what the page says. `from` is the
+ * module that exports the spec made here (its import.meta.url), for the thread that reads big pages.
+ */
+export function parsedBy<F extends EvidenceValue>(
+  name: string,
+  parse: (body: unknown) => F | string,
+  from: string,
+): FactsSpec<F> {
+  return { version: name, from, extract: (body) => parse(body) };
 }
 
 /** Why an answer is not one the follower can use, in a sentence for its status. */

@@ -47,6 +47,7 @@ afterAll(async () => {
 
 const OK: FactsSpec<{ ok: boolean }> = {
   version: 'test/1',
+  from: import.meta.url,
   extract: (body) =>
     typeof body === 'object' && body !== null && 'ok' in body ? { ok: body.ok === true } : 'no ok field',
 };
@@ -335,7 +336,11 @@ describe('what the followers ask of the client', () => {
     const answer = await client().get(`${base}/file.gz`, {
       accept: 'application/gzip',
       body: 'bytes',
-      facts: { version: 'bytes/1', extract: (b) => ({ hex: Buffer.from(b as Uint8Array).toString('hex') }) },
+      facts: {
+        version: 'bytes/1',
+        from: import.meta.url,
+        extract: (b) => ({ hex: Buffer.from(b as Uint8Array).toString('hex') }),
+      },
     });
     expect(answer).toMatchObject({ kind: 'facts', facts: { hex: bytes.toString('hex') } });
   });

@@ -12,7 +12,14 @@ import type { BudgetRefusal, UpstreamBudget } from './budget.js';
 import { rateLimitOf, retryAfterMs, spentUntil } from './rate-limit.js';
 import { PRIORITY_RANK, readPriority } from './read-priority.js';
 import { Pace, Slots } from './request-slots.js';
-import { contentType, messageOf, parseJson, readCappedBody } from './response-body.js';
+import {
+  OFF_THREAD_ABOVE_BYTES,
+  sharedBigBodyReader,
+  type BigBodyOutcome,
+  type BigBodyReader,
+} from './big-body-reader.js';
+import { decodeBody, extractFacts } from './facts-of-body.js';
+import { byteLengthOf, contentType, messageOf, parseJson, readCappedChunks } from './response-body.js';
 import type { ConditionalCache, UpstreamOutcome, UpstreamWatcher } from './source.js';
 
 /** How the evidence of a request never sent (its upstream held back) begins; see heldBackUntil. */
@@ -22,6 +29,11 @@ export const NOT_SENT = 'not sent:';
 export interface FactsSpec<F extends EvidenceValue> {
   /** Names the facts' format: facts cached in another format are not re-confirmed by a 304. */
   version: string;
+  /**
+   * The module that exports this spec (its `import.meta.url`): a big body is read on another
+   * thread (big-body-reader.ts), which imports this module and uses its export with this version.
+   */
+  from: string;
   /**
    * The facts a 200 body establishes, or a sentence saying why the body cannot be read. The body
    * is parsed JSON, or the text itself when the request asked for `body: 'text'` (XML, go.mod);
@@ -98,6 +110,10 @@ export interface HttpClientOptions {
    * request, redirects included, waits for its turn, at the priority of the read it is made for.
    */
   budget?: UpstreamBudget;
+  /** 200 bodies above this many bytes are read off the main thread (default OFF_THREAD_ABOVE_BYTES). */
+  offThreadAboveBytes?: number;
+  /** The threads that read them (default: the process's one reader, shared by every client). */
+  bigBodies?: BigBodyReader;
 }
 
 const MAX_REDIRECTS = 5;
@@ -110,8 +126,19 @@ interface CachedFacts {
   facts: EvidenceValue;
 }
 
+/** Reads a big 200 body, given as the chunks it arrived in, on another thread. */
+type BigBodyRead = (chunks: Uint8Array[], headers: Headers) => Promise<BigBodyOutcome>;
+
 type Exchange =
-  | { ok: true; status: number; headers: Headers; text: string; bytes: Uint8Array }
+  | {
+      ok: true;
+      status: number;
+      headers: Headers;
+      text: string;
+      bytes: Uint8Array;
+      /** A big 200 as read on another thread (then text and bytes are empty). */
+      big?: BigBodyOutcome;
+    }
   | { ok: false; reason: UnreachableReason; evidence: Record<string, EvidenceValue> };
 
 export class HttpClient {
@@ -122,8 +149,12 @@ export class HttpClient {
   private blockedUntil = 0;
   private blockedBy: Record<string, EvidenceValue> = {};
   private readonly pace: Pace;
+  private readonly offThreadAbove: number;
+  private readonly bigBodies: BigBodyReader;
 
   constructor(private readonly options: HttpClientOptions) {
+    this.offThreadAbove = options.offThreadAboveBytes ?? OFF_THREAD_ABOVE_BYTES;
+    this.bigBodies = options.bigBodies ?? sharedBigBodyReader();
     this.slots = new Slots(Math.max(1, Math.floor(options.concurrency)));
     this.pace = new Pace(options.minIntervalMs ?? 0);
     this.now = options.now ?? Date.now;
@@ -142,7 +173,9 @@ export class HttpClient {
     let current = url;
     for (;;) {
       const cached = spec.post || spec.uncached ? null : await this.cached(current, spec.facts.version);
-      const x = await this.exchange(current, this.headersFor(current, spec, cached), spec.post);
+      const readBig: BigBodyRead = (chunks, headers) =>
+        this.bigBodies.read(spec.facts, spec.body ?? 'json', chunks, headers);
+      const x = await this.exchange(current, this.headersFor(current, spec, cached), spec.post, readBig);
       if (!x.ok) return { kind: 'unreachable', url: current, reason: x.reason, evidence: x.evidence, redirects };
       if (REDIRECTS.has(x.status)) {
         const location = x.headers.get('location');
@@ -178,6 +211,8 @@ export class HttpClient {
         redirects,
       );
     }
+    // A big 200 was decoded, parsed and read on another thread: the event loop never held it whole.
+    if (x.big) return this.settle(url, x.headers, spec, x.big, redirects);
     const asText = spec.body === 'text' || spec.body === 'bytes';
     // A text 200 (XML, go.mod, an index file) goes to its extractor as it is; error bodies may still be JSON.
     const body = asText && x.status === 200 ? undefined : parseJson(x.text);
@@ -202,24 +237,30 @@ export class HttpClient {
       return this.unreachable(url, 'unauthorized', { http_status: 401, message: messageOf(body, x.text) }, redirects);
     if (x.status !== 200)
       return { kind: 'status', url, status: x.status, body, text: x.text, headers: x.headers, redirects };
-    if (!asText && body === undefined) {
-      return this.unreachable(
-        url,
-        'unparsable',
-        { http_status: 200, error: 'the body is not JSON', content_type: contentType(x.headers) },
-        redirects,
-      );
+    if (!asText && body === undefined) return this.settle(url, x.headers, spec, { notJson: true }, redirects);
+    const facts = extractFacts(spec.facts, spec.body === 'bytes' ? x.bytes : asText ? x.text : body, x.headers);
+    return this.settle(url, x.headers, spec, typeof facts === 'string' ? { error: facts } : { facts }, redirects);
+  }
+
+  /** A 200 read on either thread, as the answer: the same evidence wherever it was read. */
+  private async settle<F extends EvidenceValue>(
+    url: string,
+    headers: Headers,
+    spec: RequestSpec<F>,
+    outcome: BigBodyOutcome,
+    redirects: Redirect[],
+  ): Promise<Answer<F>> {
+    if ('notJson' in outcome) {
+      const evidence = { http_status: 200, error: 'the body is not JSON', content_type: contentType(headers) };
+      return this.unreachable(url, 'unparsable', evidence, redirects);
     }
-    let facts: F | string;
-    try {
-      facts = spec.facts.extract(spec.body === 'bytes' ? x.bytes : asText ? x.text : body, x.headers);
-    } catch (error) {
-      // An extractor bug met by an odd body is still an odd body, not a crash of the pass.
-      facts = `the body could not be read: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    if (typeof facts === 'string')
-      return this.unreachable(url, 'unparsable', { http_status: 200, error: facts.slice(0, 300) }, redirects);
-    if (!spec.post && !spec.uncached) await this.remember(url, x.headers, spec.facts.version, facts);
+    // A reading thread that failed (out of memory, stopped) read nothing: the body could not be read.
+    const error =
+      'failed' in outcome ? `the body could not be read: ${outcome.failed}` : 'error' in outcome ? outcome.error : null;
+    if (error !== null)
+      return this.unreachable(url, 'unparsable', { http_status: 200, error: error.slice(0, 300) }, redirects);
+    const facts = (outcome as { facts: EvidenceValue }).facts as F;
+    if (!spec.post && !spec.uncached) await this.remember(url, headers, spec.facts.version, facts);
     return { kind: 'facts', url, status: 200, facts, redirects };
   }
 
@@ -296,6 +337,7 @@ export class HttpClient {
     url: string,
     headers: Record<string, string>,
     post?: { contentType: string; body: string },
+    readBig?: BigBodyRead,
   ): Promise<Exchange> {
     // Checked before queueing and again after, since a limit may be read while this one waits.
     const early = this.deferred();
@@ -329,16 +371,23 @@ export class HttpClient {
         return { ok: true, status: res.status, headers: res.headers, text: '', bytes: new Uint8Array(0) };
       }
       try {
-        const bytes = await readCappedBody(res.body, res.headers.get('content-length'), this.options.maxBodyBytes);
-        if (bytes === null) {
+        const chunks = await readCappedChunks(res.body, res.headers.get('content-length'), this.options.maxBodyBytes);
+        if (chunks === null) {
           return {
             ok: false,
             reason: 'unparsable',
             evidence: { http_status: res.status, error: `the body is larger than ${this.options.maxBodyBytes} bytes` },
           };
         }
-        const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-        return { ok: true, status: res.status, headers: res.headers, text, bytes };
+        const size = byteLengthOf(chunks);
+        // A big 200 is joined, decoded and read on another thread, within this request's slot: the
+        // client's concurrency bounds the big bodies waiting for that thread, as it bounds downloads.
+        if (res.status === 200 && size > this.offThreadAbove && readBig) {
+          const big = await readBig(chunks, res.headers);
+          return { ok: true, status: 200, headers: res.headers, text: '', bytes: new Uint8Array(0), big };
+        }
+        const bytes = Buffer.concat(chunks, size);
+        return { ok: true, status: res.status, headers: res.headers, text: decodeBody(bytes), bytes };
       } catch (error) {
         return transportFailure(error, this.options.timeoutMs, res.status);
       }

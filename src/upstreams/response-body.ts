@@ -38,12 +38,31 @@ export async function readCappedBody(
   declaredLength: string | null | undefined,
   cap: number,
 ): Promise<Uint8Array | null> {
+  const chunks = await readCappedChunks(body, declaredLength, cap);
+  return chunks && Buffer.concat(chunks, byteLengthOf(chunks));
+}
+
+export function byteLengthOf(chunks: readonly Uint8Array[]): number {
+  let total = 0;
+  for (const chunk of chunks) total += chunk.byteLength;
+  return total;
+}
+
+/**
+ * readCappedBody's bytes as they arrived, not joined: joining 80 MB is itself a copy that holds
+ * the event loop for a moment, so a big upstream body is joined on the thread that reads it.
+ */
+export async function readCappedChunks(
+  body: ReadableStream<Uint8Array> | null,
+  declaredLength: string | null | undefined,
+  cap: number,
+): Promise<Uint8Array[] | null> {
   const declared = Number(declaredLength);
   if (Number.isFinite(declared) && declared > cap) {
     await body?.cancel().catch(() => undefined);
     return null;
   }
-  if (!body) return new Uint8Array(0);
+  if (!body) return [];
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -57,5 +76,5 @@ export async function readCappedBody(
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total);
+  return chunks;
 }

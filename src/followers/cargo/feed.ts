@@ -6,6 +6,7 @@
  * `<stamp>/data/crates.csv` has every crate's `name` and `updated_at`.
  */
 import { gunzipSync } from 'node:zlib';
+import { parsedBy } from '../feed-client.js';
 
 export type Publication = { name: string; version: string; at: number };
 export type CratesDump = { timestamp: string; crates: [name: string, updatedAt: number][] };
@@ -120,3 +121,7 @@ export function parseDump(bytes: unknown): CratesDump | string {
   }
   return { timestamp, crates: out };
 }
+
+/** The feed's answers as the HTTP client's facts, reachable by the thread that reads big bodies. */
+export const DUMP_FACTS = parsedBy('crates-dump/1', parseDump, import.meta.url);
+export const UPDATES_FACTS = parsedBy('crates-updates/1', parseUpdatesFeed, import.meta.url);

@@ -9,10 +9,10 @@
  */
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../../upstreams/http.js';
-import { isUnreachable, parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import { isUnreachable, unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ChangeHint } from '../follower.js';
 import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../registry-follower.js';
-import { parseUpdatesFeed, type Publication } from './feed.js';
+import { type Publication, UPDATES_FACTS } from './feed.js';
 import { createCratesListing, type CratesPosition } from './list.js';
 
 /** sync_updates_feed.rs: NUM_ITEMS. */
@@ -25,7 +25,7 @@ async function readFeed(client: HttpClient, base: string): Promise<Publication[]
   const answer = await client.get(`${base}/rss/updates.xml`, {
     accept: 'application/rss+xml',
     body: 'text',
-    facts: parsedBy('crates-updates/1', parseUpdatesFeed),
+    facts: UPDATES_FACTS,
   });
   return answer.kind === 'facts' ? [...answer.facts].sort((a, b) => a.at - b.at) : unreachableOf(answer);
 }

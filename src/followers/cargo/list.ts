@@ -7,10 +7,10 @@
  */
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import { unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ChangeHint, ListedPackage } from '../follower.js';
 import { componentOf, type ListPage } from '../registry-follower.js';
-import { parseDump, type CratesDump } from './feed.js';
+import { type CratesDump, DUMP_FACTS } from './feed.js';
 
 export const LIST_PAGE = 1_000;
 
@@ -27,7 +27,7 @@ export function createCratesListing(client: HttpClient, base: string) {
       const answer = await client.get(`${base}/db-dump.tar.gz`, {
         accept: 'application/gzip',
         body: 'bytes',
-        facts: parsedBy('crates-dump/1', parseDump),
+        facts: DUMP_FACTS,
       });
       if (answer.kind !== 'facts') return unreachableOf(answer);
       held = {

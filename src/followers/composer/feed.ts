@@ -4,6 +4,7 @@
  * timestamp}` (type update, delete or resync), or, without a usable `since`, a 400 whose body
  * still carries the `timestamp` to start from; `list.json` answers `{packageNames: [...]}`.
  */
+import { parsedBy } from '../feed-client.js';
 export type PackagistAction = { type: 'update' | 'delete' | 'resync'; package: string; time: number };
 export type PackagistChanges = { actions: PackagistAction[]; timestamp: number };
 export type ComposerPosition = { since: number };
@@ -50,3 +51,7 @@ export function parsePackageList(body: unknown): string[] | string {
 export function packageOf(action: PackagistAction): string {
   return action.package.replace(/~dev$/, '');
 }
+
+/** The feed's answers as the HTTP client's facts, reachable by the thread that reads big bodies. */
+export const PACKAGE_LIST_FACTS = parsedBy('packagist-list/1', parsePackageList, import.meta.url);
+export const CHANGES_FACTS = parsedBy('packagist-changes/1', parseChanges, import.meta.url);

@@ -7,10 +7,10 @@
  */
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf } from '../feed-client.js';
+import { unreachableOf } from '../feed-client.js';
 import type { ChangeHint } from '../follower.js';
 import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../registry-follower.js';
-import { packageOf, parseChanges, startingTimestamp, type ComposerPosition } from './feed.js';
+import { packageOf, startingTimestamp, type ComposerPosition, CHANGES_FACTS } from './feed.js';
 import { createComposerListing } from './list.js';
 
 /** Packagist answers `resync` rather than more actions than this (PackageController). */
@@ -18,7 +18,7 @@ export const CHANGES_MOST = 100_000;
 
 export function createComposerFeed(client: HttpClient, base: string): RegistryFeed<string, ComposerPosition> {
   const list = createComposerListing(client, base);
-  const changes = parsedBy('packagist-changes/1', parseChanges);
+  const changes = CHANGES_FACTS;
   return {
     registry: 'composer',
     async head() {

@@ -4,10 +4,10 @@
  * package for the scheduler to compare, and hints none.
  */
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import { unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ListedPackage } from '../follower.js';
 import { componentOf, type ListPage } from '../registry-follower.js';
-import { parsePackageList, type ComposerPosition } from './feed.js';
+import { type ComposerPosition, PACKAGE_LIST_FACTS } from './feed.js';
 
 export const LIST_PAGE = 1_000;
 
@@ -17,7 +17,7 @@ export function createComposerListing(client: HttpClient, base: string) {
     if (at === null || held === null) {
       const answer = await client.get(`${base}/packages/list.json`, {
         accept: 'application/json',
-        facts: parsedBy('packagist-list/1', parsePackageList),
+        facts: PACKAGE_LIST_FACTS,
       });
       if (answer.kind !== 'facts') return unreachableOf(answer);
       held = [...answer.facts].sort();

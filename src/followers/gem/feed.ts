@@ -6,6 +6,7 @@
  * from a little before the offset must begin with those bytes, or the file is not the one the
  * offset was taken in.
  */
+import { parsedBy } from '../feed-client.js';
 export type VersionsLine = { name: string; versions: string[]; yanked: string[]; md5: string };
 export type GemPosition = { created_at: string; offset: number; tail: string };
 
@@ -47,3 +48,12 @@ export function parseVersionsFile(text: unknown): { lines: VersionsLine[]; end: 
   const lines = parseLines(text.slice(m[0].length));
   return typeof lines === 'string' ? lines : { lines, end: positionAfter(m[1]!, Buffer.from(text)) };
 }
+
+/** The feed's answers as the HTTP client's facts, reachable by the thread that reads big bodies. */
+export const VERSIONS_FILE_FACTS = parsedBy('gem-versions/1', parseVersionsFile, import.meta.url);
+/** The whole file as it is, for a server that ignores Range (the follower cuts it itself). */
+export const WHOLE_VERSIONS_FACTS = parsedBy(
+  'gem-versions-whole/1',
+  (t) => (typeof t === 'string' ? t : 'not text'),
+  import.meta.url,
+);

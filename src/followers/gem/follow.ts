@@ -7,7 +7,7 @@
  */
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf } from '../feed-client.js';
+import { unreachableOf } from '../feed-client.js';
 import type { ChangeHint } from '../follower.js';
 import {
   componentOf,
@@ -16,7 +16,7 @@ import {
   type RegistryFeed,
   type FollowStep,
 } from '../registry-follower.js';
-import { parseLines, positionAfter, TAIL_BYTES, type GemPosition } from './feed.js';
+import { parseLines, positionAfter, TAIL_BYTES, type GemPosition, WHOLE_VERSIONS_FACTS } from './feed.js';
 import { createGemListing } from './list.js';
 
 const rebuilt = (from: GemPosition, detail: string): FollowStep<GemPosition> => ({
@@ -39,7 +39,7 @@ export function createGemFeed(client: HttpClient, base: string, now: () => Date)
         accept: 'text/plain',
         headers: { range: `bytes=${start}-` },
         body: 'text',
-        facts: parsedBy('gem-versions-whole/1', (t) => (typeof t === 'string' ? t : 'not text')),
+        facts: WHOLE_VERSIONS_FACTS,
       });
       // A 200 is the whole file (a server that ignores Range): cut it at the same place.
       let text: string;

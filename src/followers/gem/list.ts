@@ -4,10 +4,10 @@
  * one whose every version is yanked is not listed). Its length is where following starts.
  */
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import { unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ListedPackage } from '../follower.js';
 import { componentOf, type ListPage } from '../registry-follower.js';
-import { parseVersionsFile, type GemPosition } from './feed.js';
+import { type GemPosition, VERSIONS_FILE_FACTS } from './feed.js';
 
 export const LIST_PAGE = 1_000;
 
@@ -18,7 +18,7 @@ export function createGemListing(client: HttpClient, base: string) {
       const answer = await client.get(`${base}/versions`, {
         accept: 'text/plain',
         body: 'text',
-        facts: parsedBy('gem-versions/1', parseVersionsFile),
+        facts: VERSIONS_FILE_FACTS,
       });
       if (answer.kind !== 'facts') return unreachableOf(answer);
       const file = answer.facts;

@@ -4,6 +4,7 @@
  * rows read at exactly that instant (ecosyste.ms' `index_versions_after_cursor` tie-break): the
  * next page asks `since` that instant, which the index answers inclusively, and drops those rows.
  */
+import { parsedBy } from '../feed-client.js';
 export type IndexRow = { path: string; version: string; timestamp: string };
 export type GoPosition = { since: string; at_since: string[] };
 
@@ -49,3 +50,6 @@ export function afterPosition(
   const carried = lastMs === sinceMs ? [...p.at_since, ...atLast] : atLast;
   return { fresh, next: { since: last.timestamp, at_since: [...new Set(carried)] }, behind };
 }
+
+/** The feed's answers as the HTTP client's facts, reachable by the thread that reads big bodies. */
+export const INDEX_PAGE_FACTS = parsedBy('go-index/1', parseIndexPage, import.meta.url);

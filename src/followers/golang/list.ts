@@ -4,10 +4,10 @@
  * any page; the listing ends at the index's head, which is where following starts.
  */
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import { unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ListedPackage } from '../follower.js';
 import { componentOf, type ListPage, type PageCount } from '../registry-follower.js';
-import { afterPosition, parseIndexPage, type GoPosition } from './feed.js';
+import { afterPosition, type GoPosition, INDEX_PAGE_FACTS } from './feed.js';
 
 /** The index's page ("Default = 2000, Max = 2000"; golang/go#59320 says 1,000: the page's own length decides). */
 export const INDEX_PAGE = 2_000;
@@ -26,7 +26,7 @@ export async function readIndex(
   const answer = await client.get(indexUrl(base, p), {
     accept: 'application/json',
     body: 'text',
-    facts: parsedBy('go-index/1', parseIndexPage),
+    facts: INDEX_PAGE_FACTS,
   });
   if (answer.kind !== 'facts') return unreachableOf(answer);
   return {

@@ -7,6 +7,7 @@
  * a follower remembers which seq of the last WINDOW it has seen and re-reads that window once a
  * pass; an entry in it not seen before is a late one, one seen before is not hinted twice.
  */
+import { parsedBy } from '../feed-client.js';
 export type ChangeRow = { seq: number; id: string; rev: string | null; deleted: boolean };
 export type ChangesPage = { results: ChangeRow[]; last_seq: number };
 export type ReplicateRoot = { update_seq: number; doc_count: number | null };
@@ -90,3 +91,7 @@ export function advance(
   for (let i = 0; i < p.window; i++) if (seen.has(seq - p.window + 1 + i)) out[i >> 3]! |= 1 << (i & 7);
   return { position: { seq, window: p.window, seen: Buffer.from(out).toString('base64url') }, fresh, late };
 }
+
+/** The feed's answers as the HTTP client's facts, reachable by the thread that reads big bodies. */
+export const ROOT_FACTS = parsedBy('npm-root/1', parseRoot, import.meta.url);
+export const CHANGES_PAGE_FACTS = parsedBy('npm-changes/1', parseChangesPage, import.meta.url);

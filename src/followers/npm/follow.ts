@@ -14,7 +14,7 @@
  *   held packages (DESIGN §8a) dates it meanwhile.
  */
 import type { HttpClient } from '../../upstreams/http.js';
-import { isUnreachable, parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import { isUnreachable, unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ChangeHint } from '../follower.js';
 import {
   componentOf,
@@ -23,7 +23,7 @@ import {
   type FollowerOptions,
   type RegistryFeed,
 } from '../registry-follower.js';
-import { advance, parseChangesPage, parseRoot, positionAt, type ChangeRow, type NpmPosition } from './feed.js';
+import { advance, positionAt, type ChangeRow, type NpmPosition, ROOT_FACTS, CHANGES_PAGE_FACTS } from './feed.js';
 import { listNpm, NPM_PAGE } from './list.js';
 
 export const TRAILING_WINDOW = 10_000;
@@ -39,7 +39,7 @@ export interface NpmFeedOptions {
 async function root(client: HttpClient, base: string): Promise<{ update_seq: number } | Unreachable> {
   const answer = await client.get(`${base}/registry/`, {
     accept: 'application/json',
-    facts: parsedBy('npm-root/1', parseRoot),
+    facts: ROOT_FACTS,
   });
   return answer.kind === 'facts' ? answer.facts : unreachableOf(answer);
 }
@@ -88,7 +88,7 @@ export function createNpmFeed(
       const since = first ? Math.max(0, from.seq - window) : from.seq;
       const answer = await client.get(`${base}/registry/_changes?since=${since}&limit=${pageSize}`, {
         accept: 'application/json',
-        facts: parsedBy('npm-changes/1', parseChangesPage),
+        facts: CHANGES_PAGE_FACTS,
       });
       if (answer.kind !== 'facts') return unreachableOf(answer);
       const page = answer.facts;

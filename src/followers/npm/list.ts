@@ -8,11 +8,11 @@
  * show by a new rev.
  */
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import { unreachableOf, type Unreachable } from '../feed-client.js';
 import { utcDateOf } from '../../domain/calendar.js';
 import type { ChangeHint, ListedPackage } from '../follower.js';
 import { componentOf, type ListPage } from '../registry-follower.js';
-import { parseChangesPage, type NpmPosition } from './feed.js';
+import { type NpmPosition, CHANGES_PAGE_FACTS } from './feed.js';
 
 /** npm's largest page (`limit` caps at 10,000; more answers 400). */
 export const NPM_PAGE = 10_000;
@@ -27,7 +27,7 @@ export async function listNpm(
 ): Promise<ListPage<number, NpmPosition> | Unreachable> {
   const answer = await client.get(`${base}/registry/_changes?since=${at ?? 0}&limit=${pageSize}`, {
     accept: 'application/json',
-    facts: parsedBy('npm-changes/1', parseChangesPage),
+    facts: CHANGES_PAGE_FACTS,
   });
   if (answer.kind !== 'facts') return unreachableOf(answer);
   const page = answer.facts;

@@ -6,6 +6,7 @@
  * Timestamps are compared as instants with seven fractional digits (NuGet writes up to seven, not
  * always all of them), never as the strings they arrive as.
  */
+import { parsedBy } from '../feed-client.js';
 export type CatalogIndex = { commit: string; pages: { url: string; commit: string }[] };
 export type CatalogItem = { id: string; version: string; deleted: boolean; commit: string };
 
@@ -53,3 +54,7 @@ export function parseCatalogPage(body: unknown): CatalogItem[] | string {
   }
   return out;
 }
+
+/** The feed's answers as the HTTP client's facts, reachable by the thread that reads big bodies. */
+export const CATALOG_INDEX_FACTS = parsedBy('nuget-catalog-index/1', parseCatalogIndex, import.meta.url);
+export const CATALOG_PAGE_FACTS = parsedBy('nuget-catalog-page/1', parseCatalogPage, import.meta.url);

@@ -6,17 +6,17 @@
  */
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../../upstreams/http.js';
-import { isUnreachable, parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import { isUnreachable, unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ChangeHint, ListedPackage } from '../follower.js';
 import { componentOf, type ListPage } from '../registry-follower.js';
-import { parseCatalogIndex, parseCatalogPage, type CatalogIndex, type CatalogItem } from './feed.js';
+import { type CatalogIndex, type CatalogItem, CATALOG_INDEX_FACTS, CATALOG_PAGE_FACTS } from './feed.js';
 
 export type NugetPosition = { commit: string };
 
 export async function readCatalogIndex(client: HttpClient, base: string): Promise<CatalogIndex | Unreachable> {
   const answer = await client.get(`${base}/v3/catalog0/index.json`, {
     accept: 'application/json',
-    facts: parsedBy('nuget-catalog-index/1', parseCatalogIndex),
+    facts: CATALOG_INDEX_FACTS,
   });
   return answer.kind === 'facts' ? answer.facts : unreachableOf(answer);
 }
@@ -24,7 +24,7 @@ export async function readCatalogIndex(client: HttpClient, base: string): Promis
 export async function readCatalogPage(client: HttpClient, url: string): Promise<CatalogItem[] | Unreachable> {
   const answer = await client.get(url, {
     accept: 'application/json',
-    facts: parsedBy('nuget-catalog-page/1', parseCatalogPage),
+    facts: CATALOG_PAGE_FACTS,
   });
   return answer.kind === 'facts' ? answer.facts : unreachableOf(answer);
 }

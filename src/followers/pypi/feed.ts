@@ -5,6 +5,7 @@
  * project-wide actions.
  */
 import { XMLParser } from 'fast-xml-parser';
+import { parsedBy } from '../feed-client.js';
 
 export type SimpleIndex = { last_serial: number; projects: [name: string, serial: number][] };
 export type JournalRow = { name: string; version: string | null; timestamp: number; action: string; serial: number };
@@ -88,3 +89,7 @@ export function parseJournal(text: unknown): JournalRow[] | string {
 export function changelogSinceSerialCall(serial: number): string {
   return `<?xml version='1.0'?>\n<methodCall>\n<methodName>changelog_since_serial</methodName>\n<params>\n<param>\n<value><int>${serial}</int></value>\n</param>\n</params>\n</methodCall>\n`;
 }
+
+/** The feed's answers as the HTTP client's facts, reachable by the thread that reads big bodies. */
+export const SIMPLE_INDEX_FACTS = parsedBy('pypi-simple/1', parseSimpleIndex, import.meta.url);
+export const JOURNAL_FACTS = parsedBy('pypi-journal/1', parseJournal, import.meta.url);

@@ -10,10 +10,10 @@
  */
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf } from '../feed-client.js';
+import { unreachableOf } from '../feed-client.js';
 import type { ChangeHint } from '../follower.js';
 import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../registry-follower.js';
-import { changelogSinceSerialCall, parseJournal, type JournalRow } from './feed.js';
+import { changelogSinceSerialCall, type JournalRow, JOURNAL_FACTS } from './feed.js';
 import { createPypiListing, type PypiPosition } from './list.js';
 
 /** warehouse's `.limit(50000)` on changelog_since_serial. */
@@ -31,7 +31,7 @@ export function createPypiFeed(client: HttpClient, base: string, now: () => Date
         accept: 'text/xml',
         body: 'text',
         post: { contentType: 'text/xml', body: changelogSinceSerialCall(from.serial) },
-        facts: parsedBy('pypi-journal/1', parseJournal),
+        facts: JOURNAL_FACTS,
       });
       if (answer.kind !== 'facts') return unreachableOf(answer);
       const rows = answer.facts;

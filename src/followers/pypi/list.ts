@@ -6,10 +6,10 @@
  */
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../../upstreams/http.js';
-import { parsedBy, unreachableOf, type Unreachable } from '../feed-client.js';
+import { unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ChangeHint, ListedPackage } from '../follower.js';
 import { componentOf, type ListPage } from '../registry-follower.js';
-import { parseSimpleIndex, type SimpleIndex } from './feed.js';
+import { type SimpleIndex, SIMPLE_INDEX_FACTS } from './feed.js';
 
 /** Names per listing batch: the scheduler handles bounded batches and commits the cursor between them. */
 export const LIST_PAGE = 1_000;
@@ -26,7 +26,7 @@ export function createPypiListing(client: HttpClient, base: string, now: () => D
     if (at === null || held === null) {
       const answer = await client.get(`${base}/simple/`, {
         accept: 'application/vnd.pypi.simple.v1+json',
-        facts: parsedBy('pypi-simple/1', parseSimpleIndex),
+        facts: SIMPLE_INDEX_FACTS,
       });
       if (answer.kind !== 'facts') return unreachableOf(answer);
       held = answer.facts;

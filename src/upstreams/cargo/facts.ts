@@ -25,6 +25,7 @@ function record(v: unknown): Record<string, unknown> | null {
 
 export const INDEX_FACTS: FactsSpec<IndexFacts> = {
   version: 'crates-index/1',
+  from: import.meta.url,
   extract(body) {
     if (typeof body !== 'string') return 'the index file is not text';
     const lines = body.split('\n', MAX_LINES).filter((l) => l.trim() !== '');
@@ -51,6 +52,7 @@ export const INDEX_FACTS: FactsSpec<IndexFacts> = {
 
 export const VERSION_FACTS: FactsSpec<VersionFacts> = {
   version: 'crates-version/1',
+  from: import.meta.url,
   extract(body) {
     const version = record(record(body)?.['version']);
     if (!version) return 'not a crates.io version answer (no version object)';

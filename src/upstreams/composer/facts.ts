@@ -42,6 +42,7 @@ function expanded(list: unknown[]): Record<string, unknown>[] {
 
 export const P2_FACTS: FactsSpec<P2Facts> = {
   version: 'packagist-p2/1',
+  from: import.meta.url,
   extract(body) {
     const packages = record(record(body)?.['packages']);
     if (!packages) return 'not a Packagist p2 document (no packages object)';

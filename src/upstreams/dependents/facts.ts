@@ -15,6 +15,7 @@ function count(v: unknown): number | null {
 
 export const PACKAGE_FACTS: FactsSpec<PackageFacts> = {
   version: 'ecosystems-package/1',
+  from: import.meta.url,
   extract(body) {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'not an ecosyste.ms package object';
     const p = body as Record<string, unknown>;

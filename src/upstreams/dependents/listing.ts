@@ -51,8 +51,9 @@ function count(v: unknown): number | null {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null;
 }
 
-const LISTING_FACTS: FactsSpec<ListingFacts> = {
+export const LISTING_FACTS: FactsSpec<ListingFacts> = {
   version: 'ecosystems-listing/1',
+  from: import.meta.url,
   extract(body) {
     if (!Array.isArray(body)) return 'not an ecosyste.ms package listing (a JSON array of packages)';
     const entries: ListingFacts['entries'] = [];

@@ -13,6 +13,7 @@ export type TagFacts = {
 
 export const TAG_FACTS: FactsSpec<TagFacts> = {
   version: 'dockerhub-tag/1',
+  from: import.meta.url,
   extract(body) {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'not a Docker Hub tag object';
     const t = body as Record<string, unknown>;

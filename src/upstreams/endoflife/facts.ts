@@ -32,6 +32,7 @@ function date(v: unknown): string | null {
 export const PRODUCT_FACTS: FactsSpec<ProductFacts> = {
   // /2: adds each cycle's latest release and its date; cached /1 facts are re-read.
   version: 'endoflife-product/2',
+  from: import.meta.url,
   extract(body) {
     const result = record(record(body)?.['result']);
     if (!result || typeof result['name'] !== 'string' || !Array.isArray(result['releases'])) {

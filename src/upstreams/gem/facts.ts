@@ -17,6 +17,7 @@ function record(v: unknown): Record<string, unknown> | null {
 
 export const VERSIONS_FACTS: FactsSpec<VersionsFacts> = {
   version: 'rubygems-versions/1',
+  from: import.meta.url,
   extract(body) {
     if (!Array.isArray(body)) return 'the versions answer is not a JSON list';
     const versions = body

@@ -43,6 +43,7 @@ const Commit = z.object({
 
 export const REPO_FACTS: FactsSpec<RepoFacts> = {
   version: 'github-repo/1',
+  from: import.meta.url,
   extract(body) {
     const r = Repo.safeParse(body);
     if (!r.success)
@@ -63,6 +64,7 @@ export const REPO_FACTS: FactsSpec<RepoFacts> = {
 
 export const COMMIT_FACTS: FactsSpec<CommitFacts> = {
   version: 'github-commits/1',
+  from: import.meta.url,
   extract(body) {
     if (!Array.isArray(body)) return 'the commit list is not a JSON array';
     if (body.length === 0) return { present: false, sha: null, committer_date: null, author_date: null };

@@ -170,6 +170,7 @@ function rateLimitOf(data: unknown, headers: Headers): RateLimitFacts | null {
 
 export const BATCH_FACTS: FactsSpec<BatchFacts> = {
   version: 'github-graphql-batch/1',
+  from: import.meta.url,
   extract(body, headers) {
     if (!isObj(body)) return 'not a GraphQL answer (no JSON object)';
     const data = body['data'];

@@ -21,8 +21,9 @@ export interface OwnerRepositories {
 /** One page: GitHub's largest. An owner with more is asked about in full by its repositories' own reads. */
 export const OWNER_PAGE = 100;
 
-const REPOS_FACTS: FactsSpec<EvidenceValue> = {
+export const REPOS_FACTS: FactsSpec<EvidenceValue> = {
   version: 'github-owner-repos/1',
+  from: import.meta.url,
   extract(body) {
     if (!Array.isArray(body)) return 'the repository list is not a JSON list';
     return body

@@ -19,6 +19,7 @@ function record(v: unknown): Record<string, unknown> | null {
 
 export const LATEST_FACTS: FactsSpec<LatestFacts> = {
   version: 'goproxy-latest/1',
+  from: import.meta.url,
   extract(body) {
     const doc = record(body);
     if (!doc) return 'the @latest answer is not a JSON object';
@@ -35,6 +36,7 @@ export const LATEST_FACTS: FactsSpec<LatestFacts> = {
 
 export const GO_MOD_FACTS: FactsSpec<GoModFactsValue> = {
   version: 'go-mod/1',
+  from: import.meta.url,
   extract(body) {
     if (typeof body !== 'string') return 'the go.mod is not text';
     const facts = readGoMod(body);

@@ -69,6 +69,7 @@ function lastUpdated(v: unknown): string | null {
 
 export const METADATA_FACTS: FactsSpec<MetadataFacts> = {
   version: 'maven-metadata/1',
+  from: import.meta.url,
   extract(body) {
     const doc = parse(body);
     if (typeof doc === 'string') return doc;
@@ -92,6 +93,7 @@ export const METADATA_FACTS: FactsSpec<MetadataFacts> = {
 
 export const POM_FACTS: FactsSpec<PomFacts> = {
   version: 'maven-pom/1',
+  from: import.meta.url,
   extract(body, headers) {
     const doc = parse(body);
     if (typeof doc === 'string') return doc;

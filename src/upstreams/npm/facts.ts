@@ -80,6 +80,7 @@ function interfaceOf(manifest: Record<string, unknown>): LatestInterface {
 export const PACKUMENT_FACTS: FactsSpec<PackumentFacts> = {
   // /2: adds the latest version's interface and direct dependencies; cached /1 facts are re-read.
   version: 'npm-packument/2',
+  from: import.meta.url,
   extract(body) {
     const doc = record(body);
     if (!doc) return 'the packument is not a JSON object';

@@ -57,6 +57,7 @@ function leavesOf(items: unknown): Leaf[] {
 
 export const REGISTRATION_FACTS: FactsSpec<RegistrationFacts> = {
   version: 'nuget-registration/1',
+  from: import.meta.url,
   extract(body) {
     const pages = record(body)?.['items'];
     if (!Array.isArray(pages)) return 'not a NuGet registration index (no items)';
@@ -73,6 +74,7 @@ export const REGISTRATION_FACTS: FactsSpec<RegistrationFacts> = {
 
 export const PAGE_FACTS: FactsSpec<PageFacts> = {
   version: 'nuget-registration-page/1',
+  from: import.meta.url,
   extract(body) {
     const items = record(body)?.['items'];
     if (!Array.isArray(items)) return 'not a NuGet registration page (no items)';

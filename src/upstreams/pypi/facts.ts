@@ -29,6 +29,7 @@ function record(v: unknown): Record<string, unknown> | null {
 
 export const PROJECT_FACTS: FactsSpec<ProjectFacts> = {
   version: 'pypi-json/1',
+  from: import.meta.url,
   extract(body) {
     const doc = record(body);
     const info = record(doc?.['info']);
@@ -75,6 +76,7 @@ export const PROJECT_FACTS: FactsSpec<ProjectFacts> = {
 
 export const SIMPLE_FACTS: FactsSpec<SimpleFacts> = {
   version: 'pypi-simple/1',
+  from: import.meta.url,
   extract(body) {
     const doc = record(body);
     if (!doc) return 'not a Simple API JSON document';
