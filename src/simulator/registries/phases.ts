@@ -30,6 +30,11 @@ function deletedOn(facts: PackageFacts): string {
   return isoAt(facts.deletedAt!).slice(0, 10);
 }
 
+/** Whether a retired generated PyPI project yanks every file rather than set its PEP 792 status. */
+export function pypiRetiresByYanking(facts: PackageFacts): boolean {
+  return facts.index % 2 === 1;
+}
+
 /** The one phase a generated package is served from at the moment its facts were read. */
 export function generatedPhase(kind: ComponentKind, facts: PackageFacts): Phase | NugetPhase | null {
   const deleted = facts.deletedAt !== null;
@@ -44,7 +49,10 @@ export function generatedPhase(kind: ComponentKind, facts: PackageFacts): Phase 
     case 'pypi': {
       if (deleted) return { from: deletedOn(facts), fail: 'not_found' } satisfies PypiPhase;
       const p: PypiPhase = { from: ALWAYS, releases: versionMap(facts) };
-      return deprecated ? { ...p, project_status: 'archived' } : p;
+      if (!deprecated) return p;
+      // Half the retired projects say so with PEP 792's status, the other half yank every file: a
+      // maintainer's declaration as well, answered 200 (never a 404), which the reader keeps archived.
+      return pypiRetiresByYanking(facts) ? { ...p, fail: 'all_yanked' } : { ...p, project_status: 'archived' };
     }
     case 'cargo': {
       if (deleted) return { from: deletedOn(facts), fail: 'not_found' } satisfies CargoPhase;
