@@ -20,10 +20,28 @@ export const SHARE_OF_DAY: readonly number[] = [1, 0.8, 0.6];
 
 /**
  * Requests are spaced (1000 + SLACK_MS) / perSecond ms apart rather than 1000 / perSecond, so a
- * request held up on its way (a busy event loop, a slow socket) by up to SLACK_MS more than the
- * one `perSecond` requests later still leaves no second with more than `perSecond` of them.
+ * request held up between `sent()` and the wire (a new connection, a slow socket) by up to
+ * SLACK_MS more than the one `perSecond` requests later still leaves no second with more than
+ * `perSecond` of them.
  */
 export const SLACK_MS = 100;
+
+/**
+ * A granted turn, which the caller uses at once: `sent()` in the same moment as the request
+ * leaves (nothing awaited in between), or `unused()` when it will not be sent after all. The
+ * spacing to the next request runs from `sent()`, not from the grant: a request that went out
+ * late (a busy event loop at a pass's start) does not bring the next one closer to it. Until one
+ * of the two is called no other turn on the host is granted, in this process or (through Redis)
+ * any other; a holder that never calls either (a process that died) frees it after LEASE_MS.
+ */
+export interface BudgetTurn {
+  readonly granted: true;
+  sent(): void;
+  unused(): void;
+}
+
+/** What a take comes to: a turn to use now, or the day's refusal. */
+export type BudgetTake = BudgetTurn | { readonly granted: false; readonly refusal: BudgetRefusal };
 
 /** A request the day's budget has no room for: not sent, and when to try again. */
 export interface BudgetRefusal {
@@ -42,7 +60,7 @@ interface Waiter {
   priority: ReadPriority;
   rank: number;
   day: string;
-  resolve: (refusal: BudgetRefusal | null) => void;
+  resolve: (take: BudgetTake) => void;
 }
 
 /** One host's budget in this process: the queue of requests waiting for their turn, by priority. */
@@ -73,10 +91,10 @@ export class UpstreamBudget {
   }
 
   /**
-   * Resolves when a request at `priority` may be sent (null: send it now), or with the refusal
-   * when the day (on the caller's clock, `nowMs`) has no room left for it.
+   * Resolves with a turn when a request at `priority` may be sent (send it now, calling
+   * `sent()`), or with the refusal when the day (on the caller's clock, `nowMs`) has no room left.
    */
-  take(priority: ReadPriority, nowMs: number): Promise<BudgetRefusal | null> {
+  take(priority: ReadPriority, nowMs: number): Promise<BudgetTake> {
     const rank = PRIORITY_RANK[priority];
     const day = utcDateOf(new Date(nowMs));
     return new Promise((resolve) => {
@@ -93,7 +111,8 @@ export class UpstreamBudget {
   /**
    * One loop per budget hands out the turns: it asks the store for the best waiter's turn, waits
    * as long as the store says, and gives a granted turn to whoever is best then (a sweep that
-   * asked first gives way to an event that came while it waited).
+   * asked first gives way to an event that came while it waited). It asks for no other turn until
+   * that one is sent or given up, so the next is spaced from the send.
    */
   private async pump(): Promise<void> {
     if (this.pumping) return;
@@ -109,10 +128,10 @@ export class UpstreamBudget {
         this.queues[next.rank]!.shift();
         if (spend.kind === 'spent') {
           this.refused[next.priority]++;
-          next.resolve(this.refusal(next));
+          next.resolve({ granted: false, refusal: this.refusal(next) });
         } else {
           this.sent[next.priority]++;
-          next.resolve(null);
+          await this.hand(next);
         }
       }
     } finally {
@@ -120,9 +139,26 @@ export class UpstreamBudget {
     }
   }
 
+  /** Gives `w` its turn and resolves once it was sent (the store told) or given up. */
+  private hand(w: Waiter): Promise<void> {
+    return new Promise<void>((done) => {
+      let used = false;
+      const use = (sent: boolean): void => {
+        if (used) return;
+        used = true;
+        // A store that fails to hear of it frees the turn at the lease's end.
+        Promise.resolve()
+          .then(() => (sent ? this.store.sent(this.upstream, this.intervalMs) : this.store.unused(this.upstream)))
+          .catch(() => undefined)
+          .finally(done);
+      };
+      w.resolve({ granted: true, sent: () => use(true), unused: () => use(false) });
+    });
+  }
+
   private async spend(head: Waiter): Promise<Spend> {
     try {
-      return await this.store.spend(this.upstream, head.day, this.ceiling(head.priority), this.intervalMs);
+      return await this.store.spend(this.upstream, head.day, this.ceiling(head.priority));
     } catch {
       // A store that failed outright (the fallback store never does): no turn is given on a guess.
       return { kind: 'wait', ms: 1_000 };

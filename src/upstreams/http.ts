@@ -347,15 +347,20 @@ export class HttpClient {
     try {
       const late = this.deferred();
       if (late) return late;
-      const refused = this.options.budget ? await this.options.budget.take(priority, this.now()) : null;
-      if (refused) return budgetSpent(refused);
-      // A turn can be long in coming; the upstream may have asked every reader to wait meanwhile.
-      const held = this.options.budget ? this.deferred() : null;
-      if (held) return held;
       await this.pace.turn();
+      const turn = this.options.budget ? await this.options.budget.take(priority, this.now()) : null;
+      if (turn && !turn.granted) return budgetSpent(turn.refusal);
+      // A turn can be long in coming; the upstream may have asked every reader to wait meanwhile.
+      const held = this.deferred();
+      if (held) {
+        turn?.unused();
+        return held;
+      }
       const signal = AbortSignal.timeout(this.options.timeoutMs);
       let res: Response;
       try {
+        // Nothing is awaited between the turn and the send: the budget spaces the next from here.
+        turn?.sent();
         res = await fetch(url, {
           method: post ? 'POST' : 'GET',
           headers: post ? { ...headers, 'content-type': post.contentType } : headers,
