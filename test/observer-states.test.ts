@@ -59,7 +59,7 @@ add('pypi:dormant', { releases: { '1.0': at('2025-06-01') } }, 'dormant');
 add('pypi:abandoned', { releases: { '1.0': at('2023-06-01') } }, 'abandoned');
 add('pypi:inactive', { ...pypi, classifiers: ['Development Status :: 7 - Inactive'] }, 'archived');
 add('pypi:status-archived', { ...pypi, project_status: 'archived' }, 'archived');
-add('pypi:yanked', { ...pypi, fail: 'all_yanked' }, 'deleted');
+add('pypi:yanked', { ...pypi, fail: 'all_yanked' }, 'archived');
 failures('pypi:', pypi);
 
 const docker = { tag_last_pushed: at('2026-02-01') };

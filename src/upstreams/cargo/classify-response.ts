@@ -4,8 +4,14 @@
  * that is a deletion. A 403 is crates.io refusing the client (its User-Agent or crawler policy).
  */
 import { excerpt, unexpectedStatus, type StatusAnswer, type Verdict } from '../reading.js';
+import { registrysOwn } from '../not-found.js';
 
+/** Its not-found only when it is the registry's own (not-found.ts). */
 export function classifyIndexResponse(answer: StatusAnswer): Verdict {
+  return registrysOwn(answer, readIndexResponse(answer));
+}
+
+function readIndexResponse(answer: StatusAnswer): Verdict {
   if (answer.status === 404 || answer.status === 410 || answer.status === 451)
     return { signals: { notFound: true }, evidence: { http_status: answer.status, message: excerpt(answer) } };
   if (answer.status === 403)

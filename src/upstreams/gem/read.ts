@@ -36,8 +36,9 @@ async function readGem(client: HttpClient, base: string, ref: ComponentRef, toda
   const f = answer.facts;
   const at = activityAsOf(f.last_published, today);
   return {
-    // An empty list is what the 404 says too: no public version.
-    signals: f.versions === 0 ? { notFound: true } : { lastActivity: at.lastActivity },
+    // rubygems.org answers 404 for a gem with no public version; an empty list at 200 dates
+    // nothing, and only the registry's own not-found is a deletion (docs/methodology.md).
+    signals: { lastActivity: f.versions === 0 ? null : at.lastActivity },
     source: answer.url,
     evidence: {
       http_status: answer.status,

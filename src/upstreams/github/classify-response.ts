@@ -7,6 +7,7 @@ import { daysBetween, utcDateOf } from '../../domain/calendar.js';
 import type { EvidenceValue } from '../../domain/observation.js';
 import { DORMANT_MAX_DAYS } from '../../domain/state.js';
 import { excerpt, unexpectedStatus, type StatusAnswer, type Verdict } from '../reading.js';
+import { registrysOwn } from '../not-found.js';
 
 interface Block {
   reason?: unknown;
@@ -28,7 +29,12 @@ function blockEvidence(block: Block): Record<string, EvidenceValue> {
   return out;
 }
 
+/** Its not-found only when it is the registry's own (not-found.ts). */
 export function classifyRepoResponse(answer: StatusAnswer): Verdict {
+  return registrysOwn(answer, readRepoResponse(answer));
+}
+
+function readRepoResponse(answer: StatusAnswer): Verdict {
   const message = excerpt(answer);
   switch (answer.status) {
     case 404:

@@ -4,8 +4,14 @@
  * home of its ids, so that is a deletion (deletions there are rare; owners unlist instead).
  */
 import { excerpt, unexpectedStatus, type StatusAnswer, type Verdict } from '../reading.js';
+import { registrysOwn } from '../not-found.js';
 
+/** Its not-found only when it is the registry's own (not-found.ts). */
 export function classifyRegistrationResponse(answer: StatusAnswer): Verdict {
+  return registrysOwn(answer, readRegistrationResponse(answer));
+}
+
+function readRegistrationResponse(answer: StatusAnswer): Verdict {
   if (answer.status === 404)
     return { signals: { notFound: true }, evidence: { http_status: 404, message: excerpt(answer) } };
   return unexpectedStatus(answer);

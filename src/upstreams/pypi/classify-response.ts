@@ -1,7 +1,13 @@
 /** What PyPI's non-200 answers mean (research §3): a 404 (unknown, release-less or quarantined project) is a death. */
 import { excerpt, unexpectedStatus, type StatusAnswer, type Verdict } from '../reading.js';
+import { registrysOwn } from '../not-found.js';
 
+/** Its not-found only when it is the registry's own (not-found.ts). */
 export function classifyProjectResponse(answer: StatusAnswer): Verdict {
+  return registrysOwn(answer, readProjectResponse(answer));
+}
+
+function readProjectResponse(answer: StatusAnswer): Verdict {
   // Keyed on the status, not the body, whose shape PyPI does not promise.
   if (answer.status === 404)
     return { signals: { notFound: true }, evidence: { http_status: 404, message: excerpt(answer) } };

@@ -67,8 +67,10 @@ describe('PyPI reader against the simulator', () => {
     ['dormant', 'dormant', { last_upload: '2025-06-01T00:00:00Z' }],
     ['abandoned', 'abandoned', { last_upload: '2023-06-01T00:00:00Z' }],
     ['yank-trap', 'abandoned', { last_upload: '2024-01-01T00:00:00Z', yanked_files: 1 }],
-    ['all-yanked', 'deleted', { all_yanked: true, files: 1, yanked_files: 1 }],
-    ['no-files', 'deleted', { no_files: true, files: 0 }],
+    // Every file yanked answers 200: the maintainers' declaration, never a deletion.
+    ['all-yanked', 'archived', { http_status: 200, all_yanked: true, files: 1, yanked_files: 1 }],
+    // Releases without files date nothing: no state is asserted.
+    ['no-files', 'not_observed', { http_status: 200, no_files: true, files: 0 }],
     ['no-releases', 'deleted', { http_status: 404 }],
     ['inactive', 'archived', { classifier_inactive: true }],
     [
@@ -91,6 +93,12 @@ describe('PyPI reader against the simulator', () => {
     expect(classify(reading.signals, TODAY)).toBe(state);
     expect(reading.evidence).toMatchObject(evidence);
     expect(reading.method).toMatch(/PyPI JSON API/);
+  });
+
+  it('cites the project JSON it read for an all-yanked project, and reads nothing more', async () => {
+    const { reading } = await read('all-yanked');
+    expect(reading.source).toBe(`${h.simulator.urls.pypi}/pypi/all-yanked/json`);
+    expect(h.simulator.requests.some((r) => r.path.startsWith('/pypi/simple/all-yanked'))).toBe(false);
   });
 
   it('asks the Simple API for its JSON form and reads PEP 792 status from it', async () => {

@@ -54,12 +54,20 @@ async function readPypi(client: HttpClient, base: string, ref: ComponentRef, tod
     method: PYPI_METHOD,
   });
 
-  // Nothing installable is left: every file yanked, or releases without files.
+  // Nothing installable is left, which is no deletion: the project still answers 200 (DESIGN §3,
+  // docs/methodology.md). Every file yanked is the maintainers' own declaration, as "every version
+  // yanked" is for crates and Packagist; releases without files date nothing, so nothing is said.
   if (f.files === f.yanked_files) {
-    return reading({
-      signals: { notFound: true },
-      evidence: { ...evidence, ...(f.files === 0 ? { no_files: true } : { all_yanked: true }) },
-    });
+    if (f.files === 0)
+      return reading({
+        signals: { lastActivity: null },
+        evidence: {
+          ...evidence,
+          no_files: true,
+          no_date: 'PyPI lists releases without files: nothing dates the project',
+        },
+      });
+    return reading({ signals: { archived: true }, evidence: { ...evidence, all_yanked: true } });
   }
 
   const simple = await client.get(`${base}/simple/${encodeURIComponent(pep503(f.name ?? ref.id))}/`, {
