@@ -10,6 +10,11 @@ import { startHarness } from '../simulator/harness.js';
 import type { Scenario } from '../simulator/scenario.js';
 
 const TODAY = '2026-03-01';
+/**
+ * Nothing here hangs, and every assertion counts requests or compares facts, so a read must never
+ * time out: the harness's 300 ms (meant for its hang faults) is missed on a loaded machine.
+ */
+const TIMEOUT_MS = 10_000;
 
 const scenario: Scenario = {
   components: {
@@ -29,7 +34,7 @@ const refs = Object.keys(scenario.components).map((k) =>
 
 describe('conditional requests', () => {
   it('a second pass over unchanged components is all 304s with the same facts', async () => {
-    const h = await startHarness({ scenario, today: TODAY });
+    const h = await startHarness({ scenario, today: TODAY, timeoutMs: TIMEOUT_MS });
     try {
       // A new set of readers each pass, as the observer's passes would be; only the cache is shared.
       const pass = () => {
@@ -59,7 +64,7 @@ describe('conditional requests', () => {
   });
 
   it('a component that changed is read in full and its new facts replace the cached ones', async () => {
-    const h = await startHarness({ scenario, today: TODAY });
+    const h = await startHarness({ scenario, today: TODAY, timeoutMs: TIMEOUT_MS });
     try {
       const ref = { kind: 'npm', id: 'a' } as const;
       await h.newSources().npm.read(ref, TODAY);
@@ -93,6 +98,7 @@ describe('conditional requests', () => {
     const h = await startHarness({
       scenario: { components: { 'npm:gone': [{ from: '2020-01-01', fail: 'not_found' }] } },
       today: TODAY,
+      timeoutMs: TIMEOUT_MS,
     });
     try {
       await h.sources.npm.read({ kind: 'npm', id: 'gone' }, TODAY);
