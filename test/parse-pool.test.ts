@@ -99,4 +99,42 @@ describe('the parse pool', () => {
     expect((await first).components).toHaveLength(1);
     expect((await queued).components[0]!.count).toBe(10_000);
   });
+
+  it('serves an honest client within about one deadline while three clients keep nine files at the deadline (issue 34)', async () => {
+    const deadlineMs = 400;
+    const started = performance.now();
+    const p = pool({ threads: 2, deadlineMs, maxWaiting: 64 });
+    await p.ready();
+    // A worker ended at the deadline is replaced, and its start is part of any wait: measured here.
+    const workerStart = performance.now() - started;
+    const hostile = `pkg==1 ${'\\\n'.repeat(1_900_000)}`;
+    const until = Date.now() + 7_000;
+    let tooComplex = 0;
+    const attack = ['attacker-1', 'attacker-2', 'attacker-3'].flatMap((client) =>
+      [0, 1, 2].map(async () => {
+        while (Date.now() < until)
+          await p.parse({ route: 'manifest', body: hostile, format: 'requirements' }, client).catch((error: Error) => {
+            if (error instanceof TooComplexError) tooComplex++;
+          });
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const waits: number[] = [];
+    while (Date.now() < until - 1_000) {
+      const asked = performance.now();
+      await p.parse({ route: 'manifest', body: 'flask\nrequests\nnumpy\n', format: 'requirements' }, 'honest');
+      waits.push(performance.now() - asked);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    await Promise.all(attack);
+    waits.sort((a, b) => a - b);
+    const p95 = waits[Math.ceil(waits.length * 0.95) - 1]!;
+    console.log(
+      `honest: ${waits.length} parses, p95 ${p95.toFixed(0)} ms (worker start ${workerStart.toFixed(0)} ms); ${tooComplex} hostile files hit the deadline`,
+    );
+    expect(tooComplex).toBeGreaterThan(3);
+    // One parse to end (the deadline) and, at worst, a fresh worker's start: never the nine ahead.
+    // A single FIFO queue measured ~8 s here.
+    expect(p95).toBeLessThan(deadlineMs + 2 * workerStart + 500);
+  }, 30_000);
 });

@@ -1,5 +1,8 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
+import { clientOf } from '../limits/client.js';
 import { readCappedBody } from '../upstreams/response-body.js';
+import { BodyTooSlowError, requestBodies, type BodyBudget } from './body-budget.js';
 
 export const SUBMISSION_LIMIT_BYTES = 4 * 1024 * 1024;
 
@@ -24,12 +27,36 @@ export class UnsupportedMediaTypeError extends Error {
 
 /**
  * Reads the request body into memory, stopping as soon as it passes `limit` (a declared
- * Content-Length over it is refused before anything is read). The body lives only in this
- * request: it is never stored or logged.
+ * Content-Length over it is refused before anything is read). Before a byte is read, its length
+ * (the limit, when chunked) is reserved from the budget of unfinished bodies (body-budget.ts),
+ * given back once it is read or its connection ends; a body that arrives below the minimum rate
+ * is cut off (408). The body lives only in this request: it is never stored or logged.
  */
-export async function readBody(c: Context, limit = SUBMISSION_LIMIT_BYTES): Promise<Uint8Array> {
+export async function readBody(
+  c: Context,
+  limit = SUBMISSION_LIMIT_BYTES,
+  budget: BodyBudget = requestBodies,
+): Promise<Uint8Array> {
   const declared = declaredBodyLength(c);
   if (declared !== null && declared > limit) throw new BodyTooLargeError(limit);
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const release = budget.reserve(clientOf(c)?.parseKey ?? null, declared ?? limit);
+  // A body abandoned half-read (cut off, or its client gone) holds its bytes until its connection ends.
+  incoming?.once('close', release);
+  const watchdog = incoming ? receiveRate(incoming, budget) : null;
+  try {
+    const read = readWhole(c, declared, limit);
+    // A read the watchdog cut short fails later, when its connection closes: nobody awaits it then.
+    read.catch(() => undefined);
+    const body = await (watchdog ? Promise.race([read, watchdog.cut]) : read);
+    return body;
+  } finally {
+    watchdog?.stop();
+    if (!incoming || incoming.readableEnded) release();
+  }
+}
+
+async function readWhole(c: Context, declared: number | null, limit: number): Promise<Uint8Array> {
   // A declared length within the limit is all Node's parser will deliver, so the body is read
   // whole, straight from the socket (@hono/node-server's direct read, no web stream). A chunked
   // body is read as a stream and refused as soon as it passes the limit.
@@ -37,6 +64,33 @@ export async function readBody(c: Context, limit = SUBMISSION_LIMIT_BYTES): Prom
   const body = await readCappedBody(c.req.raw.body, null, limit);
   if (body === null) throw new BodyTooLargeError(limit);
   return body;
+}
+
+/**
+ * Watches the bytes the connection receives (the socket's count, so the read itself is not
+ * touched): once a window has passed, a window with fewer than minBytesPerSecond × window bytes
+ * ends the read with BodyTooSlowError.
+ */
+function receiveRate(incoming: IncomingMessage, budget: BodyBudget): { cut: Promise<never>; stop: () => void } | null {
+  const socket = incoming.socket;
+  if (!socket) return null;
+  const { minBytesPerSecond, windowMs } = budget.options;
+  let timer: NodeJS.Timeout | undefined;
+  let before = socket.bytesRead;
+  const cut = new Promise<never>((_, reject) => {
+    timer = setInterval(() => {
+      const now = socket.bytesRead;
+      if (!incoming.readableEnded && now - before < (minBytesPerSecond * windowMs) / 1000) {
+        clearInterval(timer);
+        reject(new BodyTooSlowError(minBytesPerSecond, windowMs));
+      }
+      before = now;
+    }, windowMs);
+    timer.unref();
+  });
+  // Handled here so a race already settled leaves no unhandled rejection behind.
+  cut.catch(() => undefined);
+  return { cut, stop: () => clearInterval(timer) };
 }
 
 /** The declared length, when the body has one and is not chunked; null otherwise. */

@@ -191,7 +191,10 @@ export function registerSubmissionRoutes(
     // Measured before the parse: the bytes move to the worker, which leaves this view empty.
     const budget = answerBudget(body.byteLength);
     const format = c.req.query('format');
-    const submitted = await deps.parsing.parse({ route: 'manifest', body, json: type === 'application/json', format });
+    const submitted = await deps.parsing.parse(
+      { route: 'manifest', body, json: type === 'application/json', format },
+      clientOf(c)?.parseKey,
+    );
     // With ?queue=true the names are queued from the client's discovery share.
     const plan = await planCheck({ ...deps, asker: clientOf(c) }, submitted, c.req.query('as_of'), deps.verdicts, {
       queue,
@@ -207,7 +210,7 @@ export function registerSubmissionRoutes(
     const queue = queueAsked(c.req.query('queue'));
     const body = await readBody(c);
     const budget = answerBudget(body.byteLength);
-    const submitted = await deps.parsing.parse({ route: 'sbom', body, contentType: type });
+    const submitted = await deps.parsing.parse({ route: 'sbom', body, contentType: type }, clientOf(c)?.parseKey);
     const plan = await planCheck({ ...deps, asker: clientOf(c) }, submitted, c.req.query('as_of'), deps.verdicts, {
       queue,
     });

@@ -12,6 +12,7 @@ import pino from 'pino';
 import type { Config } from '../config/config.js';
 import { build } from '../http/app.js';
 import { ParsePool } from '../operations/parse-pool.js';
+import { requestBodies } from '../api/body-budget.js';
 import { OBSERVER_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { startConfiguredFollowing } from './follow-commands.js';
 import { followStatus } from '../operations/follow.js';
@@ -53,6 +54,8 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   const packagePages = packagePageCache();
   // Submissions are parsed in worker threads, each parse under a deadline and a heap budget.
   const parsing = new ParsePool(config.parsing);
+  // The process's budget of unfinished request bodies (api/body-budget.ts), as configured.
+  requestBodies.options = config.bodies;
   await parsing.ready();
   metrics?.watch({
     store: deps.store,

@@ -2,6 +2,7 @@ import { trimTrailing } from '../domain/text.js';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_PARSE_OPTIONS, type ParsePoolOptions } from '../operations/parse-pool.js';
+import { DEFAULT_BODY_BUDGET, type BodyBudgetOptions } from '../api/body-budget.js';
 import { SWEEP_DAYS_DEFAULT } from '../domain/follow-schedule.js';
 import { FOLLOWED_REGISTRIES, type FeedUrls, type FollowedRegistry } from '../followers/follower.js';
 import {
@@ -54,6 +55,8 @@ export interface Config {
   readonly answerCacheBytes: number;
   /** TENDED_PARSE_THREADS, TENDED_PARSE_DEADLINE_MS, TENDED_PARSE_MEMORY_MB: the parse pool (DESIGN §8c). */
   readonly parsing: ParsePoolOptions;
+  /** TENDED_BODY_MEMORY_MB, TENDED_BODY_MIN_RATE_KB: what unfinished request bodies may hold together, and how slow one may arrive. */
+  readonly bodies: BodyBudgetOptions;
   /** TENDED_METRICS_ADDRESS: where `serve` answers GET /metrics, apart from the service; null, nowhere. */
   readonly metrics: { readonly host: string; readonly port: number } | null;
   /** TENDED_FOLLOW, TENDED_SWEEP_DAYS, TENDED_FEED_*_URL: whole registries followed (none by default). */
@@ -157,6 +160,19 @@ const Env = z.object({
   TENDED_PARSE_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_PARSE_OPTIONS.deadlineMs),
   // At least 64 MB: the parsers' own code and one honest 4 MB SBOM's tree need about that.
   TENDED_PARSE_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(DEFAULT_PARSE_OPTIONS.memoryMb),
+  // At least 16 MB: four 4 MB uploads at once.
+  TENDED_BODY_MEMORY_MB: z.coerce
+    .number()
+    .int()
+    .min(16)
+    .max(65_536)
+    .default(DEFAULT_BODY_BUDGET.totalBytes / (1024 * 1024)),
+  TENDED_BODY_MIN_RATE_KB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_048_576)
+    .default(DEFAULT_BODY_BUDGET.minBytesPerSecond / 1024),
   // host:port, [v6]:port; its own listener, so never the service's own address (checked below).
   TENDED_METRICS_ADDRESS: z
     .string()
@@ -328,6 +344,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       threads: e.TENDED_PARSE_THREADS,
       deadlineMs: e.TENDED_PARSE_DEADLINE_MS,
       memoryMb: e.TENDED_PARSE_MEMORY_MB,
+    }),
+    bodies: Object.freeze({
+      ...DEFAULT_BODY_BUDGET,
+      totalBytes: e.TENDED_BODY_MEMORY_MB * 1024 * 1024,
+      minBytesPerSecond: e.TENDED_BODY_MIN_RATE_KB * 1024,
     }),
     discovery: Object.freeze({
       enabled: e.TENDED_DISCOVERY === 'on',

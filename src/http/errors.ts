@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { STORE_UNAVAILABLE_DETAIL, STORE_UNAVAILABLE_HEADERS } from '../api/health.js';
 import { BodyTooLargeError, UnsupportedMediaTypeError } from '../api/body.js';
+import { BodyBudgetError, BodyTooSlowError } from '../api/body-budget.js';
 import { MalformedJsonError } from '../operations/json-manifest.js';
 import { ParseBusyError } from '../operations/parse-pool.js';
 import { ValidationError } from '../domain/errors.js';
@@ -22,7 +23,7 @@ export function validationResponse(c: Context, issues: Issue[]): Response {
 /** Every other error: `{"detail": "<sentence>"}`. Never a stack trace. */
 export function detailResponse(
   c: Context,
-  status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 501 | 503,
+  status: 400 | 401 | 404 | 405 | 409 | 408 | 413 | 415 | 429 | 500 | 501 | 503,
   detail: string,
   headers?: Record<string, string>,
 ): Response {
@@ -40,6 +41,10 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
   if (error instanceof InputError)
     return validationResponse(c, [{ loc: ['body'], msg: error.message, type: 'value_error.input' }]);
   if (error instanceof BodyTooLargeError) return detailResponse(c, 413, error.message);
+  if (error instanceof BodyBudgetError)
+    return detailResponse(c, 503, error.message, { 'Retry-After': '5', Connection: 'close' });
+  // The rest of a body too slow to wait for is not read: the connection closes after the answer.
+  if (error instanceof BodyTooSlowError) return detailResponse(c, 408, error.message, { Connection: 'close' });
   if (error instanceof UnsupportedMediaTypeError) return detailResponse(c, 415, error.message);
   if (error instanceof MalformedJsonError) return detailResponse(c, 400, error.message);
   if (error instanceof StoreUnavailableError) return storeUnavailableResponse(c);

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import type { RatePolicy, Take } from './bucket.js';
 import type { RateLimiter } from './limiter.js';
@@ -29,11 +30,22 @@ export class RequestClient {
     return this.limiter.takeShare(this.id, day, wanted, share);
   }
 
+  /**
+   * The client as the parse pool's fair queue knows it: a hash of the identity under a salt made
+   * at start and never kept, so the queue tells clients apart without holding an address or a key
+   * id (never stored, never logged).
+   */
+  get parseKey(): string {
+    return createHash('sha256').update(PARSE_KEY_SALT).update(this.id).digest('base64url').slice(0, 22);
+  }
+
   /** The limit an API key would give, when this client has none: what a refusal may suggest. */
   get keyedLimit(): number | null {
     return this.policy === this.limiter.free ? this.limiter.keyed.limit : null;
   }
 }
+
+const PARSE_KEY_SALT = randomBytes(16);
 
 // Keyed by the request's context: gone with it, and out of reach of anything that has no context.
 const admitted = new WeakMap<Context, RequestClient>();

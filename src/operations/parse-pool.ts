@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { ValidationError, type ValidationIssue } from '../domain/errors.js';
 import { InputError, TooComplexError } from '../parsers/reference.js';
 import { MalformedJsonError } from './json-manifest.js';
+import { FairQueue, NO_CLIENT } from './parse-fairness.js';
 import type { SubmittedComponents } from './submitted-components.js';
 
 /** One submission to parse: its bytes (moved to the worker, not copied) or its text (MCP). */
@@ -58,6 +59,8 @@ export class ParseBusyError extends Error {
 
 interface Task {
   job: ParseJob;
+  /** The opaque fairness key of the client that sent it (NO_CLIENT when none). */
+  client: string;
   resolve: (value: SubmittedComponents) => void;
   reject: (error: Error) => void;
   /** Set while the task waits: it gives up after a few deadlines' worth of queue. */
@@ -69,6 +72,8 @@ interface Slot {
   ready: boolean;
   task: Task | null;
   deadline: NodeJS.Timeout | null;
+  /** When the task in hand started, for its client's account. */
+  startedAt: number;
 }
 
 /**
@@ -99,7 +104,8 @@ export interface ParseCounts {
 export class ParsePool {
   readonly counts: ParseCounts = { parsed: 0, tooComplex: 0, busy: 0, refused: 0, failed: 0 };
   private readonly slots = new Set<Slot>();
-  private readonly waiting: Task[] = [];
+  /** Waiting work, one queue per client, served least-cost first (parse-fairness.ts). */
+  private readonly waiting = new FairQueue<Task>({ halfLifeMs: 30_000, maxAccounts: 10_000 });
   private closed = false;
   private readonly readyWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
@@ -128,9 +134,13 @@ export class ParsePool {
     return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
   }
 
-  /** Parses one submission off the main thread; rejects with the error a person should get. */
-  parse(job: ParseJob): Promise<SubmittedComponents> {
-    return this.queued(job).then(
+  /**
+   * Parses one submission off the main thread; rejects with the error a person should get.
+   * `client`: the sender's opaque fairness key (RequestClient.parseKey), so that one client's work
+   * waits behind its own and not in front of everyone's.
+   */
+  parse(job: ParseJob, client: string = NO_CLIENT): Promise<SubmittedComponents> {
+    return this.queued(job, client).then(
       (parsed) => {
         this.counts.parsed++;
         return parsed;
@@ -153,17 +163,44 @@ export class ParsePool {
     return { busy, waiting: this.waiting.length, threads: this.options.threads };
   }
 
-  private queued(job: ParseJob): Promise<SubmittedComponents> {
+  private queued(job: ParseJob, client: string): Promise<SubmittedComponents> {
     if (this.closed) return Promise.reject(new ParseBusyError());
     if (!this.warm) this.warmUp();
     return new Promise((resolve, reject) => {
-      const task: Task = { job, resolve, reject };
-      const slot = this.idleSlot();
-      if (slot) return this.run(slot, task);
+      const task: Task = { job, client, resolve, reject };
       if (this.waiting.length >= this.options.maxWaiting) return reject(new ParseBusyError());
-      this.waitFor(task);
-      this.waiting.push(task);
+      // A known client may fill a quarter of the queue at most: a few clients cannot fill it for all.
+      if (client !== NO_CLIENT && this.waiting.waitingOf(client) >= Math.max(1, Math.ceil(this.options.maxWaiting / 4)))
+        return reject(new ParseBusyError());
+      this.waiting.push(client, task);
+      this.dispatch();
+      if (task.waitTimer === undefined && this.slotOf(task) === null) this.waitFor(task);
     });
+  }
+
+  private slotOf(task: Task): Slot | null {
+    for (const slot of this.slots) if (slot.task === task) return slot;
+    return null;
+  }
+
+  /**
+   * Gives every free worker the next task the fair queue names. The last free worker (of two or
+   * more) goes only to a client with nothing running: a client, however many files it sends, holds
+   * at most all workers but one while others wait, and a newcomer waits for at most one parse to
+   * end (the deadline at worst), not behind a queue of someone else's.
+   */
+  private dispatch(): void {
+    for (;;) {
+      if (this.waiting.length === 0) return;
+      const idle = [...this.slots].filter((slot) => slot.ready && slot.task === null);
+      if (idle.length === 0) {
+        if (this.slots.size < this.options.threads) this.spawn();
+        return;
+      }
+      const picked = this.waiting.next(this.options.threads > 1 && idle.length === 1);
+      if (!picked) return;
+      this.run(idle[0]!, picked.task);
+    }
   }
 
   /**
@@ -174,25 +211,17 @@ export class ParsePool {
   private waitFor(task: Task): void {
     task.waitTimer = setTimeout(() => {
       if (![...this.slots].some((slot) => slot.ready)) return this.waitFor(task);
-      const at = this.waiting.indexOf(task);
-      if (at >= 0) this.waiting.splice(at, 1);
-      task.reject(new ParseBusyError());
+      if (this.waiting.remove(task.client, task)) task.reject(new ParseBusyError());
     }, this.options.deadlineMs * 10);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.waiting.splice(0)) {
+    for (const task of this.waiting.drain()) {
       clearTimeout(task.waitTimer);
       task.reject(new ParseBusyError());
     }
     await Promise.all([...this.slots].map((slot) => this.end(slot)));
-  }
-
-  private idleSlot(): Slot | null {
-    for (const slot of this.slots) if (slot.ready && slot.task === null) return slot;
-    if (this.slots.size < this.options.threads) this.spawn();
-    return null;
   }
 
   private spawn(): void {
@@ -211,23 +240,23 @@ export class ParsePool {
     });
     // A worker never keeps the process alive: a task in flight has its deadline timer for that.
     worker.unref();
-    const slot: Slot = { worker, ready: false, task: null, deadline: null };
+    const slot: Slot = { worker, ready: false, task: null, deadline: null, startedAt: 0 };
     this.slots.add(slot);
     worker.on('message', (message: WorkerAnswer | { ready: true }) => {
       if ('ready' in message) {
         slot.ready = true;
         for (const waiter of this.readyWaiters.splice(0)) waiter.resolve();
-        this.next(slot);
+        this.dispatch();
         return;
       }
       const task = this.finish(slot);
       if (!task) return;
       if ('ok' in message) task.resolve(message.ok);
       else task.reject(rebuilt(message.error));
-      this.next(slot);
+      this.dispatch();
     });
     worker.on('error', (error: Error & { code?: string }) => {
-      const task = this.finish(slot);
+      const task = this.finish(slot, error.code === 'ERR_WORKER_OUT_OF_MEMORY');
       this.retire(slot);
       task?.reject(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -247,8 +276,9 @@ export class ParsePool {
   private run(slot: Slot, task: Task): void {
     clearTimeout(task.waitTimer);
     slot.task = task;
+    slot.startedAt = performance.now();
     slot.deadline = setTimeout(() => {
-      const timedOut = this.finish(slot);
+      const timedOut = this.finish(slot, true);
       this.retire(slot);
       void slot.worker.terminate();
       timedOut?.reject(
@@ -266,8 +296,10 @@ export class ParsePool {
     slot.worker.postMessage(task.job, movable);
   }
 
-  private finish(slot: Slot): Task | null {
+  /** The task in hand, taken off its worker, its worker time charged to its client. */
+  private finish(slot: Slot, hitDeadline = false): Task | null {
     const task = slot.task;
+    if (task) this.waiting.charge(task.client, performance.now() - slot.startedAt, hitDeadline);
     slot.task = null;
     if (slot.deadline) clearTimeout(slot.deadline);
     slot.deadline = null;
@@ -281,7 +313,7 @@ export class ParsePool {
       // It died before its parsers loaded: a broken install, not an input. Starting another would
       // fail the same way, so whoever waits gets the fault (a logged 500) instead of a loop of starts.
       const failed = new Error('the parse worker could not start');
-      for (const task of this.waiting.splice(0)) {
+      for (const task of this.waiting.drain()) {
         clearTimeout(task.waitTimer);
         task.reject(failed);
       }
@@ -289,11 +321,6 @@ export class ParsePool {
       return;
     }
     if (!this.closed && (this.warm || this.waiting.length > 0)) this.spawn();
-  }
-
-  private next(slot: Slot): void {
-    const task = this.waiting.shift();
-    if (task) this.run(slot, task);
   }
 
   private async end(slot: Slot): Promise<void> {
