@@ -14,7 +14,8 @@ import type { EvidenceValue } from '../src/domain/observation.js';
 import { CHANGES_PAGE_FACTS } from '../src/followers/npm/feed.js';
 import { BigBodyReader } from '../src/upstreams/big-body-reader.js';
 import { PIECE_ITEMS } from '../src/upstreams/big-body-worker.js';
-import { HttpClient, type FactsSpec, type RequestSpec } from '../src/upstreams/http.js';
+import { HttpClient, type RequestSpec } from '../src/upstreams/http.js';
+import type { FactsSpec } from '../src/upstreams/facts-spec.js';
 import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
 import { PACKUMENT_FACTS } from '../src/upstreams/npm/facts.js';
 import {

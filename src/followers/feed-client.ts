@@ -6,7 +6,8 @@
 import type { EvidenceValue } from '../domain/observation.js';
 import type { UpstreamBudgets } from '../upstreams/budget.js';
 import type { BudgetedUpstream } from '../upstreams/budget-limits.js';
-import { HttpClient, type Answer, type FactsSpec } from '../upstreams/http.js';
+import { HttpClient, type Answer } from '../upstreams/http.js';
+import type { FactsSpec } from '../upstreams/facts-spec.js';
 import type { ConditionalCache } from '../upstreams/source.js';
 import type { FollowedRegistry } from './follower.js';
 

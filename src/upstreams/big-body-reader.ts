@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import type { EvidenceValue } from '../domain/observation.js';
 import type { BigBodyAnswer, BigBodyJob, PieceTaken } from './big-body-worker.js';
 import type { BodyKind, BodyReading } from './facts-of-body.js';
-import type { FactsSpec } from './http.js';
+import type { FactsSpec } from './facts-spec.js';
 
 export interface BigBodyOptions {
   /** Bodies read at once, each on its own thread. */

@@ -12,7 +12,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { EvidenceValue } from '../domain/observation.js';
 import { readBody, type BodyKind, type BodyReading } from './facts-of-body.js';
-import type { FactsSpec } from './http.js';
+import type { FactsSpec } from './facts-spec.js';
 
 export interface BigBodyJob {
   id: number;

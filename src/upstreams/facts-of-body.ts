@@ -4,7 +4,7 @@
  * never changes what it says or how it fails.
  */
 import type { EvidenceValue } from '../domain/observation.js';
-import type { FactsSpec } from './http.js';
+import type { FactsSpec } from './facts-spec.js';
 import { parseJson } from './response-body.js';
 
 /** What a 200's body is handed to its extractor as (RequestSpec.body). */

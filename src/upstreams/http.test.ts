@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, type FactsSpec, type HttpClientOptions } from './http.js';
+import { HttpClient, type HttpClientOptions } from './http.js';
+import type { FactsSpec } from './facts-spec.js';
 import { MemoryConditionalCache } from './memory-cache.js';
 import type { ConditionalCache } from './source.js';
 

@@ -9,6 +9,7 @@
 import type { EvidenceValue } from '../domain/observation.js';
 import type { UnreachableReason } from '../domain/state.js';
 import type { BudgetRefusal, UpstreamBudget } from './budget.js';
+import type { FactsSpec } from './facts-spec.js';
 import { rateLimitOf, retryAfterMs, spentUntil } from './rate-limit.js';
 import { PRIORITY_RANK, readPriority } from './read-priority.js';
 import { Pace, Slots } from './request-slots.js';
@@ -24,23 +25,6 @@ import type { ConditionalCache, UpstreamOutcome, UpstreamWatcher } from './sourc
 
 /** How the evidence of a request never sent (its upstream held back) begins; see heldBackUntil. */
 export const NOT_SENT = 'not sent:';
-
-/** How a 200 body becomes the facts a reader works on; only facts are cached, never bodies. */
-export interface FactsSpec<F extends EvidenceValue> {
-  /** Names the facts' format: facts cached in another format are not re-confirmed by a 304. */
-  version: string;
-  /**
-   * The module that exports this spec (its `import.meta.url`): a big body is read on another
-   * thread (big-body-reader.ts), which imports this module and uses its export with this version.
-   */
-  from: string;
-  /**
-   * The facts a 200 body establishes, or a sentence saying why the body cannot be read. The body
-   * is parsed JSON, or the text itself when the request asked for `body: 'text'` (XML, go.mod);
-   * the headers are there for facts only they carry (a file's Last-Modified).
-   */
-  extract(body: unknown, headers: Headers): F | string;
-}
 
 export interface RequestSpec<F extends EvidenceValue> {
   accept: string;

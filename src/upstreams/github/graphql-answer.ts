@@ -4,7 +4,7 @@
  * partial error, a field left null), plus the query's `rateLimit`. Names travel as variables, never
  * spliced into the query text.
  */
-import type { FactsSpec } from '../http.js';
+import type { FactsSpec } from '../facts-spec.js';
 import { instant } from '../reading.js';
 import { messageOf } from '../response-body.js';
 

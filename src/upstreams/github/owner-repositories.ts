@@ -5,7 +5,8 @@
  * owner is not public, and the name is forgotten.
  */
 import type { EvidenceValue } from '../../domain/observation.js';
-import type { FactsSpec, HttpClient } from '../http.js';
+import type { HttpClient } from '../http.js';
+import type { FactsSpec } from '../facts-spec.js';
 import { heldBackUntil, unreachableReading } from '../reading.js';
 
 export type OwnerListing =
