@@ -175,6 +175,7 @@ describe('a record observed on five dates', () => {
     const widgets = await store.observationsOf({ kind: 'npm', id: '@acme/widgets' });
     expect(widgets.map((o) => o.state)).toEqual(['alive', 'alive', 'alive', 'dormant', 'alive']);
     const yanky = await store.observationsOf({ kind: 'pypi', id: 'yanky' });
-    expect(yanky.map((o) => o.state)).toEqual(['alive', 'alive', 'dormant', 'deleted', 'deleted']);
+    // Every file yanked is the maintainers' declaration (archived), never a deletion: PyPI answered 200.
+    expect(yanky.map((o) => o.state)).toEqual(['alive', 'alive', 'dormant', 'archived', 'archived']);
   });
 });

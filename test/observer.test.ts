@@ -57,7 +57,7 @@ describe.each([
       'npm:left-padded': 'archived',
       'npm:evil-pkg': 'deleted',
       'pypi:tiny-parser': 'archived',
-      'pypi:yanky': 'deleted',
+      'pypi:yanky': 'archived',
       'docker:docker.io/library/node:18-alpine': 'eol',
       'docker:docker.io/library/python:3.12-slim-bookworm': 'alive',
     });

@@ -165,7 +165,7 @@ describe('the demo scenario', () => {
         'npm:@acme/widgets': ['alive', 'alive', 'alive', 'dormant', 'alive', 'dormant'],
         'npm:evil-pkg': ['alive', 'deleted', 'deleted', 'deleted', 'deleted', 'deleted'],
         'pypi:tiny-parser': ['alive', 'dormant', 'dormant', 'archived', 'archived', 'archived'],
-        'pypi:yanky': ['alive', 'dormant', 'dormant', 'deleted', 'deleted', 'deleted'],
+        'pypi:yanky': ['alive', 'dormant', 'dormant', 'archived', 'archived', 'archived'],
         'docker:docker.io/library/node:18-alpine': ['alive', 'eol', 'eol', 'eol', 'eol', 'eol'],
         'docker:docker.io/library/python:3.12-slim-bookworm': ['alive', 'alive', 'dormant', 'alive', 'eol', 'eol'],
         'maven:org.acme:rocket-core': ['alive', 'dormant', 'alive', 'alive', 'archived', 'archived'],
