@@ -44,6 +44,12 @@ export async function openPostgresStore(url: string, options: { max?: number } =
   // An idle connection the server closed (a restart, an admin kill) is reported here and removed
   // by the pool. Unhandled, this 'error' event would end the process.
   pool.on('error', () => {});
+  // A connection the server ends while it is checked out (between queries, or in the same packet
+  // as the ReadyForQuery that completed its start-up, before the caller has it) emits 'error' with
+  // no pool listener attached: unhandled, that ends the process. 'connect' is emitted synchronously
+  // as the pool hands a new connection out, so the listener is there before any such packet. The
+  // next query on it then fails (named below), and release() drops it.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: faultNamingPool(pool) }) });
   const store = new PostgresStore(db, async (kdb, run) =>
     kdb.connection().execute(async (conn) => {
@@ -185,10 +191,6 @@ function faultNamingPool(pool: pg.Pool): PostgresPool {
       }
       let facade = wrapped.get(client);
       if (!facade) {
-        // A connection the server ends while it is checked out but between queries (inside a
-        // transaction, say) emits 'error' with no pool listener attached: unhandled, that ends the
-        // process. The next query on it then fails (named below), and release() drops it.
-        client.on('error', () => {});
         const query = (text: string, parameters: readonly unknown[]) =>
           client
             .query(
