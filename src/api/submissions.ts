@@ -71,6 +71,33 @@ export const CheckAnswerSchema = z
               .optional()
               .openapi({ description: 'Only when it is named in more than 20 places: how many more.' }),
           }),
+          resolved_version: z.string().optional().openapi({
+            description:
+              'Lockfiles and SBOMs: the version the file resolved (states are per package; the version is context).',
+          }),
+          resolved_versions: z.array(z.string()).optional().openapi({
+            description: 'Only when the file resolved more than one version of the package: each (at most 20).',
+          }),
+          scope: z.enum(['direct', 'transitive']).optional().openapi({
+            description:
+              '`direct`: the project names it; `transitive`: only another package needs it. Absent where the file does not say (go.sum alone, an SBOM without a dependency graph).',
+          }),
+          dev: z.literal(true).optional().openapi({ description: 'The file says it is needed only for development.' }),
+          optional: z.literal(true).optional().openapi({ description: 'The file says it is optional.' }),
+          via: z
+            .array(z.string())
+            .optional()
+            .openapi({
+              description:
+                'One shortest path from a direct dependency: names from the direct dependency down to this one’s parent; [] for a direct dependency. A path longer than 16 names keeps its first and last eight.',
+              example: ['rimraf', 'glob'],
+            }),
+          via_elided: z.number().int().optional().openapi({
+            description: 'Only for a path longer than 16 names: how many were left out of `via` between its two ends.',
+          }),
+          via_unresolved: z.string().optional().openapi({
+            description: 'The path runs through this entry, which names no component Tended can observe.',
+          }),
         }),
       )
       .openapi({

@@ -5,6 +5,7 @@ import {
   MAX_RESULTS_PER_ANSWER,
   MAX_UNRESOLVED_LISTED,
   submittedComponents,
+  type MergedTreePlace,
   type SubmittedComponents,
 } from './submitted-components.js';
 import { queueSubmitted, type DiscoveryDeps, type DiscoveryReport } from './discovery.js';
@@ -25,6 +26,20 @@ export interface ComponentCheck extends CheckedResult {
   };
   /** With TENDED_VERDICTS=on: the signed, offline-verifiable form of this result. */
   verdict?: Verdict;
+  /** Lockfiles and SBOMs with a graph (DESIGN §8d): the version the file resolved. */
+  resolved_version?: string;
+  /** Present when the file resolved more than one version of the package: each of them. */
+  resolved_versions?: string[];
+  /** `direct` (the project names it) or `transitive`; absent when the file does not say. */
+  scope?: 'direct' | 'transitive';
+  dev?: true;
+  optional?: true;
+  /** One shortest path: names from a direct dependency down to this one's parent; [] for a direct one. */
+  via?: string[];
+  /** A path longer than `via` holds: how many names were left out between its first and last eight. */
+  via_elided?: number;
+  /** The path runs through this entry, which names no component Tended can observe. */
+  via_unresolved?: string;
 }
 
 export interface CheckAnswer {
@@ -129,7 +144,7 @@ export async function planCheck(
     ...(report ? { discovery: report } : {}),
     async *results(size) {
       let chunk: ComponentCheck[] = [];
-      for (const { ref, locations, count } of components) {
+      for (const { ref, locations, count, tree } of components) {
         const key = keyOf(ref);
         const result = checkedResult(ref, held.get(key) ?? [], asOf, today);
         // The fresh result becomes the check in place: copying its fifteen fields into a new
@@ -145,6 +160,7 @@ export async function planCheck(
           locations,
           ...(count > locations.length ? { locations_omitted: count - locations.length } : {}),
         };
+        if (tree) placeInAnswer(check, tree);
         if (verdicts && head) check.verdict = await verdicts.sign(ref, result, head);
         chunk.push(check);
         if (chunk.length === size) {
@@ -193,6 +209,18 @@ export async function planCheck(
 }
 
 const keyOf = (ref: ComponentRef) => `${ref.kind}:${ref.id}`;
+
+/** The tree's fields under the names DESIGN §8d fixes. */
+function placeInAnswer(check: ComponentCheck, tree: MergedTreePlace): void {
+  if (tree.resolvedVersion !== undefined) check.resolved_version = tree.resolvedVersion;
+  if (tree.resolvedVersions) check.resolved_versions = tree.resolvedVersions;
+  if (tree.scope) check.scope = tree.scope;
+  if (tree.dev) check.dev = true;
+  if (tree.optional) check.optional = true;
+  if (tree.via) check.via = tree.via;
+  if (tree.viaElided !== undefined) check.via_elided = tree.viaElided;
+  if (tree.viaUnresolved !== undefined) check.via_unresolved = tree.viaUnresolved;
+}
 
 function truncationNote(beyondCount: number, beyondBytes: number, unresolved: number): string {
   const parts: string[] = [];

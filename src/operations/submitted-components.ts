@@ -1,5 +1,5 @@
 import type { ComponentRef } from '../domain/component.js';
-import type { ComponentReference, ParseResult, SbomSubject, UnresolvedEntry } from '../parsers/reference.js';
+import type { ComponentReference, ParseResult, SbomSubject, TreePlace, UnresolvedEntry } from '../parsers/reference.js';
 
 /**
  * A parsed submission reduced to what its answer can hold: each component once, with how many
@@ -30,7 +30,17 @@ export interface SubmittedComponent {
   locations: { input: string; location: string }[];
   /** Every place it is named, listed or not. */
   count: number;
+  /** Where it sits in a resolved tree, its places merged (mergeTreePlace); absent when the file has no tree. */
+  tree?: MergedTreePlace;
 }
+
+export interface MergedTreePlace extends TreePlace {
+  /** Present when the file resolved it at more than one version: each (at most MAX_VERSIONS_LISTED), in the order first met. */
+  resolvedVersions?: string[];
+}
+
+/** A package resolved at more versions than this lists the first ones. */
+export const MAX_VERSIONS_LISTED = 20;
 
 /**
  * An answer is bounded whatever the input (issue 14): a 4 MB SBOM of `[0,0,…]` is two million
@@ -61,12 +71,14 @@ export function submittedComponents(parsed: ParseResult): SubmittedComponents {
     if (entry) {
       entry.count += 1;
       if (entry.locations.length < MAX_LOCATIONS_LISTED) entry.locations.push(place(reference));
+      if (reference.tree) entry.tree = mergeTreePlace(entry.tree, reference.tree);
     } else if (merged.size < MAX_RESULTS_PER_ANSWER) {
       // A plain copy of the ref: a parser's object may carry more than kind and id.
       merged.set(key, {
         ref: { kind: reference.ref.kind, id: reference.ref.id },
         locations: [place(reference)],
         count: 1,
+        ...(reference.tree ? { tree: mergeTreePlace(undefined, reference.tree) } : {}),
       });
     } else omitted += 1;
   }
@@ -79,6 +91,39 @@ export function submittedComponents(parsed: ParseResult): SubmittedComponents {
     ...boundedUnresolved(parsed),
   };
 }
+
+/**
+ * One package met at several places of a tree (two versions, or named by two workspaces): direct
+ * if any place is, dev or optional only if every place is, the shortest path of them all, and
+ * each version resolved.
+ */
+export function mergeTreePlace(held: MergedTreePlace | undefined, next: TreePlace): MergedTreePlace {
+  if (!held) return { ...next, ...(next.via ? { via: next.via.map(quoted) } : {}) };
+  const merged: MergedTreePlace = { ...held };
+  if (next.resolvedVersion !== undefined) {
+    if (merged.resolvedVersion === undefined) merged.resolvedVersion = next.resolvedVersion;
+    else if (next.resolvedVersion !== merged.resolvedVersion) {
+      const versions = merged.resolvedVersions ?? [merged.resolvedVersion];
+      if (!versions.includes(next.resolvedVersion) && versions.length < MAX_VERSIONS_LISTED)
+        merged.resolvedVersions = [...versions, next.resolvedVersion];
+    }
+  }
+  if (next.scope === 'direct' || merged.scope === undefined) {
+    if (next.scope !== undefined) merged.scope = next.scope;
+  }
+  if (!next.dev) delete merged.dev;
+  if (!next.optional) delete merged.optional;
+  if (next.via && (!merged.via || pathLength(next) < pathLength(merged))) {
+    merged.via = next.via.map(quoted);
+    if (next.viaElided !== undefined) merged.viaElided = next.viaElided;
+    else delete merged.viaElided;
+    if (next.viaUnresolved !== undefined) merged.viaUnresolved = next.viaUnresolved;
+    else delete merged.viaUnresolved;
+  }
+  return merged;
+}
+
+const pathLength = (place: TreePlace) => (place.via?.length ?? Infinity) + (place.viaElided ?? 0);
 
 function place(reference: ComponentReference): { input: string; location: string } {
   return { input: quoted(reference.input), location: quoted(reference.location) };

@@ -17,6 +17,30 @@ export interface ComponentReference {
    * XML and TOML ones, nor SBOMs): what SARIF's `region.startLine` and a review comment point at.
    */
   line?: number;
+  /** Lockfiles and SBOMs with a graph: where the entry sits in the resolved tree (DESIGN §8d). */
+  tree?: TreePlace;
+}
+
+/**
+ * Where a resolved package sits in the tree a lockfile or an SBOM's graph describes. Each field is
+ * present only where the file says it: a lockfile with no graph (go.sum) gives a version and no
+ * scope, a package.json gives `direct` and no version.
+ */
+export interface TreePlace {
+  /** The version the file resolved (the version is context: states are per package). */
+  resolvedVersion?: string;
+  /** `direct`: the project names it; `transitive`: only another package does. */
+  scope?: 'direct' | 'transitive';
+  /** The file says it is needed only for development (devDependencies, a dev group, `develop`). */
+  dev?: boolean;
+  /** The file says it is optional (optionalDependencies, an extra, `optional = true`). */
+  optional?: boolean;
+  /** One shortest path: names from a direct dependency down to this one's parent; [] when direct. */
+  via?: string[];
+  /** Names left out of a long path between its first and last MAX_VIA_NAMES / 2 (`via` holds both ends). */
+  viaElided?: number;
+  /** Set when the path runs through an entry that names no component Tended can observe. */
+  viaUnresolved?: string;
 }
 
 export interface UnresolvedEntry {

@@ -9,7 +9,7 @@ import { normaliseComponent } from '../../domain/component.js';
 import type { ComponentKind } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError } from '../reference.js';
-import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
+import type { ComponentReference, ParseResult, TreePlace, UnresolvedEntry } from '../reference.js';
 import { shownValue } from '../purl-entry.js';
 import { MemberLines } from '../json-member-lines.js';
 import { checkJsonDepth } from '../json-depth.js';
@@ -65,6 +65,8 @@ export function parsePackageJson(text: string, options: { lines?: boolean } = {}
     for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) {
       const before = out.references.length;
       readEntry(out, section, name, spec);
+      // Every entry a package.json names is the project's own choice: direct, dev or optional as its section says.
+      for (let i = before; i < out.references.length; i += 1) out.references[i]!.tree = placeOf(section);
       if (out.references.length === before || options.lines !== true) continue;
       lines ??= new MemberLines(source, DEPENDENCY_SECTIONS);
       const line = lines.lineOf(section, name);
@@ -163,6 +165,15 @@ function readEntry(out: Out, section: string, name: string, spec: unknown): void
       });
       return;
   }
+}
+
+function placeOf(section: string): TreePlace {
+  return {
+    scope: 'direct',
+    via: [],
+    ...(section === 'devDependencies' ? { dev: true } : {}),
+    ...(section === 'optionalDependencies' ? { optional: true } : {}),
+  };
 }
 
 function add(out: Out, kind: ComponentKind, name: string, input: string, location: string): void {
