@@ -9,7 +9,7 @@ import { upstreamEnv } from '../src/simulator/env.js';
 import { parseScenario } from '../src/simulator/scenario.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { clockedNode } from './support/clock.js';
-import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
+import { postgresTestStore, sqliteTestStore, type TestStore, endToEndBackends } from './support/record.js';
 
 /**
  * DESIGN §3 "Rate limits defer", end to end through the real CLI as cron would run it: one
@@ -26,12 +26,14 @@ const alive = {
   last_commit: '2026-03-01T10:00:00Z',
 };
 
-describe.each([
-  ['sqlite', 'rate_limit_403', sqliteTestStore],
-  ['postgres', 'rate_limit_403', postgresTestStore],
-  ['sqlite', 'rate_limit_429', sqliteTestStore],
-  ['postgres', 'rate_limit_429', postgresTestStore],
-] as const)('observe --once under a GitHub limit, on %s, %s', (_backend, fail, open) => {
+describe.each(
+  endToEndBackends([
+    ['sqlite', 'rate_limit_403', sqliteTestStore],
+    ['postgres', 'rate_limit_403', postgresTestStore],
+    ['sqlite', 'rate_limit_429', sqliteTestStore],
+    ['postgres', 'rate_limit_429', postgresTestStore],
+  ] as const),
+)('observe --once under a GitHub limit, on %s, %s', (_backend, fail, open) => {
   let t: TestStore;
   let simulator: Simulator;
   let simulated = `${DAY}T12:00:00Z`;

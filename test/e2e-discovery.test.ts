@@ -7,7 +7,7 @@ import { upstreamEnv } from '../src/simulator/env.js';
 import { parseScenario } from '../src/simulator/scenario.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { databaseText } from './support/database-text.js';
-import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
+import { postgresTestStore, sqliteTestStore, type TestStore, endToEndBackends } from './support/record.js';
 import { serveAt, tended, type TendedProcess } from './support/tended-processes.js';
 import { stringMatching } from './support/matchers.js';
 
@@ -27,10 +27,12 @@ const alive = {
   last_commit: '2026-03-01T10:00:00Z',
 };
 
-describe.each([
-  ['sqlite', sqliteTestStore],
-  ['postgres', postgresTestStore],
-] as const)('discovery on %s', (_backend, open) => {
+describe.each(
+  endToEndBackends([
+    ['sqlite', sqliteTestStore],
+    ['postgres', postgresTestStore],
+  ] as const),
+)('discovery on %s', (_backend, open) => {
   let t: TestStore;
   let simulator: Simulator;
   let dir: string;

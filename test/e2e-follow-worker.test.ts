@@ -11,7 +11,7 @@ import { pypiRetiresByYanking } from '../src/simulator/registries/phases.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { budgetVariable, DEFAULT_BUDGETS, type BudgetLimits } from '../src/upstreams/budget-limits.js';
 import { changesBetween, livePackages } from './support/followed-registries.js';
-import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
+import { postgresTestStore, sqliteTestStore, type TestStore, endToEndBackends } from './support/record.js';
 import { tended, waitFor, type TendedProcess } from './support/tended-processes.js';
 
 /**
@@ -43,10 +43,12 @@ const LIMITS: BudgetLimits = {
 
 const clockOf = (at: string) => at.replace('T', ' ').replace(/\.\d{3}Z$/, '');
 
-describe.each([
-  ['sqlite', sqliteTestStore, 1],
-  ['postgres', postgresTestStore, 2],
-] as const)('observe workers following on %s', (backend, open, workers) => {
+describe.each(
+  endToEndBackends([
+    ['sqlite', sqliteTestStore, 1],
+    ['postgres', postgresTestStore, 2],
+  ] as const),
+)('observe workers following on %s', (backend, open, workers) => {
   const simNow = { at: new Date(BACKFILL_AT) };
   let sim: Simulator;
   let t: TestStore;

@@ -14,7 +14,7 @@ import { packumentPath } from '../src/upstreams/npm/read.js';
 import { budgetVariable, DEFAULT_BUDGETS, type BudgetLimits } from '../src/upstreams/budget-limits.js';
 import { changesBetween, everyPackage, livePackages } from './support/followed-registries.js';
 import { npmFaultHit, npmTruth } from './support/followed-truth.js';
-import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
+import { postgresTestStore, sqliteTestStore, type TestStore, endToEndBackends } from './support/record.js';
 import { serveAt, tended, waitFor, type TendedProcess } from './support/tended-processes.js';
 
 /**
@@ -65,10 +65,12 @@ const cleanups: (() => Promise<unknown>)[] = [];
 const isLost = (reg: GeneratedRegistry, e: FeedEvent) => npmFaultHit(reg, e, 'lost', LOST_SHARE);
 const isLate = (reg: GeneratedRegistry, e: FeedEvent) => npmFaultHit(reg, e, 'late', LATE_SHARE);
 
-describe.each([
-  ['sqlite', sqliteTestStore],
-  ['postgres', postgresTestStore],
-] as const)('following whole registries with tended serve on %s', (backend, open) => {
+describe.each(
+  endToEndBackends([
+    ['sqlite', sqliteTestStore],
+    ['postgres', postgresTestStore],
+  ] as const),
+)('following whole registries with tended serve on %s', (backend, open) => {
   const simNow = { at: new Date(BACKFILL_AT) };
   /** The registries' moment while the process of each date ran: what a direct read gave that day. */
   const momentOf = new Map<string, number>([[D, Date.parse(BACKFILL_AT)]]);

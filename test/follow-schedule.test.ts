@@ -15,7 +15,7 @@ import { observeDue, type ObserverDeps } from '../src/operations/observe.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { createSources } from '../src/upstreams/sources.js';
 import { changesBetween, livePackages } from './support/followed-registries.js';
-import { postgresTestStore, sqliteTestStore, testNotary, type TestStore } from './support/record.js';
+import { postgresTestStore, sqliteTestStore, testNotary, type TestStore, endToEndBackends } from './support/record.js';
 
 /**
  * Whole registries followed end to end over loopback: the simulator generates npm and Packagist
@@ -32,10 +32,12 @@ const START = '2026-03-02T08:00:00.000Z';
 const PASSES = ['08:00:00.000', '16:00:00.000', '23:55:00.000'];
 const DAYS = 3;
 
-describe.each([
-  ['sqlite', sqliteTestStore],
-  ['postgres', postgresTestStore],
-] as const)('following npm and Packagist on %s', (_backend, open) => {
+describe.each(
+  endToEndBackends([
+    ['sqlite', sqliteTestStore],
+    ['postgres', postgresTestStore],
+  ] as const),
+)('following npm and Packagist on %s', (_backend, open) => {
   const now = { at: new Date(START) };
   const clock = { now: () => now.at };
   let sim: Simulator;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followPass } from '../src/followers/follow-pass.js';
 import { FOLLOWED_REGISTRIES, type FollowBatch, type FollowedRegistry } from '../src/followers/follower.js';
 import { DAY, pass, startFollowed, type Followed } from './support/followed-registries.js';
-import { postgresTestStore, sqliteTestStore, type TestStore } from './support/record.js';
+import { postgresTestStore, sqliteTestStore, type TestStore, endToEndBackends } from './support/record.js';
 
 /**
  * A follower killed mid-pass (its handler dies with the batch in hand, before the cursor is
@@ -39,10 +39,12 @@ function dyingHandler(handled: FollowBatch[], dieAt: number) {
 // npm in small pages, so a backfill and a day's following are both several batches.
 const options = { npm: { window: 40, pageSize: 500 } };
 
-describe.each([
-  ['sqlite', sqliteTestStore],
-  ['postgres', postgresTestStore],
-] as const)('a follower restarted on %s', (_backend, open) => {
+describe.each(
+  endToEndBackends([
+    ['sqlite', sqliteTestStore],
+    ['postgres', postgresTestStore],
+  ] as const),
+)('a follower restarted on %s', (_backend, open) => {
   let t: TestStore;
   beforeAll(async () => {
     t = await open();

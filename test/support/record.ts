@@ -45,6 +45,21 @@ export async function sqliteTestStore(): Promise<TestStore> {
   };
 }
 
+/**
+ * The backends the slow end-to-end suites (whole processes following registries for days) run on.
+ * Both store adapters pass one contract suite (store-contract.ts), so an end-to-end case proves
+ * the same on either: CI runs them once per Node run, on SQLite under one Node and on PostgreSQL
+ * under the other (TENDED_TEST_E2E_BACKEND=sqlite|postgres); unset, both run. A value that is
+ * neither fails the run rather than running nothing.
+ */
+export function endToEndBackends<T extends readonly [string, ...unknown[]]>(cases: readonly T[]): T[] {
+  const chosen = process.env.TENDED_TEST_E2E_BACKEND;
+  if (chosen === undefined || chosen === '' || chosen === 'both') return [...cases];
+  if (chosen !== 'sqlite' && chosen !== 'postgres')
+    throw new Error(`TENDED_TEST_E2E_BACKEND must be sqlite, postgres or both; got "${chosen}"`);
+  return cases.filter((c) => c[0] === chosen);
+}
+
 /** A fresh schema per test in the PostgreSQL database: isolated, and much faster than CREATE DATABASE. */
 export async function postgresTestStore(): Promise<TestStore> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
