@@ -16,7 +16,7 @@ const GEM_LINE = /^gem[\s(]+(["'])([^"']{1,200})\1(.*)$/;
 const GITHUB_OPTION = /(?:\bgithub:|:github\s*=>)\s*(["'])([^"']{1,300})\1/;
 const GIT_OPTION = /(?:\bgit:|:git\s*=>)\s*(["'])([^"']{1,300})\1/;
 const PATH_OPTION = /\bpath:|:path\s*=>/;
-const GROUP_BLOCK = /^group\b(.*)\bdo\s*(?:\|[^|]*\|\s*)?$/;
+const GROUP_BLOCK = /^group[\s(](.*)\bdo\s*(?:\|[^|]*\|\s*)?$/;
 // What opens a block `end` closes: a trailing `do`, or a keyword that starts a statement.
 const BLOCK_OPENS = /\bdo\s*(?:\|[^|]*\|\s*)?$|^(?:if|unless|case|while|until|begin|def|class|module)\b/;
 const GROUP_OPTION = /(?:\bgroups?:|:groups?\s*=>)\s*(\[[^\]]{0,300}\]|:\w+|["'][\w-]+["'])/;
