@@ -67,6 +67,19 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
     make: (n) => `gem "a"${fill(' ', n - 10)}x`,
   },
   {
+    // The group-block and block-opener patterns: every `do` a candidate, none at the line's end.
+    name: 'Gemfile: a group line of do |x| and spaces, never ending in do',
+    route: 'manifest',
+    format: 'gemfile',
+    make: (n) => `group :test${fill(' do |x|   do    ', n - 20)}x\ngem "a"\n`,
+  },
+  {
+    name: 'Gemfile: group blocks opened thousands deep, never closed',
+    route: 'manifest',
+    format: 'gemfile',
+    make: (n) => `${fill('group :development, :test do\ngem "a"\n', n)}`,
+  },
+  {
     name: 'Cargo.toml: many dependencies (a quarter of n: Cargo.toml files are capped at 1 MB)',
     route: 'manifest',
     format: 'cargo-toml',
