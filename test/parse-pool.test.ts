@@ -39,8 +39,14 @@ describe('the parse pool', () => {
           { input: 'requests', location: 'line 1' },
           { input: 'requests==2', location: 'line 3' },
         ],
+        tree: { scope: 'direct', via: [] },
       },
-      { ref: { kind: 'pypi', id: 'flask' }, count: 1, locations: [{ input: 'flask', location: 'line 2' }] },
+      {
+        ref: { kind: 'pypi', id: 'flask' },
+        count: 1,
+        locations: [{ input: 'flask', location: 'line 2' }],
+        tree: { scope: 'direct', via: [] },
+      },
     ]);
   });
 

@@ -67,6 +67,19 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
     make: (n) => `gem "a"${fill(' ', n - 10)}x`,
   },
   {
+    // The group-block and block-opener patterns: every `do` a candidate, none at the line's end.
+    name: 'Gemfile: a group line of do |x| and spaces, never ending in do',
+    route: 'manifest',
+    format: 'gemfile',
+    make: (n) => `group :test${fill(' do |x|   do    ', n - 20)}x\ngem "a"\n`,
+  },
+  {
+    name: 'Gemfile: group blocks opened thousands deep, never closed',
+    route: 'manifest',
+    format: 'gemfile',
+    make: (n) => `${fill('group :development, :test do\ngem "a"\n', n)}`,
+  },
+  {
     name: 'Cargo.toml: many dependencies (a quarter of n: Cargo.toml files are capped at 1 MB)',
     route: 'manifest',
     format: 'cargo-toml',
@@ -244,6 +257,74 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
       `{"@context":"https://spdx.org/rdf/3.0.1/spdx-context.jsonld","@graph":[{"type":"SpdxDocument","rootElement":[${fill('0,', n)}0]}]}`,
   },
   { name: 'SPDX JSON: @context brackets', route: 'sbom', format: '', make: (n) => `{"@context":${fill('[', n)}` },
+  {
+    // The graph's walk and its paths: a chain as deep as the input allows, closed into a cycle.
+    name: 'CycloneDX JSON: a dependency chain thousands deep, closed into a cycle',
+    route: 'sbom',
+    format: 'application/vnd.cyclonedx+json',
+    make: (n) => {
+      const k = Math.floor(n / 110);
+      const components = Array.from(
+        { length: k },
+        (_, i) => `{"bom-ref":"c${i}","name":"c${i}","purl":"pkg:npm/c${i}@1"}`,
+      );
+      const dependencies = Array.from({ length: k }, (_, i) => `{"ref":"c${i}","dependsOn":["c${(i + 1) % k}"]}`);
+      return `{"bomFormat":"CycloneDX","specVersion":"1.5","metadata":{"component":{"bom-ref":"app","name":"app"}},"components":[${components.join(',')}],"dependencies":[{"ref":"app","dependsOn":["c0"]},${dependencies.join(',')}]}`;
+    },
+  },
+  {
+    // Every component a direct dependency and each one's <dependency> naming the one before.
+    name: 'CycloneDX XML: a wide graph, every component direct and each depending on the last',
+    route: 'sbom',
+    format: 'application/vnd.cyclonedx+xml',
+    make: (n) => {
+      const k = Math.floor(n / 190);
+      const out = [
+        '<bom xmlns="http://cyclonedx.org/schema/bom/1.4"><metadata><component bom-ref="app"><name>app</name></component></metadata><components>',
+      ];
+      for (let i = 0; i < k; i++)
+        out.push(`<component bom-ref="c${i}"><name>c${i}</name><purl>pkg:npm/c${i}@1</purl></component>`);
+      out.push('</components><dependencies><dependency ref="app">');
+      for (let i = 0; i < k; i++) out.push(`<dependency ref="c${i}"/>`);
+      out.push('</dependency>');
+      for (let i = 1; i < k; i++) out.push(`<dependency ref="c${i}"><dependency ref="c${i - 1}"/></dependency>`);
+      return `${out.join('')}</dependencies></bom>`;
+    },
+  },
+  {
+    name: 'SPDX JSON: a DEPENDS_ON chain thousands deep, with DEPENDENCY_OF back up it',
+    route: 'sbom',
+    format: 'application/spdx+json',
+    make: (n) => {
+      const k = Math.floor(n / 370);
+      const packages = Array.from(
+        { length: k },
+        (_, i) =>
+          `{"SPDXID":"SPDXRef-p${i}","name":"p${i}","externalRefs":[{"referenceCategory":"PACKAGE-MANAGER","referenceType":"purl","referenceLocator":"pkg:npm/p${i}@1"}]}`,
+      );
+      const relationships = Array.from(
+        { length: k - 1 },
+        (_, i) =>
+          `{"spdxElementId":"SPDXRef-p${i}","relationshipType":"DEPENDS_ON","relatedSpdxElement":"SPDXRef-p${i + 1}"},{"spdxElementId":"SPDXRef-p${i}","relationshipType":"DEPENDENCY_OF","relatedSpdxElement":"SPDXRef-p${i + 1}"}`,
+      );
+      return `{"spdxVersion":"SPDX-2.3","SPDXID":"SPDXRef-DOCUMENT","documentDescribes":["SPDXRef-p0"],"packages":[${packages.join(',')}],"relationships":[${relationships.join(',')}]}`;
+    },
+  },
+  {
+    name: 'SPDX tag-value: a DEPENDS_ON chain thousands deep',
+    route: 'sbom',
+    format: 'text/spdx',
+    make: (n) => {
+      const k = Math.floor(n / 145);
+      const out = [
+        'SPDXVersion: SPDX-2.3\nSPDXID: SPDXRef-DOCUMENT\nRelationship: SPDXRef-DOCUMENT DESCRIBES SPDXRef-p0\n',
+      ];
+      for (let i = 0; i < k; i++)
+        out.push(`PackageName: p${i}\nSPDXID: SPDXRef-p${i}\nExternalRef: PACKAGE-MANAGER purl pkg:npm/p${i}@1\n`);
+      for (let i = 1; i < k; i++) out.push(`Relationship: SPDXRef-p${i - 1} DEPENDS_ON SPDXRef-p${i}\n`);
+      return out.join('');
+    },
+  },
   {
     // Issue 24: a 38.9 MB answer, +421 MB, when every repeat kept its location.
     name: 'requirements: one name on every line',

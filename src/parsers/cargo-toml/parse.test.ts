@@ -66,3 +66,28 @@ describe('Cargo.toml', () => {
     expect(r.unresolved.map((u) => u.location)).toEqual(['dependencies.a.b.c.d']);
   });
 });
+
+describe('parseCargoToml: place in the tree', () => {
+  it('every crate is direct; dev-dependencies are dev (in a target too), optional = true is optional', () => {
+    const r = parseCargoToml(
+      [
+        '[dependencies]',
+        'serde = { version = "1", optional = true }',
+        'anyhow = "1"',
+        '[dev-dependencies]',
+        'proptest = "1"',
+        '[build-dependencies]',
+        'cc = "1"',
+        "[target.'cfg(unix)'.dev-dependencies]",
+        'nix = "0.28"',
+      ].join('\n'),
+    );
+    expect(r.references.map((x) => [x.ref.id, x.tree])).toEqual([
+      ['serde', { scope: 'direct', via: [], optional: true }],
+      ['anyhow', { scope: 'direct', via: [] }],
+      ['proptest', { scope: 'direct', via: [], dev: true }],
+      ['cc', { scope: 'direct', via: [] }],
+      ['nix', { scope: 'direct', via: [], dev: true }],
+    ]);
+  });
+});

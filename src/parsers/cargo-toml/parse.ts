@@ -1,6 +1,7 @@
 /**
  * Cargo.toml: the crates of `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`, their
- * `[target.….*]` forms and `[workspace.dependencies]`. A `package = "…"` key names the real crate;
+ * `[target.….*]` forms and `[workspace.dependencies]`, each direct: dev in `dev-dependencies`,
+ * optional with `optional = true` (a build dependency is needed to build, so it is not dev). A `package = "…"` key names the real crate;
  * a `path` dependency is local and a `git` one another source (a GitHub repository when it is one).
  */
 import { parse as parseToml, TomlError } from 'smol-toml';
@@ -9,6 +10,7 @@ import { ValidationError } from '../../domain/errors.js';
 import { githubRepositoryPath } from '../github-url.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
 import { checkTomlDepth } from './toml-depth.js';
+import { directPlace } from '../direct-place.js';
 
 const SECTIONS = ['dependencies', 'dev-dependencies', 'build-dependencies'] as const;
 /** Real manifests are a few KB; smol-toml builds a tree, so a bigger file is refused at once. */
@@ -39,7 +41,7 @@ export function parseCargoToml(text: string): ParseResult {
   }
   const references: ComponentReference[] = [];
   const unresolved: UnresolvedEntry[] = [];
-  const take = (deps: unknown, at: string) => {
+  const take = (deps: unknown, at: string, dev: boolean) => {
     for (const [key, spec] of Object.entries(table(deps) ?? {})) {
       const location = `${at}.${key}`.slice(0, 200);
       const t = table(spec);
@@ -63,13 +65,15 @@ export function parseCargoToml(text: string): ParseResult {
         if (!(e instanceof ValidationError)) throw e;
         why = e.issues[0]?.msg ?? 'not a crate name';
       }
-      if (ref) references.push({ ref, input, location });
+      if (ref)
+        references.push({ ref, input, location, tree: directPlace({ dev, optional: t?.['optional'] === true }) });
       else unresolved.push({ input, location, reason: why ?? 'not a crate' });
     }
   };
-  for (const section of SECTIONS) take(doc[section], section);
+  for (const section of SECTIONS) take(doc[section], section, section === 'dev-dependencies');
   for (const [target, body] of Object.entries(table(doc['target']) ?? {}))
-    for (const section of SECTIONS) take(table(body)?.[section], `target.${target}.${section}`);
-  take(table(doc['workspace'])?.['dependencies'], 'workspace.dependencies');
+    for (const section of SECTIONS)
+      take(table(body)?.[section], `target.${target}.${section}`, section === 'dev-dependencies');
+  take(table(doc['workspace'])?.['dependencies'], 'workspace.dependencies', false);
   return { format: 'cargo-toml', references, unresolved };
 }

@@ -37,3 +37,15 @@ describe('composer.json', () => {
     expect(parseComposerJson(`{"require":{"a/b":"${'['.repeat(100_000)}"}}`).references).toHaveLength(1);
   });
 });
+
+describe('parseComposerJson: place in the tree', () => {
+  it('require is direct, require-dev direct and dev', () => {
+    const r = parseComposerJson(
+      '{"require":{"php":">=8.1","laravel/framework":"^10"},"require-dev":{"phpunit/phpunit":"^10"}}',
+    );
+    expect(r.references.map((x) => [x.ref.id, x.tree])).toEqual([
+      ['laravel/framework', { scope: 'direct', via: [] }],
+      ['phpunit/phpunit', { scope: 'direct', via: [], dev: true }],
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * composer.json: the packages of `require` and `require-dev`. Platform requirements (`php`,
+ * composer.json: the packages of `require` and `require-dev` (dev), each direct. Platform requirements (`php`,
  * `ext-*`, `lib-*`, `composer-plugin-api`…) name the PHP runtime, not a Packagist package, and go to
  * `unresolved` with that reason.
  */
@@ -8,6 +8,7 @@ import { ValidationError } from '../../domain/errors.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
 import { MemberLines } from '../json-member-lines.js';
 import { checkJsonDepth } from '../json-depth.js';
+import { directPlace } from '../direct-place.js';
 
 const SECTIONS = ['require', 'require-dev'] as const;
 const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
@@ -49,7 +50,13 @@ export function parseComposerJson(text: string, options: { lines?: boolean } = {
       }
       try {
         const line = lines?.lineOf(section, name);
-        references.push({ ref: normaliseComponent('composer', name), input, location, ...(line ? { line } : {}) });
+        references.push({
+          ref: normaliseComponent('composer', name),
+          input,
+          location,
+          ...(line ? { line } : {}),
+          tree: directPlace({ dev: section === 'require-dev' }),
+        });
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;
         unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not a Packagist name' });

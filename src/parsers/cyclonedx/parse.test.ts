@@ -158,8 +158,14 @@ describe('parseCycloneDx rules', () => {
         ref: { kind: 'pypi', id: 'flask-login' },
         input: 'pkg:pypi/Flask_Login@1',
         location: 'metadata.component.components[0]',
+        tree: { resolvedVersion: '1' },
       },
-      { ref: { kind: 'npm', id: 'a' }, input: 'pkg:npm/a@1', location: 'bom-ref a-ref' },
+      {
+        ref: { kind: 'npm', id: 'a' },
+        input: 'pkg:npm/a@1',
+        location: 'bom-ref a-ref',
+        tree: { resolvedVersion: '1' },
+      },
     ]);
     expect(r.unresolved).toEqual([
       { input: 'b', location: 'components[0].components[0]', reason: NO_PURL_REASON },
@@ -189,7 +195,9 @@ describe('parseCycloneDx rules', () => {
       <components><component type="library" bom-ref="x"><name>x</name><purl>pkg:npm/x@1</purl><components><component><name>y</name></component></components></component></components></bom>`,
     );
     expect(r.variant).toBe('CycloneDX 1.5 XML');
-    expect(r.references).toEqual([{ ref: { kind: 'npm', id: 'x' }, input: 'pkg:npm/x@1', location: 'bom-ref x' }]);
+    expect(r.references).toEqual([
+      { ref: { kind: 'npm', id: 'x' }, input: 'pkg:npm/x@1', location: 'bom-ref x', tree: { resolvedVersion: '1' } },
+    ]);
     expect(r.unresolved).toEqual([{ input: 'y', location: 'components[0].components[0]', reason: NO_PURL_REASON }]);
     expect(r.subject).toEqual({ name: 'me', purl: 'pkg:npm/me@1' });
   });
@@ -208,11 +216,13 @@ describe('parseCycloneDx rules', () => {
         ref: { kind: 'distro', id: 'alpine-linux/3.17' },
         input: 'pkg:apk/alpine/musl@1.2.3-r4?arch=x86_64&upstream=musl&distro=alpine-3.17.2',
         location: 'bom-ref pkg:apk/alpine/musl@1.2.3-r4?arch=x86_64&distro=alpine-3.17.2&package-id=1',
+        tree: { resolvedVersion: '1.2.3-r4' },
       },
       {
         ref: { kind: 'distro', id: 'debian/9' },
         input: 'pkg:deb/debian/adduser@3.115?arch=all&distro=debian-9',
         location: 'components[1]',
+        tree: { resolvedVersion: '3.115' },
       },
     ]);
     expect(r.unresolved).toEqual([{ input: 'a <b> & c', location: 'components[2]', reason: NO_PURL_REASON }]);

@@ -201,3 +201,13 @@ describe('variables that are never closed', () => {
     expect(r.unresolved[0]?.reason).toMatch(/the variable \$B has no value/);
   });
 });
+
+describe('parseDockerfile: place in the tree', () => {
+  it('every base image is direct', () => {
+    const r = parseDockerfile('FROM golang:1.22 AS build\nFROM gcr.io/distroless/static\nCOPY --from=build /x /x\n');
+    expect(r.references.map((x) => x.tree)).toEqual([
+      { scope: 'direct', via: [] },
+      { scope: 'direct', via: [] },
+    ]);
+  });
+});

@@ -10,6 +10,7 @@ import type { Dockerfile, Flag, Instruction } from 'dockerfile-ast';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, TooComplexError } from '../reference.js';
+import { directPlace } from '../direct-place.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 import { splitInstructions, type Span } from './instructions.js';
 
@@ -269,7 +270,7 @@ function substitute(raw: string, globals: Map<string, string | null>): string | 
 
 function addImage(out: Out, image: string, location: string, line: number, input = image): void {
   try {
-    out.references.push({ ref: normaliseComponent('docker', image), input, location, line });
+    out.references.push({ ref: normaliseComponent('docker', image), input, location, line, tree: directPlace() });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     out.unresolved.push({ input, location, reason: `not an image reference: ${e.message}` });

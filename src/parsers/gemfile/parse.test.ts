@@ -39,3 +39,34 @@ describe('Gemfile', () => {
     expect(looksGemfile('requests==2.0\n')).toBe(false);
   });
 });
+
+describe('parseGemfile: place in the tree', () => {
+  it('every gem is direct; dev when all its groups are :development or :test, by block or option', () => {
+    const r = parseGemfile(
+      [
+        'source "https://rubygems.org"',
+        'gem "rails", "~> 7.1"',
+        'gem "rspec-rails", group: :test',
+        'gem "pry", groups: [:development, :test]',
+        'gem "puma", group: [:production]',
+        'group :development, :test do',
+        '  gem "debug", platforms: %i[ mri windows ]',
+        '  if ENV["CI"]',
+        '    gem "simplecov"',
+        '  end',
+        'end',
+        'platforms :jruby do',
+        '  gem "activerecord-jdbc-adapter"',
+        'end',
+        'group :production, :test do',
+        '  gem "pg"',
+        'end',
+        'gem "bootsnap", require: false',
+      ].join('\n'),
+    );
+    const dev = r.references.filter((x) => x.tree?.dev).map((x) => x.ref.id);
+    expect(dev).toEqual(['rspec-rails', 'pry', 'debug', 'simplecov']);
+    for (const x of r.references) expect(x.tree).toMatchObject({ scope: 'direct', via: [] });
+    expect(r.references).toHaveLength(9);
+  });
+});

@@ -48,3 +48,27 @@ describe('go.mod', () => {
     expect(looksGoMod('{"dependencies":{}}')).toBe(false);
   });
 });
+
+describe('parseGoMod: place in the tree', () => {
+  it('a require is direct; one marked // indirect is transitive, with no path (go.mod does not say what needs it)', () => {
+    const r = parseGoMod(
+      [
+        'module example.com/m',
+        'require github.com/spf13/cobra v1.8.0',
+        'require (',
+        '\tgithub.com/stretchr/testify v1.9.0',
+        '\tgithub.com/davecgh/go-spew v1.1.1 // indirect',
+        '\tgithub.com/pmezard/go-difflib v1.0.0 // indirect; used by testify',
+        '\tgolang.org/x/sys v0.20.0 // not indirect at all',
+        ')',
+      ].join('\n'),
+    );
+    expect(r.references.map((x) => [x.ref.id, x.tree])).toEqual([
+      ['github.com/spf13/cobra', { scope: 'direct', via: [] }],
+      ['github.com/stretchr/testify', { scope: 'direct', via: [] }],
+      ['github.com/davecgh/go-spew', { scope: 'transitive' }],
+      ['github.com/pmezard/go-difflib', { scope: 'transitive' }],
+      ['golang.org/x/sys', { scope: 'direct', via: [] }],
+    ]);
+  });
+});

@@ -1,14 +1,19 @@
 /**
  * go.mod: each module a `require` directive names (single-line or in a block, `// indirect` ones
- * too: the build uses them). `replace` and `exclude` name no further component; a replacement
+ * too: the build uses them; they are transitive, with no path, since go.mod does not say what
+ * needs them). `replace` and `exclude` name no further component; a replacement
  * by a local path means the module is not fetched, but it is still what the code depends on.
  * Read line by line: the cost is linear in the file.
  */
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
+import { directPlace } from '../direct-place.js';
 
 const MAX_INPUT = 200;
+// The go command's mark on a requirement no package of the main module imports: `// indirect`,
+// alone or before `;` and more comment.
+const INDIRECT = /\/\/\s*indirect\s*(?:;|$)/;
 
 function withoutComment(line: string): string {
   const at = line.indexOf('//');
@@ -25,7 +30,7 @@ export function parseGoMod(text: string): ParseResult {
   const unresolved: UnresolvedEntry[] = [];
   let inRequire = false;
   let block: string | null = null;
-  const require = (spec: string, line: number) => {
+  const require = (spec: string, line: number, indirect: boolean) => {
     const [path = '', version] = spec.split(/\s+/);
     const input = spec.slice(0, MAX_INPUT);
     const location = `line ${line}`;
@@ -38,7 +43,8 @@ export function parseGoMod(text: string): ParseResult {
       return;
     }
     try {
-      references.push({ ref: normaliseComponent('golang', unquoted(path)), input, location, line });
+      const tree = indirect ? { scope: 'transitive' as const } : directPlace();
+      references.push({ ref: normaliseComponent('golang', unquoted(path)), input, location, line, tree });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not a Go module path' });
@@ -50,7 +56,7 @@ export function parseGoMod(text: string): ParseResult {
     if (line === '') return;
     if (block !== null) {
       if (line === ')') block = null;
-      else if (inRequire) require(line, i + 1);
+      else if (inRequire) require(line, i + 1, INDIRECT.test(raw));
       return;
     }
     const verb = /^\w+/.exec(line)?.[0] ?? '';
@@ -60,7 +66,7 @@ export function parseGoMod(text: string): ParseResult {
       inRequire = verb === 'require';
       return;
     }
-    if (verb === 'require') require(rest, i + 1);
+    if (verb === 'require') require(rest, i + 1, INDIRECT.test(raw));
   });
   return { format: 'go-mod', references, unresolved };
 }

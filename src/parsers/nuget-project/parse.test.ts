@@ -72,3 +72,15 @@ describe('NuGet project files', () => {
     expect(looksNugetProject('<project><modelVersion>4.0.0</modelVersion></project>')).toBe(false);
   });
 });
+
+describe('parseNugetProject: place in the tree', () => {
+  it('every package is direct, PrivateAssets or not (it does not say the package is for development only)', () => {
+    const r = parseNugetProject(
+      '<Project><ItemGroup><PackageReference Include="Newtonsoft.Json" Version="13.0.3" /><PackageReference Include="Microsoft.SourceLink.GitHub" Version="8.0.0" PrivateAssets="all" /></ItemGroup></Project>',
+    );
+    expect(r.references.map((x) => x.tree)).toEqual([
+      { scope: 'direct', via: [] },
+      { scope: 'direct', via: [] },
+    ]);
+  });
+});

@@ -6,6 +6,7 @@
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
+import { directPlace } from '../direct-place.js';
 import { checkXml, decodeXmlText, xmlParser } from '../xml-document.js';
 
 export const MAX_DEPTH = 64;
@@ -111,7 +112,9 @@ export function parseNugetProject(text: string): ParseResult {
       continue;
     }
     try {
-      references.push({ ref: normaliseComponent('nuget', id.trim()), input, location });
+      // PrivateAssets="all" keeps a package from flowing to consumers, not from this project's
+      // output (analyzers, but also source-linked libraries), so it does not make it dev.
+      references.push({ ref: normaliseComponent('nuget', id.trim()), input, location, tree: directPlace() });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not a NuGet id' });

@@ -127,3 +127,22 @@ describe('pom.xml', () => {
     expect(looksPom('module a.b/c')).toBe(false);
   });
 });
+
+describe('parsePom: place in the tree', () => {
+  it('every artifact is direct; <scope>test</scope> is dev, <optional>true</optional> optional', () => {
+    const r = parsePom(
+      `<project><groupId>g</groupId><artifactId>a</artifactId><dependencies>
+        <dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId></dependency>
+        <dependency><groupId>junit</groupId><artifactId>junit</artifactId><scope>test</scope></dependency>
+        <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><optional>true</optional></dependency>
+        <dependency><groupId>javax.servlet</groupId><artifactId>servlet-api</artifactId><scope>provided</scope></dependency>
+      </dependencies></project>`,
+    );
+    expect(r.references.map((x) => [x.ref.id, x.tree])).toEqual([
+      ['com.google.guava:guava', { scope: 'direct', via: [] }],
+      ['junit:junit', { scope: 'direct', via: [], dev: true }],
+      ['org.slf4j:slf4j-api', { scope: 'direct', via: [], optional: true }],
+      ['javax.servlet:servlet-api', { scope: 'direct', via: [] }],
+    ]);
+  });
+});

@@ -9,6 +9,7 @@ import { ValidationError } from '../../domain/errors.js';
 import { MAVEN_PART_MAX } from '../../domain/package-names.js';
 import { excerpt } from '../../domain/text.js';
 import { InputError, type ComponentReference, type ParseResult, type UnresolvedEntry } from '../reference.js';
+import { directPlace } from '../direct-place.js';
 import { checkXml, decodeXmlText, xmlParser } from '../xml-document.js';
 
 /** Real POMs nest a dozen levels; profiles and plugin configuration add a few. */
@@ -151,7 +152,12 @@ export function parsePom(body: string): ParseResult {
       return;
     }
     try {
-      references.push({ ref: normaliseComponent('maven', `${group}:${artifact}`), input, location });
+      // A test-scoped artifact is needed only to develop the project; <optional>true</optional> says optional.
+      const tree = directPlace({
+        dev: text(entry['scope'])?.trim() === 'test',
+        optional: text(entry['optional'])?.trim() === 'true',
+      });
+      references.push({ ref: normaliseComponent('maven', `${group}:${artifact}`), input, location, tree });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not Maven coordinates' });

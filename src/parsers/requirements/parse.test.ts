@@ -29,7 +29,13 @@ describe('parseRequirements on the corpus', () => {
   it('the UTF-16LE file decodes to attrs==20.3.0', () => {
     const r = read('requirements/trivy-requirements_utf16le.txt');
     expect(r.references).toEqual([
-      { ref: { kind: 'pypi', id: 'attrs' }, input: 'attrs==20.3.0', location: 'line 1', line: 1 },
+      {
+        ref: { kind: 'pypi', id: 'attrs' },
+        input: 'attrs==20.3.0',
+        location: 'line 1',
+        line: 1,
+        tree: { scope: 'direct', via: [] },
+      },
     ]);
   });
 
@@ -219,5 +225,12 @@ describe('the requirement shown back, for any spacing', () => {
         ]);
       }),
     );
+  });
+});
+
+describe('parseRequirements: place in the tree', () => {
+  it('every project of every corpus file is direct: the file names what to install', () => {
+    for (const file of corpusFiles('requirements'))
+      for (const x of read(file).references) expect(x.tree).toEqual({ scope: 'direct', via: [] });
   });
 });

@@ -7,6 +7,7 @@ import { normaliseComponent } from '../../domain/component.js';
 import type { ComponentKind } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
+import { directPlace } from '../direct-place.js';
 
 const NAME = /^([A-Z0-9](?:[\w.-]*[A-Z0-9])?)\s*(?:\[[^\]]*\])?\s*/i;
 // What may follow a name: nothing, a version specifier (bare or in parentheses), a marker or "@ url".
@@ -212,7 +213,7 @@ function readUrl(out: Out, target: string, input: string, location: string, edit
 
 function add(out: Out, kind: ComponentKind, name: string, input: string, location: string): void {
   try {
-    out.references.push({ ref: normaliseComponent(kind, name), input, location });
+    out.references.push({ ref: normaliseComponent(kind, name), input, location, tree: directPlace() });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     out.unresolved.push({ input, location, reason: `not a valid ${kind} name: ${e.message}` });

@@ -74,6 +74,8 @@ describe('parseSpdx on the corpus', () => {
       ref: { kind: 'maven', id: 'org.apache.jena:apache-jena' },
       input: 'pkg:maven/org.apache.jena/apache-jena@3.12.0',
       location: 'SPDXRef-fromDoap-0',
+      // The document has no dependency relationship (CONTAINS is not one), so no scope.
+      tree: { resolvedVersion: '3.12.0' },
     });
     expect(parseSpdx(read('spdx/appbomination-3.0.spdx3.json')).variant).toBe('SPDX 3.0.1 JSON-LD');
     expect(parseSpdx(read('spdx/trivy-elasticsearch.spdx.json')).unresolved[0]?.reason).toMatch(/type "bitnami"/);
@@ -208,7 +210,7 @@ describe('parseSpdx rules', () => {
       }),
     );
     expect(r.references).toEqual([
-      { ref: { kind: 'npm', id: 'a' }, input: 'pkg:npm/a@1', location: 'SPDXRef-a' },
+      { ref: { kind: 'npm', id: 'a' }, input: 'pkg:npm/a@1', location: 'SPDXRef-a', tree: { resolvedVersion: '1' } },
       { ref: { kind: 'github', id: 'owner/repo' }, input: 'pkg:github/Owner/Repo', location: 'packages[2]' },
     ]);
     expect(r.unresolved).toEqual([{ input: 'b@2', location: 'SPDXRef-b', reason: NO_PURL_REASON }]);
@@ -233,7 +235,12 @@ describe('parseSpdx rules', () => {
       }),
     );
     expect(r.references).toEqual([
-      { ref: { kind: 'pypi', id: 'requests' }, input: 'pkg:pypi/Requests@2', location: 'urn:p1' },
+      {
+        ref: { kind: 'pypi', id: 'requests' },
+        input: 'pkg:pypi/Requests@2',
+        location: 'urn:p1',
+        tree: { resolvedVersion: '2' },
+      },
     ]);
     expect(r.unresolved).toEqual([]);
   });
@@ -259,6 +266,7 @@ describe('parseSpdx rules', () => {
         ref: { kind: 'docker', id: 'docker.io/library/node:18' },
         input: 'pkg:docker/library/node@18',
         location: 'SPDXRef-left',
+        tree: { resolvedVersion: '18' },
       },
     ]);
     expect(r.unresolved).toEqual([{ input: 'right', location: 'package on line 11', reason: NO_PURL_REASON }]);

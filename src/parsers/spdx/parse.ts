@@ -11,6 +11,8 @@ import { checkJsonDepth } from '../json-depth.js';
 import { InputError, TooComplexError, addUnresolved, type ParseResult, type SbomSubject } from '../reference.js';
 import { accountEntry, entryLabel, sbomSubject, shownValue, type Accounting } from '../purl-entry.js';
 import { isPackageManagerCategory, readTagValue } from './tag-value.js';
+import { SbomTree, sbomVersion } from '../sbom-tree.js';
+import { dependencyEdge, readDependencies, type Relationship } from './dependencies.js';
 
 const SPDX3_CONTEXT = /spdx\.org\/rdf\/(3(?:\.\d+)*)/;
 /**
@@ -119,6 +121,7 @@ function fromSpdx2(doc: unknown, syntax: 'JSON' | 'YAML'): ParseResult {
       `Expected "packages" to be a list in the SPDX ${syntax} document, but it is a ${typeof packages}.`,
     );
   const acc: Accounting = { references: [], unresolved: [] };
+  const tree = new SbomTree();
   const byId = new Map<string, Record<string, unknown>>();
   packages.forEach((p: unknown, i) => {
     const at = `packages[${i}]`;
@@ -132,19 +135,42 @@ function fromSpdx2(doc: unknown, syntax: 'JSON' | 'YAML'): ParseResult {
     }
     const id = p['SPDXID'];
     if (typeof id === 'string' && id !== '' && !byId.has(id)) byId.set(id, p);
+    const before = acc.references.length;
     accountEntry(
       acc,
       purlOf(p['externalRefs']),
       entryLabel(p['name'], p['versionInfo']),
       typeof id === 'string' && id !== '' ? id : at,
     );
+    tree.package(
+      acc,
+      before,
+      typeof id === 'string' && id !== '' ? id : undefined,
+      nameOf(p['name']),
+      sbomVersion(p['versionInfo']),
+    );
   });
+  const described = described2(doc);
+  readDependencies(tree, described, relationships2(doc['relationships']));
   const subject = describedSubject(
-    described2(doc),
+    described,
     (id) => byId.get(id),
     (p, id) => sbomSubject({ name: p['name'], version: p['versionInfo'], purl: purlOf(p['externalRefs']), ref: id }),
   );
   return { format: 'spdx', variant: `SPDX ${version.slice(5, 15)} ${syntax}`, ...acc, subject };
+}
+
+function nameOf(name: unknown): string {
+  return typeof name === 'string' && name !== '' ? name.slice(0, 200) : '(unnamed)';
+}
+
+function* relationships2(list: unknown): Generator<Relationship> {
+  if (!Array.isArray(list)) return;
+  for (const r of list) {
+    if (!isObject(r)) continue;
+    const edge = dependencyEdge(r['spdxElementId'], r['relationshipType'], r['relatedSpdxElement']);
+    if (edge) yield edge;
+  }
 }
 
 /**
@@ -184,9 +210,22 @@ function described2(doc: Record<string, unknown>): unknown[] {
 function fromTagValue(body: string): ParseResult {
   const doc = readTagValue(body);
   const acc: Accounting = { references: [], unresolved: [] };
+  const tree = new SbomTree();
   for (const p of doc.packages) {
+    const before = acc.references.length;
     accountEntry(acc, p.purl, entryLabel(p.name, p.version), p.spdxId ?? `package on line ${p.line}`);
+    tree.package(acc, before, p.spdxId, nameOf(p.name), sbomVersion(p.version));
   }
+  readDependencies(
+    tree,
+    doc.describes,
+    (function* () {
+      for (const r of doc.relationships) {
+        const edge = dependencyEdge(r.from, r.type, r.to);
+        if (edge) yield edge;
+      }
+    })(),
+  );
   // One map, not a search of every package per DESCRIBES line (a file may hold many of both).
   const bySpdxId = new Map<string, (typeof doc.packages)[number]>();
   for (const p of doc.packages) if (p.spdxId !== undefined && !bySpdxId.has(p.spdxId)) bySpdxId.set(p.spdxId, p);
@@ -222,11 +261,15 @@ function fromSpdx3(doc: Record<string, unknown>, version: string): ParseResult {
       `Expected "${key}" to be a list of elements in the SPDX 3 JSON-LD document, but it is a ${typeof elements}.`,
     );
   const acc: Accounting = { references: [], unresolved: [] };
+  const tree = new SbomTree();
   const byId = new Map<string, Record<string, unknown>>();
   const roots: unknown[] = [];
+  // Relationships may come before the packages and the root they name: read once all are known.
+  const edges: Relationship[] = [];
   elements.forEach((el: unknown, i) => {
     if (!isObject(el)) return; // An element named only by id is declared elsewhere; it is not a package entry here.
     const type = el['type'] ?? el['@type'];
+    if (type === 'Relationship' || type === 'LifecycleScopedRelationship') spdx3Edges(el, edges);
     if (type === 'SpdxDocument' || type === 'software_Sbom') {
       const root = el['rootElement'];
       // A loop, not push(...root): a spread of 200,000 ids overflows the call stack.
@@ -235,17 +278,43 @@ function fromSpdx3(doc: Record<string, unknown>, version: string): ParseResult {
     if (typeof type !== 'string' || !SPDX3_PACKAGE_TYPES.has(type)) return;
     const id = el['spdxId'] ?? el['@id'];
     if (typeof id === 'string' && id !== '' && !byId.has(id)) byId.set(id, el);
+    const before = acc.references.length;
     accountEntry(
       acc,
       spdx3Purl(el),
       entryLabel(el['name'], el['software_packageVersion']),
       typeof id === 'string' && id !== '' ? id : `${key}[${i}]`,
     );
+    tree.package(
+      acc,
+      before,
+      typeof id === 'string' && id !== '' ? id : undefined,
+      nameOf(el['name']),
+      sbomVersion(el['software_packageVersion']),
+    );
   });
+  readDependencies(tree, roots, edges);
   const subject = describedSubject(
     roots,
     (id) => byId.get(id),
     (el, id) => sbomSubject({ name: el['name'], version: el['software_packageVersion'], purl: spdx3Purl(el), ref: id }),
   );
   return { format: 'spdx', variant: `SPDX ${version} JSON-LD`, ...acc, subject };
+}
+
+/** SPDX 3 names a type by its last word, whether written `dependsOn` or as the full IRI. */
+function lastWord(x: unknown): unknown {
+  return typeof x === 'string' ? x.slice(x.lastIndexOf('/') + 1) : x;
+}
+
+/** One relationship's dependency edges (`from` → each of `to`); a lifecycle scope of development or test is dev. */
+function spdx3Edges(el: Record<string, unknown>, out: Relationship[]): void {
+  const scope = lastWord(el['scope']);
+  const to = el['to'];
+  for (const target of Array.isArray(to) ? (to as unknown[]) : [to]) {
+    const edge = dependencyEdge(el['from'], lastWord(el['relationshipType']), target);
+    if (!edge) continue;
+    if (scope === 'development' || scope === 'test') edge.dev = true;
+    out.push(edge);
+  }
 }

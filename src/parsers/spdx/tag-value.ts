@@ -18,6 +18,8 @@ export interface TagValueDocument {
   packages: TagValuePackage[];
   /** The SPDXIDs the document DESCRIBES (its `Relationship:` lines, either direction). */
   describes: string[];
+  /** Every `Relationship: A TYPE B` line, for the dependency graph. */
+  relationships: { from: string; type: string; to: string }[];
 }
 
 // Tags that open a section that is not a package, so later SPDXID lines are not the package's.
@@ -42,7 +44,7 @@ function shown(line: string): string {
 
 export function readTagValue(text: string): TagValueDocument {
   const lines = text.split(/\r\n|\r|\n/);
-  const doc: TagValueDocument = { version: '', packages: [], describes: [] };
+  const doc: TagValueDocument = { version: '', packages: [], describes: [], relationships: [] };
   let current: TagValuePackage | undefined;
   // The document's own SPDXID is the first one, in the header before any package or file section.
   let documentId = 'SPDXRef-DOCUMENT';
@@ -91,6 +93,7 @@ export function readTagValue(text: string): TagValueDocument {
       const [from, type, to] = value.split(/\s+/);
       if (type === 'DESCRIBES' && from === documentId && to) doc.describes.push(to);
       else if (type === 'DESCRIBED_BY' && to === documentId && from) doc.describes.push(from);
+      if (from && type && to) doc.relationships.push({ from, type, to });
     } else if (tag === 'SPDXID' && inHeader) {
       documentId = value;
       inHeader = false;

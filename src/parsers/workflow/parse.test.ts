@@ -286,3 +286,13 @@ describe('parseWorkflow properties', () => {
     );
   });
 });
+
+describe('parseWorkflow: place in the tree', () => {
+  it('every action and image a workflow names is direct', () => {
+    const r = parseWorkflow(
+      'on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    container: node:20\n    steps:\n      - uses: actions/checkout@v4\n',
+    );
+    expect(r.references.length).toBe(2);
+    for (const x of r.references) expect(x.tree).toEqual({ scope: 'direct', via: [] });
+  });
+});

@@ -9,6 +9,7 @@ import { readYaml } from '../yaml-document.js';
 import { normaliseComponent } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { InputError, TooComplexError } from '../reference.js';
+import { directPlace } from '../direct-place.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 
 /**
@@ -197,7 +198,13 @@ function addUses(w: Walk, raw: unknown, path: string): void {
 
 function push(w: Walk, kind: 'github' | 'docker', name: string, input: string, location: string): void {
   try {
-    w.references.push({ ref: normaliseComponent(kind, name), input, location, ...(w.line ? { line: w.line } : {}) });
+    w.references.push({
+      ref: normaliseComponent(kind, name),
+      input,
+      location,
+      ...(w.line ? { line: w.line } : {}),
+      tree: directPlace(),
+    });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     w.unresolved.push({ input, location, reason: `not a ${kind} component: ${e.message}` });
