@@ -1,5 +1,5 @@
 /**
- * The GitHub Action (action.yml): `tended check FILE --url URL` run as a JavaScript action, the
+ * The GitHub Action (action.yml): `tended check FILE|DIR --url URL` run as a JavaScript action, the
  * whole of it bundled into action/dist/index.js (action/bundle.ts) so a run starts without
  * installing anything. It runs the CLI's own check (src/cli/check-run.ts, which needs no store)
  * and adds what a workflow run shows: the report in a file and in the job summary, an annotation
@@ -10,7 +10,9 @@ import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { runCheck } from '../src/cli/check-run.js';
 import { EXIT } from '../src/cli/exit-codes.js';
+import { directoryReport } from '../src/cli/check-dir.js';
 import { reviewComment } from '../src/cli/review-comment.js';
+import { placeInWords } from '../src/cli/tree-words.js';
 import { stateInWords } from '../src/domain/state.js';
 import type { CheckAnswer, ComponentCheck } from '../src/operations/check-components.js';
 
@@ -58,18 +60,25 @@ function summary(markdown: string): void {
  * a warning for one the record shows is not maintained but which the gate lets pass (fail-on
  * chose other states, or none), at the line of the file naming it when the parser keeps lines.
  */
-function annotateResults(answer: CheckAnswer, file: string, lines: Map<string, number[]>, failing: ComponentCheck[]) {
+function annotateResults(
+  answer: CheckAnswer,
+  file: string,
+  lines: Map<string, number[]>,
+  failing: ComponentCheck[],
+  linesIn?: Map<string, string>,
+) {
   const fails = new Set(failing);
   for (const r of answer.results) {
     if (!fails.has(r) && !NOTED.has(r.state)) continue;
     const component = `${r.kind}:${r.input.name}`;
     const words = stateInWords(r.state, r.observation_date);
+    const place = placeInWords(r);
     const read =
       r.observation_date === null
         ? 'nothing observed'
         : `observed ${r.observation_date}, ${r.censoring_status}, as of ${answer.as_of}; source ${r.source}; log leaf ${r.leaf_index}`;
-    annotate(fails.has(r) ? 'error' : 'warning', `${component} is ${words} (${read}).`, {
-      file,
+    annotate(fails.has(r) ? 'error' : 'warning', `${component}${place ? ` (${place})` : ''} is ${words} (${read}).`, {
+      file: linesIn?.get(component) ?? file,
       line: lines.get(component)?.[0],
       title: `Tended: ${component} ${words}`,
     });
@@ -87,7 +96,7 @@ async function main(): Promise<number> {
   // Both are required in action.yml; a workflow that passes an empty expression still gets a sentence.
   if (!file || !url) {
     problem(
-      `the ${!file ? 'file' : 'url'} input is required: ${!file ? 'the manifest or SBOM to check' : 'the address of the Tended service to ask, e.g. https://tended.example'}.`,
+      `the ${!file ? 'file' : 'url'} input is required: ${!file ? 'the manifest, lockfile or SBOM to check, or a directory' : 'the address of the Tended service to ask, e.g. https://tended.example'}.`,
     );
     return EXIT.usage;
   }
@@ -106,6 +115,7 @@ async function main(): Promise<number> {
       'as-of': input('as-of') || undefined,
       format: input('format') || 'sarif',
       'fail-on': input('fail-on') || undefined,
+      scope: input('scope') || undefined,
     },
     null,
   );
@@ -121,6 +131,18 @@ async function main(): Promise<number> {
     annotateResults(outcome.answer, fromRoot, lines, outcome.failing ?? []);
     const verdict = outcome.gate ? `**The check fails**: ${outcome.gate}` : '**The check passes.**';
     summary(`${reviewComment(outcome.answer, file, lines)}\n${verdict}\n`);
+  }
+  if (outcome.files) {
+    // A directory: each file's path is relative to it; an annotation's, to the repository's root.
+    const base = relative(process.env.GITHUB_WORKSPACE ?? process.cwd(), resolve(file)).replaceAll('\\', '/');
+    const fromRoot = (f: string) => (base === '' ? f : `${base}/${f}`);
+    for (const f of outcome.files) {
+      if (!f.answer) continue;
+      const linesIn = new Map([...(f.linesIn ?? [])].map(([key, at]) => [key, fromRoot(at)]));
+      annotateResults(f.answer, fromRoot(f.file), f.lines ?? new Map<string, number[]>(), f.failing ?? [], linesIn);
+    }
+    const verdict = outcome.gate ? `**The check fails**: ${outcome.gate}` : '**The check passes.**';
+    summary(`${directoryReport(file, outcome.files, 'markdown')}\n${verdict}\n`);
   }
   return outcome.exit;
 }

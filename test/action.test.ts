@@ -99,7 +99,7 @@ interface SarifLog {
 describe('the GitHub Action', () => {
   it('is a node24 JavaScript action whose file and url are required, as their descriptions say', () => {
     expect(action.runs).toEqual({ using: 'node24', main: 'action/dist/index.js' });
-    expect(Object.keys(action.inputs)).toEqual(['file', 'url', 'as-of', 'format', 'fail-on', 'output']);
+    expect(Object.keys(action.inputs)).toEqual(['file', 'url', 'as-of', 'format', 'fail-on', 'scope', 'output']);
     expect(action.inputs.file!.required).toBe(true);
     expect(action.inputs.url!.required).toBe(true);
     expect(action.inputs.url!.description).not.toMatch(/without one/i);
@@ -129,7 +129,7 @@ describe('the GitHub Action', () => {
     ]);
     // One workflow command, at the line naming express; the alive lodash gets none.
     expect(r.out.split('\n').filter((l) => l.startsWith('::'))).toEqual([
-      `::error file=package.json,line=4,title=Tended%3A npm%3Aexpress archived::npm:express is archived (observed 2026-11-01, interval-censored, as of 2026-11-20; source https://api.github.com/repos/acme/x; log leaf 0).`,
+      `::error file=package.json,line=4,title=Tended%3A npm%3Aexpress archived::npm:express (direct) is archived (observed 2026-11-01, interval-censored, as of 2026-11-20; source https://api.github.com/repos/acme/x; log leaf 0).`,
     ]);
     expect(r.summary).toContain('**Tended check of `package.json`**, as of 2026-11-20');
     expect(r.summary).toContain('| archived | 2026-11-01 | npm:express | 4 |');
@@ -155,6 +155,28 @@ describe('the GitHub Action', () => {
     expect(r.out).toMatch(/^::warning file=package\.json,line=4,title=Tended%3A npm%3Aexpress archived::/m);
     expect(r.out).not.toContain('::error');
     expect(r.summary).toBe(`${comment}\n**The check passes.**\n`);
+  });
+
+  it('walks a directory named as its file: each file’s results at their paths from the root, one SARIF run', async () => {
+    const r = await runAction({ file: '.', url: server.url, scope: 'direct' });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /--scope direct\): npm:express archived \(observed 2026-11-01, package\.json dependencies\.express\)\.\n/,
+    );
+    expect(r.err).toMatch(/^checked 1 file, 2 components in \d+\.\d s$/m);
+    const log = parsedAs<{
+      runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+    }>(readFileSync(join(dir, 'tended.sarif'), 'utf8'));
+    expect(log.runs).toHaveLength(1);
+    expect(log.runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri)).toEqual([
+      'package.json',
+      'package.json',
+    ]);
+    expect(r.out).toMatch(
+      /^::error file=package\.json,line=4,title=Tended%3A npm%3Aexpress archived::npm:express \(direct\) is archived/m,
+    );
+    expect(r.summary).toContain('### package.json');
+    expect(r.summary).toContain('| archived | 2026-11-01 | npm:express | 4 | dependencies.express |');
   });
 
   it('fails with 3, not the gate’s 1, when the service cannot be reached, and says so in the summary', async () => {

@@ -105,14 +105,15 @@ describe('tended check, as a CI user meets it', () => {
     );
   });
 
-  it('says why a file cannot be read: missing, or a directory', async () => {
+  it('says why a file cannot be read: missing, or a directory with nothing to check', async () => {
     const missing = await tended(['check', join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);
     expect(missing.err).toBe(`tended: cannot read ${join(dir, 'nope.json')}: there is no such file\n`);
+    // A directory is walked (test/cli-check-dir.test.ts); one with nothing to check says so.
     const directory = await tended(['check', join(dir, 'a-directory')]);
     expect(directory.code).toBe(2);
     expect(directory.err).toMatch(
-      /^tended: cannot read .*a-directory: it is a directory; name the manifest or SBOM inside it/,
+      /^tended: found no manifest, lockfile or SBOM to check in .*a-directory \(the walk's rules: docs\/cli\.md "Checking a directory"\); name a file/,
     );
   });
 

@@ -6981,11 +6981,11 @@ var require_main = __commonJS({
     ];
     var DockerfileParser3;
     (function(DockerfileParser4) {
-      function parse2(content) {
+      function parse3(content) {
         let parser = new parser_1.Parser();
         return parser.parse(content);
       }
-      DockerfileParser4.parse = parse2;
+      DockerfileParser4.parse = parse3;
     })(DockerfileParser3 || (exports2.DockerfileParser = DockerfileParser3 = {}));
   }
 });
@@ -8583,7 +8583,7 @@ var require_parse = __commonJS({
   "node_modules/semver/functions/parse.js"(exports2, module) {
     "use strict";
     var SemVer = require_semver();
-    var parse2 = (version, options, throwErrors = false) => {
+    var parse3 = (version, options, throwErrors = false) => {
       if (version instanceof SemVer) {
         return version;
       }
@@ -8596,7 +8596,7 @@ var require_parse = __commonJS({
         throw er;
       }
     };
-    module.exports = parse2;
+    module.exports = parse3;
   }
 });
 
@@ -8604,9 +8604,9 @@ var require_parse = __commonJS({
 var require_valid = __commonJS({
   "node_modules/semver/functions/valid.js"(exports2, module) {
     "use strict";
-    var parse2 = require_parse();
+    var parse3 = require_parse();
     var valid = (version, options) => {
-      const v = parse2(version, options);
+      const v = parse3(version, options);
       return v ? v.version : null;
     };
     module.exports = valid;
@@ -8617,9 +8617,9 @@ var require_valid = __commonJS({
 var require_clean = __commonJS({
   "node_modules/semver/functions/clean.js"(exports2, module) {
     "use strict";
-    var parse2 = require_parse();
+    var parse3 = require_parse();
     var clean = (version, options) => {
-      const s = parse2(version.trim().replace(/^[=v]+/, ""), options);
+      const s = parse3(version.trim().replace(/^[=v]+/, ""), options);
       return s ? s.version : null;
     };
     module.exports = clean;
@@ -8654,10 +8654,10 @@ var require_inc = __commonJS({
 var require_diff = __commonJS({
   "node_modules/semver/functions/diff.js"(exports2, module) {
     "use strict";
-    var parse2 = require_parse();
+    var parse3 = require_parse();
     var diff = (version1, version2) => {
-      const v1 = parse2(version1, null, true);
-      const v2 = parse2(version2, null, true);
+      const v1 = parse3(version1, null, true);
+      const v2 = parse3(version2, null, true);
       const comparison = v1.compare(v2);
       if (comparison === 0) {
         return null;
@@ -8728,9 +8728,9 @@ var require_patch = __commonJS({
 var require_prerelease = __commonJS({
   "node_modules/semver/functions/prerelease.js"(exports2, module) {
     "use strict";
-    var parse2 = require_parse();
+    var parse3 = require_parse();
     var prerelease = (version, options) => {
-      const parsed = parse2(version, options);
+      const parsed = parse3(version, options);
       return parsed && parsed.prerelease.length ? parsed.prerelease : null;
     };
     module.exports = prerelease;
@@ -8916,7 +8916,7 @@ var require_coerce = __commonJS({
   "node_modules/semver/functions/coerce.js"(exports2, module) {
     "use strict";
     var SemVer = require_semver();
-    var parse2 = require_parse();
+    var parse3 = require_parse();
     var { safeRe: re, t } = require_re();
     var coerce = (version, options) => {
       if (version instanceof SemVer) {
@@ -8951,7 +8951,7 @@ var require_coerce = __commonJS({
       const patch = match[4] || "0";
       const prerelease = options.includePrerelease && match[5] ? `-${match[5]}` : "";
       const build = options.includePrerelease && match[6] ? `+${match[6]}` : "";
-      return parse2(`${major}.${minor}.${patch}${prerelease}${build}`, options);
+      return parse3(`${major}.${minor}.${patch}${prerelease}${build}`, options);
     };
     module.exports = coerce;
   }
@@ -8961,7 +8961,7 @@ var require_coerce = __commonJS({
 var require_truncate = __commonJS({
   "node_modules/semver/functions/truncate.js"(exports2, module) {
     "use strict";
-    var parse2 = require_parse();
+    var parse3 = require_parse();
     var constants = require_constants2();
     var SemVer = require_semver();
     var truncate = (version, truncation, options) => {
@@ -8973,7 +8973,7 @@ var require_truncate = __commonJS({
     };
     var cloneInputVersion = (version, options) => {
       const versionStringToParse = version instanceof SemVer ? version.version : version;
-      return parse2(versionStringToParse, options);
+      return parse3(versionStringToParse, options);
     };
     var doTruncation = (version, truncation) => {
       if (isPrerelease(truncation)) {
@@ -10208,7 +10208,7 @@ var require_semver2 = __commonJS({
     var constants = require_constants2();
     var SemVer = require_semver();
     var identifiers = require_identifiers();
-    var parse2 = require_parse();
+    var parse3 = require_parse();
     var valid = require_valid();
     var clean = require_clean();
     var inc = require_inc();
@@ -10247,7 +10247,7 @@ var require_semver2 = __commonJS({
     var simplifyRange = require_simplify();
     var subset = require_subset();
     module.exports = {
-      parse: parse2,
+      parse: parse3,
       valid,
       clean,
       inc,
@@ -18184,7 +18184,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse2(src, reviver, options) {
+    function parse3(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -18225,7 +18225,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports2.parse = parse2;
+    exports2.parse = parse3;
     exports2.parseAllDocuments = parseAllDocuments;
     exports2.parseDocument = parseDocument2;
     exports2.stringify = stringify2;
@@ -18284,13 +18284,401 @@ var require_dist = __commonJS({
   }
 });
 
+// node_modules/ignore/index.js
+var require_ignore = __commonJS({
+  "node_modules/ignore/index.js"(exports2, module) {
+    function makeArray(subject) {
+      return Array.isArray(subject) ? subject : [subject];
+    }
+    var EMPTY = "";
+    var SPACE = " ";
+    var ESCAPE = "\\";
+    var REGEX_TEST_BLANK_LINE = /^\s+$/;
+    var REGEX_INVALID_TRAILING_BACKSLASH = /(?:[^\\]|^)\\$/;
+    var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
+    var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
+    var REGEX_SPLITALL_CRLF = /\r?\n/g;
+    var REGEX_TEST_INVALID_PATH = /^\.*\/|^\.+$/;
+    var SLASH = "/";
+    var TMP_KEY_IGNORE = "node-ignore";
+    if (typeof Symbol !== "undefined") {
+      TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
+    }
+    var KEY_IGNORE = TMP_KEY_IGNORE;
+    var define = (object, key, value) => Object.defineProperty(object, key, { value });
+    var REGEX_REGEXP_RANGE = /([0-z])-([0-z])/g;
+    var RETURN_FALSE = () => false;
+    var sanitizeRange = (range) => range.replace(
+      REGEX_REGEXP_RANGE,
+      (match, from, to) => from.charCodeAt(0) <= to.charCodeAt(0) ? match : EMPTY
+    );
+    var cleanRangeBackSlash = (slashes) => {
+      const { length } = slashes;
+      return slashes.slice(0, length - length % 2);
+    };
+    var REPLACERS = [
+      [
+        // remove BOM
+        // TODO:
+        // Other similar zero-width characters?
+        /^\uFEFF/,
+        () => EMPTY
+      ],
+      // > Trailing spaces are ignored unless they are quoted with backslash ("\")
+      [
+        // (a\ ) -> (a )
+        // (a  ) -> (a)
+        // (a ) -> (a)
+        // (a \ ) -> (a  )
+        /((?:\\\\)*?)(\\?\s+)$/,
+        (_, m1, m2) => m1 + (m2.indexOf("\\") === 0 ? SPACE : EMPTY)
+      ],
+      // replace (\ ) with ' '
+      // (\ ) -> ' '
+      // (\\ ) -> '\\ '
+      // (\\\ ) -> '\\ '
+      [
+        /(\\+?)\s/g,
+        (_, m1) => {
+          const { length } = m1;
+          return m1.slice(0, length - length % 2) + SPACE;
+        }
+      ],
+      // Escape metacharacters
+      // which is written down by users but means special for regular expressions.
+      // > There are 12 characters with special meanings:
+      // > - the backslash \,
+      // > - the caret ^,
+      // > - the dollar sign $,
+      // > - the period or dot .,
+      // > - the vertical bar or pipe symbol |,
+      // > - the question mark ?,
+      // > - the asterisk or star *,
+      // > - the plus sign +,
+      // > - the opening parenthesis (,
+      // > - the closing parenthesis ),
+      // > - and the opening square bracket [,
+      // > - the opening curly brace {,
+      // > These special characters are often called "metacharacters".
+      [
+        /[\\$.|*+(){^]/g,
+        (match) => `\\${match}`
+      ],
+      [
+        // > a question mark (?) matches a single character
+        /(?!\\)\?/g,
+        () => "[^/]"
+      ],
+      // leading slash
+      [
+        // > A leading slash matches the beginning of the pathname.
+        // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
+        // A leading slash matches the beginning of the pathname
+        /^\//,
+        () => "^"
+      ],
+      // replace special metacharacter slash after the leading slash
+      [
+        /\//g,
+        () => "\\/"
+      ],
+      [
+        // > A leading "**" followed by a slash means match in all directories.
+        // > For example, "**/foo" matches file or directory "foo" anywhere,
+        // > the same as pattern "foo".
+        // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
+        // >   under directory "foo".
+        // Notice that the '*'s have been replaced as '\\*'
+        /^\^*\\\*\\\*\\\//,
+        // '**/foo' <-> 'foo'
+        () => "^(?:.*\\/)?"
+      ],
+      // starting
+      [
+        // there will be no leading '/'
+        //   (which has been replaced by section "leading slash")
+        // If starts with '**', adding a '^' to the regular expression also works
+        /^(?=[^^])/,
+        function startingReplacer() {
+          return !/\/(?!$)/.test(this) ? "(?:^|\\/)" : "^";
+        }
+      ],
+      // two globstars
+      [
+        // Use lookahead assertions so that we could match more than one `'/**'`
+        /\\\/\\\*\\\*(?=\\\/|$)/g,
+        // Zero, one or several directories
+        // should not use '*', or it will be replaced by the next replacer
+        // Check if it is not the last `'/**'`
+        (_, index, str) => index + 6 < str.length ? "(?:\\/[^\\/]+)*" : "\\/.+"
+      ],
+      // normal intermediate wildcards
+      [
+        // Never replace escaped '*'
+        // ignore rule '\*' will match the path '*'
+        // 'abc.*/' -> go
+        // 'abc.*'  -> skip this rule,
+        //    coz trailing single wildcard will be handed by [trailing wildcard]
+        /(^|[^\\]+)(\\\*)+(?=.+)/g,
+        // '*.js' matches '.js'
+        // '*.js' doesn't match 'abc'
+        (_, p1, p2) => {
+          const unescaped = p2.replace(/\\\*/g, "[^\\/]*");
+          return p1 + unescaped;
+        }
+      ],
+      [
+        // unescape, revert step 3 except for back slash
+        // For example, if a user escape a '\\*',
+        // after step 3, the result will be '\\\\\\*'
+        /\\\\\\(?=[$.|*+(){^])/g,
+        () => ESCAPE
+      ],
+      [
+        // '\\\\' -> '\\'
+        /\\\\/g,
+        () => ESCAPE
+      ],
+      [
+        // > The range notation, e.g. [a-zA-Z],
+        // > can be used to match one of the characters in a range.
+        // `\` is escaped by step 3
+        /(\\)?\[([^\]/]*?)(\\*)($|\])/g,
+        (match, leadEscape, range, endEscape, close2) => leadEscape === ESCAPE ? `\\[${range}${cleanRangeBackSlash(endEscape)}${close2}` : close2 === "]" ? endEscape.length % 2 === 0 ? `[${sanitizeRange(range)}${endEscape}]` : "[]" : "[]"
+      ],
+      // ending
+      [
+        // 'js' will not match 'js.'
+        // 'ab' will not match 'abc'
+        /(?:[^*])$/,
+        // WTF!
+        // https://git-scm.com/docs/gitignore
+        // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
+        // which re-fixes #24, #38
+        // > If there is a separator at the end of the pattern then the pattern
+        // > will only match directories, otherwise the pattern can match both
+        // > files and directories.
+        // 'js*' will not match 'a.js'
+        // 'js/' will not match 'a.js'
+        // 'js' will match 'a.js' and 'a.js/'
+        (match) => /\/$/.test(match) ? `${match}$` : `${match}(?=$|\\/$)`
+      ],
+      // trailing wildcard
+      [
+        /(\^|\\\/)?\\\*$/,
+        (_, p1) => {
+          const prefix = p1 ? `${p1}[^/]+` : "[^/]*";
+          return `${prefix}(?=$|\\/$)`;
+        }
+      ]
+    ];
+    var regexCache = /* @__PURE__ */ Object.create(null);
+    var makeRegex = (pattern, ignoreCase) => {
+      let source = regexCache[pattern];
+      if (!source) {
+        source = REPLACERS.reduce(
+          (prev, [matcher, replacer]) => prev.replace(matcher, replacer.bind(pattern)),
+          pattern
+        );
+        regexCache[pattern] = source;
+      }
+      return ignoreCase ? new RegExp(source, "i") : new RegExp(source);
+    };
+    var isString = (subject) => typeof subject === "string";
+    var checkPattern = (pattern) => pattern && isString(pattern) && !REGEX_TEST_BLANK_LINE.test(pattern) && !REGEX_INVALID_TRAILING_BACKSLASH.test(pattern) && pattern.indexOf("#") !== 0;
+    var splitPattern = (pattern) => pattern.split(REGEX_SPLITALL_CRLF);
+    var IgnoreRule = class {
+      constructor(origin, pattern, negative, regex) {
+        this.origin = origin;
+        this.pattern = pattern;
+        this.negative = negative;
+        this.regex = regex;
+      }
+    };
+    var createRule = (pattern, ignoreCase) => {
+      const origin = pattern;
+      let negative = false;
+      if (pattern.indexOf("!") === 0) {
+        negative = true;
+        pattern = pattern.substr(1);
+      }
+      pattern = pattern.replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, "!").replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, "#");
+      const regex = makeRegex(pattern, ignoreCase);
+      return new IgnoreRule(
+        origin,
+        pattern,
+        negative,
+        regex
+      );
+    };
+    var throwError = (message2, Ctor) => {
+      throw new Ctor(message2);
+    };
+    var checkPath = (path, originalPath, doThrow) => {
+      if (!isString(path)) {
+        return doThrow(
+          `path must be a string, but got \`${originalPath}\``,
+          TypeError
+        );
+      }
+      if (!path) {
+        return doThrow(`path must not be empty`, TypeError);
+      }
+      if (checkPath.isNotRelative(path)) {
+        const r = "`path.relative()`d";
+        return doThrow(
+          `path should be a ${r} string, but got "${originalPath}"`,
+          RangeError
+        );
+      }
+      return true;
+    };
+    var isNotRelative = (path) => REGEX_TEST_INVALID_PATH.test(path);
+    checkPath.isNotRelative = isNotRelative;
+    checkPath.convert = (p) => p;
+    var Ignore = class {
+      constructor({
+        ignorecase = true,
+        ignoreCase = ignorecase,
+        allowRelativePaths = false
+      } = {}) {
+        define(this, KEY_IGNORE, true);
+        this._rules = [];
+        this._ignoreCase = ignoreCase;
+        this._allowRelativePaths = allowRelativePaths;
+        this._initCache();
+      }
+      _initCache() {
+        this._ignoreCache = /* @__PURE__ */ Object.create(null);
+        this._testCache = /* @__PURE__ */ Object.create(null);
+      }
+      _addPattern(pattern) {
+        if (pattern && pattern[KEY_IGNORE]) {
+          this._rules = this._rules.concat(pattern._rules);
+          this._added = true;
+          return;
+        }
+        if (checkPattern(pattern)) {
+          const rule = createRule(pattern, this._ignoreCase);
+          this._added = true;
+          this._rules.push(rule);
+        }
+      }
+      // @param {Array<string> | string | Ignore} pattern
+      add(pattern) {
+        this._added = false;
+        makeArray(
+          isString(pattern) ? splitPattern(pattern) : pattern
+        ).forEach(this._addPattern, this);
+        if (this._added) {
+          this._initCache();
+        }
+        return this;
+      }
+      // legacy
+      addPattern(pattern) {
+        return this.add(pattern);
+      }
+      //          |           ignored : unignored
+      // negative |   0:0   |   0:1   |   1:0   |   1:1
+      // -------- | ------- | ------- | ------- | --------
+      //     0    |  TEST   |  TEST   |  SKIP   |    X
+      //     1    |  TESTIF |  SKIP   |  TEST   |    X
+      // - SKIP: always skip
+      // - TEST: always test
+      // - TESTIF: only test if checkUnignored
+      // - X: that never happen
+      // @param {boolean} whether should check if the path is unignored,
+      //   setting `checkUnignored` to `false` could reduce additional
+      //   path matching.
+      // @returns {TestResult} true if a file is ignored
+      _testOne(path, checkUnignored) {
+        let ignored2 = false;
+        let unignored = false;
+        this._rules.forEach((rule) => {
+          const { negative } = rule;
+          if (unignored === negative && ignored2 !== unignored || negative && !ignored2 && !unignored && !checkUnignored) {
+            return;
+          }
+          const matched = rule.regex.test(path);
+          if (matched) {
+            ignored2 = !negative;
+            unignored = negative;
+          }
+        });
+        return {
+          ignored: ignored2,
+          unignored
+        };
+      }
+      // @returns {TestResult}
+      _test(originalPath, cache, checkUnignored, slices) {
+        const path = originalPath && checkPath.convert(originalPath);
+        checkPath(
+          path,
+          originalPath,
+          this._allowRelativePaths ? RETURN_FALSE : throwError
+        );
+        return this._t(path, cache, checkUnignored, slices);
+      }
+      _t(path, cache, checkUnignored, slices) {
+        if (path in cache) {
+          return cache[path];
+        }
+        if (!slices) {
+          slices = path.split(SLASH);
+        }
+        slices.pop();
+        if (!slices.length) {
+          return cache[path] = this._testOne(path, checkUnignored);
+        }
+        const parent = this._t(
+          slices.join(SLASH) + SLASH,
+          cache,
+          checkUnignored,
+          slices
+        );
+        return cache[path] = parent.ignored ? parent : this._testOne(path, checkUnignored);
+      }
+      ignores(path) {
+        return this._test(path, this._ignoreCache, false).ignored;
+      }
+      createFilter() {
+        return (path) => !this.ignores(path);
+      }
+      filter(paths) {
+        return makeArray(paths).filter(this.createFilter());
+      }
+      // @returns {TestResult}
+      test(path) {
+        return this._test(path, this._testCache, true);
+      }
+    };
+    var factory = (options) => new Ignore(options);
+    var isPathValid = (path) => checkPath(path && checkPath.convert(path), path, RETURN_FALSE);
+    factory.isPathValid = isPathValid;
+    factory.default = factory;
+    module.exports = factory;
+    if (
+      // Detect `process` so that it can run in browsers.
+      typeof process !== "undefined" && (process.env && process.env.IGNORE_TEST_WIN32 || process.platform === "win32")
+    ) {
+      const makePosix = (str) => /^\\\\\?\\/.test(str) || /["<>|\u0000-\u001F]+/u.test(str) ? str : str.replace(/\\/g, "/");
+      checkPath.convert = makePosix;
+      const REGIX_IS_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
+      checkPath.isNotRelative = (path) => REGIX_IS_WINDOWS_PATH_ABSOLUTE.test(path) || isNotRelative(path);
+    }
+  }
+});
+
 // action/main.ts
 import { appendFileSync, writeFileSync } from "node:fs";
 import { relative, resolve as resolve3 } from "node:path";
 import { Writable } from "node:stream";
 
 // src/cli/check-run.ts
-import { basename } from "node:path";
+import { statSync as statSync3 } from "node:fs";
+import { basename as basename2 } from "node:path";
 
 // src/domain/errors.ts
 var ValidationError = class extends Error {
@@ -18307,124 +18695,6 @@ function quoteInput(raw) {
   const shown2 = chars.slice(0, MAX_ECHO).join("").replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "?");
   return `"${shown2}${chars.length > MAX_ECHO ? "\u2026" : ""}"`;
 }
-
-// src/domain/calendar.ts
-var DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
-var INSTANT_SHAPE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
-function isLeapYear(y) {
-  return y % 4 === 0 && y % 100 !== 0 || y % 400 === 0;
-}
-function daysInMonth(y, m) {
-  if (m === 2) return isLeapYear(y) ? 29 : 28;
-  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
-}
-function parts(s) {
-  const m = DATE_SHAPE.exec(s);
-  if (!m) return null;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  return [y, mo, d];
-}
-function isCalendarDate(s) {
-  return typeof s === "string" && parts(s) !== null;
-}
-function dayNumber([y0, m, d]) {
-  const y = m <= 2 ? y0 - 1 : y0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * ((m + 9) % 12) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-function fromDayNumber(n) {
-  const z = n + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  if (y < 0 || y > 9999) throw new RangeError(`date out of range: year ${y}`);
-  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
-}
-function instantDate(s) {
-  const m = INSTANT_SHAPE.exec(s);
-  if (!m) return null;
-  const [, date, hh, mi, ss, z, sign, oh, om] = m;
-  const p = parts(date ?? "");
-  const h = Number(hh);
-  const min = Number(mi);
-  if (!p || h > 23 || min > 59 || Number(ss) > 60) return null;
-  let offset = 0;
-  if (!z) {
-    if (Number(oh) > 23 || Number(om) > 59) return null;
-    offset = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om));
-  }
-  const carry = Math.floor((h * 60 + min - offset) / 1440);
-  try {
-    return fromDayNumber(dayNumber(p) + carry);
-  } catch {
-    return null;
-  }
-}
-function utcDateOf(instant) {
-  if (instant instanceof Date) {
-    const t = instant.getTime();
-    if (Number.isNaN(t)) throw new RangeError("utcDateOf got an invalid Date");
-    return fromDayNumber(Math.floor(t / 864e5));
-  }
-  const d = instantDate(instant);
-  if (d === null) throw new RangeError(`not an RFC 3339 instant: ${quoteInput(String(instant))}`);
-  return d;
-}
-
-// src/domain/state.ts
-var STATES = [
-  "alive",
-  "dormant",
-  "abandoned",
-  "archived",
-  "deleted",
-  "eol",
-  "unknown-stale",
-  "not_observed"
-];
-function isState(s) {
-  return STATES.includes(s);
-}
-var STATE_DEFINITIONS = {
-  alive: "last commit 180 days ago or less",
-  dormant: "last commit 180 to 365 days ago",
-  abandoned: "last commit more than 365 days ago",
-  archived: "the repository's archived flag is set",
-  deleted: "an authoritative HTTP 404 was read",
-  eol: "an end-of-life listing declares end-of-life (used for container base images)",
-  "unknown-stale": "the observation the verdict rests on is older than the 180-day threshold and was not re-verified; no state is asserted; it is not a death",
-  not_observed: "the check met 403, 429, a time-out or a network failure; it is not dead"
-};
-var NOT_CHECKED = "not checked";
-var NOT_CHECKED_MEANING = "the record holds no observation on or before this date, so nothing was read and no state is asserted; it is not a death";
-var NOT_CHECKED_DEFINITION = `${NOT_CHECKED}: ${NOT_CHECKED_MEANING}`;
-function stateInWords(state, observationDate) {
-  return observationDate === null ? NOT_CHECKED : state;
-}
-var ARCHIVED = {
-  github: STATE_DEFINITIONS.archived,
-  npm: "the latest version carries a registry deprecation notice",
-  pypi: "the project is marked archived or deprecated, or declares Development Status :: 7 - Inactive",
-  docker: "the image is deprecated upstream",
-  maven: "the latest release relocates the artifact to other coordinates",
-  golang: "the latest go.mod declares the module deprecated, or its GitHub repository is archived",
-  composer: "the package is marked abandoned on Packagist",
-  cargo: "every version of the crate is yanked",
-  nuget: "the latest listed version is deprecated as no longer maintained (Legacy), every listed version is deprecated, or none is listed",
-  gem: "never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)",
-  distro: "never: a distribution release is answered by its end-of-life, not archived"
-};
 
 // src/parsers/reference.ts
 var MANIFEST_FORMATS = [
@@ -18461,6 +18731,9 @@ var TooComplexError = class extends InputError {
     this.name = "TooComplexError";
   }
 };
+
+// src/cli/check-dir.ts
+import { basename, dirname, posix } from "node:path";
 
 // src/parsers/cyclonedx/detect.ts
 var HEAD = 64 * 1024;
@@ -25468,6 +25741,7 @@ function parsePackageJson(text3, options = {}) {
     for (const [name, spec] of Object.entries(deps)) {
       const before = out.references.length;
       readEntry(out, section, name, spec);
+      for (let i = before; i < out.references.length; i += 1) out.references[i].tree = placeOf(section);
       if (out.references.length === before || options.lines !== true) continue;
       lines ??= new MemberLines(source, DEPENDENCY_SECTIONS);
       const line = lines.lineOf(section, name);
@@ -25556,6 +25830,14 @@ function readEntry(out, section, name, spec) {
       });
       return;
   }
+}
+function placeOf(section) {
+  return {
+    scope: "direct",
+    via: [],
+    ...section === "devDependencies" ? { dev: true } : {},
+    ...section === "optionalDependencies" ? { optional: true } : {}
+  };
 }
 function add(out, kind, name, input2, location) {
   try {
@@ -26879,6 +27161,127 @@ function whatItIs(bytes, text3) {
     return "it is text in the shape of none of them";
   }
 }
+function isSbom(parsed) {
+  return parsed.format === "cyclonedx" || parsed.format === "spdx";
+}
+
+// src/domain/calendar.ts
+var DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+var INSTANT_SHAPE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
+function isLeapYear(y) {
+  return y % 4 === 0 && y % 100 !== 0 || y % 400 === 0;
+}
+function daysInMonth(y, m) {
+  if (m === 2) return isLeapYear(y) ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+function parts(s) {
+  const m = DATE_SHAPE.exec(s);
+  if (!m) return null;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
+  return [y, mo, d];
+}
+function isCalendarDate(s) {
+  return typeof s === "string" && parts(s) !== null;
+}
+function dayNumber([y0, m, d]) {
+  const y = m <= 2 ? y0 - 1 : y0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * ((m + 9) % 12) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+function fromDayNumber(n) {
+  const z = n + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  if (y < 0 || y > 9999) throw new RangeError(`date out of range: year ${y}`);
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+function instantDate(s) {
+  const m = INSTANT_SHAPE.exec(s);
+  if (!m) return null;
+  const [, date, hh, mi, ss, z, sign, oh, om] = m;
+  const p = parts(date ?? "");
+  const h = Number(hh);
+  const min = Number(mi);
+  if (!p || h > 23 || min > 59 || Number(ss) > 60) return null;
+  let offset = 0;
+  if (!z) {
+    if (Number(oh) > 23 || Number(om) > 59) return null;
+    offset = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  }
+  const carry = Math.floor((h * 60 + min - offset) / 1440);
+  try {
+    return fromDayNumber(dayNumber(p) + carry);
+  } catch {
+    return null;
+  }
+}
+function utcDateOf(instant) {
+  if (instant instanceof Date) {
+    const t = instant.getTime();
+    if (Number.isNaN(t)) throw new RangeError("utcDateOf got an invalid Date");
+    return fromDayNumber(Math.floor(t / 864e5));
+  }
+  const d = instantDate(instant);
+  if (d === null) throw new RangeError(`not an RFC 3339 instant: ${quoteInput(String(instant))}`);
+  return d;
+}
+
+// src/domain/state.ts
+var STATES = [
+  "alive",
+  "dormant",
+  "abandoned",
+  "archived",
+  "deleted",
+  "eol",
+  "unknown-stale",
+  "not_observed"
+];
+function isState(s) {
+  return STATES.includes(s);
+}
+var STATE_DEFINITIONS = {
+  alive: "last commit 180 days ago or less",
+  dormant: "last commit 180 to 365 days ago",
+  abandoned: "last commit more than 365 days ago",
+  archived: "the repository's archived flag is set",
+  deleted: "an authoritative HTTP 404 was read",
+  eol: "an end-of-life listing declares end-of-life (used for container base images)",
+  "unknown-stale": "the observation the verdict rests on is older than the 180-day threshold and was not re-verified; no state is asserted; it is not a death",
+  not_observed: "the check met 403, 429, a time-out or a network failure; it is not dead"
+};
+var NOT_CHECKED = "not checked";
+var NOT_CHECKED_MEANING = "the record holds no observation on or before this date, so nothing was read and no state is asserted; it is not a death";
+var NOT_CHECKED_DEFINITION = `${NOT_CHECKED}: ${NOT_CHECKED_MEANING}`;
+function stateInWords(state, observationDate) {
+  return observationDate === null ? NOT_CHECKED : state;
+}
+var ARCHIVED = {
+  github: STATE_DEFINITIONS.archived,
+  npm: "the latest version carries a registry deprecation notice",
+  pypi: "the project is marked archived or deprecated, or declares Development Status :: 7 - Inactive",
+  docker: "the image is deprecated upstream",
+  maven: "the latest release relocates the artifact to other coordinates",
+  golang: "the latest go.mod declares the module deprecated, or its GitHub repository is archived",
+  composer: "the package is marked abandoned on Packagist",
+  cargo: "every version of the crate is yanked",
+  nuget: "the latest listed version is deprecated as no longer maintained (Legacy), every listed version is deprecated, or none is listed",
+  gem: "never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)",
+  distro: "never: a distribution release is answered by its end-of-life, not archived"
+};
 
 // src/cli/date-option.ts
 function dateProblem(option, raw, notAfter) {
@@ -26898,6 +27301,445 @@ function dateProblem(option, raw, notAfter) {
   return null;
 }
 
+// src/cli/tree-words.ts
+var STEP = " \u2192 ";
+function answerHasTree(answer) {
+  return answer.results.some((r) => r.scope !== void 0 || r.resolved_version !== void 0);
+}
+function answerHasVersions(answer) {
+  return answer.results.some((r) => r.resolved_version !== void 0);
+}
+function versionInWords(r) {
+  if (r.resolved_versions && r.resolved_versions.length > 1) return r.resolved_versions.join(", ");
+  return r.resolved_version ?? "";
+}
+function scopeInWords(r) {
+  if (r.scope === void 0) return "";
+  return [r.scope, ...r.dev ? ["dev"] : [], ...r.optional ? ["optional"] : []].join(", ");
+}
+function pathInWords(r) {
+  const via = r.via ?? [];
+  if (via.length === 0) return r.via_unresolved ? `via ${r.via_unresolved} (not a component Tended reads)` : "";
+  const names = [...via];
+  if (r.via_elided !== void 0 && r.via_elided > 0)
+    names.splice(Math.ceil(names.length / 2), 0, `\u2026 ${r.via_elided.toLocaleString("en")} more \u2026`);
+  const through = r.via_unresolved ? ` (through ${r.via_unresolved}, not a component Tended reads)` : "";
+  return `via ${names.join(STEP)}${through}`;
+}
+function placeInWords(r) {
+  return [scopeInWords(r), pathInWords(r)].filter((s) => s !== "").join(", ");
+}
+function countsAsDirect(r) {
+  return r.scope !== "transitive";
+}
+
+// src/cli/check-options.ts
+var NAMED_IN_GATE = 10;
+var FAILING = ["abandoned", "archived", "deleted", "eol"];
+var FORMATS = ["table", "json", "sarif", "markdown"];
+function checkOptions(opts, hasLocal) {
+  const failOn = failingStates(opts["fail-on"]);
+  if (typeof failOn === "string") return failOn;
+  if (opts.scope !== void 0 && opts.scope !== "direct" && opts.scope !== "all")
+    return `--scope is direct or all (the default); got ${JSON.stringify(opts.scope.slice(0, 40))}`;
+  if (opts.observe && opts.url)
+    return "--observe reads into the local record; with --url the service decides what it reads";
+  if (opts.queue && !opts.url)
+    return "--queue asks a service (--url) to queue what it does not hold; locally, --observe reads them now";
+  const asOf = opts["as-of"];
+  const asOfWrong = asOf === void 0 ? null : dateProblem("--as-of", asOf, utcDateOf(/* @__PURE__ */ new Date()));
+  if (asOfWrong !== null) return asOfWrong;
+  if (opts.format !== void 0 && !FORMATS.includes(opts.format)) return "--format is table, json, sarif or markdown";
+  if (!opts.url && !hasLocal) return "check needs --url: the address of a Tended service";
+  return { failOn, byDefault: opts["fail-on"] === void 0, directOnly: opts.scope === "direct" };
+}
+function failingOf(results, gate) {
+  return results.filter((r) => gate.failOn.has(r.state) && (!gate.directOnly || countsAsDirect(r)));
+}
+function gateSentence(asOf, total, failing, gate) {
+  const named = failing.slice(0, NAMED_IN_GATE).map(({ result: r, file }) => {
+    const where2 = r.input.locations[0]?.location;
+    const read = r.observation_date === null ? "nothing observed" : `observed ${r.observation_date}`;
+    const at2 = [file, where2].filter((s) => s !== void 0 && s !== "").join(" ");
+    return `${r.kind}:${r.input.name} ${r.state} (${read}${at2 ? `, ${at2}` : ""})`;
+  });
+  if (failing.length > NAMED_IN_GATE) named.push(`and ${plural(failing.length - NAMED_IN_GATE, "more", "more")}`);
+  const states = [...gate.failOn].join(", ");
+  const how = gate.byDefault ? `by default ${states}; --fail-on chooses others, or none` : `--fail-on ${states}`;
+  return `the check fails: ${failing.length} of ${plural(total, "component", "components")} as of ${asOf} ${failing.length === 1 ? "is" : "are"} in a state that fails it (${how}${gate.directOnly ? "; --scope direct" : ""}): ${named.join("; ")}.`;
+}
+function failingStates(raw) {
+  if (raw === void 0) return new Set(FAILING);
+  const words = raw.split(",").map((w) => w.trim()).filter((w) => w !== "");
+  if (words.length === 1 && words[0] === "none") return /* @__PURE__ */ new Set();
+  const unknown = words.filter((w) => !isState(w));
+  if (words.length === 0 || unknown.length > 0)
+    return `--fail-on takes states separated by commas (${STATES.join(", ")}) or none; got ${JSON.stringify(raw.slice(0, 80))}`;
+  return new Set(words);
+}
+function plural(n, one, many) {
+  return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+}
+
+// src/cli/review-comment.ts
+function reviewComment(answer, file, lines, linesIn) {
+  const versions = answerHasVersions(answer);
+  const tree = answerHasTree(answer);
+  const out = [
+    `**Tended check of \`${cell(file).replaceAll("`", "'")}\`**, as of ${answer.as_of} (${answer.format}): ${answer.results_count} component${answer.results_count === 1 ? "" : "s"}, ${answer.unresolved_count} entr${answer.unresolved_count === 1 ? "y" : "ies"} without one.`,
+    "",
+    row(["state", "observed", "component", "line", "where", "source", ...treeHeader(versions, tree)]),
+    row(["---", "---", "---", "---", "---", "---", ...treeHeader(versions, tree).map(() => "---")])
+  ];
+  for (const r of answer.results) {
+    const key = `${r.kind}:${r.input.name}`;
+    const at2 = lines.get(key);
+    const inOther = linesIn?.get(key);
+    out.push(
+      row([
+        stateInWords(r.state, r.observation_date),
+        r.observation_date ?? "\u2014",
+        `${r.kind}:${r.input.name}`,
+        at2 && at2.length > 0 ? `${inOther ? `${inOther}:` : ""}${at2.join(", ")}` : "\u2014",
+        r.input.locations.map((l) => l.location).join("; "),
+        r.observation_date === null ? "\u2014" : r.source,
+        ...versions ? [versionInWords(r) || "\u2014"] : [],
+        ...tree ? [scopeInWords(r) || "\u2014", pathInWords(r) || "\u2014"] : []
+      ])
+    );
+  }
+  if (answer.unresolved.length > 0) {
+    out.push("", `Entries that name no component Tended observes (${answer.unresolved_count}):`, "");
+    for (const u of answer.unresolved) out.push(`- ${cell(u.location)}: ${cell(u.input)} \u2014 ${cell(u.reason)}`);
+  }
+  if (answer.discovery) out.push("", cell(answer.discovery.note));
+  out.push("", `${cell(answer.note)} Data: ${answer.license}. No score is computed.`);
+  return `${out.join("\n")}
+`;
+}
+function treeHeader(versions, tree) {
+  return [...versions ? ["version"] : [], ...tree ? ["scope", "path"] : []];
+}
+function row(cells) {
+  return `| ${cells.map(cell).join(" | ")} |`;
+}
+function cell(text3) {
+  return text3.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("<", "&lt;").replaceAll("\r", " ").replaceAll("\n", " ");
+}
+
+// src/domain/api-version.ts
+var API_VERSION = "0.1.0";
+
+// src/cli/sarif-report.ts
+var SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+var LEVELS = {
+  abandoned: "error",
+  archived: "error",
+  deleted: "error",
+  eol: "error",
+  dormant: "warning",
+  not_observed: "note",
+  "unknown-stale": "note",
+  alive: "none"
+};
+var RULES = {
+  alive: { name: "ComponentAlive", text: "The component was read as maintained (alive) on the observation date." },
+  dormant: { name: "ComponentDormant", text: "The component was read as dormant: no activity for 180 to 365 days." },
+  abandoned: {
+    name: "ComponentAbandoned",
+    text: "The component was read as abandoned: no activity for more than 365 days."
+  },
+  archived: { name: "ComponentArchived", text: "The component was read as archived or deprecated by its maintainers." },
+  deleted: { name: "ComponentDeleted", text: "An authoritative not-found was read for the component." },
+  eol: { name: "ComponentEndOfLife", text: "An end-of-life listing declares the component end-of-life." },
+  "unknown-stale": {
+    name: "ObservationStale",
+    text: "The latest observation is older than 180 days and was not re-verified; no state is asserted."
+  },
+  not_observed: {
+    name: "NotObserved",
+    text: 'No state was read: either the check met 403, 429, a time-out or a network failure, or the component is not checked (the record holds no observation of it on or before the date, so nothing was read). No state is asserted, and this is never "dead".'
+  }
+};
+function sarifReport(answer, options) {
+  return sarifLog([{ answer, ...options }], {
+    as_of: answer.as_of,
+    format: answer.format,
+    results_count: answer.results_count,
+    unresolved_count: answer.unresolved_count,
+    note: answer.note,
+    license: answer.license
+  });
+}
+function sarifLog(files, properties) {
+  return {
+    $schema: SARIF_SCHEMA,
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "Tended",
+            semanticVersion: API_VERSION,
+            rules: STATES.map((state) => ({
+              id: state,
+              name: RULES[state].name,
+              shortDescription: { text: RULES[state].text },
+              defaultConfiguration: { level: LEVELS[state] },
+              properties: { tags: ["maintenance", "supply-chain"] }
+            }))
+          }
+        },
+        results: files.flatMap(
+          ({ answer, file, lines, linesIn }) => answer.results.map((r) => {
+            const key = `${r.kind}:${r.input.name}`;
+            return result(r, answer, uriOf(linesIn?.get(key) ?? file), lines.get(key));
+          })
+        ),
+        properties
+      }
+    ]
+  };
+}
+function uriOf(file) {
+  return encodeURI(file.replaceAll("\\", "/"));
+}
+function result(r, answer, uri, lines) {
+  const level = LEVELS[r.state];
+  const where2 = r.input.locations.map((l) => l.location).join("; ");
+  const definition = r.state === "not_observed" ? STATE_DEFINITIONS.not_observed : answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text;
+  const place = placeInWords(r);
+  const placed = place === "" ? "" : ` (${place}${r.resolved_version ? `, resolved ${versionInWords(r)}` : ""})`;
+  const text3 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
+  return {
+    ruleId: r.state,
+    ruleIndex: STATES.indexOf(r.state),
+    ...level === "none" ? { kind: "pass" } : {},
+    level,
+    message: { text: text3 },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri },
+          // Line 1 only when the parser keeps no lines for this format (the XML and TOML manifests); `line_known` says so.
+          region: { startLine: lines?.[0] ?? 1 }
+        },
+        message: { text: where2 }
+      }
+    ],
+    partialFingerprints: { "tendedComponent/v1": `${r.kind}:${r.input.name}` },
+    properties: {
+      component: `${r.kind}:${r.input.name}`,
+      purl: r.purl[1],
+      state: r.state,
+      observation_date: r.observation_date,
+      censoring_status: r.censoring_status,
+      source: r.source,
+      leaf_index: r.leaf_index,
+      as_of: r.as_of,
+      line_known: lines !== void 0 && lines.length > 0,
+      lines: lines ?? [],
+      ...r.resolved_version !== void 0 ? { resolved_version: r.resolved_version } : {},
+      ...r.resolved_versions !== void 0 ? { resolved_versions: r.resolved_versions } : {},
+      ...r.scope !== void 0 ? { scope: r.scope } : {},
+      ...r.dev ? { dev: true } : {},
+      ...r.optional ? { optional: true } : {},
+      ...r.via !== void 0 ? { via: r.via } : {},
+      ...r.via_elided !== void 0 ? { via_elided: r.via_elided } : {},
+      ...r.via_unresolved !== void 0 ? { via_unresolved: r.via_unresolved } : {}
+    }
+  };
+}
+
+// src/cli/check-report.ts
+function report(answer, format, file, lines) {
+  if (format === "json") return `${JSON.stringify(answer, null, 2)}
+`;
+  if (format === "sarif") return `${JSON.stringify(sarifReport(answer, { file, lines }), null, 2)}
+`;
+  if (format === "markdown") return reviewComment(answer, file, lines);
+  return table2(answer);
+}
+function referenceLines(parsed) {
+  const lines = /* @__PURE__ */ new Map();
+  for (const r of parsed.references) {
+    if (r.line === void 0) continue;
+    const key = `${r.ref.kind}:${r.ref.id}`;
+    const list2 = lines.get(key);
+    if (list2) list2.push(r.line);
+    else lines.set(key, [r.line]);
+  }
+  for (const list2 of lines.values()) list2.sort((a, b) => a - b);
+  return lines;
+}
+function table2(answer) {
+  const versions = answerHasVersions(answer);
+  const tree = answerHasTree(answer);
+  const paths = answer.results.some((r) => pathInWords(r) !== "");
+  const rows = answer.results.map((r) => [
+    // "not checked" where nothing was read, as the Markdown and SARIF reports say it.
+    stateInWords(r.state, r.observation_date),
+    r.observation_date ?? "-",
+    r.censoring_status,
+    `${r.kind}:${r.input.name}`,
+    ...versions ? [versionInWords(r) || "-"] : [],
+    ...tree ? [scopeInWords(r) || "-"] : [],
+    r.input.locations[0]?.location ?? "",
+    ...paths ? [pathInWords(r)] : []
+  ]);
+  const header = [
+    "state",
+    "observed",
+    "censoring",
+    "component",
+    ...versions ? ["version"] : [],
+    ...tree ? ["scope"] : [],
+    "where",
+    ...paths ? ["path"] : []
+  ];
+  const last = header.length - 1;
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row2) => row2[i].length)));
+  const line = (cells) => cells.map((cell2, i) => i < last ? cell2.padEnd(widths[i]) : cell2).join("  ").trimEnd();
+  const out = [
+    `as of ${answer.as_of} (${answer.format}): ${plural(answer.results_count, "component", "components")}, ${plural(answer.unresolved_count, "entry", "entries")} without one`,
+    line(header)
+  ];
+  out.push(...rows.map(line));
+  for (const u of answer.unresolved) out.push(`  unresolved ${u.location}: ${u.input} \u2014 ${u.reason}`);
+  if (answer.discovery) out.push(answer.discovery.note);
+  return `${out.join("\n")}
+`;
+}
+
+// src/cli/check-walk.ts
+var import_ignore = __toESM(require_ignore(), 1);
+import { lstatSync, readdirSync, readFileSync as readFileSync2, statSync as statSync2 } from "node:fs";
+import { join } from "node:path";
+var SKIPPED_DIRECTORIES = /* @__PURE__ */ new Set([
+  ".git",
+  ".hg",
+  ".svn",
+  "node_modules",
+  "bower_components",
+  "vendor",
+  ".venv",
+  "venv",
+  "__pycache__",
+  ".tox",
+  "target"
+]);
+var WALK_LIMITS = {
+  /** Files checked: more is a usage error that asks for a narrower directory. */
+  files: 1e3,
+  /** Directories below DIR entered; deeper ones are passed over. */
+  depth: 32,
+  /** Directory entries looked at in all, so a huge tree of other files costs a bounded time. */
+  entries: 2e5,
+  /** Bytes of all files checked together. */
+  bytes: 256 * 1024 * 1024,
+  /** One `.gitignore` read; a larger one is passed over (nothing it says is applied). */
+  gitignoreBytes: 1024 * 1024
+};
+var SBOM_NAME = /(?:\.cdx\.(?:json|xml)|\.spdx(?:\.json|\.ya?ml|\.rdf)?|^bom\.(?:json|xml)|^sbom\.(?:json|xml))$/i;
+function walkChecks(relative2) {
+  const base = relative2.slice(relative2.lastIndexOf("/") + 1);
+  if (SBOM_NAME.test(base)) return true;
+  const format = formatOfFilename(base);
+  if (format === null) return false;
+  if (format === "workflow") return /(?:^|\/)\.github\/workflows\/[^/]+$/.test(relative2);
+  if (format === "requirements") return /requirements/i.test(base);
+  return true;
+}
+function ignored(chain, relative2) {
+  let result2 = false;
+  for (const { base, rules } of chain) {
+    if (!relative2.startsWith(base)) continue;
+    const verdict = rules.test(relative2.slice(base.length));
+    if (verdict.ignored) result2 = true;
+    else if (verdict.unignored) result2 = false;
+  }
+  return result2;
+}
+function gitignoreOf(dir, base, passedOver) {
+  const path = join(dir, ".gitignore");
+  try {
+    const stat = statSync2(path);
+    if (!stat.isFile()) return null;
+    if (stat.size > WALK_LIMITS.gitignoreBytes) {
+      passedOver.push(
+        `${base}.gitignore is over ${WALK_LIMITS.gitignoreBytes / 1024 / 1024} MB: its rules were not applied`
+      );
+      return null;
+    }
+    return { base, rules: import_ignore.default.default().add(readFileSync2(path, "utf8")) };
+  } catch {
+    return null;
+  }
+}
+function walkDirectory(root) {
+  const files = [];
+  const passedOver = [];
+  let entries = 0;
+  let bytes = 0;
+  let stopped = false;
+  const visit = (dir, relativeDir, depth, chain) => {
+    const own = gitignoreOf(dir, relativeDir, passedOver);
+    const rules = own ? [...chain, own] : chain;
+    let listing;
+    try {
+      listing = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      passedOver.push(`${relativeDir || "./"} could not be read`);
+      return;
+    }
+    listing.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    for (const entry of listing) {
+      if (stopped) return;
+      if (++entries > WALK_LIMITS.entries) {
+        passedOver.push(`the walk stopped after ${WALK_LIMITS.entries.toLocaleString("en")} entries`);
+        stopped = true;
+        return;
+      }
+      const relative2 = `${relativeDir}${entry.name}`;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (SKIPPED_DIRECTORIES.has(entry.name) || ignored(rules, `${relative2}/`)) continue;
+        if (depth + 1 > WALK_LIMITS.depth) {
+          passedOver.push(`${relative2}/ is deeper than ${WALK_LIMITS.depth} directories: not entered`);
+          continue;
+        }
+        visit(path, `${relative2}/`, depth + 1, rules);
+        continue;
+      }
+      if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+      if (!walkChecks(relative2) || ignored(rules, relative2)) continue;
+      let size2;
+      try {
+        const stat = entry.isSymbolicLink() ? statSync2(path) : lstatSync(path);
+        if (!stat.isFile()) continue;
+        size2 = stat.size;
+      } catch {
+        continue;
+      }
+      if (files.length >= WALK_LIMITS.files) {
+        passedOver.push(
+          `more than ${WALK_LIMITS.files.toLocaleString("en")} files to check: the rest were passed over`
+        );
+        stopped = true;
+        return;
+      }
+      if (bytes + size2 > WALK_LIMITS.bytes) {
+        passedOver.push(`${relative2} was passed over: the files found reach ${WALK_LIMITS.bytes / 1024 / 1024} MB`);
+        continue;
+      }
+      bytes += size2;
+      files.push({ path, relative: relative2, bytes: size2 });
+    }
+  };
+  visit(root, "", 0, []);
+  return { files, passedOver };
+}
+
 // src/cli/exit-codes.ts
 var EXIT = {
   /** Done; for `check`, no component is in a failing state. */
@@ -26909,6 +27751,92 @@ var EXIT = {
   /** What the command needs did not answer (the database, or the service at --url): nothing was checked; run it again once it is up. */
   unavailable: 3
 };
+
+// src/cli/manifest-lockfile.ts
+var LOCKFILES_OF = [
+  {
+    manifest: (n) => n === "package.json",
+    lockfiles: ["npm-shrinkwrap.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock"]
+  },
+  { manifest: (n) => n === "pyproject.toml", lockfiles: ["uv.lock", "poetry.lock"] },
+  { manifest: (n) => n === "pipfile", lockfiles: ["pipfile.lock"] },
+  { manifest: (n) => n === "cargo.toml", lockfiles: ["cargo.lock"] },
+  { manifest: (n) => n === "gemfile", lockfiles: ["gemfile.lock"] },
+  { manifest: (n) => n === "composer.json", lockfiles: ["composer.lock"] },
+  { manifest: (n) => n === "go.mod", lockfiles: ["go.sum"] },
+  { manifest: (n) => /\.(?:cs|fs|vb)proj$/.test(n), lockfiles: ["packages.lock.json"] }
+];
+function lockfileOf(name, names) {
+  const row2 = LOCKFILES_OF.find((r) => r.manifest(name.toLowerCase()));
+  if (!row2) return null;
+  for (const lockfile of row2.lockfiles) {
+    const found = names.find((n) => n.toLowerCase() === lockfile);
+    if (found !== void 0) return found;
+  }
+  return null;
+}
+function pairsIn(names) {
+  const pairs = /* @__PURE__ */ new Map();
+  const taken = /* @__PURE__ */ new Set();
+  for (const name of [...names].sort()) {
+    const lockfile = lockfileOf(name, names);
+    if (lockfile === null || taken.has(lockfile)) continue;
+    taken.add(lockfile);
+    pairs.set(name, lockfile);
+  }
+  return pairs;
+}
+var keyOf = (r) => `${r.ref.kind}:${r.ref.id}`;
+function directOf(manifest) {
+  const direct = /* @__PURE__ */ new Map();
+  for (const r of manifest.references) {
+    const dev = r.tree?.dev === true;
+    const seen = direct.get(keyOf(r));
+    direct.set(keyOf(r), { dev: seen ? seen.dev && dev : dev });
+  }
+  return direct;
+}
+function mergeManifestLockfile(manifest, lockfile, manifestName) {
+  const direct = directOf(manifest);
+  const references = lockfile.references.map((r) => {
+    if (r.tree?.scope !== void 0) return r;
+    const named = direct.get(keyOf(r));
+    const tree = named ? {
+      ...r.tree,
+      scope: "direct",
+      via: [],
+      ...r.tree?.dev === void 0 && named.dev ? { dev: true } : {}
+    } : { ...r.tree, scope: "transitive" };
+    return { ...r, tree };
+  });
+  for (const r of manifest.references) references.push({ ...r, location: `${manifestName}: ${r.location}` });
+  const unresolved = [
+    ...lockfile.unresolved,
+    ...manifest.unresolved.map((u) => ({ ...u, location: `${manifestName}: ${u.location}` }))
+  ];
+  return { ...lockfile, references, unresolved };
+}
+function markDirectInAnswer(answer, manifest) {
+  const direct = directOf(manifest);
+  const results = answer.results.map((r) => {
+    if (r.scope !== void 0) return r;
+    const named = direct.get(`${r.kind}:${r.input.name}`);
+    if (!named) return { ...r, scope: "transitive" };
+    return { ...r, scope: "direct", via: [], ...r.dev === void 0 && named.dev ? { dev: true } : {} };
+  });
+  return { ...answer, results };
+}
+function manifestLines(manifest) {
+  const lines = /* @__PURE__ */ new Map();
+  for (const r of manifest.references) {
+    if (r.line === void 0) continue;
+    const list2 = lines.get(keyOf(r)) ?? [];
+    list2.push(r.line);
+    lines.set(keyOf(r), list2);
+  }
+  for (const list2 of lines.values()) list2.sort((a, b) => a - b);
+  return lines;
+}
 
 // src/cli/service-fetch.ts
 var ServiceError = class extends Error {
@@ -26955,7 +27883,7 @@ function networkProblem(error, timeoutMs) {
 
 // src/cli/remote-check.ts
 var REMOTE_TIMEOUT_MS = 12e4;
-async function remoteCheck(url, text3, filename, isSbom, asOf, queue) {
+async function remoteCheck(url, text3, filename, isSbom2, asOf, queue) {
   const base = trimTrailing(url, "/");
   let parsedUrl = null;
   try {
@@ -26972,7 +27900,7 @@ async function remoteCheck(url, text3, filename, isSbom, asOf, queue) {
   if (asOf) params.set("as_of", asOf);
   if (queue) params.set("queue", "true");
   const query = params.size > 0 ? `?${params.toString()}` : "";
-  const request = isSbom ? { path: "/api/v1/sbom", type: "text/plain", body: text3 } : { path: "/api/v1/manifest", type: "application/json", body: JSON.stringify({ filename, content: text3 }) };
+  const request = isSbom2 ? { path: "/api/v1/sbom", type: "text/plain", body: text3 } : { path: "/api/v1/manifest", type: "application/json", body: JSON.stringify({ filename, content: text3 }) };
   const target = `${base}${request.path}`;
   const response = await fetchService(
     `${target}${query}`,
@@ -27027,151 +27955,203 @@ function isCheckAnswer(body) {
   return typeof b === "object" && b !== null && Array.isArray(b.results) && Array.isArray(b.unresolved) && typeof b.as_of === "string";
 }
 
-// src/cli/review-comment.ts
-function reviewComment(answer, file, lines) {
-  const out = [
-    `**Tended check of \`${cell(file).replaceAll("`", "'")}\`**, as of ${answer.as_of} (${answer.format}): ${answer.results_count} component${answer.results_count === 1 ? "" : "s"}, ${answer.unresolved_count} entr${answer.unresolved_count === 1 ? "y" : "ies"} without one.`,
-    "",
-    "| state | observed | component | line | where | source |",
-    "| --- | --- | --- | --- | --- | --- |"
-  ];
-  for (const r of answer.results) {
-    const at2 = lines.get(`${r.kind}:${r.input.name}`);
-    out.push(
-      row([
-        stateInWords(r.state, r.observation_date),
-        r.observation_date ?? "\u2014",
-        `${r.kind}:${r.input.name}`,
-        at2 && at2.length > 0 ? at2.join(", ") : "\u2014",
-        r.input.locations.map((l) => l.location).join("; "),
-        r.observation_date === null ? "\u2014" : r.source
-      ])
-    );
+// src/cli/check-dir.ts
+var SERVICE_BODY_BYTES = 4 * 1024 * 1024;
+function unitsOf(files) {
+  const byDir = /* @__PURE__ */ new Map();
+  for (const f of files) {
+    const dir = dirname(f.relative);
+    byDir.set(dir, [...byDir.get(dir) ?? [], f]);
   }
-  if (answer.unresolved.length > 0) {
-    out.push("", `Entries that name no component Tended observes (${answer.unresolved_count}):`, "");
-    for (const u of answer.unresolved) out.push(`- ${cell(u.location)}: ${cell(u.input)} \u2014 ${cell(u.reason)}`);
-  }
-  if (answer.discovery) out.push("", cell(answer.discovery.note));
-  out.push("", `${cell(answer.note)} Data: ${answer.license}. No score is computed.`);
-  return `${out.join("\n")}
-`;
-}
-function row(cells) {
-  return `| ${cells.map(cell).join(" | ")} |`;
-}
-function cell(text3) {
-  return text3.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("<", "&lt;").replaceAll("\r", " ").replaceAll("\n", " ");
-}
-
-// src/domain/api-version.ts
-var API_VERSION = "0.1.0";
-
-// src/cli/sarif-report.ts
-var SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-var LEVELS = {
-  abandoned: "error",
-  archived: "error",
-  deleted: "error",
-  eol: "error",
-  dormant: "warning",
-  not_observed: "note",
-  "unknown-stale": "note",
-  alive: "none"
-};
-var RULES = {
-  alive: { name: "ComponentAlive", text: "The component was read as maintained (alive) on the observation date." },
-  dormant: { name: "ComponentDormant", text: "The component was read as dormant: no activity for 180 to 365 days." },
-  abandoned: {
-    name: "ComponentAbandoned",
-    text: "The component was read as abandoned: no activity for more than 365 days."
-  },
-  archived: { name: "ComponentArchived", text: "The component was read as archived or deprecated by its maintainers." },
-  deleted: { name: "ComponentDeleted", text: "An authoritative not-found was read for the component." },
-  eol: { name: "ComponentEndOfLife", text: "An end-of-life listing declares the component end-of-life." },
-  "unknown-stale": {
-    name: "ObservationStale",
-    text: "The latest observation is older than 180 days and was not re-verified; no state is asserted."
-  },
-  not_observed: {
-    name: "NotObserved",
-    text: 'No state was read: either the check met 403, 429, a time-out or a network failure, or the component is not checked (the record holds no observation of it on or before the date, so nothing was read). No state is asserted, and this is never "dead".'
-  }
-};
-function sarifReport(answer, options) {
-  const uri = encodeURI(options.file.replaceAll("\\", "/"));
-  return {
-    $schema: SARIF_SCHEMA,
-    version: "2.1.0",
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: "Tended",
-            semanticVersion: API_VERSION,
-            rules: STATES.map((state) => ({
-              id: state,
-              name: RULES[state].name,
-              shortDescription: { text: RULES[state].text },
-              defaultConfiguration: { level: LEVELS[state] },
-              properties: { tags: ["maintenance", "supply-chain"] }
-            }))
-          }
-        },
-        results: answer.results.map((r) => result(r, answer, uri, options.lines.get(`${r.kind}:${r.input.name}`))),
-        properties: {
-          as_of: answer.as_of,
-          format: answer.format,
-          results_count: answer.results_count,
-          unresolved_count: answer.unresolved_count,
-          note: answer.note,
-          license: answer.license
-        }
-      }
-    ]
-  };
-}
-function result(r, answer, uri, lines) {
-  const level = LEVELS[r.state];
-  const where2 = r.input.locations.map((l) => l.location).join("; ");
-  const definition = r.state === "not_observed" ? STATE_DEFINITIONS.not_observed : answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text;
-  const text3 = r.observation_date === null ? `${r.kind} ${r.input.name} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name} is ${stateInWords(r.state, r.observation_date)}: ${definition}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
-  return {
-    ruleId: r.state,
-    ruleIndex: STATES.indexOf(r.state),
-    ...level === "none" ? { kind: "pass" } : {},
-    level,
-    message: { text: text3 },
-    locations: [
-      {
-        physicalLocation: {
-          artifactLocation: { uri },
-          // Line 1 only when the parser keeps no lines for this format (the XML and TOML manifests); `line_known` says so.
-          region: { startLine: lines?.[0] ?? 1 }
-        },
-        message: { text: where2 }
-      }
-    ],
-    partialFingerprints: { "tendedComponent/v1": `${r.kind}:${r.input.name}` },
-    properties: {
-      component: `${r.kind}:${r.input.name}`,
-      purl: r.purl[1],
-      state: r.state,
-      observation_date: r.observation_date,
-      censoring_status: r.censoring_status,
-      source: r.source,
-      leaf_index: r.leaf_index,
-      as_of: r.as_of,
-      line_known: lines !== void 0 && lines.length > 0,
-      lines: lines ?? []
+  const units = [];
+  for (const inDir of byDir.values()) {
+    const byName = new Map(inDir.map((f) => [basename(f.relative), f]));
+    const pairs = pairsIn([...byName.keys()]);
+    const lockfiles = new Set(pairs.values());
+    for (const [name, f] of byName) {
+      if (lockfiles.has(name)) continue;
+      const lockfile = pairs.get(name);
+      units.push(lockfile ? { file: byName.get(lockfile), manifest: f } : { file: f });
     }
-  };
+  }
+  return units.sort((a, b) => a.file.relative < b.file.relative ? -1 : 1);
+}
+function fileProblem(error, path) {
+  if (error instanceof InputFileError) return error.message;
+  if (error instanceof InputError || error instanceof ValidationError) return `${path}: ${error.message}`;
+  return null;
+}
+function parse2(f) {
+  try {
+    return parseCheckedFile(readCheckedFile(f.path), f.relative, basename(f.path));
+  } catch (error) {
+    const problem = fileProblem(error, f.relative);
+    if (problem === null) throw error;
+    return { error: problem };
+  }
+}
+function readUnits(units) {
+  const read = [];
+  const failed = [];
+  for (const unit of units) {
+    const file = parse2(unit.file);
+    const manifest = unit.manifest ? parse2(unit.manifest) : null;
+    if ("error" in file) failed.push({ file: unit.file.relative, error: file.error });
+    if (manifest && "error" in manifest) failed.push({ file: unit.manifest.relative, error: manifest.error });
+    const lines = (p) => referenceLines(p);
+    if ("error" in file) {
+      if (manifest && !("error" in manifest))
+        read.push({ outcome: { file: unit.manifest.relative, lines: lines(manifest.parsed) }, ...manifest });
+      continue;
+    }
+    if (!manifest || "error" in manifest) {
+      read.push({ outcome: { file: unit.file.relative, lines: lines(file.parsed) }, ...file });
+      continue;
+    }
+    const name = unit.manifest.relative;
+    const own = lines(file.parsed);
+    const linesIn = /* @__PURE__ */ new Map();
+    for (const [key, at2] of manifestLines(manifest.parsed)) {
+      own.set(key, at2);
+      linesIn.set(key, name);
+    }
+    read.push({
+      outcome: { file: unit.file.relative, manifest: name, lines: own, linesIn },
+      text: file.text,
+      parsed: mergeManifestLockfile(manifest.parsed, file.parsed, basename(name)),
+      manifest: manifest.parsed
+    });
+  }
+  return { read, failed };
+}
+async function runDirectoryCheck(streams, dir, opts, gate, local) {
+  const started = performance.now();
+  const walk2 = walkDirectory(dir);
+  for (const sentence2 of walk2.passedOver) streams.stderr.write(`tended: ${dir}: ${sentence2}
+`);
+  if (walk2.files.length === 0) {
+    const problem = `found no manifest, lockfile or SBOM to check in ${dir} (the walk's rules: docs/cli.md "Checking a directory"); name a file to read it whatever its name`;
+    streams.stderr.write(`tended: ${problem}
+`);
+    return { exit: EXIT.usage, problem, files: [] };
+  }
+  const { read, failed } = readUnits(unitsOf(walk2.files));
+  let exit = failed.length > 0 ? EXIT.usage : EXIT.ok;
+  const asOf = opts["as-of"];
+  if (!opts.url) {
+    const answers = read.length > 0 ? await local(
+      read.map((u) => u.parsed),
+      asOf,
+      opts.observe === true
+    ) : [];
+    read.forEach((u, i) => u.outcome.answer = answers[i]);
+  } else {
+    let unavailable = null;
+    for (const u of read) {
+      if (unavailable !== null) {
+        u.outcome.error = `not sent: ${unavailable}`;
+        continue;
+      }
+      const sbom = isSbom(u.parsed);
+      const bytes = Buffer.byteLength(
+        sbom ? u.text : JSON.stringify({ filename: basename(u.outcome.file), content: u.text })
+      );
+      if (bytes > SERVICE_BODY_BYTES) {
+        u.outcome.error = `${u.outcome.file} is larger than one request to the service may be (${SERVICE_BODY_BYTES / 1024 / 1024} MB); it is checked locally, without --url`;
+        exit = Math.max(exit, EXIT.usage);
+        continue;
+      }
+      try {
+        const answer = await remoteCheck(opts.url, u.text, basename(u.outcome.file), sbom, asOf, opts.queue === true);
+        u.outcome.answer = u.manifest ? markDirectInAnswer(answer, u.manifest) : answer;
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        u.outcome.error = error.message;
+        exit = Math.max(exit, error.exit);
+        if (error.exit === EXIT.unavailable) unavailable = `the service did not answer ${u.outcome.file}`;
+      }
+    }
+  }
+  const files = [...read.map((u) => u.outcome), ...failed].sort((a, b) => a.file < b.file ? -1 : 1);
+  for (const f of files) {
+    if (f.answer) {
+      f.format = f.answer.format;
+      f.failing = failingOf(f.answer.results, gate);
+    } else streams.stderr.write(`tended: ${f.error}
+`);
+  }
+  streams.stdout.write(directoryReport(dir, files, opts.format));
+  const answered = files.filter((f) => f.answer);
+  const components = answered.reduce((n, f) => n + f.answer.results.length, 0);
+  const failing = answered.flatMap((f) => f.failing.map((result2) => ({ result: result2, file: f.file })));
+  let sentence;
+  if (failing.length > 0) {
+    sentence = gateSentence(answered[0].answer.as_of, components, failing, gate);
+    streams.stderr.write(`tended: ${sentence}
+`);
+    exit = Math.max(exit, EXIT.failed);
+  }
+  const seconds = ((performance.now() - started) / 1e3).toFixed(1);
+  streams.stderr.write(
+    `checked ${plural(answered.length, "file", "files")}, ${plural(components, "component", "components")} in ${seconds} s${files.length > answered.length ? `; ${plural(files.length - answered.length, "file", "files")} not checked` : ""}
+`
+  );
+  return { exit, files, ...sentence !== void 0 ? { gate: sentence } : {} };
+}
+function directoryReport(dir, files, format) {
+  const answered = files.filter((f) => f.answer);
+  if (format === "json")
+    return `${JSON.stringify(
+      {
+        directory: dir,
+        files_count: files.length,
+        results_count: answered.reduce((n, f) => n + f.answer.results_count, 0),
+        files: files.map(
+          (f) => f.answer ? { file: f.file, ...f.manifest ? { manifest: f.manifest } : {}, format: f.format, answer: f.answer } : { file: f.file, error: f.error }
+        )
+      },
+      null,
+      2
+    )}
+`;
+  if (format === "sarif")
+    return `${JSON.stringify(
+      sarifLog(
+        answered.map((f) => ({ answer: f.answer, file: f.file, lines: f.lines ?? /* @__PURE__ */ new Map(), linesIn: f.linesIn })),
+        {
+          directory: dir,
+          as_of: answered[0]?.answer.as_of,
+          files: files.map((f) => f.answer ? { file: f.file, format: f.format } : { file: f.file, error: f.error }),
+          results_count: answered.reduce((n, f) => n + f.answer.results_count, 0),
+          note: answered[0]?.answer.note,
+          license: answered[0]?.answer.license
+        }
+      ),
+      null,
+      2
+    )}
+`;
+  const out = [];
+  if (format === "markdown") {
+    out.push(`## Tended check of \`${cell(dir).replaceAll("`", "'")}\`: ${plural(files.length, "file", "files")}`, "");
+    for (const f of files) {
+      out.push(`### ${cell(titleOf(f))}`, "");
+      out.push(
+        f.answer ? reviewComment(f.answer, f.file, f.lines ?? /* @__PURE__ */ new Map(), f.linesIn) : `Not checked: ${cell(f.error ?? "")}
+`
+      );
+    }
+    return out.join("\n");
+  }
+  for (const f of files) out.push(`== ${titleOf(f)}`, f.answer ? table2(f.answer) : `not checked: ${f.error}
+`);
+  return out.join("\n");
+}
+function titleOf(f) {
+  return f.manifest ? `${f.file} (with ${posix.basename(f.manifest)})` : f.file;
 }
 
 // src/cli/check-run.ts
-var NAMED_IN_GATE = 10;
-var FAILING = ["abandoned", "archived", "deleted", "eol"];
-var FORMATS = ["table", "json", "sarif", "markdown"];
 async function runCheck(streams, file, opts, local) {
   const usage = (message2) => {
     streams.stderr.write(`tended: ${message2}
@@ -27179,30 +28159,15 @@ async function runCheck(streams, file, opts, local) {
     return { exit: EXIT.usage, problem: message2 };
   };
   const asOf = opts["as-of"];
-  const failOn = failingStates(opts["fail-on"]);
-  if (typeof failOn === "string") return usage(failOn);
-  if (opts.observe && opts.url)
-    return usage("--observe reads into the local record; with --url the service decides what it reads");
-  if (opts.queue && !opts.url)
-    return usage("--queue asks a service (--url) to queue what it does not hold; locally, --observe reads them now");
-  const asOfWrong = asOf === void 0 ? null : dateProblem("--as-of", asOf, utcDateOf(/* @__PURE__ */ new Date()));
-  if (asOfWrong !== null) return usage(asOfWrong);
-  if (opts.format !== void 0 && !FORMATS.includes(opts.format))
-    return usage("--format is table, json, sarif or markdown");
-  if (!opts.url && local === null) return usage("check needs --url: the address of a Tended service");
+  const gate = checkOptions(opts, local !== null);
+  if (typeof gate === "string") return usage(gate);
+  if (isDirectory(file)) return runDirectoryCheck(streams, file, opts, gate, local);
   let answer;
   let parsed;
   try {
-    const read = parseCheckedFile(readCheckedFile(file), file, basename(file));
+    const read = parseCheckedFile(readCheckedFile(file), file, basename2(file));
     parsed = read.parsed;
-    answer = opts.url ? await remoteCheck(
-      opts.url,
-      read.text,
-      basename(file),
-      parsed.format === "cyclonedx" || parsed.format === "spdx",
-      asOf,
-      opts.queue === true
-    ) : await local(parsed, asOf, opts.observe === true);
+    answer = opts.url ? await remoteCheck(opts.url, read.text, basename2(file), isSbom(parsed), asOf, opts.queue === true) : (await local([parsed], asOf, opts.observe === true))[0];
   } catch (error) {
     if (error instanceof InputFileError) return usage(error.message);
     if (error instanceof InputError || error instanceof ValidationError) return usage(`${file}: ${error.message}`);
@@ -27220,76 +28185,24 @@ async function runCheck(streams, file, opts, local) {
       `tended: none of the ${plural(answer.unresolved_count, "entry", "entries")} of ${file}, read as ${answer.format}, names a component Tended reads: nothing was checked. Is it the file you meant?
 `
     );
-  const failing = answer.results.filter((r) => failOn.has(r.state));
+  const failing = failingOf(answer.results, gate);
   if (failing.length === 0) return { exit: EXIT.ok, answer, lines, failing };
-  const gate = gateSentence(answer, failing, failOn, opts["fail-on"] === void 0);
-  streams.stderr.write(`tended: ${gate}
+  const sentence = gateSentence(
+    answer.as_of,
+    answer.results.length,
+    failing.map((result2) => ({ result: result2 })),
+    gate
+  );
+  streams.stderr.write(`tended: ${sentence}
 `);
-  return { exit: EXIT.failed, answer, lines, failing, gate };
+  return { exit: EXIT.failed, answer, lines, failing, gate: sentence };
 }
-function gateSentence(answer, failing, failOn, byDefault) {
-  const named = failing.slice(0, NAMED_IN_GATE).map((r) => {
-    const where2 = r.input.locations[0]?.location;
-    const read = r.observation_date === null ? "nothing observed" : `observed ${r.observation_date}`;
-    return `${r.kind}:${r.input.name} ${r.state} (${read}${where2 ? `, ${where2}` : ""})`;
-  });
-  if (failing.length > NAMED_IN_GATE) named.push(`and ${plural(failing.length - NAMED_IN_GATE, "more", "more")}`);
-  const states = [...failOn].join(", ");
-  return `the check fails: ${failing.length} of ${plural(answer.results.length, "component", "components")} as of ${answer.as_of} ${failing.length === 1 ? "is" : "are"} in a state that fails it (${byDefault ? `by default ${states}; --fail-on chooses others, or none` : `--fail-on ${states}`}): ${named.join("; ")}.`;
-}
-function report(answer, format, file, lines) {
-  if (format === "json") return `${JSON.stringify(answer, null, 2)}
-`;
-  if (format === "sarif") return `${JSON.stringify(sarifReport(answer, { file, lines }), null, 2)}
-`;
-  if (format === "markdown") return reviewComment(answer, file, lines);
-  return table2(answer);
-}
-function referenceLines(parsed) {
-  const lines = /* @__PURE__ */ new Map();
-  for (const r of parsed.references) {
-    if (r.line === void 0) continue;
-    const key = `${r.ref.kind}:${r.ref.id}`;
-    const list2 = lines.get(key);
-    if (list2) list2.push(r.line);
-    else lines.set(key, [r.line]);
+function isDirectory(path) {
+  try {
+    return statSync3(path).isDirectory();
+  } catch {
+    return false;
   }
-  for (const list2 of lines.values()) list2.sort((a, b) => a - b);
-  return lines;
-}
-function failingStates(raw) {
-  if (raw === void 0) return new Set(FAILING);
-  const words = raw.split(",").map((w) => w.trim()).filter((w) => w !== "");
-  if (words.length === 1 && words[0] === "none") return /* @__PURE__ */ new Set();
-  const unknown = words.filter((w) => !isState(w));
-  if (words.length === 0 || unknown.length > 0)
-    return `--fail-on takes states separated by commas (${STATES.join(", ")}) or none; got ${JSON.stringify(raw.slice(0, 80))}`;
-  return new Set(words);
-}
-function plural(n, one, many) {
-  return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
-}
-function table2(answer) {
-  const rows = answer.results.map((r) => [
-    // "not checked" where nothing was read, as the Markdown and SARIF reports say it.
-    stateInWords(r.state, r.observation_date),
-    r.observation_date ?? "-",
-    r.censoring_status,
-    `${r.kind}:${r.input.name}`,
-    r.input.locations[0]?.location ?? ""
-  ]);
-  const header = ["state", "observed", "censoring", "component", "where"];
-  const widths = [0, 1, 2, 3].map((i) => Math.max(header[i].length, ...rows.map((row2) => row2[i].length)));
-  const line = (cells) => cells.map((cell2, i) => i < 4 ? cell2.padEnd(widths[i]) : cell2).join("  ");
-  const out = [
-    `as of ${answer.as_of} (${answer.format}): ${plural(answer.results_count, "component", "components")}, ${plural(answer.unresolved_count, "entry", "entries")} without one`,
-    line(header)
-  ];
-  out.push(...rows.map(line));
-  for (const u of answer.unresolved) out.push(`  unresolved ${u.location}: ${u.input} \u2014 ${u.reason}`);
-  if (answer.discovery) out.push(answer.discovery.note);
-  return `${out.join("\n")}
-`;
 }
 
 // action/main.ts
@@ -27323,15 +28236,16 @@ function summary(markdown) {
   if (path) appendFileSync(path, markdown.endsWith("\n") ? markdown : `${markdown}
 `);
 }
-function annotateResults(answer, file, lines, failing) {
+function annotateResults(answer, file, lines, failing, linesIn) {
   const fails = new Set(failing);
   for (const r of answer.results) {
     if (!fails.has(r) && !NOTED.has(r.state)) continue;
     const component = `${r.kind}:${r.input.name}`;
     const words = stateInWords(r.state, r.observation_date);
+    const place = placeInWords(r);
     const read = r.observation_date === null ? "nothing observed" : `observed ${r.observation_date}, ${r.censoring_status}, as of ${answer.as_of}; source ${r.source}; log leaf ${r.leaf_index}`;
-    annotate(fails.has(r) ? "error" : "warning", `${component} is ${words} (${read}).`, {
-      file,
+    annotate(fails.has(r) ? "error" : "warning", `${component}${place ? ` (${place})` : ""} is ${words} (${read}).`, {
+      file: linesIn?.get(component) ?? file,
       line: lines.get(component)?.[0],
       title: `Tended: ${component} ${words}`
     });
@@ -27347,7 +28261,7 @@ async function main() {
   };
   if (!file || !url) {
     problem(
-      `the ${!file ? "file" : "url"} input is required: ${!file ? "the manifest or SBOM to check" : "the address of the Tended service to ask, e.g. https://tended.example"}.`
+      `the ${!file ? "file" : "url"} input is required: ${!file ? "the manifest, lockfile or SBOM to check, or a directory" : "the address of the Tended service to ask, e.g. https://tended.example"}.`
     );
     return EXIT.usage;
   }
@@ -27365,7 +28279,8 @@ async function main() {
       url,
       "as-of": input("as-of") || void 0,
       format: input("format") || "sarif",
-      "fail-on": input("fail-on") || void 0
+      "fail-on": input("fail-on") || void 0,
+      scope: input("scope") || void 0
     },
     null
   );
@@ -27378,6 +28293,19 @@ async function main() {
     annotateResults(outcome.answer, fromRoot, lines, outcome.failing ?? []);
     const verdict = outcome.gate ? `**The check fails**: ${outcome.gate}` : "**The check passes.**";
     summary(`${reviewComment(outcome.answer, file, lines)}
+${verdict}
+`);
+  }
+  if (outcome.files) {
+    const base = relative(process.env.GITHUB_WORKSPACE ?? process.cwd(), resolve3(file)).replaceAll("\\", "/");
+    const fromRoot = (f) => base === "" ? f : `${base}/${f}`;
+    for (const f of outcome.files) {
+      if (!f.answer) continue;
+      const linesIn = new Map([...f.linesIn ?? []].map(([key, at2]) => [key, fromRoot(at2)]));
+      annotateResults(f.answer, fromRoot(f.file), f.lines ?? /* @__PURE__ */ new Map(), f.failing ?? [], linesIn);
+    }
+    const verdict = outcome.gate ? `**The check fails**: ${outcome.gate}` : "**The check passes.**";
+    summary(`${directoryReport(file, outcome.files, "markdown")}
 ${verdict}
 `);
   }

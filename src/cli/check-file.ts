@@ -51,3 +51,8 @@ function whatItIs(bytes: Buffer, text: string): string {
     return 'it is text in the shape of none of them';
   }
 }
+
+/** An SBOM goes to the service's SBOM route, a manifest or lockfile to its manifest route. */
+export function isSbom(parsed: ParseResult): boolean {
+  return parsed.format === 'cyclonedx' || parsed.format === 'spdx';
+}

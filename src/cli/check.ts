@@ -6,15 +6,16 @@ import { closeRecord, openObserver, openRecord } from './record.js';
 import { Progress } from './progress.js';
 import { observeNamed, type NotShownPublic, type ObserverDeps } from '../operations/observe.js';
 import type { CliWiring } from './wiring.js';
-import { NAMED_IN_GATE, plural, runCheck, type CheckOptions } from './check-run.js';
+import { NAMED_IN_GATE, plural, type CheckOptions } from './check-options.js';
+import { runCheck } from './check-run.js';
 
 const READ_AT_ONCE = 8;
 /** Off a terminal, --observe says how far it got this often: a CI log silent for a minute looks stuck. */
 const LOG_EVERY_MS = 5_000;
 
 /**
- * `tended check FILE`: one dated result per component of a local manifest or SBOM, from the local
- * store or a running service (--url). Exit codes (exit-codes.ts): 1 when any is in a failing state,
+ * `tended check FILE|DIR`: one dated result per component of a local manifest, lockfile or SBOM (or
+ * of each one a directory holds, check-dir.ts), from the local store or a running service (--url). Exit codes (exit-codes.ts): 1 when any is in a failing state,
  * with a sentence on stderr naming them; 2 for a usage error; 3 when the service did not answer.
  */
 export async function checkCommand(
@@ -29,27 +30,39 @@ export async function checkCommand(
   return outcome.exit;
 }
 
+/**
+ * The answers of the local record, one per parsed file, from one opening of the store. With
+ * `observe`, the union of the files' components is read first, once (a directory's files share
+ * most of their components), and each file's answer says what of its own was not shown public.
+ */
 async function localCheck(
   config: Config,
   wiring: CliWiring,
-  parsed: ParseResult,
+  files: ParseResult[],
   asOf: string | undefined,
   observe: boolean,
-): Promise<CheckAnswer> {
+): Promise<CheckAnswer[]> {
   const deps = observe ? await openObserver(config, wiring) : await openRecord(config, wiring, { readOnly: true });
   try {
-    const notShown = observe ? await observeUnread(deps as ObserverDeps, parsed, wiring) : [];
-    const answer = await checkComponents(deps, parsed, asOf);
-    const unheld = answer.results.filter((r) => r.observation_date === null && r.last_asserted === null).length;
-    if (unheld > 0 && !observe)
-      answer.discovery = {
-        unheld,
-        queued: 0,
-        not_queued: unheld,
-        note: `The local record holds no observation of ${unheld.toLocaleString('en')} of these components on or before ${answer.as_of}. Run the same check with --observe to read them now, or with --url to ask a running service (add --queue to have it queue them).`,
-      };
-    if (notShown.length > 0) answer.discovery = { unheld, queued: 0, not_queued: unheld, note: notShownNote(notShown) };
-    return answer;
+    const union = files.flatMap((parsed) => parsed.references);
+    const notShown = observe ? await observeUnread(deps as ObserverDeps, union, wiring) : [];
+    const answers: CheckAnswer[] = [];
+    for (const parsed of files) {
+      const answer = await checkComponents(deps, parsed, asOf);
+      const unheld = answer.results.filter((r) => r.observation_date === null && r.last_asserted === null).length;
+      if (unheld > 0 && !observe)
+        answer.discovery = {
+          unheld,
+          queued: 0,
+          not_queued: unheld,
+          note: `The local record holds no observation of ${unheld.toLocaleString('en')} of these components on or before ${answer.as_of}. Run the same check with --observe to read them now, or with --url to ask a running service (add --queue to have it queue them).`,
+        };
+      const named = new Set(parsed.references.map((r) => `${r.ref.kind}:${r.ref.id}`));
+      const mine = notShown.filter((n) => named.has(`${n.component.kind}:${n.component.id}`));
+      if (mine.length > 0) answer.discovery = { unheld, queued: 0, not_queued: unheld, note: notShownNote(mine) };
+      answers.push(answer);
+    }
+    return answers;
   } finally {
     await closeRecord(deps);
   }
@@ -86,9 +99,13 @@ function list(names: string[]): string {
  * the names returned met a not-found or a failure and have no observation. A read held back by a
  * rate limit records nothing (the answer then says "not checked").
  */
-async function observeUnread(deps: ObserverDeps, parsed: ParseResult, wiring: CliWiring): Promise<NotShownPublic[]> {
+async function observeUnread(
+  deps: ObserverDeps,
+  references: ParseResult['references'],
+  wiring: CliWiring,
+): Promise<NotShownPublic[]> {
   const today = utcDateOf(deps.clock.now());
-  const refs = new Map(parsed.references.map((r) => [`${r.ref.kind}:${r.ref.id}`, r.ref]));
+  const refs = new Map(references.map((r) => [`${r.ref.kind}:${r.ref.id}`, r.ref]));
   const held = await deps.store.observationsOfMany([...refs.values()]);
   const unread = [...refs].filter(([key]) => !(held.get(key) ?? []).some((o) => o.observation_date === today));
   if (unread.length === 0) return [];

@@ -1,30 +1,43 @@
 import type { CheckAnswer } from '../operations/check-components.js';
 import { stateInWords } from '../domain/state.js';
+import { answerHasTree, answerHasVersions, pathInWords, scopeInWords, versionInWords } from './tree-words.js';
 
 /**
  * `tended check FILE --format markdown` (issue 18): the answer as a table to paste into a pull
  * request comment. Each cell is escaped so no name, source or location can end a cell (`|`), break
  * the row (a line break) or open HTML (`<`).
  */
-export function reviewComment(answer: CheckAnswer, file: string, lines: Map<string, number[]>): string {
+export function reviewComment(
+  answer: CheckAnswer,
+  file: string,
+  lines: Map<string, number[]>,
+  linesIn?: Map<string, string>,
+): string {
+  // The tree's columns come after the others, and only when the file says where its packages sit.
+  const versions = answerHasVersions(answer);
+  const tree = answerHasTree(answer);
   const out = [
     `**Tended check of \`${cell(file).replaceAll('`', "'")}\`**, as of ${answer.as_of} (${answer.format}): ` +
       `${answer.results_count} component${answer.results_count === 1 ? '' : 's'}, ` +
       `${answer.unresolved_count} entr${answer.unresolved_count === 1 ? 'y' : 'ies'} without one.`,
     '',
-    '| state | observed | component | line | where | source |',
-    '| --- | --- | --- | --- | --- | --- |',
+    row(['state', 'observed', 'component', 'line', 'where', 'source', ...treeHeader(versions, tree)]),
+    row(['---', '---', '---', '---', '---', '---', ...treeHeader(versions, tree).map(() => '---')]),
   ];
   for (const r of answer.results) {
-    const at = lines.get(`${r.kind}:${r.input.name}`);
+    const key = `${r.kind}:${r.input.name}`;
+    const at = lines.get(key);
+    const inOther = linesIn?.get(key);
     out.push(
       row([
         stateInWords(r.state, r.observation_date),
         r.observation_date ?? '—',
         `${r.kind}:${r.input.name}`,
-        at && at.length > 0 ? at.join(', ') : '—',
+        at && at.length > 0 ? `${inOther ? `${inOther}:` : ''}${at.join(', ')}` : '—',
         r.input.locations.map((l) => l.location).join('; '),
         r.observation_date === null ? '—' : r.source,
+        ...(versions ? [versionInWords(r) || '—'] : []),
+        ...(tree ? [scopeInWords(r) || '—', pathInWords(r) || '—'] : []),
       ]),
     );
   }
@@ -35,6 +48,10 @@ export function reviewComment(answer: CheckAnswer, file: string, lines: Map<stri
   if (answer.discovery) out.push('', cell(answer.discovery.note));
   out.push('', `${cell(answer.note)} Data: ${answer.license}. No score is computed.`);
   return `${out.join('\n')}\n`;
+}
+
+function treeHeader(versions: boolean, tree: boolean): string[] {
+  return [...(versions ? ['version'] : []), ...(tree ? ['scope', 'path'] : [])];
 }
 
 function row(cells: string[]): string {

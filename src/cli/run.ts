@@ -26,11 +26,16 @@ commands:
   follow status [--json]        each followed registry (TENDED_FOLLOW): its cursor, when it last
                                 read, its lag, last contiguous read and faults, the backfill's
                                 progress and today's reads by reason (event, threshold, backfill, sweep)
-  check FILE [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--observe]
-                                one dated result per component of a local manifest or SBOM, from
-                                the local store or a running service; exit code 1 when one is
+  check FILE|DIR [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--scope direct|all] [--observe]
+                                one dated result per component of a local manifest, lockfile or
+                                SBOM (or of each one a directory holds: .git, node_modules,
+                                vendor, virtual environments, target and what .gitignore ignores
+                                are skipped; a manifest and its lockfile answer once), from the
+                                local store or a running service; exit code 1 when one is
                                 abandoned, archived, deleted or eol, named on stderr (a CI gate;
-                                --fail-on names other states, or none). --format sarif for code
+                                --fail-on names other states, or none; --scope direct gates on
+                                direct dependencies only, and on those of files that do not say
+                                direct or transitive, while the report still lists all). --format sarif for code
                                 scanning, markdown for a pull-request comment. --observe reads
                                 what the local record lacks first (a name no registry shows
                                 public is not recorded); --queue asks the service to queue what
@@ -154,11 +159,12 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
             observe: { type: 'boolean' },
             queue: { type: 'boolean' },
             'fail-on': { type: 'string' },
+            scope: { type: 'string' },
           },
         });
         if (positionals.length !== 1)
           return fail(
-            'check takes one FILE: a manifest (workflow, Dockerfile, package.json, requirements.txt) or an SBOM',
+            'check takes one FILE or DIR: a manifest (workflow, Dockerfile, package.json, requirements.txt), a lockfile or an SBOM, or a directory to look for them in',
           );
         return await checkCommand(config, wiring, positionals[0]!, values);
       }

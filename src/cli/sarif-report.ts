@@ -1,6 +1,7 @@
 import type { ComponentCheck, CheckAnswer } from '../operations/check-components.js';
 import { NOT_CHECKED, STATES, STATE_DEFINITIONS, stateInWords, type State } from '../domain/state.js';
 import { API_VERSION } from '../domain/api-version.js';
+import { placeInWords, versionInWords } from './tree-words.js';
 
 /**
  * `tended check FILE --format sarif` (issue 18): SARIF 2.1.0 for code scanning. One rule per
@@ -51,10 +52,26 @@ export interface SarifOptions {
   file: string;
   /** `kind:id` → the lines naming it, ascending, from the local parse of the file. */
   lines: Map<string, number[]>;
+  /** `kind:id` → the file its lines are in, when not `file` (a lockfile's direct dependency, named by its manifest). */
+  linesIn?: Map<string, string>;
 }
 
 export function sarifReport(answer: CheckAnswer, options: SarifOptions): object {
-  const uri = encodeURI(options.file.replaceAll('\\', '/'));
+  return sarifLog([{ answer, ...options }], {
+    as_of: answer.as_of,
+    format: answer.format,
+    results_count: answer.results_count,
+    unresolved_count: answer.unresolved_count,
+    note: answer.note,
+    license: answer.license,
+  });
+}
+
+/**
+ * One run of results from every file checked (`tended check DIR`), each located in its own file
+ * (the path relative to DIR); `properties` say what the run as a whole was.
+ */
+export function sarifLog(files: (SarifOptions & { answer: CheckAnswer })[], properties: object): object {
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -73,18 +90,20 @@ export function sarifReport(answer: CheckAnswer, options: SarifOptions): object 
             })),
           },
         },
-        results: answer.results.map((r) => result(r, answer, uri, options.lines.get(`${r.kind}:${r.input.name}`))),
-        properties: {
-          as_of: answer.as_of,
-          format: answer.format,
-          results_count: answer.results_count,
-          unresolved_count: answer.unresolved_count,
-          note: answer.note,
-          license: answer.license,
-        },
+        results: files.flatMap(({ answer, file, lines, linesIn }) =>
+          answer.results.map((r) => {
+            const key = `${r.kind}:${r.input.name}`;
+            return result(r, answer, uriOf(linesIn?.get(key) ?? file), lines.get(key));
+          }),
+        ),
+        properties,
       },
     ],
   };
+}
+
+function uriOf(file: string): string {
+  return encodeURI(file.replaceAll('\\', '/'));
 }
 
 function result(r: ComponentCheck, answer: CheckAnswer, uri: string, lines: number[] | undefined) {
@@ -96,10 +115,12 @@ function result(r: ComponentCheck, answer: CheckAnswer, uri: string, lines: numb
     r.state === 'not_observed'
       ? STATE_DEFINITIONS.not_observed
       : (answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text);
+  const place = placeInWords(r);
+  const placed = place === '' ? '' : ` (${place}${r.resolved_version ? `, resolved ${versionInWords(r)}` : ''})`;
   const text =
     r.observation_date === null
-      ? `${r.kind} ${r.input.name} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".`
-      : `${r.kind} ${r.input.name} is ${stateInWords(r.state, r.observation_date)}: ${definition}. ` +
+      ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".`
+      : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}. ` +
         `Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
   return {
     ruleId: r.state,
@@ -129,6 +150,14 @@ function result(r: ComponentCheck, answer: CheckAnswer, uri: string, lines: numb
       as_of: r.as_of,
       line_known: lines !== undefined && lines.length > 0,
       lines: lines ?? [],
+      ...(r.resolved_version !== undefined ? { resolved_version: r.resolved_version } : {}),
+      ...(r.resolved_versions !== undefined ? { resolved_versions: r.resolved_versions } : {}),
+      ...(r.scope !== undefined ? { scope: r.scope } : {}),
+      ...(r.dev ? { dev: true } : {}),
+      ...(r.optional ? { optional: true } : {}),
+      ...(r.via !== undefined ? { via: r.via } : {}),
+      ...(r.via_elided !== undefined ? { via_elided: r.via_elided } : {}),
+      ...(r.via_unresolved !== undefined ? { via_unresolved: r.via_unresolved } : {}),
     },
   };
 }
