@@ -53,6 +53,9 @@ export function parseGemfileLock(text: string): ParseResult {
   let inDependencies = false;
   let sawSection = false;
   let current: string | null = null;
+  // A name listed twice (under one gem, or in DEPENDENCIES) is one edge, one direct dependency.
+  const named = new Set<string>();
+  const directs = new Set<string>();
   const lines = text.replace(/^\uFEFF/, '').split('\n');
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
@@ -66,7 +69,10 @@ export function parseGemfileLock(text: string): ParseResult {
     }
     if (inDependencies) {
       const m = DIRECT.exec(line);
-      if (m) graph.addDirect({ key: m[1]! });
+      if (m && !directs.has(m[1]!)) {
+        directs.add(m[1]!);
+        graph.addDirect({ key: m[1]! });
+      }
       continue;
     }
     if (!section) continue;
@@ -77,11 +83,15 @@ export function parseGemfileLock(text: string): ParseResult {
     const spec = SPEC.exec(line);
     if (spec) {
       current = spec[1]!;
+      named.clear();
       if (!gems.has(current)) addGem(out, graph, gems, section, current, spec[2] ?? '', i + 1);
       continue;
     }
     const dependency = SPEC_DEPENDENCY.exec(line);
-    if (dependency && current !== null) graph.addEdge(current, dependency[1]!);
+    if (dependency && current !== null && !named.has(dependency[1]!)) {
+      named.add(dependency[1]!);
+      graph.addEdge(current, dependency[1]!);
+    }
   }
   if (!sawSection)
     throw new InputError(

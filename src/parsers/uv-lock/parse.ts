@@ -117,6 +117,8 @@ export function parseUvLock(source: string): ParseResult {
   const extraKeys = new Set<string>();
   const depend = (from: string, list: unknown, direct?: { dev?: boolean; optional?: boolean }) => {
     if (!Array.isArray(list)) return;
+    // A package or an extra listed twice in one list (for two markers, or hostile repetition) is one edge.
+    const named = new Set<string>();
     for (const dependency of list) {
       const to = target(dependency);
       if (!to) continue;
@@ -132,6 +134,8 @@ export function parseUvLock(source: string): ParseResult {
           graph.addNode({ key, name: pep503(to.entry.name), resolvable: to.entry.ref !== null });
         }
       for (const key of keys) {
+        if (named.has(key)) continue;
+        named.add(key);
         // A member's groups and extras are not what it pulls in when another member depends on it.
         if (!direct?.dev && !direct?.optional) graph.addEdge(from, key);
         if (direct) graph.addDirect({ key, dev: direct.dev ?? false, optional: direct.optional ?? false });
