@@ -32,6 +32,12 @@ function budgetPerMb(input: AdversarialInput): number {
   // A name a line (each one normalised and kept): 250–400 ms per MB measured on this machine on
   // 2026-11-29 with the parsers unchanged since the 200 was set; the ×4 ratio above still holds it linear.
   if (input.format === 'requirements') return 450;
+  // Lockfiles: smol-toml's tree (TOML ones), then a reference and a graph node per entry, each with
+  // its place (DependencyGraph). The worst case is a dependency chain: a Gemfile.lock packs 57,000
+  // gems into 2 MB, each a node 10^4 deep whose path is cut to its ends. Measured on 2026-11-29 on
+  // a machine at load 10 (2 cores): 250–600 ms/MB for the chains, 210 for Pipfile.lock's tiny entries.
+  if (['cargo-lock', 'poetry-lock', 'uv-lock', 'gemfile-lock'].includes(input.format)) return 900;
+  if (input.format === 'pipfile-lock') return 450;
   return 200;
 }
 

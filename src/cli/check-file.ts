@@ -15,7 +15,7 @@ export function readCheckedFile(file: string): Buffer {
 }
 
 const READS =
-  'check reads a manifest (a GitHub Actions workflow, a Dockerfile, package.json, requirements.txt, go.mod, pom.xml, composer.json, a NuGet project file, Cargo.toml, a Gemfile) or an SBOM (CycloneDX 1.2–1.7 JSON or XML; SPDX 2.2/2.3 JSON, YAML or tag-value; SPDX 3.0 JSON-LD). It knows a manifest by its usual file name, else any of them by its content';
+  'check reads a manifest (a GitHub Actions workflow, a Dockerfile, package.json, requirements.txt, go.mod, pom.xml, composer.json, a NuGet project file, Cargo.toml, a Gemfile, or a lockfile: Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock) or an SBOM (CycloneDX 1.2–1.7 JSON or XML; SPDX 2.2/2.3 JSON, YAML or tag-value; SPDX 3.0 JSON-LD). It knows a manifest by its usual file name, else any of them by its content';
 
 /** The references of a local file: a manifest when its name says so; otherwise an SBOM if it reads as one, else a manifest by content. */
 export function parseCheckedFile(bytes: Buffer, file: string, filename: string): { text: string; parsed: ParseResult } {

@@ -3,11 +3,15 @@ import { looksCycloneDx } from '../parsers/cyclonedx/detect.js';
 import { parseCycloneDx } from '../parsers/cyclonedx/parse.js';
 import { looksDockerfile } from '../parsers/dockerfile/detect.js';
 import { parseDockerfile } from '../parsers/dockerfile/parse.js';
+import { looksGemfileLock } from '../parsers/gemfile-lock/detect.js';
+import { parseGemfileLock } from '../parsers/gemfile-lock/parse.js';
 import { looksGemfile } from '../parsers/gemfile/detect.js';
 import { parseGemfile } from '../parsers/gemfile/parse.js';
 import { looksGoMod } from '../parsers/go-mod/detect.js';
 import { parseGoMod } from '../parsers/go-mod/parse.js';
 import { looksPackageJson } from '../parsers/package-json/detect.js';
+import { looksCargoLock } from '../parsers/cargo-lock/detect.js';
+import { parseCargoLock } from '../parsers/cargo-lock/parse.js';
 import { looksCargoToml } from '../parsers/cargo-toml/detect.js';
 import { parseCargoToml } from '../parsers/cargo-toml/parse.js';
 import { looksComposerJson } from '../parsers/composer-json/detect.js';
@@ -17,11 +21,17 @@ import { parseNugetProject } from '../parsers/nuget-project/parse.js';
 import { looksPom } from '../parsers/pom/detect.js';
 import { parsePom } from '../parsers/pom/parse.js';
 import { parsePackageJson } from '../parsers/package-json/parse.js';
+import { looksPipfileLock } from '../parsers/pipfile-lock/detect.js';
+import { parsePipfileLock } from '../parsers/pipfile-lock/parse.js';
+import { looksPoetryLock } from '../parsers/poetry-lock/detect.js';
+import { parsePoetryLock } from '../parsers/poetry-lock/parse.js';
 import { MANIFEST_FORMATS, type ManifestFormat, type ParseResult } from '../parsers/reference.js';
 import { looksRequirements } from '../parsers/requirements/detect.js';
 import { parseRequirements } from '../parsers/requirements/parse.js';
 import { looksSpdx } from '../parsers/spdx/detect.js';
 import { parseSpdx } from '../parsers/spdx/parse.js';
+import { looksUvLock } from '../parsers/uv-lock/detect.js';
+import { parseUvLock } from '../parsers/uv-lock/parse.js';
 import { looksWorkflow } from '../parsers/workflow/detect.js';
 import { parseWorkflow } from '../parsers/workflow/parse.js';
 
@@ -37,6 +47,8 @@ interface Format {
 
 // In detection order: the JSON format first, then the more particular text shapes.
 const MANIFESTS: Record<ManifestFormat, Format> = {
+  // Before package.json: a Pipfile.lock's sources have a "name" and its entries a "version".
+  'pipfile-lock': { parse: parsePipfileLock, looks: looksPipfileLock },
   // Before package.json: both are JSON objects, and only composer.json names vendor/name requirements.
   'composer-json': { parse: parseComposerJson, looks: looksComposerJson },
   'package-json': { parse: parsePackageJson, looks: looksPackageJson },
@@ -46,13 +58,19 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
   'go-mod': { parse: parseGoMod, looks: looksGoMod },
   pom: { parse: parsePom, looks: looksPom },
   'nuget-project': { parse: parseNugetProject, looks: looksNugetProject },
+  // The TOML lockfiles before Cargo.toml; each looks for its own marks (a Cargo.lock's string
+  // `source`, a uv.lock's inline-table one, a poetry.lock's lock-version).
+  'cargo-lock': { parse: parseCargoLock, looks: looksCargoLock },
+  'uv-lock': { parse: parseUvLock, looks: looksUvLock },
+  'poetry-lock': { parse: (text) => parsePoetryLock(text), looks: looksPoetryLock },
   'cargo-toml': { parse: parseCargoToml, looks: looksCargoToml },
+  'gemfile-lock': { parse: parseGemfileLock, looks: looksGemfileLock },
   gemfile: { parse: parseGemfile, looks: looksGemfile },
   requirements: { parse: parseRequirements, looks: looksRequirements },
 };
 
 const ACCEPTED_MANIFESTS =
-  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml or a Gemfile (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom|composer-json|nuget-project|cargo-toml|gemfile), or {"components":[{"name","kind"}]}';
+  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml, a Gemfile, or a lockfile (Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock) (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom|composer-json|nuget-project|cargo-toml|gemfile|cargo-lock|gemfile-lock|poetry-lock|uv-lock|pipfile-lock), or {"components":[{"name","kind"}]}';
 
 /** The format a file name implies, when it implies one. */
 export function formatOfFilename(filename: string): ManifestFormat | null {
@@ -62,6 +80,12 @@ export function formatOfFilename(filename: string): ManifestFormat | null {
   if (base === 'pom.xml' || base.endsWith('.pom')) return 'pom';
   if (base === 'composer.json') return 'composer-json';
   if (base === 'cargo.toml') return 'cargo-toml';
+  // Lower-cased: cargo.lock is not cargo.toml, nor gemfile.lock a gemfile (Appraisal's gemfiles/*.gemfile.lock too).
+  if (base === 'cargo.lock') return 'cargo-lock';
+  if (base === 'poetry.lock') return 'poetry-lock';
+  if (base === 'uv.lock') return 'uv-lock';
+  if (base === 'pipfile.lock') return 'pipfile-lock';
+  if (base === 'gemfile.lock' || base.endsWith('.gemfile.lock')) return 'gemfile-lock';
   if (base === 'gemfile' || base.endsWith('.gemfile')) return 'gemfile';
   if (base === 'packages.config' || /\.(?:cs|fs|vb)proj$/.test(base) || base === 'directory.packages.props')
     return 'nuget-project';

@@ -61,6 +61,11 @@ export const MANIFEST_FORMATS = [
   'nuget-project',
   'cargo-toml',
   'gemfile',
+  'cargo-lock',
+  'gemfile-lock',
+  'poetry-lock',
+  'uv-lock',
+  'pipfile-lock',
 ] as const;
 export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
 export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];

@@ -21,7 +21,7 @@ interface Open {
 }
 
 /** Throws a TooComplexError naming the line where `text` first nests past MAX_TOML_DEPTH. */
-export function checkTomlDepth(text: string): void {
+export function checkTomlDepth(text: string, what = 'Cargo.toml'): void {
   const open: Open[] = [];
   // 'line': at the start of a top-level line; 'key': reading a key; 'value': reading a value.
   let mode: 'line' | 'key' | 'value' = 'line';
@@ -30,7 +30,7 @@ export function checkTomlDepth(text: string): void {
   const deeper = (to: number, at: number) => {
     if (to > MAX_TOML_DEPTH) {
       throw new TooComplexError(
-        `its TOML nests tables, arrays and dotted keys more than ${MAX_TOML_DEPTH} levels deep (line ${lineAt(text, at)}). Real Cargo.toml files nest fewer than 10 levels; Tended reads TOML up to ${MAX_TOML_DEPTH} levels deep.`,
+        `its TOML nests tables, arrays and dotted keys more than ${MAX_TOML_DEPTH} levels deep (line ${lineAt(text, at)}). Real ${what} files nest fewer than 10 levels; Tended reads TOML up to ${MAX_TOML_DEPTH} levels deep.`,
       );
     }
     return to;
