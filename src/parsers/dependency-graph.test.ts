@@ -47,6 +47,10 @@ describe('a resolved tree', () => {
   it('gives no scope when the file names no direct dependency, and transitive without a path when none reaches it', () => {
     expect(graph([['a', 'b']], []).get('b')).toEqual({});
     expect(graph([['a', 'b']], [{ key: 'c' }]).get('b')).toEqual({ scope: 'transitive' });
+    // Not reached from the roots: nothing is known of dev or optional either.
+    expect(graph([['a', 'b']], [{ key: 'c', dev: false }, { key: 'd', dev: true }]).get('b')).toEqual({
+      scope: 'transitive',
+    });
   });
 
   it('says when the path runs through an entry that names no component', () => {

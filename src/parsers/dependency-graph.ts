@@ -88,9 +88,11 @@ export class DependencyGraph {
         place.scope = at.depth === 0 ? 'direct' : 'transitive';
         Object.assign(place, this.pathOf(at, reached));
       } else if (this.direct.length > 0) place.scope = 'transitive';
-      const dev = node.dev ?? (notDev ? !notDev.has(key) : undefined);
+      // Reckoned from the roots only for a package they reach: one no direct dependency reaches is
+      // not known to be dev (or optional) just because no production path was found to it.
+      const dev = node.dev ?? (notDev && at ? !notDev.has(key) : undefined);
       if (dev) place.dev = true;
-      const optional = node.optional ?? (notOptional ? !notOptional.has(key) : undefined);
+      const optional = node.optional ?? (notOptional && at ? !notOptional.has(key) : undefined);
       if (optional) place.optional = true;
       places.set(key, place);
     }

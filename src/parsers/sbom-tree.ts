@@ -99,13 +99,6 @@ export class SbomTree {
       const place: TreePlace = { ...(found ?? (key !== undefined && this.subjects.has(key) ? {} : unplaced)) };
       // A duplicate identifier shares the first entry's node; each reference keeps its own version.
       delete place.resolvedVersion;
-      // DependencyGraph counts a package no direct dependency reaches as dev (or optional) when
-      // some direct one is: not reached from a production one. In an SBOM that is what CONTAINS
-      // alone lists, or a graph with gaps: nothing says it is dev, so it is not said.
-      if (place.scope === 'transitive' && place.via === undefined) {
-        delete place.dev;
-        delete place.optional;
-      }
       if (version !== undefined) reference.tree = { resolvedVersion: version, ...place };
       else if (Object.keys(place).length > 0) reference.tree = place;
     }
