@@ -61,6 +61,10 @@ export const MANIFEST_FORMATS = [
   'nuget-project',
   'cargo-toml',
   'gemfile',
+  'package-lock',
+  'yarn-lock',
+  'pnpm-lock',
+  'bun-lock',
 ] as const;
 export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
 export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
