@@ -15,8 +15,11 @@ import { LOCAL_REASON, WORKSPACE_REASON, gitSource, npmPackage, sourceOfResolved
 import type { NpmSource } from '../npm-source.js';
 import { stripJsonc } from './jsonc.js';
 
-/** Keys nested deeper than this (parent/child/…): real lockfiles nest a few levels. */
-export const MAX_BUN_NESTING = 128;
+/**
+ * Keys nested deeper than this (parent/child/…): real lockfiles nest a few levels. Finding a
+ * dependency may look under each enclosing key, so this bounds the work per dependency named.
+ */
+export const MAX_BUN_NESTING = 32;
 
 export const BUN_LOCKB_SENTENCE =
   'bun.lockb is a binary lockfile Tended does not read. Send bun.lock, the text lockfile: run `bun install --save-text-lockfile` (Bun 1.1.39+; the default from Bun 1.2) and send the bun.lock it writes.';
@@ -59,6 +62,7 @@ export function parseBunLock(text: string): ParseResult {
     sources.set(key, { name, version: version ?? spec, source: src });
     graph.addNode({ key, name, ...(version !== undefined ? { version } : {}), resolvable: 'ref' in src });
   }
+  const tree = new KeyTree([...sources.keys()]);
   for (const [key, value] of Object.entries(packages)) {
     if (!Array.isArray(value)) continue;
     const meta = value.find((v, i) => i > 0 && isObject(v)) as Record<string, unknown> | undefined;
@@ -66,7 +70,7 @@ export function parseBunLock(text: string): ParseResult {
     for (const section of [meta.dependencies, meta.optionalDependencies, meta.peerDependencies])
       if (isObject(section))
         for (const name of Object.keys(section)) {
-          const to = resolve(sources, key, name);
+          const to = tree.resolve(key, name);
           if (to !== undefined) graph.addEdge(key, to);
         }
   }
@@ -86,7 +90,7 @@ export function parseBunLock(text: string): ParseResult {
       const deps = value[section];
       if (!isObject(deps)) continue;
       for (const dep of Object.keys(deps)) {
-        const key = resolve(sources, from, dep);
+        const key = tree.resolve(from, dep);
         if (key !== undefined) graph.addDirect({ key, dev: 'dev' in flags, optional: 'optional' in flags });
       }
     }
@@ -122,14 +126,46 @@ function sourceOf(name: string, spec: string): NpmSource {
   return npmPackage(name);
 }
 
-/** The key Node loads `name` from, required in the package at `from`: `from/name`, then each enclosing key's. */
-function resolve(known: Map<string, unknown>, from: string, name: string): string | undefined {
-  let p = from;
-  for (;;) {
-    const candidate = p === '' ? name : `${p}/${name}`;
-    if (known.has(candidate)) return candidate;
-    if (p === '') return undefined;
-    p = parentOf(p);
+/**
+ * The keys as a tree, for the key Node loads `name` from, required in the package at `from`:
+ * `from/name`, then each enclosing key's. Each step is one lookup of (key number, name), not of a
+ * key as long as the nesting.
+ */
+class KeyTree {
+  private readonly ids = new Map<string, number>([['', 0]]);
+  private readonly keys: string[] = [''];
+  private readonly parents: number[] = [-1];
+  private readonly children = new Map<string, number>();
+
+  constructor(keys: string[]) {
+    for (const key of keys) {
+      this.ids.set(key, this.keys.length);
+      this.keys.push(key);
+    }
+    for (let id = 1; id < this.keys.length; id += 1) {
+      const key = this.keys[id]!;
+      const parent = parentOf(key);
+      const enclosing = this.enclosing(parent);
+      this.parents.push(enclosing);
+      this.children.set(`${enclosing} ${parent === '' ? key : key.slice(parent.length + 1)}`, id);
+    }
+  }
+
+  resolve(from: string, name: string): string | undefined {
+    for (let id = this.ids.get(from) ?? 0; id >= 0; id = this.parents[id]!) {
+      const found = this.children.get(`${id} ${name}`);
+      if (found !== undefined) return this.keys[found];
+    }
+    return undefined;
+  }
+
+  /** The nearest listed key up a path (at most the nesting bound of steps). */
+  private enclosing(path: string): number {
+    for (let p = path; ; p = parentOf(p)) {
+      const id = this.ids.get(p);
+      if (id !== undefined) return id;
+      if (p === '') return 0;
+    }
   }
 }
 

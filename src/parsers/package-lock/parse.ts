@@ -14,8 +14,11 @@ import type { ComponentReference, ParseResult, UnresolvedEntry, UnlistedEntries 
 import { LOCAL_REASON, WORKSPACE_REASON, npmPackage, sourceOfResolved } from '../npm-source.js';
 import type { NpmSource } from '../npm-source.js';
 
-/** Folders nested deeper than this in one key: real trees nest fewer than 10 (npm hoists). */
-export const MAX_NODE_MODULES_NESTING = 128;
+/**
+ * Folders nested deeper than this in one key: real trees nest fewer than 10 (npm hoists). Finding
+ * a dependency may look in each enclosing folder, so this bounds the work per dependency named.
+ */
+export const MAX_NODE_MODULES_NESTING = 32;
 const NM = 'node_modules/';
 
 interface Folder {
@@ -135,6 +138,7 @@ function readNested(top: Record<string, unknown>, folders: Map<string, Folder>):
 }
 
 function reckon(folders: Map<string, Folder>, root: unknown): ParseResult {
+  const tree = new FolderTree(folders);
   const graph = new DependencyGraph();
   for (const [key, f] of folders)
     graph.addNode({
@@ -149,13 +153,13 @@ function reckon(folders: Map<string, Folder>, root: unknown): ParseResult {
     if (f.linkTo !== undefined && folders.has(f.linkTo)) graph.addEdge(key, f.linkTo);
     for (const needs of f.needs)
       for (const name of Object.keys(needs)) {
-        const to = resolve(folders, key, name);
+        const to = tree.resolve(key, name);
         if (to !== undefined) graph.addEdge(key, to);
       }
     // A workspace's own dependencies are the project's, as the root's are.
-    if (f.project !== undefined) addDirect(graph, folders, key, f.project);
+    if (f.project !== undefined) addDirect(graph, tree, key, f.project);
   }
-  if (isObject(root)) addDirect(graph, folders, '', root);
+  if (isObject(root)) addDirect(graph, tree, '', root);
   const places = graph.places();
   const out: Out = { references: [], unresolved: [] };
   if (isObject(root)) {
@@ -176,12 +180,7 @@ function reckon(folders: Map<string, Folder>, root: unknown): ParseResult {
   };
 }
 
-function addDirect(
-  graph: DependencyGraph,
-  folders: Map<string, Folder>,
-  from: string,
-  project: Record<string, unknown>,
-): void {
+function addDirect(graph: DependencyGraph, tree: FolderTree, from: string, project: Record<string, unknown>): void {
   const sections: [string, { dev?: boolean; optional?: boolean }][] = [
     ['dependencies', {}],
     ['devDependencies', { dev: true }],
@@ -192,25 +191,59 @@ function addDirect(
     const deps = project[section];
     if (!isObject(deps)) continue;
     for (const name of Object.keys(deps)) {
-      const key = resolve(folders, from, name);
+      const key = tree.resolve(from, name);
       if (key !== undefined) graph.addDirect({ key, dev: flags.dev ?? false, optional: flags.optional ?? false });
     }
   }
 }
 
 /**
- * The folder Node loads `name` from when required in folder `from`: `from/node_modules/name`, else
- * the same from each enclosing package's folder up to the root. At most MAX_NODE_MODULES_NESTING
- * steps, each the length of a key.
+ * The folders as a tree, for finding the folder Node loads `name` from when required in folder
+ * `from`: `from/node_modules/name`, else the same from each enclosing package's folder up to the
+ * root. Each step is one lookup of (folder number, name), not of a path as long as the nesting.
  */
-function resolve(folders: Map<string, Folder>, from: string, name: string): string | undefined {
-  let p = from;
-  for (;;) {
-    const candidate = p === '' ? `${NM}${name}` : `${p}/${NM}${name}`;
-    if (folders.has(candidate)) return candidate;
-    if (p === '') return undefined;
-    const at = p.lastIndexOf(NM);
-    p = at <= 0 ? '' : p.slice(0, at - 1);
+class FolderTree {
+  private readonly ids = new Map<string, number>([['', 0]]);
+  private readonly keys: string[] = [''];
+  private readonly parents: number[] = [-1];
+  private readonly children = new Map<string, number>();
+
+  constructor(folders: Map<string, Folder>) {
+    for (const key of folders.keys()) {
+      this.ids.set(key, this.keys.length);
+      this.keys.push(key);
+    }
+    for (let id = 1; id < this.keys.length; id += 1) {
+      const key = this.keys[id]!;
+      const at = key.lastIndexOf(NM);
+      // A workspace folder (no node_modules/ in its key) sits in the root's place.
+      if (at < 0) {
+        this.parents.push(0);
+        continue;
+      }
+      this.children.set(`${this.enclosing(key.slice(0, Math.max(0, at - 1)))} ${key.slice(at + NM.length)}`, id);
+      this.parents.push(this.enclosing(key.slice(0, Math.max(0, at - 1))));
+    }
+  }
+
+  resolve(from: string, name: string): string | undefined {
+    for (let id = this.ids.get(from) ?? 0; id >= 0; id = this.parents[id]!) {
+      const found = this.children.get(`${id} ${name}`);
+      if (found !== undefined) return this.keys[found];
+    }
+    return undefined;
+  }
+
+  /** The folder a package folder's key sits in: the nearest listed one up its path (at most the nesting bound of steps). */
+  private enclosing(path: string): number {
+    let p = path;
+    for (;;) {
+      const id = this.ids.get(p);
+      if (id !== undefined) return id;
+      const at = p.lastIndexOf(NM);
+      if (at <= 0) return 0;
+      p = p.slice(0, at - 1);
+    }
   }
 }
 
