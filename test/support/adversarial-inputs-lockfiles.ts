@@ -15,7 +15,7 @@ export const LOCKFILE_INPUTS: AdversarialInput[] = [
     route: 'manifest',
     format: 'package-lock',
     make: (n) => {
-      const k = count(n, 75);
+      const k = count(n, 95);
       const packages = range(k).map((i) => `"node_modules/p${i}":{"version":"1.0.0","dependencies":{"p${i + 1}":"1"}}`);
       return `{"lockfileVersion":3,"requires":true,"packages":{"":{"dependencies":{"p0":"1"}},${packages.join(',')}}}`;
     },
@@ -28,7 +28,7 @@ export const LOCKFILE_INPUTS: AdversarialInput[] = [
       const deep = range(31)
         .map((i) => `node_modules/d${i}`)
         .join('/');
-      const missing = range(count(n, 12)).map((i) => `"m${i}":"1"`);
+      const missing = range(count(n, 16)).map((i) => `"m${i}":"1"`);
       return `{"lockfileVersion":3,"requires":true,"packages":{"${deep}":{"version":"1.0.0","dependencies":{${missing.join(',')}}}}}`;
     },
   },
@@ -51,14 +51,15 @@ export const LOCKFILE_INPUTS: AdversarialInput[] = [
     name: 'pnpm-lock.yaml: one flow value as long as the file',
     route: 'manifest',
     format: 'pnpm-lock',
-    make: (n) => `lockfileVersion: '9.0'\n\npackages:\n\n  a@1.0.0:\n    resolution: {integrity: ${'x'.repeat(n)}}\n`,
+    make: (n) =>
+      `lockfileVersion: '9.0'\n\npackages:\n\n  a@1.0.0:\n    resolution: {integrity: ${'x'.repeat(Math.max(1, n - 100))}}\n`,
   },
   {
     name: 'yarn.lock (Yarn 1): a dependency chain as long as the file',
     route: 'manifest',
     format: 'yarn-lock',
     make: (n) =>
-      `# yarn lockfile v1\n\n${range(count(n, 110))
+      `# yarn lockfile v1\n\n${range(count(n, 135))
         .map(
           (i) =>
             `p${i}@^1:\n  version "1.0.0"\n  resolved "https://r.example/p${i}/-/p${i}-1.0.0.tgz"\n  dependencies:\n    p${i + 1} "^1"\n\n`,
@@ -69,14 +70,14 @@ export const LOCKFILE_INPUTS: AdversarialInput[] = [
     name: 'yarn.lock (Yarn 1): one entry header of many descriptors',
     route: 'manifest',
     format: 'yarn-lock',
-    make: (n) => `# yarn lockfile v1\n\n${'"a@^1", '.repeat(count(n, 8))}a@^2:\n  version "1.0.0"\n`,
+    make: (n) => `# yarn lockfile v1\n\n${'"a@^1", '.repeat(count(n - 100, 8))}a@^2:\n  version "1.0.0"\n`,
   },
   {
     name: 'yarn.lock (Yarn 2+): a dependency chain as long as the file',
     route: 'manifest',
     format: 'yarn-lock',
     make: (n) =>
-      `__metadata:\n  version: 8\n\n${range(count(n, 120))
+      `__metadata:\n  version: 8\n\n${range(count(n, 135))
         .map(
           (i) =>
             `"p${i}@npm:^1":\n  version: 1.0.0\n  resolution: "p${i}@npm:1.0.0"\n  dependencies:\n    p${i + 1}: "npm:^1"\n\n`,
@@ -88,7 +89,7 @@ export const LOCKFILE_INPUTS: AdversarialInput[] = [
     route: 'manifest',
     format: 'bun-lock',
     make: (n) =>
-      `{"lockfileVersion": 1, "workspaces": {"": {"dependencies": {"p0": "1",},},}, "packages": {${range(count(n, 60))
+      `{"lockfileVersion": 1, "workspaces": {"": {"dependencies": {"p0": "1",},},}, "packages": {${range(count(n, 90))
         .map((i) => `"p${i}": ["p${i}@1.0.0", "", {"dependencies": {"p${i + 1}": "1",},}, "x",],`)
         .join('')}},}`,
   },
@@ -100,7 +101,7 @@ export const LOCKFILE_INPUTS: AdversarialInput[] = [
       const deep = range(31)
         .map((i) => `d${i}`)
         .join('/');
-      const missing = range(count(n, 12)).map((i) => `"m${i}":"1"`);
+      const missing = range(count(n, 16)).map((i) => `"m${i}":"1"`);
       return `{"lockfileVersion": 1, "packages": {"${deep}": ["d@1.0.0", "", {"dependencies": {${missing.join(',')}}}]}}`;
     },
   },
