@@ -25,8 +25,18 @@ const SMALL = 512 * 1024;
 const RATIO_LIMIT = 10;
 
 function budgetPerMb(input: AdversarialInput): number {
-  if (input.format === 'workflow' || input.format.includes('yaml')) return 3_000;
+  // pnpm-lock.yaml and Yarn 2+ lockfiles are read from `yaml`'s lexer, or with `yaml` itself.
+  if (
+    input.format === 'workflow' ||
+    input.format.includes('yaml') ||
+    input.format === 'pnpm-lock' ||
+    input.format === 'yarn-lock'
+  )
+    return 3_000;
   if (input.format === 'dockerfile') return 1_200;
+  // A JSON lockfile's hostile chain is a package every 60–75 bytes, each a node of the graph with its
+  // place and path (DependencyGraph): 500–1,000 ms per MB measured on this machine under load on 2026-11-29.
+  if (input.format === 'package-lock' || input.format === 'bun-lock') return 1_500;
   // fast-xml-parser builds a node per element: a POM of nothing but tiny elements is its worst case.
   if (input.format === 'pom' || input.format === 'nuget-project' || input.format === 'cargo-toml') return 600;
   // A name a line (each one normalised and kept): 250–400 ms per MB measured on this machine on

@@ -18,6 +18,14 @@ import { looksComposerJson } from '../parsers/composer-json/detect.js';
 import { parseComposerJson } from '../parsers/composer-json/parse.js';
 import { looksNugetProject } from '../parsers/nuget-project/detect.js';
 import { parseNugetProject } from '../parsers/nuget-project/parse.js';
+import { looksBunLock } from '../parsers/bun-lock/detect.js';
+import { BUN_LOCKB_SENTENCE, parseBunLock } from '../parsers/bun-lock/parse.js';
+import { looksPackageLock } from '../parsers/package-lock/detect.js';
+import { parsePackageLock } from '../parsers/package-lock/parse.js';
+import { looksPnpmLock } from '../parsers/pnpm-lock/detect.js';
+import { parsePnpmLock } from '../parsers/pnpm-lock/parse.js';
+import { looksYarnLock } from '../parsers/yarn-lock/detect.js';
+import { parseYarnLock } from '../parsers/yarn-lock/parse.js';
 import { looksPom } from '../parsers/pom/detect.js';
 import { parsePom } from '../parsers/pom/parse.js';
 import { parsePackageJson } from '../parsers/package-json/parse.js';
@@ -51,7 +59,13 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
   'pipfile-lock': { parse: parsePipfileLock, looks: looksPipfileLock },
   // Before package.json: both are JSON objects, and only composer.json names vendor/name requirements.
   'composer-json': { parse: parseComposerJson, looks: looksComposerJson },
+  // Before package.json: a package-lock.json has its name and version, and bun.lock its workspaces' dependencies.
+  'package-lock': { parse: parsePackageLock, looks: looksPackageLock },
+  'bun-lock': { parse: parseBunLock, looks: looksBunLock },
   'package-json': { parse: parsePackageJson, looks: looksPackageJson },
+  // Before workflow: both lockfiles may be YAML; each has a marker at its top no workflow has.
+  'pnpm-lock': { parse: parsePnpmLock, looks: looksPnpmLock },
+  'yarn-lock': { parse: parseYarnLock, looks: looksYarnLock },
   workflow: { parse: parseWorkflow, looks: looksWorkflow },
   dockerfile: { parse: parseDockerfile, looks: looksDockerfile },
   // Before requirements: `module x` would not pass for a requirement, but a go.mod's require lines might.
@@ -69,13 +83,20 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
   requirements: { parse: parseRequirements, looks: looksRequirements },
 };
 
-const ACCEPTED_MANIFESTS =
-  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml, a Gemfile, or a lockfile (Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock) (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom|composer-json|nuget-project|cargo-toml|gemfile|cargo-lock|gemfile-lock|poetry-lock|uv-lock|pipfile-lock), or {"components":[{"name","kind"}]}';
+/** Every lockfile read, by its usual name, for the sentences that list them. */
+export const LOCKFILE_NAMES =
+  'package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, bun.lock, Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock, go.sum, composer.lock, packages.lock.json, gradle.lockfile';
+
+const ACCEPTED_MANIFESTS = `a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml, a Gemfile, or a lockfile (${LOCKFILE_NAMES}) (name it with "filename" or ?format=${MANIFEST_FORMATS.join('|')}), or {"components":[{"name","kind"}]}`;
 
 /** The format a file name implies, when it implies one. */
 export function formatOfFilename(filename: string): ManifestFormat | null {
   const base = filename.split(/[\\/]/).pop()!.toLowerCase();
   if (base === 'package.json') return 'package-json';
+  if (base === 'package-lock.json' || base === 'npm-shrinkwrap.json') return 'package-lock';
+  if (base === 'yarn.lock') return 'yarn-lock';
+  if (base === 'pnpm-lock.yaml') return 'pnpm-lock';
+  if (base === 'bun.lock') return 'bun-lock';
   if (base === 'go.mod') return 'go-mod';
   if (base === 'pom.xml' || base.endsWith('.pom')) return 'pom';
   if (base === 'composer.json') return 'composer-json';
@@ -112,6 +133,9 @@ export function parseManifest(
     }
     return MANIFESTS[named.format as ManifestFormat].parse(text, options);
   }
+  // The binary lockfile: nothing in it can be read as text, so say which file to send instead.
+  if (/(?:^|[\\/])bun\.lockb$/i.test(named.filename ?? '') || text.startsWith('#!/usr/bin/env bun'))
+    throw unsupported(['body'], BUN_LOCKB_SENTENCE);
   const byName = named.filename ? formatOfFilename(named.filename) : null;
   if (byName) return MANIFESTS[byName].parse(text, options);
   for (const format of Object.values(MANIFESTS)) if (format.looks(text)) return format.parse(text, options);

@@ -66,6 +66,10 @@ export const MANIFEST_FORMATS = [
   'poetry-lock',
   'uv-lock',
   'pipfile-lock',
+  'package-lock',
+  'yarn-lock',
+  'pnpm-lock',
+  'bun-lock',
 ] as const;
 export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
 export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
