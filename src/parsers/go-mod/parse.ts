@@ -9,6 +9,7 @@ import { ValidationError } from '../../domain/errors.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry } from '../reference.js';
 
 const MAX_INPUT = 200;
+const INDIRECT = /\/\/\s*indirect\s*(?:;|$)/;
 
 function withoutComment(line: string): string {
   const at = line.indexOf('//');
@@ -25,7 +26,8 @@ export function parseGoMod(text: string): ParseResult {
   const unresolved: UnresolvedEntry[] = [];
   let inRequire = false;
   let block: string | null = null;
-  const require = (spec: string, line: number) => {
+  // go.mod lists the build's every module (Go 1.17+), those only other modules need marked `// indirect`.
+  const require = (spec: string, line: number, indirect: boolean) => {
     const [path = '', version] = spec.split(/\s+/);
     const input = spec.slice(0, MAX_INPUT);
     const location = `line ${line}`;
@@ -38,7 +40,13 @@ export function parseGoMod(text: string): ParseResult {
       return;
     }
     try {
-      references.push({ ref: normaliseComponent('golang', unquoted(path)), input, location, line });
+      references.push({
+        ref: normaliseComponent('golang', unquoted(path)),
+        input,
+        location,
+        line,
+        tree: indirect ? { scope: 'transitive' } : { scope: 'direct', via: [] },
+      });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       unresolved.push({ input, location, reason: e.issues[0]?.msg ?? 'not a Go module path' });
@@ -50,7 +58,7 @@ export function parseGoMod(text: string): ParseResult {
     if (line === '') return;
     if (block !== null) {
       if (line === ')') block = null;
-      else if (inRequire) require(line, i + 1);
+      else if (inRequire) require(line, i + 1, INDIRECT.test(raw));
       return;
     }
     const verb = /^\w+/.exec(line)?.[0] ?? '';
@@ -60,7 +68,7 @@ export function parseGoMod(text: string): ParseResult {
       inRequire = verb === 'require';
       return;
     }
-    if (verb === 'require') require(rest, i + 1);
+    if (verb === 'require') require(rest, i + 1, INDIRECT.test(raw));
   });
   return { format: 'go-mod', references, unresolved };
 }
