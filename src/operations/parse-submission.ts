@@ -11,6 +11,14 @@ import { looksPackageJson } from '../parsers/package-json/detect.js';
 import { looksCargoToml } from '../parsers/cargo-toml/detect.js';
 import { parseCargoToml } from '../parsers/cargo-toml/parse.js';
 import { looksComposerJson } from '../parsers/composer-json/detect.js';
+import { looksComposerLock } from '../parsers/composer-lock/detect.js';
+import { parseComposerLock } from '../parsers/composer-lock/parse.js';
+import { looksGoSum } from '../parsers/go-sum/detect.js';
+import { parseGoSum } from '../parsers/go-sum/parse.js';
+import { looksGradleLockfile } from '../parsers/gradle-lockfile/detect.js';
+import { parseGradleLockfile } from '../parsers/gradle-lockfile/parse.js';
+import { looksNugetLock } from '../parsers/nuget-lock/detect.js';
+import { parseNugetLock } from '../parsers/nuget-lock/parse.js';
 import { parseComposerJson } from '../parsers/composer-json/parse.js';
 import { looksNugetProject } from '../parsers/nuget-project/detect.js';
 import { parseNugetProject } from '../parsers/nuget-project/parse.js';
@@ -37,6 +45,10 @@ interface Format {
 
 // In detection order: the JSON format first, then the more particular text shapes.
 const MANIFESTS: Record<ManifestFormat, Format> = {
+  // Before composer.json: a composer.lock holds each package's vendor/name requirements too.
+  'composer-lock': { parse: (text) => parseComposerLock(text), looks: looksComposerLock },
+  // Before package.json: a packages.lock.json has per-framework "dependencies" objects.
+  'nuget-lock': { parse: parseNugetLock, looks: looksNugetLock },
   // Before package.json: both are JSON objects, and only composer.json names vendor/name requirements.
   'composer-json': { parse: parseComposerJson, looks: looksComposerJson },
   'package-json': { parse: parsePackageJson, looks: looksPackageJson },
@@ -44,6 +56,8 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
   dockerfile: { parse: parseDockerfile, looks: looksDockerfile },
   // Before requirements: `module x` would not pass for a requirement, but a go.mod's require lines might.
   'go-mod': { parse: parseGoMod, looks: looksGoMod },
+  'go-sum': { parse: parseGoSum, looks: looksGoSum },
+  'gradle-lockfile': { parse: parseGradleLockfile, looks: looksGradleLockfile },
   pom: { parse: parsePom, looks: looksPom },
   'nuget-project': { parse: parseNugetProject, looks: looksNugetProject },
   'cargo-toml': { parse: parseCargoToml, looks: looksCargoToml },
@@ -52,13 +66,22 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
 };
 
 const ACCEPTED_MANIFESTS =
-  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml or a Gemfile (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom|composer-json|nuget-project|cargo-toml|gemfile), or {"components":[{"name","kind"}]}';
+  'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml, a Gemfile, a go.sum, a composer.lock, a NuGet packages.lock.json or a gradle.lockfile (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom|composer-json|nuget-project|cargo-toml|gemfile|go-sum|composer-lock|nuget-lock|gradle-lockfile), or {"components":[{"name","kind"}]}';
 
 /** The format a file name implies, when it implies one. */
 export function formatOfFilename(filename: string): ManifestFormat | null {
   const base = filename.split(/[\\/]/).pop()!.toLowerCase();
   if (base === 'package.json') return 'package-json';
   if (base === 'go.mod') return 'go-mod';
+  if (base === 'go.sum') return 'go-sum';
+  if (base === 'composer.lock') return 'composer-lock';
+  if (base === 'packages.lock.json') return 'nuget-lock';
+  // gradle.lockfile, settings-gradle.lockfile, buildscript-gradle.lockfile; Gradle 4.8–5's gradle/dependency-locks/<configuration>.lockfile.
+  if (
+    base.endsWith('gradle.lockfile') ||
+    (base.endsWith('.lockfile') && /(?:^|[\\/])dependency-locks[\\/][^\\/]+$/i.test(filename))
+  )
+    return 'gradle-lockfile';
   if (base === 'pom.xml' || base.endsWith('.pom')) return 'pom';
   if (base === 'composer.json') return 'composer-json';
   if (base === 'cargo.toml') return 'cargo-toml';

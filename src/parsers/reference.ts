@@ -61,6 +61,10 @@ export const MANIFEST_FORMATS = [
   'nuget-project',
   'cargo-toml',
   'gemfile',
+  'go-sum',
+  'composer-lock',
+  'nuget-lock',
+  'gradle-lockfile',
 ] as const;
 export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
 export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];

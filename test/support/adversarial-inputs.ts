@@ -4,6 +4,7 @@
  * and lines. Each shape is one that made a parser or a request path super-linear once (issue 14's
  * red-team table) or a sibling of one. Used by the timing fuzz test and the HTTP tests.
  */
+import { LOCKFILE_INPUTS } from './adversarial-inputs-lockfiles.js';
 import { TEXT_INPUTS } from './adversarial-inputs-text.js';
 import { XML_INPUTS } from './adversarial-inputs-xml.js';
 
@@ -266,4 +267,5 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
   },
   ...XML_INPUTS,
   ...TEXT_INPUTS,
+  ...LOCKFILE_INPUTS,
 ];
