@@ -110,7 +110,7 @@ export function parseComposerLock(text: string, options: ComposerLockOptions = {
           });
         }
       }
-      graph.addNode({ key, name, version, dev, resolvable: entry.ref !== undefined });
+      graph.addNode({ key, name, version: version || undefined, dev, resolvable: entry.ref !== undefined });
       found.push(entry);
       for (const field of [pkg.replace, pkg.provide])
         if (isObject(field))

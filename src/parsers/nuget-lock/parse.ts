@@ -13,7 +13,7 @@
  * edge in a runtime section leads to the runtime section's package, else to its framework's.
  * NuGet ids are case-insensitive, so the graph keys on the lower-cased id.
  */
-import { normaliseComponent } from '../../domain/component.js';
+import { normaliseComponent, type ComponentRef } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
 import { DependencyGraph } from '../dependency-graph.js';
 import { checkJsonDepth } from '../json-depth.js';
@@ -33,12 +33,18 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface Entry {
+  /** The section and the lower-cased id: NuGet ids are case-insensitive. */
   key: string;
   name: string;
   section: string;
-  version?: string;
-  ref?: ComponentReference['ref'];
+  version: string | undefined;
+  ref: ComponentRef | undefined;
+  dependencies: unknown;
 }
+
+const keyOf = (section: string, name: string) => `${section}\u0000${name.toLowerCase()}`;
+const inputOf = (e: Entry) => (e.version ? `${e.name} ${e.version}` : e.name).slice(0, MAX_INPUT);
+const locationOf = (e: Entry) => `dependencies["${e.section}"]["${e.name}"]`.slice(0, MAX_INPUT);
 
 export function parseNugetLock(text: string): ParseResult {
   const source = text.replace(/^\uFEFF/, '');
@@ -60,72 +66,73 @@ export function parseNugetLock(text: string): ParseResult {
 
   const out: { unresolved: UnresolvedEntry[]; unlisted?: UnlistedEntries } = { unresolved: [] };
   const graph = new DependencyGraph();
+  // Per entry, in file order: no string or object is built for it that the answer does not keep.
   const entries: Entry[] = [];
   const keys = new Set<string>();
-  const edges: [string, string, string[]][] = [];
   const projectNamed = new Set<string>();
-  const projects: { key: string; section: string }[] = [];
-  const unresolvedSeen = new Set<string>();
-  const keyOf = (section: string, name: string) => `${section}\u0000${name.toLowerCase()}`;
+  const projects: string[] = [];
+  const projectsListed = new Set<string>();
 
-  for (const [section, packages] of Object.entries(doc.dependencies)) {
+  for (const section in doc.dependencies) {
+    const packages = doc.dependencies[section];
     if (!isObject(packages)) continue;
-    for (const [name, raw] of Object.entries(packages)) {
+    for (const name in packages) {
+      const raw = packages[name];
       const pkg = isObject(raw) ? raw : {};
       const key = keyOf(section, name);
-      const location = `dependencies["${section}"]["${name}"]`.slice(0, MAX_INPUT);
       const version = typeof pkg.resolved === 'string' ? pkg.resolved : undefined;
-      const input = `${name}${version ? ` ${version}` : ''}`.slice(0, MAX_INPUT);
-      const dependsOn = isObject(pkg.dependencies) ? Object.keys(pkg.dependencies) : [];
-      let ref: ComponentReference['ref'] | undefined;
+      const entry: Entry = { key, name, section, version, ref: undefined, dependencies: pkg.dependencies };
       if (pkg.type === 'Project') {
-        projects.push({ key, section });
-        for (const d of dependsOn) projectNamed.add(keyOf(section, d));
-        if (!unresolvedSeen.has(name.toLowerCase())) {
-          unresolvedSeen.add(name.toLowerCase());
+        projects.push(key);
+        if (isObject(pkg.dependencies)) for (const d in pkg.dependencies) projectNamed.add(keyOf(section, d));
+        // A project is listed once, however many frameworks it is in.
+        if (!projectsListed.has(name.toLowerCase())) {
+          projectsListed.add(name.toLowerCase());
           addUnresolved(out, {
             input: name.slice(0, MAX_INPUT),
-            location,
+            location: locationOf(entry),
             reason: 'a project of the same solution (a ProjectReference), not a nuget.org package',
           });
         }
       } else if (version === undefined) {
-        addUnresolved(out, { input, location, reason: 'an entry with no "resolved" version' });
+        addUnresolved(out, {
+          input: inputOf(entry),
+          location: locationOf(entry),
+          reason: 'an entry with no "resolved" version',
+        });
       } else {
         try {
-          ref = normaliseComponent('nuget', name);
+          entry.ref = normaliseComponent('nuget', name);
         } catch (e) {
           if (!(e instanceof ValidationError)) throw e;
-          addUnresolved(out, { input, location, reason: e.issues[0]?.msg ?? 'not a NuGet package id' });
+          addUnresolved(out, {
+            input: inputOf(entry),
+            location: locationOf(entry),
+            reason: e.issues[0]?.msg ?? 'not a NuGet package id',
+          });
         }
       }
-      graph.addNode({ key, name, ...(version ? { version } : {}), resolvable: ref !== undefined });
+      graph.addNode({ key, name, version, resolvable: entry.ref !== undefined });
       keys.add(key);
       if (pkg.type === 'Direct') graph.addDirect({ key });
-      entries.push({ key, name, section, ...(version ? { version } : {}), ...(ref ? { ref } : {}) });
-      edges.push([key, section, dependsOn]);
+      entries.push(entry);
     }
   }
-  for (const [from, section, names] of edges) {
-    const slash = section.indexOf('/');
-    const framework = slash < 0 ? null : section.slice(0, slash);
-    for (const name of names) {
-      const own = keyOf(section, name);
-      graph.addEdge(from, keys.has(own) || framework === null ? own : keyOf(framework, name));
+  for (const e of entries) {
+    if (!isObject(e.dependencies)) continue;
+    const slash = e.section.indexOf('/');
+    const framework = slash < 0 ? null : e.section.slice(0, slash);
+    for (const name in e.dependencies) {
+      const own = keyOf(e.section, name);
+      graph.addEdge(e.key, keys.has(own) || framework === null ? own : keyOf(framework, name));
     }
   }
-  for (const p of projects) if (!projectNamed.has(p.key)) graph.addDirect({ key: p.key });
+  for (const key of projects) if (!projectNamed.has(key)) graph.addDirect({ key });
 
   const places = graph.places();
   const references: ComponentReference[] = [];
-  for (const e of entries) {
-    if (!e.ref) continue;
-    references.push({
-      ref: e.ref,
-      input: `${e.name} ${e.version}`.slice(0, MAX_INPUT),
-      location: `dependencies["${e.section}"]["${e.name}"]`.slice(0, MAX_INPUT),
-      tree: places.get(e.key) ?? {},
-    });
-  }
+  for (const e of entries)
+    if (e.ref)
+      references.push({ ref: e.ref, input: inputOf(e), location: locationOf(e), tree: places.get(e.key) ?? {} });
   return { format: 'nuget-lock', references, ...out };
 }
