@@ -15,6 +15,14 @@ import { parseCargoLock } from '../parsers/cargo-lock/parse.js';
 import { looksCargoToml } from '../parsers/cargo-toml/detect.js';
 import { parseCargoToml } from '../parsers/cargo-toml/parse.js';
 import { looksComposerJson } from '../parsers/composer-json/detect.js';
+import { looksComposerLock } from '../parsers/composer-lock/detect.js';
+import { parseComposerLock } from '../parsers/composer-lock/parse.js';
+import { looksGoSum } from '../parsers/go-sum/detect.js';
+import { parseGoSum } from '../parsers/go-sum/parse.js';
+import { looksGradleLockfile } from '../parsers/gradle-lockfile/detect.js';
+import { parseGradleLockfile } from '../parsers/gradle-lockfile/parse.js';
+import { looksNugetLock } from '../parsers/nuget-lock/detect.js';
+import { parseNugetLock } from '../parsers/nuget-lock/parse.js';
 import { parseComposerJson } from '../parsers/composer-json/parse.js';
 import { looksNugetProject } from '../parsers/nuget-project/detect.js';
 import { parseNugetProject } from '../parsers/nuget-project/parse.js';
@@ -57,6 +65,10 @@ interface Format {
 const MANIFESTS: Record<ManifestFormat, Format> = {
   // Before package.json: a Pipfile.lock's sources have a "name" and its entries a "version".
   'pipfile-lock': { parse: parsePipfileLock, looks: looksPipfileLock },
+  // Before composer.json: a composer.lock holds each package's vendor/name requirements too.
+  'composer-lock': { parse: (text) => parseComposerLock(text), looks: looksComposerLock },
+  // Before package.json: a packages.lock.json has per-framework "dependencies" objects.
+  'nuget-lock': { parse: parseNugetLock, looks: looksNugetLock },
   // Before package.json: both are JSON objects, and only composer.json names vendor/name requirements.
   'composer-json': { parse: parseComposerJson, looks: looksComposerJson },
   // Before package.json: a package-lock.json has its name and version, and bun.lock its workspaces' dependencies.
@@ -70,6 +82,8 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
   dockerfile: { parse: parseDockerfile, looks: looksDockerfile },
   // Before requirements: `module x` would not pass for a requirement, but a go.mod's require lines might.
   'go-mod': { parse: parseGoMod, looks: looksGoMod },
+  'go-sum': { parse: parseGoSum, looks: looksGoSum },
+  'gradle-lockfile': { parse: parseGradleLockfile, looks: looksGradleLockfile },
   pom: { parse: parsePom, looks: looksPom },
   'nuget-project': { parse: parseNugetProject, looks: looksNugetProject },
   // The TOML lockfiles before Cargo.toml; each looks for its own marks (a Cargo.lock's string
@@ -98,6 +112,15 @@ export function formatOfFilename(filename: string): ManifestFormat | null {
   if (base === 'pnpm-lock.yaml') return 'pnpm-lock';
   if (base === 'bun.lock') return 'bun-lock';
   if (base === 'go.mod') return 'go-mod';
+  if (base === 'go.sum') return 'go-sum';
+  if (base === 'composer.lock') return 'composer-lock';
+  if (base === 'packages.lock.json') return 'nuget-lock';
+  // gradle.lockfile, settings-gradle.lockfile, buildscript-gradle.lockfile; Gradle 4.8–5's gradle/dependency-locks/<configuration>.lockfile.
+  if (
+    base.endsWith('gradle.lockfile') ||
+    (base.endsWith('.lockfile') && /(?:^|[\\/])dependency-locks[\\/][^\\/]+$/i.test(filename))
+  )
+    return 'gradle-lockfile';
   if (base === 'pom.xml' || base.endsWith('.pom')) return 'pom';
   if (base === 'composer.json') return 'composer-json';
   if (base === 'cargo.toml') return 'cargo-toml';

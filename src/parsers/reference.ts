@@ -70,6 +70,10 @@ export const MANIFEST_FORMATS = [
   'yarn-lock',
   'pnpm-lock',
   'bun-lock',
+  'go-sum',
+  'composer-lock',
+  'nuget-lock',
+  'gradle-lockfile',
 ] as const;
 export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
 export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];

@@ -1,6 +1,9 @@
 import type { AdversarialInput } from './adversarial-inputs.js';
 
 /**
+import type { AdversarialInput } from './adversarial-inputs.js';
+
+/**
  * Hostile shapes for the lockfiles (Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock),
  * each a function of a size in bytes: dependency chains as long as fit (a path 10^4–10^5 deep),
  * one package naming another again and again, cycles, a fan of extras, very long names and lines,

@@ -6,6 +6,7 @@
  */
 import { JS_LOCKFILE_INPUTS } from './adversarial-inputs-js-lockfiles.js';
 import { LOCKFILE_INPUTS } from './adversarial-inputs-lockfiles.js';
+import { MORE_LOCKFILE_INPUTS } from './adversarial-inputs-more-lockfiles.js';
 import { TEXT_INPUTS } from './adversarial-inputs-text.js';
 import { XML_INPUTS } from './adversarial-inputs-xml.js';
 
@@ -351,4 +352,5 @@ export const ADVERSARIAL_INPUTS: AdversarialInput[] = [
   ...TEXT_INPUTS,
   ...LOCKFILE_INPUTS,
   ...JS_LOCKFILE_INPUTS,
+  ...MORE_LOCKFILE_INPUTS,
 ];

@@ -34,6 +34,9 @@ describe('go.mod', () => {
       ['gopkg.in/yaml.v3', 'line 11'],
     ]);
     expect(r.references.every((x) => x.ref.kind === 'golang')).toBe(true);
+    // `// indirect` marks a module only other modules need.
+    expect(r.references.map((x) => x.tree?.scope)).toEqual(['direct', 'direct', 'transitive', 'direct']);
+    expect(r.references[0]?.tree?.via).toEqual([]);
     expect(r.unresolved.map((u) => [u.input, u.location])).toEqual([
       ['nodomain v1.0.0', 'line 13'],
       ['github.com/acme/broken', 'line 14'],
