@@ -16,7 +16,8 @@ describe('lockfiles are known by their file name, and by their content when unna
     ['poetry.lock', 'poetry-lock'],
     ['backend/uv.lock', 'uv-lock'],
     ['Pipfile.lock', 'pipfile-lock'],
-    ['yarn.lock', null],
+    ['yarn.lock', 'yarn-lock'],
+    ['README.lock', null],
   ])('%s → %s', (filename, format) => {
     expect(formatOfFilename(filename)).toBe(format);
   });
