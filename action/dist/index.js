@@ -118,7 +118,7 @@ var require_objects = __commonJS({
   "node_modules/packageurl-js/src/objects.js"(exports2, module) {
     "use strict";
     var { LOOP_SENTINEL } = require_constants();
-    function isObject3(value) {
+    function isObject9(value) {
       return value !== null && typeof value === "object";
     }
     function recursiveFreeze(value_) {
@@ -156,7 +156,7 @@ var require_objects = __commonJS({
       return value_;
     }
     module.exports = {
-      isObject: isObject3,
+      isObject: isObject9,
       recursiveFreeze
     };
   }
@@ -275,7 +275,7 @@ var require_encode = __commonJS({
       REUSED_SEARCH_PARAMS_KEY,
       REUSED_SEARCH_PARAMS_OFFSET
     } = require_constants();
-    var { isObject: isObject3 } = require_objects();
+    var { isObject: isObject9 } = require_objects();
     var { isNonEmptyString } = require_strings();
     var { encodeURIComponent: encodeURIComponent2 } = globalThis;
     function encodeNamespace(namespace) {
@@ -291,7 +291,7 @@ var require_encode = __commonJS({
       return "";
     }
     function encodeQualifiers(qualifiers) {
-      if (isObject3(qualifiers)) {
+      if (isObject9(qualifiers)) {
         const qualifiersKeys = Object.keys(qualifiers).sort();
         const searchParams = new URLSearchParams();
         for (let i = 0, { length } = qualifiersKeys; i < length; i += 1) {
@@ -357,7 +357,7 @@ var require_helpers = __commonJS({
 var require_normalize = __commonJS({
   "node_modules/packageurl-js/src/normalize.js"(exports2, module) {
     "use strict";
-    var { isObject: isObject3 } = require_objects();
+    var { isObject: isObject9 } = require_objects();
     var { isBlank } = require_strings();
     function normalizeName(rawName) {
       return typeof rawName === "string" ? rawName.trim() : void 0;
@@ -417,7 +417,7 @@ var require_normalize = __commonJS({
       return typeof rawVersion === "string" ? rawVersion.trim() : void 0;
     }
     function qualifiersToEntries(rawQualifiers) {
-      if (isObject3(rawQualifiers)) {
+      if (isObject9(rawQualifiers)) {
         return rawQualifiers instanceof URLSearchParams ? rawQualifiers.entries() : Object.entries(rawQualifiers);
       }
       return typeof rawQualifiers === "string" ? new URLSearchParams(rawQualifiers).entries() : Object.entries({});
@@ -978,7 +978,7 @@ var require_package_url = __commonJS({
   "node_modules/packageurl-js/src/package-url.js"(exports2, module) {
     "use strict";
     var { decodePurlComponent } = require_decode();
-    var { isObject: isObject3, recursiveFreeze } = require_objects();
+    var { isObject: isObject9, recursiveFreeze } = require_objects();
     var { isBlank, isNonEmptyString, trimLeadingSlashes } = require_strings();
     var { PurlComponent } = require_purl_component();
     var { PurlQualifierNames } = require_purl_qualifier_names();
@@ -997,7 +997,7 @@ var require_package_url = __commonJS({
         PurlComponent.name.validate(name, true);
         const version = isNonEmptyString(rawVersion) ? PurlComponent.version.normalize(rawVersion) : rawVersion;
         PurlComponent.version.validate(version, true);
-        const qualifiers = typeof rawQualifiers === "string" || isObject3(rawQualifiers) ? PurlComponent.qualifiers.normalize(rawQualifiers) : rawQualifiers;
+        const qualifiers = typeof rawQualifiers === "string" || isObject9(rawQualifiers) ? PurlComponent.qualifiers.normalize(rawQualifiers) : rawQualifiers;
         PurlComponent.qualifiers.validate(qualifiers, true);
         const subpath = isNonEmptyString(rawSubpath) ? PurlComponent.subpath.normalize(rawSubpath) : rawSubpath;
         PurlComponent.subpath.validate(subpath, true);
@@ -2098,8 +2098,8 @@ var init_main = __esm({
       LanguageKind2.YAML = "yaml";
     })(LanguageKind || (LanguageKind = {}));
     (function(TextDocumentItem2) {
-      function create(uri, languageId, version, text3) {
-        return { uri, languageId, version, text: text3 };
+      function create(uri, languageId, version, text4) {
+        return { uri, languageId, version, text: text4 };
       }
       TextDocumentItem2.create = create;
       function is(value) {
@@ -2482,8 +2482,8 @@ var init_main = __esm({
       SemanticTokens2.is = is;
     })(SemanticTokens || (SemanticTokens = {}));
     (function(InlineValueText2) {
-      function create(range, text3) {
-        return { range, text: text3 };
+      function create(range, text4) {
+        return { range, text: text4 };
       }
       InlineValueText2.create = create;
       function is(value) {
@@ -2587,8 +2587,8 @@ var init_main = __esm({
       InlineCompletionTriggerKind2.Automatic = 2;
     })(InlineCompletionTriggerKind || (InlineCompletionTriggerKind = {}));
     (function(SelectedCompletionInfo2) {
-      function create(range, text3) {
-        return { range, text: text3 };
+      function create(range, text4) {
+        return { range, text: text4 };
       }
       SelectedCompletionInfo2.create = create;
     })(SelectedCompletionInfo || (SelectedCompletionInfo = {}));
@@ -2617,7 +2617,7 @@ var init_main = __esm({
       }
       TextDocument3.is = is;
       function applyEdits(document, edits) {
-        let text3 = document.getText();
+        let text4 = document.getText();
         const sortedEdits = mergeSort2(edits, (a, b) => {
           const diff = a.range.start.line - b.range.start.line;
           if (diff === 0) {
@@ -2625,19 +2625,19 @@ var init_main = __esm({
           }
           return diff;
         });
-        let lastModifiedOffset = text3.length;
+        let lastModifiedOffset = text4.length;
         for (let i = sortedEdits.length - 1; i >= 0; i--) {
           const e = sortedEdits[i];
           const startOffset = document.offsetAt(e.range.start);
           const endOffset = document.offsetAt(e.range.end);
           if (endOffset <= lastModifiedOffset) {
-            text3 = text3.substring(0, startOffset) + e.newText + text3.substring(endOffset, text3.length);
+            text4 = text4.substring(0, startOffset) + e.newText + text4.substring(endOffset, text4.length);
           } else {
             throw new Error("Overlapping edit");
           }
           lastModifiedOffset = startOffset;
         }
-        return text3;
+        return text4;
       }
       TextDocument3.applyEdits = applyEdits;
       function mergeSort2(data, compare) {
@@ -2702,21 +2702,21 @@ var init_main = __esm({
       getLineOffsets() {
         if (this._lineOffsets === void 0) {
           const lineOffsets = [];
-          const text3 = this._content;
+          const text4 = this._content;
           let isLineStart = true;
-          for (let i = 0; i < text3.length; i++) {
+          for (let i = 0; i < text4.length; i++) {
             if (isLineStart) {
               lineOffsets.push(i);
               isLineStart = false;
             }
-            const ch = text3.charAt(i);
+            const ch = text4.charAt(i);
             isLineStart = ch === "\r" || ch === "\n";
-            if (ch === "\r" && i + 1 < text3.length && text3.charAt(i + 1) === "\n") {
+            if (ch === "\r" && i + 1 < text4.length && text4.charAt(i + 1) === "\n") {
               i++;
             }
           }
-          if (isLineStart && text3.length > 0) {
-            lineOffsets.push(text3.length);
+          if (isLineStart && text4.length > 0) {
+            lineOffsets.push(text4.length);
           }
           this._lineOffsets = lineOffsets;
         }
@@ -3021,12 +3021,12 @@ function mergeSort(data, compare) {
   }
   return data;
 }
-function computeLineOffsets(text3, isAtLineStart, textOffset = 0) {
+function computeLineOffsets(text4, isAtLineStart, textOffset = 0) {
   const result2 = isAtLineStart ? [textOffset] : [];
-  for (let i = 0; i < text3.length; i++) {
-    const ch = text3.charCodeAt(i);
+  for (let i = 0; i < text4.length; i++) {
+    const ch = text4.charCodeAt(i);
     if (isEOL(ch)) {
-      if (ch === 13 && i + 1 < text3.length && text3.charCodeAt(i + 1) === 10) {
+      if (ch === 13 && i + 1 < text4.length && text4.charCodeAt(i + 1) === 10) {
         i++;
       }
       result2.push(textOffset + i + 1);
@@ -3222,7 +3222,7 @@ var init_main2 = __esm({
       }
       TextDocument3.update = update;
       function applyEdits(document, edits) {
-        const text3 = document.getText();
+        const text4 = document.getText();
         const sortedEdits = mergeSort(edits.map(getWellformedEdit), (a, b) => {
           const diff = a.range.start.line - b.range.start.line;
           if (diff === 0) {
@@ -3237,14 +3237,14 @@ var init_main2 = __esm({
           if (startOffset < lastModifiedOffset) {
             throw new Error("Overlapping edit");
           } else if (startOffset > lastModifiedOffset) {
-            spans.push(text3.substring(lastModifiedOffset, startOffset));
+            spans.push(text4.substring(lastModifiedOffset, startOffset));
           }
           if (e.newText.length) {
             spans.push(e.newText);
           }
           lastModifiedOffset = document.offsetAt(e.range.end);
         }
-        spans.push(text3.substr(lastModifiedOffset));
+        spans.push(text4.substr(lastModifiedOffset));
         return spans.join("");
       }
       TextDocument3.applyEdits = applyEdits;
@@ -4259,18 +4259,18 @@ var require_instruction = __commonJS({
         return heredocs;
       }
       getDelimiterRange(startArg, name, candidateRange) {
-        const text3 = this.document.getText(candidateRange);
+        const text4 = this.document.getText(candidateRange);
         if (startArg.getValue().startsWith("<<-")) {
           let index = 0;
-          while (text3.charAt(index) === "	") {
+          while (text4.charAt(index) === "	") {
             index++;
           }
-          if (text3.substring(index) === name) {
+          if (text4.substring(index) === name) {
             return vscode_languageserver_types_1.Range.create(vscode_languageserver_types_1.Position.create(candidateRange.start.line, index), candidateRange.end);
           }
           return null;
         }
-        return text3 === name ? candidateRange : null;
+        return text4 === name ? candidateRange : null;
       }
     };
     exports2.Instruction = Instruction;
@@ -5056,11 +5056,11 @@ var require_propertyInstruction = __commonJS({
               ];
             }
           } else if (args[0].getValue().indexOf("=") === -1) {
-            let text3 = this.document.getText();
+            let text4 = this.document.getText();
             let start = args[1].getRange().start;
             let end = args[args.length - 1].getRange().end;
-            text3 = text3.substring(this.document.offsetAt(start), this.document.offsetAt(end));
-            this.properties = [new property_1.Property(this.document, this.escapeChar, args[0], new argument_1.Argument(text3, vscode_languageserver_types_1.Range.create(args[1].getRange().start, args[args.length - 1].getRange().end)))];
+            text4 = text4.substring(this.document.offsetAt(start), this.document.offsetAt(end));
+            this.properties = [new property_1.Property(this.document, this.escapeChar, args[0], new argument_1.Argument(text4, vscode_languageserver_types_1.Range.create(args[1].getRange().start, args[args.length - 1].getRange().end)))];
           } else {
             this.properties = [];
             for (let i = 0; i < args.length; i++) {
@@ -6981,11 +6981,11 @@ var require_main = __commonJS({
     ];
     var DockerfileParser3;
     (function(DockerfileParser4) {
-      function parse3(content) {
+      function parse5(content) {
         let parser = new parser_1.Parser();
         return parser.parse(content);
       }
-      DockerfileParser4.parse = parse3;
+      DockerfileParser4.parse = parse5;
     })(DockerfileParser3 || (exports2.DockerfileParser = DockerfileParser3 = {}));
   }
 });
@@ -8178,8 +8178,8 @@ var require_re = __commonJS({
       [LETTERDASHNUMBER, MAX_SAFE_BUILD_LENGTH]
     ];
     var makeSafeRegex = (value) => {
-      for (const [token, max] of safeRegexReplacements) {
-        value = value.split(`${token}*`).join(`${token}{0,${max}}`).split(`${token}+`).join(`${token}{1,${max}}`);
+      for (const [token2, max] of safeRegexReplacements) {
+        value = value.split(`${token2}*`).join(`${token2}{0,${max}}`).split(`${token2}+`).join(`${token2}{1,${max}}`);
       }
       return value;
     };
@@ -8583,7 +8583,7 @@ var require_parse = __commonJS({
   "node_modules/semver/functions/parse.js"(exports2, module) {
     "use strict";
     var SemVer = require_semver();
-    var parse3 = (version, options, throwErrors = false) => {
+    var parse5 = (version, options, throwErrors = false) => {
       if (version instanceof SemVer) {
         return version;
       }
@@ -8596,7 +8596,7 @@ var require_parse = __commonJS({
         throw er;
       }
     };
-    module.exports = parse3;
+    module.exports = parse5;
   }
 });
 
@@ -8604,9 +8604,9 @@ var require_parse = __commonJS({
 var require_valid = __commonJS({
   "node_modules/semver/functions/valid.js"(exports2, module) {
     "use strict";
-    var parse3 = require_parse();
+    var parse5 = require_parse();
     var valid = (version, options) => {
-      const v = parse3(version, options);
+      const v = parse5(version, options);
       return v ? v.version : null;
     };
     module.exports = valid;
@@ -8617,9 +8617,9 @@ var require_valid = __commonJS({
 var require_clean = __commonJS({
   "node_modules/semver/functions/clean.js"(exports2, module) {
     "use strict";
-    var parse3 = require_parse();
+    var parse5 = require_parse();
     var clean = (version, options) => {
-      const s = parse3(version.trim().replace(/^[=v]+/, ""), options);
+      const s = parse5(version.trim().replace(/^[=v]+/, ""), options);
       return s ? s.version : null;
     };
     module.exports = clean;
@@ -8654,10 +8654,10 @@ var require_inc = __commonJS({
 var require_diff = __commonJS({
   "node_modules/semver/functions/diff.js"(exports2, module) {
     "use strict";
-    var parse3 = require_parse();
+    var parse5 = require_parse();
     var diff = (version1, version2) => {
-      const v1 = parse3(version1, null, true);
-      const v2 = parse3(version2, null, true);
+      const v1 = parse5(version1, null, true);
+      const v2 = parse5(version2, null, true);
       const comparison = v1.compare(v2);
       if (comparison === 0) {
         return null;
@@ -8728,9 +8728,9 @@ var require_patch = __commonJS({
 var require_prerelease = __commonJS({
   "node_modules/semver/functions/prerelease.js"(exports2, module) {
     "use strict";
-    var parse3 = require_parse();
+    var parse5 = require_parse();
     var prerelease = (version, options) => {
-      const parsed = parse3(version, options);
+      const parsed = parse5(version, options);
       return parsed && parsed.prerelease.length ? parsed.prerelease : null;
     };
     module.exports = prerelease;
@@ -8916,7 +8916,7 @@ var require_coerce = __commonJS({
   "node_modules/semver/functions/coerce.js"(exports2, module) {
     "use strict";
     var SemVer = require_semver();
-    var parse3 = require_parse();
+    var parse5 = require_parse();
     var { safeRe: re, t } = require_re();
     var coerce = (version, options) => {
       if (version instanceof SemVer) {
@@ -8951,7 +8951,7 @@ var require_coerce = __commonJS({
       const patch = match[4] || "0";
       const prerelease = options.includePrerelease && match[5] ? `-${match[5]}` : "";
       const build = options.includePrerelease && match[6] ? `+${match[6]}` : "";
-      return parse3(`${major}.${minor}.${patch}${prerelease}${build}`, options);
+      return parse5(`${major}.${minor}.${patch}${prerelease}${build}`, options);
     };
     module.exports = coerce;
   }
@@ -8961,7 +8961,7 @@ var require_coerce = __commonJS({
 var require_truncate = __commonJS({
   "node_modules/semver/functions/truncate.js"(exports2, module) {
     "use strict";
-    var parse3 = require_parse();
+    var parse5 = require_parse();
     var constants = require_constants2();
     var SemVer = require_semver();
     var truncate = (version, truncation, options) => {
@@ -8973,7 +8973,7 @@ var require_truncate = __commonJS({
     };
     var cloneInputVersion = (version, options) => {
       const versionStringToParse = version instanceof SemVer ? version.version : version;
-      return parse3(versionStringToParse, options);
+      return parse5(versionStringToParse, options);
     };
     var doTruncation = (version, truncation) => {
       if (isPrerelease(truncation)) {
@@ -10208,7 +10208,7 @@ var require_semver2 = __commonJS({
     var constants = require_constants2();
     var SemVer = require_semver();
     var identifiers = require_identifiers();
-    var parse3 = require_parse();
+    var parse5 = require_parse();
     var valid = require_valid();
     var clean = require_clean();
     var inc = require_inc();
@@ -10247,7 +10247,7 @@ var require_semver2 = __commonJS({
     var simplifyRange = require_simplify();
     var subset = require_subset();
     module.exports = {
-      parse: parse3,
+      parse: parse5,
       valid,
       clean,
       inc,
@@ -10579,16 +10579,16 @@ var require_npa = __commonJS({
     var isWindowsFile = /^(?:[.]|~[/]|[/\\]|[a-zA-Z]:)/;
     var isPosixFile = /^(?:[.]|~[/]|[/]|[a-zA-Z]:)/;
     var defaultRegistry = "https://registry.npmjs.org";
-    function npa2(arg, where2) {
+    function npa3(arg, where2) {
       let name;
       let spec;
       if (typeof arg === "object") {
         if (arg instanceof Result && (!where2 || where2 === arg.where)) {
           return arg;
         } else if (arg.name && arg.rawSpec) {
-          return npa2.resolve(arg.name, arg.rawSpec, where2 || arg.where);
+          return npa3.resolve(arg.name, arg.rawSpec, where2 || arg.where);
         } else {
-          return npa2(arg.raw, where2 || arg.where);
+          return npa3(arg.raw, where2 || arg.where);
         }
       }
       const nameEndsAt = arg.indexOf("@", 1);
@@ -10664,7 +10664,7 @@ var require_npa = __commonJS({
       }
     }
     function toPurl(arg, reg = defaultRegistry) {
-      const res = npa2(arg);
+      const res = npa3(arg);
       if (res.type !== "version") {
         throw invalidPurlType(res.type, res.raw);
       }
@@ -10911,7 +10911,7 @@ var require_npa = __commonJS({
       return res;
     }
     function fromAlias(res, where2) {
-      const subSpec = npa2(res.rawSpec.substr(4), where2);
+      const subSpec = npa3(res.rawSpec.substr(4), where2);
       if (subSpec.type === "alias") {
         throw new Error("nested aliases not supported");
       }
@@ -10947,7 +10947,7 @@ var require_npa = __commonJS({
       }
       return res;
     }
-    module.exports = npa2;
+    module.exports = npa3;
     module.exports.resolve = resolve4;
     module.exports.toPurl = toPurl;
     module.exports.Result = Result;
@@ -11921,14 +11921,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text3, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text4, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text3;
+        return text4;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text3.length <= endStep)
-        return text3;
+      if (text4.length <= endStep)
+        return text4;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -11938,21 +11938,21 @@ var require_foldFlowLines = __commonJS({
         else
           end = lineWidth - indentAtStart;
       }
-      let split = void 0;
+      let split2 = void 0;
       let prev = void 0;
       let overflow = false;
       let i = -1;
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text3, i, indent.length);
+        i = consumeMoreIndentedLines(text4, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text3[i += 1]; ) {
+      for (let ch; ch = text4[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text3[i + 1]) {
+          switch (text4[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -11969,33 +11969,33 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text3, i, indent.length);
+            i = consumeMoreIndentedLines(text4, i, indent.length);
           end = i + indent.length + endStep;
-          split = void 0;
+          split2 = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text3[i + 1];
+            const next = text4[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
-              split = i;
+              split2 = i;
           }
           if (i >= end) {
-            if (split) {
-              folds.push(split);
-              end = split + endStep;
-              split = void 0;
+            if (split2) {
+              folds.push(split2);
+              end = split2 + endStep;
+              split2 = void 0;
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text3[i += 1];
+                ch = text4[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text3;
+                return text4;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
-              split = void 0;
+              split2 = void 0;
             } else {
               overflow = true;
             }
@@ -12006,39 +12006,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text3;
+        return text4;
       if (onFold)
         onFold();
-      let res = text3.slice(0, folds[0]);
+      let res = text4.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text3.length;
+        const end2 = folds[i2 + 1] || text4.length;
         if (fold === 0)
           res = `
-${indent}${text3.slice(0, end2)}`;
+${indent}${text4.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text3[fold]}\\`;
+            res += `${text4[fold]}\\`;
           res += `
-${indent}${text3.slice(fold + 1, end2)}`;
+${indent}${text4.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text3, i, indent) {
+    function consumeMoreIndentedLines(text4, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text3[start];
+      let ch = text4[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text3[++i];
+          ch = text4[++i];
         } else {
           do {
-            ch = text3[++i];
+            ch = text4[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text3[start];
+          ch = text4[start];
         }
       }
       return end;
@@ -14707,29 +14707,29 @@ var require_resolve_props = __commonJS({
       let comma = null;
       let found = null;
       let start = null;
-      for (const token of tokens) {
+      for (const token2 of tokens) {
         if (reqSpace) {
-          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
-            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+          if (token2.type !== "space" && token2.type !== "newline" && token2.type !== "comma")
+            onError(token2.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
           reqSpace = false;
         }
         if (tab) {
-          if (atNewline && token.type !== "comment" && token.type !== "newline") {
+          if (atNewline && token2.type !== "comment" && token2.type !== "newline") {
             onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
           }
           tab = null;
         }
-        switch (token.type) {
+        switch (token2.type) {
           case "space":
-            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
-              tab = token;
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token2.source.includes("	")) {
+              tab = token2;
             }
             hasSpace = true;
             break;
           case "comment": {
             if (!hasSpace)
-              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-            const cb = token.source.substring(1) || " ";
+              onError(token2, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+            const cb = token2.source.substring(1) || " ";
             if (!comment)
               comment = cb;
             else
@@ -14741,33 +14741,33 @@ var require_resolve_props = __commonJS({
           case "newline":
             if (atNewline) {
               if (comment)
-                comment += token.source;
+                comment += token2.source;
               else if (!found || indicator !== "seq-item-ind")
                 spaceBefore = true;
             } else
-              commentSep += token.source;
+              commentSep += token2.source;
             atNewline = true;
             hasNewline = true;
             if (anchor || tag)
-              newlineAfterProp = token;
+              newlineAfterProp = token2;
             hasSpace = true;
             break;
           case "anchor":
             if (anchor)
-              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
-            if (token.source.endsWith(":"))
-              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
-            anchor = token;
-            start ?? (start = token.offset);
+              onError(token2, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+            if (token2.source.endsWith(":"))
+              onError(token2.offset + token2.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+            anchor = token2;
+            start ?? (start = token2.offset);
             atNewline = false;
             hasSpace = false;
             reqSpace = true;
             break;
           case "tag": {
             if (tag)
-              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
-            tag = token;
-            start ?? (start = token.offset);
+              onError(token2, "MULTIPLE_TAGS", "A node can have at most one tag");
+            tag = token2;
+            start ?? (start = token2.offset);
             atNewline = false;
             hasSpace = false;
             reqSpace = true;
@@ -14775,25 +14775,25 @@ var require_resolve_props = __commonJS({
           }
           case indicator:
             if (anchor || tag)
-              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
+              onError(token2, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token2.source} indicator`);
             if (found)
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
-            found = token;
+              onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${token2.source} in ${flow ?? "collection"}`);
+            found = token2;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
           case "comma":
             if (flow) {
               if (comma)
-                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
-              comma = token;
+                onError(token2, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
+              comma = token2;
               atNewline = false;
               hasSpace = false;
               break;
             }
           // else fallthrough
           default:
-            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
+            onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${token2.type} token`);
             atNewline = false;
             hasSpace = false;
         }
@@ -15066,15 +15066,15 @@ var require_resolve_end = __commonJS({
       if (end) {
         let hasSpace = false;
         let sep2 = "";
-        for (const token of end) {
-          const { source, type } = token;
+        for (const token2 of end) {
+          const { source, type } = token2;
           switch (type) {
             case "space":
               hasSpace = true;
               break;
             case "comment": {
               if (reqSpace && !hasSpace)
-                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+                onError(token2, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
               const cb = source.substring(1) || " ";
               if (!comment)
                 comment = cb;
@@ -15089,7 +15089,7 @@ var require_resolve_end = __commonJS({
               hasSpace = true;
               break;
             default:
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+              onError(token2, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
           }
           offset += source.length;
         }
@@ -15113,7 +15113,7 @@ var require_resolve_flow_collection = __commonJS({
     var utilContainsNewline = require_util_contains_newline();
     var utilMapIncludes = require_util_map_includes();
     var blockMsg = "Block collections are not allowed within flow collections";
-    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
+    var isBlock = (token2) => token2 && (token2.type === "block-map" || token2.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
       const isMap3 = fc.start.source === "{";
       const fcName = isMap3 ? "flow map" : "flow sequence";
@@ -15305,8 +15305,8 @@ var require_compose_collection = __commonJS({
     var resolveBlockMap = require_resolve_block_map();
     var resolveBlockSeq = require_resolve_block_seq();
     var resolveFlowCollection = require_resolve_flow_collection();
-    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
-      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+    function resolveCollection(CN, ctx, token2, onError, tagName, tag) {
+      const coll = token2.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token2, onError, tag) : token2.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token2, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token2, onError, tag);
       const Coll = coll.constructor;
       if (tagName === "!" || tagName === Coll.tagName) {
         coll.tag = Coll.tagName;
@@ -15316,10 +15316,10 @@ var require_compose_collection = __commonJS({
         coll.tag = tagName;
       return coll;
     }
-    function composeCollection(CN, ctx, token, props, onError) {
+    function composeCollection(CN, ctx, token2, props, onError) {
       const tagToken = props.tag;
       const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
-      if (token.type === "block-seq") {
+      if (token2.type === "block-seq") {
         const { anchor, newlineAfterProp: nl } = props;
         const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
         if (lastProp && (!nl || nl.offset < lastProp.offset)) {
@@ -15327,9 +15327,9 @@ var require_compose_collection = __commonJS({
           onError(lastProp, "MISSING_CHAR", message2);
         }
       }
-      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
+      const expType = token2.type === "block-map" ? "map" : token2.type === "block-seq" ? "seq" : token2.start.source === "{" ? "map" : "seq";
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
-        return resolveCollection(CN, ctx, token, onError, tagName);
+        return resolveCollection(CN, ctx, token2, onError, tagName);
       }
       let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
       if (!tag) {
@@ -15343,10 +15343,10 @@ var require_compose_collection = __commonJS({
           } else {
             onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
           }
-          return resolveCollection(CN, ctx, token, onError, tagName);
+          return resolveCollection(CN, ctx, token2, onError, tagName);
         }
       }
-      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+      const coll = resolveCollection(CN, ctx, token2, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
       const node2 = identity.isNode(res) ? res : new Scalar.Scalar(res);
       node2.range = coll.range;
@@ -15496,31 +15496,31 @@ var require_resolve_block_scalar = __commonJS({
       let comment = "";
       let length = source.length;
       for (let i = 1; i < props.length; ++i) {
-        const token = props[i];
-        switch (token.type) {
+        const token2 = props[i];
+        switch (token2.type) {
           case "space":
             hasSpace = true;
           // fallthrough
           case "newline":
-            length += token.source.length;
+            length += token2.source.length;
             break;
           case "comment":
             if (strict && !hasSpace) {
               const message2 = "Comments must be separated from other tokens by white space characters";
-              onError(token, "MISSING_CHAR", message2);
+              onError(token2, "MISSING_CHAR", message2);
             }
-            length += token.source.length;
-            comment = token.source.substring(1);
+            length += token2.source.length;
+            comment = token2.source.substring(1);
             break;
           case "error":
-            onError(token, "UNEXPECTED_TOKEN", token.message);
-            length += token.source.length;
+            onError(token2, "UNEXPECTED_TOKEN", token2.message);
+            length += token2.source.length;
             break;
           /* istanbul ignore next should not happen */
           default: {
-            const message2 = `Unexpected token in block scalar header: ${token.type}`;
-            onError(token, "UNEXPECTED_TOKEN", message2);
-            const ts = token.source;
+            const message2 = `Unexpected token in block scalar header: ${token2.type}`;
+            onError(token2, "UNEXPECTED_TOKEN", message2);
+            const ts = token2.source;
             if (ts && typeof ts === "string")
               length += ts.length;
           }
@@ -15529,13 +15529,13 @@ var require_resolve_block_scalar = __commonJS({
       return { mode, indent, chomp, comment, length };
     }
     function splitLines(source) {
-      const split = source.split(/\n( *)/);
-      const first = split[0];
+      const split2 = source.split(/\n( *)/);
+      const first = split2[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
       const lines = [line0];
-      for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
+      for (let i = 1; i < split2.length; i += 2)
+        lines.push([split2[i], split2[i + 1]]);
       return lines;
     }
     exports2.resolveBlockScalar = resolveBlockScalar;
@@ -15771,25 +15771,25 @@ var require_compose_scalar = __commonJS({
     var Scalar = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
-    function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+    function composeScalar(ctx, token2, tagToken, onError) {
+      const { value, type, comment, range } = token2.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token2, onError) : resolveFlowScalar.resolveFlowScalar(token2, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
         tag = ctx.schema[identity.SCALAR];
       } else if (tagName)
         tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
-      else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token, onError);
+      else if (token2.type === "scalar")
+        tag = findScalarTagByTest(ctx, value, token2, onError);
       else
         tag = ctx.schema[identity.SCALAR];
       let scalar;
       try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        const res = tag.resolve(value, (msg) => onError(tagToken ?? token2, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error) {
         const msg = error instanceof Error ? error.message : String(error);
-        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
+        onError(tagToken ?? token2, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
       scalar.range = range;
@@ -15827,7 +15827,7 @@ var require_compose_scalar = __commonJS({
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
       return schema[identity.SCALAR];
     }
-    function findScalarTagByTest({ atKey, directives: directives2, schema }, value, token, onError) {
+    function findScalarTagByTest({ atKey, directives: directives2, schema }, value, token2, onError) {
       const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
       if (schema.compat) {
         const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
@@ -15835,7 +15835,7 @@ var require_compose_scalar = __commonJS({
           const ts = directives2.tagString(tag.tag);
           const cs = directives2.tagString(compat.tag);
           const msg = `Value may be parsed as either ${ts} or ${cs}`;
-          onError(token, "TAG_RESOLVE_FAILED", msg, true);
+          onError(token2, "TAG_RESOLVE_FAILED", msg, true);
         }
       }
       return tag;
@@ -15885,22 +15885,22 @@ var require_compose_node = __commonJS({
     var resolveEnd = require_resolve_end();
     var utilEmptyScalarPosition = require_util_empty_scalar_position();
     var CN = { composeNode, composeEmptyNode };
-    function composeNode(ctx, token, props, onError) {
+    function composeNode(ctx, token2, props, onError) {
       const atKey = ctx.atKey;
       const { spaceBefore, comment, anchor, tag } = props;
       let node2;
       let isSrcToken = true;
-      switch (token.type) {
+      switch (token2.type) {
         case "alias":
-          node2 = composeAlias(ctx, token, onError);
+          node2 = composeAlias(ctx, token2, onError);
           if (anchor || tag)
-            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
+            onError(token2, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          node2 = composeScalar.composeScalar(ctx, token2, tag, onError);
           if (anchor)
             node2.anchor = anchor.source.substring(1);
           break;
@@ -15908,47 +15908,47 @@ var require_compose_node = __commonJS({
         case "block-seq":
         case "flow-collection":
           try {
-            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            node2 = composeCollection.composeCollection(CN, ctx, token2, props, onError);
             if (anchor)
               node2.anchor = anchor.source.substring(1);
           } catch (error) {
             const message2 = error instanceof Error ? error.message : String(error);
-            onError(token, "RESOURCE_EXHAUSTION", message2);
+            onError(token2, "RESOURCE_EXHAUSTION", message2);
           }
           break;
         default: {
-          const message2 = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
-          onError(token, "UNEXPECTED_TOKEN", message2);
+          const message2 = token2.type === "error" ? token2.message : `Unsupported token (type: ${token2.type})`;
+          onError(token2, "UNEXPECTED_TOKEN", message2);
           isSrcToken = false;
         }
       }
-      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      node2 ?? (node2 = composeEmptyNode(ctx, token2.offset, void 0, null, props, onError));
       if (anchor && node2.anchor === "")
         onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
       if (atKey && ctx.options.stringKeys && (!identity.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
-        onError(tag ?? token, "NON_STRING_KEY", msg);
+        onError(tag ?? token2, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
         node2.spaceBefore = true;
       if (comment) {
-        if (token.type === "scalar" && token.source === "")
+        if (token2.type === "scalar" && token2.source === "")
           node2.comment = comment;
         else
           node2.commentBefore = comment;
       }
       if (ctx.options.keepSourceTokens && isSrcToken)
-        node2.srcToken = token;
+        node2.srcToken = token2;
       return node2;
     }
     function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
-      const token = {
+      const token2 = {
         type: "scalar",
         offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
         indent: -1,
         source: ""
       };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      const node2 = composeScalar.composeScalar(ctx, token2, tag, onError);
       if (anchor) {
         node2.anchor = anchor.source.substring(1);
         if (node2.anchor === "")
@@ -16139,28 +16139,28 @@ ${cb}` : comment;
        * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
        */
       *compose(tokens, forceDoc = false, endOffset = -1) {
-        for (const token of tokens)
-          yield* this.next(token);
+        for (const token2 of tokens)
+          yield* this.next(token2);
         yield* this.end(forceDoc, endOffset);
       }
       /** Advance the composer by one CST token. */
-      *next(token) {
+      *next(token2) {
         if (node_process.env.LOG_STREAM)
-          console.dir(token, { depth: null });
-        switch (token.type) {
+          console.dir(token2, { depth: null });
+        switch (token2.type) {
           case "directive":
-            this.directives.add(token.source, (offset, message2, warning) => {
-              const pos = getErrorPos(token);
+            this.directives.add(token2.source, (offset, message2, warning) => {
+              const pos = getErrorPos(token2);
               pos[0] += offset;
               this.onError(pos, "BAD_DIRECTIVE", message2, warning);
             });
-            this.prelude.push(token.source);
+            this.prelude.push(token2.source);
             this.atDirectives = true;
             break;
           case "document": {
-            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+            const doc = composeDoc.composeDoc(this.options, this.directives, token2, this.onError);
             if (this.atDirectives && !doc.directives.docStart)
-              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
+              this.onError(token2, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
             this.decorate(doc, false);
             if (this.doc)
               yield this.doc;
@@ -16173,11 +16173,11 @@ ${cb}` : comment;
             break;
           case "comment":
           case "newline":
-            this.prelude.push(token.source);
+            this.prelude.push(token2.source);
             break;
           case "error": {
-            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            const msg = token2.source ? `${token2.message}: ${JSON.stringify(token2.source)}` : token2.message;
+            const error = new errors.YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
               this.errors.push(error);
             else
@@ -16187,11 +16187,11 @@ ${cb}` : comment;
           case "doc-end": {
             if (!this.doc) {
               const msg = "Unexpected doc-end without preceding document";
-              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
+              this.errors.push(new errors.YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", msg));
               break;
             }
             this.doc.directives.docEnd = true;
-            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+            const end = resolveEnd.resolveEnd(token2.end, token2.offset + token2.source.length, this.doc.options.strict, this.onError);
             this.decorate(this.doc, true);
             if (end.comment) {
               const dc = this.doc.comment;
@@ -16202,7 +16202,7 @@ ${end.comment}` : end.comment;
             break;
           }
           default:
-            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
+            this.errors.push(new errors.YAMLParseError(getErrorPos(token2), "UNEXPECTED_TOKEN", `Unsupported token ${token2.type}`));
         }
       }
       /**
@@ -16239,8 +16239,8 @@ var require_cst_scalar = __commonJS({
     var resolveFlowScalar = require_resolve_flow_scalar();
     var errors = require_errors();
     var stringifyString = require_stringifyString();
-    function resolveAsScalar(token, strict = true, onError) {
-      if (token) {
+    function resolveAsScalar(token2, strict = true, onError) {
+      if (token2) {
         const _onError = (pos, code, message2) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
@@ -16248,13 +16248,13 @@ var require_cst_scalar = __commonJS({
           else
             throw new errors.YAMLParseError([offset, offset + 1], code, message2);
         };
-        switch (token.type) {
+        switch (token2.type) {
           case "scalar":
           case "single-quoted-scalar":
           case "double-quoted-scalar":
-            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+            return resolveFlowScalar.resolveFlowScalar(token2, strict, _onError);
           case "block-scalar":
-            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token2, _onError);
         }
       }
       return null;
@@ -16291,13 +16291,13 @@ var require_cst_scalar = __commonJS({
           return { type: "scalar", offset, indent, source, end };
       }
     }
-    function setScalarValue(token, value, context = {}) {
+    function setScalarValue(token2, value, context = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
-      let indent = "indent" in token ? token.indent : null;
+      let indent = "indent" in token2 ? token2.indent : null;
       if (afterKey && typeof indent === "number")
         indent += 2;
       if (!type)
-        switch (token.type) {
+        switch (token2.type) {
           case "single-quoted-scalar":
             type = "QUOTE_SINGLE";
             break;
@@ -16305,7 +16305,7 @@ var require_cst_scalar = __commonJS({
             type = "QUOTE_DOUBLE";
             break;
           case "block-scalar": {
-            const header = token.props[0];
+            const header = token2.props[0];
             if (header.type !== "block-scalar-header")
               throw new Error("Invalid block scalar header");
             type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
@@ -16323,40 +16323,40 @@ var require_cst_scalar = __commonJS({
       switch (source[0]) {
         case "|":
         case ">":
-          setBlockScalarValue(token, source);
+          setBlockScalarValue(token2, source);
           break;
         case '"':
-          setFlowScalarValue(token, source, "double-quoted-scalar");
+          setFlowScalarValue(token2, source, "double-quoted-scalar");
           break;
         case "'":
-          setFlowScalarValue(token, source, "single-quoted-scalar");
+          setFlowScalarValue(token2, source, "single-quoted-scalar");
           break;
         default:
-          setFlowScalarValue(token, source, "scalar");
+          setFlowScalarValue(token2, source, "scalar");
       }
     }
-    function setBlockScalarValue(token, source) {
+    function setBlockScalarValue(token2, source) {
       const he = source.indexOf("\n");
       const head = source.substring(0, he);
       const body = source.substring(he + 1) + "\n";
-      if (token.type === "block-scalar") {
-        const header = token.props[0];
+      if (token2.type === "block-scalar") {
+        const header = token2.props[0];
         if (header.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
         header.source = head;
-        token.source = body;
+        token2.source = body;
       } else {
-        const { offset } = token;
-        const indent = "indent" in token ? token.indent : -1;
+        const { offset } = token2;
+        const indent = "indent" in token2 ? token2.indent : -1;
         const props = [
           { type: "block-scalar-header", offset, indent, source: head }
         ];
-        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
+        if (!addEndtoBlockProps(props, "end" in token2 ? token2.end : void 0))
           props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key of Object.keys(token))
+        for (const key of Object.keys(token2))
           if (key !== "type" && key !== "offset")
-            delete token[key];
-        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+            delete token2[key];
+        Object.assign(token2, { type: "block-scalar", indent, props, source: body });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -16373,40 +16373,40 @@ var require_cst_scalar = __commonJS({
           }
       return false;
     }
-    function setFlowScalarValue(token, source, type) {
-      switch (token.type) {
+    function setFlowScalarValue(token2, source, type) {
+      switch (token2.type) {
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
-          token.type = type;
-          token.source = source;
+          token2.type = type;
+          token2.source = source;
           break;
         case "block-scalar": {
-          const end = token.props.slice(1);
+          const end = token2.props.slice(1);
           let oa = source.length;
-          if (token.props[0].type === "block-scalar-header")
-            oa -= token.props[0].source.length;
+          if (token2.props[0].type === "block-scalar-header")
+            oa -= token2.props[0].source.length;
           for (const tok of end)
             tok.offset += oa;
-          delete token.props;
-          Object.assign(token, { type, source, end });
+          delete token2.props;
+          Object.assign(token2, { type, source, end });
           break;
         }
         case "block-map":
         case "block-seq": {
-          const offset = token.offset + source.length;
-          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
-          delete token.items;
-          Object.assign(token, { type, source, end: [nl] });
+          const offset = token2.offset + source.length;
+          const nl = { type: "newline", offset, indent: token2.indent, source: "\n" };
+          delete token2.items;
+          Object.assign(token2, { type, source, end: [nl] });
           break;
         }
         default: {
-          const indent = "indent" in token ? token.indent : -1;
-          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key of Object.keys(token))
+          const indent = "indent" in token2 ? token2.indent : -1;
+          const end = "end" in token2 && Array.isArray(token2.end) ? token2.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
+          for (const key of Object.keys(token2))
             if (key !== "type" && key !== "offset")
-              delete token[key];
-          Object.assign(token, { type, indent, source, end });
+              delete token2[key];
+          Object.assign(token2, { type, indent, source, end });
         }
       }
     }
@@ -16421,40 +16421,40 @@ var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
-    function stringifyToken(token) {
-      switch (token.type) {
+    function stringifyToken(token2) {
+      switch (token2.type) {
         case "block-scalar": {
           let res = "";
-          for (const tok of token.props)
+          for (const tok of token2.props)
             res += stringifyToken(tok);
-          return res + token.source;
+          return res + token2.source;
         }
         case "block-map":
         case "block-seq": {
           let res = "";
-          for (const item of token.items)
+          for (const item of token2.items)
             res += stringifyItem(item);
           return res;
         }
         case "flow-collection": {
-          let res = token.start.source;
-          for (const item of token.items)
+          let res = token2.start.source;
+          for (const item of token2.items)
             res += stringifyItem(item);
-          for (const st of token.end)
+          for (const st of token2.end)
             res += st.source;
           return res;
         }
         case "document": {
-          let res = stringifyItem(token);
-          if (token.end)
-            for (const st of token.end)
+          let res = stringifyItem(token2);
+          if (token2.end)
+            for (const st of token2.end)
               res += st.source;
           return res;
         }
         default: {
-          let res = token.source;
-          if ("end" in token && token.end)
-            for (const st of token.end)
+          let res = token2.source;
+          if ("end" in token2 && token2.end)
+            for (const st of token2.end)
               res += st.source;
           return res;
         }
@@ -16516,16 +16516,16 @@ var require_cst_visit = __commonJS({
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
-        const token = item[field];
-        if (token && "items" in token) {
-          for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+        const token2 = item[field];
+        if (token2 && "items" in token2) {
+          for (let i = 0; i < token2.items.length; ++i) {
+            const ci = _visit(Object.freeze(path.concat([[field, i]])), token2.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              token.items.splice(i, 1);
+              token2.items.splice(i, 1);
               i -= 1;
             }
           }
@@ -16550,10 +16550,10 @@ var require_cst = __commonJS({
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
-    var isCollection2 = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
-    function prettyToken(token) {
-      switch (token) {
+    var isCollection2 = (token2) => !!token2 && "items" in token2;
+    var isScalar3 = (token2) => !!token2 && (token2.type === "scalar" || token2.type === "single-quoted-scalar" || token2.type === "double-quoted-scalar" || token2.type === "block-scalar");
+    function prettyToken(token2) {
+      switch (token2) {
         case BOM:
           return "<BOM>";
         case DOCUMENT:
@@ -16563,7 +16563,7 @@ var require_cst = __commonJS({
         case SCALAR:
           return "<SCALAR>";
         default:
-          return JSON.stringify(token);
+          return JSON.stringify(token2);
       }
     }
     function tokenType(source) {
@@ -17287,8 +17287,8 @@ var require_parser2 = __commonJS({
       }
       return -1;
     }
-    function isFlowToken(token) {
-      switch (token?.type) {
+    function isFlowToken(token2) {
+      switch (token2?.type) {
         case "alias":
         case "scalar":
         case "single-quoted-scalar":
@@ -17495,38 +17495,38 @@ var require_parser2 = __commonJS({
         return this.stack[this.stack.length - n];
       }
       *pop(error) {
-        const token = error ?? this.stack.pop();
-        if (!token) {
+        const token2 = error ?? this.stack.pop();
+        if (!token2) {
           const message2 = "Tried to pop an empty stack";
           yield { type: "error", offset: this.offset, source: "", message: message2 };
         } else if (this.stack.length === 0) {
-          yield token;
+          yield token2;
         } else {
           const top = this.peek(1);
-          if (token.type === "block-scalar") {
-            token.indent = "indent" in top ? top.indent : 0;
-          } else if (token.type === "flow-collection" && top.type === "document") {
-            token.indent = 0;
+          if (token2.type === "block-scalar") {
+            token2.indent = "indent" in top ? top.indent : 0;
+          } else if (token2.type === "flow-collection" && top.type === "document") {
+            token2.indent = 0;
           }
-          if (token.type === "flow-collection")
-            fixFlowSeqItems(token);
+          if (token2.type === "flow-collection")
+            fixFlowSeqItems(token2);
           switch (top.type) {
             case "document":
-              top.value = token;
+              top.value = token2;
               break;
             case "block-scalar":
-              top.props.push(token);
+              top.props.push(token2);
               break;
             case "block-map": {
               const it = top.items[top.items.length - 1];
               if (it.value) {
-                top.items.push({ start: [], key: token, sep: [] });
+                top.items.push({ start: [], key: token2, sep: [] });
                 this.onKeyLine = true;
                 return;
               } else if (it.sep) {
-                it.value = token;
+                it.value = token2;
               } else {
-                Object.assign(it, { key: token, sep: [] });
+                Object.assign(it, { key: token2, sep: [] });
                 this.onKeyLine = !it.explicitKey;
                 return;
               }
@@ -17535,34 +17535,34 @@ var require_parser2 = __commonJS({
             case "block-seq": {
               const it = top.items[top.items.length - 1];
               if (it.value)
-                top.items.push({ start: [], value: token });
+                top.items.push({ start: [], value: token2 });
               else
-                it.value = token;
+                it.value = token2;
               break;
             }
             case "flow-collection": {
               const it = top.items[top.items.length - 1];
               if (!it || it.value)
-                top.items.push({ start: [], key: token, sep: [] });
+                top.items.push({ start: [], key: token2, sep: [] });
               else if (it.sep)
-                it.value = token;
+                it.value = token2;
               else
-                Object.assign(it, { key: token, sep: [] });
+                Object.assign(it, { key: token2, sep: [] });
               return;
             }
             /* istanbul ignore next should not happen */
             default:
               yield* this.pop();
-              yield* this.pop(token);
+              yield* this.pop(token2);
           }
-          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
-            const last = token.items[token.items.length - 1];
-            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
+          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token2.type === "block-map" || token2.type === "block-seq")) {
+            const last = token2.items[token2.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token2.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token2.indent))) {
               if (top.type === "document")
                 top.end = last.start;
               else
                 top.items.push({ start: last.start });
-              token.items.splice(-1, 1);
+              token2.items.splice(-1, 1);
             }
           }
         }
@@ -18105,7 +18105,7 @@ var require_parser2 = __commonJS({
             yield* this.pop();
         }
       }
-      *lineEnd(token) {
+      *lineEnd(token2) {
         switch (this.type) {
           case "comma":
           case "doc-start":
@@ -18122,10 +18122,10 @@ var require_parser2 = __commonJS({
           case "space":
           case "comment":
           default:
-            if (token.end)
-              token.end.push(this.sourceToken);
+            if (token2.end)
+              token2.end.push(this.sourceToken);
             else
-              token.end = [this.sourceToken];
+              token2.end = [this.sourceToken];
             if (this.type === "newline")
               yield* this.pop();
         }
@@ -18184,7 +18184,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse3(src, reviver, options) {
+    function parse5(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -18225,7 +18225,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports2.parse = parse3;
+    exports2.parse = parse5;
     exports2.parseAllDocuments = parseAllDocuments;
     exports2.parseDocument = parseDocument2;
     exports2.stringify = stringify2;
@@ -18291,7 +18291,7 @@ var require_ignore = __commonJS({
       return Array.isArray(subject) ? subject : [subject];
     }
     var EMPTY = "";
-    var SPACE = " ";
+    var SPACE2 = " ";
     var ESCAPE = "\\";
     var REGEX_TEST_BLANK_LINE = /^\s+$/;
     var REGEX_INVALID_TRAILING_BACKSLASH = /(?:[^\\]|^)\\$/;
@@ -18299,13 +18299,13 @@ var require_ignore = __commonJS({
     var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
     var REGEX_SPLITALL_CRLF = /\r?\n/g;
     var REGEX_TEST_INVALID_PATH = /^\.*\/|^\.+$/;
-    var SLASH = "/";
+    var SLASH2 = "/";
     var TMP_KEY_IGNORE = "node-ignore";
     if (typeof Symbol !== "undefined") {
       TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
     }
     var KEY_IGNORE = TMP_KEY_IGNORE;
-    var define = (object, key, value) => Object.defineProperty(object, key, { value });
+    var define = (object2, key, value) => Object.defineProperty(object2, key, { value });
     var REGEX_REGEXP_RANGE = /([0-z])-([0-z])/g;
     var RETURN_FALSE = () => false;
     var sanitizeRange = (range) => range.replace(
@@ -18331,7 +18331,7 @@ var require_ignore = __commonJS({
         // (a ) -> (a)
         // (a \ ) -> (a  )
         /((?:\\\\)*?)(\\?\s+)$/,
-        (_, m1, m2) => m1 + (m2.indexOf("\\") === 0 ? SPACE : EMPTY)
+        (_, m1, m2) => m1 + (m2.indexOf("\\") === 0 ? SPACE2 : EMPTY)
       ],
       // replace (\ ) with ' '
       // (\ ) -> ' '
@@ -18341,7 +18341,7 @@ var require_ignore = __commonJS({
         /(\\+?)\s/g,
         (_, m1) => {
           const { length } = m1;
-          return m1.slice(0, length - length % 2) + SPACE;
+          return m1.slice(0, length - length % 2) + SPACE2;
         }
       ],
       // Escape metacharacters
@@ -18626,14 +18626,14 @@ var require_ignore = __commonJS({
           return cache[path];
         }
         if (!slices) {
-          slices = path.split(SLASH);
+          slices = path.split(SLASH2);
         }
         slices.pop();
         if (!slices.length) {
           return cache[path] = this._testOne(path, checkUnignored);
         }
         const parent = this._t(
-          slices.join(SLASH) + SLASH,
+          slices.join(SLASH2) + SLASH2,
           cache,
           checkUnignored,
           slices
@@ -18707,7 +18707,20 @@ var MANIFEST_FORMATS = [
   "composer-json",
   "nuget-project",
   "cargo-toml",
-  "gemfile"
+  "gemfile",
+  "cargo-lock",
+  "gemfile-lock",
+  "poetry-lock",
+  "uv-lock",
+  "pipfile-lock",
+  "package-lock",
+  "yarn-lock",
+  "pnpm-lock",
+  "bun-lock",
+  "go-sum",
+  "composer-lock",
+  "nuget-lock",
+  "gradle-lockfile"
 ];
 var MAX_UNRESOLVED_KEPT = 1e3;
 function addUnresolved(acc, entry) {
@@ -18737,25 +18750,25 @@ import { basename, dirname, posix } from "node:path";
 
 // src/parsers/cyclonedx/detect.ts
 var HEAD = 64 * 1024;
-function looksCycloneDx(text3) {
-  const head = text3.slice(0, HEAD).replace(/^\uFEFF/, "").trimStart();
+function looksCycloneDx(text4) {
+  const head = text4.slice(0, HEAD).replace(/^\uFEFF/, "").trimStart();
   if (head.startsWith("{")) return /"bomFormat"\s*:\s*"CycloneDX"/.test(head);
   if (head.startsWith("<")) {
     return cycloneDxNamespace(rootStartTag(head) ?? "") !== null;
   }
   return false;
 }
-function rootStartTag(text3) {
+function rootStartTag(text4) {
   let at2 = 0;
   for (; ; ) {
-    const open = text3.indexOf("<", at2);
+    const open = text4.indexOf("<", at2);
     if (open < 0) return null;
-    const closer = text3.startsWith("<?", open) ? "?>" : text3.startsWith("<!--", open) ? "-->" : text3.startsWith("<!", open) ? ">" : null;
+    const closer = text4.startsWith("<?", open) ? "?>" : text4.startsWith("<!--", open) ? "-->" : text4.startsWith("<!", open) ? ">" : null;
     if (closer === null) {
-      const end2 = text3.indexOf(">", open + 1);
-      return end2 < 0 ? null : text3.slice(open, end2 + 1);
+      const end2 = text4.indexOf(">", open + 1);
+      return end2 < 0 ? null : text4.slice(open, end2 + 1);
     }
-    const end = text3.indexOf(closer, open + 2);
+    const end = text4.indexOf(closer, open + 2);
     if (end < 0) return null;
     at2 = end + closer.length;
   }
@@ -18769,13 +18782,13 @@ function cycloneDxNamespace(rootTag) {
 }
 
 // src/domain/text.ts
-function trimTrailing(text3, char) {
-  let end = text3.length;
-  while (end > 0 && text3[end - 1] === char) end -= 1;
-  return end === text3.length ? text3 : text3.slice(0, end);
+function trimTrailing(text4, char) {
+  let end = text4.length;
+  while (end > 0 && text4[end - 1] === char) end -= 1;
+  return end === text4.length ? text4 : text4.slice(0, end);
 }
-function excerpt(text3, max = 80) {
-  return text3.length <= max ? text3 : `${text3.slice(0, max)}\u2026`;
+function excerpt(text4, max = 80) {
+  return text4.length <= max ? text4 : `${text4.slice(0, max)}\u2026`;
 }
 
 // node_modules/fast-xml-parser/src/util.js
@@ -19077,14 +19090,14 @@ function scanAttributeTokens(attrStr) {
         i = closeIdx + 1;
       }
     }
-    const token = { startIndex: tokenStart };
-    token[1] = leadingWs;
-    token[2] = name;
-    token[3] = equalsGroup;
-    token[4] = quoteChar !== void 0 ? true : void 0;
-    token[5] = quoteChar;
-    token[6] = value;
-    tokens.push(token);
+    const token2 = { startIndex: tokenStart };
+    token2[1] = leadingWs;
+    token2[2] = name;
+    token2[3] = equalsGroup;
+    token2[4] = quoteChar !== void 0 ? true : void 0;
+    token2[5] = quoteChar;
+    token2[6] = value;
+    tokens.push(token2);
   }
   return tokens;
 }
@@ -19489,23 +19502,23 @@ var EntityDecoder = class {
         i++;
         continue;
       }
-      const token = str.slice(i + 1, j);
-      if (token.length === 0) {
+      const token2 = str.slice(i + 1, j);
+      if (token2.length === 0) {
         i++;
         continue;
       }
       let replacement;
       let tier;
-      if (this._removeSet.has(token)) {
+      if (this._removeSet.has(token2)) {
         replacement = "";
         if (tier === void 0) {
           tier = LIMIT_TIER_EXTERNAL;
         }
-      } else if (this._leaveSet.has(token)) {
+      } else if (this._leaveSet.has(token2)) {
         i++;
         continue;
-      } else if (token.charCodeAt(0) === 35) {
-        const ncrResult = this._resolveNCR(token);
+      } else if (token2.charCodeAt(0) === 35) {
+        const ncrResult = this._resolveNCR(token2);
         if (ncrResult === void 0) {
           i++;
           continue;
@@ -19513,7 +19526,7 @@ var EntityDecoder = class {
         replacement = ncrResult;
         tier = LIMIT_TIER_BASE;
       } else {
-        const resolved = this._resolveName(token);
+        const resolved = this._resolveName(token2);
         replacement = resolved?.value;
         tier = resolved?.tier;
       }
@@ -19535,7 +19548,7 @@ var EntityDecoder = class {
           }
         }
         if (limitLength) {
-          const delta = replacement.length - (token.length + 2);
+          const delta = replacement.length - (token2.length + 2);
           if (delta > 0) {
             this._expandedLength += delta;
             if (this._expandedLength > this._maxExpandedLength) {
@@ -19614,7 +19627,7 @@ var EntityDecoder = class {
    *   - undefined                 → 'leave' (caller must skip past '&' only)
    *   - throws Error              → 'throw'
    */
-  _applyNCRAction(action, token, cp) {
+  _applyNCRAction(action, token2, cp) {
     switch (action) {
       case NCR_LEVEL.allow:
         return String.fromCodePoint(cp);
@@ -19625,7 +19638,7 @@ var EntityDecoder = class {
       // signal: keep literal
       case NCR_LEVEL.throw:
         throw new Error(
-          `[EntityDecoder] Prohibited numeric character reference &${token}; (U+${cp.toString(16).toUpperCase().padStart(4, "0")})`
+          `[EntityDecoder] Prohibited numeric character reference &${token2}; (U+${cp.toString(16).toUpperCase().padStart(4, "0")})`
         );
       default:
         return String.fromCodePoint(cp);
@@ -19647,19 +19660,19 @@ var EntityDecoder = class {
    *   - string (incl. '')  — replacement ('' = remove)
    *   - undefined          — leave original &token; as-is
    */
-  _resolveNCR(token) {
-    const second = token.charCodeAt(1);
+  _resolveNCR(token2) {
+    const second = token2.charCodeAt(1);
     let cp;
     if (second === 120 || second === 88) {
-      cp = parseInt(token.slice(2), 16);
+      cp = parseInt(token2.slice(2), 16);
     } else {
-      cp = parseInt(token.slice(1), 10);
+      cp = parseInt(token2.slice(1), 10);
     }
     if (Number.isNaN(cp) || cp < 0 || cp > 1114111) return void 0;
     const minimum = this._classifyNCR(cp);
     if (!this._numericAllowed && minimum < NCR_LEVEL.remove) return void 0;
     const effective = minimum === -1 ? this._ncrOnLevel : Math.max(this._ncrOnLevel, minimum);
-    return this._applyNCRAction(effective, token, cp);
+    return this._applyNCRAction(effective, token2, cp);
   }
 };
 
@@ -22804,7 +22817,7 @@ function prettify(node2, options, matcher, readonlyMatcher) {
   return compress(node2, options, matcher, readonlyMatcher);
 }
 function compress(arr, options, matcher, readonlyMatcher) {
-  let text3;
+  let text4;
   const compressedObj = {};
   for (let i = 0; i < arr.length; i++) {
     const tagObj = arr[i];
@@ -22817,8 +22830,8 @@ function compress(arr, options, matcher, readonlyMatcher) {
       matcher.push(property, rawAttrs);
     }
     if (property === options.textNodeName) {
-      if (text3 === void 0) text3 = tagObj[property];
-      else text3 += "" + tagObj[property];
+      if (text4 === void 0) text4 = tagObj[property];
+      else text4 += "" + tagObj[property];
     } else if (property === void 0) {
       continue;
     } else if (tagObj[property]) {
@@ -22856,9 +22869,9 @@ function compress(arr, options, matcher, readonlyMatcher) {
       }
     }
   }
-  if (typeof text3 === "string") {
-    if (text3.length > 0) compressedObj[options.textNodeName] = text3;
-  } else if (text3 !== void 0) compressedObj[options.textNodeName] = text3;
+  if (typeof text4 === "string") {
+    if (text4.length > 0) compressedObj[options.textNodeName] = text4;
+  } else if (text4 !== void 0) compressedObj[options.textNodeName] = text4;
   return compressedObj;
 }
 function propName(obj) {
@@ -23089,28 +23102,28 @@ function referencedCharacter(name) {
   if (code === 0 || code >= 55296 && code <= 57343 || code > 1114111) return void 0;
   return String.fromCodePoint(code);
 }
-function decodeXmlText(text3) {
-  let amp = text3.indexOf("&");
-  if (amp < 0) return text3;
+function decodeXmlText(text4) {
+  let amp = text4.indexOf("&");
+  if (amp < 0) return text4;
   const parts2 = [];
   let at2 = 0;
   while (amp >= 0) {
-    const semi = text3.slice(amp + 1, amp + 2 + MAX_REFERENCE_NAME).indexOf(";");
-    const character = semi < 0 ? void 0 : referencedCharacter(text3.slice(amp + 1, amp + 1 + semi));
+    const semi = text4.slice(amp + 1, amp + 2 + MAX_REFERENCE_NAME).indexOf(";");
+    const character = semi < 0 ? void 0 : referencedCharacter(text4.slice(amp + 1, amp + 1 + semi));
     if (character === void 0) {
-      amp = text3.indexOf("&", amp + 1);
+      amp = text4.indexOf("&", amp + 1);
       continue;
     }
-    parts2.push(text3.slice(at2, amp), character);
+    parts2.push(text4.slice(at2, amp), character);
     at2 = amp + 2 + semi;
-    amp = text3.indexOf("&", at2);
+    amp = text4.indexOf("&", at2);
   }
-  parts2.push(text3.slice(at2));
+  parts2.push(text4.slice(at2));
   return parts2.join("");
 }
-function lineOf(text3, offset) {
+function lineOf(text4, offset) {
   let line = 1;
-  for (let i = 0; i < offset && i < text3.length; i += 1) if (text3.charCodeAt(i) === 10) line += 1;
+  for (let i = 0; i < offset && i < text4.length; i += 1) if (text4.charCodeAt(i) === 10) line += 1;
   return line;
 }
 function checkXml(body, what, bounds) {
@@ -23172,16 +23185,16 @@ function parseDockerReference(raw) {
   const [, name = "", tag, digest] = m;
   if (name.length > NAME_MAX_LENGTH) return `the repository name is longer than ${NAME_MAX_LENGTH} characters`;
   if (IMAGE_ID.test(name)) return "a 64-character hex string is an image ID, not a name";
-  const split = splitDomain(name);
-  if (split.domain !== DOCKER_HUB && !DOMAIN_ONLY.test(split.domain)) return "the registry is not a host name";
-  if (split.domain !== DOCKER_HUB && !/[.:]/.test(split.domain) && split.domain.toLowerCase() !== "localhost") {
+  const split2 = splitDomain(name);
+  if (split2.domain !== DOCKER_HUB && !DOMAIN_ONLY.test(split2.domain)) return "the registry is not a host name";
+  if (split2.domain !== DOCKER_HUB && !/[.:]/.test(split2.domain) && split2.domain.toLowerCase() !== "localhost") {
     return "a repository name must be lower case";
   }
-  if (/[A-Z]/.test(split.path)) return "a repository name must be lower case";
-  if (!PATH.test(split.path))
+  if (/[A-Z]/.test(split2.path)) return "a repository name must be lower case";
+  if (!PATH.test(split2.path))
     return 'the repository path is not lower-case letters and digits joined by ".", "_", "__", "-" or "/"';
-  const domain = normaliseDomain(split.domain);
-  let path = split.path;
+  const domain = normaliseDomain(split2.domain);
+  let path = split2.path;
   if (domain === DOCKER_HUB && !path.includes("/")) path = `library/${path}`;
   let d = null;
   if (digest) {
@@ -23648,13 +23661,13 @@ function sbomSubject(fields) {
 
 // src/parsers/json-depth.ts
 var MAX_JSON_DEPTH = 256;
-function checkJsonDepth(text3) {
+function checkJsonDepth(text4) {
   let depth = 0;
-  for (let i = 0; i < text3.length; i += 1) {
-    const c = text3.charCodeAt(i);
+  for (let i = 0; i < text4.length; i += 1) {
+    const c = text4.charCodeAt(i);
     if (c === QUOTE) {
-      for (i += 1; i < text3.length; i += 1) {
-        const d = text3.charCodeAt(i);
+      for (i += 1; i < text4.length; i += 1) {
+        const d = text4.charCodeAt(i);
         if (d === BACKSLASH) i += 1;
         else if (d === QUOTE) break;
       }
@@ -23662,15 +23675,15 @@ function checkJsonDepth(text3) {
       depth += 1;
       if (depth > MAX_JSON_DEPTH) {
         throw new TooComplexError(
-          `its JSON nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (line ${lineAt(text3, i)}). Real manifests and SBOMs nest fewer than 20 levels; Tended reads JSON up to ${MAX_JSON_DEPTH} levels deep.`
+          `its JSON nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (line ${lineAt(text4, i)}). Real manifests and SBOMs nest fewer than 20 levels; Tended reads JSON up to ${MAX_JSON_DEPTH} levels deep.`
         );
       }
     } else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && depth > 0) depth -= 1;
   }
 }
-function lineAt(text3, offset) {
+function lineAt(text4, offset) {
   let line = 1;
-  for (let i = text3.indexOf("\n"); i >= 0 && i < offset; i = text3.indexOf("\n", i + 1)) line += 1;
+  for (let i = text4.indexOf("\n"); i >= 0 && i < offset; i = text4.indexOf("\n", i + 1)) line += 1;
   return line;
 }
 var QUOTE = 34;
@@ -23680,6 +23693,172 @@ var CLOSE_OBJECT = 125;
 var OPEN_ARRAY = 91;
 var CLOSE_ARRAY = 93;
 
+// src/parsers/dependency-graph.ts
+var MAX_VIA_NAMES = 16;
+var HALF = MAX_VIA_NAMES / 2;
+var DependencyGraph = class {
+  nodes = /* @__PURE__ */ new Map();
+  edges = /* @__PURE__ */ new Map();
+  direct = [];
+  addNode(node2) {
+    if (!this.nodes.has(node2.key)) this.nodes.set(node2.key, node2);
+  }
+  /** `from` depends on `to`. Keys the graph never gets a node for are left out of every path. */
+  addEdge(from, to) {
+    const list2 = this.edges.get(from);
+    if (list2) list2.push(to);
+    else this.edges.set(from, [to]);
+  }
+  addDirect(dependency) {
+    this.direct.push(dependency);
+  }
+  get size() {
+    return this.nodes.size;
+  }
+  /**
+   * Each node's place. A node no direct dependency reaches is `transitive` with no `via` (the file
+   * lists it, so something needs it, but its graph does not say what). With no direct dependency
+   * known at all (go.sum, a gradle.lockfile alone) no scope is given: the file does not say.
+   */
+  places() {
+    const reached = this.walk(this.direct.map((d) => d.key));
+    const devKnown = this.direct.some((d) => d.dev !== void 0);
+    const notDev = devKnown ? this.reachable(this.direct.filter((d) => !d.dev).map((d) => d.key)) : null;
+    const optionalKnown = this.direct.some((d) => d.optional !== void 0);
+    const notOptional = optionalKnown ? this.reachable(this.direct.filter((d) => !d.optional).map((d) => d.key)) : null;
+    const places = /* @__PURE__ */ new Map();
+    for (const [key, node2] of this.nodes) {
+      const place = {};
+      if (node2.version !== void 0) place.resolvedVersion = node2.version;
+      const at2 = reached.get(key);
+      if (at2) {
+        place.scope = at2.depth === 0 ? "direct" : "transitive";
+        Object.assign(place, this.pathOf(at2, reached));
+      } else if (this.direct.length > 0) place.scope = "transitive";
+      const dev = node2.dev ?? (notDev && at2 ? !notDev.has(key) : void 0);
+      if (dev) place.dev = true;
+      const optional = node2.optional ?? (notOptional && at2 ? !notOptional.has(key) : void 0);
+      if (optional) place.optional = true;
+      places.set(key, place);
+    }
+    return places;
+  }
+  walk(roots) {
+    const reached = /* @__PURE__ */ new Map();
+    const queue = [];
+    for (const key of roots)
+      if (this.nodes.has(key) && !reached.has(key)) {
+        reached.set(key, { parent: null, depth: 0, head: [], unresolved: void 0 });
+        queue.push(key);
+      }
+    for (let i = 0; i < queue.length; i++) {
+      const key = queue[i];
+      const at2 = reached.get(key);
+      const node2 = this.nodes.get(key);
+      const head = at2.head.length < HALF ? [...at2.head, node2.name] : at2.head;
+      const unresolved = at2.unresolved ?? (node2.resolvable === false ? node2.name : void 0);
+      for (const child of this.edges.get(key) ?? []) {
+        if (reached.has(child) || !this.nodes.has(child)) continue;
+        reached.set(child, { parent: key, depth: at2.depth + 1, head, unresolved });
+        queue.push(child);
+      }
+    }
+    return reached;
+  }
+  reachable(roots) {
+    return new Set(this.walk(roots).keys());
+  }
+  pathOf(at2, reached) {
+    const unresolved = at2.unresolved ? { viaUnresolved: at2.unresolved } : {};
+    if (at2.depth <= MAX_VIA_NAMES) {
+      const via = [];
+      for (let p2 = at2.parent; p2 !== null; p2 = reached.get(p2).parent) via.push(this.nodes.get(p2).name);
+      return { via: via.reverse(), ...unresolved };
+    }
+    const tail = [];
+    let p = at2.parent;
+    for (let n = 0; n < HALF && p !== null; n++, p = reached.get(p).parent) tail.push(this.nodes.get(p).name);
+    return { via: [...at2.head, ...tail.reverse()], viaElided: at2.depth - MAX_VIA_NAMES, ...unresolved };
+  }
+};
+
+// src/parsers/sbom-tree.ts
+function sbomVersion(x) {
+  if (typeof x !== "string") return void 0;
+  const v = x.trim();
+  return v === "" || v === "NOASSERTION" || v === "NONE" ? void 0 : v.slice(0, 200);
+}
+function purlVersion(purl) {
+  const end = purl.search(/[?#]/);
+  const head = end === -1 ? purl : purl.slice(0, end);
+  const at2 = head.lastIndexOf("@");
+  if (at2 === -1 || head.indexOf("/", at2) !== -1) return void 0;
+  try {
+    return sbomVersion(decodeURIComponent(head.slice(at2 + 1)));
+  } catch {
+    return void 0;
+  }
+}
+var SbomTree = class {
+  graph = new DependencyGraph();
+  placed = [];
+  subjects = /* @__PURE__ */ new Set();
+  directs = 0;
+  /**
+   * One package entry, just accounted in `acc` (`before` is the reference count before it): when
+   * it became a reference, that reference gets a place. An entry with no usable purl is still a
+   * node, so a path through it is kept and says so (viaUnresolved).
+   */
+  package(acc, before, key, name, version) {
+    const reference = acc.references.length > before ? acc.references[acc.references.length - 1] : void 0;
+    if (key !== void 0)
+      this.graph.addNode({
+        key,
+        name,
+        ...version !== void 0 ? { version } : {},
+        resolvable: reference !== void 0
+      });
+    if (reference) this.placed.push({ reference, key, version: version ?? purlVersion(reference.input) });
+  }
+  /**
+   * What the SBOM describes (the project): its dependencies are the direct ones, and it is not one
+   * of its own dependencies, so it gets a version but no scope and stands in no path.
+   */
+  subject(key) {
+    this.subjects.add(key);
+  }
+  isSubject(key) {
+    return this.subjects.has(key);
+  }
+  /** `from` depends on `to`. Edges from or to the subject are the direct set's business, not the graph's. */
+  edge(from, to) {
+    if (this.subjects.has(from) || this.subjects.has(to)) return;
+    this.graph.addEdge(from, to);
+  }
+  direct(key, how = {}) {
+    if (this.subjects.has(key)) return;
+    this.directs += 1;
+    this.graph.addDirect({ key, ...how });
+  }
+  /**
+   * Puts a place on every reference. With `graph` false (the SBOM has no dependency graph at all)
+   * only the version is given: nothing says what is direct. A reference with no identifier cannot
+   * be in the graph; when the graph names direct dependencies it is `transitive` with no path,
+   * like any package the graph lists but no direct dependency reaches (DependencyGraph's rule).
+   */
+  placeAll(graph) {
+    const places = graph ? this.graph.places() : /* @__PURE__ */ new Map();
+    const unplaced = graph && this.directs > 0 ? { scope: "transitive" } : {};
+    for (const { reference, key, version } of this.placed) {
+      const found = key !== void 0 && !this.subjects.has(key) ? places.get(key) : void 0;
+      const place = { ...found ?? (key !== void 0 && this.subjects.has(key) ? {} : unplaced) };
+      delete place.resolvedVersion;
+      if (version !== void 0) reference.tree = { resolvedVersion: version, ...place };
+      else if (Object.keys(place).length > 0) reference.tree = place;
+    }
+  }
+};
+
 // src/parsers/cyclonedx/parse.ts
 var MAX_COMPONENT_DEPTH = 64;
 var MAX_XML_ELEMENT_DEPTH = MAX_COMPONENT_DEPTH * 2 + 32;
@@ -23687,15 +23866,15 @@ var MAX_XML_NAMES = 500;
 function isObject(x) {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
-function parseCycloneDx(text3) {
-  const body = text3.replace(/^\uFEFF/, "").trimStart();
+function parseCycloneDx(text4) {
+  const body = text4.replace(/^\uFEFF/, "").trimStart();
   if (body.startsWith("{")) return parseJson(body);
   if (body.startsWith("<")) return parseXml2(body);
   throw new InputError(
     `Expected a CycloneDX SBOM in JSON (starting with "{") or XML (starting with "<"), but the text starts with ${JSON.stringify(body.slice(0, 20))}.`
   );
 }
-function walk(acc, list2, path, depth, adapt) {
+function walk(acc, tree, list2, path, depth, adapt, keys) {
   if (list2 === void 0 || list2 === null || list2 === "") return;
   if (!Array.isArray(list2)) {
     throw new InputError(`Expected "${path}" to be a list of components, but it is a ${typeof list2}.`);
@@ -23715,17 +23894,51 @@ function walk(acc, list2, path, depth, adapt) {
       return;
     }
     const e = adapt(raw);
-    const location = typeof e.bomRef === "string" && e.bomRef !== "" ? `bom-ref ${e.bomRef}` : `${path}[${i}]`;
+    const key = typeof e.bomRef === "string" && e.bomRef !== "" ? e.bomRef : void 0;
+    if (key !== void 0) keys?.add(key);
+    const location = key !== void 0 ? `bom-ref ${key}` : `${path}[${i}]`;
+    const before = acc.references.length;
     accountEntry(acc, e.purl, e.label, location);
-    if (e.children !== void 0) walk(acc, e.children, `${path}[${i}].components`, depth + 1, adapt);
+    tree.package(acc, before, key, e.name, sbomVersion(e.version));
+    if (e.children !== void 0) walk(acc, tree, e.children, `${path}[${i}].components`, depth + 1, adapt, keys);
   });
+}
+function pathName(name, group) {
+  const n = typeof name === "string" && name !== "" ? name.slice(0, 200) : "(unnamed)";
+  return typeof group === "string" && group !== "" ? `${group.slice(0, 200)}/${n}` : n;
 }
 var fromJson = (o) => ({
   bomRef: o["bom-ref"],
   purl: o["purl"],
   label: entryLabel(o["name"], o["version"], o["group"]),
+  name: pathName(o["name"], o["group"]),
+  version: o["version"],
   children: o["components"]
 });
+function readGraph(tree, entries, subject, parts2) {
+  const refs = /* @__PURE__ */ new Set();
+  const targets = /* @__PURE__ */ new Set();
+  for (const { ref, dependsOn } of entries) {
+    if (typeof ref !== "string") continue;
+    refs.add(ref);
+    const fromSubject = ref === subject;
+    for (const to of dependsOn) {
+      if (typeof to !== "string") continue;
+      targets.add(to);
+      if (fromSubject) tree.direct(to);
+      else tree.edge(ref, to);
+    }
+  }
+  if (subject === void 0 || targets.has(subject) || refs.has(subject)) return;
+  for (const key of parts2) if (targets.has(key) || refs.has(key)) return;
+  for (const ref of refs) if (!targets.has(ref)) tree.direct(ref);
+}
+function* jsonDependencies(list2) {
+  for (const d of list2) {
+    if (!isObject(d)) continue;
+    yield { ref: d["ref"], dependsOn: Array.isArray(d["dependsOn"]) ? d["dependsOn"] : [] };
+  }
+}
 function parseJson(body) {
   checkJsonDepth(body);
   let doc;
@@ -23743,8 +23956,11 @@ function parseJson(body) {
   }
   const spec = typeof doc["specVersion"] === "string" ? `${doc["specVersion"].slice(0, 10)} ` : "";
   const acc = { references: [], unresolved: [] };
+  const tree = new SbomTree();
   const metadata = doc["metadata"];
   let subject = null;
+  let subjectRef;
+  const parts2 = /* @__PURE__ */ new Set();
   if (isObject(metadata) && isObject(metadata["component"])) {
     const c = metadata["component"];
     subject = sbomSubject({
@@ -23754,14 +23970,18 @@ function parseJson(body) {
       purl: c["purl"],
       ref: c["bom-ref"]
     });
-    walk(acc, c["components"], "metadata.component.components", 1, fromJson);
+    if (typeof c["bom-ref"] === "string" && c["bom-ref"] !== "") tree.subject(subjectRef = c["bom-ref"]);
+    walk(acc, tree, c["components"], "metadata.component.components", 1, fromJson, parts2);
   }
-  walk(acc, doc["components"], "components", 1, fromJson);
+  walk(acc, tree, doc["components"], "components", 1, fromJson);
+  const dependencies = doc["dependencies"];
+  if (Array.isArray(dependencies)) readGraph(tree, jsonDependencies(dependencies), subjectRef, parts2);
+  tree.placeAll(Array.isArray(dependencies));
   return { format: "cyclonedx", variant: `CycloneDX ${spec}JSON`, ...acc, subject };
 }
 function xmlText(x) {
-  const text3 = isObject(x) ? x["#text"] : x;
-  return typeof text3 === "string" ? decodeXmlText(text3) : text3;
+  const text4 = isObject(x) ? x["#text"] : x;
+  return typeof text4 === "string" ? decodeXmlText(text4) : text4;
 }
 function xmlComponents(nested) {
   if (!isObject(nested)) return nested;
@@ -23772,8 +23992,28 @@ var fromXml = (o) => ({
   bomRef: xmlText(o["@_bom-ref"]),
   purl: xmlText(o["purl"]),
   label: entryLabel(xmlText(o["name"]), xmlText(o["version"]), xmlText(o["group"])),
+  name: pathName(xmlText(o["name"]), xmlText(o["group"])),
+  version: xmlText(o["version"]),
   children: xmlComponents(o["components"])
 });
+function xmlList(x) {
+  return x === void 0 ? [] : Array.isArray(x) ? x : [x];
+}
+function* xmlDependencies(top) {
+  const stack = [...top];
+  while (stack.length > 0) {
+    const d = stack.pop();
+    if (!isObject(d)) continue;
+    const children = xmlList(d["dependency"]);
+    const dependsOn = [];
+    for (const child of children) {
+      if (!isObject(child)) continue;
+      dependsOn.push(xmlText(child["@_ref"]));
+      if (child["dependency"] !== void 0) stack.push(child);
+    }
+    yield { ref: xmlText(d["@_ref"]), dependsOn };
+  }
+}
 var xmlReader = xmlParser(MAX_XML_ELEMENT_DEPTH, { ignoreAttributes: false, attributeNamePrefix: "@_" });
 function parseXml2(body) {
   checkXml(body, "CycloneDX XML", { depth: MAX_XML_ELEMENT_DEPTH, names: MAX_XML_NAMES });
@@ -23793,7 +24033,11 @@ function parseXml2(body) {
     );
   }
   const acc = { references: [], unresolved: [] };
+  const tree = new SbomTree();
   let subject = null;
+  let graph = false;
+  let subjectRef;
+  const parts2 = /* @__PURE__ */ new Set();
   if (isObject(bom)) {
     const metadata = bom["metadata"];
     const c = isObject(metadata) ? metadata["component"] : void 0;
@@ -23805,16 +24049,23 @@ function parseXml2(body) {
         purl: xmlText(c["purl"]),
         ref: xmlText(c["@_bom-ref"])
       });
-      walk(acc, xmlComponents(c["components"]), "metadata.component.components", 1, fromXml);
+      const ref = xmlText(c["@_bom-ref"]);
+      if (typeof ref === "string" && ref !== "") tree.subject(subjectRef = ref);
+      walk(acc, tree, xmlComponents(c["components"]), "metadata.component.components", 1, fromXml, parts2);
     }
-    walk(acc, xmlComponents(bom["components"]), "components", 1, fromXml);
+    walk(acc, tree, xmlComponents(bom["components"]), "components", 1, fromXml);
+    const dependencies = bom["dependencies"];
+    graph = dependencies !== void 0;
+    if (isObject(dependencies))
+      readGraph(tree, xmlDependencies(xmlList(dependencies["dependency"])), subjectRef, parts2);
   }
+  tree.placeAll(graph);
   return { format: "cyclonedx", variant: `CycloneDX ${version} XML`, ...acc, subject };
 }
 
 // src/parsers/dockerfile/detect.ts
-function looksDockerfile(text3) {
-  for (const raw of text3.replace(/^\uFEFF/, "").slice(0, 2e5).split(/\r?\n/)) {
+function looksDockerfile(text4) {
+  for (const raw of text4.replace(/^\uFEFF/, "").slice(0, 2e5).split(/\r?\n/)) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
     if (/^ARG\s/i.test(line)) continue;
@@ -23825,6 +24076,11 @@ function looksDockerfile(text3) {
 
 // src/parsers/dockerfile/parse.ts
 var import_dockerfile_ast2 = __toESM(require_main(), 1);
+
+// src/parsers/direct-place.ts
+function directPlace(how = {}) {
+  return { scope: "direct", via: [], ...how.dev ? { dev: true } : {}, ...how.optional ? { optional: true } : {} };
+}
 
 // src/parsers/dockerfile/instructions.ts
 var import_dockerfile_ast = __toESM(require_main(), 1);
@@ -23882,8 +24138,8 @@ var Scanner = class {
     const b = this.buffer;
     let keyword = b[start];
     let escapedInstruction = false;
-    const add3 = (text3) => {
-      if (keyword.length < 16) keyword += text3;
+    const add3 = (text4) => {
+      if (keyword.length < 16) keyword += text4;
     };
     check: for (let i = start + 1; i < b.length; i += 1) {
       const char = b[i];
@@ -23966,12 +24222,12 @@ var Scanner = class {
   /** processHeredocs: past the bodies of the heredocs an ADD, COPY or RUN (maybe after ONBUILD) opens. */
   heredocsEnd(keyword, start, argsEnd) {
     if (keyword !== "ADD" && keyword !== "COPY" && keyword !== "RUN" && keyword !== "ONBUILD") return argsEnd;
-    const text3 = this.buffer.slice(start, argsEnd);
-    if (!text3.includes("<<")) return argsEnd;
-    this.read += text3.length;
+    const text4 = this.buffer.slice(start, argsEnd);
+    if (!text4.includes("<<")) return argsEnd;
+    this.read += text4.length;
     const prefix = this.escapeChar === "\\" ? "" : `# escape=${this.escapeChar}
 `;
-    let instruction = import_dockerfile_ast.DockerfileParser.parse(prefix + text3).getInstructions()[0] ?? null;
+    let instruction = import_dockerfile_ast.DockerfileParser.parse(prefix + text4).getInstructions()[0] ?? null;
     if (instruction?.getKeyword() === "ONBUILD") instruction = instruction.getTriggerInstruction();
     const which = instruction?.getKeyword();
     if (instruction === null || which !== "ADD" && which !== "COPY" && which !== "RUN") return argsEnd;
@@ -24021,18 +24277,18 @@ function heredocName(arg) {
   }
   return value.startsWith("<") ? null : value;
 }
-function commentEnd(text3, start) {
-  for (let i = start + 1; i < text3.length; i += 1) if (text3[i] === "\r" || text3[i] === "\n") return i;
-  return text3.length;
+function commentEnd(text4, start) {
+  for (let i = start + 1; i < text4.length; i += 1) if (text4[i] === "\r" || text4[i] === "\n") return i;
+  return text4.length;
 }
-function lineAfter(text3, at2) {
-  const end = commentEnd(text3, at2 - 1);
-  if (end >= text3.length) return text3.length;
-  return text3[end] === "\r" && text3[end + 1] === "\n" ? end + 2 : end + 1;
+function lineAfter(text4, at2) {
+  const end = commentEnd(text4, at2 - 1);
+  if (end >= text4.length) return text4.length;
+  return text4[end] === "\r" && text4[end + 1] === "\n" ? end + 2 : end + 1;
 }
 var LineCount = class {
-  constructor(text3) {
-    this.text = text3;
+  constructor(text4) {
+    this.text = text4;
   }
   text;
   offset = 0;
@@ -24050,8 +24306,8 @@ var LineCount = class {
 var MAX_STAGES = 1e3;
 var MAX_READ_BYTES = 512 * 1024;
 var MAX_IMAGE_LENGTH = 4 * 1024;
-function parseDockerfile(text3) {
-  const source = text3.replace(/^\uFEFF/, "");
+function parseDockerfile(text4) {
+  const source = text4.replace(/^\uFEFF/, "");
   let d;
   let lineOf3;
   try {
@@ -24114,13 +24370,13 @@ function referencesIn(d, lineOf3) {
   return { format: "dockerfile", references: out.references, unresolved: out.unresolved };
 }
 function readDockerfile(source) {
-  const split = splitInstructions(source);
+  const split2 = splitInstructions(source);
   const kept = [];
-  const texts = [split.head];
-  let read = split.read + split.head.length;
+  const texts = [split2.head];
+  let read = split2.read + split2.head.length;
   let stages = 0;
-  for (const span of split.spans) {
-    const text3 = source.slice(span.start, span.argsEnd);
+  for (const span of split2.spans) {
+    const text4 = source.slice(span.start, span.argsEnd);
     if (span.keyword === "FROM") {
       stages += 1;
       if (stages > MAX_STAGES) {
@@ -24131,9 +24387,9 @@ function readDockerfile(source) {
     } else if (span.keyword === "ARG") {
       if (stages > 0) continue;
     } else if (span.keyword === "COPY" || span.keyword === "ADD") {
-      if (!/--from/i.test(text3)) continue;
-    } else if (span.keyword !== "RUN" || !/--mount/i.test(text3) || !/from/i.test(text3)) continue;
-    const whole = span.end > span.argsEnd ? source.slice(span.start, span.end) : text3;
+      if (!/--from/i.test(text4)) continue;
+    } else if (span.keyword !== "RUN" || !/--mount/i.test(text4) || !/from/i.test(text4)) continue;
+    const whole = span.end > span.argsEnd ? source.slice(span.start, span.end) : text4;
     read += whole.length;
     if (read > MAX_READ_BYTES) {
       throw new TooComplexError(
@@ -24245,7 +24501,7 @@ function substitute(raw, globals) {
 }
 function addImage(out, image, location, line, input2 = image) {
   try {
-    out.references.push({ ref: normaliseComponent("docker", image), input: input2, location, line });
+    out.references.push({ ref: normaliseComponent("docker", image), input: input2, location, line, tree: directPlace() });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     out.unresolved.push({ input: input2, location, reason: `not an image reference: ${e.message}` });
@@ -24255,10 +24511,10 @@ function lineText(instruction) {
   return `${instruction.getInstruction()} ${instruction.getArgumentsContent() ?? ""}`.trim();
 }
 
-// src/parsers/gemfile/detect.ts
-function looksGemfile(text3) {
-  const head = text3.replace(/^\uFEFF/, "").slice(0, 5e4);
-  return /^[ \t]*source[ \t]+["']https?:\/\/rubygems\.org/m.test(head) || /^[ \t]*gem[ \t]+["'][\w.-]+["']/m.test(head);
+// src/parsers/gemfile-lock/detect.ts
+function looksGemfileLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 2e5);
+  return /^(?:GEM|GIT|PATH)\r?$/m.test(head) && /^ {2}specs:\r?$/m.test(head) || /^DEPENDENCIES\r?$/m.test(head) && /^BUNDLED WITH\r?$/m.test(head);
 }
 
 // src/parsers/github-url.ts
@@ -24268,18 +24524,151 @@ function githubRepositoryPath(url) {
   return m ? `${m[1]}/${m[2]}` : null;
 }
 
+// src/parsers/gemfile-lock/parse.ts
+var SOURCE_SECTIONS = /* @__PURE__ */ new Set(["GEM", "GIT", "PATH", "PLUGIN SOURCE"]);
+var RUBYGEMS = /^https?:\/\/(?:rubygems\.org|index\.rubygems\.org|gem\.coop)\/?$/;
+var SPEC = /^ {4}([^ ()]+)(?: \(([^()]*)\))?$/;
+var SPEC_DEPENDENCY = /^ {6}([^ ()]+)(?: \([^()]*\))?$/;
+var DIRECT = /^ {2}([^ ()!]+)(?: \([^()]*\))?!?$/;
+function parseGemfileLock(text4) {
+  const out = {
+    references: [],
+    unresolved: []
+  };
+  const graph = new DependencyGraph();
+  const gems = /* @__PURE__ */ new Map();
+  let section = null;
+  let inDependencies = false;
+  let sawSection = false;
+  let current = null;
+  const named = /* @__PURE__ */ new Set();
+  const directs = /* @__PURE__ */ new Set();
+  const lines = text4.replace(/^\uFEFF/, "").split("\n");
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
+    if (line !== "" && line[0] !== " ") {
+      section = SOURCE_SECTIONS.has(line) ? { kind: line, remotes: [] } : null;
+      inDependencies = line === "DEPENDENCIES";
+      sawSection ||= section !== null || inDependencies;
+      current = null;
+      continue;
+    }
+    if (inDependencies) {
+      const m = DIRECT.exec(line);
+      if (m && !directs.has(m[1])) {
+        directs.add(m[1]);
+        graph.addDirect({ key: m[1] });
+      }
+      continue;
+    }
+    if (!section) continue;
+    if (line.startsWith("  remote: ")) {
+      section.remotes.push(line.slice(10).trim());
+      continue;
+    }
+    const spec = SPEC.exec(line);
+    if (spec) {
+      current = spec[1];
+      named.clear();
+      if (!gems.has(current)) addGem(out, graph, gems, section, current, spec[2] ?? "", i + 1);
+      continue;
+    }
+    const dependency = SPEC_DEPENDENCY.exec(line);
+    if (dependency && current !== null && !named.has(dependency[1])) {
+      named.add(dependency[1]);
+      graph.addEdge(current, dependency[1]);
+    }
+  }
+  if (!sawSection)
+    throw new InputError(
+      "Expected a Gemfile.lock, but it has no GEM, GIT, PATH or DEPENDENCIES section. Send the Gemfile.lock Bundler wrote, or the Gemfile."
+    );
+  const places = graph.places();
+  for (const gem of gems.values()) {
+    if (!gem.ref) continue;
+    out.references.push({
+      ref: gem.ref,
+      input: `${gem.name} (${gem.version})`.slice(0, 200),
+      location: `line ${gem.line}`,
+      line: gem.line,
+      tree: places.get(gem.name)
+    });
+  }
+  return { format: "gemfile-lock", ...out };
+}
+function addGem(out, graph, gems, section, name, written, line) {
+  const version = written.split("-", 1)[0];
+  let ref = null;
+  let why = whyNotRubygems(section);
+  try {
+    if (section.github) ref = normaliseComponent("github", section.github);
+    else if (why === null) ref = normaliseComponent("gem", name);
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    why = e.issues[0]?.msg ?? "not a gem name";
+  }
+  const input2 = `${name} (${written})`.slice(0, 200);
+  if (!ref) addUnresolved(out, { input: input2, location: `line ${line}`, reason: why ?? "not a gem" });
+  gems.set(name, { name, version, ref, line });
+  graph.addNode({ key: name, name, ...version ? { version } : {}, resolvable: ref !== null });
+}
+function whyNotRubygems(section) {
+  if (section.why !== void 0) return section.why;
+  const remote = section.remotes[0] ?? "";
+  section.github = null;
+  if (section.kind === "GEM")
+    section.why = section.remotes.some((r) => RUBYGEMS.test(r)) ? null : `a gem from the gem server "${remote.slice(0, 80)}", not rubygems.org`;
+  else if (section.kind === "GIT") {
+    section.github = githubRepositoryPath(remote);
+    section.why = section.github ? null : "a gem from a git repository on a host other than GitHub";
+  } else if (section.kind === "PATH")
+    section.why = `a gem from the local path "${remote.slice(0, 80)}" (the project itself or code beside it), not from rubygems.org`;
+  else section.why = "a Bundler plugin, not a gem the application loads";
+  return section.why;
+}
+
+// src/parsers/gemfile/detect.ts
+function looksGemfile(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 5e4);
+  return /^[ \t]*source[ \t]+["']https?:\/\/rubygems\.org/m.test(head) || /^[ \t]*gem[ \t]+["'][\w.-]+["']/m.test(head);
+}
+
 // src/parsers/gemfile/parse.ts
 var GEM_LINE = /^gem[\s(]+(["'])([^"']{1,200})\1(.*)$/;
 var GITHUB_OPTION = /(?:\bgithub:|:github\s*=>)\s*(["'])([^"']{1,300})\1/;
 var GIT_OPTION = /(?:\bgit:|:git\s*=>)\s*(["'])([^"']{1,300})\1/;
 var PATH_OPTION = /\bpath:|:path\s*=>/;
-function parseGemfile(text3) {
+var GROUP_BLOCK = /^group[\s(](.*)\bdo\s*(?:\|[^|]*\|\s*)?$/;
+var BLOCK_OPENS = /\bdo\s*(?:\|[^|]*\|\s*)?$|^(?:if|unless|case|while|until|begin|def|class|module)\b/;
+var GROUP_OPTION = /(?:\bgroups?:|:groups?\s*=>)\s*(\[[^\]]{0,300}\]|:\w+|["'][\w-]+["'])/;
+var DEV_GROUPS = /* @__PURE__ */ new Set(["development", "test"]);
+function devGroups(text4) {
+  const names = [...text4.matchAll(/:?["']?(\w+)["']?/g)].map((m) => m[1]);
+  return names.length > 0 && names.every((n) => DEV_GROUPS.has(n));
+}
+function parseGemfile(text4) {
   const references = [];
   const unresolved = [];
-  text3.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((raw, i) => {
+  const blocks = [];
+  let devDepth = 0;
+  text4.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
+    const group = GROUP_BLOCK.exec(line);
+    if (group) {
+      const dev2 = devGroups(group[1].replace(/\b(?:optional|platforms?)\s*:.*$/, ""));
+      blocks.push(dev2);
+      if (dev2) devDepth += 1;
+      return;
+    }
+    if (/^end\b/.test(line)) {
+      if (blocks.pop() === true) devDepth -= 1;
+      return;
+    }
     const m = GEM_LINE.exec(line);
-    if (!m) return;
+    if (!m) {
+      if (BLOCK_OPENS.test(line) && !/\bend\s*$/.test(line)) blocks.push(false);
+      return;
+    }
     const [, , name = "", options = ""] = m;
     const input2 = line.slice(0, 200);
     const location = `line ${i + 1}`;
@@ -24299,15 +24688,17 @@ function parseGemfile(text3) {
       if (!(e instanceof ValidationError)) throw e;
       why = e.issues[0]?.msg ?? "not a gem name";
     }
-    if (ref) references.push({ ref, input: input2, location, line: i + 1 });
+    const option = GROUP_OPTION.exec(options)?.[1];
+    const dev = devDepth > 0 || option !== void 0 && devGroups(option);
+    if (ref) references.push({ ref, input: input2, location, line: i + 1, tree: directPlace({ dev }) });
     else unresolved.push({ input: input2, location, reason: why ?? "not a gem" });
   });
   return { format: "gemfile", references, unresolved };
 }
 
 // src/parsers/go-mod/detect.ts
-function looksGoMod(text3) {
-  for (const raw of text3.replace(/^\uFEFF/, "").slice(0, 1e5).split(/\r?\n/, 200)) {
+function looksGoMod(text4) {
+  for (const raw of text4.replace(/^\uFEFF/, "").slice(0, 1e5).split(/\r?\n/, 200)) {
     const line = raw.trim();
     if (line === "" || line.startsWith("//")) continue;
     return /^module\s+\S/.test(line);
@@ -24317,19 +24708,20 @@ function looksGoMod(text3) {
 
 // src/parsers/go-mod/parse.ts
 var MAX_INPUT = 200;
+var INDIRECT = /\/\/\s*indirect\s*(?:;|$)/;
 function withoutComment(line) {
   const at2 = line.indexOf("//");
   return (at2 < 0 ? line : line.slice(0, at2)).trim();
 }
-function unquoted(token) {
-  return /^(["`]).*\1$/.test(token) ? token.slice(1, -1) : token;
+function unquoted(token2) {
+  return /^(["`]).*\1$/.test(token2) ? token2.slice(1, -1) : token2;
 }
-function parseGoMod(text3) {
+function parseGoMod(text4) {
   const references = [];
   const unresolved = [];
   let inRequire = false;
   let block = null;
-  const require2 = (spec, line) => {
+  const require2 = (spec, line, indirect) => {
     const [path = "", version] = spec.split(/\s+/);
     const input2 = spec.slice(0, MAX_INPUT);
     const location = `line ${line}`;
@@ -24342,19 +24734,20 @@ function parseGoMod(text3) {
       return;
     }
     try {
-      references.push({ ref: normaliseComponent("golang", unquoted(path)), input: input2, location, line });
+      const tree = indirect ? { scope: "transitive" } : directPlace();
+      references.push({ ref: normaliseComponent("golang", unquoted(path)), input: input2, location, line, tree });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       unresolved.push({ input: input2, location, reason: e.issues[0]?.msg ?? "not a Go module path" });
     }
   };
-  const lines = text3.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const lines = text4.replace(/^\uFEFF/, "").split(/\r?\n/);
   lines.forEach((raw, i) => {
     const line = withoutComment(raw);
     if (line === "") return;
     if (block !== null) {
       if (line === ")") block = null;
-      else if (inRequire) require2(line, i + 1);
+      else if (inRequire) require2(line, i + 1, INDIRECT.test(raw));
       return;
     }
     const verb = /^\w+/.exec(line)?.[0] ?? "";
@@ -24364,24 +24757,25 @@ function parseGoMod(text3) {
       inRequire = verb === "require";
       return;
     }
-    if (verb === "require") require2(rest, i + 1);
+    if (verb === "require") require2(rest, i + 1, INDIRECT.test(raw));
   });
   return { format: "go-mod", references, unresolved };
 }
 
 // src/parsers/package-json/detect.ts
 var DEPENDENCY_KEY = /"(?:dependencies|devDependencies|optionalDependencies|peerDependencies)"\s*:\s*\{/;
-function looksPackageJson(text3) {
-  const head = text3.replace(/^\uFEFF/, "").slice(0, 2e5);
+function looksPackageJson(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 2e5);
   if (!/^\s*\{/.test(head)) return false;
   if (/"(?:bomFormat|spdxVersion|SPDXID|@context)"\s*:/.test(head)) return false;
   return DEPENDENCY_KEY.test(head) || /"name"\s*:\s*"/.test(head) && /"version"\s*:\s*"/.test(head);
 }
 
-// src/parsers/cargo-toml/detect.ts
-function looksCargoToml(text3) {
-  const head = text3.replace(/^\uFEFF/, "").slice(0, 5e4);
-  return /^\[(?:package|workspace)\]\s*$/m.test(head) && /^\[(?:[\w.'"()-]*\.)?(?:dev-|build-)?dependencies\]\s*$/m.test(head);
+// src/parsers/cargo-lock/detect.ts
+function looksCargoLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 5e4);
+  if (/^# This file is automatically @generated by Cargo\./m.test(head)) return true;
+  return /^\[\[package\]\]\s*$/m.test(head) && /^source = "(?:registry|sparse)\+/m.test(head) && /^checksum = "[0-9a-f]{64}"/m.test(head);
 }
 
 // node_modules/smol-toml/dist/error.js
@@ -24997,8 +25391,8 @@ function parseArray(ctx) {
 }
 
 // node_modules/smol-toml/dist/parse.js
-function peekTable(ctx, key, table3, meta, type) {
-  let t = table3;
+function peekTable(ctx, key, table4, meta, type) {
+  let t = table4;
   let m = meta;
   let k;
   let hasOwn = false;
@@ -25144,7 +25538,7 @@ var HAS_WELLFORMED = !!"".isWellFormed;
 
 // src/parsers/cargo-toml/toml-depth.ts
 var MAX_TOML_DEPTH = 64;
-function checkTomlDepth(text3) {
+function checkTomlDepth(text4, what = "Cargo.toml") {
   const open = [];
   let mode = "line";
   let header = 0;
@@ -25152,23 +25546,23 @@ function checkTomlDepth(text3) {
   const deeper = (to, at2) => {
     if (to > MAX_TOML_DEPTH) {
       throw new TooComplexError(
-        `its TOML nests tables, arrays and dotted keys more than ${MAX_TOML_DEPTH} levels deep (line ${lineAt2(text3, at2)}). Real Cargo.toml files nest fewer than 10 levels; Tended reads TOML up to ${MAX_TOML_DEPTH} levels deep.`
+        `its TOML nests tables, arrays and dotted keys more than ${MAX_TOML_DEPTH} levels deep (line ${lineAt2(text4, at2)}). Real ${what} files nest fewer than 10 levels; Tended reads TOML up to ${MAX_TOML_DEPTH} levels deep.`
       );
     }
     return to;
   };
-  for (let i = 0; i < text3.length; ) {
-    const c = text3[i];
+  for (let i = 0; i < text4.length; ) {
+    const c = text4[i];
     if (c === '"' || c === "'") {
       if (mode === "line") [mode, depth] = ["key", deeper(header + 1, i)];
-      i = afterString(text3, i);
-    } else if (c === "#") i = lineEnd(text3, i);
+      i = afterString(text4, i);
+    } else if (c === "#") i = lineEnd(text4, i);
     else if (c === "\n") {
       if (open.length === 0) mode = "line";
       i += 1;
     } else if (c === " " || c === "	" || c === "\r") i += 1;
     else if (mode === "line" && c === "[") {
-      i = afterHeader(text3, i, (segments) => header = deeper(segments, i));
+      i = afterHeader(text4, i, (segments) => header = deeper(segments, i));
       mode = "value";
       depth = header;
     } else if (mode === "line") [mode, depth] = ["key", deeper(header + 1, i)];
@@ -25198,13 +25592,13 @@ function close(open) {
   if (!closed) return 0;
   return closed.table ? closed.depth : closed.depth - 1;
 }
-function afterHeader(text3, at2, segments) {
-  const array = text3[at2 + 1] === "[";
+function afterHeader(text4, at2, segments) {
+  const array = text4[at2 + 1] === "[";
   let count2 = 1;
   let i = at2 + (array ? 2 : 1);
-  while (i < text3.length) {
-    const c = text3[i];
-    if (c === '"' || c === "'") i = afterString(text3, i);
+  while (i < text4.length) {
+    const c = text4[i];
+    if (c === '"' || c === "'") i = afterString(text4, i);
     else if (c === "]" || c === "\n") break;
     else {
       if (c === ".") count2 += 1;
@@ -25214,55 +25608,187 @@ function afterHeader(text3, at2, segments) {
   segments(count2 + (array ? 1 : 0));
   return i;
 }
-function afterString(text3, at2) {
-  const quote = text3[at2];
-  if (text3.startsWith(quote.repeat(3), at2)) {
+function afterString(text4, at2) {
+  const quote = text4[at2];
+  if (text4.startsWith(quote.repeat(3), at2)) {
     let end = at2 + 3;
     for (; ; ) {
-      end = text3.indexOf(quote.repeat(3), end);
-      if (end < 0) return text3.length;
-      if (quote === "'" || !escaped(text3, end)) break;
+      end = text4.indexOf(quote.repeat(3), end);
+      if (end < 0) return text4.length;
+      if (quote === "'" || !escaped(text4, end)) break;
       end += 1;
     }
     let after = end + 3;
-    while (after < end + 5 && text3[after] === quote) after += 1;
+    while (after < end + 5 && text4[after] === quote) after += 1;
     return after;
   }
-  for (let i = at2 + 1; i < text3.length; i += 1) {
-    const c = text3[i];
+  for (let i = at2 + 1; i < text4.length; i += 1) {
+    const c = text4[i];
     if (c === quote) return i + 1;
     if (c === "\n") return i;
     if (c === "\\" && quote === '"') i += 1;
   }
-  return text3.length;
+  return text4.length;
 }
-function escaped(text3, at2) {
+function escaped(text4, at2) {
   let run = 0;
-  while (text3[at2 - 1 - run] === "\\") run += 1;
+  while (text4[at2 - 1 - run] === "\\") run += 1;
   return run % 2 === 1;
 }
-function lineEnd(text3, at2) {
-  const end = text3.indexOf("\n", at2);
-  return end < 0 ? text3.length : end;
+function lineEnd(text4, at2) {
+  const end = text4.indexOf("\n", at2);
+  return end < 0 ? text4.length : end;
 }
-function lineAt2(text3, offset) {
+function lineAt2(text4, offset) {
   let line = 1;
-  for (let i = text3.indexOf("\n"); i >= 0 && i < offset; i = text3.indexOf("\n", i + 1)) line += 1;
+  for (let i = text4.indexOf("\n"); i >= 0 && i < offset; i = text4.indexOf("\n", i + 1)) line += 1;
   return line;
+}
+
+// src/parsers/toml-lockfile.ts
+function table(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
+}
+function text2(v) {
+  return typeof v === "string" ? v : void 0;
+}
+function readTomlLockfile(source, what) {
+  const body = source.replace(/^\uFEFF/, "");
+  checkTomlDepth(body, what);
+  try {
+    return parse(body);
+  } catch (e) {
+    const where2 = e instanceof TomlError ? ` on line ${e.line}` : "";
+    throw new InputError(
+      `Expected a ${what}, but it is not valid TOML${where2}: ${e instanceof Error ? e.message.split("\n")[0].slice(0, 120) : "unreadable"}`
+    );
+  }
+}
+function packagesOf(doc, what) {
+  const packages = doc["package"];
+  if (packages === void 0) return [];
+  if (!Array.isArray(packages))
+    throw new InputError(`Expected a ${what}, but its "package" is not an array of [[package]] tables.`);
+  return packages;
+}
+function packageHeaderLines(source) {
+  const lines = [];
+  let line = 1;
+  for (let start = 0; start <= source.length; line += 1) {
+    let end = source.indexOf("\n", start);
+    if (end === -1) end = source.length;
+    let i = start;
+    while (i < end && (source.charCodeAt(i) === 32 || source.charCodeAt(i) === 9)) i += 1;
+    if (source.startsWith("[[package]]", i)) lines.push(line);
+    start = end + 1;
+  }
+  return lines;
+}
+function shownVersion(v) {
+  if (v === void 0) return "(missing)";
+  return typeof v === "number" || typeof v === "string" ? String(v).slice(0, 20) : `of type ${typeof v}`;
+}
+
+// src/parsers/cargo-lock/parse.ts
+var CRATES_IO = /* @__PURE__ */ new Set(["registry+https://github.com/rust-lang/crates.io-index", "sparse+https://index.crates.io/"]);
+var READ_VERSIONS = /* @__PURE__ */ new Set([3, 4]);
+function parseCargoLock(source) {
+  const doc = readTomlLockfile(source, "Cargo.lock");
+  const version = doc["version"];
+  if (version !== void 0 && !READ_VERSIONS.has(version))
+    throw new InputError(
+      `Cargo.lock version ${shownVersion(version)} is not one Tended reads (it reads versions 3 and 4, and the older files without a version line). Regenerate it with a current Cargo, or send the Cargo.toml.`
+    );
+  const packages = packagesOf(doc, "Cargo.lock");
+  const headerLines = packageHeaderLines(source);
+  const lineOf3 = (i) => headerLines.length === packages.length ? headerLines[i] : void 0;
+  const out = {
+    references: [],
+    unresolved: []
+  };
+  const graph = new DependencyGraph();
+  const entries = [];
+  const byName = /* @__PURE__ */ new Map();
+  const keys = /* @__PURE__ */ new Set();
+  packages.forEach((raw, index) => {
+    const p = table(raw);
+    const name = text2(p?.["name"]);
+    const version2 = text2(p?.["version"]);
+    const location = `[[package]] ${name ?? "(no name)"} ${version2 ?? ""}`.trim().slice(0, 200);
+    if (!p || name === void 0 || version2 === void 0) {
+      addUnresolved(out, { input: location, location, reason: "a [[package]] without a name and a version" });
+      return;
+    }
+    const key = `${name} ${version2}`;
+    if (keys.has(key)) return;
+    keys.add(key);
+    if (!byName.has(name)) byName.set(name, key);
+    const from = text2(p["source"]);
+    let ref = null;
+    let why = null;
+    try {
+      if (from === void 0) why = "local code (a workspace member or a path dependency), not a crate from crates.io";
+      else if (CRATES_IO.has(from)) ref = normaliseComponent("cargo", name);
+      else if (from.startsWith("git+")) {
+        const repository = githubRepositoryPath(from.slice(4).split(/[?#]/, 1)[0]);
+        if (repository) ref = normaliseComponent("github", repository);
+        else why = "a crate from a git repository on a host other than GitHub";
+      } else why = `from the registry "${from.slice(0, 80)}", not crates.io`;
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      why = e.issues[0]?.msg ?? "not a crate name";
+    }
+    const input2 = `${name}@${version2}`.slice(0, 200);
+    if (!ref) addUnresolved(out, { input: input2, location, reason: why ?? "not a crate" });
+    graph.addNode({ key, name, version: version2, resolvable: ref !== null });
+    entries.push({ key, name, version: version2, ref, local: from === void 0, dependencies: p["dependencies"], index });
+  });
+  for (const entry of entries) {
+    if (!Array.isArray(entry.dependencies)) continue;
+    const named = /* @__PURE__ */ new Set();
+    for (const dependency of entry.dependencies) {
+      if (typeof dependency !== "string") continue;
+      const [name = "", version2] = dependency.split(" ", 2);
+      const key = version2 === void 0 ? byName.get(name) : `${name} ${version2}`;
+      if (key === void 0 || named.has(key)) continue;
+      named.add(key);
+      graph.addEdge(entry.key, key);
+      if (entry.local) graph.addDirect({ key });
+    }
+  }
+  const places = graph.places();
+  for (const entry of entries) {
+    if (!entry.ref) continue;
+    const line = lineOf3(entry.index);
+    out.references.push({
+      ref: entry.ref,
+      input: `${entry.name}@${entry.version}`.slice(0, 200),
+      location: `[[package]] ${entry.name} ${entry.version}`.slice(0, 200),
+      ...line !== void 0 ? { line } : {},
+      tree: places.get(entry.key)
+    });
+  }
+  return { format: "cargo-lock", ...out };
+}
+
+// src/parsers/cargo-toml/detect.ts
+function looksCargoToml(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 5e4);
+  return /^\[(?:package|workspace)\]\s*$/m.test(head) && /^\[(?:[\w.'"()-]*\.)?(?:dev-|build-)?dependencies\]\s*$/m.test(head);
 }
 
 // src/parsers/cargo-toml/parse.ts
 var SECTIONS = ["dependencies", "dev-dependencies", "build-dependencies"];
 var MAX_CARGO_TOML_BYTES = 1024 * 1024;
-function table(v) {
+function table2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
 }
-function parseCargoToml(text3) {
-  if (text3.length > MAX_CARGO_TOML_BYTES)
+function parseCargoToml(text4) {
+  if (text4.length > MAX_CARGO_TOML_BYTES)
     throw new InputError(
-      `This Cargo.toml is ${(text3.length / 1024 / 1024).toFixed(1)} MB; Tended reads Cargo.toml files up to 1 MB.`
+      `This Cargo.toml is ${(text4.length / 1024 / 1024).toFixed(1)} MB; Tended reads Cargo.toml files up to 1 MB.`
     );
-  const source = text3.replace(/^\uFEFF/, "");
+  const source = text4.replace(/^\uFEFF/, "");
   checkTomlDepth(source);
   let doc;
   try {
@@ -25275,10 +25801,10 @@ function parseCargoToml(text3) {
   }
   const references = [];
   const unresolved = [];
-  const take = (deps, at2) => {
-    for (const [key, spec] of Object.entries(table(deps) ?? {})) {
+  const take = (deps, at2, dev) => {
+    for (const [key, spec] of Object.entries(table2(deps) ?? {})) {
       const location = `${at2}.${key}`.slice(0, 200);
-      const t = table(spec);
+      const t = table2(spec);
       const input2 = `${key} = ${typeof spec === "string" ? JSON.stringify(spec) : JSON.stringify(spec).slice(0, 150)}`.slice(
         0,
         200
@@ -25298,21 +25824,402 @@ function parseCargoToml(text3) {
         if (!(e instanceof ValidationError)) throw e;
         why = e.issues[0]?.msg ?? "not a crate name";
       }
-      if (ref) references.push({ ref, input: input2, location });
+      if (ref)
+        references.push({ ref, input: input2, location, tree: directPlace({ dev, optional: t?.["optional"] === true }) });
       else unresolved.push({ input: input2, location, reason: why ?? "not a crate" });
     }
   };
-  for (const section of SECTIONS) take(doc[section], section);
-  for (const [target, body] of Object.entries(table(doc["target"]) ?? {}))
-    for (const section of SECTIONS) take(table(body)?.[section], `target.${target}.${section}`);
-  take(table(doc["workspace"])?.["dependencies"], "workspace.dependencies");
+  for (const section of SECTIONS) take(doc[section], section, section === "dev-dependencies");
+  for (const [target, body] of Object.entries(table2(doc["target"]) ?? {}))
+    for (const section of SECTIONS)
+      take(table2(body)?.[section], `target.${target}.${section}`, section === "dev-dependencies");
+  take(table2(doc["workspace"])?.["dependencies"], "workspace.dependencies", false);
   return { format: "cargo-toml", references, unresolved };
 }
 
 // src/parsers/composer-json/detect.ts
-function looksComposerJson(text3) {
-  const head = text3.replace(/^\uFEFF/, "").trimStart().slice(0, 2e4);
+function looksComposerJson(text4) {
+  const head = text4.replace(/^\uFEFF/, "").trimStart().slice(0, 2e4);
   return head.startsWith("{") && /"require(?:-dev)?"\s*:\s*\{/.test(head) && /"[\w.-]+\/[\w.-]+"\s*:/.test(head);
+}
+
+// src/parsers/composer-lock/detect.ts
+function looksComposerLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").trimStart().slice(0, 4096);
+  return head.startsWith("{") && /"(?:_readme|content-hash)"\s*:/.test(head) && /"packages"\s*:\s*\[/.test(text4.slice(0, 2e4));
+}
+
+// src/parsers/composer-lock/parse.ts
+var SECTIONS2 = ["packages", "packages-dev"];
+var PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
+var MAX_INPUT2 = 200;
+var isObject2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+var inputOf = (f) => (f.version ? `${f.name} ${f.version}` : f.name).slice(0, MAX_INPUT2);
+var locationOf = (f) => `${f.section}[${f.index}] ${f.name}`.slice(0, MAX_INPUT2);
+function parseComposerLock(text4, options = {}) {
+  const source = text4.replace(/^\uFEFF/, "");
+  checkJsonDepth(source);
+  let doc;
+  try {
+    doc = JSON.parse(source);
+  } catch (e) {
+    throw new InputError(
+      `Expected a composer.lock, but it is not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : "unreadable"}`
+    );
+  }
+  if (!isObject2(doc) || !Array.isArray(doc.packages))
+    throw new InputError('Expected a composer.lock: a JSON object with a "packages" array (and "packages-dev").');
+  const out = { unresolved: [] };
+  const graph = new DependencyGraph();
+  const found = [];
+  const standsFor = /* @__PURE__ */ new Map();
+  for (const section of SECTIONS2) {
+    const list2 = doc[section];
+    if (list2 === void 0 || list2 === null) continue;
+    if (!Array.isArray(list2))
+      throw new InputError(`Expected "${section}" of a composer.lock to be an array of packages.`);
+    const dev = section === "packages-dev";
+    for (let i = 0; i < list2.length; i += 1) {
+      const pkg = list2[i];
+      if (!isObject2(pkg) || typeof pkg.name !== "string") {
+        addUnresolved(out, {
+          input: (JSON.stringify(pkg) ?? "").slice(0, MAX_INPUT2),
+          location: `${section}[${i}]`,
+          reason: 'a package entry with no "name"'
+        });
+        continue;
+      }
+      const name = pkg.name;
+      const version = typeof pkg.version === "string" ? pkg.version : "";
+      const key = name.toLowerCase();
+      const entry = { key, name, version, section, index: i, ref: void 0, require: pkg.require };
+      const dist = pkg.dist;
+      if (isObject2(dist) && dist.type === "path") {
+        addUnresolved(out, {
+          input: inputOf(entry),
+          location: locationOf(entry),
+          reason: `installed from a local path (${typeof dist.url === "string" ? dist.url.slice(0, 100) : "no url"}), not from Packagist`
+        });
+      } else {
+        try {
+          entry.ref = normaliseComponent("composer", name);
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e;
+          addUnresolved(out, {
+            input: inputOf(entry),
+            location: locationOf(entry),
+            reason: e.issues[0]?.msg ?? "not a Packagist name"
+          });
+        }
+      }
+      graph.addNode({ key, name, version: version || void 0, dev, resolvable: entry.ref !== void 0 });
+      found.push(entry);
+      for (const field of [pkg.replace, pkg.provide])
+        if (isObject2(field)) {
+          for (const other in field) if (!standsFor.has(other.toLowerCase())) standsFor.set(other.toLowerCase(), key);
+        }
+    }
+  }
+  const keys = /* @__PURE__ */ new Set();
+  for (const f of found) keys.add(f.key);
+  const resolve4 = (name) => {
+    const lower = name.toLowerCase();
+    return keys.has(lower) ? lower : standsFor.get(lower) ?? lower;
+  };
+  for (const f of found)
+    if (isObject2(f.require)) {
+      for (const name in f.require) if (!PLATFORM.test(name)) graph.addEdge(f.key, resolve4(name));
+    }
+  for (const d of options.direct ?? [])
+    graph.addDirect({
+      key: resolve4(d.name),
+      ...d.dev !== void 0 ? { dev: d.dev } : {}
+    });
+  const places = graph.places();
+  const references = [];
+  for (const f of found) {
+    if (!f.ref) continue;
+    const tree = places.get(f.key) ?? {};
+    if (f.version) tree.resolvedVersion = f.version;
+    references.push({ ref: f.ref, input: inputOf(f), location: locationOf(f), tree });
+  }
+  return { format: "composer-lock", references, ...out };
+}
+
+// src/parsers/go-sum/detect.ts
+var SUM_LINE = /^\S+ v\S+ h1:[A-Za-z0-9+/=]+$/;
+function looksGoSum(text4) {
+  const lines = text4.replace(/^\uFEFF/, "").slice(0, 4096).split(/\r?\n/, 6).slice(0, 5).map((l) => l.trim()).filter((l) => l !== "");
+  return lines.length > 0 && lines.every((l) => l.length < 1e3 && SUM_LINE.test(l));
+}
+
+// src/parsers/go-sum/go-version.ts
+var SEMVER = /^v(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
+function parse2(v) {
+  const m = SEMVER.exec(v);
+  if (!m) return null;
+  return { nums: [m[1], m[2] ?? "0", m[3] ?? "0"], pre: m[4] ?? "" };
+}
+function compareNumeric(a, b) {
+  const x = a.replace(/^0+(?=\d)/, "");
+  const y = b.replace(/^0+(?=\d)/, "");
+  if (x.length !== y.length) return x.length - y.length;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+function comparePre(a, b) {
+  if (a === b) return 0;
+  if (a === "") return 1;
+  if (b === "") return -1;
+  const xs = a.split(".");
+  const ys = b.split(".");
+  for (let i = 0; i < Math.min(xs.length, ys.length); i += 1) {
+    const x = xs[i];
+    const y = ys[i];
+    if (x === y) continue;
+    const xn = /^\d+$/.test(x);
+    const yn = /^\d+$/.test(y);
+    if (xn && yn) return compareNumeric(x, y);
+    if (xn) return -1;
+    if (yn) return 1;
+    return x < y ? -1 : 1;
+  }
+  return xs.length - ys.length;
+}
+function compareGoVersions(a, b) {
+  const x = parse2(a);
+  const y = parse2(b);
+  if (!x || !y) return x ? 1 : y ? -1 : 0;
+  for (let i = 0; i < 3; i += 1) {
+    const c = compareNumeric(x.nums[i], y.nums[i]);
+    if (c !== 0) return c;
+  }
+  return comparePre(x.pre, y.pre);
+}
+
+// src/parsers/go-sum/parse.ts
+var MAX_INPUT3 = 200;
+function parseGoSum(text4) {
+  const modules = /* @__PURE__ */ new Map();
+  const out = { unresolved: [] };
+  const lines = text4.replace(/^\uFEFF/, "").split("\n");
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i].trim();
+    if (line === "") continue;
+    const [path = "", rawVersion = "", hash, extra] = line.split(/\s+/, 4);
+    const lineNo = i + 1;
+    if (hash === void 0 || extra !== void 0 || !rawVersion.startsWith("v")) {
+      addUnresolved(out, {
+        input: line.slice(0, MAX_INPUT3),
+        location: `line ${lineNo}`,
+        reason: "a go.sum line is a module path, a version and a hash (`golang.org/x/net v0.25.0 h1:\u2026`); this one is not"
+      });
+      continue;
+    }
+    const goModOnly = rawVersion.endsWith("/go.mod");
+    const version = goModOnly ? rawVersion.slice(0, -"/go.mod".length) : rawVersion;
+    let module = modules.get(path);
+    if (!module) {
+      module = { firstInput: `${path} ${rawVersion}`.slice(0, MAX_INPUT3), firstLine: lineNo };
+      modules.set(path, module);
+    }
+    if (!goModOnly && (module.version === void 0 || compareGoVersions(version, module.version) > 0)) {
+      module.version = version;
+      module.line = lineNo;
+    }
+  }
+  const references = [];
+  for (const [path, module] of modules) {
+    if (module.version === void 0) {
+      addUnresolved(out, {
+        input: module.firstInput,
+        location: `line ${module.firstLine}`,
+        reason: "only its go.mod was needed (go.sum has no content hash for it): it is part of the module graph but was not downloaded or built"
+      });
+      continue;
+    }
+    const input2 = `${path} ${module.version}`.slice(0, MAX_INPUT3);
+    const location = `line ${module.line}`;
+    try {
+      references.push({
+        ref: normaliseComponent("golang", path),
+        input: input2,
+        location,
+        line: module.line,
+        tree: { resolvedVersion: module.version }
+      });
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      addUnresolved(out, { input: input2, location, reason: e.issues[0]?.msg ?? "not a Go module path" });
+    }
+  }
+  return { format: "go-sum", references, ...out };
+}
+
+// src/parsers/gradle-lockfile/detect.ts
+var HEADER = "# This is a Gradle generated file for dependency locking.";
+var ENTRY = /^(?:[\w.-]+:[\w.-]+:[^\s=:]+(?:=[\w,-]*)?|empty=[\w,-]*)$/;
+function looksGradleLockfile(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 4096);
+  if (head.startsWith(HEADER)) return true;
+  const lines = head.split(/\r?\n/, 6).slice(0, 5).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+  return lines.length > 0 && lines.every((l) => l.length < 1e3 && ENTRY.test(l)) && lines.some((l) => l.includes("="));
+}
+
+// src/parsers/gradle-lockfile/parse.ts
+var MAX_INPUT4 = 200;
+function isTestConfiguration(name) {
+  return name.startsWith("test") || /Test(?:[A-Z]|$)/.test(name);
+}
+function parseGradleLockfile(text4) {
+  const out = { unresolved: [] };
+  const found = [];
+  const onlyTest = /* @__PURE__ */ new Map();
+  const lines = text4.replace(/^\uFEFF/, "").split("\n");
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i].trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const eq = line.indexOf("=");
+    const coordinates = eq < 0 ? line : line.slice(0, eq);
+    if (coordinates === "empty") continue;
+    const input2 = line.slice(0, MAX_INPUT4);
+    const location = `line ${i + 1}`;
+    const parts2 = coordinates.split(":");
+    if (parts2.length !== 3 || parts2.some((p) => p === "")) {
+      addUnresolved(out, {
+        input: input2,
+        location,
+        reason: "a lock entry is group:artifact:version=configurations (`org.slf4j:slf4j-api:2.0.9=runtimeClasspath`); this one is not"
+      });
+      continue;
+    }
+    const [group, artifact, version] = parts2;
+    let ref;
+    try {
+      ref = normaliseComponent("maven", `${group}:${artifact}`);
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      addUnresolved(out, { input: input2, location, reason: e.issues[0]?.msg ?? "not a Maven group:artifact" });
+      continue;
+    }
+    if (eq >= 0 && onlyTest.get(ref.id) !== false) {
+      let test;
+      for (let start = eq + 1; test !== false && start <= line.length; ) {
+        const comma = line.indexOf(",", start);
+        const end = comma < 0 ? line.length : comma;
+        if (end > start) test = isTestConfiguration(line.slice(start, end));
+        start = end + 1;
+      }
+      if (test !== void 0) onlyTest.set(ref.id, test);
+    }
+    found.push({ ref, input: `${group}:${artifact}:${version}`.slice(0, MAX_INPUT4), line: i + 1, version });
+  }
+  const references = found.map((f) => ({
+    ref: f.ref,
+    input: f.input,
+    location: `line ${f.line}`,
+    line: f.line,
+    tree: { resolvedVersion: f.version, ...onlyTest.get(f.ref.id) === true ? { dev: true } : {} }
+  }));
+  return { format: "gradle-lockfile", references, ...out };
+}
+
+// src/parsers/nuget-lock/detect.ts
+function looksNugetLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").trimStart().slice(0, 4096);
+  return head.startsWith("{") && /"version"\s*:\s*\d/.test(head) && /"dependencies"\s*:\s*\{/.test(head) && /"type"\s*:\s*"(?:Direct|Transitive|CentralTransitive|Project)"/.test(head);
+}
+
+// src/parsers/nuget-lock/parse.ts
+var VERSIONS = [1, 2];
+var MAX_INPUT5 = 200;
+var isObject3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+var keyOf = (section, name) => `${section}\0${name.toLowerCase()}`;
+var inputOf2 = (e) => (e.version ? `${e.name} ${e.version}` : e.name).slice(0, MAX_INPUT5);
+var locationOf2 = (e) => `dependencies["${e.section}"]["${e.name}"]`.slice(0, MAX_INPUT5);
+function parseNugetLock(text4) {
+  const source = text4.replace(/^\uFEFF/, "");
+  checkJsonDepth(source);
+  let doc;
+  try {
+    doc = JSON.parse(source);
+  } catch (e) {
+    throw new InputError(
+      `Expected a NuGet packages.lock.json, but it is not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : "unreadable"}`
+    );
+  }
+  if (!isObject3(doc) || !isObject3(doc.dependencies))
+    throw new InputError('Expected a NuGet packages.lock.json: a JSON object with "version" and "dependencies".');
+  if (!VERSIONS.includes(doc.version))
+    throw new InputError(
+      `NuGet lock file version ${JSON.stringify(doc.version)?.slice(0, 20)} is not one Tended reads (it reads versions 1 and 2).`
+    );
+  const out = { unresolved: [] };
+  const graph = new DependencyGraph();
+  const entries = [];
+  const keys = /* @__PURE__ */ new Set();
+  const projectNamed = /* @__PURE__ */ new Set();
+  const projects = [];
+  const projectsListed = /* @__PURE__ */ new Set();
+  for (const section in doc.dependencies) {
+    const packages = doc.dependencies[section];
+    if (!isObject3(packages)) continue;
+    for (const name in packages) {
+      const raw = packages[name];
+      const pkg = isObject3(raw) ? raw : {};
+      const key = keyOf(section, name);
+      const version = typeof pkg.resolved === "string" ? pkg.resolved : void 0;
+      const entry = { key, name, section, version, ref: void 0, dependencies: pkg.dependencies };
+      if (pkg.type === "Project") {
+        projects.push(key);
+        if (isObject3(pkg.dependencies)) for (const d in pkg.dependencies) projectNamed.add(keyOf(section, d));
+        if (!projectsListed.has(name.toLowerCase())) {
+          projectsListed.add(name.toLowerCase());
+          addUnresolved(out, {
+            input: name.slice(0, MAX_INPUT5),
+            location: locationOf2(entry),
+            reason: "a project of the same solution (a ProjectReference), not a nuget.org package"
+          });
+        }
+      } else if (version === void 0) {
+        addUnresolved(out, {
+          input: inputOf2(entry),
+          location: locationOf2(entry),
+          reason: 'an entry with no "resolved" version'
+        });
+      } else {
+        try {
+          entry.ref = normaliseComponent("nuget", name);
+        } catch (e) {
+          if (!(e instanceof ValidationError)) throw e;
+          addUnresolved(out, {
+            input: inputOf2(entry),
+            location: locationOf2(entry),
+            reason: e.issues[0]?.msg ?? "not a NuGet package id"
+          });
+        }
+      }
+      graph.addNode({ key, name, version, resolvable: entry.ref !== void 0 });
+      keys.add(key);
+      if (pkg.type === "Direct") graph.addDirect({ key });
+      entries.push(entry);
+    }
+  }
+  for (const e of entries) {
+    if (!isObject3(e.dependencies)) continue;
+    const slash = e.section.indexOf("/");
+    const framework = slash < 0 ? null : e.section.slice(0, slash);
+    for (const name in e.dependencies) {
+      const own = keyOf(e.section, name);
+      graph.addEdge(e.key, keys.has(own) || framework === null ? own : keyOf(framework, name));
+    }
+  }
+  for (const key of projects) if (!projectNamed.has(key)) graph.addDirect({ key });
+  const places = graph.places();
+  const references = [];
+  for (const e of entries)
+    if (e.ref)
+      references.push({ ref: e.ref, input: inputOf2(e), location: locationOf2(e), tree: places.get(e.key) ?? {} });
+  return { format: "nuget-lock", references, ...out };
 }
 
 // src/parsers/json-member-lines.ts
@@ -25418,11 +26325,11 @@ function decoded(source, open, close2) {
 }
 
 // src/parsers/composer-json/parse.ts
-var SECTIONS2 = ["require", "require-dev"];
-var PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
-function parseComposerJson(text3, options = {}) {
+var SECTIONS3 = ["require", "require-dev"];
+var PLATFORM2 = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
+function parseComposerJson(text4, options = {}) {
   let doc;
-  const source = text3.replace(/^\uFEFF/, "");
+  const source = text4.replace(/^\uFEFF/, "");
   checkJsonDepth(source);
   try {
     doc = JSON.parse(source);
@@ -25435,8 +26342,8 @@ function parseComposerJson(text3, options = {}) {
     throw new InputError('Expected a composer.json, a JSON object with "require" and "require-dev".');
   const references = [];
   const unresolved = [];
-  const lines = options.lines === true ? new MemberLines(source, SECTIONS2) : void 0;
-  for (const section of SECTIONS2) {
+  const lines = options.lines === true ? new MemberLines(source, SECTIONS3) : void 0;
+  for (const section of SECTIONS3) {
     const deps = doc[section];
     if (typeof deps !== "object" || deps === null || Array.isArray(deps)) continue;
     for (const [name, constraint] of Object.entries(deps)) {
@@ -25445,7 +26352,7 @@ function parseComposerJson(text3, options = {}) {
         200
       );
       const location = `${section}.${name}`.slice(0, 200);
-      if (PLATFORM.test(name)) {
+      if (PLATFORM2.test(name)) {
         unresolved.push({
           input: input2,
           location,
@@ -25455,7 +26362,13 @@ function parseComposerJson(text3, options = {}) {
       }
       try {
         const line = lines?.lineOf(section, name);
-        references.push({ ref: normaliseComponent("composer", name), input: input2, location, ...line ? { line } : {} });
+        references.push({
+          ref: normaliseComponent("composer", name),
+          input: input2,
+          location,
+          ...line ? { line } : {},
+          tree: directPlace({ dev: section === "require-dev" })
+        });
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;
         unresolved.push({ input: input2, location, reason: e.issues[0]?.msg ?? "not a Packagist name" });
@@ -25466,8 +26379,8 @@ function parseComposerJson(text3, options = {}) {
 }
 
 // src/parsers/nuget-project/detect.ts
-function looksNugetProject(text3) {
-  const head = text3.replace(/^\uFEFF/, "").trimStart().slice(0, 2e4);
+function looksNugetProject(text4) {
+  const head = text4.replace(/^\uFEFF/, "").trimStart().slice(0, 2e4);
   if (!head.startsWith("<")) return false;
   return /<Package(?:Reference|Version)\s/.test(head) || /<packages[\s>]/.test(head) && /<package[ \t]+id=/.test(head);
 }
@@ -25478,7 +26391,7 @@ var MAX_NAMES = 2e3;
 var MAX_PROJECT_BYTES = 1024 * 1024;
 var xml = xmlParser(MAX_DEPTH, { ignoreAttributes: false, attributeNamePrefix: "@_" });
 var MAX_LOCATION = 200;
-function locationOf(step) {
+function locationOf3(step) {
   const keys = [];
   let length = 0;
   let at2 = step;
@@ -25511,7 +26424,7 @@ function elements(root, names) {
         if (typeof n === "object" && n !== null)
           found.push({
             node: n,
-            location: locationOf(Array.isArray(v) ? { value: n, parent: child, key: `[${i}]` } : child)
+            location: locationOf3(Array.isArray(v) ? { value: n, parent: child, key: `[${i}]` } : child)
           });
       });
     }
@@ -25521,12 +26434,12 @@ function elements(root, names) {
 function attribute(v) {
   return typeof v === "string" ? decodeXmlText(v) : v;
 }
-function parseNugetProject(text3) {
-  if (text3.length > MAX_PROJECT_BYTES)
+function parseNugetProject(text4) {
+  if (text4.length > MAX_PROJECT_BYTES)
     throw new InputError(
-      `This project file is ${(text3.length / 1024 / 1024).toFixed(1)} MB; Tended reads NuGet project files up to 1 MB.`
+      `This project file is ${(text4.length / 1024 / 1024).toFixed(1)} MB; Tended reads NuGet project files up to 1 MB.`
     );
-  const source = text3.replace(/^\uFEFF/, "");
+  const source = text4.replace(/^\uFEFF/, "");
   checkXml(source, "a NuGet project file (*.csproj, packages.config)", { depth: MAX_DEPTH, names: MAX_NAMES });
   let doc;
   try {
@@ -25548,7 +26461,7 @@ function parseNugetProject(text3) {
       continue;
     }
     try {
-      references.push({ ref: normaliseComponent("nuget", id.trim()), input: input2, location });
+      references.push({ ref: normaliseComponent("nuget", id.trim()), input: input2, location, tree: directPlace() });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       unresolved.push({ input: input2, location, reason: e.issues[0]?.msg ?? "not a NuGet id" });
@@ -25557,9 +26470,1347 @@ function parseNugetProject(text3) {
   return { format: "nuget-project", references, unresolved };
 }
 
+// src/parsers/bun-lock/detect.ts
+function looksBunLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 2e3);
+  return /^\s*\{\s*"lockfileVersion"\s*:\s*\d+\s*,/.test(head) && head.includes('"workspaces"');
+}
+
+// src/parsers/npm-source.ts
+var import_npm_package_arg = __toESM(require_npa(), 1);
+var WORKSPACE_REASON = "a package of this workspace (local files), not the published package of that name.";
+var LOCAL_REASON = "a local path, not a published package.";
+var TARBALL_REASON = "a tarball URL, not a registry package; its source cannot be identified.";
+var OTHER_GIT_REASON = "a git repository not on GitHub; Tended observes GitHub repositories and registry packages only.";
+function npmPackage(name) {
+  try {
+    return { ref: normaliseComponent("npm", name) };
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    return { reason: `not a valid npm name: ${e.message}` };
+  }
+}
+var GIT_LIKE = /^(?:git\+|git:|github:|gitlab:|bitbucket:|git@)/;
+function sourceOfResolved(name, resolved) {
+  if (resolved === void 0 || resolved === "") return npmPackage(name);
+  if (GIT_LIKE.test(resolved)) return gitSource(name, resolved);
+  if (/^https?:\/\//.test(resolved)) {
+    if (resolved.includes("/-/") && !resolved.includes("codeload.github.com")) return npmPackage(name);
+    if (/^https?:\/\/(?:codeload\.)?github\.com\//.test(resolved)) return gitSource(name, githubOf(resolved));
+    return { reason: TARBALL_REASON };
+  }
+  if (resolved.startsWith("file:") || resolved.startsWith("link:") || !resolved.includes(":"))
+    return { reason: LOCAL_REASON };
+  return { reason: TARBALL_REASON };
+}
+function githubOf(url) {
+  const parts2 = url.replace(/^https?:\/\/(?:codeload\.)?github\.com\//, "").split("/");
+  return `github:${parts2[0] ?? ""}/${(parts2[1] ?? "").replace(/\.git$/, "")}`;
+}
+function gitSource(name, spec) {
+  let parsed;
+  try {
+    parsed = import_npm_package_arg.default.resolve(name, spec.slice(0, 2e3), "/");
+  } catch {
+    return { reason: OTHER_GIT_REASON };
+  }
+  if (parsed.type === "git" && parsed.hosted?.type === "github" && parsed.hosted.user && parsed.hosted.project) {
+    try {
+      return { ref: normaliseComponent("github", `${parsed.hosted.user}/${parsed.hosted.project}`) };
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+    }
+  }
+  return { reason: OTHER_GIT_REASON };
+}
+
+// src/parsers/bun-lock/jsonc.ts
+function stripJsonc(text4) {
+  const out = [];
+  let from = 0;
+  let comma = -1;
+  for (let i = 0; i < text4.length; i += 1) {
+    const c = text4.charCodeAt(i);
+    if (c === SPACE || c === TAB || c === LF || c === CR) continue;
+    if (c === SLASH && (text4.charCodeAt(i + 1) === SLASH || text4.charCodeAt(i + 1) === STAR)) {
+      const block = text4.charCodeAt(i + 1) === STAR;
+      const end = block ? text4.indexOf("*/", i + 2) : text4.indexOf("\n", i + 2);
+      const stop = end < 0 ? text4.length : block ? end + 2 : end;
+      out.push(text4.slice(from, i));
+      from = stop;
+      i = stop - 1;
+      continue;
+    }
+    if (comma >= 0) {
+      if (c === CLOSE_OBJECT3 || c === CLOSE_ARRAY3) {
+        out.push(text4.slice(from, comma));
+        from = comma + 1;
+      }
+      comma = -1;
+    }
+    if (c === COMMA2) comma = i;
+    else if (c === QUOTE3) {
+      for (i += 1; i < text4.length; i += 1) {
+        const d = text4.charCodeAt(i);
+        if (d === BACKSLASH3) i += 1;
+        else if (d === QUOTE3) break;
+      }
+    }
+  }
+  out.push(text4.slice(from));
+  return out.join("");
+}
+var [SPACE, TAB, LF, CR, SLASH, STAR, COMMA2, QUOTE3, BACKSLASH3, CLOSE_OBJECT3, CLOSE_ARRAY3] = [
+  " ",
+  "	",
+  "\n",
+  "\r",
+  "/",
+  "*",
+  ",",
+  '"',
+  "\\",
+  "}",
+  "]"
+].map((c) => c.charCodeAt(0));
+
+// src/parsers/bun-lock/parse.ts
+var MAX_BUN_NESTING = 32;
+var BUN_LOCKB_SENTENCE = "bun.lockb is a binary lockfile Tended does not read. Send bun.lock, the text lockfile: run `bun install --save-text-lockfile` (Bun 1.1.39+; the default from Bun 1.2) and send the bun.lock it writes.";
+var SECTIONS4 = [
+  ["dependencies", {}],
+  ["devDependencies", { dev: true }],
+  ["optionalDependencies", { optional: true }],
+  ["peerDependencies", {}]
+];
+function parseBunLock(text4) {
+  const source = text4.replace(/^\uFEFF/, "");
+  if (source.startsWith("#!/usr/bin/env bun")) throw new InputError(BUN_LOCKB_SENTENCE);
+  const json = stripJsonc(source);
+  checkJsonDepth(json);
+  let doc;
+  try {
+    doc = JSON.parse(json);
+  } catch (e) {
+    throw new InputError(`not a readable bun.lock: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
+  }
+  if (!isObject4(doc)) throw new InputError("not a bun.lock: the document is not a JSON object");
+  if (doc.lockfileVersion !== 0 && doc.lockfileVersion !== 1) {
+    throw new InputError(
+      `bun.lock lockfileVersion ${JSON.stringify(doc.lockfileVersion ?? null).slice(0, 20)} is not one Tended reads (it reads 0 and 1, Bun 1.2 and later).`
+    );
+  }
+  const packages = isObject4(doc.packages) ? doc.packages : {};
+  const graph = new DependencyGraph();
+  const sources = /* @__PURE__ */ new Map();
+  const workspaceKeys = /* @__PURE__ */ new Map();
+  for (const [key, value] of Object.entries(packages)) {
+    if (!Array.isArray(value) || typeof value[0] !== "string") continue;
+    nestingOf(key);
+    const [name, spec] = split(value[0]);
+    const src = sourceOf(name, spec);
+    if (spec.startsWith("workspace:")) workspaceKeys.set(spec.slice("workspace:".length), key);
+    const version = /^\d/.test(spec) ? spec : void 0;
+    sources.set(key, { name, version: version ?? spec, source: src });
+    graph.addNode({ key, name, ...version !== void 0 ? { version } : {}, resolvable: "ref" in src });
+  }
+  const tree = new KeyTree([...sources.keys()]);
+  for (const [key, value] of Object.entries(packages)) {
+    if (!Array.isArray(value)) continue;
+    const meta = value.find((v, i) => i > 0 && isObject4(v));
+    if (meta === void 0) continue;
+    for (const section of [meta.dependencies, meta.optionalDependencies, meta.peerDependencies])
+      if (isObject4(section))
+        for (const name of Object.keys(section)) {
+          const to = tree.resolve(key, name);
+          if (to !== void 0) graph.addEdge(key, to);
+        }
+  }
+  const out = {
+    references: [],
+    unresolved: []
+  };
+  const workspaces = isObject4(doc.workspaces) ? doc.workspaces : {};
+  for (const [path, value] of Object.entries(workspaces)) {
+    if (!isObject4(value)) continue;
+    const name = typeof value.name === "string" ? value.name : path;
+    if (path === "")
+      addUnresolved(out, { input: name, location: 'workspaces[""]', reason: "the project itself, not a dependency." });
+    const from = path === "" ? "" : workspaceKeys.get(path) ?? name;
+    for (const [section, flags] of SECTIONS4) {
+      const deps = value[section];
+      if (!isObject4(deps)) continue;
+      for (const dep of Object.keys(deps)) {
+        const key = tree.resolve(from, dep);
+        if (key !== void 0) graph.addDirect({ key, dev: "dev" in flags, optional: "optional" in flags });
+      }
+    }
+  }
+  const places = graph.places();
+  for (const [key, { name, version, source: src }] of sources) {
+    const input2 = `${name}@${version ?? ""}`.slice(0, 200);
+    const location = `packages[${JSON.stringify(key)}]`;
+    if ("ref" in src) out.references.push({ ref: src.ref, input: input2, location, tree: places.get(key) });
+    else addUnresolved(out, { input: input2, location, reason: src.reason });
+  }
+  return {
+    format: "bun-lock",
+    variant: `bun.lock lockfileVersion ${String(doc.lockfileVersion)}`,
+    references: out.references,
+    unresolved: out.unresolved,
+    ...out.unlisted ? { unlisted: out.unlisted } : {}
+  };
+}
+function split(s) {
+  const at2 = s.indexOf("@", s.startsWith("@") ? 1 : 0);
+  return at2 > 0 ? [s.slice(0, at2), s.slice(at2 + 1)] : [s, ""];
+}
+function sourceOf(name, spec) {
+  if (spec.startsWith("workspace:")) return { reason: WORKSPACE_REASON };
+  if (/^(?:file|link):/.test(spec)) return { reason: LOCAL_REASON };
+  if (/^(?:github|git\+|git:|ssh:|gitlab:|bitbucket:)/.test(spec)) return gitSource(name, spec);
+  if (/^https?:\/\//.test(spec)) return sourceOfResolved(name, spec);
+  if (spec.startsWith("npm:")) return npmPackage(split(spec.slice(4))[0]);
+  return npmPackage(name);
+}
+var KeyTree = class {
+  ids = /* @__PURE__ */ new Map([["", 0]]);
+  keys = [""];
+  parents = [-1];
+  children = /* @__PURE__ */ new Map();
+  constructor(keys) {
+    for (const key of keys) {
+      this.ids.set(key, this.keys.length);
+      this.keys.push(key);
+    }
+    for (let id = 1; id < this.keys.length; id += 1) {
+      const key = this.keys[id];
+      const parent = parentOf(key);
+      const enclosing = this.enclosing(parent);
+      this.parents.push(enclosing);
+      this.children.set(`${enclosing} ${parent === "" ? key : key.slice(parent.length + 1)}`, id);
+    }
+  }
+  resolve(from, name) {
+    for (let id = this.ids.get(from) ?? 0; id >= 0; id = this.parents[id]) {
+      const found = this.children.get(`${id} ${name}`);
+      if (found !== void 0) return this.keys[found];
+    }
+    return void 0;
+  }
+  /** The nearest listed key up a path (at most the nesting bound of steps). */
+  enclosing(path) {
+    for (let p = path; ; p = parentOf(p)) {
+      const id = this.ids.get(p);
+      if (id !== void 0) return id;
+      if (p === "") return 0;
+    }
+  }
+};
+function parentOf(key) {
+  const last = key.lastIndexOf("/");
+  if (last < 0) return "";
+  const before = key.lastIndexOf("/", last - 1);
+  const segment = key.slice(before + 1, last);
+  if (segment.startsWith("@")) return before < 0 ? "" : key.slice(0, before);
+  return key.slice(0, last);
+}
+function nestingOf(key) {
+  let n = 0;
+  for (let i = key.indexOf("/"); i >= 0; i = key.indexOf("/", i + 1))
+    if (++n > 2 * MAX_BUN_NESTING)
+      throw new TooComplexError(
+        `the package key ${JSON.stringify(key.slice(0, 80))}\u2026 nests more than ${MAX_BUN_NESTING} packages deep. Real bun.lock files nest a few; Tended reads up to ${MAX_BUN_NESTING}.`
+      );
+}
+function isObject4(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+// src/parsers/package-lock/detect.ts
+function looksPackageLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 2e3);
+  return /^\s*\{/.test(head) && /"lockfileVersion"\s*:\s*[123]\s*,\s*"requires"\s*:/.test(head);
+}
+
+// src/parsers/package-lock/parse.ts
+var MAX_NODE_MODULES_NESTING = 32;
+var NM = "node_modules/";
+function parsePackageLock(text4) {
+  const source = text4.replace(/^\uFEFF/, "");
+  checkJsonDepth(source);
+  let doc;
+  try {
+    doc = JSON.parse(source);
+  } catch (e) {
+    throw new InputError(`not valid JSON: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
+  }
+  if (!isObject5(doc)) throw new InputError("not a package-lock.json: the document is not a JSON object");
+  const version = doc.lockfileVersion;
+  if (version === void 0) {
+    throw new InputError(
+      'not a package-lock.json: it has no "lockfileVersion". Send the package-lock.json or npm-shrinkwrap.json npm writes (lockfileVersion 1, 2 or 3).'
+    );
+  }
+  if (version !== 1 && version !== 2 && version !== 3) {
+    throw new InputError(
+      `npm lockfileVersion ${JSON.stringify(version).slice(0, 20)} is not one Tended reads (it reads 1\u20133). Send a lockfile written by npm 5 to npm 11.`
+    );
+  }
+  const folders = /* @__PURE__ */ new Map();
+  const packages = doc.packages;
+  if (version >= 2 && isObject5(packages)) readPackages(packages, folders);
+  else if (isObject5(doc.dependencies)) readNested(doc.dependencies, folders);
+  else if (version === 3) throw new InputError('not a package-lock.json: lockfileVersion 3 with no "packages" object');
+  return reckon(folders, version >= 2 && isObject5(packages) ? packages[""] : void 0);
+}
+function readPackages(packages, folders) {
+  for (const [key, value] of Object.entries(packages)) {
+    if (key === "" || !isObject5(value)) continue;
+    nestingOf2(key);
+    const at2 = key.lastIndexOf(NM);
+    const name = typeof value.name === "string" ? value.name : at2 >= 0 ? key.slice(at2 + NM.length) : key;
+    const resolved = typeof value.resolved === "string" ? value.resolved : void 0;
+    const version = typeof value.version === "string" ? value.version : void 0;
+    const folder = {
+      name,
+      version,
+      source: at2 < 0 ? { reason: WORKSPACE_REASON } : value.link === true ? { reason: LOCAL_REASON } : sourceOfResolved(name, resolved),
+      dev: value.devOptional === true ? void 0 : value.dev === true,
+      optional: value.devOptional === true ? void 0 : value.optional === true,
+      needs: [value.dependencies, value.optionalDependencies, value.peerDependencies].filter(isObject5),
+      location: `packages[${JSON.stringify(key)}]`
+    };
+    if (value.link === true && resolved !== void 0) folder.linkTo = resolved;
+    if (at2 < 0) folder.project = value;
+    folders.set(key, folder);
+  }
+}
+function readNested(top, folders) {
+  const pending = [["", top]];
+  while (pending.length > 0) {
+    const [parent, deps] = pending.pop();
+    for (const [key, value] of Object.entries(deps)) {
+      if (!isObject5(value)) continue;
+      const path = parent === "" ? `${NM}${key}` : `${parent}/${NM}${key}`;
+      nestingOf2(path);
+      let name = key;
+      let version = typeof value.version === "string" ? value.version : void 0;
+      let source;
+      if (version?.startsWith("npm:")) {
+        const spec = version.slice(4);
+        const at2 = spec.lastIndexOf("@");
+        [name, version] = at2 > 0 ? [spec.slice(0, at2), spec.slice(at2 + 1)] : [spec, void 0];
+        source = npmPackage(name);
+      } else if (version !== void 0 && /^\d/.test(version)) {
+        source = sourceOfResolved(name, typeof value.resolved === "string" ? value.resolved : void 0);
+      } else {
+        source = sourceOfResolved(name, version ?? "");
+      }
+      folders.set(path, {
+        name,
+        version,
+        source,
+        dev: value.dev === true,
+        optional: value.optional === true,
+        needs: isObject5(value.requires) ? [value.requires] : [],
+        location: `dependencies ${path}`
+      });
+      if (isObject5(value.dependencies)) pending.push([path, value.dependencies]);
+    }
+  }
+}
+function reckon(folders, root) {
+  const tree = new FolderTree(folders);
+  const graph = new DependencyGraph();
+  for (const [key, f] of folders)
+    graph.addNode({
+      key,
+      name: f.name,
+      ...f.version !== void 0 ? { version: f.version } : {},
+      ...f.dev !== void 0 ? { dev: f.dev } : {},
+      ...f.optional !== void 0 ? { optional: f.optional } : {},
+      resolvable: "ref" in f.source
+    });
+  for (const [key, f] of folders) {
+    if (f.linkTo !== void 0 && folders.has(f.linkTo)) graph.addEdge(key, f.linkTo);
+    for (const needs of f.needs)
+      for (const name of Object.keys(needs)) {
+        const to = tree.resolve(key, name);
+        if (to !== void 0) graph.addEdge(key, to);
+      }
+    if (f.project !== void 0) addDirect(graph, tree, key, f.project);
+  }
+  if (isObject5(root)) addDirect(graph, tree, "", root);
+  const places = graph.places();
+  const out = { references: [], unresolved: [] };
+  if (isObject5(root)) {
+    const name = typeof root.name === "string" ? root.name : "the project";
+    addUnresolved(out, { input: name, location: 'packages[""]', reason: "the project itself, not a dependency." });
+  }
+  for (const [key, f] of folders) {
+    const input2 = f.version !== void 0 ? `${f.name}@${f.version}` : f.name;
+    if ("ref" in f.source)
+      out.references.push({ ref: f.source.ref, input: input2, location: f.location, tree: places.get(key) });
+    else if (f.linkTo === void 0) addUnresolved(out, { input: input2, location: f.location, reason: f.source.reason });
+  }
+  return {
+    format: "package-lock",
+    references: out.references,
+    unresolved: out.unresolved,
+    ...out.unlisted ? { unlisted: out.unlisted } : {}
+  };
+}
+function addDirect(graph, tree, from, project) {
+  const sections = [
+    ["dependencies", {}],
+    ["devDependencies", { dev: true }],
+    ["optionalDependencies", { optional: true }],
+    ["peerDependencies", {}]
+  ];
+  for (const [section, flags] of sections) {
+    const deps = project[section];
+    if (!isObject5(deps)) continue;
+    for (const name of Object.keys(deps)) {
+      const key = tree.resolve(from, name);
+      if (key !== void 0) graph.addDirect({ key, dev: flags.dev ?? false, optional: flags.optional ?? false });
+    }
+  }
+}
+var FolderTree = class {
+  ids = /* @__PURE__ */ new Map([["", 0]]);
+  keys = [""];
+  parents = [-1];
+  children = /* @__PURE__ */ new Map();
+  constructor(folders) {
+    for (const key of folders.keys()) {
+      this.ids.set(key, this.keys.length);
+      this.keys.push(key);
+    }
+    for (let id = 1; id < this.keys.length; id += 1) {
+      const key = this.keys[id];
+      const at2 = key.lastIndexOf(NM);
+      if (at2 < 0) {
+        this.parents.push(0);
+        continue;
+      }
+      this.children.set(`${this.enclosing(key.slice(0, Math.max(0, at2 - 1)))} ${key.slice(at2 + NM.length)}`, id);
+      this.parents.push(this.enclosing(key.slice(0, Math.max(0, at2 - 1))));
+    }
+  }
+  resolve(from, name) {
+    for (let id = this.ids.get(from) ?? 0; id >= 0; id = this.parents[id]) {
+      const found = this.children.get(`${id} ${name}`);
+      if (found !== void 0) return this.keys[found];
+    }
+    return void 0;
+  }
+  /** The folder a package folder's key sits in: the nearest listed one up its path (at most the nesting bound of steps). */
+  enclosing(path) {
+    let p = path;
+    for (; ; ) {
+      const id = this.ids.get(p);
+      if (id !== void 0) return id;
+      const at2 = p.lastIndexOf(NM);
+      if (at2 <= 0) return 0;
+      p = p.slice(0, at2 - 1);
+    }
+  }
+};
+function nestingOf2(key) {
+  let n = 0;
+  for (let i = key.indexOf(NM); i >= 0; i = key.indexOf(NM, i + NM.length)) {
+    n += 1;
+    if (n > MAX_NODE_MODULES_NESTING) {
+      throw new TooComplexError(
+        `the package ${JSON.stringify(key.slice(0, 80))}\u2026 sits more than ${MAX_NODE_MODULES_NESTING} node_modules folders deep. npm nests real trees fewer than 10 deep; Tended reads up to ${MAX_NODE_MODULES_NESTING}.`
+      );
+    }
+  }
+}
+function isObject5(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+// src/parsers/pnpm-lock/detect.ts
+function looksPnpmLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 2e3);
+  for (const line of head.split("\n")) {
+    const t = line.trim();
+    if (t === "" || t.startsWith("#")) continue;
+    return /^lockfileVersion:\s*['"]?\d/.test(t);
+  }
+  return false;
+}
+
+// src/parsers/pnpm-lock/read.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+
+// src/parsers/yaml-block.ts
+var import_yaml = __toESM(require_dist(), 1);
+var MAX_KEY = 1024;
+var Unsupported = class extends Error {
+  constructor(what, at2) {
+    super(what);
+    this.what = what;
+    this.at = at2;
+  }
+  what;
+  at;
+};
+function readBlockYaml(text4) {
+  const reader = new Reader();
+  try {
+    return { value: reader.read(text4) };
+  } catch (e) {
+    if (e instanceof Unsupported) return { unsupported: e.what, line: e.at };
+    throw e;
+  }
+}
+var Reader = class {
+  stack = [];
+  root;
+  line = 1;
+  /** A block scalar's header was read; its body is the next token but one. */
+  block = null;
+  read(text4) {
+    let tokens = [];
+    let started = false;
+    let inner = 0;
+    let atBody = false;
+    for (const token2 of new import_yaml.Lexer().lex(text4)) {
+      if (token2 === "") continue;
+      if (this.block !== null) {
+        if (!atBody && token2 === "") {
+          atBody = true;
+          continue;
+        }
+        this.resolveBlock(atBody ? token2 : "");
+        if (atBody) {
+          atBody = false;
+          this.line += count(token2, "\n");
+          continue;
+        }
+      }
+      if (token2 === "\n" || token2 === "\r\n") {
+        started = this.entry(tokens, started);
+        this.line += 1 + inner;
+        tokens = [];
+        inner = 0;
+      } else {
+        if (token2.length > 1 && token2.includes("\n")) inner += count(token2, "\n");
+        tokens.push(token2);
+      }
+    }
+    this.entry(tokens, started);
+    if (this.block !== null) this.resolveBlock("");
+    return this.root ?? null;
+  }
+  /** Reads one line's tokens; returns whether the document's content has started. */
+  entry(tokens, started) {
+    let k = 0;
+    let column = 0;
+    if (isSpace2(tokens[0])) {
+      if (tokens[0].includes("	")) this.refuse("a tab in the indentation");
+      column = tokens[0].length;
+      k = 1;
+    }
+    if (atEnd(tokens, k)) return started;
+    if (tokens[k] === "---" && !started && column === 0 && atEnd(tokens, k + 1)) return true;
+    let entry;
+    if (tokens[k] === "-") entry = this.item(tokens, k + 1, column);
+    else {
+      const key = this.key(tokens, k);
+      if (key === null) {
+        this.below(tokens, k, column);
+        return true;
+      }
+      entry = { column, key: key.key, ...this.value(tokens, key.next, column, column) };
+    }
+    this.place(entry);
+    return true;
+  }
+  /** A value on the lines below its key or dash (`key:\n  long text`), as writers fold long values. */
+  below(tokens, k, column) {
+    const top = this.stack[this.stack.length - 1];
+    if (top?.pending === void 0 || column <= top.indent) this.refuse(describe(tokens[k]));
+    const { value } = this.value(tokens, k, column, top.indent);
+    if (value === void 0 || !("set" in value)) this.refuse("a block scalar on the line below its key");
+    this.give(top, value.set);
+  }
+  /** A `-` item: nothing yet, a value, or a mapping whose first key is on this line. */
+  item(tokens, from, column) {
+    let k = from;
+    let inner = column + 1;
+    if (isSpace2(tokens[k])) {
+      if (tokens[k].includes("	")) this.refuse("a tab after a dash");
+      inner += tokens[k].length;
+      k += 1;
+    }
+    if (tokens[k] === "-") this.refuse("a list item that opens another list on its line");
+    const key = atEnd(tokens, k) ? null : this.key(tokens, k);
+    if (key !== null) {
+      return { column, compact: { column: inner, key: key.key, ...this.value(tokens, key.next, inner, inner) } };
+    }
+    return { column, ...this.value(tokens, k, inner, column) };
+  }
+  /** A single-line key and its `:`, or null when the tokens at `k` are not one. */
+  key(tokens, k) {
+    const scalar = readScalar(tokens, k);
+    if (scalar === null) return null;
+    let next = scalar.next;
+    if (isSpace2(tokens[next])) next += 1;
+    if (tokens[next] !== ":") return null;
+    if (scalar.source.includes("\n") || scalar.source.length > MAX_KEY) this.refuse("a key over more than one line");
+    const key = this.scalarValue(scalar.source, scalar.plain, 0);
+    if (typeof key !== "string") this.refuse("a key that is not a string");
+    if (key === "<<" || key === "__proto__") this.refuse(`the key ${key}`);
+    return { key, next: next + 1 };
+  }
+  /**
+   * What follows `:` or `- `: nothing (the value is on the lines below), a scalar, a block scalar
+   * or `[]`/`{}`. `indent` is where `yaml` measures a block scalar from (the key's column, or the
+   * item's after its dash); a continued scalar's lines must be indented past `column`.
+   */
+  value(tokens, from, indent, column) {
+    let k = from;
+    if (isSpace2(tokens[k])) k += 1;
+    if (atEnd(tokens, k)) return {};
+    const token2 = tokens[k];
+    if (token2[0] === "|" || token2[0] === ">") {
+      if (/\d/.test(token2) || !atEnd(tokens, k + 1)) this.refuse("a block scalar with an indentation indicator");
+      return { value: { block: token2, indent } };
+    }
+    if ((token2 === "[" || token2 === "{") && endsEmptyFlow(tokens, k))
+      return { value: { set: token2 === "[" ? [] : {} } };
+    const scalar = readScalar(tokens, k);
+    if (scalar === null) this.refuse(describe(token2));
+    if (!atEnd(tokens, scalar.next)) this.refuse(describe(tokens[scalar.next]));
+    return { value: { set: this.scalarValue(scalar.source, scalar.plain, column) } };
+  }
+  /** A scalar's value: single-line plain and quoted text directly, the rest through `yaml`'s own rules. */
+  scalarValue(source, plain, indent) {
+    const multiline = source.includes("\n");
+    if (multiline && !continuationsIndented(source, indent))
+      this.refuse("a value continued on a line indented too little");
+    if (plain) {
+      if (BAD_PLAIN_START.has(source[0])) this.refuse(`a plain value starting with ${source[0]}`);
+      return coreScalar(multiline ? this.resolved("scalar", source) : source);
+    }
+    const quote = source[0];
+    const closed = source.length > 1 && source[source.length - 1] === quote;
+    if (closed && !multiline && quote === "'") return source.slice(1, -1).replaceAll("''", "'");
+    if (closed && !multiline && !source.includes("\\")) return source.slice(1, -1);
+    return this.resolved(quote === "'" ? "single-quoted-scalar" : "double-quoted-scalar", source);
+  }
+  resolved(type, source) {
+    let wrong = false;
+    const r = import_yaml.CST.resolveAsScalar({ type, offset: 0, indent: 0, source, end: [] }, true, () => wrong = true);
+    if (wrong || r === null) this.refuse("a value YAML does not accept");
+    return r.value;
+  }
+  resolveBlock(body) {
+    const { header, indent, assign } = this.block;
+    this.block = null;
+    let wrong = false;
+    const token2 = {
+      type: "block-scalar",
+      offset: 0,
+      indent,
+      props: [{ type: "block-scalar-header", offset: 0, indent, source: header }],
+      source: body
+    };
+    const r = import_yaml.CST.resolveAsScalar(token2, true, () => wrong = true);
+    if (wrong || r === null) this.refuse("a block scalar YAML does not accept");
+    assign(r.value);
+  }
+  /** Puts an entry in the collection its column says it belongs to. */
+  place(entry) {
+    const kind = entry.key !== void 0 ? "map" : "seq";
+    const top = this.stack[this.stack.length - 1];
+    if (top?.pending !== void 0) {
+      const nested = entry.column > top.indent || !Array.isArray(top.node) && entry.column === top.indent && kind === "seq";
+      if (nested) {
+        const child = this.open(kind, entry.column, entry.column === top.indent);
+        this.give(top, child.node);
+        this.add(child, entry);
+        return;
+      }
+      this.settle(top);
+    }
+    while ((this.stack[this.stack.length - 1]?.indent ?? -1) > entry.column) this.stack.pop();
+    let frame = this.stack[this.stack.length - 1];
+    if (frame?.indentless && frame.indent === entry.column && kind === "map") {
+      this.stack.pop();
+      frame = this.stack[this.stack.length - 1];
+    }
+    if (frame === void 0 && this.root === void 0) frame = this.open(kind, entry.column, false);
+    if (frame === void 0 || frame.indent !== entry.column || Array.isArray(frame.node) !== (kind === "seq"))
+      this.refuse("a line indented where no mapping or list of the document is");
+    this.add(frame, entry);
+  }
+  open(kind, indent, indentless) {
+    const frame = { node: kind === "map" ? {} : [], indent, indentless };
+    this.root ??= frame.node;
+    this.stack.push(frame);
+    return frame;
+  }
+  add(frame, entry) {
+    if (entry.compact) {
+      const map = this.open("map", entry.compact.column, false);
+      frame.node.push(map.node);
+      this.add(map, entry.compact);
+      return;
+    }
+    if (entry.key !== void 0 && Object.hasOwn(frame.node, entry.key))
+      throw new InputError(`not readable YAML at line ${this.line}: map keys must be unique`);
+    const value = entry.value !== void 0 && "set" in entry.value ? entry.value.set : null;
+    const at2 = entry.key ?? frame.node.push(value) - 1;
+    if (entry.key !== void 0) setKey(frame.node, at2, value);
+    if (entry.value === void 0) frame.pending = entry.key ?? true;
+    else if ("block" in entry.value) {
+      const node2 = frame.node;
+      this.block = { header: entry.value.block, indent: entry.value.indent, assign: (v) => setKey(node2, at2, v) };
+    }
+  }
+  /** Gives the value still to come to the frame's pending key or item. */
+  give(frame, value) {
+    const at2 = frame.pending === true ? frame.node.length - 1 : frame.pending;
+    setKey(frame.node, at2, value);
+    delete frame.pending;
+  }
+  /** No value came for the pending key or item: it stays null. */
+  settle(frame) {
+    delete frame.pending;
+  }
+  refuse(what) {
+    throw new Unsupported(what, this.line);
+  }
+};
+function setKey(node2, at2, value) {
+  if (Array.isArray(node2) || Object.hasOwn(node2, at2) || !(at2 in node2))
+    node2[at2] = value;
+  else Object.defineProperty(node2, at2, { value, writable: true, enumerable: true, configurable: true });
+}
+function readScalar(tokens, k) {
+  const token2 = tokens[k];
+  if (token2 === "" && tokens[k + 1] !== void 0) return { source: tokens[k + 1], plain: true, next: k + 2 };
+  if (token2 !== void 0 && (token2[0] === '"' || token2[0] === "'"))
+    return { source: token2, plain: false, next: k + 1 };
+  return null;
+}
+function isSpace2(token2) {
+  return token2 !== void 0 && (token2[0] === " " || token2[0] === "	");
+}
+function atEnd(tokens, k) {
+  let i = k;
+  if (isSpace2(tokens[i])) i += 1;
+  if (tokens[i]?.[0] === "#" && (i === 0 || isSpace2(tokens[i - 1]))) i += 1;
+  return i >= tokens.length;
+}
+function endsEmptyFlow(tokens, k) {
+  const close2 = tokens[k] === "[" ? "]" : "}";
+  const at2 = isSpace2(tokens[k + 1]) ? k + 2 : k + 1;
+  return tokens[at2] === close2 && atEnd(tokens, at2 + 1);
+}
+function continuationsIndented(source, indent) {
+  for (let at2 = source.indexOf("\n"); at2 >= 0; at2 = source.indexOf("\n", at2 + 1)) {
+    let spaces = 0;
+    while (source[at2 + 1 + spaces] === " ") spaces += 1;
+    const next = source[at2 + 1 + spaces];
+    const blank = next === void 0 || next === "\n" || next === "\r";
+    if (!blank && spaces <= indent) return false;
+  }
+  return true;
+}
+function describe(token2) {
+  const what = {
+    "&": "a YAML anchor (&name)",
+    "*": "a YAML alias (*name)",
+    "!": "a YAML tag (!tag)",
+    "%": "a YAML directive",
+    "?": "a `?` key",
+    "[": "a flow list ([a, b])",
+    "{": "a flow mapping ({a: b})",
+    "-": "a second document (---) or a misplaced dash",
+    ".": "a document end (...)"
+  };
+  return what[token2[0] ?? ""] ?? "a line that is not `key: value` or `- item`";
+}
+function count(text4, char) {
+  let n = 0;
+  for (let at2 = text4.indexOf(char); at2 >= 0; at2 = text4.indexOf(char, at2 + 1)) n += 1;
+  return n;
+}
+var BAD_PLAIN_START = /* @__PURE__ */ new Set(["	", ",", "%", "|", ">", "@", "`"]);
+var NULL = /^(?:~|[Nn]ull|NULL)?$/;
+var BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+var INT_OCT = /^0o[0-7]+$/;
+var INT = /^[-+]?\d+$/;
+var INT_HEX = /^0x[0-9a-fA-F]+$/;
+var FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+var FLOAT_EXP = /^[-+]?(?:\.\d+|\d+(?:\.\d*)?)e[-+]?\d+$/i;
+var FLOAT = /^[-+]?(?:\.\d+|\d+\.\d*)$/;
+function coreScalar(text4) {
+  const first = text4.charCodeAt(0);
+  const letter = first >= 65 && first <= 90 || first >= 97 && first <= 122;
+  if (letter && !"nNtTfF".includes(text4[0])) return text4;
+  if (NULL.test(text4)) return null;
+  if (BOOL.test(text4)) return text4[0] === "t" || text4[0] === "T";
+  if (INT_OCT.test(text4)) return parseInt(text4.substring(2), 8);
+  if (INT.test(text4)) return parseInt(text4, 10);
+  if (INT_HEX.test(text4)) return parseInt(text4.substring(2), 16);
+  if (FLOAT_NAN.test(text4))
+    return text4.slice(-3).toLowerCase() === "nan" ? NaN : text4[0] === "-" ? -Infinity : Infinity;
+  if (FLOAT_EXP.test(text4) || FLOAT.test(text4)) return parseFloat(text4);
+  return text4;
+}
+
+// src/parsers/yaml-document.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+var MAX_FLOW_DEPTH = 64;
+var MAX_BLOCK_DEPTH = 64;
+var MAX_YAML_ALIASES = 1e3;
+var MIN_ALIAS_EXPANSION = 1e4;
+var COUNT = MAX_YAML_ALIASES.toLocaleString("en");
+function readYaml(text4) {
+  const lines = new import_yaml2.LineCounter();
+  const deep = tooDeep(text4);
+  if (deep !== null) {
+    const [what, bound] = deep.flow ? ["[ ] and { }", MAX_FLOW_DEPTH] : ["indented mappings and lists", MAX_BLOCK_DEPTH];
+    throw new TooComplexError(
+      `its YAML nests ${what} more than ${bound} levels deep (line ${lineAt3(text4, deep.offset)}). Real workflows and SBOMs nest about 10; Tended reads YAML nested up to ${bound} levels.`
+    );
+  }
+  let doc;
+  try {
+    doc = (0, import_yaml2.parseDocument)(text4, { lineCounter: lines, prettyErrors: false, logLevel: "silent", uniqueKeys: false });
+  } catch (e) {
+    if (e instanceof RangeError) throw tooDeepAfterAll();
+    throw new InputError(
+      `not readable YAML: ${e instanceof Error ? (e.message.split("\n")[0] ?? "").slice(0, 160) : String(e)}`
+    );
+  }
+  const err = doc.errors[0];
+  if (err?.message.includes("call stack")) throw tooDeepAfterAll();
+  if (err) {
+    const line = lines.linePos(err.pos[0]).line;
+    throw new InputError(
+      `not readable YAML${line ? ` at line ${line}` : ""}: ${(err.message.split("\n")[0] ?? "").slice(0, 160)}`
+    );
+  }
+  return { doc, lines, targets: survey(doc, lines) };
+}
+function tooDeep(text4) {
+  let flow = 0;
+  let offset = 0;
+  const indents = [];
+  let lineStart = true;
+  let indent = 0;
+  let onLine = 0;
+  let scalar = false;
+  let header = false;
+  for (const token2 of new import_yaml2.Lexer().lex(text4)) {
+    const at2 = offset;
+    offset += token2.length;
+    if (token2 === "") continue;
+    if (token2 === "") {
+      scalar = true;
+      continue;
+    }
+    if (scalar && header) {
+      [scalar, header, lineStart, indent] = [false, false, true, 0];
+      continue;
+    }
+    if (!scalar && (token2 === "\n" || token2 === "\r\n")) {
+      [lineStart, indent] = [true, 0];
+    } else if (!scalar && lineStart && /^[ \t]+$/.test(token2)) indent = token2.length;
+    else if (flow === 0 && (scalar || token2[0] !== "#")) {
+      if (lineStart) {
+        while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
+        indents.push(indent);
+        [lineStart, onLine] = [false, 0];
+      }
+      if (!scalar && (token2 === "-" || token2 === "?" || token2 === ":")) onLine += 1;
+      if (!scalar && (token2[0] === "|" || token2[0] === ">")) header = true;
+      if (indents.length + onLine > MAX_BLOCK_DEPTH) return { offset: at2, flow: false };
+    }
+    scalar = false;
+    if (token2 === "[" || token2 === "{") {
+      flow += 1;
+      if (flow > MAX_FLOW_DEPTH) return { offset: at2, flow: true };
+    } else if ((token2 === "]" || token2 === "}") && flow > 0) flow -= 1;
+  }
+  return null;
+}
+function tooDeepAfterAll() {
+  return new TooComplexError(
+    `its YAML nests deeper than Tended can follow. Real workflows and SBOMs nest about 10 levels; Tended reads YAML nested up to ${MAX_BLOCK_DEPTH} levels.`
+  );
+}
+function lineAt3(text4, offset) {
+  let line = 1;
+  for (let i = text4.indexOf("\n"); i >= 0 && i < offset; i = text4.indexOf("\n", i + 1)) line += 1;
+  return line;
+}
+function survey(doc, lines) {
+  const targets = /* @__PURE__ */ new Map();
+  const anchors = /* @__PURE__ */ new Map();
+  const sizes = /* @__PURE__ */ new Map();
+  const lineOf3 = (node2) => node2.range ? lines.linePos(node2.range[0]).line : 0;
+  let written = 0;
+  let expanded = 0;
+  let anchored = 0;
+  let largest = null;
+  const pending = [doc.contents];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (isClose(item)) {
+      sizes.set(item.close, expanded - item.from);
+      continue;
+    }
+    if ((0, import_yaml2.isPair)(item)) {
+      pending.push(item.value, item.key);
+      continue;
+    }
+    if (!isNode(item)) continue;
+    written += 1;
+    if ((0, import_yaml2.isAlias)(item)) {
+      const target = anchors.get(item.source);
+      if (target === void 0) {
+        throw new InputError(
+          `not readable YAML at line ${lineOf3(item)}: the alias *${item.source.slice(0, 40)} names no anchor (&${item.source.slice(0, 40)}) before it`
+        );
+      }
+      const size2 = sizes.get(target);
+      if (size2 === void 0) {
+        throw new TooComplexError(
+          `the YAML alias *${item.source.slice(0, 40)} (line ${lineOf3(item)}) is inside the node it names, so following it never ends. Tended reads aliases of nodes that are complete before them.`
+        );
+      }
+      targets.set(item, target);
+      if (targets.size > MAX_YAML_ALIASES) {
+        throw new TooComplexError(
+          `it holds more than ${COUNT} YAML aliases (*name; the one past the bound is at line ${lineOf3(item)}). Real workflows and SBOMs use a few dozen; Tended reads up to ${COUNT}.`
+        );
+      }
+      expanded += size2;
+      if (largest === null || size2 > largest.adds) largest = { alias: item, adds: size2 };
+      continue;
+    }
+    expanded += 1;
+    if (item.anchor) {
+      anchored += 1;
+      if (anchored > MAX_YAML_ALIASES) {
+        throw new TooComplexError(
+          `it holds more than ${COUNT} YAML anchors (&name; the one past the bound is at line ${lineOf3(item)}). Real workflows and SBOMs use a few dozen; Tended reads up to ${COUNT}.`
+        );
+      }
+      anchors.set(item.anchor, item);
+      pending.push({ close: item, from: expanded - 1 });
+    }
+    if ((0, import_yaml2.isMap)(item)) {
+      const seen = /* @__PURE__ */ new Set();
+      for (const pair of item.items) {
+        if ((0, import_yaml2.isScalar)(pair.key)) {
+          const name = String(pair.key.value);
+          if (seen.has(name)) {
+            const line = lineOf3(pair.key);
+            throw new InputError(`not readable YAML${line ? ` at line ${line}` : ""}: map keys must be unique`);
+          }
+          seen.add(name);
+        }
+      }
+    }
+    if ((0, import_yaml2.isCollection)(item)) for (let i = item.items.length - 1; i >= 0; i -= 1) pending.push(item.items[i]);
+  }
+  const added = expanded - written;
+  if (largest !== null && added > Math.max(written, MIN_ALIAS_EXPANSION)) {
+    throw new TooComplexError(
+      `its YAML aliases add ${added.toLocaleString("en")} nodes to the ${written.toLocaleString("en")} it writes (*${largest.alias.source.slice(0, 40)} at line ${lineOf3(largest.alias)} alone repeats ${largest.adds.toLocaleString("en")}). Tended reads YAML whose aliases add no more than the file writes itself, or ${MIN_ALIAS_EXPANSION.toLocaleString("en")} nodes.`
+    );
+  }
+  return targets;
+}
+function isClose(item) {
+  return typeof item === "object" && item !== null && "close" in item;
+}
+function isNode(item) {
+  return (0, import_yaml2.isAlias)(item) || (0, import_yaml2.isScalar)(item) || (0, import_yaml2.isCollection)(item);
+}
+
+// src/parsers/pnpm-lock/read.ts
+function readPnpmLock(text4) {
+  const block = readBlockYaml(quoteFlowValues(text4));
+  if ("value" in block) return block.value;
+  return readYaml(text4).doc.toJS({ maxAliasCount: -1 });
+}
+function quoteFlowValues(text4) {
+  const lines = text4.split("\n");
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i];
+    const end = line.endsWith("\r") ? line.length - 1 : line.length;
+    const last = line[end - 1];
+    if (last !== "}" && last !== "]") continue;
+    const colon = line.indexOf(": ");
+    if (colon < 0) continue;
+    let open = colon + 2;
+    while (line[open] === " ") open += 1;
+    const first = line[open];
+    if ((first !== "{" || last !== "}") && (first !== "[" || last !== "]")) continue;
+    if (open + 1 === end - 1 || line.lastIndexOf("#", end) > open) continue;
+    lines[i] = `${line.slice(0, open)}'${line.slice(open, end).replaceAll("'", "''")}'${line.slice(end)}`;
+  }
+  return lines.join("\n");
+}
+function flowValue(value) {
+  if (typeof value !== "string" || value[0] !== "{" && value[0] !== "[") return value;
+  try {
+    return (0, import_yaml3.parse)(value.slice(0, 1e4), { maxAliasCount: 0 });
+  } catch {
+    return void 0;
+  }
+}
+
+// src/parsers/pnpm-lock/parse.ts
+var SECTIONS5 = [
+  ["dependencies", {}],
+  ["devDependencies", { dev: true }],
+  ["optionalDependencies", { optional: true }]
+];
+function parsePnpmLock(text4) {
+  const doc = readPnpmLock(text4.replace(/^\uFEFF/, ""));
+  if (!isObject6(doc)) throw new InputError("not a pnpm-lock.yaml: the document is not a YAML mapping");
+  const lockfile = lockfileOf(doc.lockfileVersion);
+  const packages = isObject6(doc.packages) ? doc.packages : {};
+  const snapshots = lockfile === 9 && isObject6(doc.snapshots) ? doc.snapshots : packages;
+  const graph = new DependencyGraph();
+  const sources = /* @__PURE__ */ new Map();
+  for (const [key, value] of Object.entries(snapshots)) {
+    const entry = isObject6(value) ? value : {};
+    const named = nameOf(key, lockfile);
+    const meta = lockfile === 9 ? packages[baseOf(key)] : entry;
+    const info = isObject6(meta) ? meta : {};
+    const name = typeof info.name === "string" ? info.name : named.name;
+    const version = typeof info.version === "string" ? info.version : named.version;
+    const source = sourceOf2(name, version, flowValue(info.resolution));
+    sources.set(key, { name, version, source });
+    graph.addNode({
+      key,
+      name,
+      ...version !== void 0 ? { version } : {},
+      ...typeof entry.dev === "boolean" ? { dev: entry.dev } : {},
+      ...entry.optional === true ? { optional: true } : {},
+      resolvable: "ref" in source
+    });
+  }
+  for (const [key, value] of Object.entries(snapshots)) {
+    if (!isObject6(value)) continue;
+    for (const section of [value.dependencies, value.optionalDependencies])
+      if (isObject6(section))
+        for (const [name, version] of Object.entries(section)) {
+          const to = keyOf2(name, version, lockfile, sources);
+          if (to !== void 0) graph.addEdge(key, to);
+        }
+  }
+  const out = {
+    references: [],
+    unresolved: []
+  };
+  const importers = isObject6(doc.importers) ? doc.importers : { ".": doc };
+  for (const [path, value] of Object.entries(importers)) {
+    if (!isObject6(value)) continue;
+    addUnresolved(out, {
+      input: path,
+      location: `importers[${JSON.stringify(path)}]`,
+      reason: path === "." ? "the project itself, not a dependency." : `a project of this workspace: ${WORKSPACE_REASON}`
+    });
+    const specifiers = isObject6(value.specifiers) ? value.specifiers : {};
+    for (const [section, flags] of SECTIONS5) {
+      const deps = value[section];
+      if (!isObject6(deps)) continue;
+      for (const [name, dep] of Object.entries(deps)) {
+        const version = isObject6(dep) ? dep.version : dep;
+        const key = keyOf2(name, version, lockfile, sources);
+        if (key !== void 0) {
+          graph.addDirect({ key, dev: "dev" in flags, optional: "optional" in flags });
+          continue;
+        }
+        const spec = isObject6(dep) ? dep.specifier : specifiers[name];
+        const written = typeof spec === "string" ? spec : typeof version === "string" ? version : "";
+        const linked = typeof version === "string" && version.startsWith("link:");
+        addUnresolved(out, {
+          input: `${name}: ${written}`.slice(0, 200),
+          location: `importers[${JSON.stringify(path)}].${section}.${name}`,
+          reason: linked ? written.startsWith("workspace:") ? WORKSPACE_REASON : LOCAL_REASON : "the lockfile lists no package for this dependency."
+        });
+      }
+    }
+  }
+  const places = graph.places();
+  for (const [key, { name, version, source }] of sources) {
+    const input2 = version !== void 0 ? `${name}@${version}` : key;
+    const location = `${lockfile === 9 ? "snapshots" : "packages"}[${JSON.stringify(key)}]`;
+    if ("ref" in source) out.references.push({ ref: source.ref, input: input2, location, tree: places.get(key) });
+    else addUnresolved(out, { input: input2, location, reason: source.reason });
+  }
+  return {
+    format: "pnpm-lock",
+    variant: `pnpm lockfile ${String(doc.lockfileVersion)}`,
+    references: out.references,
+    unresolved: out.unresolved,
+    ...out.unlisted ? { unlisted: out.unlisted } : {}
+  };
+}
+function lockfileOf(version) {
+  const major = typeof version === "number" || typeof version === "string" ? Math.floor(Number(version)) : NaN;
+  if (major === 5 || major === 6) return major;
+  if (major === 7 || major === 9) return 9;
+  if (version === void 0) {
+    throw new InputError(
+      'not a pnpm-lock.yaml: it has no "lockfileVersion". Send the pnpm-lock.yaml pnpm writes (lockfileVersion 5.x, 6.x or 9.0).'
+    );
+  }
+  throw new InputError(
+    `pnpm lockfileVersion ${JSON.stringify(version).slice(0, 20)} is not one Tended reads (it reads 5.x, 6.x and 9.0). Send a lockfile written by pnpm 6 to pnpm 10.`
+  );
+}
+function baseOf(key) {
+  const paren = key.indexOf("(");
+  return paren > 0 ? key.slice(0, paren) : key;
+}
+function nameOf(key, lockfile) {
+  let base = baseOf(key);
+  if (lockfile !== 9 && base.startsWith("/")) base = base.slice(1);
+  if (lockfile === 5) {
+    const underscore = base.indexOf("_");
+    if (underscore > 0) base = base.slice(0, underscore);
+    const slash = base.lastIndexOf("/");
+    return slash > 0 ? { name: base.slice(0, slash), version: base.slice(slash + 1) } : { name: base, version: void 0 };
+  }
+  const at2 = base.indexOf("@", base.startsWith("@") ? 1 : 0);
+  return at2 > 0 ? { name: base.slice(0, at2), version: base.slice(at2 + 1) } : { name: base, version: void 0 };
+}
+function keyOf2(name, version, lockfile, known) {
+  if (typeof version !== "string" || version.startsWith("link:")) return void 0;
+  const candidates = lockfile === 9 ? [`${name}@${version}`, version] : lockfile === 6 ? [`/${name}@${version}`, version, `/${version}`] : [`/${name}/${version}`, version, `/${version}`];
+  for (const key of candidates) if (known.has(key)) return key;
+  return void 0;
+}
+function sourceOf2(name, version, resolution) {
+  if (!isObject6(resolution)) return npmPackage(name);
+  if (typeof resolution.tarball === "string") return sourceOfResolved(name, resolution.tarball);
+  if (resolution.type === "git" && typeof resolution.repo === "string") return gitSource(name, resolution.repo);
+  if (typeof resolution.directory === "string" || version?.startsWith("file:")) return { reason: LOCAL_REASON };
+  return npmPackage(name);
+}
+function isObject6(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+// src/parsers/yarn-lock/detect.ts
+function looksYarnLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 2e3);
+  return head.includes("# yarn lockfile v1") || /^__metadata:\s*$/m.test(head);
+}
+
+// src/parsers/yarn-lock/classic.ts
+function readClassic(text4) {
+  const entries = [];
+  let entry;
+  let section;
+  let lineNo = 0;
+  let start = 0;
+  while (start <= text4.length) {
+    let end = text4.indexOf("\n", start);
+    if (end < 0) end = text4.length;
+    const raw = text4.slice(start, end > start && text4[end - 1] === "\r" ? end - 1 : end);
+    start = end + 1;
+    lineNo += 1;
+    let indent = 0;
+    while (raw[indent] === " ") indent += 1;
+    const line = raw.slice(indent);
+    if (line === "" || line[0] === "#") continue;
+    if (indent === 0) {
+      if (!line.endsWith(":")) throw notClassic(lineNo, "an entry starts with its descriptors and a colon");
+      entry = {
+        descriptors: descriptorsOf(line.slice(0, -1)),
+        version: void 0,
+        resolved: void 0,
+        needs: [],
+        line: lineNo
+      };
+      entries.push(entry);
+      section = void 0;
+      continue;
+    }
+    if (entry === void 0) throw notClassic(lineNo, "an indented line comes before any entry");
+    const [key, rest] = token(line);
+    if (indent <= 2) {
+      section = void 0;
+      if (rest === "" && key.endsWith(":")) section = key.slice(0, -1);
+      else if (key === "version") entry.version = token(rest)[0];
+      else if (key === "resolved") entry.resolved = token(rest)[0];
+      continue;
+    }
+    if (section === "dependencies" || section === "optionalDependencies") entry.needs.push([key, token(rest)[0]]);
+  }
+  return entries;
+}
+function descriptorsOf(header) {
+  const out = [];
+  for (const part of header.split(",")) {
+    const t = part.trim();
+    out.push(t.length >= 2 && t[0] === '"' && t.endsWith('"') ? t.slice(1, -1) : t);
+  }
+  return out;
+}
+function token(s) {
+  if (s[0] === '"') {
+    let i = 1;
+    while (i < s.length && s[i] !== '"') i += s[i] === "\\" ? 2 : 1;
+    return [s.slice(1, i).replaceAll('\\"', '"'), s.slice(i + 1).trimStart()];
+  }
+  const space = s.indexOf(" ");
+  return space < 0 ? [s, ""] : [s.slice(0, space), s.slice(space + 1).trimStart()];
+}
+function notClassic(line, what) {
+  return new InputError(`not a readable yarn.lock at line ${line}: ${what}.`);
+}
+
+// src/parsers/yarn-lock/parse.ts
+function parseYarnLock(text4) {
+  const source = text4.replace(/^\uFEFF/, "");
+  const berry = /^__metadata:/m.test(source.slice(0, 4e3));
+  const entries = berry ? readBerry(source) : readClassic(source);
+  const graph = new DependencyGraph();
+  const byDescriptor = /* @__PURE__ */ new Map();
+  const sources = [];
+  entries.forEach((e, i) => {
+    for (const d of e.descriptors) byDescriptor.set(d, i);
+    const name = nameOf2(e.descriptors[0] ?? "");
+    const src = sourceOf3(name, e);
+    sources.push(src);
+    graph.addNode({
+      key: String(i),
+      name: "ref" in src && src.ref.kind === "npm" ? src.ref.id : name,
+      ...e.version !== void 0 ? { version: e.version } : {},
+      resolvable: "ref" in src
+    });
+  });
+  entries.forEach((e, i) => {
+    for (const [name, range] of e.needs) {
+      const to = byDescriptor.get(`${name}@${range}`) ?? byDescriptor.get(`${name}@npm:${range}`);
+      if (to !== void 0) graph.addEdge(String(i), String(to));
+    }
+  });
+  entries.forEach((e, i) => {
+    if (!isWorkspace(e)) return;
+    for (const [name, range] of e.needs) {
+      const to = byDescriptor.get(`${name}@${range}`) ?? byDescriptor.get(`${name}@npm:${range}`);
+      if (to !== void 0 && to !== i) graph.addDirect({ key: String(to) });
+    }
+  });
+  const places = graph.places();
+  const out = {
+    references: [],
+    unresolved: []
+  };
+  entries.forEach((e, i) => {
+    const src = sources[i];
+    const first = e.descriptors[0] ?? "";
+    const input2 = e.version !== void 0 ? `${nameOf2(first)}@${e.version}` : first;
+    const location = `line ${e.line}`;
+    if ("ref" in src)
+      out.references.push({ ref: src.ref, input: input2, location, line: e.line, tree: places.get(String(i)) });
+    else addUnresolved(out, { input: first.slice(0, 200), location, reason: src.reason });
+  });
+  return {
+    format: "yarn-lock",
+    variant: berry ? "Yarn 2+ (berry)" : "Yarn 1 (classic)",
+    references: out.references,
+    unresolved: out.unresolved,
+    ...out.unlisted ? { unlisted: out.unlisted } : {}
+  };
+}
+function readBerry(text4) {
+  const block = readBlockYaml(text4);
+  const doc = "value" in block ? block.value : readYaml(text4).doc.toJS({ maxAliasCount: -1 });
+  if (!isObject7(doc)) throw new InputError("not a yarn.lock: the document is not a YAML mapping");
+  const meta = doc.__metadata;
+  const version = isObject7(meta) ? Number(meta.version) : NaN;
+  if (!(version >= 4 && version <= 10)) {
+    throw new InputError(
+      `yarn.lock __metadata version ${String(isObject7(meta) ? meta.version : void 0).slice(0, 20)} is not one Tended reads (it reads 4\u201310, Yarn 2 to 4). Send a lockfile written by Yarn 1 to Yarn 4.`
+    );
+  }
+  const lines = lineIndex(text4);
+  const entries = [];
+  for (const [key, value] of Object.entries(doc)) {
+    if (key === "__metadata" || !isObject7(value)) continue;
+    const needs = [];
+    for (const section of [value.dependencies, value.optionalDependencies])
+      if (isObject7(section)) for (const [n, r] of Object.entries(section)) needs.push([n, String(r)]);
+    entries.push({
+      descriptors: key.split(",").map((d) => d.trim()),
+      version: typeof value.version === "string" || typeof value.version === "number" ? String(value.version) : void 0,
+      resolved: typeof value.resolution === "string" ? value.resolution : void 0,
+      needs,
+      line: lines.get(key) ?? 0
+    });
+  }
+  return entries;
+}
+function lineIndex(text4) {
+  const out = /* @__PURE__ */ new Map();
+  let n = 0;
+  for (let start = 0; start < text4.length; ) {
+    let end = text4.indexOf("\n", start);
+    if (end < 0) end = text4.length;
+    n += 1;
+    if (text4[start] !== " " && text4[start] !== "#" && end > start) {
+      let key = text4.slice(start, end).trimEnd();
+      if (key.endsWith(":")) key = key.slice(0, -1);
+      if (key.length >= 2 && key[0] === '"' && key.endsWith('"')) key = key.slice(1, -1);
+      out.set(key, n);
+    }
+    start = end + 1;
+  }
+  return out;
+}
+function nameOf2(descriptor) {
+  const at2 = descriptor.indexOf("@", descriptor.startsWith("@") ? 1 : 0);
+  return at2 > 0 ? descriptor.slice(0, at2) : descriptor;
+}
+function isWorkspace(e) {
+  return (e.resolved ?? e.descriptors[0] ?? "").includes("@workspace:");
+}
+function sourceOf3(name, e) {
+  const resolution = e.resolved ?? "";
+  const at2 = resolution.indexOf("@", resolution.startsWith("@") ? 1 : 0);
+  const protocolAt = at2 > 0 ? at2 + 1 : -1;
+  const spec = protocolAt > 0 ? resolution.slice(protocolAt) : resolution;
+  const real = at2 > 0 ? resolution.slice(0, at2) : name;
+  if (spec.startsWith("npm:")) return npmPackage(real);
+  if (spec.startsWith("workspace:")) return { reason: WORKSPACE_REASON };
+  if (spec.startsWith("patch:")) {
+    return spec.includes("@npm%3A") ? npmPackage(real) : { reason: LOCAL_REASON };
+  }
+  if (/^(?:file|link|portal|exec):/.test(spec)) return { reason: LOCAL_REASON };
+  if (protocolAt > 0 && /^(?:https?|git|git\+[a-z]+|github|ssh):/.test(spec)) return sourceOfResolved(real, spec);
+  const range = (e.descriptors[0] ?? "").slice(name.length + 1);
+  if (range.startsWith("npm:")) return npmPackage(nameOf2(range.slice(4)));
+  if (/^(?:file|link|portal|workspace):/.test(range)) return { reason: LOCAL_REASON };
+  if (e.resolved === void 0 && /^[.~/]/.test(range)) return { reason: LOCAL_REASON };
+  return sourceOfResolved(name, e.resolved);
+}
+function isObject7(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 // src/parsers/pom/detect.ts
-function looksPom(text3) {
-  const head = text3.replace(/^\uFEFF/, "").slice(0, 4096);
+function looksPom(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 4096);
   if (!head.trimStart().startsWith("<")) return false;
   return /<project[\s>]/.test(head) && (/maven\.apache\.org\/POM/.test(head) || /<modelVersion>/.test(head));
 }
@@ -25578,7 +27829,7 @@ function node(v) {
 function list(v) {
   return Array.isArray(v) ? v.map(node).filter((n) => n !== null) : [];
 }
-function text2(v) {
+function text3(v) {
   if (typeof v !== "string") return null;
   const t = decodeXmlText(v).trim();
   return t !== "" ? t : null;
@@ -25617,21 +27868,21 @@ function resolve(value, part, properties) {
 function propertiesOf(project) {
   const properties = /* @__PURE__ */ new Map();
   for (const [k, v] of Object.entries(node(project["properties"]) ?? {})) {
-    const t = text2(v);
+    const t = text3(v);
     if (t !== null && !t.includes("${")) properties.set(k, t);
   }
   const parent = node(project["parent"]);
-  const group = text2(project["groupId"]) ?? text2(parent?.["groupId"]);
-  const artifact = text2(project["artifactId"]);
-  const version = text2(project["version"]) ?? text2(parent?.["version"]);
+  const group = text3(project["groupId"]) ?? text3(parent?.["groupId"]);
+  const artifact = text3(project["artifactId"]);
+  const version = text3(project["version"]) ?? text3(parent?.["version"]);
   for (const [k, v] of [
     ["project.groupId", group],
     ["pom.groupId", group],
     ["groupId", group],
     ["project.artifactId", artifact],
     ["project.version", version],
-    ["project.parent.groupId", text2(parent?.["groupId"])],
-    ["project.parent.version", text2(parent?.["version"])]
+    ["project.parent.groupId", text3(parent?.["groupId"])],
+    ["project.parent.version", text3(parent?.["version"])]
   ])
     if (v !== null && !v.includes("${")) properties.set(k, v);
   return properties;
@@ -25656,8 +27907,8 @@ function parsePom(body) {
   const references = [];
   const unresolved = [];
   const take = (entry, location, defaultGroup) => {
-    const rawGroup = text2(entry["groupId"]) ?? defaultGroup;
-    const rawArtifact = text2(entry["artifactId"]);
+    const rawGroup = text3(entry["groupId"]) ?? defaultGroup;
+    const rawArtifact = text3(entry["artifactId"]);
     const input2 = `${rawGroup ?? "?"}:${rawArtifact ?? "?"}`.slice(0, 200);
     if (rawGroup === null || rawArtifact === null) {
       unresolved.push({ input: input2, location, reason: "it names no groupId and artifactId, so it names no artifact" });
@@ -25674,7 +27925,11 @@ function parsePom(body) {
       return;
     }
     try {
-      references.push({ ref: normaliseComponent("maven", `${group}:${artifact}`), input: input2, location });
+      const tree = directPlace({
+        dev: text3(entry["scope"])?.trim() === "test",
+        optional: text3(entry["optional"])?.trim() === "true"
+      });
+      references.push({ ref: normaliseComponent("maven", `${group}:${artifact}`), input: input2, location, tree });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       unresolved.push({ input: input2, location, reason: e.issues[0]?.msg ?? "not Maven coordinates" });
@@ -25704,7 +27959,7 @@ function parsePom(body) {
 }
 
 // src/parsers/package-json/parse.ts
-var import_npm_package_arg = __toESM(require_npa(), 1);
+var import_npm_package_arg2 = __toESM(require_npa(), 1);
 var DEPENDENCY_SECTIONS = [
   "dependencies",
   "devDependencies",
@@ -25713,8 +27968,8 @@ var DEPENDENCY_SECTIONS = [
 ];
 var CATALOG_PROTOCOL = /^catalog:/;
 var LOCAL_PROTOCOLS = /^(?:link|portal|patch|exec):/;
-function parsePackageJson(text3, options = {}) {
-  const source = text3.replace(/^\uFEFF/, "");
+function parsePackageJson(text4, options = {}) {
+  const source = text4.replace(/^\uFEFF/, "");
   let doc;
   checkJsonDepth(source);
   try {
@@ -25789,7 +28044,7 @@ function readEntry(out, section, name, spec) {
   }
   let parsed;
   try {
-    parsed = import_npm_package_arg.default.resolve(name, s, "/");
+    parsed = import_npm_package_arg2.default.resolve(name, s, "/");
   } catch (e) {
     out.unresolved.push({
       input: input2,
@@ -25859,6 +28114,212 @@ function where(source, e) {
   return ` at line ${line} column ${offset - before.lastIndexOf("\n")} (position ${offset})`;
 }
 
+// src/parsers/pipfile-lock/detect.ts
+function looksPipfileLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 5e3);
+  return /^\s*\{/.test(head) && /"_meta"\s*:/.test(head) && /"pipfile-spec"\s*:/.test(head);
+}
+
+// src/parsers/pipfile-lock/parse.ts
+var SECTIONS6 = ["default", "develop"];
+var PYPI = /^https:\/\/(?:pypi\.org|pypi\.python\.org)\/simple\/?$/;
+function object(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
+}
+function parsePipfileLock(text4, options = {}) {
+  const source = text4.replace(/^\uFEFF/, "");
+  checkJsonDepth(source);
+  let doc;
+  try {
+    doc = object(JSON.parse(source));
+  } catch (e) {
+    throw new InputError(
+      `Expected a Pipfile.lock, but it is not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : "unreadable"}`
+    );
+  }
+  const meta = object(doc?.["_meta"]);
+  if (!doc || !meta)
+    throw new InputError('Expected a Pipfile.lock, but it has no "_meta". Send the Pipfile.lock pipenv wrote.');
+  const spec = meta["pipfile-spec"];
+  if (spec !== 6)
+    throw new InputError(
+      `Pipfile.lock pipfile-spec ${shownVersion(spec)} is not one Tended reads (it reads 6). Regenerate it with a current pipenv (pipenv lock).`
+    );
+  const otherIndexes = /* @__PURE__ */ new Map();
+  for (const s of Array.isArray(meta["sources"]) ? meta["sources"] : []) {
+    const name = object(s)?.["name"];
+    const url = object(s)?.["url"];
+    if (typeof name === "string" && typeof url === "string" && !PYPI.test(url)) otherIndexes.set(name, url);
+  }
+  const out = {
+    references: [],
+    unresolved: []
+  };
+  let lines;
+  for (const section of SECTIONS6) {
+    const packages = object(doc[section]);
+    if (!packages) continue;
+    for (const [name, raw] of Object.entries(packages)) {
+      const entry = object(raw) ?? {};
+      const pinned = typeof entry["version"] === "string" ? entry["version"] : void 0;
+      const version = pinned?.replace(/^===?/, "");
+      const input2 = `${name}${pinned ?? ""}`.slice(0, 200);
+      const location = `${section}["${name.slice(0, 150)}"]`;
+      const why = whyNotPypi(entry, otherIndexes);
+      const github = typeof entry["git"] === "string" ? githubRepositoryPath(entry["git"]) : null;
+      let reference = null;
+      try {
+        if (github) reference = { ref: normaliseComponent("github", github), input: input2, location };
+        else if (why === null) reference = { ref: normaliseComponent("pypi", name), input: input2, location };
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        addUnresolved(out, { input: input2, location, reason: e.issues[0]?.msg ?? "not a PyPI project name" });
+        continue;
+      }
+      if (!reference) {
+        addUnresolved(out, { input: input2, location, reason: why ?? "not a PyPI project" });
+        continue;
+      }
+      if (version !== void 0 || section === "develop")
+        reference.tree = {
+          ...version !== void 0 ? { resolvedVersion: version } : {},
+          ...section === "develop" ? { dev: true } : {}
+        };
+      if (options.lines === true) {
+        lines ??= new MemberLines(source, SECTIONS6);
+        const line = lines.lineOf(section, name);
+        if (line !== void 0) reference.line = line;
+      }
+      out.references.push(reference);
+    }
+  }
+  return { format: "pipfile-lock", ...out };
+}
+function whyNotPypi(entry, otherIndexes) {
+  if (typeof entry["git"] === "string") return "a package from a git repository on a host other than GitHub";
+  if (typeof entry["path"] === "string") return "local code (a path), not a package from PyPI";
+  if (typeof entry["file"] === "string") return "a package from a file or URL, not from PyPI";
+  if (entry["editable"] === true) return "installed editable from local code, not a package from PyPI";
+  const index = entry["index"];
+  if (typeof index === "string" && otherIndexes.has(index))
+    return `from the package index "${otherIndexes.get(index).slice(0, 80)}", not PyPI`;
+  return null;
+}
+
+// src/parsers/poetry-lock/detect.ts
+function looksPoetryLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 5e4);
+  if (/^# This file is automatically @generated by Poetry/m.test(head)) return true;
+  return /^\[\[package\]\]\s*$/m.test(text4.slice(0, 5e4)) && /^lock-version = "\d/m.test(text4);
+}
+
+// src/parsers/poetry-lock/parse.ts
+var READ_LOCK_VERSIONS = ["1.1", "2.0", "2.1"];
+function parsePoetryLock(source, options = {}) {
+  const doc = readTomlLockfile(source, "poetry.lock");
+  const lockVersion = text2(table(doc["metadata"])?.["lock-version"]);
+  if (lockVersion === void 0)
+    throw new InputError(
+      "Expected a poetry.lock, but it has no [metadata] lock-version. Send the poetry.lock Poetry 1.1 or later wrote."
+    );
+  if (!READ_LOCK_VERSIONS.includes(lockVersion))
+    throw new InputError(
+      `poetry.lock lock-version ${lockVersion.slice(0, 20)} is not one Tended reads (it reads ${READ_LOCK_VERSIONS.join(", ")}). Regenerate it with a current Poetry (poetry lock).`
+    );
+  const packages = packagesOf(doc, "poetry.lock");
+  const headerLines = packageHeaderLines(source);
+  const out = {
+    references: [],
+    unresolved: []
+  };
+  const graph = new DependencyGraph();
+  const entries = [];
+  const byName = /* @__PURE__ */ new Map();
+  const keys = /* @__PURE__ */ new Set();
+  packages.forEach((raw, index) => {
+    const p = table(raw);
+    const name = text2(p?.["name"]);
+    const version = text2(p?.["version"]);
+    const location = `[[package]] ${name ?? "(no name)"} ${version ?? ""}`.trim().slice(0, 200);
+    if (!p || name === void 0 || version === void 0) {
+      addUnresolved(out, { input: location, location, reason: "a [[package]] without a name and a version" });
+      return;
+    }
+    const normalised = pep503(name);
+    const key = `${normalised} ${version}`;
+    if (keys.has(key)) return;
+    keys.add(key);
+    if (!byName.has(normalised)) byName.set(normalised, key);
+    const input2 = `${name}@${version}`.slice(0, 200);
+    let ref = null;
+    let why = whyNotPypi2(table(p["source"]));
+    try {
+      const github = why === null ? null : githubSource(table(p["source"]));
+      if (github) {
+        ref = normaliseComponent("github", github);
+        why = null;
+      } else if (why === null) ref = normaliseComponent("pypi", name);
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      why = e.issues[0]?.msg ?? "not a PyPI project name";
+    }
+    if (!ref) addUnresolved(out, { input: input2, location, reason: why ?? "not a PyPI project" });
+    const dev = devOf(p);
+    graph.addNode({
+      key,
+      name: normalised,
+      version,
+      resolvable: ref !== null,
+      ...dev !== void 0 ? { dev } : {},
+      ...p["optional"] === true ? { optional: true } : {}
+    });
+    entries.push({ key, name, version, ref, dependencies: table(p["dependencies"]), index });
+  });
+  for (const entry of entries)
+    for (const name of Object.keys(entry.dependencies ?? {})) {
+      const to = byName.get(pep503(name));
+      if (to !== void 0) graph.addEdge(entry.key, to);
+    }
+  for (const d of options.direct ?? []) {
+    const key = byName.get(pep503(d.name));
+    if (key !== void 0) graph.addDirect({ key, dev: d.dev ?? false });
+  }
+  const places = graph.places();
+  for (const entry of entries) {
+    if (!entry.ref) continue;
+    const line = headerLines.length === packages.length ? headerLines[entry.index] : void 0;
+    out.references.push({
+      ref: entry.ref,
+      input: `${entry.name}@${entry.version}`.slice(0, 200),
+      location: `[[package]] ${entry.name} ${entry.version}`.slice(0, 200),
+      ...line !== void 0 ? { line } : {},
+      tree: places.get(entry.key)
+    });
+  }
+  return { format: "poetry-lock", ...out };
+}
+function devOf(p) {
+  const category = text2(p["category"]);
+  if (category !== void 0) return category === "dev";
+  const groups = p["groups"];
+  if (Array.isArray(groups)) return !groups.includes("main");
+  return void 0;
+}
+function whyNotPypi2(source) {
+  const type = text2(source?.["type"]);
+  const url = (text2(source?.["url"]) ?? "").slice(0, 80);
+  if (!source || type === void 0 || type === "pypi") return null;
+  if (type === "git") return "a package from a git repository on a host other than GitHub";
+  if (type === "directory" || type === "file") return `local code (the ${type} "${url}"), not a package from PyPI`;
+  if (type === "url") return `a package downloaded from "${url}", not from PyPI`;
+  if (type === "legacy") return `from the package index "${url}", not PyPI`;
+  return `from a source of type "${type.slice(0, 40)}", not PyPI`;
+}
+function githubSource(source) {
+  if (text2(source?.["type"]) !== "git") return null;
+  return githubRepositoryPath(text2(source?.["url"]) ?? "");
+}
+
 // src/parsers/requirements/parse.ts
 var NAME = /^([A-Z0-9](?:[\w.-]*[A-Z0-9])?)\s*(?:\[[^\]]*\])?\s*/i;
 var AFTER_NAME = /^(?:$|[(<>=!~;@])/;
@@ -25868,17 +28329,17 @@ var INCLUDE = /^(?:-r|--requirement|-c|--constraint)(?:=|\s|(?=\S))(.*)$/s;
 var EDITABLE = /^(?:-e|--editable)(?:=|\s|(?=\S))(.*)$/s;
 var GLOBAL_OPTION = /^(?:-i|--index-url|--extra-index-url|--no-index|-f|--find-links|--pre|--prefer-binary|--only-binary|--no-binary|--trusted-host|--use-feature|--require-hashes|--no-deps|--upgrade-strategy|--progress-bar|--use-pep517|--no-build-isolation)(?:[=\s]|$)/;
 var URL_OR_PATH = /^(?:[a-z][a-z0-9+.-]*:\/\/|file:|\.{0,2}\/|~\/|[A-Z]:\\)|\.(?:whl|tar\.gz|zip|tar\.bz2)$/i;
-function parseRequirements(text3) {
+function parseRequirements(text4) {
   const out = { references: [], unresolved: [] };
-  for (const { line, text: logical } of logicalLines(text3.replace(/^\uFEFF/, ""))) {
+  for (const { line, text: logical } of logicalLines(text4.replace(/^\uFEFF/, ""))) {
     const before = out.references.length;
     readLine(out, logical, `line ${line}`);
     for (let i = before; i < out.references.length; i += 1) out.references[i].line = line;
   }
   return { format: "requirements", references: out.references, unresolved: out.unresolved };
 }
-function logicalLines(text3) {
-  const physical = text3.split(/\r\n|\r|\n/);
+function logicalLines(text4) {
+  const physical = text4.split(/\r\n|\r|\n/);
   const result2 = [];
   let start = 0;
   let buffer = null;
@@ -26016,7 +28477,7 @@ function readUrl(out, target, input2, location, editable) {
 }
 function add2(out, kind, name, input2, location) {
   try {
-    out.references.push({ ref: normaliseComponent(kind, name), input: input2, location });
+    out.references.push({ ref: normaliseComponent(kind, name), input: input2, location, tree: directPlace() });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     out.unresolved.push({ input: input2, location, reason: `not a valid ${kind} name: ${e.message}` });
@@ -26026,8 +28487,8 @@ function add2(out, kind, name, input2, location) {
 // src/parsers/requirements/detect.ts
 var REQUIREMENT = /^[A-Z0-9](?:[\w.-]*[A-Z0-9])?\s*(?:\[[^\]]*\]\s*)?(?:$|[(<>=!~;]|@\s)/i;
 var PIP_OPTION = /^-{1,2}[a-z]/;
-function looksRequirements(text3) {
-  const lines = text3.replace(/^\uFEFF/, "").slice(0, 1e5).split(/\r?\n/).map((l) => withoutComment2(l).trim()).filter((l) => l !== "" && l !== "\\").slice(0, 50);
+function looksRequirements(text4) {
+  const lines = text4.replace(/^\uFEFF/, "").slice(0, 1e5).split(/\r?\n/).map((l) => withoutComment2(l).trim()).filter((l) => l !== "" && l !== "\\").slice(0, 50);
   const meaningful = lines.filter((l) => !/^--hash[=\s]/.test(l));
   if (meaningful.length === 0) return false;
   const requirements = meaningful.filter((l) => REQUIREMENT.test(l)).length;
@@ -26037,8 +28498,8 @@ function looksRequirements(text3) {
 
 // src/parsers/spdx/detect.ts
 var HEAD2 = 64 * 1024;
-function looksSpdx(text3) {
-  const head = text3.slice(0, HEAD2).replace(/^\uFEFF/, "").trimStart();
+function looksSpdx(text4) {
+  const head = text4.slice(0, HEAD2).replace(/^\uFEFF/, "").trimStart();
   if (head.startsWith("{")) {
     return /"spdxVersion"\s*:\s*"SPDX-/.test(head) || /"SPDXID"\s*:\s*"SPDXRef-DOCUMENT"/.test(head) || spdx3Context(head);
   }
@@ -26051,499 +28512,6 @@ function spdx3Context(head) {
   return at2 >= 0 && /"https?:\/\/spdx\.org\/rdf\/3/.test(head.slice(at2, at2 + 2048));
 }
 
-// src/parsers/yaml-document.ts
-var import_yaml = __toESM(require_dist(), 1);
-var MAX_FLOW_DEPTH = 64;
-var MAX_BLOCK_DEPTH = 64;
-var MAX_YAML_ALIASES = 1e3;
-var MIN_ALIAS_EXPANSION = 1e4;
-var COUNT = MAX_YAML_ALIASES.toLocaleString("en");
-function readYaml(text3) {
-  const lines = new import_yaml.LineCounter();
-  const deep = tooDeep(text3);
-  if (deep !== null) {
-    const [what, bound] = deep.flow ? ["[ ] and { }", MAX_FLOW_DEPTH] : ["indented mappings and lists", MAX_BLOCK_DEPTH];
-    throw new TooComplexError(
-      `its YAML nests ${what} more than ${bound} levels deep (line ${lineAt3(text3, deep.offset)}). Real workflows and SBOMs nest about 10; Tended reads YAML nested up to ${bound} levels.`
-    );
-  }
-  let doc;
-  try {
-    doc = (0, import_yaml.parseDocument)(text3, { lineCounter: lines, prettyErrors: false, logLevel: "silent", uniqueKeys: false });
-  } catch (e) {
-    if (e instanceof RangeError) throw tooDeepAfterAll();
-    throw new InputError(
-      `not readable YAML: ${e instanceof Error ? (e.message.split("\n")[0] ?? "").slice(0, 160) : String(e)}`
-    );
-  }
-  const err = doc.errors[0];
-  if (err?.message.includes("call stack")) throw tooDeepAfterAll();
-  if (err) {
-    const line = lines.linePos(err.pos[0]).line;
-    throw new InputError(
-      `not readable YAML${line ? ` at line ${line}` : ""}: ${(err.message.split("\n")[0] ?? "").slice(0, 160)}`
-    );
-  }
-  return { doc, lines, targets: survey(doc, lines) };
-}
-function tooDeep(text3) {
-  let flow = 0;
-  let offset = 0;
-  const indents = [];
-  let lineStart = true;
-  let indent = 0;
-  let onLine = 0;
-  let scalar = false;
-  let header = false;
-  for (const token of new import_yaml.Lexer().lex(text3)) {
-    const at2 = offset;
-    offset += token.length;
-    if (token === "") continue;
-    if (token === "") {
-      scalar = true;
-      continue;
-    }
-    if (scalar && header) {
-      [scalar, header, lineStart, indent] = [false, false, true, 0];
-      continue;
-    }
-    if (!scalar && (token === "\n" || token === "\r\n")) {
-      [lineStart, indent] = [true, 0];
-    } else if (!scalar && lineStart && /^[ \t]+$/.test(token)) indent = token.length;
-    else if (flow === 0 && (scalar || token[0] !== "#")) {
-      if (lineStart) {
-        while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
-        indents.push(indent);
-        [lineStart, onLine] = [false, 0];
-      }
-      if (!scalar && (token === "-" || token === "?" || token === ":")) onLine += 1;
-      if (!scalar && (token[0] === "|" || token[0] === ">")) header = true;
-      if (indents.length + onLine > MAX_BLOCK_DEPTH) return { offset: at2, flow: false };
-    }
-    scalar = false;
-    if (token === "[" || token === "{") {
-      flow += 1;
-      if (flow > MAX_FLOW_DEPTH) return { offset: at2, flow: true };
-    } else if ((token === "]" || token === "}") && flow > 0) flow -= 1;
-  }
-  return null;
-}
-function tooDeepAfterAll() {
-  return new TooComplexError(
-    `its YAML nests deeper than Tended can follow. Real workflows and SBOMs nest about 10 levels; Tended reads YAML nested up to ${MAX_BLOCK_DEPTH} levels.`
-  );
-}
-function lineAt3(text3, offset) {
-  let line = 1;
-  for (let i = text3.indexOf("\n"); i >= 0 && i < offset; i = text3.indexOf("\n", i + 1)) line += 1;
-  return line;
-}
-function survey(doc, lines) {
-  const targets = /* @__PURE__ */ new Map();
-  const anchors = /* @__PURE__ */ new Map();
-  const sizes = /* @__PURE__ */ new Map();
-  const lineOf3 = (node2) => node2.range ? lines.linePos(node2.range[0]).line : 0;
-  let written = 0;
-  let expanded = 0;
-  let anchored = 0;
-  let largest = null;
-  const pending = [doc.contents];
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (isClose(item)) {
-      sizes.set(item.close, expanded - item.from);
-      continue;
-    }
-    if ((0, import_yaml.isPair)(item)) {
-      pending.push(item.value, item.key);
-      continue;
-    }
-    if (!isNode(item)) continue;
-    written += 1;
-    if ((0, import_yaml.isAlias)(item)) {
-      const target = anchors.get(item.source);
-      if (target === void 0) {
-        throw new InputError(
-          `not readable YAML at line ${lineOf3(item)}: the alias *${item.source.slice(0, 40)} names no anchor (&${item.source.slice(0, 40)}) before it`
-        );
-      }
-      const size2 = sizes.get(target);
-      if (size2 === void 0) {
-        throw new TooComplexError(
-          `the YAML alias *${item.source.slice(0, 40)} (line ${lineOf3(item)}) is inside the node it names, so following it never ends. Tended reads aliases of nodes that are complete before them.`
-        );
-      }
-      targets.set(item, target);
-      if (targets.size > MAX_YAML_ALIASES) {
-        throw new TooComplexError(
-          `it holds more than ${COUNT} YAML aliases (*name; the one past the bound is at line ${lineOf3(item)}). Real workflows and SBOMs use a few dozen; Tended reads up to ${COUNT}.`
-        );
-      }
-      expanded += size2;
-      if (largest === null || size2 > largest.adds) largest = { alias: item, adds: size2 };
-      continue;
-    }
-    expanded += 1;
-    if (item.anchor) {
-      anchored += 1;
-      if (anchored > MAX_YAML_ALIASES) {
-        throw new TooComplexError(
-          `it holds more than ${COUNT} YAML anchors (&name; the one past the bound is at line ${lineOf3(item)}). Real workflows and SBOMs use a few dozen; Tended reads up to ${COUNT}.`
-        );
-      }
-      anchors.set(item.anchor, item);
-      pending.push({ close: item, from: expanded - 1 });
-    }
-    if ((0, import_yaml.isMap)(item)) {
-      const seen = /* @__PURE__ */ new Set();
-      for (const pair of item.items) {
-        if ((0, import_yaml.isScalar)(pair.key)) {
-          const name = String(pair.key.value);
-          if (seen.has(name)) {
-            const line = lineOf3(pair.key);
-            throw new InputError(`not readable YAML${line ? ` at line ${line}` : ""}: map keys must be unique`);
-          }
-          seen.add(name);
-        }
-      }
-    }
-    if ((0, import_yaml.isCollection)(item)) for (let i = item.items.length - 1; i >= 0; i -= 1) pending.push(item.items[i]);
-  }
-  const added = expanded - written;
-  if (largest !== null && added > Math.max(written, MIN_ALIAS_EXPANSION)) {
-    throw new TooComplexError(
-      `its YAML aliases add ${added.toLocaleString("en")} nodes to the ${written.toLocaleString("en")} it writes (*${largest.alias.source.slice(0, 40)} at line ${lineOf3(largest.alias)} alone repeats ${largest.adds.toLocaleString("en")}). Tended reads YAML whose aliases add no more than the file writes itself, or ${MIN_ALIAS_EXPANSION.toLocaleString("en")} nodes.`
-    );
-  }
-  return targets;
-}
-function isClose(item) {
-  return typeof item === "object" && item !== null && "close" in item;
-}
-function isNode(item) {
-  return (0, import_yaml.isAlias)(item) || (0, import_yaml.isScalar)(item) || (0, import_yaml.isCollection)(item);
-}
-
-// src/parsers/yaml-block.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-var MAX_KEY = 1024;
-var Unsupported = class extends Error {
-  constructor(what, at2) {
-    super(what);
-    this.what = what;
-    this.at = at2;
-  }
-  what;
-  at;
-};
-function readBlockYaml(text3) {
-  const reader = new Reader();
-  try {
-    return { value: reader.read(text3) };
-  } catch (e) {
-    if (e instanceof Unsupported) return { unsupported: e.what, line: e.at };
-    throw e;
-  }
-}
-var Reader = class {
-  stack = [];
-  root;
-  line = 1;
-  /** A block scalar's header was read; its body is the next token but one. */
-  block = null;
-  read(text3) {
-    let tokens = [];
-    let started = false;
-    let inner = 0;
-    let atBody = false;
-    for (const token of new import_yaml2.Lexer().lex(text3)) {
-      if (token === "") continue;
-      if (this.block !== null) {
-        if (!atBody && token === "") {
-          atBody = true;
-          continue;
-        }
-        this.resolveBlock(atBody ? token : "");
-        if (atBody) {
-          atBody = false;
-          this.line += count(token, "\n");
-          continue;
-        }
-      }
-      if (token === "\n" || token === "\r\n") {
-        started = this.entry(tokens, started);
-        this.line += 1 + inner;
-        tokens = [];
-        inner = 0;
-      } else {
-        if (token.length > 1 && token.includes("\n")) inner += count(token, "\n");
-        tokens.push(token);
-      }
-    }
-    this.entry(tokens, started);
-    if (this.block !== null) this.resolveBlock("");
-    return this.root ?? null;
-  }
-  /** Reads one line's tokens; returns whether the document's content has started. */
-  entry(tokens, started) {
-    let k = 0;
-    let column = 0;
-    if (isSpace2(tokens[0])) {
-      if (tokens[0].includes("	")) this.refuse("a tab in the indentation");
-      column = tokens[0].length;
-      k = 1;
-    }
-    if (atEnd(tokens, k)) return started;
-    if (tokens[k] === "---" && !started && column === 0 && atEnd(tokens, k + 1)) return true;
-    let entry;
-    if (tokens[k] === "-") entry = this.item(tokens, k + 1, column);
-    else {
-      const key = this.key(tokens, k);
-      if (key === null) {
-        this.below(tokens, k, column);
-        return true;
-      }
-      entry = { column, key: key.key, ...this.value(tokens, key.next, column, column) };
-    }
-    this.place(entry);
-    return true;
-  }
-  /** A value on the lines below its key or dash (`key:\n  long text`), as writers fold long values. */
-  below(tokens, k, column) {
-    const top = this.stack[this.stack.length - 1];
-    if (top?.pending === void 0 || column <= top.indent) this.refuse(describe(tokens[k]));
-    const { value } = this.value(tokens, k, column, top.indent);
-    if (value === void 0 || !("set" in value)) this.refuse("a block scalar on the line below its key");
-    this.give(top, value.set);
-  }
-  /** A `-` item: nothing yet, a value, or a mapping whose first key is on this line. */
-  item(tokens, from, column) {
-    let k = from;
-    let inner = column + 1;
-    if (isSpace2(tokens[k])) {
-      if (tokens[k].includes("	")) this.refuse("a tab after a dash");
-      inner += tokens[k].length;
-      k += 1;
-    }
-    if (tokens[k] === "-") this.refuse("a list item that opens another list on its line");
-    const key = atEnd(tokens, k) ? null : this.key(tokens, k);
-    if (key !== null) {
-      return { column, compact: { column: inner, key: key.key, ...this.value(tokens, key.next, inner, inner) } };
-    }
-    return { column, ...this.value(tokens, k, inner, column) };
-  }
-  /** A single-line key and its `:`, or null when the tokens at `k` are not one. */
-  key(tokens, k) {
-    const scalar = readScalar(tokens, k);
-    if (scalar === null) return null;
-    let next = scalar.next;
-    if (isSpace2(tokens[next])) next += 1;
-    if (tokens[next] !== ":") return null;
-    if (scalar.source.includes("\n") || scalar.source.length > MAX_KEY) this.refuse("a key over more than one line");
-    const key = this.scalarValue(scalar.source, scalar.plain, 0);
-    if (typeof key !== "string") this.refuse("a key that is not a string");
-    if (key === "<<" || key === "__proto__") this.refuse(`the key ${key}`);
-    return { key, next: next + 1 };
-  }
-  /**
-   * What follows `:` or `- `: nothing (the value is on the lines below), a scalar, a block scalar
-   * or `[]`/`{}`. `indent` is where `yaml` measures a block scalar from (the key's column, or the
-   * item's after its dash); a continued scalar's lines must be indented past `column`.
-   */
-  value(tokens, from, indent, column) {
-    let k = from;
-    if (isSpace2(tokens[k])) k += 1;
-    if (atEnd(tokens, k)) return {};
-    const token = tokens[k];
-    if (token[0] === "|" || token[0] === ">") {
-      if (/\d/.test(token) || !atEnd(tokens, k + 1)) this.refuse("a block scalar with an indentation indicator");
-      return { value: { block: token, indent } };
-    }
-    if ((token === "[" || token === "{") && endsEmptyFlow(tokens, k))
-      return { value: { set: token === "[" ? [] : {} } };
-    const scalar = readScalar(tokens, k);
-    if (scalar === null) this.refuse(describe(token));
-    if (!atEnd(tokens, scalar.next)) this.refuse(describe(tokens[scalar.next]));
-    return { value: { set: this.scalarValue(scalar.source, scalar.plain, column) } };
-  }
-  /** A scalar's value: single-line plain and quoted text directly, the rest through `yaml`'s own rules. */
-  scalarValue(source, plain, indent) {
-    const multiline = source.includes("\n");
-    if (multiline && !continuationsIndented(source, indent))
-      this.refuse("a value continued on a line indented too little");
-    if (plain) {
-      if (BAD_PLAIN_START.has(source[0])) this.refuse(`a plain value starting with ${source[0]}`);
-      return coreScalar(multiline ? this.resolved("scalar", source) : source);
-    }
-    const quote = source[0];
-    const closed = source.length > 1 && source[source.length - 1] === quote;
-    if (closed && !multiline && quote === "'") return source.slice(1, -1).replaceAll("''", "'");
-    if (closed && !multiline && !source.includes("\\")) return source.slice(1, -1);
-    return this.resolved(quote === "'" ? "single-quoted-scalar" : "double-quoted-scalar", source);
-  }
-  resolved(type, source) {
-    let wrong = false;
-    const r = import_yaml2.CST.resolveAsScalar({ type, offset: 0, indent: 0, source, end: [] }, true, () => wrong = true);
-    if (wrong || r === null) this.refuse("a value YAML does not accept");
-    return r.value;
-  }
-  resolveBlock(body) {
-    const { header, indent, assign } = this.block;
-    this.block = null;
-    let wrong = false;
-    const token = {
-      type: "block-scalar",
-      offset: 0,
-      indent,
-      props: [{ type: "block-scalar-header", offset: 0, indent, source: header }],
-      source: body
-    };
-    const r = import_yaml2.CST.resolveAsScalar(token, true, () => wrong = true);
-    if (wrong || r === null) this.refuse("a block scalar YAML does not accept");
-    assign(r.value);
-  }
-  /** Puts an entry in the collection its column says it belongs to. */
-  place(entry) {
-    const kind = entry.key !== void 0 ? "map" : "seq";
-    const top = this.stack[this.stack.length - 1];
-    if (top?.pending !== void 0) {
-      const nested = entry.column > top.indent || !Array.isArray(top.node) && entry.column === top.indent && kind === "seq";
-      if (nested) {
-        const child = this.open(kind, entry.column, entry.column === top.indent);
-        this.give(top, child.node);
-        this.add(child, entry);
-        return;
-      }
-      this.settle(top);
-    }
-    while ((this.stack[this.stack.length - 1]?.indent ?? -1) > entry.column) this.stack.pop();
-    let frame = this.stack[this.stack.length - 1];
-    if (frame?.indentless && frame.indent === entry.column && kind === "map") {
-      this.stack.pop();
-      frame = this.stack[this.stack.length - 1];
-    }
-    if (frame === void 0 && this.root === void 0) frame = this.open(kind, entry.column, false);
-    if (frame === void 0 || frame.indent !== entry.column || Array.isArray(frame.node) !== (kind === "seq"))
-      this.refuse("a line indented where no mapping or list of the document is");
-    this.add(frame, entry);
-  }
-  open(kind, indent, indentless) {
-    const frame = { node: kind === "map" ? {} : [], indent, indentless };
-    this.root ??= frame.node;
-    this.stack.push(frame);
-    return frame;
-  }
-  add(frame, entry) {
-    if (entry.compact) {
-      const map = this.open("map", entry.compact.column, false);
-      frame.node.push(map.node);
-      this.add(map, entry.compact);
-      return;
-    }
-    if (entry.key !== void 0 && Object.hasOwn(frame.node, entry.key))
-      throw new InputError(`not readable YAML at line ${this.line}: map keys must be unique`);
-    const value = entry.value !== void 0 && "set" in entry.value ? entry.value.set : null;
-    const at2 = entry.key ?? frame.node.push(value) - 1;
-    if (entry.key !== void 0) setKey(frame.node, at2, value);
-    if (entry.value === void 0) frame.pending = entry.key ?? true;
-    else if ("block" in entry.value) {
-      const node2 = frame.node;
-      this.block = { header: entry.value.block, indent: entry.value.indent, assign: (v) => setKey(node2, at2, v) };
-    }
-  }
-  /** Gives the value still to come to the frame's pending key or item. */
-  give(frame, value) {
-    const at2 = frame.pending === true ? frame.node.length - 1 : frame.pending;
-    setKey(frame.node, at2, value);
-    delete frame.pending;
-  }
-  /** No value came for the pending key or item: it stays null. */
-  settle(frame) {
-    delete frame.pending;
-  }
-  refuse(what) {
-    throw new Unsupported(what, this.line);
-  }
-};
-function setKey(node2, at2, value) {
-  if (Array.isArray(node2) || Object.hasOwn(node2, at2) || !(at2 in node2))
-    node2[at2] = value;
-  else Object.defineProperty(node2, at2, { value, writable: true, enumerable: true, configurable: true });
-}
-function readScalar(tokens, k) {
-  const token = tokens[k];
-  if (token === "" && tokens[k + 1] !== void 0) return { source: tokens[k + 1], plain: true, next: k + 2 };
-  if (token !== void 0 && (token[0] === '"' || token[0] === "'"))
-    return { source: token, plain: false, next: k + 1 };
-  return null;
-}
-function isSpace2(token) {
-  return token !== void 0 && (token[0] === " " || token[0] === "	");
-}
-function atEnd(tokens, k) {
-  let i = k;
-  if (isSpace2(tokens[i])) i += 1;
-  if (tokens[i]?.[0] === "#" && (i === 0 || isSpace2(tokens[i - 1]))) i += 1;
-  return i >= tokens.length;
-}
-function endsEmptyFlow(tokens, k) {
-  const close2 = tokens[k] === "[" ? "]" : "}";
-  const at2 = isSpace2(tokens[k + 1]) ? k + 2 : k + 1;
-  return tokens[at2] === close2 && atEnd(tokens, at2 + 1);
-}
-function continuationsIndented(source, indent) {
-  for (let at2 = source.indexOf("\n"); at2 >= 0; at2 = source.indexOf("\n", at2 + 1)) {
-    let spaces = 0;
-    while (source[at2 + 1 + spaces] === " ") spaces += 1;
-    const next = source[at2 + 1 + spaces];
-    const blank = next === void 0 || next === "\n" || next === "\r";
-    if (!blank && spaces <= indent) return false;
-  }
-  return true;
-}
-function describe(token) {
-  const what = {
-    "&": "a YAML anchor (&name)",
-    "*": "a YAML alias (*name)",
-    "!": "a YAML tag (!tag)",
-    "%": "a YAML directive",
-    "?": "a `?` key",
-    "[": "a flow list ([a, b])",
-    "{": "a flow mapping ({a: b})",
-    "-": "a second document (---) or a misplaced dash",
-    ".": "a document end (...)"
-  };
-  return what[token[0] ?? ""] ?? "a line that is not `key: value` or `- item`";
-}
-function count(text3, char) {
-  let n = 0;
-  for (let at2 = text3.indexOf(char); at2 >= 0; at2 = text3.indexOf(char, at2 + 1)) n += 1;
-  return n;
-}
-var BAD_PLAIN_START = /* @__PURE__ */ new Set(["	", ",", "%", "|", ">", "@", "`"]);
-var NULL = /^(?:~|[Nn]ull|NULL)?$/;
-var BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-var INT_OCT = /^0o[0-7]+$/;
-var INT = /^[-+]?\d+$/;
-var INT_HEX = /^0x[0-9a-fA-F]+$/;
-var FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-var FLOAT_EXP = /^[-+]?(?:\.\d+|\d+(?:\.\d*)?)e[-+]?\d+$/i;
-var FLOAT = /^[-+]?(?:\.\d+|\d+\.\d*)$/;
-function coreScalar(text3) {
-  const first = text3.charCodeAt(0);
-  const letter = first >= 65 && first <= 90 || first >= 97 && first <= 122;
-  if (letter && !"nNtTfF".includes(text3[0])) return text3;
-  if (NULL.test(text3)) return null;
-  if (BOOL.test(text3)) return text3[0] === "t" || text3[0] === "T";
-  if (INT_OCT.test(text3)) return parseInt(text3.substring(2), 8);
-  if (INT.test(text3)) return parseInt(text3, 10);
-  if (INT_HEX.test(text3)) return parseInt(text3.substring(2), 16);
-  if (FLOAT_NAN.test(text3))
-    return text3.slice(-3).toLowerCase() === "nan" ? NaN : text3[0] === "-" ? -Infinity : Infinity;
-  if (FLOAT_EXP.test(text3) || FLOAT.test(text3)) return parseFloat(text3);
-  return text3;
-}
-
 // src/parsers/spdx/tag-value.ts
 var SECTION_ENDS = /* @__PURE__ */ new Set(["FileName", "SnippetSPDXID", "LicenseID"]);
 var VALUED_TAGS = /* @__PURE__ */ new Set(["SPDXVersion", "Relationship", "SPDXID", "PackageName", "PackageVersion", "ExternalRef"]);
@@ -26554,9 +28522,9 @@ function isPackageManagerCategory(category) {
 function shown(line) {
   return JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}\u2026` : line);
 }
-function readTagValue(text3) {
-  const lines = text3.split(/\r\n|\r|\n/);
-  const doc = { version: "", packages: [], describes: [] };
+function readTagValue(text4) {
+  const lines = text4.split(/\r\n|\r|\n/);
+  const doc = { version: "", packages: [], describes: [], relationships: [] };
   let current;
   let documentId = "SPDXRef-DOCUMENT";
   let inHeader = true;
@@ -26583,8 +28551,8 @@ function readTagValue(text3) {
         last = lines[j] ?? "";
       }
       if (VALUED_TAGS.has(tag)) {
-        const text4 = [value.slice("<text>".length), ...lines.slice(i + 1, j + 1)].join("\n");
-        value = text4.slice(0, text4.indexOf("</text>")).trim();
+        const text5 = [value.slice("<text>".length), ...lines.slice(i + 1, j + 1)].join("\n");
+        value = text5.slice(0, text5.indexOf("</text>")).trim();
       } else value = "";
       i = j;
     }
@@ -26601,6 +28569,7 @@ function readTagValue(text3) {
       const [from, type, to] = value.split(/\s+/);
       if (type === "DESCRIBES" && from === documentId && to) doc.describes.push(to);
       else if (type === "DESCRIBED_BY" && to === documentId && from) doc.describes.push(from);
+      if (from && type && to) doc.relationships.push({ from, type, to });
     } else if (tag === "SPDXID" && inHeader) {
       documentId = value;
       inHeader = false;
@@ -26625,18 +28594,51 @@ function readTagValue(text3) {
   return doc;
 }
 
+// src/parsers/spdx/dependencies.ts
+var DEPENDENCY_OF = {
+  DEPENDENCY_OF: {},
+  DEV_DEPENDENCY_OF: { dev: true },
+  TEST_DEPENDENCY_OF: { dev: true },
+  OPTIONAL_DEPENDENCY_OF: { optional: true },
+  BUILD_DEPENDENCY_OF: {},
+  RUNTIME_DEPENDENCY_OF: {},
+  PROVIDED_DEPENDENCY_OF: {}
+};
+var DEPENDS = {
+  DEPENDS_ON: {},
+  dependsOn: {},
+  hasOptionalDependency: { optional: true },
+  hasProvidedDependency: {}
+};
+function dependencyEdge(a, type, b) {
+  if (typeof a !== "string" || typeof b !== "string" || typeof type !== "string" || a === "" || b === "")
+    return void 0;
+  if (Object.hasOwn(DEPENDS, type)) return { from: a, to: b, ...DEPENDS[type] };
+  if (Object.hasOwn(DEPENDENCY_OF, type)) return { from: b, to: a, ...DEPENDENCY_OF[type] };
+  return void 0;
+}
+function readDependencies(tree, described, edges) {
+  for (const id of described) if (typeof id === "string" && id !== "") tree.subject(id);
+  for (const e of edges) {
+    if (tree.isSubject(e.from))
+      tree.direct(e.to, { ...e.dev ? { dev: true } : {}, ...e.optional ? { optional: true } : {} });
+    else tree.edge(e.from, e.to);
+  }
+  tree.placeAll(true);
+}
+
 // src/parsers/spdx/parse.ts
 var SPDX3_CONTEXT = /spdx\.org\/rdf\/(3(?:\.\d+)*)/;
 var MAX_YAML_LIBRARY_BYTES = 1024 * 1024;
 var SPDX3_PACKAGE_TYPES = /* @__PURE__ */ new Set(["software_Package", "ai_AIPackage", "dataset_DatasetPackage"]);
-function isObject2(x) {
+function isObject8(x) {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 function message(e) {
   return (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
 }
-function parseSpdx(text3) {
-  const body = text3.replace(/^\uFEFF/, "").trimStart();
+function parseSpdx(text4) {
+  const body = text4.replace(/^\uFEFF/, "").trimStart();
   if (body.startsWith("{")) {
     let doc2;
     checkJsonDepth(body);
@@ -26645,8 +28647,8 @@ function parseSpdx(text3) {
     } catch (e) {
       throw new InputError(`Expected SPDX JSON, but the JSON is malformed: ${message(e)}.`);
     }
-    const context = isObject2(doc2) ? contextVersion(doc2["@context"]) : void 0;
-    if (context !== void 0 && isObject2(doc2)) return fromSpdx3(doc2, context);
+    const context = isObject8(doc2) ? contextVersion(doc2["@context"]) : void 0;
+    if (context !== void 0 && isObject8(doc2)) return fromSpdx3(doc2, context);
     return fromSpdx2(doc2, "JSON");
   }
   const firstTag = firstContentLine(body);
@@ -26690,15 +28692,15 @@ function contextVersion(context) {
 function purlOf(externalRefs) {
   if (!Array.isArray(externalRefs)) return void 0;
   for (const r of externalRefs) {
-    if (!isObject2(r) || !isPackageManagerCategory(r["referenceCategory"])) continue;
+    if (!isObject8(r) || !isPackageManagerCategory(r["referenceCategory"])) continue;
     const type = r["referenceType"];
     if (typeof type === "string" && (type === "purl" || type.endsWith("/purl"))) return r["referenceLocator"];
   }
   return void 0;
 }
 function fromSpdx2(doc, syntax) {
-  const version = isObject2(doc) ? doc["spdxVersion"] : void 0;
-  if (!isObject2(doc) || typeof version !== "string" || !version.startsWith("SPDX-")) {
+  const version = isObject8(doc) ? doc["spdxVersion"] : void 0;
+  if (!isObject8(doc) || typeof version !== "string" || !version.startsWith("SPDX-")) {
     throw new InputError(
       `Expected an SPDX ${syntax} document with "spdxVersion" (for example "SPDX-2.3") at the top level, but it has none.`
     );
@@ -26709,10 +28711,11 @@ function fromSpdx2(doc, syntax) {
       `Expected "packages" to be a list in the SPDX ${syntax} document, but it is a ${typeof packages}.`
     );
   const acc = { references: [], unresolved: [] };
+  const tree = new SbomTree();
   const byId = /* @__PURE__ */ new Map();
   packages.forEach((p, i) => {
     const at2 = `packages[${i}]`;
-    if (!isObject2(p)) {
+    if (!isObject8(p)) {
       addUnresolved(acc, {
         input: shownValue(p),
         location: at2,
@@ -26722,19 +28725,40 @@ function fromSpdx2(doc, syntax) {
     }
     const id = p["SPDXID"];
     if (typeof id === "string" && id !== "" && !byId.has(id)) byId.set(id, p);
+    const before = acc.references.length;
     accountEntry(
       acc,
       purlOf(p["externalRefs"]),
       entryLabel(p["name"], p["versionInfo"]),
       typeof id === "string" && id !== "" ? id : at2
     );
+    tree.package(
+      acc,
+      before,
+      typeof id === "string" && id !== "" ? id : void 0,
+      nameOf3(p["name"]),
+      sbomVersion(p["versionInfo"])
+    );
   });
+  const described = described2(doc);
+  readDependencies(tree, described, relationships2(doc["relationships"]));
   const subject = describedSubject(
-    described2(doc),
+    described,
     (id) => byId.get(id),
     (p, id) => sbomSubject({ name: p["name"], version: p["versionInfo"], purl: purlOf(p["externalRefs"]), ref: id })
   );
   return { format: "spdx", variant: `SPDX ${version.slice(5, 15)} ${syntax}`, ...acc, subject };
+}
+function nameOf3(name) {
+  return typeof name === "string" && name !== "" ? name.slice(0, 200) : "(unnamed)";
+}
+function* relationships2(list2) {
+  if (!Array.isArray(list2)) return;
+  for (const r of list2) {
+    if (!isObject8(r)) continue;
+    const edge = dependencyEdge(r["spdxElementId"], r["relationshipType"], r["relatedSpdxElement"]);
+    if (edge) yield edge;
+  }
 }
 function firstContentLine(body) {
   const breaks = /\r\n|\r|\n/g;
@@ -26756,7 +28780,7 @@ function described2(doc) {
   const relationships = doc["relationships"];
   if (Array.isArray(relationships)) {
     for (const r of relationships) {
-      if (!isObject2(r)) continue;
+      if (!isObject8(r)) continue;
       if (r["relationshipType"] === "DESCRIBES" && r["spdxElementId"] === self) out.push(r["relatedSpdxElement"]);
       if (r["relationshipType"] === "DESCRIBED_BY" && r["relatedSpdxElement"] === self) out.push(r["spdxElementId"]);
     }
@@ -26766,9 +28790,22 @@ function described2(doc) {
 function fromTagValue(body) {
   const doc = readTagValue(body);
   const acc = { references: [], unresolved: [] };
+  const tree = new SbomTree();
   for (const p of doc.packages) {
+    const before = acc.references.length;
     accountEntry(acc, p.purl, entryLabel(p.name, p.version), p.spdxId ?? `package on line ${p.line}`);
+    tree.package(acc, before, p.spdxId, nameOf3(p.name), sbomVersion(p.version));
   }
+  readDependencies(
+    tree,
+    doc.describes,
+    (function* () {
+      for (const r of doc.relationships) {
+        const edge = dependencyEdge(r.from, r.type, r.to);
+        if (edge) yield edge;
+      }
+    })()
+  );
   const bySpdxId = /* @__PURE__ */ new Map();
   for (const p of doc.packages) if (p.spdxId !== void 0 && !bySpdxId.has(p.spdxId)) bySpdxId.set(p.spdxId, p);
   const subject = describedSubject(
@@ -26787,8 +28824,8 @@ function spdx3Purl(el) {
   if (el["software_packageUrl"] !== void 0) return el["software_packageUrl"];
   const ids = el["externalIdentifier"];
   if (!Array.isArray(ids)) return void 0;
-  const hit = ids.find((x) => isObject2(x) && x["externalIdentifierType"] === "packageUrl");
-  return isObject2(hit) ? hit["identifier"] : void 0;
+  const hit = ids.find((x) => isObject8(x) && x["externalIdentifierType"] === "packageUrl");
+  return isObject8(hit) ? hit["identifier"] : void 0;
 }
 function fromSpdx3(doc, version) {
   const key = Array.isArray(doc["@graph"]) ? "@graph" : "element";
@@ -26798,11 +28835,14 @@ function fromSpdx3(doc, version) {
       `Expected "${key}" to be a list of elements in the SPDX 3 JSON-LD document, but it is a ${typeof elements2}.`
     );
   const acc = { references: [], unresolved: [] };
+  const tree = new SbomTree();
   const byId = /* @__PURE__ */ new Map();
   const roots = [];
+  const edges = [];
   elements2.forEach((el, i) => {
-    if (!isObject2(el)) return;
+    if (!isObject8(el)) return;
     const type = el["type"] ?? el["@type"];
+    if (type === "Relationship" || type === "LifecycleScopedRelationship") spdx3Edges(el, edges);
     if (type === "SpdxDocument" || type === "software_Sbom") {
       const root = el["rootElement"];
       for (const r of Array.isArray(root) ? root : [root]) roots.push(r);
@@ -26810,13 +28850,22 @@ function fromSpdx3(doc, version) {
     if (typeof type !== "string" || !SPDX3_PACKAGE_TYPES.has(type)) return;
     const id = el["spdxId"] ?? el["@id"];
     if (typeof id === "string" && id !== "" && !byId.has(id)) byId.set(id, el);
+    const before = acc.references.length;
     accountEntry(
       acc,
       spdx3Purl(el),
       entryLabel(el["name"], el["software_packageVersion"]),
       typeof id === "string" && id !== "" ? id : `${key}[${i}]`
     );
+    tree.package(
+      acc,
+      before,
+      typeof id === "string" && id !== "" ? id : void 0,
+      nameOf3(el["name"]),
+      sbomVersion(el["software_packageVersion"])
+    );
   });
+  readDependencies(tree, roots, edges);
   const subject = describedSubject(
     roots,
     (id) => byId.get(id),
@@ -26824,40 +28873,180 @@ function fromSpdx3(doc, version) {
   );
   return { format: "spdx", variant: `SPDX ${version} JSON-LD`, ...acc, subject };
 }
+function lastWord(x) {
+  return typeof x === "string" ? x.slice(x.lastIndexOf("/") + 1) : x;
+}
+function spdx3Edges(el, out) {
+  const scope = lastWord(el["scope"]);
+  const to = el["to"];
+  for (const target of Array.isArray(to) ? to : [to]) {
+    const edge = dependencyEdge(el["from"], lastWord(el["relationshipType"]), target);
+    if (!edge) continue;
+    if (scope === "development" || scope === "test") edge.dev = true;
+    out.push(edge);
+  }
+}
+
+// src/parsers/uv-lock/detect.ts
+function looksUvLock(text4) {
+  const head = text4.replace(/^\uFEFF/, "").slice(0, 5e4);
+  return /^version = 1\r?$/m.test(head) && /^\[\[package\]\]\s*$/m.test(head) && /^source = \{ (?:registry|editable|virtual|git|path|directory|url) = /m.test(head);
+}
+
+// src/parsers/uv-lock/parse.ts
+var PYPI2 = /^https:\/\/(?:pypi\.org|pypi\.python\.org)\/simple\/?$/;
+function parseUvLock(source) {
+  const doc = readTomlLockfile(source, "uv.lock");
+  if (doc["version"] !== 1)
+    throw new InputError(
+      `uv.lock version ${shownVersion(doc["version"])} is not one Tended reads (it reads version 1). Regenerate it with a current uv (uv lock).`
+    );
+  const packages = packagesOf(doc, "uv.lock");
+  const headerLines = packageHeaderLines(source);
+  const out = {
+    references: [],
+    unresolved: []
+  };
+  const graph = new DependencyGraph();
+  const entries = [];
+  const byName = /* @__PURE__ */ new Map();
+  const byKey = /* @__PURE__ */ new Map();
+  packages.forEach((raw, index) => {
+    const p = table(raw);
+    const name = text2(p?.["name"]);
+    const version = text2(p?.["version"]);
+    const location = `[[package]] ${name ?? "(no name)"} ${version ?? ""}`.trim().slice(0, 200);
+    if (!p || name === void 0) {
+      addUnresolved(out, { input: location, location, reason: "a [[package]] without a name" });
+      return;
+    }
+    const normalised = pep503(name);
+    const key = `${normalised} ${version ?? ""}`;
+    if (byKey.has(key)) return;
+    const from = table(p["source"]);
+    const root = from !== null && ("editable" in from || "virtual" in from);
+    let ref = null;
+    let why = null;
+    try {
+      const registry = text2(from?.["registry"]);
+      const git = text2(from?.["git"]);
+      if (root) why = "the project itself or a workspace member: local code, not a package from PyPI";
+      else if (registry !== void 0) {
+        if (PYPI2.test(registry)) ref = normaliseComponent("pypi", name);
+        else why = `from the package index "${registry.slice(0, 80)}", not PyPI`;
+      } else if (git !== void 0) {
+        const repository = githubRepositoryPath(git.split(/[?#]/, 1)[0]);
+        if (repository) ref = normaliseComponent("github", repository);
+        else why = "a package from a git repository on a host other than GitHub";
+      } else if (from && ("path" in from || "directory" in from)) why = "local code (a path), not a package from PyPI";
+      else if (from && "url" in from) why = "a package downloaded from a URL, not from PyPI";
+      else why = "a package with no source uv names";
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      why = e.issues[0]?.msg ?? "not a PyPI project name";
+    }
+    const input2 = (version === void 0 ? name : `${name}@${version}`).slice(0, 200);
+    if (!ref) addUnresolved(out, { input: input2, location, reason: why ?? "not a PyPI project" });
+    graph.addNode({ key, name: normalised, ...version !== void 0 ? { version } : {}, resolvable: ref !== null });
+    const entry = { key, name, version, ref, root, p, index };
+    entries.push(entry);
+    byKey.set(key, entry);
+    if (!byName.has(normalised)) byName.set(normalised, entry);
+  });
+  const target = (dependency) => {
+    const d = table(dependency);
+    const name = text2(d?.["name"]);
+    if (!d || name === void 0) return null;
+    const version = text2(d["version"]);
+    const entry = version === void 0 ? byName.get(pep503(name)) : byKey.get(`${pep503(name)} ${version}`);
+    return entry ? { entry, extras: d["extra"] } : null;
+  };
+  const extras = [];
+  const extraKeys = /* @__PURE__ */ new Set();
+  const depend = (from, list2, direct) => {
+    if (!Array.isArray(list2)) return;
+    const named = /* @__PURE__ */ new Set();
+    for (const dependency of list2) {
+      const to = target(dependency);
+      if (!to) continue;
+      const keys = [to.entry.key];
+      if (Array.isArray(to.extras))
+        for (const extra of to.extras) {
+          if (typeof extra !== "string") continue;
+          const key = `${to.entry.key}\0${extra}`;
+          keys.push(key);
+          if (extraKeys.has(key)) continue;
+          extraKeys.add(key);
+          extras.push({ entry: to.entry, extra, key });
+          graph.addNode({ key, name: pep503(to.entry.name), resolvable: to.entry.ref !== null });
+        }
+      for (const key of keys) {
+        if (named.has(key)) continue;
+        named.add(key);
+        if (!direct?.dev && !direct?.optional) graph.addEdge(from, key);
+        if (direct) graph.addDirect({ key, dev: direct.dev ?? false, optional: direct.optional ?? false });
+      }
+    }
+  };
+  for (const entry of entries) {
+    depend(entry.key, entry.p["dependencies"], entry.root ? {} : void 0);
+    if (!entry.root) continue;
+    for (const list2 of Object.values(table(entry.p["optional-dependencies"]) ?? {}))
+      depend(entry.key, list2, { optional: true });
+    for (const list2 of Object.values(table(entry.p["dev-dependencies"]) ?? {})) depend(entry.key, list2, { dev: true });
+  }
+  for (let i = 0; i < extras.length; i += 1) {
+    const { entry, extra, key } = extras[i];
+    depend(key, table(entry.p["optional-dependencies"])?.[extra]);
+  }
+  const places = graph.places();
+  for (const entry of entries) {
+    if (!entry.ref) continue;
+    const line = headerLines.length === packages.length ? headerLines[entry.index] : void 0;
+    out.references.push({
+      ref: entry.ref,
+      input: (entry.version === void 0 ? entry.name : `${entry.name}@${entry.version}`).slice(0, 200),
+      location: `[[package]] ${entry.name} ${entry.version ?? ""}`.trim().slice(0, 200),
+      ...line !== void 0 ? { line } : {},
+      tree: places.get(entry.key)
+    });
+  }
+  return { format: "uv-lock", ...out };
+}
 
 // src/parsers/workflow/detect.ts
 var TOP_LEVEL_KEY = /^(?:jobs|runs|["']?on["']?)[ \t]*:/m;
-function looksWorkflow(text3) {
-  const head = text3.slice(0, 2e5);
+function looksWorkflow(text4) {
+  const head = text4.slice(0, 2e5);
   if (/^\s*[{[]/.test(head)) return false;
   return TOP_LEVEL_KEY.test(head);
 }
 
 // src/parsers/workflow/parse.ts
-var import_yaml3 = __toESM(require_dist(), 1);
+var import_yaml4 = __toESM(require_dist(), 1);
 var MAX_WORKFLOW_BYTES = 512 * 1024;
-function parseWorkflow(text3) {
-  if (text3.length > MAX_WORKFLOW_BYTES) {
+function parseWorkflow(text4) {
+  if (text4.length > MAX_WORKFLOW_BYTES) {
     throw new TooComplexError(
-      `it is ${size(text3.length)}, and GitHub runs no workflow file over 500 KB; Tended reads workflow and action files up to ${MAX_WORKFLOW_BYTES / 1024} KB.`
+      `it is ${size(text4.length)}, and GitHub runs no workflow file over 500 KB; Tended reads workflow and action files up to ${MAX_WORKFLOW_BYTES / 1024} KB.`
     );
   }
-  const { doc, lines, targets } = readYaml(text3);
+  const { doc, lines, targets } = readYaml(text4);
   const w = { targets, lines, references: [], unresolved: [] };
   const root = resolve2(w, doc.contents);
-  if (!(0, import_yaml3.isMap)(root)) throw new InputError("not a GitHub Actions workflow: the document is not a YAML mapping");
+  if (!(0, import_yaml4.isMap)(root)) throw new InputError("not a GitHub Actions workflow: the document is not a YAML mapping");
   const jobs = resolve2(w, root.get("jobs", true));
   const runs = resolve2(w, root.get("runs", true));
-  if ((0, import_yaml3.isMap)(jobs)) {
+  if ((0, import_yaml4.isMap)(jobs)) {
     for (const pair of jobs.items) {
       const name = keyText(pair.key);
       const job = resolve2(w, pair.value);
-      if ((0, import_yaml3.isMap)(job)) walkJob(w, job, `jobs.${name}`);
+      if ((0, import_yaml4.isMap)(job)) walkJob(w, job, `jobs.${name}`);
     }
-  } else if ((0, import_yaml3.isMap)(runs)) {
+  } else if ((0, import_yaml4.isMap)(runs)) {
     walkSteps(w, resolve2(w, runs.get("steps", true)), "runs.steps");
     const image = runs.get("image", true);
-    if ((0, import_yaml3.isScalar)(image) && typeof image.value === "string" && image.value.trim().startsWith("docker://")) {
+    if ((0, import_yaml4.isScalar)(image) && typeof image.value === "string" && image.value.trim().startsWith("docker://")) {
       addUses(w, image.value, `runs.image${at(w, image)}`);
     }
   } else {
@@ -26871,7 +29060,7 @@ function walkJob(w, job, path) {
   const container = resolve2(w, job.get("container", true));
   if (container) addImageNode(w, container, `${path}.container`);
   const services = resolve2(w, job.get("services", true));
-  if ((0, import_yaml3.isMap)(services)) {
+  if ((0, import_yaml4.isMap)(services)) {
     for (const pair of services.items) {
       const svc = resolve2(w, pair.value);
       if (svc) addImageNode(w, svc, `${path}.services.${keyText(pair.key)}`);
@@ -26880,19 +29069,19 @@ function walkJob(w, job, path) {
   walkSteps(w, resolve2(w, job.get("steps", true)), `${path}.steps`);
 }
 function walkSteps(w, steps, path) {
-  if (!(0, import_yaml3.isSeq)(steps)) return;
+  if (!(0, import_yaml4.isSeq)(steps)) return;
   steps.items.forEach((item, i) => {
     const step = resolve2(w, item);
-    if (!(0, import_yaml3.isMap)(step)) return;
+    if (!(0, import_yaml4.isMap)(step)) return;
     const uses = step.get("uses", true);
     if (uses !== void 0) addUses(w, uses, `${path}[${i}].uses`);
     const parallel = resolve2(w, step.get("parallel", true));
-    if ((0, import_yaml3.isSeq)(parallel)) walkSteps(w, parallel, `${path}[${i}].parallel`);
-    else if ((0, import_yaml3.isMap)(parallel)) walkSteps(w, resolve2(w, parallel.get("steps", true)), `${path}[${i}].parallel.steps`);
+    if ((0, import_yaml4.isSeq)(parallel)) walkSteps(w, parallel, `${path}[${i}].parallel`);
+    else if ((0, import_yaml4.isMap)(parallel)) walkSteps(w, resolve2(w, parallel.get("steps", true)), `${path}[${i}].parallel.steps`);
   });
 }
 function addImageNode(w, node2, path) {
-  if ((0, import_yaml3.isMap)(node2)) {
+  if ((0, import_yaml4.isMap)(node2)) {
     const image = node2.get("image", true);
     if (image !== void 0) addImage2(w, resolve2(w, image), `${path}.image`);
     return;
@@ -26932,8 +29121,8 @@ function addUses(w, raw, path) {
   const node2 = resolve2(w, raw);
   const location = path + at(w, node2);
   w.line = lineOf2(w, node2);
-  const text3 = scalarText(node2);
-  if (text3 === null) {
+  const text4 = scalarText(node2);
+  if (text4 === null) {
     w.unresolved.push({
       input: String(nodeSource(node2)),
       location,
@@ -26941,7 +29130,7 @@ function addUses(w, raw, path) {
     });
     return;
   }
-  const uses = text3.trim();
+  const uses = text4.trim();
   if (uses.includes("${{")) {
     w.unresolved.push({
       input: uses,
@@ -26984,7 +29173,13 @@ function addUses(w, raw, path) {
 }
 function push(w, kind, name, input2, location) {
   try {
-    w.references.push({ ref: normaliseComponent(kind, name), input: input2, location, ...w.line ? { line: w.line } : {} });
+    w.references.push({
+      ref: normaliseComponent(kind, name),
+      input: input2,
+      location,
+      ...w.line ? { line: w.line } : {},
+      tree: directPlace()
+    });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     w.unresolved.push({ input: input2, location, reason: `not a ${kind} component: ${e.message}` });
@@ -26992,18 +29187,18 @@ function push(w, kind, name, input2, location) {
 }
 function resolve2(w, node2) {
   const n = node2;
-  if (n && (0, import_yaml3.isAlias)(n)) return w.targets.get(n) ?? null;
+  if (n && (0, import_yaml4.isAlias)(n)) return w.targets.get(n) ?? null;
   return n ?? null;
 }
 function scalarText(node2) {
-  return (0, import_yaml3.isScalar)(node2) && typeof node2.value === "string" ? node2.value : null;
+  return (0, import_yaml4.isScalar)(node2) && typeof node2.value === "string" ? node2.value : null;
 }
 function nodeSource(node2) {
-  if ((0, import_yaml3.isScalar)(node2)) return String(node2.value);
+  if ((0, import_yaml4.isScalar)(node2)) return String(node2.value);
   return node2 ? node2.toString().slice(0, 80) : "";
 }
 function keyText(key) {
-  return (0, import_yaml3.isScalar)(key) ? String(key.value) : String(key);
+  return (0, import_yaml4.isScalar)(key) ? String(key.value) : String(key);
 }
 function at(w, node2) {
   const line = lineOf2(w, node2);
@@ -27019,27 +29214,62 @@ function size(bytes) {
 
 // src/operations/parse-submission.ts
 var MANIFESTS = {
+  // Before package.json: a Pipfile.lock's sources have a "name" and its entries a "version".
+  "pipfile-lock": { parse: parsePipfileLock, looks: looksPipfileLock },
+  // Before composer.json: a composer.lock holds each package's vendor/name requirements too.
+  "composer-lock": { parse: (text4) => parseComposerLock(text4), looks: looksComposerLock },
+  // Before package.json: a packages.lock.json has per-framework "dependencies" objects.
+  "nuget-lock": { parse: parseNugetLock, looks: looksNugetLock },
   // Before package.json: both are JSON objects, and only composer.json names vendor/name requirements.
   "composer-json": { parse: parseComposerJson, looks: looksComposerJson },
+  // Before package.json: a package-lock.json has its name and version, and bun.lock its workspaces' dependencies.
+  "package-lock": { parse: parsePackageLock, looks: looksPackageLock },
+  "bun-lock": { parse: parseBunLock, looks: looksBunLock },
   "package-json": { parse: parsePackageJson, looks: looksPackageJson },
+  // Before workflow: both lockfiles may be YAML; each has a marker at its top no workflow has.
+  "pnpm-lock": { parse: parsePnpmLock, looks: looksPnpmLock },
+  "yarn-lock": { parse: parseYarnLock, looks: looksYarnLock },
   workflow: { parse: parseWorkflow, looks: looksWorkflow },
   dockerfile: { parse: parseDockerfile, looks: looksDockerfile },
   // Before requirements: `module x` would not pass for a requirement, but a go.mod's require lines might.
   "go-mod": { parse: parseGoMod, looks: looksGoMod },
+  "go-sum": { parse: parseGoSum, looks: looksGoSum },
+  "gradle-lockfile": { parse: parseGradleLockfile, looks: looksGradleLockfile },
   pom: { parse: parsePom, looks: looksPom },
   "nuget-project": { parse: parseNugetProject, looks: looksNugetProject },
+  // The TOML lockfiles before Cargo.toml; each looks for its own marks (a Cargo.lock's string
+  // `source`, a uv.lock's inline-table one, a poetry.lock's lock-version).
+  "cargo-lock": { parse: parseCargoLock, looks: looksCargoLock },
+  "uv-lock": { parse: parseUvLock, looks: looksUvLock },
+  "poetry-lock": { parse: (text4) => parsePoetryLock(text4), looks: looksPoetryLock },
   "cargo-toml": { parse: parseCargoToml, looks: looksCargoToml },
+  "gemfile-lock": { parse: parseGemfileLock, looks: looksGemfileLock },
   gemfile: { parse: parseGemfile, looks: looksGemfile },
   requirements: { parse: parseRequirements, looks: looksRequirements }
 };
-var ACCEPTED_MANIFESTS = 'a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml or a Gemfile (name it with "filename" or ?format=workflow|dockerfile|package-json|requirements|go-mod|pom|composer-json|nuget-project|cargo-toml|gemfile), or {"components":[{"name","kind"}]}';
+var LOCKFILE_NAMES = "package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, bun.lock, Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock, go.sum, composer.lock, packages.lock.json, gradle.lockfile";
+var ACCEPTED_MANIFESTS = `a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml, a Gemfile, or a lockfile (${LOCKFILE_NAMES}) (name it with "filename" or ?format=${MANIFEST_FORMATS.join("|")}), or {"components":[{"name","kind"}]}`;
 function formatOfFilename(filename) {
   const base = filename.split(/[\\/]/).pop().toLowerCase();
   if (base === "package.json") return "package-json";
+  if (base === "package-lock.json" || base === "npm-shrinkwrap.json") return "package-lock";
+  if (base === "yarn.lock") return "yarn-lock";
+  if (base === "pnpm-lock.yaml") return "pnpm-lock";
+  if (base === "bun.lock") return "bun-lock";
   if (base === "go.mod") return "go-mod";
+  if (base === "go.sum") return "go-sum";
+  if (base === "composer.lock") return "composer-lock";
+  if (base === "packages.lock.json") return "nuget-lock";
+  if (base.endsWith("gradle.lockfile") || base.endsWith(".lockfile") && /(?:^|[\\/])dependency-locks[\\/][^\\/]+$/i.test(filename))
+    return "gradle-lockfile";
   if (base === "pom.xml" || base.endsWith(".pom")) return "pom";
   if (base === "composer.json") return "composer-json";
   if (base === "cargo.toml") return "cargo-toml";
+  if (base === "cargo.lock") return "cargo-lock";
+  if (base === "poetry.lock") return "poetry-lock";
+  if (base === "uv.lock") return "uv-lock";
+  if (base === "pipfile.lock") return "pipfile-lock";
+  if (base === "gemfile.lock" || base.endsWith(".gemfile.lock")) return "gemfile-lock";
   if (base === "gemfile" || base.endsWith(".gemfile")) return "gemfile";
   if (base === "packages.config" || /\.(?:cs|fs|vb)proj$/.test(base) || base === "directory.packages.props")
     return "nuget-project";
@@ -27050,7 +29280,7 @@ function formatOfFilename(filename) {
     return "requirements";
   return null;
 }
-function parseManifest(text3, named, options = {}) {
+function parseManifest(text4, named, options = {}) {
   if (named.format !== void 0) {
     if (!MANIFEST_FORMATS.includes(named.format)) {
       throw unsupported(
@@ -27058,18 +29288,20 @@ function parseManifest(text3, named, options = {}) {
         `format must be one of ${MANIFEST_FORMATS.join(", ")}; got "${named.format.slice(0, 40)}"`
       );
     }
-    return MANIFESTS[named.format].parse(text3, options);
+    return MANIFESTS[named.format].parse(text4, options);
   }
+  if (/(?:^|[\\/])bun\.lockb$/i.test(named.filename ?? "") || text4.startsWith("#!/usr/bin/env bun"))
+    throw unsupported(["body"], BUN_LOCKB_SENTENCE);
   const byName = named.filename ? formatOfFilename(named.filename) : null;
-  if (byName) return MANIFESTS[byName].parse(text3, options);
-  for (const format of Object.values(MANIFESTS)) if (format.looks(text3)) return format.parse(text3, options);
+  if (byName) return MANIFESTS[byName].parse(text4, options);
+  for (const format of Object.values(MANIFESTS)) if (format.looks(text4)) return format.parse(text4, options);
   throw unsupported(["body"], `Tended could not tell what kind of file this is. Send ${ACCEPTED_MANIFESTS}.`);
 }
-function parseSbom(text3, contentType) {
-  if (/cyclonedx/.test(contentType)) return parseCycloneDx(text3);
-  if (/spdx/.test(contentType)) return parseSpdx(text3);
-  if (looksCycloneDx(text3)) return parseCycloneDx(text3);
-  if (looksSpdx(text3)) return parseSpdx(text3);
+function parseSbom(text4, contentType) {
+  if (/cyclonedx/.test(contentType)) return parseCycloneDx(text4);
+  if (/spdx/.test(contentType)) return parseSpdx(text4);
+  if (looksCycloneDx(text4)) return parseCycloneDx(text4);
+  if (looksSpdx(text4)) return parseSpdx(text4);
   throw unsupported(
     ["body"],
     "This is not an SBOM Tended reads. Send CycloneDX 1.2\u20131.7 (JSON or XML) or SPDX 2.2/2.3 (JSON, YAML or tag-value) or SPDX 3.0 JSON-LD."
@@ -27130,30 +29362,30 @@ function readInputFile(file, inADirectory = IN_A_DIRECTORY) {
 function readCheckedFile(file) {
   return readInputFile(file, "name the manifest or SBOM inside it (package.json, requirements.txt, bom.json\u2026)");
 }
-var READS = "check reads a manifest (a GitHub Actions workflow, a Dockerfile, package.json, requirements.txt, go.mod, pom.xml, composer.json, a NuGet project file, Cargo.toml, a Gemfile) or an SBOM (CycloneDX 1.2\u20131.7 JSON or XML; SPDX 2.2/2.3 JSON, YAML or tag-value; SPDX 3.0 JSON-LD). It knows a manifest by its usual file name, else any of them by its content";
+var READS = "check reads a manifest (a GitHub Actions workflow, a Dockerfile, package.json, requirements.txt, go.mod, pom.xml, composer.json, a NuGet project file, Cargo.toml, a Gemfile, or a lockfile: Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock) or an SBOM (CycloneDX 1.2\u20131.7 JSON or XML; SPDX 2.2/2.3 JSON, YAML or tag-value; SPDX 3.0 JSON-LD). It knows a manifest by its usual file name, else any of them by its content";
 function parseCheckedFile(bytes, file, filename) {
-  const text3 = decodeText(bytes);
+  const text4 = decodeText(bytes);
   if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(?:json|xml)$/i.test(filename))
-    return { text: text3, parsed: parseManifest(text3, { filename }, { lines: true }) };
+    return { text: text4, parsed: parseManifest(text4, { filename }, { lines: true }) };
   try {
-    return { text: text3, parsed: parseSbom(text3, "") };
+    return { text: text4, parsed: parseSbom(text4, "") };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
   }
   try {
-    return { text: text3, parsed: parseManifest(text3, { filename }, { lines: true }) };
+    return { text: text4, parsed: parseManifest(text4, { filename }, { lines: true }) };
   } catch (error) {
     if (!(error instanceof ValidationError) || !error.issues.some((i) => i.type === "value_error.format")) throw error;
     throw new InputFileError(
-      `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text3)}. ${READS}.`
+      `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text4)}. ${READS}.`
     );
   }
 }
-function whatItIs(bytes, text3) {
-  if (bytes.length === 0 || text3.trim() === "") return "it is empty";
-  if (bytes.includes(0) || text3.includes("\uFFFD")) return "it is not text (binary data)";
+function whatItIs(bytes, text4) {
+  if (bytes.length === 0 || text4.trim() === "") return "it is empty";
+  if (bytes.includes(0) || text4.includes("\uFFFD")) return "it is not text (binary data)";
   try {
-    const value = JSON.parse(text3);
+    const value = JSON.parse(text4);
     if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0)
       return "it is an empty JSON object ({}), with no dependencies, components or packages";
     return "it is JSON, but neither a package.json, a composer.json nor an SBOM";
@@ -27423,8 +29655,8 @@ function treeHeader(versions, tree) {
 function row(cells) {
   return `| ${cells.map(cell).join(" | ")} |`;
 }
-function cell(text3) {
-  return text3.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("<", "&lt;").replaceAll("\r", " ").replaceAll("\n", " ");
+function cell(text4) {
+  return text4.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("<", "&lt;").replaceAll("\r", " ").replaceAll("\n", " ");
 }
 
 // src/domain/api-version.ts
@@ -27510,13 +29742,13 @@ function result(r, answer, uri, lines) {
   const definition = r.state === "not_observed" ? STATE_DEFINITIONS.not_observed : answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text;
   const place = placeInWords(r);
   const placed = place === "" ? "" : ` (${place}${r.resolved_version ? `, resolved ${versionInWords(r)}` : ""})`;
-  const text3 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
+  const text4 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
   return {
     ruleId: r.state,
     ruleIndex: STATES.indexOf(r.state),
     ...level === "none" ? { kind: "pass" } : {},
     level,
-    message: { text: text3 },
+    message: { text: text4 },
     locations: [
       {
         physicalLocation: {
@@ -27558,7 +29790,7 @@ function report(answer, format, file, lines) {
   if (format === "sarif") return `${JSON.stringify(sarifReport(answer, { file, lines }), null, 2)}
 `;
   if (format === "markdown") return reviewComment(answer, file, lines);
-  return table2(answer);
+  return table3(answer);
 }
 function referenceLines(parsed) {
   const lines = /* @__PURE__ */ new Map();
@@ -27572,7 +29804,7 @@ function referenceLines(parsed) {
   for (const list2 of lines.values()) list2.sort((a, b) => a - b);
   return lines;
 }
-function table2(answer) {
+function table3(answer) {
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
   const paths = answer.results.some((r) => pathInWords(r) !== "");
@@ -27766,7 +29998,7 @@ var LOCKFILES_OF = [
   { manifest: (n) => n === "go.mod", lockfiles: ["go.sum"] },
   { manifest: (n) => /\.(?:cs|fs|vb)proj$/.test(n), lockfiles: ["packages.lock.json"] }
 ];
-function lockfileOf(name, names) {
+function lockfileOf2(name, names) {
   const row2 = LOCKFILES_OF.find((r) => r.manifest(name.toLowerCase()));
   if (!row2) return null;
   for (const lockfile of row2.lockfiles) {
@@ -27779,20 +30011,20 @@ function pairsIn(names) {
   const pairs = /* @__PURE__ */ new Map();
   const taken = /* @__PURE__ */ new Set();
   for (const name of [...names].sort()) {
-    const lockfile = lockfileOf(name, names);
+    const lockfile = lockfileOf2(name, names);
     if (lockfile === null || taken.has(lockfile)) continue;
     taken.add(lockfile);
     pairs.set(name, lockfile);
   }
   return pairs;
 }
-var keyOf = (r) => `${r.ref.kind}:${r.ref.id}`;
+var keyOf3 = (r) => `${r.ref.kind}:${r.ref.id}`;
 function directOf(manifest) {
   const direct = /* @__PURE__ */ new Map();
   for (const r of manifest.references) {
     const dev = r.tree?.dev === true;
-    const seen = direct.get(keyOf(r));
-    direct.set(keyOf(r), { dev: seen ? seen.dev && dev : dev });
+    const seen = direct.get(keyOf3(r));
+    direct.set(keyOf3(r), { dev: seen ? seen.dev && dev : dev });
   }
   return direct;
 }
@@ -27800,7 +30032,7 @@ function mergeManifestLockfile(manifest, lockfile, manifestName) {
   const direct = directOf(manifest);
   const references = lockfile.references.map((r) => {
     if (r.tree?.scope !== void 0) return r;
-    const named = direct.get(keyOf(r));
+    const named = direct.get(keyOf3(r));
     const tree = named ? {
       ...r.tree,
       scope: "direct",
@@ -27830,9 +30062,9 @@ function manifestLines(manifest) {
   const lines = /* @__PURE__ */ new Map();
   for (const r of manifest.references) {
     if (r.line === void 0) continue;
-    const list2 = lines.get(keyOf(r)) ?? [];
+    const list2 = lines.get(keyOf3(r)) ?? [];
     list2.push(r.line);
-    lines.set(keyOf(r), list2);
+    lines.set(keyOf3(r), list2);
   }
   for (const list2 of lines.values()) list2.sort((a, b) => a - b);
   return lines;
@@ -27883,7 +30115,7 @@ function networkProblem(error, timeoutMs) {
 
 // src/cli/remote-check.ts
 var REMOTE_TIMEOUT_MS = 12e4;
-async function remoteCheck(url, text3, filename, isSbom2, asOf, queue) {
+async function remoteCheck(url, text4, filename, isSbom2, asOf, queue) {
   const base = trimTrailing(url, "/");
   let parsedUrl = null;
   try {
@@ -27900,7 +30132,7 @@ async function remoteCheck(url, text3, filename, isSbom2, asOf, queue) {
   if (asOf) params.set("as_of", asOf);
   if (queue) params.set("queue", "true");
   const query = params.size > 0 ? `?${params.toString()}` : "";
-  const request = isSbom2 ? { path: "/api/v1/sbom", type: "text/plain", body: text3 } : { path: "/api/v1/manifest", type: "application/json", body: JSON.stringify({ filename, content: text3 }) };
+  const request = isSbom2 ? { path: "/api/v1/sbom", type: "text/plain", body: text4 } : { path: "/api/v1/manifest", type: "application/json", body: JSON.stringify({ filename, content: text4 }) };
   const target = `${base}${request.path}`;
   const response = await fetchService(
     `${target}${query}`,
@@ -27981,7 +30213,7 @@ function fileProblem(error, path) {
   if (error instanceof InputError || error instanceof ValidationError) return `${path}: ${error.message}`;
   return null;
 }
-function parse2(f) {
+function parse4(f) {
   try {
     return parseCheckedFile(readCheckedFile(f.path), f.relative, basename(f.path));
   } catch (error) {
@@ -27994,8 +30226,8 @@ function readUnits(units) {
   const read = [];
   const failed = [];
   for (const unit of units) {
-    const file = parse2(unit.file);
-    const manifest = unit.manifest ? parse2(unit.manifest) : null;
+    const file = parse4(unit.file);
+    const manifest = unit.manifest ? parse4(unit.manifest) : null;
     if ("error" in file) failed.push({ file: unit.file.relative, error: file.error });
     if (manifest && "error" in manifest) failed.push({ file: unit.manifest.relative, error: manifest.error });
     const lines = (p) => referenceLines(p);
@@ -28143,7 +30375,7 @@ function directoryReport(dir, files, format) {
     }
     return out.join("\n");
   }
-  for (const f of files) out.push(`== ${titleOf(f)}`, f.answer ? table2(f.answer) : `not checked: ${f.error}
+  for (const f of files) out.push(`== ${titleOf(f)}`, f.answer ? table3(f.answer) : `not checked: ${f.error}
 `);
   return out.join("\n");
 }
@@ -28210,11 +30442,11 @@ var NOTED = /* @__PURE__ */ new Set(["abandoned", "archived", "deleted", "eol", 
 function input(name) {
   return (process.env[`INPUT_${name.replaceAll(" ", "_").toUpperCase()}`] ?? "").trim();
 }
-function escapeData(text3) {
-  return text3.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+function escapeData(text4) {
+  return text4.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
 }
-function escapeProperty(text3) {
-  return escapeData(text3).replaceAll(":", "%3A").replaceAll(",", "%2C");
+function escapeProperty(text4) {
+  return escapeData(text4).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 function annotate(level, message2, at2) {
   const props = at2 ? ` ${[`file=${escapeProperty(at2.file)}`, ...at2.line ? [`line=${at2.line}`] : [], `title=${escapeProperty(at2.title)}`].join(",")}` : "";
