@@ -109,12 +109,14 @@ const CheckManifestInput = z.strictObject({
   content: z
     .string()
     .max(4 * 1024 * 1024)
-    .meta({ description: 'The pasted file: a GitHub Actions workflow, Dockerfile, package.json or requirements.txt.' }),
-  filename: z
-    .string()
-    .max(255)
-    .optional()
-    .meta({ description: 'Its file name, which tells the format (e.g. package.json, Dockerfile, ci.yml).' }),
+    .meta({
+      description:
+        'The pasted file: a manifest (a GitHub Actions workflow, Dockerfile, package.json, requirements.txt, go.mod, pom.xml, composer.json, NuGet project, Cargo.toml, Gemfile) or a lockfile (package-lock.json, yarn.lock, pnpm-lock.yaml, bun.lock, Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock, go.sum, composer.lock, packages.lock.json, gradle.lockfile). A lockfile answers every resolved package with its resolved_version, scope and via.',
+    }),
+  filename: z.string().max(255).optional().meta({
+    description:
+      'Its file name, which tells the format (e.g. package.json, pnpm-lock.yaml, Cargo.lock, Dockerfile, ci.yml).',
+  }),
   format: z
     .enum(MANIFEST_FORMATS)
     .optional()
@@ -203,7 +205,7 @@ export const TOOLS = [
     name: 'check_manifest',
     title: 'Check a manifest',
     description:
-      'One dated result per component a pasted GitHub Actions workflow, Dockerfile, package.json or requirements.txt names, and every entry that names none with the reason. Read in memory, never stored.',
+      'One dated result per component a pasted manifest or lockfile names (workflow, Dockerfile, package.json, requirements.txt, go.mod, pom.xml, composer.json, NuGet project, Cargo.toml, Gemfile; and the lockfiles package-lock.json, yarn.lock, pnpm-lock.yaml, bun.lock, Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock, go.sum, composer.lock, packages.lock.json, gradle.lockfile), each with its scope (direct or transitive) and path (via) where the file says them, and every entry that names none with the reason. Read in memory, never stored.',
     input: CheckManifestInput,
     output: CheckAnswerSchema,
     run: async (deps, args: z.infer<typeof CheckManifestInput>, bytes) =>

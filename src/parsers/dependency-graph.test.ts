@@ -48,7 +48,15 @@ describe('a resolved tree', () => {
     expect(graph([['a', 'b']], []).get('b')).toEqual({});
     expect(graph([['a', 'b']], [{ key: 'c' }]).get('b')).toEqual({ scope: 'transitive' });
     // Not reached from the roots: nothing is known of dev or optional either.
-    expect(graph([['a', 'b']], [{ key: 'c', dev: false }, { key: 'd', dev: true }]).get('b')).toEqual({
+    expect(
+      graph(
+        [['a', 'b']],
+        [
+          { key: 'c', dev: false },
+          { key: 'd', dev: true },
+        ],
+      ).get('b'),
+    ).toEqual({
       scope: 'transitive',
     });
   });

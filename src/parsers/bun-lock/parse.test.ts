@@ -52,7 +52,9 @@ describe('bun.lock', () => {
   });
 
   it('says which versions it reads; bun.lockb gets a sentence asking for bun.lock', () => {
-    expect(() => parseBunLock('{"lockfileVersion": 7, "packages": {}}')).toThrow(/lockfileVersion 7 is not one Tended reads/);
+    expect(() => parseBunLock('{"lockfileVersion": 7, "packages": {}}')).toThrow(
+      /lockfileVersion 7 is not one Tended reads/,
+    );
     expect(() => parseBunLock('#!/usr/bin/env bun\nbun-lockfile-format-v0\n')).toThrow(InputError);
     expect(() => parseManifest('\u0000binary', { filename: 'app/bun.lockb' })).toThrow(ValidationError);
     expect(() => parseManifest('\u0000binary', { filename: 'app/bun.lockb' })).toThrow(/bun.lock, the text lockfile/);

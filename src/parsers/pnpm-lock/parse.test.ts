@@ -136,7 +136,9 @@ packages:
   });
 
   it('says which versions it reads', () => {
-    expect(() => parsePnpmLock("lockfileVersion: '3.0'\n")).toThrow(/lockfileVersion "3.0" is not one Tended reads \(it reads 5.x, 6.x and 9.0\)/);
+    expect(() => parsePnpmLock("lockfileVersion: '3.0'\n")).toThrow(
+      /lockfileVersion "3.0" is not one Tended reads \(it reads 5.x, 6.x and 9.0\)/,
+    );
     expect(() => parsePnpmLock('packages: {}\n')).toThrow(/no "lockfileVersion"/);
   });
 

@@ -83,7 +83,9 @@ describe('yarn.lock', () => {
   });
 
   it('says which versions it reads, and what is wrong with a line', () => {
-    expect(() => parseYarnLock('__metadata:\n  version: 99\n')).toThrow(/version 99 is not one Tended reads \(it reads 4–10/);
+    expect(() => parseYarnLock('__metadata:\n  version: 99\n')).toThrow(
+      /version 99 is not one Tended reads \(it reads 4–10/,
+    );
     expect(() => parseYarnLock('# yarn lockfile v1\n\nfoo@^1\n')).toThrow(/line 3/);
   });
 
