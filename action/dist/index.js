@@ -29536,7 +29536,9 @@ function dateProblem(option, raw, notAfter) {
 // src/cli/tree-words.ts
 var STEP = " \u2192 ";
 function answerHasTree(answer) {
-  return answer.results.some((r) => r.scope !== void 0 || r.resolved_version !== void 0);
+  return answer.results.some(
+    (r) => r.scope !== void 0 && r.scope !== "direct" || r.resolved_version !== void 0 || r.dev || r.optional
+  );
 }
 function answerHasVersions(answer) {
   return answer.results.some((r) => r.resolved_version !== void 0);

@@ -8,9 +8,14 @@ import type { CheckAnswer, ComponentCheck } from '../operations/check-components
 /** The names of a path are written from the direct dependency down: `express → body-parser → qs`. */
 const STEP = ' → ';
 
-/** Whether any result carries a place in the tree: only then do the reports add its columns. */
+/**
+ * Whether any result says more of the tree than "the project names it": only then do the reports
+ * add its columns (a requirements.txt, all direct, keeps the table it always had).
+ */
 export function answerHasTree(answer: CheckAnswer): boolean {
-  return answer.results.some((r) => r.scope !== undefined || r.resolved_version !== undefined);
+  return answer.results.some(
+    (r) => (r.scope !== undefined && r.scope !== 'direct') || r.resolved_version !== undefined || r.dev || r.optional,
+  );
 }
 
 export function answerHasVersions(answer: CheckAnswer): boolean {
