@@ -10,7 +10,7 @@ import { InputError, type ParseResult } from '../parsers/reference.js';
 import { isSbom, parseCheckedFile, readCheckedFile } from './check-file.js';
 import { failingOf, gateSentence, plural, type CheckOptions, type Gate } from './check-options.js';
 import { referenceLines, table } from './check-report.js';
-import type { CheckOutcome, FileOutcome, LocalAnswer, Streams } from './check-run.js';
+import type { CheckOutcome, FileOutcome, LocalAnswer, Streams } from './check-outcome.js';
 import { walkDirectory, type FoundFile } from './check-walk.js';
 import { EXIT } from './exit-codes.js';
 import { InputFileError } from './input-file.js';

@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ValidationError } from '../domain/errors.js';
-import type { CheckAnswer, ComponentCheck } from '../operations/check-components.js';
+import type { CheckAnswer } from '../operations/check-components.js';
 import { InputError, type ParseResult } from '../parsers/reference.js';
 import { runDirectoryCheck } from './check-dir.js';
 import { isSbom, parseCheckedFile, readCheckedFile } from './check-file.js';
@@ -18,48 +18,9 @@ import { EXIT } from './exit-codes.js';
 import { InputFileError } from './input-file.js';
 import { remoteCheck } from './remote-check.js';
 import { ServiceError } from './service-fetch.js';
+import type { CheckOutcome, LocalAnswer, Streams } from './check-outcome.js';
 
 export type { CheckOptions } from './check-options.js';
-
-/** Where the answer comes from when there is no --url: the local record (check.ts), or nowhere. Each parsed file gets its answer, in order; with `observe`, the union of their components is read first, once. */
-export type LocalAnswer = (parsed: ParseResult[], asOf: string | undefined, observe: boolean) => Promise<CheckAnswer[]>;
-
-/** One file's part of a directory's check (check-dir.ts). */
-export interface FileOutcome {
-  /** The file's path relative to the directory checked, with `/`. */
-  file: string;
-  /** The manifest whose direct dependencies marked the lockfile's answer, when one was paired with it. */
-  manifest?: string;
-  format?: string;
-  answer?: CheckAnswer;
-  /** Why this file has no answer (it could not be read or parsed, or is too large to send). */
-  error?: string;
-  lines?: Map<string, number[]>;
-  /** `kind:id` → the file (relative to the directory) its lines are in, when not `file` (a paired manifest). */
-  linesIn?: Map<string, string>;
-  failing?: ComponentCheck[];
-}
-
-/** What a run ended with: the exit code, and, once there was an answer, what a caller may show of it. */
-export interface CheckOutcome {
-  exit: number;
-  /** The sentence on stderr when it ended before an answer (a usage error, a service that did not answer). */
-  problem?: string;
-  answer?: CheckAnswer;
-  /** `kind:id` → the lines of the file naming it. */
-  lines?: Map<string, number[]>;
-  /** The results in a state that fails the gate. */
-  failing?: ComponentCheck[];
-  /** The sentence on stderr naming them, when there are any. */
-  gate?: string;
-  /** A directory was checked: each file found, with its answer or its error. */
-  files?: FileOutcome[];
-}
-
-export interface Streams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
 
 export async function runCheck(
   streams: Streams,
