@@ -23728,18 +23728,18 @@ var DependencyGraph = class {
     const notOptional = optionalKnown ? this.reachable(this.direct.filter((d) => !d.optional).map((d) => d.key)) : null;
     const places = /* @__PURE__ */ new Map();
     for (const [key, node2] of this.nodes) {
-      const place = {};
-      if (node2.version !== void 0) place.resolvedVersion = node2.version;
+      const place2 = {};
+      if (node2.version !== void 0) place2.resolvedVersion = node2.version;
       const at2 = reached.get(key);
       if (at2) {
-        place.scope = at2.depth === 0 ? "direct" : "transitive";
-        Object.assign(place, this.pathOf(at2, reached));
-      } else if (this.direct.length > 0) place.scope = "transitive";
+        place2.scope = at2.depth === 0 ? "direct" : "transitive";
+        Object.assign(place2, this.pathOf(at2, reached));
+      } else if (this.direct.length > 0) place2.scope = "transitive";
       const dev = node2.dev ?? (notDev && at2 ? !notDev.has(key) : void 0);
-      if (dev) place.dev = true;
+      if (dev) place2.dev = true;
       const optional = node2.optional ?? (notOptional && at2 ? !notOptional.has(key) : void 0);
-      if (optional) place.optional = true;
-      places.set(key, place);
+      if (optional) place2.optional = true;
+      places.set(key, place2);
     }
     return places;
   }
@@ -23851,10 +23851,10 @@ var SbomTree = class {
     const unplaced = graph && this.directs > 0 ? { scope: "transitive" } : {};
     for (const { reference, key, version } of this.placed) {
       const found = key !== void 0 && !this.subjects.has(key) ? places.get(key) : void 0;
-      const place = { ...found ?? (key !== void 0 && this.subjects.has(key) ? {} : unplaced) };
-      delete place.resolvedVersion;
-      if (version !== void 0) reference.tree = { resolvedVersion: version, ...place };
-      else if (Object.keys(place).length > 0) reference.tree = place;
+      const place2 = { ...found ?? (key !== void 0 && this.subjects.has(key) ? {} : unplaced) };
+      delete place2.resolvedVersion;
+      if (version !== void 0) reference.tree = { resolvedVersion: version, ...place2 };
+      else if (Object.keys(place2).length > 0) reference.tree = place2;
     }
   }
 };
@@ -24079,8 +24079,15 @@ var import_dockerfile_ast2 = __toESM(require_main(), 1);
 
 // src/parsers/direct-place.ts
 function directPlace(how = {}) {
-  return { scope: "direct", via: [], ...how.dev ? { dev: true } : {}, ...how.optional ? { optional: true } : {} };
+  return PLACES[(how.dev ? 1 : 0) + (how.optional ? 2 : 0)];
 }
+var place = (dev, optional) => Object.freeze({
+  scope: "direct",
+  via: Object.freeze([]),
+  ...dev ? { dev: true } : {},
+  ...optional ? { optional: true } : {}
+});
+var PLACES = [place(false, false), place(true, false), place(false, true), place(true, true)];
 
 // src/parsers/dockerfile/instructions.ts
 var import_dockerfile_ast = __toESM(require_main(), 1);
@@ -24640,7 +24647,19 @@ var GIT_OPTION = /(?:\bgit:|:git\s*=>)\s*(["'])([^"']{1,300})\1/;
 var PATH_OPTION = /\bpath:|:path\s*=>/;
 var GROUP_BLOCK = /^group[\s(](.*)\bdo\s*(?:\|[^|]*\|\s*)?$/;
 var BLOCK_OPENS = /\bdo\s*(?:\|[^|]*\|\s*)?$|^(?:if|unless|case|while|until|begin|def|class|module)\b/;
-var GROUP_OPTION = /(?:\bgroups?:|:groups?\s*=>)\s*(\[[^\]]{0,300}\]|:\w+|["'][\w-]+["'])/;
+var GROUP_KEY = /(?:\bgroups?:|:groups?\s*=>)\s*/;
+var GROUP_WORD = /^(?::\w+|["'][\w-]+["'])/;
+var NOT_GROUPS = /\b(?:optional|platforms?)\s*:/;
+function groupOption(options) {
+  const key = GROUP_KEY.exec(options);
+  if (!key) return void 0;
+  const rest = options.slice(key.index + key[0].length);
+  if (rest.startsWith("[")) {
+    const close2 = rest.indexOf("]");
+    return close2 !== -1 && close2 <= 301 ? rest.slice(0, close2 + 1) : void 0;
+  }
+  return GROUP_WORD.exec(rest)?.[0];
+}
 var DEV_GROUPS = /* @__PURE__ */ new Set(["development", "test"]);
 function devGroups(text4) {
   const names = [...text4.matchAll(/:?["']?(\w+)["']?/g)].map((m) => m[1]);
@@ -24655,7 +24674,9 @@ function parseGemfile(text4) {
     const line = raw.trim();
     const group = GROUP_BLOCK.exec(line);
     if (group) {
-      const dev2 = devGroups(group[1].replace(/\b(?:optional|platforms?)\s*:.*$/, ""));
+      const named = group[1];
+      const cut = NOT_GROUPS.exec(named);
+      const dev2 = devGroups(cut ? named.slice(0, cut.index) : named);
       blocks.push(dev2);
       if (dev2) devDepth += 1;
       return;
@@ -24688,7 +24709,7 @@ function parseGemfile(text4) {
       if (!(e instanceof ValidationError)) throw e;
       why = e.issues[0]?.msg ?? "not a gem name";
     }
-    const option = GROUP_OPTION.exec(options)?.[1];
+    const option = groupOption(options);
     const dev = devDepth > 0 || option !== void 0 && devGroups(option);
     if (ref) references.push({ ref, input: input2, location, line: i + 1, tree: directPlace({ dev }) });
     else unresolved.push({ input: input2, location, reason: why ?? "not a gem" });
@@ -27980,7 +28001,7 @@ function parsePackageJson(text4, options = {}) {
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
     throw new InputError("not a package.json: the document is not a JSON object");
   }
-  const out = { references: [], unresolved: [] };
+  const out = { references: [], unresolved: [], place: directPlace() };
   let lines;
   for (const section of DEPENDENCY_SECTIONS) {
     const deps = doc[section];
@@ -27995,8 +28016,8 @@ function parsePackageJson(text4, options = {}) {
     }
     for (const [name, spec] of Object.entries(deps)) {
       const before = out.references.length;
+      out.place = placeOf(section);
       readEntry(out, section, name, spec);
-      for (let i = before; i < out.references.length; i += 1) out.references[i].tree = placeOf(section);
       if (out.references.length === before || options.lines !== true) continue;
       lines ??= new MemberLines(source, DEPENDENCY_SECTIONS);
       const line = lines.lineOf(section, name);
@@ -28087,16 +28108,11 @@ function readEntry(out, section, name, spec) {
   }
 }
 function placeOf(section) {
-  return {
-    scope: "direct",
-    via: [],
-    ...section === "devDependencies" ? { dev: true } : {},
-    ...section === "optionalDependencies" ? { optional: true } : {}
-  };
+  return directPlace({ dev: section === "devDependencies", optional: section === "optionalDependencies" });
 }
 function add(out, kind, name, input2, location) {
   try {
-    out.references.push({ ref: normaliseComponent(kind, name), input: input2, location });
+    out.references.push({ ref: normaliseComponent(kind, name), input: input2, location, tree: out.place });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     out.unresolved.push({ input: input2, location, reason: `not a valid ${kind} name: ${e.message}` });
@@ -29742,8 +29758,8 @@ function result(r, answer, uri, lines) {
   const level = LEVELS[r.state];
   const where2 = r.input.locations.map((l) => l.location).join("; ");
   const definition = r.state === "not_observed" ? STATE_DEFINITIONS.not_observed : answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text;
-  const place = placeInWords(r);
-  const placed = place === "" ? "" : ` (${place}${r.resolved_version ? `, resolved ${versionInWords(r)}` : ""})`;
+  const place2 = placeInWords(r);
+  const placed = place2 === "" ? "" : ` (${place2}${r.resolved_version ? `, resolved ${versionInWords(r)}` : ""})`;
   const text4 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
   return {
     ruleId: r.state,
@@ -30476,9 +30492,9 @@ function annotateResults(answer, file, lines, failing, linesIn) {
     if (!fails.has(r) && !NOTED.has(r.state)) continue;
     const component = `${r.kind}:${r.input.name}`;
     const words = stateInWords(r.state, r.observation_date);
-    const place = placeInWords(r);
+    const place2 = placeInWords(r);
     const read = r.observation_date === null ? "nothing observed" : `observed ${r.observation_date}, ${r.censoring_status}, as of ${answer.as_of}; source ${r.source}; log leaf ${r.leaf_index}`;
-    annotate(fails.has(r) ? "error" : "warning", `${component}${place ? ` (${place})` : ""} is ${words} (${read}).`, {
+    annotate(fails.has(r) ? "error" : "warning", `${component}${place2 ? ` (${place2})` : ""} is ${words} (${read}).`, {
       file: linesIn?.get(component) ?? file,
       line: lines.get(component)?.[0],
       title: `Tended: ${component} ${words}`

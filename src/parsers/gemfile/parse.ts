@@ -19,7 +19,26 @@ const PATH_OPTION = /\bpath:|:path\s*=>/;
 const GROUP_BLOCK = /^group[\s(](.*)\bdo\s*(?:\|[^|]*\|\s*)?$/;
 // What opens a block `end` closes: a trailing `do`, or a keyword that starts a statement.
 const BLOCK_OPENS = /\bdo\s*(?:\|[^|]*\|\s*)?$|^(?:if|unless|case|while|until|begin|def|class|module)\b/;
-const GROUP_OPTION = /(?:\bgroups?:|:groups?\s*=>)\s*(\[[^\]]{0,300}\]|:\w+|["'][\w-]+["'])/;
+const GROUP_KEY = /(?:\bgroups?:|:groups?\s*=>)\s*/;
+const GROUP_WORD = /^(?::\w+|["'][\w-]+["'])/;
+// Where a group block's options that are not groups begin (`optional: true`, `platforms: …`).
+const NOT_GROUPS = /\b(?:optional|platforms?)\s*:/;
+
+/**
+ * The value of a gem's `group:`/`groups:` option: `[:test, :development]`, `:test` or `"test"`.
+ * Read by hand after the key, not by one pattern with a bounded repeat inside an alternation: that
+ * one backtracked over every `group:[` of a hostile line (regex-safety.test.ts).
+ */
+function groupOption(options: string): string | undefined {
+  const key = GROUP_KEY.exec(options);
+  if (!key) return undefined;
+  const rest = options.slice(key.index + key[0].length);
+  if (rest.startsWith('[')) {
+    const close = rest.indexOf(']');
+    return close !== -1 && close <= 301 ? rest.slice(0, close + 1) : undefined;
+  }
+  return GROUP_WORD.exec(rest)?.[0];
+}
 const DEV_GROUPS = new Set(['development', 'test']);
 
 /** True when every group named in the text (`:development, :test`, `[:test]`, `"test"`) is a dev group. */
@@ -42,7 +61,9 @@ export function parseGemfile(text: string): ParseResult {
       const line = raw.trim();
       const group = GROUP_BLOCK.exec(line);
       if (group) {
-        const dev = devGroups(group[1]!.replace(/\b(?:optional|platforms?)\s*:.*$/, ''));
+        const named = group[1]!;
+        const cut = NOT_GROUPS.exec(named);
+        const dev = devGroups(cut ? named.slice(0, cut.index) : named);
         blocks.push(dev);
         if (dev) devDepth += 1;
         return;
@@ -75,7 +96,7 @@ export function parseGemfile(text: string): ParseResult {
         if (!(e instanceof ValidationError)) throw e;
         why = e.issues[0]?.msg ?? 'not a gem name';
       }
-      const option = GROUP_OPTION.exec(options)?.[1];
+      const option = groupOption(options);
       const dev = devDepth > 0 || (option !== undefined && devGroups(option));
       if (ref) references.push({ ref, input, location, line: i + 1, tree: directPlace({ dev }) });
       else unresolved.push({ input, location, reason: why ?? 'not a gem' });

@@ -8,6 +8,7 @@ import npa from 'npm-package-arg';
 import { normaliseComponent } from '../../domain/component.js';
 import type { ComponentKind } from '../../domain/component.js';
 import { ValidationError } from '../../domain/errors.js';
+import { directPlace } from '../direct-place.js';
 import { InputError } from '../reference.js';
 import type { ComponentReference, ParseResult, TreePlace, UnresolvedEntry } from '../reference.js';
 import { shownValue } from '../purl-entry.js';
@@ -30,6 +31,8 @@ const LOCAL_PROTOCOLS = /^(?:link|portal|patch|exec):/;
 interface Out {
   references: ComponentReference[];
   unresolved: UnresolvedEntry[];
+  /** The place of what the section being read names: set on each reference as it is made (one shape). */
+  place: TreePlace;
 }
 
 /**
@@ -48,7 +51,7 @@ export function parsePackageJson(text: string, options: { lines?: boolean } = {}
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new InputError('not a package.json: the document is not a JSON object');
   }
-  const out: Out = { references: [], unresolved: [] };
+  const out: Out = { references: [], unresolved: [], place: directPlace() };
   // Read once, and only when some entry names a component.
   let lines: MemberLines | undefined;
   for (const section of DEPENDENCY_SECTIONS) {
@@ -64,9 +67,9 @@ export function parsePackageJson(text: string, options: { lines?: boolean } = {}
     }
     for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) {
       const before = out.references.length;
-      readEntry(out, section, name, spec);
       // Every entry a package.json names is the project's own choice: direct, dev or optional as its section says.
-      for (let i = before; i < out.references.length; i += 1) out.references[i]!.tree = placeOf(section);
+      out.place = placeOf(section);
+      readEntry(out, section, name, spec);
       if (out.references.length === before || options.lines !== true) continue;
       lines ??= new MemberLines(source, DEPENDENCY_SECTIONS);
       const line = lines.lineOf(section, name);
@@ -168,17 +171,12 @@ function readEntry(out: Out, section: string, name: string, spec: unknown): void
 }
 
 function placeOf(section: string): TreePlace {
-  return {
-    scope: 'direct',
-    via: [],
-    ...(section === 'devDependencies' ? { dev: true } : {}),
-    ...(section === 'optionalDependencies' ? { optional: true } : {}),
-  };
+  return directPlace({ dev: section === 'devDependencies', optional: section === 'optionalDependencies' });
 }
 
 function add(out: Out, kind: ComponentKind, name: string, input: string, location: string): void {
   try {
-    out.references.push({ ref: normaliseComponent(kind, name), input, location });
+    out.references.push({ ref: normaliseComponent(kind, name), input, location, tree: out.place });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     out.unresolved.push({ input, location, reason: `not a valid ${kind} name: ${e.message}` });
