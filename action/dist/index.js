@@ -118,7 +118,7 @@ var require_objects = __commonJS({
   "node_modules/packageurl-js/src/objects.js"(exports2, module) {
     "use strict";
     var { LOOP_SENTINEL } = require_constants();
-    function isObject9(value) {
+    function isObject3(value) {
       return value !== null && typeof value === "object";
     }
     function recursiveFreeze(value_) {
@@ -156,7 +156,7 @@ var require_objects = __commonJS({
       return value_;
     }
     module.exports = {
-      isObject: isObject9,
+      isObject: isObject3,
       recursiveFreeze
     };
   }
@@ -275,7 +275,7 @@ var require_encode = __commonJS({
       REUSED_SEARCH_PARAMS_KEY,
       REUSED_SEARCH_PARAMS_OFFSET
     } = require_constants();
-    var { isObject: isObject9 } = require_objects();
+    var { isObject: isObject3 } = require_objects();
     var { isNonEmptyString } = require_strings();
     var { encodeURIComponent: encodeURIComponent2 } = globalThis;
     function encodeNamespace(namespace) {
@@ -291,7 +291,7 @@ var require_encode = __commonJS({
       return "";
     }
     function encodeQualifiers(qualifiers) {
-      if (isObject9(qualifiers)) {
+      if (isObject3(qualifiers)) {
         const qualifiersKeys = Object.keys(qualifiers).sort();
         const searchParams = new URLSearchParams();
         for (let i = 0, { length } = qualifiersKeys; i < length; i += 1) {
@@ -357,7 +357,7 @@ var require_helpers = __commonJS({
 var require_normalize = __commonJS({
   "node_modules/packageurl-js/src/normalize.js"(exports2, module) {
     "use strict";
-    var { isObject: isObject9 } = require_objects();
+    var { isObject: isObject3 } = require_objects();
     var { isBlank } = require_strings();
     function normalizeName(rawName) {
       return typeof rawName === "string" ? rawName.trim() : void 0;
@@ -417,7 +417,7 @@ var require_normalize = __commonJS({
       return typeof rawVersion === "string" ? rawVersion.trim() : void 0;
     }
     function qualifiersToEntries(rawQualifiers) {
-      if (isObject9(rawQualifiers)) {
+      if (isObject3(rawQualifiers)) {
         return rawQualifiers instanceof URLSearchParams ? rawQualifiers.entries() : Object.entries(rawQualifiers);
       }
       return typeof rawQualifiers === "string" ? new URLSearchParams(rawQualifiers).entries() : Object.entries({});
@@ -978,7 +978,7 @@ var require_package_url = __commonJS({
   "node_modules/packageurl-js/src/package-url.js"(exports2, module) {
     "use strict";
     var { decodePurlComponent } = require_decode();
-    var { isObject: isObject9, recursiveFreeze } = require_objects();
+    var { isObject: isObject3, recursiveFreeze } = require_objects();
     var { isBlank, isNonEmptyString, trimLeadingSlashes } = require_strings();
     var { PurlComponent } = require_purl_component();
     var { PurlQualifierNames } = require_purl_qualifier_names();
@@ -997,7 +997,7 @@ var require_package_url = __commonJS({
         PurlComponent.name.validate(name, true);
         const version = isNonEmptyString(rawVersion) ? PurlComponent.version.normalize(rawVersion) : rawVersion;
         PurlComponent.version.validate(version, true);
-        const qualifiers = typeof rawQualifiers === "string" || isObject9(rawQualifiers) ? PurlComponent.qualifiers.normalize(rawQualifiers) : rawQualifiers;
+        const qualifiers = typeof rawQualifiers === "string" || isObject3(rawQualifiers) ? PurlComponent.qualifiers.normalize(rawQualifiers) : rawQualifiers;
         PurlComponent.qualifiers.validate(qualifiers, true);
         const subpath = isNonEmptyString(rawSubpath) ? PurlComponent.subpath.normalize(rawSubpath) : rawSubpath;
         PurlComponent.subpath.validate(subpath, true);
@@ -25870,11 +25870,15 @@ function looksComposerLock(text4) {
   return head.startsWith("{") && /"(?:_readme|content-hash)"\s*:/.test(head) && /"packages"\s*:\s*\[/.test(text4.slice(0, 2e4));
 }
 
+// src/parsers/json-object.ts
+function isJsonObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 // src/parsers/composer-lock/parse.ts
 var SECTIONS2 = ["packages", "packages-dev"];
 var PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
 var MAX_INPUT2 = 200;
-var isObject2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 var inputOf = (f) => (f.version ? `${f.name} ${f.version}` : f.name).slice(0, MAX_INPUT2);
 var locationOf = (f) => `${f.section}[${f.index}] ${f.name}`.slice(0, MAX_INPUT2);
 function parseComposerLock(text4, options = {}) {
@@ -25888,7 +25892,7 @@ function parseComposerLock(text4, options = {}) {
       `Expected a composer.lock, but it is not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : "unreadable"}`
     );
   }
-  if (!isObject2(doc) || !Array.isArray(doc.packages))
+  if (!isJsonObject(doc) || !Array.isArray(doc.packages))
     throw new InputError('Expected a composer.lock: a JSON object with a "packages" array (and "packages-dev").');
   const out = { unresolved: [] };
   const graph = new DependencyGraph();
@@ -25902,7 +25906,7 @@ function parseComposerLock(text4, options = {}) {
     const dev = section === "packages-dev";
     for (let i = 0; i < list2.length; i += 1) {
       const pkg = list2[i];
-      if (!isObject2(pkg) || typeof pkg.name !== "string") {
+      if (!isJsonObject(pkg) || typeof pkg.name !== "string") {
         addUnresolved(out, {
           input: (JSON.stringify(pkg) ?? "").slice(0, MAX_INPUT2),
           location: `${section}[${i}]`,
@@ -25915,7 +25919,7 @@ function parseComposerLock(text4, options = {}) {
       const key = name.toLowerCase();
       const entry = { key, name, version, section, index: i, ref: void 0, require: pkg.require };
       const dist = pkg.dist;
-      if (isObject2(dist) && dist.type === "path") {
+      if (isJsonObject(dist) && dist.type === "path") {
         addUnresolved(out, {
           input: inputOf(entry),
           location: locationOf(entry),
@@ -25936,7 +25940,7 @@ function parseComposerLock(text4, options = {}) {
       graph.addNode({ key, name, version: version || void 0, dev, resolvable: entry.ref !== void 0 });
       found.push(entry);
       for (const field of [pkg.replace, pkg.provide])
-        if (isObject2(field)) {
+        if (isJsonObject(field)) {
           for (const other in field) if (!standsFor.has(other.toLowerCase())) standsFor.set(other.toLowerCase(), key);
         }
     }
@@ -25948,7 +25952,7 @@ function parseComposerLock(text4, options = {}) {
     return keys.has(lower) ? lower : standsFor.get(lower) ?? lower;
   };
   for (const f of found)
-    if (isObject2(f.require)) {
+    if (isJsonObject(f.require)) {
       for (const name in f.require) if (!PLATFORM.test(name)) graph.addEdge(f.key, resolve4(name));
     }
   for (const d of options.direct ?? [])
@@ -26153,7 +26157,6 @@ function looksNugetLock(text4) {
 // src/parsers/nuget-lock/parse.ts
 var VERSIONS = [1, 2];
 var MAX_INPUT5 = 200;
-var isObject3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 var keyOf = (section, name) => `${section}\0${name.toLowerCase()}`;
 var inputOf2 = (e) => (e.version ? `${e.name} ${e.version}` : e.name).slice(0, MAX_INPUT5);
 var locationOf2 = (e) => `dependencies["${e.section}"]["${e.name}"]`.slice(0, MAX_INPUT5);
@@ -26168,7 +26171,7 @@ function parseNugetLock(text4) {
       `Expected a NuGet packages.lock.json, but it is not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : "unreadable"}`
     );
   }
-  if (!isObject3(doc) || !isObject3(doc.dependencies))
+  if (!isJsonObject(doc) || !isJsonObject(doc.dependencies))
     throw new InputError('Expected a NuGet packages.lock.json: a JSON object with "version" and "dependencies".');
   if (!VERSIONS.includes(doc.version))
     throw new InputError(
@@ -26183,16 +26186,16 @@ function parseNugetLock(text4) {
   const projectsListed = /* @__PURE__ */ new Set();
   for (const section in doc.dependencies) {
     const packages = doc.dependencies[section];
-    if (!isObject3(packages)) continue;
+    if (!isJsonObject(packages)) continue;
     for (const name in packages) {
       const raw = packages[name];
-      const pkg = isObject3(raw) ? raw : {};
+      const pkg = isJsonObject(raw) ? raw : {};
       const key = keyOf(section, name);
       const version = typeof pkg.resolved === "string" ? pkg.resolved : void 0;
       const entry = { key, name, section, version, ref: void 0, dependencies: pkg.dependencies };
       if (pkg.type === "Project") {
         projects.push(key);
-        if (isObject3(pkg.dependencies)) for (const d in pkg.dependencies) projectNamed.add(keyOf(section, d));
+        if (isJsonObject(pkg.dependencies)) for (const d in pkg.dependencies) projectNamed.add(keyOf(section, d));
         if (!projectsListed.has(name.toLowerCase())) {
           projectsListed.add(name.toLowerCase());
           addUnresolved(out, {
@@ -26226,7 +26229,7 @@ function parseNugetLock(text4) {
     }
   }
   for (const e of entries) {
-    if (!isObject3(e.dependencies)) continue;
+    if (!isJsonObject(e.dependencies)) continue;
     const slash = e.section.indexOf("/");
     const framework = slash < 0 ? null : e.section.slice(0, slash);
     for (const name in e.dependencies) {
@@ -26615,13 +26618,13 @@ function parseBunLock(text4) {
   } catch (e) {
     throw new InputError(`not a readable bun.lock: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
   }
-  if (!isObject4(doc)) throw new InputError("not a bun.lock: the document is not a JSON object");
+  if (!isJsonObject(doc)) throw new InputError("not a bun.lock: the document is not a JSON object");
   if (doc.lockfileVersion !== 0 && doc.lockfileVersion !== 1) {
     throw new InputError(
       `bun.lock lockfileVersion ${JSON.stringify(doc.lockfileVersion ?? null).slice(0, 20)} is not one Tended reads (it reads 0 and 1, Bun 1.2 and later).`
     );
   }
-  const packages = isObject4(doc.packages) ? doc.packages : {};
+  const packages = isJsonObject(doc.packages) ? doc.packages : {};
   const graph = new DependencyGraph();
   const sources = /* @__PURE__ */ new Map();
   const workspaceKeys = /* @__PURE__ */ new Map();
@@ -26638,10 +26641,10 @@ function parseBunLock(text4) {
   const tree = new KeyTree([...sources.keys()]);
   for (const [key, value] of Object.entries(packages)) {
     if (!Array.isArray(value)) continue;
-    const meta = value.find((v, i) => i > 0 && isObject4(v));
+    const meta = value.find((v, i) => i > 0 && isJsonObject(v));
     if (meta === void 0) continue;
     for (const section of [meta.dependencies, meta.optionalDependencies, meta.peerDependencies])
-      if (isObject4(section))
+      if (isJsonObject(section))
         for (const name of Object.keys(section)) {
           const to = tree.resolve(key, name);
           if (to !== void 0) graph.addEdge(key, to);
@@ -26651,16 +26654,16 @@ function parseBunLock(text4) {
     references: [],
     unresolved: []
   };
-  const workspaces = isObject4(doc.workspaces) ? doc.workspaces : {};
+  const workspaces = isJsonObject(doc.workspaces) ? doc.workspaces : {};
   for (const [path, value] of Object.entries(workspaces)) {
-    if (!isObject4(value)) continue;
+    if (!isJsonObject(value)) continue;
     const name = typeof value.name === "string" ? value.name : path;
     if (path === "")
       addUnresolved(out, { input: name, location: 'workspaces[""]', reason: "the project itself, not a dependency." });
     const from = path === "" ? "" : workspaceKeys.get(path) ?? name;
     for (const [section, flags] of SECTIONS4) {
       const deps = value[section];
-      if (!isObject4(deps)) continue;
+      if (!isJsonObject(deps)) continue;
       for (const dep of Object.keys(deps)) {
         const key = tree.resolve(from, dep);
         if (key !== void 0) graph.addDirect({ key, dev: "dev" in flags, optional: "optional" in flags });
@@ -26744,9 +26747,6 @@ function nestingOf(key) {
         `the package key ${JSON.stringify(key.slice(0, 80))}\u2026 nests more than ${MAX_BUN_NESTING} packages deep. Real bun.lock files nest a few; Tended reads up to ${MAX_BUN_NESTING}.`
       );
 }
-function isObject4(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 // src/parsers/package-lock/detect.ts
 function looksPackageLock(text4) {
@@ -26766,7 +26766,7 @@ function parsePackageLock(text4) {
   } catch (e) {
     throw new InputError(`not valid JSON: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
   }
-  if (!isObject5(doc)) throw new InputError("not a package-lock.json: the document is not a JSON object");
+  if (!isJsonObject(doc)) throw new InputError("not a package-lock.json: the document is not a JSON object");
   const version = doc.lockfileVersion;
   if (version === void 0) {
     throw new InputError(
@@ -26780,14 +26780,14 @@ function parsePackageLock(text4) {
   }
   const folders = /* @__PURE__ */ new Map();
   const packages = doc.packages;
-  if (version >= 2 && isObject5(packages)) readPackages(packages, folders);
-  else if (isObject5(doc.dependencies)) readNested(doc.dependencies, folders);
+  if (version >= 2 && isJsonObject(packages)) readPackages(packages, folders);
+  else if (isJsonObject(doc.dependencies)) readNested(doc.dependencies, folders);
   else if (version === 3) throw new InputError('not a package-lock.json: lockfileVersion 3 with no "packages" object');
-  return reckon(folders, version >= 2 && isObject5(packages) ? packages[""] : void 0);
+  return reckon(folders, version >= 2 && isJsonObject(packages) ? packages[""] : void 0);
 }
 function readPackages(packages, folders) {
   for (const [key, value] of Object.entries(packages)) {
-    if (key === "" || !isObject5(value)) continue;
+    if (key === "" || !isJsonObject(value)) continue;
     nestingOf2(key);
     const at2 = key.lastIndexOf(NM);
     const name = typeof value.name === "string" ? value.name : at2 >= 0 ? key.slice(at2 + NM.length) : key;
@@ -26799,7 +26799,7 @@ function readPackages(packages, folders) {
       source: at2 < 0 ? { reason: WORKSPACE_REASON } : value.link === true ? { reason: LOCAL_REASON } : sourceOfResolved(name, resolved),
       dev: value.devOptional === true ? void 0 : value.dev === true,
       optional: value.devOptional === true ? void 0 : value.optional === true,
-      needs: [value.dependencies, value.optionalDependencies, value.peerDependencies].filter(isObject5),
+      needs: [value.dependencies, value.optionalDependencies, value.peerDependencies].filter(isJsonObject),
       location: `packages[${JSON.stringify(key)}]`
     };
     if (value.link === true && resolved !== void 0) folder.linkTo = resolved;
@@ -26812,7 +26812,7 @@ function readNested(top, folders) {
   while (pending.length > 0) {
     const [parent, deps] = pending.pop();
     for (const [key, value] of Object.entries(deps)) {
-      if (!isObject5(value)) continue;
+      if (!isJsonObject(value)) continue;
       const path = parent === "" ? `${NM}${key}` : `${parent}/${NM}${key}`;
       nestingOf2(path);
       let name = key;
@@ -26834,10 +26834,10 @@ function readNested(top, folders) {
         source,
         dev: value.dev === true,
         optional: value.optional === true,
-        needs: isObject5(value.requires) ? [value.requires] : [],
+        needs: isJsonObject(value.requires) ? [value.requires] : [],
         location: `dependencies ${path}`
       });
-      if (isObject5(value.dependencies)) pending.push([path, value.dependencies]);
+      if (isJsonObject(value.dependencies)) pending.push([path, value.dependencies]);
     }
   }
 }
@@ -26862,10 +26862,10 @@ function reckon(folders, root) {
       }
     if (f.project !== void 0) addDirect(graph, tree, key, f.project);
   }
-  if (isObject5(root)) addDirect(graph, tree, "", root);
+  if (isJsonObject(root)) addDirect(graph, tree, "", root);
   const places = graph.places();
   const out = { references: [], unresolved: [] };
-  if (isObject5(root)) {
+  if (isJsonObject(root)) {
     const name = typeof root.name === "string" ? root.name : "the project";
     addUnresolved(out, { input: name, location: 'packages[""]', reason: "the project itself, not a dependency." });
   }
@@ -26891,7 +26891,7 @@ function addDirect(graph, tree, from, project) {
   ];
   for (const [section, flags] of sections) {
     const deps = project[section];
-    if (!isObject5(deps)) continue;
+    if (!isJsonObject(deps)) continue;
     for (const name of Object.keys(deps)) {
       const key = tree.resolve(from, name);
       if (key !== void 0) graph.addDirect({ key, dev: flags.dev ?? false, optional: flags.optional ?? false });
@@ -26948,9 +26948,6 @@ function nestingOf2(key) {
       );
     }
   }
-}
-function isObject5(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 // src/parsers/pnpm-lock/detect.ts
@@ -27501,17 +27498,17 @@ var SECTIONS5 = [
 ];
 function parsePnpmLock(text4) {
   const doc = readPnpmLock(text4.replace(/^\uFEFF/, ""));
-  if (!isObject6(doc)) throw new InputError("not a pnpm-lock.yaml: the document is not a YAML mapping");
+  if (!isJsonObject(doc)) throw new InputError("not a pnpm-lock.yaml: the document is not a YAML mapping");
   const lockfile = lockfileOf(doc.lockfileVersion);
-  const packages = isObject6(doc.packages) ? doc.packages : {};
-  const snapshots = lockfile === 9 && isObject6(doc.snapshots) ? doc.snapshots : packages;
+  const packages = isJsonObject(doc.packages) ? doc.packages : {};
+  const snapshots = lockfile === 9 && isJsonObject(doc.snapshots) ? doc.snapshots : packages;
   const graph = new DependencyGraph();
   const sources = /* @__PURE__ */ new Map();
   for (const [key, value] of Object.entries(snapshots)) {
-    const entry = isObject6(value) ? value : {};
+    const entry = isJsonObject(value) ? value : {};
     const named = nameOf(key, lockfile);
     const meta = lockfile === 9 ? packages[baseOf(key)] : entry;
-    const info = isObject6(meta) ? meta : {};
+    const info = isJsonObject(meta) ? meta : {};
     const name = typeof info.name === "string" ? info.name : named.name;
     const version = typeof info.version === "string" ? info.version : named.version;
     const source = sourceOf2(name, version, flowValue(info.resolution));
@@ -27526,9 +27523,9 @@ function parsePnpmLock(text4) {
     });
   }
   for (const [key, value] of Object.entries(snapshots)) {
-    if (!isObject6(value)) continue;
+    if (!isJsonObject(value)) continue;
     for (const section of [value.dependencies, value.optionalDependencies])
-      if (isObject6(section))
+      if (isJsonObject(section))
         for (const [name, version] of Object.entries(section)) {
           const to = keyOf2(name, version, lockfile, sources);
           if (to !== void 0) graph.addEdge(key, to);
@@ -27538,26 +27535,26 @@ function parsePnpmLock(text4) {
     references: [],
     unresolved: []
   };
-  const importers = isObject6(doc.importers) ? doc.importers : { ".": doc };
+  const importers = isJsonObject(doc.importers) ? doc.importers : { ".": doc };
   for (const [path, value] of Object.entries(importers)) {
-    if (!isObject6(value)) continue;
+    if (!isJsonObject(value)) continue;
     addUnresolved(out, {
       input: path,
       location: `importers[${JSON.stringify(path)}]`,
       reason: path === "." ? "the project itself, not a dependency." : `a project of this workspace: ${WORKSPACE_REASON}`
     });
-    const specifiers = isObject6(value.specifiers) ? value.specifiers : {};
+    const specifiers = isJsonObject(value.specifiers) ? value.specifiers : {};
     for (const [section, flags] of SECTIONS5) {
       const deps = value[section];
-      if (!isObject6(deps)) continue;
+      if (!isJsonObject(deps)) continue;
       for (const [name, dep] of Object.entries(deps)) {
-        const version = isObject6(dep) ? dep.version : dep;
+        const version = isJsonObject(dep) ? dep.version : dep;
         const key = keyOf2(name, version, lockfile, sources);
         if (key !== void 0) {
           graph.addDirect({ key, dev: "dev" in flags, optional: "optional" in flags });
           continue;
         }
-        const spec = isObject6(dep) ? dep.specifier : specifiers[name];
+        const spec = isJsonObject(dep) ? dep.specifier : specifiers[name];
         const written = typeof spec === "string" ? spec : typeof version === "string" ? version : "";
         const linked = typeof version === "string" && version.startsWith("link:");
         addUnresolved(out, {
@@ -27619,14 +27616,11 @@ function keyOf2(name, version, lockfile, known) {
   return void 0;
 }
 function sourceOf2(name, version, resolution) {
-  if (!isObject6(resolution)) return npmPackage(name);
+  if (!isJsonObject(resolution)) return npmPackage(name);
   if (typeof resolution.tarball === "string") return sourceOfResolved(name, resolution.tarball);
   if (resolution.type === "git" && typeof resolution.repo === "string") return gitSource(name, resolution.repo);
   if (typeof resolution.directory === "string" || version?.startsWith("file:")) return { reason: LOCAL_REASON };
   return npmPackage(name);
-}
-function isObject6(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 // src/parsers/yarn-lock/detect.ts
@@ -27757,21 +27751,21 @@ function parseYarnLock(text4) {
 function readBerry(text4) {
   const block = readBlockYaml(text4);
   const doc = "value" in block ? block.value : readYaml(text4).doc.toJS({ maxAliasCount: -1 });
-  if (!isObject7(doc)) throw new InputError("not a yarn.lock: the document is not a YAML mapping");
+  if (!isJsonObject(doc)) throw new InputError("not a yarn.lock: the document is not a YAML mapping");
   const meta = doc.__metadata;
-  const version = isObject7(meta) ? Number(meta.version) : NaN;
+  const version = isJsonObject(meta) ? Number(meta.version) : NaN;
   if (!(version >= 4 && version <= 10)) {
     throw new InputError(
-      `yarn.lock __metadata version ${String(isObject7(meta) ? meta.version : void 0).slice(0, 20)} is not one Tended reads (it reads 4\u201310, Yarn 2 to 4). Send a lockfile written by Yarn 1 to Yarn 4.`
+      `yarn.lock __metadata version ${String(isJsonObject(meta) ? meta.version : void 0).slice(0, 20)} is not one Tended reads (it reads 4\u201310, Yarn 2 to 4). Send a lockfile written by Yarn 1 to Yarn 4.`
     );
   }
   const lines = lineIndex(text4);
   const entries = [];
   for (const [key, value] of Object.entries(doc)) {
-    if (key === "__metadata" || !isObject7(value)) continue;
+    if (key === "__metadata" || !isJsonObject(value)) continue;
     const needs = [];
     for (const section of [value.dependencies, value.optionalDependencies])
-      if (isObject7(section)) for (const [n, r] of Object.entries(section)) needs.push([n, String(r)]);
+      if (isJsonObject(section)) for (const [n, r] of Object.entries(section)) needs.push([n, String(r)]);
     entries.push({
       descriptors: key.split(",").map((d) => d.trim()),
       version: typeof value.version === "string" || typeof value.version === "number" ? String(value.version) : void 0,
@@ -27824,9 +27818,6 @@ function sourceOf3(name, e) {
   if (/^(?:file|link|portal|workspace):/.test(range)) return { reason: LOCAL_REASON };
   if (e.resolved === void 0 && /^[.~/]/.test(range)) return { reason: LOCAL_REASON };
   return sourceOfResolved(name, e.resolved);
-}
-function isObject7(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 // src/parsers/pom/detect.ts
@@ -28647,7 +28638,7 @@ function readDependencies(tree, described, edges) {
 var SPDX3_CONTEXT = /spdx\.org\/rdf\/(3(?:\.\d+)*)/;
 var MAX_YAML_LIBRARY_BYTES = 1024 * 1024;
 var SPDX3_PACKAGE_TYPES = /* @__PURE__ */ new Set(["software_Package", "ai_AIPackage", "dataset_DatasetPackage"]);
-function isObject8(x) {
+function isObject2(x) {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 function message(e) {
@@ -28663,8 +28654,8 @@ function parseSpdx(text4) {
     } catch (e) {
       throw new InputError(`Expected SPDX JSON, but the JSON is malformed: ${message(e)}.`);
     }
-    const context = isObject8(doc2) ? contextVersion(doc2["@context"]) : void 0;
-    if (context !== void 0 && isObject8(doc2)) return fromSpdx3(doc2, context);
+    const context = isObject2(doc2) ? contextVersion(doc2["@context"]) : void 0;
+    if (context !== void 0 && isObject2(doc2)) return fromSpdx3(doc2, context);
     return fromSpdx2(doc2, "JSON");
   }
   const firstTag = firstContentLine(body);
@@ -28708,15 +28699,15 @@ function contextVersion(context) {
 function purlOf(externalRefs) {
   if (!Array.isArray(externalRefs)) return void 0;
   for (const r of externalRefs) {
-    if (!isObject8(r) || !isPackageManagerCategory(r["referenceCategory"])) continue;
+    if (!isObject2(r) || !isPackageManagerCategory(r["referenceCategory"])) continue;
     const type = r["referenceType"];
     if (typeof type === "string" && (type === "purl" || type.endsWith("/purl"))) return r["referenceLocator"];
   }
   return void 0;
 }
 function fromSpdx2(doc, syntax) {
-  const version = isObject8(doc) ? doc["spdxVersion"] : void 0;
-  if (!isObject8(doc) || typeof version !== "string" || !version.startsWith("SPDX-")) {
+  const version = isObject2(doc) ? doc["spdxVersion"] : void 0;
+  if (!isObject2(doc) || typeof version !== "string" || !version.startsWith("SPDX-")) {
     throw new InputError(
       `Expected an SPDX ${syntax} document with "spdxVersion" (for example "SPDX-2.3") at the top level, but it has none.`
     );
@@ -28731,7 +28722,7 @@ function fromSpdx2(doc, syntax) {
   const byId = /* @__PURE__ */ new Map();
   packages.forEach((p, i) => {
     const at2 = `packages[${i}]`;
-    if (!isObject8(p)) {
+    if (!isObject2(p)) {
       addUnresolved(acc, {
         input: shownValue(p),
         location: at2,
@@ -28771,7 +28762,7 @@ function nameOf3(name) {
 function* relationships2(list2) {
   if (!Array.isArray(list2)) return;
   for (const r of list2) {
-    if (!isObject8(r)) continue;
+    if (!isObject2(r)) continue;
     const edge = dependencyEdge(r["spdxElementId"], r["relationshipType"], r["relatedSpdxElement"]);
     if (edge) yield edge;
   }
@@ -28796,7 +28787,7 @@ function described2(doc) {
   const relationships = doc["relationships"];
   if (Array.isArray(relationships)) {
     for (const r of relationships) {
-      if (!isObject8(r)) continue;
+      if (!isObject2(r)) continue;
       if (r["relationshipType"] === "DESCRIBES" && r["spdxElementId"] === self) out.push(r["relatedSpdxElement"]);
       if (r["relationshipType"] === "DESCRIBED_BY" && r["relatedSpdxElement"] === self) out.push(r["spdxElementId"]);
     }
@@ -28840,8 +28831,8 @@ function spdx3Purl(el) {
   if (el["software_packageUrl"] !== void 0) return el["software_packageUrl"];
   const ids = el["externalIdentifier"];
   if (!Array.isArray(ids)) return void 0;
-  const hit = ids.find((x) => isObject8(x) && x["externalIdentifierType"] === "packageUrl");
-  return isObject8(hit) ? hit["identifier"] : void 0;
+  const hit = ids.find((x) => isObject2(x) && x["externalIdentifierType"] === "packageUrl");
+  return isObject2(hit) ? hit["identifier"] : void 0;
 }
 function fromSpdx3(doc, version) {
   const key = Array.isArray(doc["@graph"]) ? "@graph" : "element";
@@ -28856,7 +28847,7 @@ function fromSpdx3(doc, version) {
   const roots = [];
   const edges = [];
   elements2.forEach((el, i) => {
-    if (!isObject8(el)) return;
+    if (!isObject2(el)) return;
     const type = el["type"] ?? el["@type"];
     if (type === "Relationship" || type === "LifecycleScopedRelationship") spdx3Edges(el, edges);
     if (type === "SpdxDocument" || type === "software_Sbom") {

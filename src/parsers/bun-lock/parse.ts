@@ -14,6 +14,7 @@ import type { ComponentReference, ParseResult, UnlistedEntries, UnresolvedEntry 
 import { LOCAL_REASON, WORKSPACE_REASON, gitSource, npmPackage, sourceOfResolved } from '../npm-source.js';
 import type { NpmSource } from '../npm-source.js';
 import { stripJsonc } from './jsonc.js';
+import { isJsonObject } from '../json-object.js';
 
 /**
  * Keys nested deeper than this (parent/child/…): real lockfiles nest a few levels. Finding a
@@ -42,13 +43,13 @@ export function parseBunLock(text: string): ParseResult {
   } catch (e) {
     throw new InputError(`not a readable bun.lock: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
   }
-  if (!isObject(doc)) throw new InputError('not a bun.lock: the document is not a JSON object');
+  if (!isJsonObject(doc)) throw new InputError('not a bun.lock: the document is not a JSON object');
   if (doc.lockfileVersion !== 0 && doc.lockfileVersion !== 1) {
     throw new InputError(
       `bun.lock lockfileVersion ${JSON.stringify(doc.lockfileVersion ?? null).slice(0, 20)} is not one Tended reads (it reads 0 and 1, Bun 1.2 and later).`,
     );
   }
-  const packages = isObject(doc.packages) ? doc.packages : {};
+  const packages = isJsonObject(doc.packages) ? doc.packages : {};
   const graph = new DependencyGraph();
   const sources = new Map<string, { name: string; version: string | undefined; source: NpmSource }>();
   const workspaceKeys = new Map<string, string>();
@@ -65,10 +66,10 @@ export function parseBunLock(text: string): ParseResult {
   const tree = new KeyTree([...sources.keys()]);
   for (const [key, value] of Object.entries(packages)) {
     if (!Array.isArray(value)) continue;
-    const meta = value.find((v, i) => i > 0 && isObject(v)) as Record<string, unknown> | undefined;
+    const meta = value.find((v, i) => i > 0 && isJsonObject(v)) as Record<string, unknown> | undefined;
     if (meta === undefined) continue;
     for (const section of [meta.dependencies, meta.optionalDependencies, meta.peerDependencies])
-      if (isObject(section))
+      if (isJsonObject(section))
         for (const name of Object.keys(section)) {
           const to = tree.resolve(key, name);
           if (to !== undefined) graph.addEdge(key, to);
@@ -78,9 +79,9 @@ export function parseBunLock(text: string): ParseResult {
     references: [],
     unresolved: [],
   };
-  const workspaces = isObject(doc.workspaces) ? doc.workspaces : {};
+  const workspaces = isJsonObject(doc.workspaces) ? doc.workspaces : {};
   for (const [path, value] of Object.entries(workspaces)) {
-    if (!isObject(value)) continue;
+    if (!isJsonObject(value)) continue;
     const name = typeof value.name === 'string' ? value.name : path;
     if (path === '')
       addUnresolved(out, { input: name, location: 'workspaces[""]', reason: 'the project itself, not a dependency.' });
@@ -88,7 +89,7 @@ export function parseBunLock(text: string): ParseResult {
     const from = path === '' ? '' : (workspaceKeys.get(path) ?? name);
     for (const [section, flags] of SECTIONS) {
       const deps = value[section];
-      if (!isObject(deps)) continue;
+      if (!isJsonObject(deps)) continue;
       for (const dep of Object.keys(deps)) {
         const key = tree.resolve(from, dep);
         if (key !== undefined) graph.addDirect({ key, dev: 'dev' in flags, optional: 'optional' in flags });
@@ -186,8 +187,4 @@ function nestingOf(key: string): void {
       throw new TooComplexError(
         `the package key ${JSON.stringify(key.slice(0, 80))}… nests more than ${MAX_BUN_NESTING} packages deep. Real bun.lock files nest a few; Tended reads up to ${MAX_BUN_NESTING}.`,
       );
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -23,14 +23,11 @@ import {
   type UnlistedEntries,
   type UnresolvedEntry,
 } from '../reference.js';
+import { isJsonObject } from '../json-object.js';
 
 const SECTIONS = ['packages', 'packages-dev'] as const;
 const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;
 const MAX_INPUT = 200;
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface Found {
   /** The lower-cased name: Composer compares names case-insensitively. */
@@ -62,7 +59,7 @@ export function parseComposerLock(text: string, options: ComposerLockOptions = {
       `Expected a composer.lock, but it is not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : 'unreadable'}`,
     );
   }
-  if (!isObject(doc) || !Array.isArray(doc.packages))
+  if (!isJsonObject(doc) || !Array.isArray(doc.packages))
     throw new InputError('Expected a composer.lock: a JSON object with a "packages" array (and "packages-dev").');
 
   const out: { unresolved: UnresolvedEntry[]; unlisted?: UnlistedEntries } = { unresolved: [] };
@@ -79,7 +76,7 @@ export function parseComposerLock(text: string, options: ComposerLockOptions = {
     const dev = section === 'packages-dev';
     for (let i = 0; i < list.length; i += 1) {
       const pkg: unknown = list[i];
-      if (!isObject(pkg) || typeof pkg.name !== 'string') {
+      if (!isJsonObject(pkg) || typeof pkg.name !== 'string') {
         addUnresolved(out, {
           input: (JSON.stringify(pkg) ?? '').slice(0, MAX_INPUT),
           location: `${section}[${i}]`,
@@ -92,7 +89,7 @@ export function parseComposerLock(text: string, options: ComposerLockOptions = {
       const key = name.toLowerCase();
       const entry: Found = { key, name, version, section, index: i, ref: undefined, require: pkg.require };
       const dist = pkg.dist;
-      if (isObject(dist) && dist.type === 'path') {
+      if (isJsonObject(dist) && dist.type === 'path') {
         addUnresolved(out, {
           input: inputOf(entry),
           location: locationOf(entry),
@@ -113,7 +110,7 @@ export function parseComposerLock(text: string, options: ComposerLockOptions = {
       graph.addNode({ key, name, version: version || undefined, dev, resolvable: entry.ref !== undefined });
       found.push(entry);
       for (const field of [pkg.replace, pkg.provide])
-        if (isObject(field))
+        if (isJsonObject(field))
           for (const other in field) if (!standsFor.has(other.toLowerCase())) standsFor.set(other.toLowerCase(), key);
     }
   }
@@ -124,7 +121,7 @@ export function parseComposerLock(text: string, options: ComposerLockOptions = {
     return keys.has(lower) ? lower : (standsFor.get(lower) ?? lower);
   };
   for (const f of found)
-    if (isObject(f.require))
+    if (isJsonObject(f.require))
       for (const name in f.require) if (!PLATFORM.test(name)) graph.addEdge(f.key, resolve(name));
   for (const d of options.direct ?? [])
     graph.addDirect({

@@ -25,12 +25,10 @@ import {
   type UnlistedEntries,
   type UnresolvedEntry,
 } from '../reference.js';
+import { isJsonObject } from '../json-object.js';
 
 const VERSIONS = [1, 2];
 const MAX_INPUT = 200;
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface Entry {
   /** The section and the lower-cased id: NuGet ids are case-insensitive. */
@@ -57,7 +55,7 @@ export function parseNugetLock(text: string): ParseResult {
       `Expected a NuGet packages.lock.json, but it is not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : 'unreadable'}`,
     );
   }
-  if (!isObject(doc) || !isObject(doc.dependencies))
+  if (!isJsonObject(doc) || !isJsonObject(doc.dependencies))
     throw new InputError('Expected a NuGet packages.lock.json: a JSON object with "version" and "dependencies".');
   if (!VERSIONS.includes(doc.version as number))
     throw new InputError(
@@ -75,16 +73,16 @@ export function parseNugetLock(text: string): ParseResult {
 
   for (const section in doc.dependencies) {
     const packages = doc.dependencies[section];
-    if (!isObject(packages)) continue;
+    if (!isJsonObject(packages)) continue;
     for (const name in packages) {
       const raw = packages[name];
-      const pkg = isObject(raw) ? raw : {};
+      const pkg = isJsonObject(raw) ? raw : {};
       const key = keyOf(section, name);
       const version = typeof pkg.resolved === 'string' ? pkg.resolved : undefined;
       const entry: Entry = { key, name, section, version, ref: undefined, dependencies: pkg.dependencies };
       if (pkg.type === 'Project') {
         projects.push(key);
-        if (isObject(pkg.dependencies)) for (const d in pkg.dependencies) projectNamed.add(keyOf(section, d));
+        if (isJsonObject(pkg.dependencies)) for (const d in pkg.dependencies) projectNamed.add(keyOf(section, d));
         // A project is listed once, however many frameworks it is in.
         if (!projectsListed.has(name.toLowerCase())) {
           projectsListed.add(name.toLowerCase());
@@ -119,7 +117,7 @@ export function parseNugetLock(text: string): ParseResult {
     }
   }
   for (const e of entries) {
-    if (!isObject(e.dependencies)) continue;
+    if (!isJsonObject(e.dependencies)) continue;
     const slash = e.section.indexOf('/');
     const framework = slash < 0 ? null : e.section.slice(0, slash);
     for (const name in e.dependencies) {

@@ -13,6 +13,7 @@ import { InputError, TooComplexError, addUnresolved } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry, UnlistedEntries } from '../reference.js';
 import { LOCAL_REASON, WORKSPACE_REASON, npmPackage, sourceOfResolved } from '../npm-source.js';
 import type { NpmSource } from '../npm-source.js';
+import { isJsonObject } from '../json-object.js';
 
 /**
  * Folders nested deeper than this in one key: real trees nest fewer than 10 (npm hoists). Finding
@@ -51,7 +52,7 @@ export function parsePackageLock(text: string): ParseResult {
   } catch (e) {
     throw new InputError(`not valid JSON: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
   }
-  if (!isObject(doc)) throw new InputError('not a package-lock.json: the document is not a JSON object');
+  if (!isJsonObject(doc)) throw new InputError('not a package-lock.json: the document is not a JSON object');
   const version = doc.lockfileVersion;
   if (version === undefined) {
     throw new InputError(
@@ -65,15 +66,15 @@ export function parsePackageLock(text: string): ParseResult {
   }
   const folders = new Map<string, Folder>();
   const packages = doc.packages;
-  if (version >= 2 && isObject(packages)) readPackages(packages, folders);
-  else if (isObject(doc.dependencies)) readNested(doc.dependencies, folders);
+  if (version >= 2 && isJsonObject(packages)) readPackages(packages, folders);
+  else if (isJsonObject(doc.dependencies)) readNested(doc.dependencies, folders);
   else if (version === 3) throw new InputError('not a package-lock.json: lockfileVersion 3 with no "packages" object');
-  return reckon(folders, version >= 2 && isObject(packages) ? packages[''] : undefined);
+  return reckon(folders, version >= 2 && isJsonObject(packages) ? packages[''] : undefined);
 }
 
 function readPackages(packages: Record<string, unknown>, folders: Map<string, Folder>): void {
   for (const [key, value] of Object.entries(packages)) {
-    if (key === '' || !isObject(value)) continue;
+    if (key === '' || !isJsonObject(value)) continue;
     nestingOf(key);
     const at = key.lastIndexOf(NM);
     const name = typeof value.name === 'string' ? value.name : at >= 0 ? key.slice(at + NM.length) : key;
@@ -90,7 +91,7 @@ function readPackages(packages: Record<string, unknown>, folders: Map<string, Fo
             : sourceOfResolved(name, resolved),
       dev: value.devOptional === true ? undefined : value.dev === true,
       optional: value.devOptional === true ? undefined : value.optional === true,
-      needs: [value.dependencies, value.optionalDependencies, value.peerDependencies].filter(isObject),
+      needs: [value.dependencies, value.optionalDependencies, value.peerDependencies].filter(isJsonObject),
       location: `packages[${JSON.stringify(key)}]`,
     };
     if (value.link === true && resolved !== undefined) folder.linkTo = resolved;
@@ -105,7 +106,7 @@ function readNested(top: Record<string, unknown>, folders: Map<string, Folder>):
   while (pending.length > 0) {
     const [parent, deps] = pending.pop()!;
     for (const [key, value] of Object.entries(deps)) {
-      if (!isObject(value)) continue;
+      if (!isJsonObject(value)) continue;
       const path = parent === '' ? `${NM}${key}` : `${parent}/${NM}${key}`;
       nestingOf(path);
       let name = key;
@@ -129,10 +130,10 @@ function readNested(top: Record<string, unknown>, folders: Map<string, Folder>):
         source,
         dev: value.dev === true,
         optional: value.optional === true,
-        needs: isObject(value.requires) ? [value.requires] : [],
+        needs: isJsonObject(value.requires) ? [value.requires] : [],
         location: `dependencies ${path}`,
       });
-      if (isObject(value.dependencies)) pending.push([path, value.dependencies]);
+      if (isJsonObject(value.dependencies)) pending.push([path, value.dependencies]);
     }
   }
 }
@@ -159,10 +160,10 @@ function reckon(folders: Map<string, Folder>, root: unknown): ParseResult {
     // A workspace's own dependencies are the project's, as the root's are.
     if (f.project !== undefined) addDirect(graph, tree, key, f.project);
   }
-  if (isObject(root)) addDirect(graph, tree, '', root);
+  if (isJsonObject(root)) addDirect(graph, tree, '', root);
   const places = graph.places();
   const out: Out = { references: [], unresolved: [] };
-  if (isObject(root)) {
+  if (isJsonObject(root)) {
     const name = typeof root.name === 'string' ? root.name : 'the project';
     addUnresolved(out, { input: name, location: 'packages[""]', reason: 'the project itself, not a dependency.' });
   }
@@ -189,7 +190,7 @@ function addDirect(graph: DependencyGraph, tree: FolderTree, from: string, proje
   ];
   for (const [section, flags] of sections) {
     const deps = project[section];
-    if (!isObject(deps)) continue;
+    if (!isJsonObject(deps)) continue;
     for (const name of Object.keys(deps)) {
       const key = tree.resolve(from, name);
       if (key !== undefined) graph.addDirect({ key, dev: flags.dev ?? false, optional: flags.optional ?? false });
@@ -257,8 +258,4 @@ function nestingOf(key: string): void {
       );
     }
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -15,6 +15,7 @@ import type { ComponentReference, ParseResult, UnlistedEntries, UnresolvedEntry 
 import { flowValue, readPnpmLock } from './read.js';
 import { LOCAL_REASON, WORKSPACE_REASON, gitSource, npmPackage, sourceOfResolved } from '../npm-source.js';
 import type { NpmSource } from '../npm-source.js';
+import { isJsonObject } from '../json-object.js';
 
 type Lockfile = 5 | 6 | 9;
 
@@ -26,18 +27,18 @@ const SECTIONS = [
 
 export function parsePnpmLock(text: string): ParseResult {
   const doc = readPnpmLock(text.replace(/^\uFEFF/, ''));
-  if (!isObject(doc)) throw new InputError('not a pnpm-lock.yaml: the document is not a YAML mapping');
+  if (!isJsonObject(doc)) throw new InputError('not a pnpm-lock.yaml: the document is not a YAML mapping');
   const lockfile = lockfileOf(doc.lockfileVersion);
-  const packages = isObject(doc.packages) ? doc.packages : {};
+  const packages = isJsonObject(doc.packages) ? doc.packages : {};
   // 9.0 keeps what a package needs in `snapshots`, one per set of peers; `packages` says where it came from.
-  const snapshots = lockfile === 9 && isObject(doc.snapshots) ? doc.snapshots : packages;
+  const snapshots = lockfile === 9 && isJsonObject(doc.snapshots) ? doc.snapshots : packages;
   const graph = new DependencyGraph();
   const sources = new Map<string, { name: string; version: string | undefined; source: NpmSource }>();
   for (const [key, value] of Object.entries(snapshots)) {
-    const entry = isObject(value) ? value : {};
+    const entry = isJsonObject(value) ? value : {};
     const named = nameOf(key, lockfile);
     const meta = lockfile === 9 ? packages[baseOf(key)] : entry;
-    const info = isObject(meta) ? meta : {};
+    const info = isJsonObject(meta) ? meta : {};
     const name = typeof info.name === 'string' ? info.name : named.name;
     const version = typeof info.version === 'string' ? info.version : named.version;
     const source = sourceOf(name, version, flowValue(info.resolution));
@@ -52,9 +53,9 @@ export function parsePnpmLock(text: string): ParseResult {
     });
   }
   for (const [key, value] of Object.entries(snapshots)) {
-    if (!isObject(value)) continue;
+    if (!isJsonObject(value)) continue;
     for (const section of [value.dependencies, value.optionalDependencies])
-      if (isObject(section))
+      if (isJsonObject(section))
         for (const [name, version] of Object.entries(section)) {
           const to = keyOf(name, version, lockfile, sources);
           if (to !== undefined) graph.addEdge(key, to);
@@ -64,28 +65,28 @@ export function parsePnpmLock(text: string): ParseResult {
     references: [],
     unresolved: [],
   };
-  const importers = isObject(doc.importers) ? doc.importers : { '.': doc };
+  const importers = isJsonObject(doc.importers) ? doc.importers : { '.': doc };
   for (const [path, value] of Object.entries(importers)) {
-    if (!isObject(value)) continue;
+    if (!isJsonObject(value)) continue;
     addUnresolved(out, {
       input: path,
       location: `importers[${JSON.stringify(path)}]`,
       reason:
         path === '.' ? 'the project itself, not a dependency.' : `a project of this workspace: ${WORKSPACE_REASON}`,
     });
-    const specifiers = isObject(value.specifiers) ? value.specifiers : {};
+    const specifiers = isJsonObject(value.specifiers) ? value.specifiers : {};
     for (const [section, flags] of SECTIONS) {
       const deps = value[section];
-      if (!isObject(deps)) continue;
+      if (!isJsonObject(deps)) continue;
       for (const [name, dep] of Object.entries(deps)) {
         // 5.x writes `name: version` with the specifier apart; 6.x and 9.0 `name: {specifier, version}`.
-        const version = isObject(dep) ? dep.version : dep;
+        const version = isJsonObject(dep) ? dep.version : dep;
         const key = keyOf(name, version, lockfile, sources);
         if (key !== undefined) {
           graph.addDirect({ key, dev: 'dev' in flags, optional: 'optional' in flags });
           continue;
         }
-        const spec = isObject(dep) ? dep.specifier : specifiers[name];
+        const spec = isJsonObject(dep) ? dep.specifier : specifiers[name];
         const written = typeof spec === 'string' ? spec : typeof version === 'string' ? version : '';
         const linked = typeof version === 'string' && version.startsWith('link:');
         addUnresolved(out, {
@@ -167,13 +168,9 @@ function keyOf(name: string, version: unknown, lockfile: Lockfile, known: Map<st
 }
 
 function sourceOf(name: string, version: string | undefined, resolution: unknown): NpmSource {
-  if (!isObject(resolution)) return npmPackage(name);
+  if (!isJsonObject(resolution)) return npmPackage(name);
   if (typeof resolution.tarball === 'string') return sourceOfResolved(name, resolution.tarball);
   if (resolution.type === 'git' && typeof resolution.repo === 'string') return gitSource(name, resolution.repo);
   if (typeof resolution.directory === 'string' || version?.startsWith('file:')) return { reason: LOCAL_REASON };
   return npmPackage(name);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -15,6 +15,7 @@ import { LOCAL_REASON, WORKSPACE_REASON, npmPackage, sourceOfResolved } from '..
 import type { NpmSource } from '../npm-source.js';
 import { readClassic } from './classic.js';
 import type { YarnEntry } from './classic.js';
+import { isJsonObject } from '../json-object.js';
 
 export function parseYarnLock(text: string): ParseResult {
   const source = text.replace(/^\uFEFF/, '');
@@ -75,21 +76,21 @@ export function parseYarnLock(text: string): ParseResult {
 function readBerry(text: string): YarnEntry[] {
   const block = readBlockYaml(text);
   const doc: unknown = 'value' in block ? block.value : readYaml(text).doc.toJS({ maxAliasCount: -1 });
-  if (!isObject(doc)) throw new InputError('not a yarn.lock: the document is not a YAML mapping');
+  if (!isJsonObject(doc)) throw new InputError('not a yarn.lock: the document is not a YAML mapping');
   const meta = doc.__metadata;
-  const version = isObject(meta) ? Number(meta.version) : NaN;
+  const version = isJsonObject(meta) ? Number(meta.version) : NaN;
   if (!(version >= 4 && version <= 10)) {
     throw new InputError(
-      `yarn.lock __metadata version ${String(isObject(meta) ? meta.version : undefined).slice(0, 20)} is not one Tended reads (it reads 4–10, Yarn 2 to 4). Send a lockfile written by Yarn 1 to Yarn 4.`,
+      `yarn.lock __metadata version ${String(isJsonObject(meta) ? meta.version : undefined).slice(0, 20)} is not one Tended reads (it reads 4–10, Yarn 2 to 4). Send a lockfile written by Yarn 1 to Yarn 4.`,
     );
   }
   const lines = lineIndex(text);
   const entries: YarnEntry[] = [];
   for (const [key, value] of Object.entries(doc)) {
-    if (key === '__metadata' || !isObject(value)) continue;
+    if (key === '__metadata' || !isJsonObject(value)) continue;
     const needs: [string, string][] = [];
     for (const section of [value.dependencies, value.optionalDependencies])
-      if (isObject(section)) for (const [n, r] of Object.entries(section)) needs.push([n, String(r)]);
+      if (isJsonObject(section)) for (const [n, r] of Object.entries(section)) needs.push([n, String(r)]);
     entries.push({
       descriptors: key.split(',').map((d) => d.trim()),
       version:
@@ -152,8 +153,4 @@ function sourceOf(name: string, e: YarnEntry): NpmSource {
   if (/^(?:file|link|portal|workspace):/.test(range)) return { reason: LOCAL_REASON };
   if (e.resolved === undefined && /^[.~/]/.test(range)) return { reason: LOCAL_REASON };
   return sourceOfResolved(name, e.resolved);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
