@@ -26,6 +26,12 @@ export interface EntityResult {
   note?: string;
   /** Present when the record holds no observation of the component and it is queued for observation (discovery). */
   queued?: boolean;
+  /**
+   * DESIGN §8e: the replacement the registry's or advisory's own declaration names (npm's deprecation
+   * message, NuGet's alternatePackage, Packagist's abandoned, Maven's relocation, PEP 792's reason, an
+   * advisory), read from the evidence; absent when the declaration names no package, never guessed.
+   */
+  successor?: { kind: ComponentRef['kind']; name: string };
 }
 
 export interface EntitySeries {
