@@ -2,6 +2,7 @@ import { resolveAsOf, type CensoringStatus, type Resolution } from '../domain/as
 import { componentPurls, type ComponentRef } from '../domain/component.js';
 import type { Observation, SeriesEntry } from '../domain/observation.js';
 import { seriesRows, seriesWithin, stateMutations, type Mutation, type SeriesRow } from '../domain/series.js';
+import { successorOf } from '../domain/successor.js';
 import { FAILED_READ, stateDefinition, type State, type UnreachableReason } from '../domain/state.js';
 
 export const DATA_LICENSE = 'CC-BY-4.0' as const;
@@ -90,6 +91,7 @@ export function checkedResult(
 /** What the record says for the component at the date, without the sentences that explain it. */
 function recordedFields(ref: ComponentRef, r: Resolution): CheckedResult {
   const o = r.observation;
+  const successor = successorOf(ref, o?.evidence ?? null);
   return {
     purl: componentPurls(ref),
     kind: ref.kind,
@@ -103,6 +105,7 @@ function recordedFields(ref: ComponentRef, r: Resolution): CheckedResult {
     method: o?.method ?? null,
     leaf_index: o?.leaf_index ?? null,
     last_asserted: r.last_asserted,
+    ...(successor ? { successor } : {}),
   };
 }
 

@@ -23,7 +23,14 @@ function leaves(id: string, p: NugetPhase, ctx: Ctx) {
         version,
         listed: !unlisted.has(version),
         published: unlisted.has(version) ? '1900-01-01T00:00:00+00:00' : at,
-        ...(deprecated ? { deprecation: { reasons: p.deprecation ?? ['Other'] } } : {}),
+        ...(deprecated
+          ? {
+              deprecation: {
+                reasons: p.deprecation ?? ['Other'],
+                ...(p.alternate_package ? { alternatePackage: { id: p.alternate_package, range: '*' } } : {}),
+              },
+            }
+          : {}),
       },
     };
   });

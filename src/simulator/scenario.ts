@@ -210,6 +210,8 @@ const NugetPhase = z.strictObject({
   unlisted: z.array(z.string()).optional(),
   /** Deprecation reasons on the latest version (Legacy, CriticalBugs, Other). */
   deprecation: z.array(z.string()).optional(),
+  /** The deprecation's alternatePackage id (the package the owner names instead). */
+  alternate_package: z.string().optional(),
   /** Every version deprecated (with `deprecation`'s reasons, else Other). */
   deprecated_all: z.boolean().optional(),
   /** Leaves not inlined: the index names a page to fetch, as for packages of 128 versions or more. */

@@ -6,7 +6,14 @@
 import type { FactsSpec } from '../facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
 
-export type Leaf = { version: string; listed: boolean; published: string | null; deprecation: string[] | null };
+export type Leaf = {
+  version: string;
+  listed: boolean;
+  published: string | null;
+  deprecation: string[] | null;
+  /** The deprecation's alternatePackage id: the package the owner names instead (DESIGN §8e). */
+  alternate: string | null;
+};
 
 export type RegistrationFacts = {
   /** The leaves inlined in the index, in the index's (ascending) order. */
@@ -24,6 +31,8 @@ export type LeafSummary = {
   last_published: string | null;
   /** The deprecation reasons of the latest listed version, or null. */
   latest_deprecation: string[] | null;
+  /** The alternatePackage of the latest listed version's deprecation, or null. */
+  latest_alternate: string | null;
   all_listed_deprecated: boolean;
 };
 
@@ -31,6 +40,11 @@ const MAX_LEAVES = 100_000;
 
 function record(v: unknown): Record<string, unknown> | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+function alternateOf(deprecation: Record<string, unknown> | null): string | null {
+  const id = record(deprecation?.['alternatePackage'])?.['id'];
+  return typeof id === 'string' && id !== '' ? id.slice(0, 100) : null;
 }
 
 function leavesOf(items: unknown): Leaf[] {
@@ -50,13 +64,14 @@ function leavesOf(items: unknown): Leaf[] {
       listed: entry['listed'] !== false && !(published ?? '').startsWith('1900-'),
       published,
       deprecation: deprecation ? (reasons ?? []) : null,
+      alternate: alternateOf(deprecation),
     });
   }
   return out;
 }
 
 export const REGISTRATION_FACTS: FactsSpec<RegistrationFacts> = {
-  version: 'nuget-registration/1',
+  version: 'nuget-registration/2',
   from: import.meta.url,
   extract(body) {
     const pages = record(body)?.['items'];
@@ -73,7 +88,7 @@ export const REGISTRATION_FACTS: FactsSpec<RegistrationFacts> = {
 };
 
 export const PAGE_FACTS: FactsSpec<PageFacts> = {
-  version: 'nuget-registration-page/1',
+  version: 'nuget-registration-page/2',
   from: import.meta.url,
   extract(body) {
     const items = record(body)?.['items'];
@@ -91,6 +106,7 @@ export function summarise(leaves: readonly Leaf[]): LeafSummary {
     latest_listed: latest?.version ?? null,
     last_published: latestInstant(listed.map((l) => l.published)),
     latest_deprecation: latest?.deprecation ?? null,
+    latest_alternate: latest?.alternate ?? null,
     all_listed_deprecated: listed.length > 0 && listed.every((l) => l.deprecation !== null),
   };
 }

@@ -18,6 +18,8 @@ const COMPONENTS: Record<string, NugetPhase[]> = {
   }),
   'nuget:acme.all-unlisted': pkg({ versions: two, unlisted: ['1.0.0', '1.1.0'] }),
   'nuget:acme.legacy': pkg({ versions: two, deprecation: ['Legacy'] }),
+  // nuget.org's deprecation names the package to move to (DESIGN §8e: the successor).
+  'nuget:acme.legacy-moved': pkg({ versions: two, deprecation: ['Legacy'], alternate_package: 'Acme.Next' }),
   // Critical bugs in the latest version say nothing about upkeep.
   'nuget:acme.critical-bugs': pkg({ versions: two, deprecation: ['CriticalBugs'] }),
   'nuget:acme.all-deprecated': pkg({ versions: two, deprecated_all: true }),
@@ -61,6 +63,7 @@ describe('NuGet reader against the simulated registration API', () => {
       'archived',
       { deprecation: ['Legacy'], archived_because: 'the latest listed version is deprecated as Legacy' },
     ],
+    ['acme.legacy-moved', 'archived', { deprecation: ['Legacy'], alternate_package: 'Acme.Next' }],
     ['acme.critical-bugs', 'alive', { deprecation: ['CriticalBugs'] }],
     ['acme.all-deprecated', 'archived', { all_listed_deprecated: true }],
     ['acme.paged', 'alive', { versions: 2, last_published: '2026-01-20T00:00:00+00:00' }],

@@ -63,6 +63,8 @@ async function readNuget(client: HttpClient, base: string, ref: ComponentRef, to
     latest_listed: s.latest_listed,
     last_published: s.last_published,
     deprecation: s.latest_deprecation,
+    // Kept only when named, so leaves without a deprecation keep their form.
+    ...(s.latest_alternate !== null ? { alternate_package: s.latest_alternate } : {}),
     all_listed_deprecated: s.all_listed_deprecated,
   };
   const reading = (signals: Reading['signals'], more: Record<string, EvidenceValue> = {}): Reading => ({
