@@ -155,6 +155,7 @@ function sources() {
     crates: base,
     cratesIndex: base,
     nuget: base,
+    osv: base,
   };
   return createSources({
     urls,

@@ -35,6 +35,7 @@ export interface Config {
     readonly crates: string;
     readonly cratesIndex: string;
     readonly nuget: string;
+    readonly osv: string;
   };
   readonly githubToken: string | null;
   readonly observer: boolean;
@@ -117,6 +118,7 @@ const Env = z.object({
   TENDED_CRATES_URL: url.default('https://crates.io'),
   TENDED_CRATES_INDEX_URL: url.default('https://index.crates.io'),
   TENDED_NUGET_URL: url.default('https://api.nuget.org'),
+  TENDED_OSV_URL: url.default('https://api.osv.dev'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   TENDED_OBSERVER: onOff.default('on'),
   TENDED_SIGNING_KEY: z.string().min(1).optional(),
@@ -327,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       crates: strip(e.TENDED_CRATES_URL),
       cratesIndex: strip(e.TENDED_CRATES_INDEX_URL),
       nuget: strip(e.TENDED_NUGET_URL),
+      osv: strip(e.TENDED_OSV_URL),
     }),
     githubToken: e.GITHUB_TOKEN ?? null,
     observer: e.TENDED_OBSERVER === 'on',

@@ -99,7 +99,7 @@ const ARCHIVED: Record<ComponentKind, string> = {
   maven: 'the latest release relocates the artifact to other coordinates',
   golang: 'the latest go.mod declares the module deprecated, or its GitHub repository is archived',
   composer: 'the package is marked abandoned on Packagist',
-  cargo: 'every version of the crate is yanked',
+  cargo: 'every version of the crate is yanked, or a RustSec advisory declares the crate unmaintained',
   nuget:
     'the latest listed version is deprecated as no longer maintained (Legacy), every listed version is deprecated, or none is listed',
   gem: 'never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)',

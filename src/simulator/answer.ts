@@ -17,7 +17,8 @@ export type Upstream =
   | 'packagist'
   | 'cratesindex'
   | 'crates'
-  | 'nuget';
+  | 'nuget'
+  | 'osv';
 
 export interface HttpAnswer {
   status: number;
@@ -46,6 +47,8 @@ export interface Ctx {
   authorized: boolean;
   /** Chaos asks for waits short enough to keep a test fast. */
   short: boolean;
+  /** A POST's body (OSV's query, GitHub's GraphQL); absent for a GET. */
+  body?: string;
 }
 
 export function json(
@@ -114,6 +117,7 @@ const NOT_FOUND: Record<Upstream, (ctx: Ctx) => HttpAnswer> = {
     ),
   cratesindex: () => text(404, 'not found', 'text/plain'),
   crates: () => json(404, { errors: [{ detail: 'Not Found' }] }),
+  osv: () => json(404, { code: 5, message: 'Not Found' }),
   packagist: () => json(404, '404 not found, no packages here'),
   rubygems: () => text(404, 'This rubygem could not be found.', 'text/plain; charset=utf-8'),
   // The proxy's errors are text/plain (research upstreams-more §2.4).

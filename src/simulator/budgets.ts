@@ -25,6 +25,7 @@ export const SIMULATED_HOSTS: Readonly<Record<BudgetedUpstream, string>> = {
   cratesIndex: 'cratesindex',
   cratesStatic: 'cratesstatic',
   nuget: 'nuget',
+  osv: 'osv',
 };
 
 /**

@@ -16,5 +16,6 @@ export function upstreamEnv(urls: UpstreamUrls): Record<string, string> {
     TENDED_CRATES_URL: urls.crates,
     TENDED_CRATES_INDEX_URL: urls.cratesIndex,
     TENDED_NUGET_URL: urls.nuget,
+    TENDED_OSV_URL: urls.osv,
   };
 }

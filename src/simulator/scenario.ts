@@ -39,6 +39,7 @@ export const FAILS = {
   composer: [...COMMON_FAILS],
   endoflife: [...COMMON_FAILS],
   dependents: [...COMMON_FAILS],
+  osv: [...COMMON_FAILS],
 } as const;
 export type Fail = (typeof FAILS)[keyof typeof FAILS][number];
 /** How GitHub's GraphQL endpoint can fail a whole query (a repository's own failure is its phase's). */
@@ -199,6 +200,10 @@ const CargoPhase = z.strictObject({
   yanked: z.array(z.string()).optional(),
   /** The versions predate the index's pubtime field: only the crates API dates them. */
   no_pubtime: z.boolean().optional(),
+  /** OSV records (as api.osv.dev serves them) its query answers for the crate from this phase on. */
+  advisories: z.array(z.record(z.string(), z.unknown())).optional(),
+  /** How OSV's query for the crate fails in this phase only (`status` names the 5xx). */
+  osv_fail: z.enum(FAILS.osv).optional(),
 });
 
 const NugetPhase = z.strictObject({
@@ -422,7 +427,7 @@ export function parseScenario(input: unknown): Scenario {
 }
 
 /** Fields that hold for their own phase only. */
-const NOT_INHERITED = new Set(['fail', 'status', 'dependents_fail', 'from']);
+const NOT_INHERITED = new Set(['fail', 'status', 'dependents_fail', 'osv_fail', 'from']);
 
 /** The phase in force on `today`: every phase from on or before it, merged in order. Null before the first. */
 export function phaseAt<P extends { from: string }>(phases: readonly P[], today: string): P | null {

@@ -26,7 +26,7 @@ interface Dated {
 }
 
 /** Fields that hold for their own phase only (as in phaseAt). */
-const NOT_INHERITED = new Set(['fail', 'status', 'dependents_fail', 'from']);
+const NOT_INHERITED = new Set(['fail', 'status', 'dependents_fail', 'osv_fail', 'from']);
 /** Maps of version → publication instant, in every kind that has them. */
 const VERSION_MAPS = ['versions', 'removed_versions'] as const;
 /** Fields naming a version that the registry's answer points at. */

@@ -50,6 +50,7 @@ describe('the simulator server', () => {
       cratesIndex: `${sim.url}/cratesindex`,
       crates: `${sim.url}/crates`,
       nuget: `${sim.url}/nuget`,
+      osv: `${sim.url}/osv`,
     });
   });
 

@@ -23,6 +23,7 @@ import { answerRubygems } from './rubygems.js';
 import { answerPackagist } from './packagist.js';
 import { answerCratesApi, answerCratesIndex } from './crates.js';
 import { answerNuget } from './nuget.js';
+import { answerOsv } from './osv.js';
 import { answerPypi } from './pypi.js';
 import { seededRandom } from './random.js';
 import { parseScenario, type CommonFail, type Scenario } from './scenario.js';
@@ -90,6 +91,7 @@ const HANDLERS: Record<Upstream, (ctx: Ctx, world: World) => SimAnswer> = {
   cratesindex: answerCratesIndex,
   crates: answerCratesApi,
   nuget: answerNuget,
+  osv: answerOsv,
   dependents: answerDependents,
 };
 const UPSTREAMS = Object.keys(HANDLERS) as Upstream[];
@@ -180,14 +182,17 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       nowSec: Math.floor(now.getTime() / 1000),
       authorized: typeof req.headers.authorization === 'string',
       short: false,
+      ...(method === 'POST' ? { body } : {}),
     };
     // A generated registry's feed first: its listing routes sit beside the per-package ones.
     const feed = registries?.answer(prefix, { ctx, method, body, nowMs: now.getTime() }) ?? null;
     if (feed && !('fault' in feed)) return send(method === 'HEAD' ? { ...feed, body: '' } : feed);
     // GitHub's one POST route: the GraphQL endpoint, with its own points, not REST's request budget.
     const isGraphql = upstream === 'github' && ctx.path === '/graphql';
-    if (isGraphql && method !== 'POST') return send({ status: 405, headers: { allow: 'POST' }, body: '' });
-    if (method !== 'GET' && method !== 'HEAD' && !isGraphql)
+    // OSV's query is a POST too (with the package in its body).
+    const isPost = isGraphql || (upstream === 'osv' && ctx.path === '/v1/query');
+    if (isPost && method !== 'POST') return send({ status: 405, headers: { allow: 'POST' }, body: '' });
+    if (method !== 'GET' && method !== 'HEAD' && !isPost)
       return send({ status: 405, headers: { allow: 'GET, HEAD' }, body: '' });
     if (!upstream)
       return send({ status: 404, headers: { 'content-type': 'text/plain' }, body: `nothing at ${url.pathname}` });
@@ -265,6 +270,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       cratesIndex: `${root}/cratesindex`,
       crates: `${root}/crates`,
       nuget: `${root}/nuget`,
+      osv: `${root}/osv`,
     },
     requests,
     feeds: Object.fromEntries(

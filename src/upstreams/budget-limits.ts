@@ -24,6 +24,7 @@ export const BUDGETED_UPSTREAMS = [
   'cratesIndex',
   'cratesStatic',
   'nuget',
+  'osv',
 ] as const;
 export type BudgetedUpstream = (typeof BUDGETED_UPSTREAMS)[number];
 
@@ -75,6 +76,8 @@ export const DEFAULT_BUDGETS: BudgetLimits = {
   cratesStatic: { perSecond: 1, perDay: 1_000 },
   // V3 "is not rate limited currently"; ecosyste.ms keeps to 5/s.
   nuget: { perSecond: 5, perDay: 300_000 },
+  // OSV's API publishes no rate limit; one query per crate read, at the crates index's pace or less.
+  osv: { perSecond: 10, perDay: 300_000 },
 };
 
 /**

@@ -78,6 +78,8 @@ export interface UpstreamUrls {
   cratesIndex: string;
   /** nuget.org's V3 API (registration indexes). */
   nuget: string;
+  /** OSV's API (api.osv.dev): RustSec's advisories for a crate, "unmaintained" among them. */
+  osv: string;
 }
 
 /**
@@ -100,6 +102,7 @@ export function everyUpstreamAt(url: string): UpstreamUrls {
     crates: url,
     cratesIndex: url,
     nuget: url,
+    osv: url,
   };
 }
 

@@ -65,11 +65,10 @@ export function createSources(options: UpstreamOptions): Sources {
     golang: createGolangSource(client('goproxy', SMALL_BODY), base(options.urls.goproxy), github),
     gem: createGemSource(client('rubygems', SMALL_BODY), base(options.urls.rubygems)),
     cargo: createCargoSource(
-      client('cratesIndex', SMALL_BODY),
-      base(options.urls.cratesIndex),
+      { client: client('cratesIndex', SMALL_BODY), base: base(options.urls.cratesIndex) },
       // crates.io's data-access policy: at most one API request a second (the index has no limit).
-      client('crates', SMALL_BODY, CRATES_API_INTERVAL_MS),
-      base(options.urls.crates),
+      { client: client('crates', SMALL_BODY, CRATES_API_INTERVAL_MS), base: base(options.urls.crates) },
+      { client: client('osv', SMALL_BODY), base: base(options.urls.osv) },
     ),
     nuget: createNugetSource(client('nuget', LARGE_BODY), base(options.urls.nuget)),
     composer: createComposerSource(client('packagist', LARGE_BODY), base(options.urls.packagist)),

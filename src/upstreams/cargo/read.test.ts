@@ -68,15 +68,25 @@ describe('crates reader against the simulated sparse index and API', () => {
     expect(reading.method).toMatch(/crates\.io/);
   });
 
-  it('names index files as cargo does, and asks the API only for a crate the index gives no time for', async () => {
+  it('names index files as cargo does, asks OSV for each crate the index offers, and the API only for one it gives no time for', async () => {
     expect(['a', 'ab', 'abc', 'serde'].map(indexPath)).toEqual(['1/a', '2/ab', '3/a/abc', 'se/rd/serde']);
     const before = h.simulator.requests.length;
     await read('alive');
     await read('old-lines');
     expect(h.simulator.requests.slice(before).map((r) => r.path)).toEqual([
       '/cratesindex/al/iv/alive',
+      '/osv/v1/query',
       '/cratesindex/ol/d-/old-lines',
+      '/osv/v1/query',
       '/crates/api/v1/crates/old-lines/2.0.0',
+    ]);
+    // OSV is asked only about a crate the index offers: a deleted or all-yanked one declares nothing more.
+    const next = h.simulator.requests.length;
+    await read('gone');
+    await read('all-yanked');
+    expect(h.simulator.requests.slice(next).map((r) => r.path)).toEqual([
+      '/cratesindex/go/ne/gone',
+      '/cratesindex/al/l-/all-yanked',
     ]);
   });
 
