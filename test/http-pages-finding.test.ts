@@ -251,7 +251,8 @@ describe('what a page shows (issue 27, item 4)', () => {
     const page = await get('/maven/org.acme/rocket-old');
     expect(page.status).toBe(200);
     expect(text(page.text)).toContain('Deprecation notice relocated to org.acme:rocket-core');
-    expect(page.text).toContain('<a href="/maven/org.acme/rocket-core">org.acme:rocket-core’s record</a>');
+    expect(text(page.text)).toContain('The registry names a successor: maven:org.acme:rocket-core');
+    expect(page.text).toContain('<a href="/maven/org.acme/rocket-core">maven:org.acme:rocket-core</a>');
     expect(page.text).toContain(
       '<a href="https://central.sonatype.com/artifact/org.acme/rocket-core">on Maven Central</a>',
     );

@@ -29516,7 +29516,7 @@ var ARCHIVED = {
   maven: "the latest release relocates the artifact to other coordinates",
   golang: "the latest go.mod declares the module deprecated, or its GitHub repository is archived",
   composer: "the package is marked abandoned on Packagist",
-  cargo: "every version of the crate is yanked",
+  cargo: "every version of the crate is yanked, or a RustSec advisory declares the crate unmaintained",
   nuget: "the latest listed version is deprecated as no longer maintained (Legacy), every listed version is deprecated, or none is listed",
   gem: "never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)",
   distro: "never: a distribution release is answered by its end-of-life, not archived"
@@ -29622,15 +29622,22 @@ function plural(n, one, many) {
   return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 }
 
+// src/domain/successor.ts
+function successorInWords(successor) {
+  return successor ? `${successor.kind}:${successor.name}` : "";
+}
+
 // src/cli/review-comment.ts
 function reviewComment(answer, file, lines, linesIn) {
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
+  const successors = answer.results.some((r) => r.successor !== void 0);
+  const extra = [...treeHeader(versions, tree), ...successors ? ["successor"] : []];
   const out = [
     `**Tended check of \`${cell(file).replaceAll("`", "'")}\`**, as of ${answer.as_of} (${answer.format}): ${answer.results_count} component${answer.results_count === 1 ? "" : "s"}, ${answer.unresolved_count} entr${answer.unresolved_count === 1 ? "y" : "ies"} without one.`,
     "",
-    row(["state", "observed", "component", "line", "where", "source", ...treeHeader(versions, tree)]),
-    row(["---", "---", "---", "---", "---", "---", ...treeHeader(versions, tree).map(() => "---")])
+    row(["state", "observed", "component", "line", "where", "source", ...extra]),
+    row(["---", "---", "---", "---", "---", "---", ...extra.map(() => "---")])
   ];
   for (const r of answer.results) {
     const key = `${r.kind}:${r.input.name}`;
@@ -29645,7 +29652,8 @@ function reviewComment(answer, file, lines, linesIn) {
         r.input.locations.map((l) => l.location).join("; "),
         r.observation_date === null ? "\u2014" : r.source,
         ...versions ? [versionInWords(r) || "\u2014"] : [],
-        ...tree ? [scopeInWords(r) || "\u2014", pathInWords(r) || "\u2014"] : []
+        ...tree ? [scopeInWords(r) || "\u2014", pathInWords(r) || "\u2014"] : [],
+        ...successors ? [successorInWords(r.successor) || "\u2014"] : []
       ])
     );
   }
@@ -29751,7 +29759,7 @@ function result(r, answer, uri, lines) {
   const definition = r.state === "not_observed" ? STATE_DEFINITIONS.not_observed : answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text;
   const place2 = placeInWords(r);
   const placed = place2 === "" ? "" : ` (${place2}${r.resolved_version ? `, resolved ${versionInWords(r)}` : ""})`;
-  const text4 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
+  const text4 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}${r.successor ? `; successor: ${successorInWords(r.successor)}` : ""}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
   return {
     ruleId: r.state,
     ruleIndex: STATES.indexOf(r.state),
@@ -29817,6 +29825,7 @@ function table3(answer) {
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
   const paths = answer.results.some((r) => pathInWords(r) !== "");
+  const successors = answer.results.some((r) => r.successor !== void 0);
   const rows = answer.results.map((r) => [
     // "not checked" where nothing was read, as the Markdown and SARIF reports say it.
     stateInWords(r.state, r.observation_date),
@@ -29826,7 +29835,8 @@ function table3(answer) {
     ...versions ? [versionInWords(r) || "-"] : [],
     ...tree ? [scopeInWords(r) || "-"] : [],
     r.input.locations[0]?.location ?? "",
-    ...paths ? [pathInWords(r)] : []
+    ...paths ? [pathInWords(r)] : [],
+    ...successors ? [successorInWords(r.successor) || "-"] : []
   ]);
   const header = [
     "state",
@@ -29836,7 +29846,8 @@ function table3(answer) {
     ...versions ? ["version"] : [],
     ...tree ? ["scope"] : [],
     "where",
-    ...paths ? ["path"] : []
+    ...paths ? ["path"] : [],
+    ...successors ? ["successor"] : []
   ];
   const last = header.length - 1;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row2) => row2[i].length)));

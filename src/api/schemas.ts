@@ -113,6 +113,14 @@ export const EntityResultSchema = z
       description:
         'true when the record holds no observation of the component and it is queued for observation: "not checked yet", read within a day.',
     }),
+    successor: z
+      .object({ kind: z.enum(COMPONENT_KINDS), name: z.string() })
+      .optional()
+      .openapi({
+        description:
+          "The replacement the registry's or advisory database's own declaration names, read from the evidence (npm's deprecation message by a written rule, NuGet's alternatePackage, Packagist's abandoned, Maven's relocation, PEP 792's reason); absent when the declaration names none. Never guessed. See the methodology's successors table.",
+        example: { kind: 'npm', name: '@eslint/config-array' },
+      }),
     verdict: VerdictSchema.optional(),
   })
   .openapi('EntityResult');

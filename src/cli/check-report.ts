@@ -3,6 +3,7 @@
  * the API's JSON, SARIF or Markdown; and the lines of the file naming each component, which SARIF,
  * Markdown and the Action point at.
  */
+import { successorInWords } from '../domain/successor.js';
 import { stateInWords } from '../domain/state.js';
 import type { CheckAnswer } from '../operations/check-components.js';
 import type { ParseResult } from '../parsers/reference.js';
@@ -45,6 +46,7 @@ export function table(answer: CheckAnswer): string {
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
   const paths = answer.results.some((r) => pathInWords(r) !== '');
+  const successors = answer.results.some((r) => r.successor !== undefined);
   const rows = answer.results.map((r) => [
     // "not checked" where nothing was read, as the Markdown and SARIF reports say it.
     stateInWords(r.state, r.observation_date),
@@ -55,6 +57,7 @@ export function table(answer: CheckAnswer): string {
     ...(tree ? [scopeInWords(r) || '-'] : []),
     r.input.locations[0]?.location ?? '',
     ...(paths ? [pathInWords(r)] : []),
+    ...(successors ? [successorInWords(r.successor) || '-'] : []),
   ]);
   const header = [
     'state',
@@ -65,6 +68,7 @@ export function table(answer: CheckAnswer): string {
     ...(tree ? ['scope'] : []),
     'where',
     ...(paths ? ['path'] : []),
+    ...(successors ? ['successor'] : []),
   ];
   const last = header.length - 1;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

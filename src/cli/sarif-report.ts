@@ -1,4 +1,5 @@
 import type { ComponentCheck, CheckAnswer } from '../operations/check-components.js';
+import { successorInWords } from '../domain/successor.js';
 import { NOT_CHECKED, STATES, STATE_DEFINITIONS, stateInWords, type State } from '../domain/state.js';
 import { API_VERSION } from '../domain/api-version.js';
 import { placeInWords, versionInWords } from './tree-words.js';
@@ -120,7 +121,7 @@ function result(r: ComponentCheck, answer: CheckAnswer, uri: string, lines: numb
   const text =
     r.observation_date === null
       ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".`
-      : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}. ` +
+      : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}${r.successor ? `; successor: ${successorInWords(r.successor)}` : ''}. ` +
         `Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
   return {
     ruleId: r.state,

@@ -41,7 +41,11 @@ const SUCCESSOR_READERS: Partial<Record<ComponentKind, (e: Evidence, ref: Compon
 /** Maven's <relocation>: a groupId or artifactId left out keeps the artifact's own. */
 function relocationTarget(e: Evidence, ref: ComponentRef): string | null {
   const r = e['relocated'];
-  if (typeof r !== 'object' || r === null || Array.isArray(r)) return null;
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) {
+    // Only `relocated_to` ("group:artifact[:version]"), as some recorded leaves hold it.
+    const to = typeof e['relocated_to'] === 'string' ? e['relocated_to'].split(':') : [];
+    return to.length >= 2 ? `${to[0]}:${to[1]}` : null;
+  }
   const [group = '', artifact = ''] = ref.id.split(':');
   const g = typeof r['group_id'] === 'string' ? r['group_id'] : group;
   const a = typeof r['artifact_id'] === 'string' ? r['artifact_id'] : artifact;
@@ -231,4 +235,9 @@ export function namedInText(text: string, registry: 'npm' | 'pypi'): string | nu
     }
   }
   return found.size === 1 ? ([...found][0] ?? null) : null;
+}
+
+/** A successor as every report names it: `npm:@eslint/config-array`. */
+export function successorInWords(successor: Successor | undefined): string {
+  return successor ? `${successor.kind}:${successor.name}` : '';
 }

@@ -158,7 +158,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         </dd>
         <dt>{registry.noticeLabel}</dt>
         <dd>
-          <RetirementNotice registry={registry} evidence={result.evidence} />
+          <RetirementNotice registry={registry} evidence={result.evidence} successor={result.successor} />
         </dd>
         <dt>Dated observations</dt>
         <dd>

@@ -1,5 +1,6 @@
 import type { Census } from '../domain/census.js';
 import type { Observation } from '../domain/observation.js';
+import { successorInWords, type Successor } from '../domain/successor.js';
 import { githubRepositoryAt, packagePath, pageRegistry, type PageRegistry } from './registries.js';
 
 /**
@@ -26,25 +27,25 @@ export function LatestActivity(props: { registry: PageRegistry; evidence: Eviden
   );
 }
 
-/** The notice, with a link to the page of the component it names as the successor. */
-export function RetirementNotice(props: { registry: PageRegistry; evidence: Evidence }) {
+/** The notice, and the successor the answer reads out of it (methodology: successors), linked to its page. */
+export function RetirementNotice(props: { registry: PageRegistry; evidence: Evidence; successor?: Successor }) {
   const e = props.evidence;
   const notice = e ? props.registry.notice(e) : null;
   if (notice === null) return <>none on record</>;
-  const successor = e ? props.registry.successor(e) : null;
+  const s = props.successor;
   return (
     <>
       {notice}
-      {successor !== null ? (
+      {s ? (
         <>
-          {' '}
-          (<a href={packagePath(successor)}>{successor.id}’s record</a>
-          {successor.kind === 'maven' ? (
+          . The registry names a successor:{' '}
+          <a href={packagePath({ kind: s.kind, id: s.name })}>{successorInWords(s)}</a>
+          {s.kind === 'maven' ? (
             <>
-              , <a href={pageRegistry('maven').pageUrl(successor.id)!}>on Maven Central</a>
+              {' '}
+              (<a href={pageRegistry('maven').pageUrl(s.name)!}>on Maven Central</a>)
             </>
           ) : null}
-          )
         </>
       ) : null}
     </>

@@ -38,8 +38,6 @@ export interface PageRegistry {
   version(evidence: Evidence): string | null;
   /** The registry's retirement notice the observation read (deprecation, relocation, abandonment), or null. */
   notice(evidence: Evidence): string | null;
-  /** The component the notice sends readers to (a relocation's target, a suggested replacement), or null. */
-  successor(evidence: Evidence): ComponentRef | null;
   /** The source repository the registry's metadata names, as an http(s) address, or null. */
   repository(evidence: Evidence): string | null;
 }
@@ -110,7 +108,6 @@ const REGISTRIES: readonly PageRegistry[] = [
     published: (e) => text(e['last_published']),
     version: (e) => firstText(e, 'last_published_version', 'latest_version'),
     notice: (e) => text(e['deprecated']),
-    successor: none,
     repository: (e) => repositoryAddress(text(e['repository_url'])),
   },
   {
@@ -135,7 +132,6 @@ const REGISTRIES: readonly PageRegistry[] = [
       if (e['classifier_inactive'] === true) return 'classified Development Status :: 7 - Inactive';
       return null;
     },
-    successor: none,
     repository: none,
   },
   {
@@ -154,7 +150,6 @@ const REGISTRIES: readonly PageRegistry[] = [
       const to = text(e['relocated_to']);
       return to !== null ? `relocated to ${to}` : e['relocated'] ? 'relocated' : null;
     },
-    successor: (e) => named('maven', text(e['relocated_to'])),
     repository: none,
   },
   {
@@ -175,7 +170,6 @@ const REGISTRIES: readonly PageRegistry[] = [
       if (e['archived_by'] === 'github') return 'its GitHub repository is archived';
       return null;
     },
-    successor: none,
     repository: (e) => repositoryAddress(text(e['origin_url'])),
   },
   {
@@ -191,7 +185,6 @@ const REGISTRIES: readonly PageRegistry[] = [
     published: (e) => firstText(e, 'published', 'last_published'),
     version: (e) => text(e['latest_version']),
     notice: (e) => (e['all_yanked'] === true ? 'every version yanked' : null),
-    successor: none,
     repository: none,
   },
   {
@@ -207,7 +200,6 @@ const REGISTRIES: readonly PageRegistry[] = [
     published: (e) => text(e['last_published']),
     version: (e) => text(e['last_published_version']),
     notice: none,
-    successor: none,
     repository: none,
   },
   {
@@ -227,7 +219,6 @@ const REGISTRIES: readonly PageRegistry[] = [
       if (typeof abandoned === 'string' && abandoned !== '') return `abandoned; the author suggests ${abandoned}`;
       return abandoned === true ? 'abandoned' : null;
     },
-    successor: (e) => named('composer', text(e['abandoned'])),
     repository: none,
   },
   {
@@ -249,7 +240,6 @@ const REGISTRIES: readonly PageRegistry[] = [
       if (e['all_listed_deprecated'] === true) return 'every listed version deprecated';
       return null;
     },
-    successor: none,
     repository: none,
   },
   {
@@ -269,7 +259,6 @@ const REGISTRIES: readonly PageRegistry[] = [
       return sha === null ? null : `commit ${sha.slice(0, 12)}`;
     },
     notice: (e) => (e['archived'] === true ? 'archived: the repository is read-only' : null),
-    successor: none,
     repository: none,
   },
   {
@@ -304,7 +293,6 @@ const REGISTRIES: readonly PageRegistry[] = [
       }
       return null;
     },
-    successor: none,
     repository: none,
   },
   {
@@ -321,7 +309,6 @@ const REGISTRIES: readonly PageRegistry[] = [
     published: (e) => text(e['latest_date']),
     version: (e) => text(e['latest']),
     notice: (e) => (e['is_eol'] === true ? `end of life since ${text(e['eol_from']) ?? 'an undated day'}` : null),
-    successor: none,
     repository: none,
   },
 ];
