@@ -258,6 +258,15 @@ describe('what a page shows (issue 27, item 4)', () => {
     );
   });
 
+  it('answers the relocation’s target as the successor in the API’s trust_score answer', async () => {
+    const res = await get('/v1/trust_score/maven/org.acme:rocket-old', { accept: 'application/json' });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toMatchObject({
+      state: 'archived',
+      successor: { kind: 'maven', name: 'org.acme:rocket-core' },
+    });
+  });
+
   it('draws each state of the timeline with its own pattern, shown again in the legend, and its dates as text', async () => {
     const page = (await get('/pypi/tiny-parser')).text;
     const svg = /<svg class="timeline"[\s\S]*?<\/svg>/.exec(page)![0];
