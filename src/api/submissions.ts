@@ -9,6 +9,15 @@ import type { VerdictService } from '../operations/verdict.js';
 import { ComponentsBody, PastedBody } from '../operations/json-manifest.js';
 import type { ParsePool } from '../operations/parse-pool.js';
 import { mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
+import { decodeText } from '../parsers/decode-text.js';
+import {
+  ENRICHED_MEDIA_TYPES,
+  ENRICHMENT_NAMESPACE,
+  enrichedSbom,
+  isSbomFormat,
+  writableSbom,
+  type SbomFormat,
+} from '../operations/sbom-enrichment.js';
 import { AsOfQuery, EntityResultSchema, ErrorDetail, errorResponses, json, SbomSubjectSchema } from './schemas.js';
 
 const MANIFEST_TYPES = [
@@ -135,6 +144,26 @@ const QueueQuery = z.enum(['true', 'false']).optional().openapi({
     'true: queue the components the record holds no observation of for observation (at most 1,000 a request; a daily bound per deployment). Only the names are kept, nothing about the request; a name the upstream does not show public is dropped without a trace.',
 });
 
+const SbomFormatQuery = z
+  .enum(['cyclonedx', 'spdx'])
+  .optional()
+  .openapi({
+    description: `Absent: the JSON answer. \`cyclonedx\` or \`spdx\`: the submitted SBOM itself, in its own format, every field untouched, each component with a result carrying it in the \`${ENRICHMENT_NAMESPACE}\` namespace (CycloneDX properties, plus \`cdx:lifecycle:milestone:endOfLife\` for eol; one SPDX annotation per package). CycloneDX 1.3+ JSON and SPDX 2.2/2.3 JSON; a format other than the SBOM's own is a 422. See docs/api.md.`,
+  });
+
+/** `?format=` of the SBOM route read by hand: undefined for the JSON answer. */
+function sbomFormatAsked(value: string | undefined): SbomFormat | undefined {
+  if (value === undefined) return undefined;
+  if (isSbomFormat(value)) return value;
+  throw new ValidationError([
+    {
+      loc: ['query', 'format'],
+      msg: 'format is cyclonedx or spdx (the submitted SBOM returned enriched in its own format); leave it out for the JSON answer',
+      type: 'value_error',
+    },
+  ]);
+}
+
 /** `?queue=` read by hand (the submission routes read their own bodies and queries). */
 function queueAsked(value: string | undefined): boolean {
   if (value === undefined || value === 'false') return false;
@@ -190,12 +219,27 @@ const sbomRoute = createRoute({
   description:
     'CycloneDX 1.2–1.7 JSON or XML, SPDX 2.2/2.3 JSON, YAML or tag-value, SPDX 3.0 JSON-LD; by content type or detection. Parsed in memory, never stored or logged.',
   request: {
-    query: AsOfQuery.extend({ queue: QueueQuery }),
+    query: AsOfQuery.extend({ queue: QueueQuery, format: SbomFormatQuery }),
     body: {
       content: Object.fromEntries(SBOM_TYPES.map((type) => [type, { schema: z.string() }])),
     },
   },
-  responses: submissionResponses,
+  responses: {
+    ...submissionResponses,
+    200: {
+      description:
+        'One dated result per component, and every entry that names none with the reason; with `?format=`, the submitted SBOM enriched.',
+      content: {
+        'application/json': { schema: CheckAnswerSchema },
+        [ENRICHED_MEDIA_TYPES.cyclonedx]: {
+          schema: z.string().openapi({ description: 'The submitted CycloneDX JSON, enriched (`?format=cyclonedx`).' }),
+        },
+        [ENRICHED_MEDIA_TYPES.spdx]: {
+          schema: z.string().openapi({ description: 'The submitted SPDX JSON, enriched (`?format=spdx`).' }),
+        },
+      },
+    },
+  },
 });
 
 /**
@@ -235,12 +279,28 @@ export function registerSubmissionRoutes(
     const type = mediaType(c);
     if (type !== '' && !SBOM_TYPES.includes(type)) throw new UnsupportedMediaTypeError(type, SBOM_TYPES);
     const queue = queueAsked(c.req.query('queue'));
+    const asked = sbomFormatAsked(c.req.query('format'));
     const body = await readBody(c);
     const budget = answerBudget(body.byteLength);
-    const submitted = await deps.parsing.parse({ route: 'sbom', body, contentType: type }, clientOf(c)?.parseKey);
+    // Written back, the SBOM is needed after the parse, whose worker takes the bytes: send it the text.
+    const text = asked === undefined ? undefined : decodeText(body);
+    const submitted = await deps.parsing.parse(
+      { route: 'sbom', body: text ?? body, contentType: type },
+      clientOf(c)?.parseKey,
+    );
+    // Refused before any result is looked up when the SBOM cannot be written back as asked.
+    const writable = text !== undefined && asked !== undefined ? writableSbom(text, submitted, asked) : undefined;
     const plan = await planCheck({ ...deps, asker: clientOf(c) }, submitted, c.req.query('as_of'), deps.verdicts, {
       queue,
     });
+    if (writable !== undefined) {
+      const results = [];
+      for await (const chunk of plan.results(1024)) {
+        plan.keep(chunk);
+        results.push(...chunk);
+      }
+      return c.body(enrichedSbom(writable, results), 200, { 'Content-Type': writable.mediaType });
+    }
     return c.body(checkAnswerBody(plan, budget), 200, {
       'Content-Type': 'application/json',
     });

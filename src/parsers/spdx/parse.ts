@@ -97,7 +97,7 @@ function contextVersion(context: unknown): string | undefined {
 // ---------------------------------------------------------------- SPDX 2.x (JSON, YAML)
 
 /** The locator of the first package-manager purl reference; SPDX allows several, one names the package. */
-function purlOf(externalRefs: unknown): unknown {
+export function purlOf(externalRefs: unknown): unknown {
   if (!Array.isArray(externalRefs)) return undefined;
   for (const r of externalRefs) {
     if (!isObject(r) || !isPackageManagerCategory(r['referenceCategory'])) continue;
