@@ -185,7 +185,8 @@ describe('human pages and crawler files', () => {
     );
     // Every registry with a census, NuGet's package left out: its registry has no census, so no page.
     expect(home).toContain('8 packages with a page (at least 1 dependent package by the latest census)');
-    expect(home).toContain(`as the record stood at ${LAST_DAY}T12:00:00Z`);
+    const head = (await (await app.request('/api/chain/head')).json()) as { timestamp: string; tree_size: number };
+    expect(home).toContain(`as the log stood at its head of ${head.timestamp} (${head.tree_size} leaves)`);
   });
 
   it('answers a package page as of a date from what was observed by then, never after', async () => {
@@ -248,11 +249,32 @@ describe('human pages and crawler files', () => {
     expect(text(unwatched.text)).toContain('Tended holds no reading of the npm package left-pad');
     expect(unwatched.headers.get('etag')).toMatch(/^W\//);
     expect(unwatched.headers.get('cache-control')).toBe('no-cache');
+    // Issue 36 item 2: a held package below the threshold is never shown as absent.
     const unqualified = await get('/npm/evil-pkg');
-    expect(unqualified.status).toBe(404);
-    expect(text(unqualified.text)).toContain(
-      `The latest census of evil-pkg (${LAST_DAY}) counted 0 dependent packages; a page needs at least 1.`,
+    expect(unqualified.status).toBe(200);
+    const said = text(unqualified.text);
+    expect(said).toContain('Tended holds the npm package evil-pkg');
+    expect(said).toMatch(/observed \d{4}-\d{2}-\d{2}/);
+    expect(said).toContain(
+      `It has no full page: The latest census of evil-pkg (${LAST_DAY}) counted 0 dependent packages; a page needs at least 1.`,
     );
+    expect(unqualified.text).toContain('href="/v1/trust_score/npm/evil-pkg"');
+    expect(unqualified.text).toContain('src="/badge/npm/evil-pkg.svg"');
+    expect(unqualified.text).toContain('<meta name="robots" content="noindex"/>');
+    const facts = (await (await app.request('/v1/trust_score/npm/evil-pkg')).json()) as { state: string };
+    expect(said).toContain(`evil-pkg: ${facts.state}`);
+    const heldJson = await app.request('/npm/evil-pkg', { headers: { accept: 'application/json' } });
+    expect(heldJson.status).toBe(200);
+    expect(await heldJson.json()).toMatchObject({
+      state: facts.state,
+      answer: '/v1/trust_score/npm/evil-pkg',
+      badge: '/badge/npm/evil-pkg.svg',
+      page: null,
+    });
+    // Search treats it the same: the exact name leads to that answer, not to a 404.
+    const searched = await app.request('/search?q=evil-pkg', { headers: html });
+    expect(searched.status).toBe(303);
+    expect(searched.headers.get('location')).toBe('/npm/evil-pkg');
     const machine = await app.request('/npm/left-pad', { headers: { accept: 'application/json' } });
     expect(machine.status).toBe(404);
     expect(await machine.json()).toEqual({
@@ -279,9 +301,9 @@ describe('human pages and crawler files', () => {
       filled.notary.seal,
     );
     const page = await get('/npm/observed-no-census');
-    expect(page.status).toBe(404);
-    expect(text(page.text)).toContain('Tended observes the npm package observed-no-census');
-    expect(text(page.text)).toContain('its dependents have not been read yet');
+    expect(page.status).toBe(200);
+    expect(text(page.text)).toContain('Tended holds the npm package observed-no-census');
+    expect(text(page.text)).toContain('Tended has not read them yet');
     expect(text(page.text)).not.toContain('holds no reading');
   });
 
@@ -289,7 +311,7 @@ describe('human pages and crawler files', () => {
     const strict = build({ ...filled, sources: filled.harness.sources, logError: () => {}, pageMinDependents: 20 });
     expect((await strict.request('/npm/left-padded')).status).toBe(200);
     const widgets = await strict.request('/npm/@acme/widgets', { headers: html });
-    expect(widgets.status).toBe(404);
+    expect(widgets.status).toBe(200);
     expect(text(await widgets.text())).toContain('counted 12 dependent packages; a page needs at least 20');
     expect(await (await strict.request('/sitemap.xml')).text()).not.toContain('widgets');
   });
@@ -458,7 +480,8 @@ describe('the pages on PostgreSQL', () => {
       const body = text(await page.text());
       expect(body).toContain('Dated observations 5, first 2025-06-01, last 2026-04-02');
       expect(body).toContain('dormant → archived observed 2025-11-20');
-      expect((await local.request('/npm/evil-pkg')).status).toBe(404);
+      expect((await local.request('/npm/evil-pkg')).status).toBe(200);
+      expect((await local.request('/npm/left-pad')).status).toBe(404);
       expect(await (await local.request('/sitemap.xml')).text()).toContain(`<loc>${BASE}/npm/@acme/widgets</loc>`);
     } finally {
       await pg.dispose();

@@ -304,4 +304,58 @@ describe('the pages in Chromium', () => {
     for (const [name, rects] of lines) expect(rects, String(name)).toBe(1);
     await page.close();
   });
+
+  // Issue 36, as a person sees it; desktop and 390 px screenshots to /work/shots/pages when it exists.
+  const shots = async (page: Page, name: string) => {
+    if (!existsSync('/work/shots/pages')) return;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join('/work/shots/pages', `${name}-${width}.png`), fullPage: true });
+    }
+  };
+
+  it('issue 36: a held package with no page, searched for, shows its state, date, answer and badge', async () => {
+    const { page, status } = await open('/search?q=evil-pkg');
+    expect(status).toBe(200);
+    expect(new URL(page.url()).pathname).toBe('/npm/evil-pkg');
+    await expect.poll(() => page.locator('h1').textContent()).toMatch(/^evil-pkg: \w/);
+    expect(await page.locator('main').textContent()).toMatch(/as observed \d{4}-\d{2}-\d{2}/);
+    expect(await page.locator('a[href="/v1/trust_score/npm/evil-pkg"]').count()).toBe(1);
+    expect(
+      await page.locator('img[src="/badge/npm/evil-pkg.svg"]').evaluate((i: HTMLImageElement) => i.naturalWidth),
+    ).toBeGreaterThan(0);
+    await shots(page, 'held-evil-pkg');
+    await page.close();
+  });
+
+  it('issue 36: /verify?index=9999 says the leaf is not in the log and checks no other leaf', async () => {
+    const { page, status } = await open('/verify?index=9999');
+    expect(status).toBe(404);
+    await expect
+      .poll(() => page.locator('#verify-result').textContent(), { timeout: 10_000 })
+      .toMatch(/^Leaf 9999 is not in the log/);
+    expect(await page.locator('#leaf-problem').textContent()).toMatch(/^Leaf 9999 is not in the log/);
+    expect(await page.locator('#verify-steps').textContent()).not.toMatch(/Fetch leaf/);
+    await shots(page, 'verify-9999');
+    await page.close();
+  });
+
+  it('issue 36: the as_of box takes YYYY-MM-DD, shows it back, and the home page states its log head', async () => {
+    const { page } = await open('/npm/left-padded');
+    const box = page.locator('#as_of');
+    expect(await box.getAttribute('placeholder')).toBe('YYYY-MM-DD');
+    await box.fill('08/01/2025');
+    expect(await box.evaluate((i: HTMLInputElement) => i.validity.patternMismatch)).toBe(true);
+    await box.fill('2025-08-01');
+    await Promise.all([page.waitForURL(/as_of=2025-08-01/), page.locator('.as-of button').click()]);
+    expect(await page.locator('#as_of').inputValue()).toBe('2025-08-01');
+    await shots(page, 'package-as-of');
+    const home = await open('/');
+    expect(await home.page.locator('main').textContent()).toMatch(
+      /as the log stood at its head of \d{4}-\d{2}-\d{2}T[\d:.]+Z \(\d+ leaves\)/,
+    );
+    await shots(home.page, 'home');
+    await home.page.close();
+    await page.close();
+  });
 });

@@ -12,6 +12,7 @@ import {
 } from '../operations/read-changes.js';
 import { ValidationError } from '../domain/errors.js';
 import { errorResponses } from './schemas.js';
+import { answerPath } from '../pages/registries.js';
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const asserted = z.enum(['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol']);
@@ -137,13 +138,9 @@ function pageUrl(base: string, page: ChangesPage, after: number, atom: boolean):
   return `${base}/api/v1/changes?${params}`;
 }
 
-/**
- * The component's JSON answer: the entity route for a repository; packages and images have no GET
- * entity route (spec §4.1), so their trust_score facts, which carry the same dated state.
- */
+/** The component's JSON answer (pages/registries.ts answerPath), absolute. */
 export function entityUrl(base: string, e: Pick<ChangeEntry, 'kind' | 'component'>): string {
-  const id = e.component.split('/').map(encodeURIComponent).join('/');
-  return e.kind === 'github' ? `${base}/api/v1/entity/${id}` : `${base}/v1/trust_score/${e.kind}/${id}`;
+  return `${base}${answerPath({ kind: e.kind, id: e.component })}`;
 }
 
 async function feedUpdated(deps: RecordDeps): Promise<string> {

@@ -10,12 +10,14 @@ import { entityResult, entitySeries, type EntityResult, type EntitySeries } from
 /**
  * Why a package has no page: Tended never read its dependents, or the latest read counted fewer
  * than the threshold (or could not be read: a failed census is not zero and not a qualification).
+ * `held` is what the record holds of it as of the date asked, when it was observed: a component
+ * with no page is still held, and its answer says so (pages/held-answer.tsx).
  */
 export type PackageRefusal =
   | { reason: 'not-watched'; ref: ComponentRef; minDependents: number }
   /** Observed (the record holds its readings) but its dependents never read: no census yet. */
-  | { reason: 'no-census'; ref: ComponentRef; minDependents: number }
-  | { reason: 'not-qualified'; ref: ComponentRef; minDependents: number; census: Census };
+  | { reason: 'no-census'; ref: ComponentRef; minDependents: number; held: EntityResult }
+  | { reason: 'not-qualified'; ref: ComponentRef; minDependents: number; census: Census; held: EntityResult | null };
 
 export interface PackageRecord {
   ref: ComponentRef;
@@ -82,10 +84,18 @@ export async function readPackage(
   } else {
     census = await deps.store.latestCensus(v.ref);
     if (census === null)
-      return { reason: v.observationsVersion !== null ? 'no-census' : 'not-watched', ref: v.ref, minDependents };
+      return v.observationsVersion === null
+        ? { reason: 'not-watched', ref: v.ref, minDependents }
+        : { reason: 'no-census', ref: v.ref, minDependents, held: await heldResult(deps, v) };
     // A failed read (null) is not zero, and not a qualification either.
     if (census.dependents === null || census.dependents < minDependents)
-      return { reason: 'not-qualified', ref: v.ref, minDependents, census };
+      return {
+        reason: 'not-qualified',
+        ref: v.ref,
+        minDependents,
+        census,
+        held: v.observationsVersion === null ? null : await heldResult(deps, v),
+      };
   }
   const all = await deps.store.observationsOf(v.ref);
   const result = entityResult(v.ref, all, v.asOf, v.today);
@@ -96,4 +106,9 @@ export async function readPackage(
     observations: seriesWithin(all, result.as_of),
     census,
   };
+}
+
+/** The entity answer of an observed component with no page, as of the date asked. */
+async function heldResult(deps: RecordDeps, v: PackageVersion): Promise<EntityResult> {
+  return entityResult(v.ref, await deps.store.observationsOf(v.ref), v.asOf, v.today);
 }

@@ -5,7 +5,7 @@ import type { SiteFacts } from './static-pages.js';
 
 export function renderHome(
   site: SiteFacts,
-  view: { pages: number; changes: RecentChange[]; treeSize: number; computedAt: string },
+  view: { pages: number; changes: RecentChange[]; treeSize: number; recordAt: string },
 ): string {
   return renderDocument(
     <Layout
@@ -37,7 +37,10 @@ export function renderHome(
       <SearchForm id="home-search" label="Find a component" />
 
       <h2>Recently changed states</h2>
-      <p>The latest state changes among the packages with a page, as the record stood at {view.computedAt}.</p>
+      <p>
+        The latest state changes among the packages with a page, as the log stood at its head of {view.recordAt} (
+        {view.treeSize} leaves); this list is recomputed at most once an hour.
+      </p>
       {view.changes.length === 0 ? (
         <p>No state change is on record yet among the {view.pages} packages with a page.</p>
       ) : (

@@ -18,6 +18,8 @@ export interface LayoutProps {
   query?: string;
   /** false on a page with its own search box: two stacked boxes on a phone are one too many. */
   headerSearch?: boolean;
+  /** `noindex` on an answer that is not a page for search engines (held-answer.tsx). */
+  robots?: string;
   children?: Child;
 }
 
@@ -30,6 +32,7 @@ export function Layout(props: LayoutProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title}</title>
         <meta name="description" content={props.description} />
+        {props.robots ? <meta name="robots" content={props.robots} /> : null}
         {props.canonical ? <link rel="canonical" href={props.canonical} /> : null}
         <link rel="stylesheet" href={SITE_CSS_PATH} />
         <link rel="license" href={LICENSE_URL} />

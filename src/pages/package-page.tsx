@@ -3,13 +3,16 @@ import type { PackageRecord } from '../operations/read-package.js';
 import { NOT_CHECKED } from '../domain/state.js';
 import { Layout, LICENSE_URL, StateBadge, renderDocument } from './layout.js';
 import { packagePath, pageRegistry, type PageRegistry } from './registries.js';
-import { Adoption, LatestActivity, RetirementNotice, SourceRepository } from './page-facts.js';
+import {
+  activityDate,
+  Adoption,
+  LatestActivity,
+  latestDated,
+  RetirementNotice,
+  SourceRepository,
+} from './page-facts.js';
 import { StateTimeline } from './timeline.js';
 
-const dateOf = (instant: string | null): string | null =>
-  instant !== null && /^\d{4}-\d{2}-\d{2}/.test(instant) ? instant.slice(0, 10) : null;
-const publishedOf = (registry: PageRegistry, o: { evidence: Observation['evidence'] | null } | null): string | null =>
-  o?.evidence ? dateOf(registry.published(o.evidence)) : null;
 const noticeOf = (registry: PageRegistry, o: { evidence: Observation['evidence'] | null } | null): string | null =>
   o?.evidence ? registry.notice(o.evidence) : null;
 
@@ -29,15 +32,16 @@ function meaningFor(
     return `Nothing can be said: Tended holds no observation of ${name} on or before this date, so nothing was read and nothing is asserted (not checked, never "gone").`;
   switch (state) {
     case 'alive':
-      return `The ${definition}: releases of ${name} are recent. The record says nothing about quality or security, only about publishing.`;
+      return `The ${definition}: ${name} is active. The record says nothing about quality or security, only about maintenance activity.`;
     case 'dormant':
-      return `The ${definition}: ${name} has not been published for six months to a year. Dependent projects may want to watch whether releases resume.`;
+      return `The ${definition}. Dependent projects may want to watch whether activity on ${name} resumes.`;
     case 'abandoned':
-      return `The ${definition}: no version of ${name} has been published for over a year. Dependent projects carry whatever it holds now, with no recent release behind it.`;
+      return `The ${definition}. Dependent projects carry whatever ${name} holds now, with no recent activity behind it.`;
     case 'archived':
-      return `${definition[0]!.toUpperCase()}${definition.slice(1)}: the maintainers of ${name} have told installers to move away from it.`;
+      return `${definition[0]!.toUpperCase()}${definition.slice(1)}: the maintainers of ${name} have told its users to move away from it.`;
     case 'deleted':
-      return `${registry.name[0]!.toUpperCase()}${registry.name.slice(1)} answered that ${name} is not there (${definition}): installs of it would fail.`;
+      // Only what was read: the registry's answer on that date, not why, nor what an install would do later.
+      return `${registry.name[0]!.toUpperCase()}${registry.name.slice(1)} answered on ${observed} that ${name} is not there (${definition}). The record holds that answer, not why, nor whether it will come back.`;
     case 'not_observed':
       return `The check of ${observed} could not read ${registry.name} (${definition}). Nothing is asserted about ${name} for that date.`;
     case 'unknown-stale':
@@ -61,7 +65,8 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
   const name = ref.id;
   const title = `is ${name} still maintained?`;
   const latest = observations.at(-1) ?? null;
-  const latestPublished = publishedOf(registry, result);
+  // The latest reading that holds a date of activity: the same reading of evidence as the table's rows.
+  const dated = latestDated(registry, observations);
   const observed = result.observation_date;
   const url = `${ctx.baseUrl}${packagePath(ref)}`;
   const asOfNote = ctx.askedAsOf ? ` as of ${result.as_of}` : '';
@@ -71,12 +76,15 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
 
   const qa: { q: string; a: string }[] = [
     {
-      q: `When was ${name} last published?`,
-      a: latestPublished
-        ? `The latest published version of ${name} dates ${latestPublished}, as read from ${registry.name} on ${observed}.`
-        : observed
-          ? `The reading of ${registry.name} on ${observed} carries no publish date for ${name}.`
-          : `Tended holds no observation of ${name} on or before ${result.as_of}: ${NOT_CHECKED}.`,
+      q: `When was ${name} ${registry.activityDone}?`,
+      a: !observed
+        ? `Tended holds no observation of ${name} on or before ${result.as_of}: ${NOT_CHECKED}.`
+        : dated === null
+          ? `No reading of ${registry.name} up to ${observed} carries a date of ${registry.activityLabel.toLowerCase()} for ${name}.`
+          : `${registry.activityLabel} of ${name}: ${dated.date}, as read from ${registry.name} on ${dated.observation_date}` +
+            (dated.observation_date === observed
+              ? '.'
+              : `; the latest reading (${observed}, ${result.state}) carries no such date.`),
     },
     {
       q: `What state does Tended record for ${name}?`,
@@ -120,7 +128,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
       creator: { '@type': 'Organization', name: 'Tended', url: ctx.baseUrl },
       ...(series.first_observed ? { temporalCoverage: `${series.first_observed}/${series.last_observed}` } : {}),
       ...(observed ? { dateModified: observed } : {}),
-      variableMeasured: ['observation_date', 'state', 'latest published version date', 'deprecation notice'],
+      variableMeasured: ['observation_date', 'state', `${registry.activityLabel} (date)`, registry.noticeLabel],
     },
   ];
 
@@ -154,7 +162,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         </dd>
         <dt>{registry.activityLabel}</dt>
         <dd>
-          <LatestActivity registry={registry} evidence={result.evidence} />
+          <LatestActivity registry={registry} latest={result} dated={dated} />
         </dd>
         <dt>{registry.noticeLabel}</dt>
         <dd>
@@ -211,8 +219,23 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
 
       <form class="as-of" action={packagePath(ref)} method="get">
         <label for="as_of">See the record as of</label>
-        <input id="as_of" type="date" name="as_of" max={ctx.today} value={ctx.askedAsOf ?? ''} />
+        {/* Text, not type=date: a date picker writes the reader's locale (mm/dd/yyyy); the site writes YYYY-MM-DD. */}
+        <input
+          id="as_of"
+          type="text"
+          name="as_of"
+          inputmode="numeric"
+          placeholder="YYYY-MM-DD"
+          pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}"
+          title={`a date written YYYY-MM-DD, on or before ${ctx.today}`}
+          aria-describedby="as_of-hint"
+          size={10}
+          value={ctx.askedAsOf ?? ''}
+        />
         <button type="submit">Show</button>
+        <span id="as_of-hint" class="hint">
+          YYYY-MM-DD, on or before {ctx.today}
+        </span>
       </form>
 
       <h2>State timeline</h2>
@@ -263,7 +286,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
                     {o.corrects !== null ? ' (corrected)' : ''}
                   </td>
                   <td>{o.state}</td>
-                  <td>{publishedOf(registry, o) ?? '—'}</td>
+                  <td>{activityDate(registry, o.evidence) ?? '—'}</td>
                   <td>{noticeOf(registry, o) ?? '—'}</td>
                 </tr>
               ))}

@@ -14,15 +14,64 @@ type Evidence = Observation['evidence'] | null | undefined;
 const dateOf = (instant: string | null): string | null =>
   instant !== null && /^\d{4}-\d{2}-\d{2}/.test(instant) ? instant.slice(0, 10) : null;
 
-/** "1.1.0 (2024-12-01)": the version and its date, as much of them as the evidence holds. */
-export function LatestActivity(props: { registry: PageRegistry; evidence: Evidence }) {
-  const e = props.evidence;
-  const date = e ? dateOf(props.registry.published(e)) : null;
-  const version = e ? props.registry.version(e) : null;
-  if (version === null) return <>{date ?? 'not on record'}</>;
+/** The date of the latest activity one reading's evidence holds: the one reading of it, for the facts and the rows. */
+export function activityDate(registry: PageRegistry, evidence: Evidence): string | null {
+  return evidence ? dateOf(registry.published(evidence)) : null;
+}
+
+/** The latest observation whose evidence holds a date of activity, with that date, or null. */
+export function latestDated(
+  registry: PageRegistry,
+  observations: readonly Observation[],
+): { date: string; observation_date: string; evidence: Observation['evidence'] } | null {
+  for (let i = observations.length - 1; i >= 0; i--) {
+    const o = observations[i]!;
+    const date = activityDate(registry, o.evidence);
+    if (date !== null) return { date, observation_date: o.observation_date, evidence: o.evidence };
+  }
+  return null;
+}
+
+/**
+ * "1.1.0 (2024-12-01)": the version and its date, as much of them as the evidence holds. When the
+ * latest reading holds none (a deleted repository) but an earlier one does, that one, with its date.
+ */
+export function LatestActivity(props: {
+  registry: PageRegistry;
+  latest: { evidence: Evidence; observation_date: string | null };
+  dated: ReturnType<typeof latestDated>;
+}) {
+  const { registry, latest, dated } = props;
+  const fromLatest = dated !== null && dated.observation_date === latest.observation_date;
+  const evidence = fromLatest ? dated.evidence : latest.evidence;
+  const version = evidence ? registry.version(evidence) : null;
+  if (dated === null || !fromLatest) {
+    const now =
+      version === null ? (
+        'not on record'
+      ) : (
+        <>
+          <span class="version">{version}</span> (undated)
+        </>
+      );
+    if (dated === null) return <>{now}</>;
+    const earlier = registry.version(dated.evidence);
+    return (
+      <>
+        {earlier !== null ? (
+          <>
+            <span class="version">{earlier}</span>{' '}
+          </>
+        ) : null}
+        ({dated.date}), as read {dated.observation_date}; the latest reading
+        {latest.observation_date ? ` (${latest.observation_date})` : ''} holds none
+      </>
+    );
+  }
+  if (version === null) return <>{dated.date}</>;
   return (
     <>
-      <span class="version">{version}</span> ({date ?? 'undated'})
+      <span class="version">{version}</span> ({dated.date})
     </>
   );
 }

@@ -28,6 +28,8 @@ export interface PageRegistry {
   method: string;
   /** The fact naming the latest activity: spec §2.2's "Latest published version" for a package. */
   activityLabel: string;
+  /** What the latest activity is, as a participle: "When was X {lastDone}?" ("published", "committed to"). */
+  activityDone: string;
   /** The fact naming the retirement notice: spec §2.2's "Deprecation notice" for a package. */
   noticeLabel: string;
   /** The registry's own page for the component, when it has one. */
@@ -51,7 +53,11 @@ const firstText = (e: Evidence, ...keys: string[]): string | null => {
   return null;
 };
 const AUTHORITATIVE = 'it is what the registry itself serves to every installer.';
-const PACKAGE = { activityLabel: 'Latest published version', noticeLabel: 'Deprecation notice' };
+const PACKAGE = {
+  activityLabel: 'Latest published version',
+  activityDone: 'last published',
+  noticeLabel: 'Deprecation notice',
+};
 const none = () => null;
 
 /** A component named in evidence, when it is a valid name of that kind; never an error on a page. */
@@ -250,13 +256,16 @@ const REGISTRIES: readonly PageRegistry[] = [
     method:
       'Read from GitHub’s REST API for the repository: the committer date of the default branch’s head commit and ' +
       'the archived flag. Both are authoritative: they are what GitHub itself serves for the repository.',
-    activityLabel: 'Last commit',
+    activityLabel: 'Last commit or push',
+    activityDone: 'last committed to',
     noticeLabel: 'Archived flag',
     pageUrl: (id) => `https://github.com/${id}`,
-    published: (e) => text(e['last_commit']),
+    // A pushed_at past the dormancy limit settles the state without reading commits: it bounds every commit.
+    published: (e) => firstText(e, 'last_commit', 'pushed_at'),
     version: (e) => {
       const sha = text(e['last_commit_sha']);
-      return sha === null ? null : `commit ${sha.slice(0, 12)}`;
+      if (sha !== null) return `commit ${sha.slice(0, 12)}`;
+      return text(e['last_commit']) === null && text(e['pushed_at']) !== null ? 'last push' : null;
     },
     notice: (e) => (e['archived'] === true ? 'archived: the repository is read-only' : null),
     repository: none,
@@ -271,6 +280,7 @@ const REGISTRIES: readonly PageRegistry[] = [
       'official images, and the endoflife.date release cycle the tag runs on. The registry’s dates and the cycle’s ' +
       'end-of-life date are authoritative: they are what the registry and the project publish.',
     activityLabel: 'Tag last pushed',
+    activityDone: 'last pushed',
     noticeLabel: 'Deprecation or end of life',
     pageUrl: (id) => {
       const r = parseDockerId(id);
@@ -304,6 +314,7 @@ const REGISTRIES: readonly PageRegistry[] = [
       'Read from the endoflife.date listing of the distribution: whether the release is still supported, its ' +
       'end-of-life date and its latest point release. The listing repeats what the distribution publishes.',
     activityLabel: 'Latest point release',
+    activityDone: 'given its latest point release',
     noticeLabel: 'End of life',
     pageUrl: (id) => `https://endoflife.date/${id.slice(0, id.indexOf('/'))}`,
     published: (e) => text(e['latest_date']),
@@ -339,4 +350,18 @@ export function packagePath(ref: { kind: ComponentKind; id: string }): string {
   if (ref.kind === 'docker' && ref.id.startsWith(`${DOCKER_HUB}/`))
     return `/docker/${ref.id.slice(DOCKER_HUB.length + 1)}`;
   return `/${ref.kind}/${ref.id}`;
+}
+
+/**
+ * The component's JSON answer: the entity route for a repository; packages and images have no GET
+ * entity route (spec §4.1), so their trust_score facts, which carry the same dated state.
+ */
+export function answerPath(ref: { kind: ComponentKind; id: string }): string {
+  const id = ref.id.split('/').map(encodeURIComponent).join('/');
+  return ref.kind === 'github' ? `/api/v1/entity/${id}` : `/v1/trust_score/${ref.kind}/${id}`;
+}
+
+/** The component's badge (SVG), as a page shows it and a README embeds it. */
+export function badgePath(ref: { kind: ComponentKind; id: string }): string {
+  return `/badge/${ref.kind}/${ref.id}.svg`;
 }

@@ -16,7 +16,8 @@ import {
   renderedPackagePage,
   type PackagePageCache,
 } from './package-answer.js';
-import { packagePath, pageRegistry } from './registries.js';
+import { answerPath, packagePath, pageRegistry } from './registries.js';
+import { heldAnswerJson, heldRefusal, renderHeldAnswer, type HeldRefusal } from './held-answer.js';
 import { nameFragment, searchedComponent, searchHeld, SEARCH_LIMIT } from './search.js';
 import { renderSearchResults } from './search-page.js';
 import { notFound, wantsHtml } from './not-found.js';
@@ -25,7 +26,7 @@ import { SITE_CSS } from './site-css.js';
 import { registerSitemapRoutes } from './sitemap-routes.js';
 import { renderMethodology, renderSeparation, renderTerms, type SiteFacts } from './static-pages.js';
 import { VERIFY_JS } from './verify-script.js';
-import { renderVerifyPage, verifyJson } from './verify-page.js';
+import { leafProblem, renderVerifyPage, verifyJson } from './verify-page.js';
 
 export interface PageDeps extends RecordDeps {
   /** Dependents a package's latest census needs for a page (TENDED_PAGE_MIN_DEPENDENTS); default 1. */
@@ -117,12 +118,13 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     const key = `/|${s.baseUrl}|${hour}`;
     let page = byKey.get(key);
     if (!page) {
-      const log = await logVersion();
       const [pages, changes] = await Promise.all([
         adoptedCount(deps, minDependents),
         recentStateChanges(deps, minDependents, RECENT_CHANGES),
       ]);
-      page = rendered(renderHome(s, { pages, changes, treeSize: log.size, computedAt: hour }), {
+      // The head read after the changes: no change listed was logged after the instant the page states.
+      const log = await logVersion();
+      page = rendered(renderHome(s, { pages, changes, treeSize: log.size, recordAt: log.at }), {
         contentType: HTML,
         cacheControl: PAGE_CACHE,
         lastModified: log.at,
@@ -151,6 +153,17 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
       return send(c, page, 200, { vary: 'Accept' });
     }
     const s = site(c);
+    // A leaf asked for that the log does not hold is said, with its status: never a different leaf checked.
+    const asked = c.req.query('index');
+    if (asked !== undefined) {
+      const size = (await readHead(deps)).tree_size;
+      const problem = leafProblem(asked, size);
+      if (problem !== null) {
+        const body = renderVerifyPage(s, `/assets/verify.js?v=${shortHash(VERIFY_JS).slice(0, 10)}`, problem.why);
+        const page = rendered(body, { contentType: HTML, cacheControl: 'no-cache', lastModified: new Date() });
+        return send(c, page, problem.status, { vary: 'Accept' });
+      }
+    }
     const page = once(`/verify|${s.baseUrl}`, () =>
       rendered(renderVerifyPage(s, `/assets/verify.js?v=${shortHash(VERIFY_JS).slice(0, 10)}`), {
         contentType: HTML,
@@ -216,13 +229,15 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     }
     const page = await renderedPackagePage(deps, packagePages, v, minDependents, baseOf(c));
     if ('reason' in page) {
+      const held = heldRefusal(page);
+      if (held !== null) return heldAnswer(c, held);
       const name = page.ref.id;
       return notFound(
         c,
         page.reason === 'not-watched'
           ? { kind: 'not-watched', name, noun: registry.packageNoun }
           : page.reason === 'no-census'
-            ? { kind: 'no-census', name, noun: registry.packageNoun, factsPath: `/v1/trust_score/${kind}/${name}` }
+            ? { kind: 'no-census', name, noun: registry.packageNoun, factsPath: answerPath(page.ref) }
             : {
                 kind: 'not-qualified',
                 name,
@@ -298,6 +313,19 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
   });
 
   registerSitemapRoutes(app, deps, minDependents, STATIC_PATHS, baseOf);
+}
+
+/** A held component with no page: its short answer, never a 404 (held-answer.tsx says why 200). */
+function heldAnswer(c: Context, held: HeldRefusal): Response {
+  if (!wantsHtml(c)) return c.json(heldAnswerJson(held), 200);
+  return send(
+    c,
+    rendered(renderHeldAnswer(held), {
+      contentType: HTML,
+      cacheControl: 'no-cache',
+      lastModified: held.held.observed_at ?? new Date(),
+    }),
+  );
 }
 
 const verifyRoute = createRoute({

@@ -4,8 +4,22 @@ import type { SiteFacts } from './static-pages.js';
 
 export const VERIFY_JS_PATH = '/assets/verify.js';
 
+/**
+ * Why `?index=` names no leaf of a log of `size` leaves, with the status that says so (a number past
+ * the end: 404; not a number: 422), or null when it names one. verify.js says the same in the browser.
+ */
+export function leafProblem(asked: string, size: number): { status: 404 | 422; why: string } | null {
+  if (!/^\d{1,15}$/.test(asked))
+    return { status: 422, why: `“${asked.slice(0, 40)}” is not a leaf number: ?index= takes 0, 1, 2, …` };
+  if (Number(asked) < size) return null;
+  return {
+    status: 404,
+    why: `Leaf ${Number(asked)} is not in the log: it holds ${size} leaves, numbered 0 to ${size - 1}${size === 0 ? ' (none yet)' : ''}. No leaf was checked; the checkpoint below still is.`,
+  };
+}
+
 /** The human form of /verify: the page states the key; the script (verify.js) does the checking. */
-export function renderVerifyPage(site: SiteFacts, scriptPath: string): string {
+export function renderVerifyPage(site: SiteFacts, scriptPath: string, problem?: string): string {
   return renderDocument(
     <Layout
       title="Verify the log — Tended"
@@ -14,6 +28,11 @@ export function renderVerifyPage(site: SiteFacts, scriptPath: string): string {
       scripts={[scriptPath]}
     >
       <h1>Verify the log</h1>
+      {problem ? (
+        <p id="leaf-problem" class="result fail" role="alert">
+          {problem}
+        </p>
+      ) : null}
       <p class="lede">
         Your browser fetches the latest signed checkpoint and the inclusion proof of one leaf, and checks both itself
         with WebCrypto (Ed25519 and SHA-256). You need not trust this server: only the key below, which you can compare

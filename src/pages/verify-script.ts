@@ -200,7 +200,15 @@ export const VERIFY_JS = String.raw`
       return null;
     }
     var asked = new URLSearchParams(location.search).get('index');
-    index = asked !== null && /^[0-9]+$/.test(asked) && Number(asked) < size ? Number(asked) : size - 1;
+    // A leaf the log does not hold is said, never swapped for another (the page's leafProblem says it too).
+    if (asked !== null && !(/^[0-9]{1,15}$/.test(asked) && Number(asked) < size)) {
+      result.className = 'result fail';
+      result.textContent = /^[0-9]{1,15}$/.test(asked)
+        ? 'Leaf ' + Number(asked) + ' is not in the log: it holds ' + size + ' leaves, numbered 0 to ' + (size - 1) + '. The checkpoint is verified; no leaf was checked.'
+        : '"' + asked.slice(0, 40) + '" is not a leaf number. The checkpoint is verified; no leaf was checked.';
+      return null;
+    }
+    index = asked !== null ? Number(asked) : size - 1;
     var s4 = step('Fetch leaf ' + index + ' and hash its exact bytes: SHA-256(0x00 ‖ bytes).');
     return get('/api/chain/entries/' + index, 'bytes').then(function (bytes) {
       return sha256(concat([new Uint8Array([0]), bytes])).then(function (leaf) {
