@@ -5,6 +5,7 @@ import { Layout, LICENSE_URL, StateBadge, renderDocument } from './layout.js';
 import { packagePath, pageRegistry, type PageRegistry } from './registries.js';
 import { Adoption, LatestActivity, RetirementNotice, SourceRepository } from './page-facts.js';
 import { StateTimeline } from './timeline.js';
+import { BreakableText } from './breakable-text.js';
 
 const dateOf = (instant: string | null): string | null =>
   instant !== null && /^\d{4}-\d{2}-\d{2}/.test(instant) ? instant.slice(0, 10) : null;
@@ -245,7 +246,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         <section class="table-scroll" tabindex={0} aria-labelledby="series-caption">
           <table>
             <caption id="series-caption">
-              One row per observation date, ascending. Dates without a row were not observed.
+              One row per observation date, newest first. Dates without a row were not observed.
             </caption>
             <thead>
               <tr>
@@ -256,7 +257,8 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
               </tr>
             </thead>
             <tbody>
-              {observations.map((o) => (
+              {/* Newest first: the row the page answers with is the one a reader meets first, on any screen. */}
+              {observations.toReversed().map((o) => (
                 <tr>
                   <td>
                     {o.observation_date}
@@ -264,7 +266,9 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
                   </td>
                   <td>{o.state}</td>
                   <td>{publishedOf(registry, o) ?? '—'}</td>
-                  <td>{noticeOf(registry, o) ?? '—'}</td>
+                  <td>
+                    <BreakableText text={noticeOf(registry, o) ?? '—'} />
+                  </td>
                 </tr>
               ))}
             </tbody>
