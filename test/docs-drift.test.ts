@@ -15,6 +15,7 @@ import { PASS_OPTIONS } from '../src/cli/record.js';
 import { runCli } from '../src/cli/run.js';
 import type { CliWiring } from '../src/cli/wiring.js';
 import { COMPONENT_KINDS } from '../src/domain/component.js';
+import { NOT_CHECKED, NOT_CHECKED_MEANING, STATE_DEFINITIONS, STATES } from '../src/domain/state.js';
 import { build } from '../src/http/app.js';
 import { observeDue } from '../src/operations/observe.js';
 import { demoScenario } from '../src/simulator/demo.js';
@@ -302,5 +303,51 @@ describe('citations', () => {
       await harness.close();
       await t.dispose();
     }
+  });
+});
+
+// Issue 36 item 11: llms.txt is what a language model reads of the service; it must name routes that
+// are served and say what each state means in the words the API uses.
+describe('llms.txt', () => {
+  let t: TestStore;
+  let harness: Harness;
+  let app: ReturnType<typeof build>;
+  beforeAll(async () => {
+    t = await sqliteTestStore();
+    harness = await startHarness({ scenario: demoScenario(), today: '2026-11-22' });
+    app = await emptyService(t, harness);
+  });
+  afterAll(async () => {
+    await harness.close();
+    await t.dispose();
+  });
+
+  it('names only routes the service serves, the trust facts and the badge among them', async () => {
+    const text = await (await app.request('/llms.txt')).text();
+    const routes = [...text.matchAll(/(GET|POST) (\/[^\s:?,]+)/g)].map((m) => [m[1]!, m[2]!] as const);
+    expect(routes.map(([, path]) => path)).toEqual(
+      expect.arrayContaining(['/v1/trust_score/{kind}/{id}', '/badge/{kind}/{id}.svg']),
+    );
+    for (const [method, template] of routes) {
+      // A template filled with names the demo holds; an unknown address is a 404, a served one never is.
+      const path = template
+        .replace('{kind}/{id}', 'npm/left-padded')
+        .replace('{owner}/{repo}', 'acme/rocket')
+        .replace('{org}', 'acme')
+        .replace('{index}', '0');
+      const answer = await app.request(path, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'POST' ? '{}' : undefined,
+      });
+      expect(answer.status, `${method} ${path}`).not.toBe(404);
+    }
+  });
+
+  it('glosses every state with the definition the API answers with, and tells "not checked" from a failed read', async () => {
+    const text = await (await app.request('/llms.txt')).text();
+    for (const state of STATES) expect(text).toContain(`${state} (${STATE_DEFINITIONS[state]})`);
+    expect(text).toContain(`${NOT_CHECKED}: ${NOT_CHECKED_MEANING}`);
+    expect(text).not.toMatch(/not_observed \(the check failed/);
   });
 });

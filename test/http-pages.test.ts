@@ -114,19 +114,21 @@ describe('human pages and crawler files', () => {
     expect(body).toMatch(/Source \/ evidence http:\/\/127\.0\.0\.1:\d+\/npm\/left-padded/);
     expect(body).toContain(`Observed as of ${LAST_DAY}`);
     expect(body).toContain('Registry npm (the JavaScript package registry)');
-    // The series table: one row per date, ascending, with a dash where there is no deprecation.
+    // The series table: one row per date, newest first, with a dash where there is no deprecation;
+    // the notice's <wbr> break opportunities add nothing to its text.
     const rows = [
       ...page.text.matchAll(
-        /<tr><td>(\d{4}-\d{2}-\d{2})[^<]*<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g,
+        /<tr><td>(\d{4}-\d{2}-\d{2})[^<]*<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><td>(.*?)<\/td><\/tr>/g,
       ),
-    ].map((m) => m.slice(1));
+    ].map((m) => [m[1], m[2], m[3], m[4]!.replace(/<wbr\s*\/?>/g, '')]);
     expect(rows).toEqual([
-      ['2025-06-01', 'dormant', '2024-12-01', '—'],
-      ['2025-07-15', 'dormant', '2024-12-01', '—'],
-      ['2025-08-05', 'dormant', '2024-12-01', '—'],
-      ['2025-11-20', 'archived', '2024-12-01', 'Use String.prototype.padStart() instead'],
       ['2026-04-02', 'archived', '2024-12-01', 'Use String.prototype.padStart() instead'],
+      ['2025-11-20', 'archived', '2024-12-01', 'Use String.prototype.padStart() instead'],
+      ['2025-08-05', 'dormant', '2024-12-01', '—'],
+      ['2025-07-15', 'dormant', '2024-12-01', '—'],
+      ['2025-06-01', 'dormant', '2024-12-01', '—'],
     ]);
+    expect(page.text).toContain('String.<wbr/>prototype.<wbr/>padStart() instead');
     expect(body).toContain(
       'dormant → archived observed 2025-11-20 (changed after 2025-08-05, on or before 2025-11-20)',
     );

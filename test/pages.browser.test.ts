@@ -359,3 +359,150 @@ describe('the pages in Chromium', () => {
     await page.close();
   });
 });
+
+// Issue 36 item 3: a phone reader (390 px) sees every page whole, the newest observation without
+// scrolling inside a box, words broken only where one is longer than its line, and the whole key.
+describe('the pages at 390 px', () => {
+  const PHONE_PAGES = [
+    '/',
+    '/npm/left-padded',
+    '/npm/@acme/widgets?as_of=2025-08-01',
+    '/pypi/tiny-parser',
+    '/nuget/acme.rocket',
+    '/github/acme/rocket',
+    '/docker/library/node:18-alpine',
+    '/distro/debian/12',
+    '/search?q=rocket',
+    '/verify',
+    '/verify?index=0',
+    '/methodology',
+    '/terms',
+    '/separation',
+    '/api/v1/reference',
+    '/npm/left-pad',
+    '/no/such/page',
+  ];
+  async function phone(path: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}${path}`, { waitUntil: 'load' });
+    return page;
+  }
+
+  it.each(PHONE_PAGES)('%s is no wider than the screen', async (path) => {
+    const page = await phone(path);
+    const width = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      inner: window.innerWidth,
+      // What sticks out, named in the failure so it can be found.
+      past: [...document.body.querySelectorAll('*')]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth)
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent.slice(0, 40)}`),
+    }));
+    console.log(`scrollWidth at 390 px: ${path} ${width.scroll}`);
+    expect(width.scroll, `${path}: ${width.past.join('; ')}`).toBeLessThanOrEqual(width.inner);
+    const name = `wide-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}`;
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-390.png`), fullPage: true });
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
+    await page.close();
+  });
+
+  it.each(['/npm/left-padded', '/pypi/tiny-parser', '/github/acme/rocket', '/distro/debian/12'])(
+    '%s shows its newest observation without scrolling inside a box, words whole',
+    async (path) => {
+      const page = await phone(path);
+      const seen = await page.evaluate(() => {
+        const rows = [...document.querySelectorAll<HTMLTableRowElement>('table tbody tr')];
+        const dateOf = (r: HTMLTableRowElement) => r.cells[0]!.textContent.slice(0, 10);
+        const newest = rows.reduce((a, b) => (dateOf(b) > dateOf(a) ? b : a));
+        const rect = newest.getBoundingClientRect();
+        // Every box around the row that clips or scrolls must show it at its resting scroll position.
+        const clipped: string[] = [];
+        for (let el = newest.parentElement; el !== null && el !== document.body; el = el.parentElement) {
+          const style = getComputedStyle(el);
+          if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+          const box = el.getBoundingClientRect();
+          if (rect.top < box.top || rect.bottom > box.bottom || rect.left < box.left || rect.right > box.right)
+            clipped.push(el.className);
+        }
+        // A word broken across lines although a line could hold it whole.
+        const broken: string[] = [];
+        for (const cell of document.querySelectorAll<HTMLTableCellElement>('table td, table th')) {
+          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          for (let text = walker.nextNode(); text !== null; text = walker.nextNode()) {
+            for (const m of text.textContent!.matchAll(/\S+/g)) {
+              const range = document.createRange();
+              range.setStart(text, m.index);
+              range.setEnd(text, m.index + m[0].length);
+              const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+              if (lines.size < 2) continue;
+              const probe = document.createElement('span');
+              probe.textContent = m[0];
+              probe.style.whiteSpace = 'nowrap';
+              cell.append(probe);
+              const whole = probe.getBoundingClientRect().width;
+              probe.remove();
+              if (whole <= cell.clientWidth) broken.push(m[0]);
+            }
+          }
+        }
+        const cells = [...newest.closest('table')!.querySelectorAll('td,th')]
+          .map((c) => `${c.textContent}: ${Math.round(c.getBoundingClientRect().width)}`)
+          .join(' | ');
+        return { newest: dateOf(newest), clipped, broken, firstRow: dateOf(rows[0]!), cells };
+      });
+      expect(seen.clipped, `${path}: the newest row ${seen.newest} ${seen.cells}`).toEqual([]);
+      expect(seen.broken, path).toEqual([]);
+      // Newest first: the row a reader reaches first is the one the page answers with.
+      expect(seen.firstRow).toBe(seen.newest);
+      await page.close();
+    },
+  );
+
+  it('shows the whole verifier key on /verify', async () => {
+    const page = await phone('/verify');
+    const key = page.locator('#verifier pre code');
+    const fit = await key.evaluate((code) => {
+      const rect = code.getBoundingClientRect();
+      const pre = code.parentElement!;
+      return {
+        inViewport: rect.left >= 0 && rect.right <= window.innerWidth,
+        notClipped: pre.scrollWidth <= pre.clientWidth,
+        text: code.textContent,
+      };
+    });
+    expect(fit).toMatchObject({ inViewport: true, notClipped: true });
+    // Selectable whole: the text a reader copies is the key, with nothing added by the wrapping.
+    expect(fit.text).toMatch(/^pages\.tended\.test\/log\+[0-9a-f]{8}\+[A-Za-z0-9+/=]+$/);
+    await page.close();
+  });
+});
+
+// Issue 36 item 11: a person following the home page's API link reads a page, not 79 KB of JSON.
+describe('the API reference page', () => {
+  it('lists every operation of the OpenAPI document, is linked from the home page, and has no axe violations', async () => {
+    const doc = await jsonOf<{ paths: Record<string, Record<string, unknown>> }>(await fetch(`${base}/api/v1/docs`));
+    const described = Object.entries(doc.paths).flatMap(([path, item]) =>
+      ['get', 'post', 'put', 'patch', 'delete'].filter((m) => m in item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(described.length).toBeGreaterThan(20);
+    const { page: home } = await open('/');
+    await Promise.all([
+      home.waitForURL(`${base}/api/v1/reference`),
+      home.locator('a[href="/api/v1/reference"]').click(),
+    ]);
+    expect(await home.locator('h1').innerText()).toBe('API reference');
+    expect(await home.locator('section.operation h2').allInnerTexts()).toEqual(described);
+    // Each operation's parameters and answers are written out, e.g. the trust facts' kind and its 422.
+    const trust = home.locator('#get-v1-trust-score-kind-id');
+    expect(await trust.innerText()).toMatch(/kind \(path, required\)[\s\S]*422/);
+    expect(await inlineExecutables(home)).toEqual({ scripts: 0, styles: 0 });
+    expect(await axeViolations(home)).toEqual([]);
+    await home.emulateMedia({ colorScheme: 'dark' });
+    await home.reload({ waitUntil: 'load' });
+    expect(await axeViolations(home), 'dark').toEqual([]);
+    await home.close();
+  });
+});

@@ -23,11 +23,12 @@ import { registerMcpRoutes } from '../api/mcp.js';
 import { registerPageRoutes, type PageDeps } from '../pages/routes.js';
 import { registerBadgeRoutes } from '../pages/badge-routes.js';
 import { notFound, wantsHtml } from '../pages/not-found.js';
+import { API_REFERENCE_PATH } from '../pages/api-reference-page.js';
 import type { BadgeCache } from '../pages/badge-answer.js';
 import { EXPOSE_HEADERS, preflightResponse } from './cors.js';
 import { detailResponse, errorResponse, validationResponse, zodIssues } from './errors.js';
 import { methodsAllowedFor } from './routes.js';
-import { openApiDocument } from './openapi-document.js';
+import { registerApiDocumentRoutes } from './api-document-routes.js';
 import { methodLabel, routeLabel, type RequestMetrics } from './request-metrics.js';
 import { bodyCap } from './body-cap.js';
 import { SUBMISSION_LIMIT_BYTES } from '../api/body.js';
@@ -115,7 +116,7 @@ export function build(deps: AppDeps): OpenAPIHono {
         path.startsWith('/api/chain/') ||
         path.startsWith('/v1/') ||
         path.startsWith('/badge/') ||
-        (path.startsWith('/api/v1/') && path !== '/api/v1/docs')
+        (path.startsWith('/api/v1/') && path !== '/api/v1/docs' && path !== API_REFERENCE_PATH)
       )
         c.header('Link', LICENSE_LINK);
       // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- hono types a middleware context's input as `any`
@@ -163,23 +164,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerBadgeRoutes(app, deps, deps.badgeAnswers);
   registerPageRoutes(app, deps);
 
-  // Built on the first ask and kept (the routes do not change once registered); only its server
-  // is per request: TENDED_PUBLIC_URL when set, else the address asked at, so one client's Host
-  // header never becomes what the next client is told.
-  let document: ReturnType<typeof openApiDocument> | null = null;
-  app.get('/api/v1/docs', (c) => {
-    document ??= openApiDocument(app, {
-      version: API_VERSION,
-      info: {
-        title: 'Tended',
-        description:
-          'A dated, verifiable record of whether software components are still maintained. ' +
-          'Every observation has a date, a state and its evidence; a date with no observation is "not observed"; ' +
-          'no composite score is offered. Data is CC-BY-4.0.',
-      },
-    });
-    return c.json({ ...document, servers: [{ url: deps.publicUrl ?? new URL(c.req.url).origin }] });
-  });
+  registerApiDocumentRoutes(app, deps.publicUrl);
 
   app.notFound((c) => {
     const allowed = methodsAllowedFor(app.routes, c.req.path);

@@ -1,4 +1,5 @@
 /** robots.txt, llms.txt and prices.json (sitemap.xml: sitemap.ts). */
+import { NOT_CHECKED, NOT_CHECKED_MEANING, STATE_DEFINITIONS, STATES } from '../domain/state.js';
 
 export function robotsTxt(baseUrl: string): string {
   return [
@@ -18,7 +19,7 @@ export function llmsTxt(baseUrl: string, minDependents: number): string {
 
 > A dated, verifiable record of whether software components (GitHub repositories; npm, PyPI, Maven, Go, Cargo, NuGet, RubyGems and Composer packages; container base images and the OS releases under them) are still maintained. Every observation has a date, a state and the evidence it rests on; a date with no observation is "not observed"; no composite score is ever computed. Every observation is a leaf of a Merkle log with a signed C2SP checkpoint. Data: CC-BY-4.0.
 
-States: alive (latest activity 180 days ago or less), dormant (180 to 365 days), abandoned (more than 365 days), archived, deleted (an authoritative 404), eol, unknown-stale (too old to vouch for the date; no state asserted), not_observed (the check failed; not dead).
+States (each as the API defines it): ${STATES.map((st) => `${st} (${STATE_DEFINITIONS[st]})`).join('; ')}. An answer with state not_observed and no observation date means ${NOT_CHECKED}: ${NOT_CHECKED_MEANING}; with an observation date, a read made that day that failed.
 
 ## Pages
 
@@ -31,9 +32,11 @@ States: alive (latest activity 180 days ago or less), dormant (180 to 365 days),
 
 ## API
 
-- [OpenAPI description](${baseUrl}/api/v1/docs)
+- [API reference](${baseUrl}/api/v1/reference): every operation, its parameters and answers, readable; the same as the [OpenAPI description](${baseUrl}/api/v1/docs)
 - GET /api/v1/entity/{owner}/{repo}?as_of=YYYY-MM-DD: one GitHub repository's dated series
 - GET /api/v1/org/{org}?as_of=: the held observations under an owner
+- GET /v1/trust_score/{kind}/{id}: the dated facts a trust decision rests on (state, evidence, series, adoption, inclusion proof); no score is computed. Also /v1/schema_history/{kind}/{id} and /v1/dependency_risk/{kind}/{id}
+- GET /badge/{kind}/{id}.svg: a README badge of the latest state and its date (/badge/{kind}/{id}.json for the same as JSON)
 - POST /api/v1/manifest: {"components":[{"name","kind"}]} (kinds github, npm, pypi, docker, maven, golang, cargo, nuget, gem, composer, distro) or a pasted workflow, Dockerfile, package.json, requirements.txt, go.mod, pom.xml, Cargo.toml, a NuGet project file, Gemfile or composer.json; one dated result per component
 - POST /api/v1/sbom: CycloneDX or SPDX (max 4 MB, never stored); one dated result per component
 - GET /api/chain/head, /api/chain/checkpoint, /api/chain/entries/{index}, /api/chain/proof/inclusion, /api/chain/proof/consistency

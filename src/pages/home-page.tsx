@@ -69,7 +69,8 @@ export function renderHome(
         </li>
         <li>
           A JSON API for repositories, organisations, manifests and SBOMs, with point-in-time reads (<code>as_of</code>
-          ): <a href="/api/v1/docs">/api/v1/docs</a>.
+          ): <a href="/api/v1/reference">the API reference</a> (as OpenAPI JSON: <a href="/api/v1/docs">/api/v1/docs</a>
+          ).
         </li>
       </ul>
       <p>

@@ -12,6 +12,7 @@ import {
   SourceRepository,
 } from './page-facts.js';
 import { StateTimeline } from './timeline.js';
+import { BreakableText } from './breakable-text.js';
 
 const noticeOf = (registry: PageRegistry, o: { evidence: Observation['evidence'] | null } | null): string | null =>
   o?.evidence ? registry.notice(o.evidence) : null;
@@ -268,7 +269,7 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
         <section class="table-scroll" tabindex={0} aria-labelledby="series-caption">
           <table>
             <caption id="series-caption">
-              One row per observation date, ascending. Dates without a row were not observed.
+              One row per observation date, newest first. Dates without a row were not observed.
             </caption>
             <thead>
               <tr>
@@ -279,7 +280,8 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
               </tr>
             </thead>
             <tbody>
-              {observations.map((o) => (
+              {/* Newest first: the row the page answers with is the one a reader meets first, on any screen. */}
+              {observations.toReversed().map((o) => (
                 <tr>
                   <td>
                     {o.observation_date}
@@ -287,7 +289,9 @@ export function renderPackagePage(record: PackageRecord, ctx: PackagePageContext
                   </td>
                   <td>{o.state}</td>
                   <td>{activityDate(registry, o.evidence) ?? '—'}</td>
-                  <td>{noticeOf(registry, o) ?? '—'}</td>
+                  <td>
+                    <BreakableText text={noticeOf(registry, o) ?? '—'} />
+                  </td>
                 </tr>
               ))}
             </tbody>

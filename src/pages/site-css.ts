@@ -55,7 +55,7 @@ table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nu
 caption { text-align: left; color: var(--muted); padding-bottom: 0.4rem; }
 th, td { text-align: left; padding: 0.3rem 0.6rem; border-bottom: 1px solid var(--rule); vertical-align: top; }
 thead th { border-bottom: 2px solid var(--ink); }
-.table-scroll { overflow-x: auto; max-height: 28rem; overflow-y: auto; }
+.table-scroll { overflow-x: auto; }
 .timeline { width: 100%; height: auto; margin: 0.5rem 0; }
 /* Each state's pattern (timeline.tsx) draws in its colour on the paper: told apart by shape, not hue alone. */
 .timeline-pattern .ground { fill: var(--paper); }
@@ -69,7 +69,7 @@ thead th { border-bottom: 2px solid var(--ink); }
 code, .mono { font-family: var(--mono); font-size: 0.92em; overflow-wrap: anywhere; }
 pre { background: var(--panel); padding: 0.8rem 1rem; border-radius: 6px; overflow-x: auto; }
 /* The badge's Markdown wraps rather than scrolls: a scroll box would need its own keyboard stop. */
-pre.badge-markdown { white-space: pre-wrap; overflow-wrap: anywhere; }
+pre.badge-markdown, pre.key { white-space: pre-wrap; overflow-wrap: anywhere; }
 .note { border-left: 4px solid var(--accent); padding: 0.4rem 0.9rem; background: var(--panel); }
 .steps { padding-left: 1.4rem; }
 .steps li { margin: 0.5rem 0; }
@@ -82,7 +82,8 @@ pre.badge-markdown { white-space: pre-wrap; overflow-wrap: anywhere; }
 /* A state's name is one word: it never breaks inside (overflow-wrap: anywhere on code would split unknown-stale). */
 code.state-name, .state { white-space: nowrap; overflow-wrap: normal; }
 .version { font-family: var(--mono); font-size: 0.92em; }
-.results { list-style: none; padding: 0; }
+.results, .operations { list-style: none; padding: 0; }
+.operations li { padding: 0.2rem 0; }
 .results li { padding: 0.35rem 0; border-bottom: 1px solid var(--rule); }
 .results .kind { color: var(--muted); font-size: 0.92rem; margin-left: 0.4rem; }
 main > .search { margin: 1rem 0; }
@@ -91,10 +92,14 @@ main > .search { margin: 1rem 0; }
 @media (max-width: 40rem) {
   .search { margin-left: 0; width: 100%; } .search input { flex: 1; min-width: 0; } .facts { grid-template-columns: 1fr; }
   /* The series table fits a phone's width: narrow cells, long notices wrapped, nothing to scroll sideways to. */
-  .table-scroll th, .table-scroll td { padding: 0.25rem 0.3rem; font-size: 0.85rem; }
-  /* Dates and state names stay whole; the last column (a notice) takes what width is left and wraps. */
+  .table-scroll th, .table-scroll td { padding: 0.25rem 0.2rem; font-size: 0.85rem; }
+  /* Dates and state names stay whole; the last column (a notice) takes what width is left and wraps
+     at spaces and after the dots and slashes BreakableText marks, inside a part only when the part
+     is longer than the line (a hash). */
   .table-scroll td { white-space: nowrap; }
-  .table-scroll td:last-child, .table-scroll th { white-space: normal; overflow-wrap: anywhere; }
+  .table-scroll td:last-child { white-space: normal; overflow-wrap: anywhere; }
+  /* Headings are words: they wrap at their spaces, never inside one. */
+  .table-scroll th { white-space: normal; font-size: 0.8rem; }
   .table-scroll caption { font-size: 0.9rem; }
 }
 `;

@@ -84,104 +84,107 @@ export function renderMethodology(site: SiteFacts): string {
       </p>
 
       <h2>Sources, per kind</h2>
-      <table>
-        <caption>What each kind’s states are read from.</caption>
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col">Last activity</th>
-            <th scope="col">Archived</th>
-            <th scope="col">Deleted</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td>GitHub repository</td>
-            <td>head commit date on the default branch</td>
-            <td>the repository’s archived flag</td>
-            <td>an authoritative 404 (a 301 is a rename, never a deletion)</td>
-          </tr>
-          <tr>
-            <td>npm package</td>
-            <td>latest publish time over the versions still present</td>
-            <td>a deprecation notice on the latest version</td>
-            <td>404, an unpublish, or a security holding package</td>
-          </tr>
-          <tr>
-            <td>PyPI project</td>
-            <td>latest upload time over non-yanked files</td>
-            <td>PEP 792 archived/deprecated, or Development Status :: 7 - Inactive</td>
-            <td>404</td>
-          </tr>
-          <tr>
-            <td>Container base image</td>
-            <td>when the tag was last pushed</td>
-            <td>the image is deprecated upstream</td>
-            <td>
-              tag or repository not found; <code>eol</code> when the end-of-life listing says the product cycle has
-              ended
-            </td>
-          </tr>
-          <tr>
-            <td>Maven artifact (Maven Central)</td>
-            <td>the latest release’s POM publication time (Last-Modified)</td>
-            <td>
-              a <code>&lt;relocation&gt;</code> in the latest POM (the artifact moved)
-            </td>
-            <td>
-              never: Central removes nothing, and an artifact may live in another repository; a 404 is{' '}
-              <code>not_observed</code>
-            </td>
-          </tr>
-          <tr>
-            <td>Go module (the module proxy)</td>
-            <td>
-              the time of the version <code>@latest</code> names
-            </td>
-            <td>
-              a <code>// Deprecated:</code> comment in its go.mod, or its GitHub repository archived
-            </td>
-            <td>
-              never by the proxy (a module may be private); a GitHub-hosted module whose repository GitHub answers 404
-            </td>
-          </tr>
-          <tr>
-            <td>Crate (crates.io)</td>
-            <td>publication time of the latest version not yanked</td>
-            <td>every version yanked</td>
-            <td>crates.io’s 404</td>
-          </tr>
-          <tr>
-            <td>NuGet package (nuget.org)</td>
-            <td>publication time of the latest listed version</td>
-            <td>the latest listed version deprecated as Legacy, every listed version deprecated, or none listed</td>
-            <td>nuget.org’s 404</td>
-          </tr>
-          <tr>
-            <td>Gem (rubygems.org)</td>
-            <td>publication time of the latest public version</td>
-            <td>(rubygems.org has no deprecation flag)</td>
-            <td>no public version: removed, or every version yanked</td>
-          </tr>
-          <tr>
-            <td>Composer package (Packagist)</td>
-            <td>publication time of the latest tagged release</td>
-            <td>the abandoned flag</td>
-            <td>Packagist’s 404</td>
-          </tr>
-          <tr>
-            <td>OS package (deb, apk, rpm)</td>
-            <td>
-              none while endoflife.date marks its distribution release supported (<code>alive</code>); once no longer
-              supported but not yet end-of-life, that release’s latest point release
-            </td>
-            <td>—</td>
-            <td>
-              <code>eol</code> once the distribution release’s end-of-life date has passed
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      {/* Four columns of prose are wider than a phone: the table scrolls sideways in its own box, the page does not. */}
+      <section class="table-scroll" tabindex={0} aria-labelledby="sources-caption">
+        <table>
+          <caption id="sources-caption">What each kind’s states are read from.</caption>
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">Last activity</th>
+              <th scope="col">Archived</th>
+              <th scope="col">Deleted</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>GitHub repository</td>
+              <td>head commit date on the default branch</td>
+              <td>the repository’s archived flag</td>
+              <td>an authoritative 404 (a 301 is a rename, never a deletion)</td>
+            </tr>
+            <tr>
+              <td>npm package</td>
+              <td>latest publish time over the versions still present</td>
+              <td>a deprecation notice on the latest version</td>
+              <td>404, an unpublish, or a security holding package</td>
+            </tr>
+            <tr>
+              <td>PyPI project</td>
+              <td>latest upload time over non-yanked files</td>
+              <td>PEP 792 archived/deprecated, or Development Status :: 7 - Inactive</td>
+              <td>404</td>
+            </tr>
+            <tr>
+              <td>Container base image</td>
+              <td>when the tag was last pushed</td>
+              <td>the image is deprecated upstream</td>
+              <td>
+                tag or repository not found; <code>eol</code> when the end-of-life listing says the product cycle has
+                ended
+              </td>
+            </tr>
+            <tr>
+              <td>Maven artifact (Maven Central)</td>
+              <td>the latest release’s POM publication time (Last-Modified)</td>
+              <td>
+                a <code>&lt;relocation&gt;</code> in the latest POM (the artifact moved)
+              </td>
+              <td>
+                never: Central removes nothing, and an artifact may live in another repository; a 404 is{' '}
+                <code>not_observed</code>
+              </td>
+            </tr>
+            <tr>
+              <td>Go module (the module proxy)</td>
+              <td>
+                the time of the version <code>@latest</code> names
+              </td>
+              <td>
+                a <code>// Deprecated:</code> comment in its go.mod, or its GitHub repository archived
+              </td>
+              <td>
+                never by the proxy (a module may be private); a GitHub-hosted module whose repository GitHub answers 404
+              </td>
+            </tr>
+            <tr>
+              <td>Crate (crates.io)</td>
+              <td>publication time of the latest version not yanked</td>
+              <td>every version yanked</td>
+              <td>crates.io’s 404</td>
+            </tr>
+            <tr>
+              <td>NuGet package (nuget.org)</td>
+              <td>publication time of the latest listed version</td>
+              <td>the latest listed version deprecated as Legacy, every listed version deprecated, or none listed</td>
+              <td>nuget.org’s 404</td>
+            </tr>
+            <tr>
+              <td>Gem (rubygems.org)</td>
+              <td>publication time of the latest public version</td>
+              <td>(rubygems.org has no deprecation flag)</td>
+              <td>no public version: removed, or every version yanked</td>
+            </tr>
+            <tr>
+              <td>Composer package (Packagist)</td>
+              <td>publication time of the latest tagged release</td>
+              <td>the abandoned flag</td>
+              <td>Packagist’s 404</td>
+            </tr>
+            <tr>
+              <td>OS package (deb, apk, rpm)</td>
+              <td>
+                none while endoflife.date marks its distribution release supported (<code>alive</code>); once no longer
+                supported but not yet end-of-life, that release’s latest point release
+              </td>
+              <td>—</td>
+              <td>
+                <code>eol</code> once the distribution release’s end-of-life date has passed
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </section>
       <p>
         For packages the state is read from the registry’s own metadata (its latest-published time and its deprecation,
         relocation or abandonment flag), which the registry serves to every installer: authoritative, not inferred.
@@ -228,7 +231,7 @@ export function renderMethodology(site: SiteFacts): string {
         head is published as a C2SP checkpoint signed with Ed25519 under the origin <code>{site.origin}</code>, and
         commits to the head before it. The verifier key is:
       </p>
-      <pre>
+      <pre class="key">
         <code>{site.verifierKey}</code>
       </pre>
       <p>

@@ -43,7 +43,8 @@ export function renderVerifyPage(site: SiteFacts, scriptPath: string, problem?: 
         <p>
           Origin <code>{site.origin}</code>; C2SP verifier key:
         </p>
-        <pre>
+        {/* A key is one long token: it wraps anywhere rather than run past a phone's edge, and copies whole. */}
+        <pre class="key">
           <code>{site.verifierKey}</code>
         </pre>
       </section>
