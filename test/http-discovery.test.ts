@@ -88,6 +88,39 @@ describe('discovery over HTTP', () => {
     expect(await watched()).toEqual(['npm:left-pad']);
   });
 
+  it('answers a repository read named like a held package with where the package is, and still queues the repository', async () => {
+    // npm's left-padded, held; `npm/left-padded` as a repository, not.
+    const pkg = {
+      ...githubObservation('acme/x', '2026-11-01', 'archived'),
+      component: { kind: 'npm', id: 'left-padded' },
+    } as const;
+    await t.store.appendObservations([{ ...pkg, source: 'https://registry.npmjs.org/left-padded' }], deps.notary.seal);
+    const a = app({ enabled: true, dailyCap: 100 });
+    const r = await call<EntityAnswer>(a, '/api/v1/entity/npm/left-padded');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      kind: 'github',
+      state: 'not_observed',
+      queued: true,
+      see_also: {
+        kind: 'npm',
+        id: 'left-padded',
+        facts: '/v1/trust_score/npm/left-padded',
+        page: '/npm/left-padded',
+        badge: '/badge/npm/left-padded.svg',
+      },
+    });
+    expect(r.body.note).toMatch(
+      /^This path reads GitHub repositories.*npm package left-padded: its answer is at \/v1\/trust_score\/npm\/left-padded/,
+    );
+    expect(await watched()).toContain('github:npm/left-padded');
+    // The answer it points at is the package's.
+    expect((await call(a, r.body.see_also!.facts)).body).toMatchObject({ kind: 'npm', state: 'archived' });
+    // A registry's name with a package the record does not hold, and an owner that is no registry: no see_also.
+    for (const path of ['/api/v1/entity/npm/never-held', '/api/v1/entity/acme/left-padded'])
+      expect((await call<EntityAnswer>(a, path)).body.see_also).toBeUndefined();
+  });
+
   it('queues at most 1,000 new names a request, and says how many were left and what to do', async () => {
     const names = Array.from({ length: 1_500 }, (_, i) => `unheld-${i}`);
     const many = await call<CheckAnswer>(

@@ -308,7 +308,7 @@ describe('POST /api/v1/dispute', () => {
   });
 
   it('refuses what it cannot act on with a clear 4xx and appends nothing', async () => {
-    expect((await post('{"kind":"github",')).status).toBe(400);
+    expect((await post('{"kind":"github",')).status).toBe(422);
     const missing = await post<ValidationAnswer>('{"kind":"github"}');
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0]!.loc).toEqual(['body', 'name']);
@@ -327,8 +327,15 @@ describe('POST /api/v1/dispute', () => {
     expect(list.body.detail).toEqual([
       { loc: ['body'], msg: stringMatching(/JSON object naming one component/), type: 'invalid_type' },
     ]);
-    const broken = await post<DetailAnswer>('{"kind":');
-    expect(broken.body.detail).toMatch(/not valid JSON.*\{"kind": "npm", "name": "left-pad"\}/);
+    const broken = await post<ValidationAnswer>('{"kind":');
+    expect(broken.status).toBe(422);
+    expect(broken.body.detail).toEqual([
+      {
+        loc: ['body'],
+        msg: stringMatching(/^The body is not valid JSON at line 1, column 9: .*\{"kind": "npm", "name": "left-pad"\}/),
+        type: 'value_error.json',
+      },
+    ]);
     const kind = await post<ValidationAnswer>('{"kind":"conan","name":"openssl"}');
     expect(kind.status).toBe(422);
     expect(kind.body.detail[0]!.msg).toMatch(/github/);

@@ -189,7 +189,7 @@ describe('POST /api/v1/manifest', () => {
   });
 
   it('refuses what it cannot read with a 4xx that says what to send, and keeps nothing', async () => {
-    expect((await post('/api/v1/manifest', '{"components": [', 'application/json')).status).toBe(400);
+    expect((await post('/api/v1/manifest', '{"components": [', 'application/json')).status).toBe(422);
     const kind = await post<ValidationAnswer>(
       '/api/v1/manifest',
       '{"components":[{"name":"x","kind":"nope"}]}',

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckAnswer } from '../src/operations/check-components.js';
+import { MANIFEST_FORMAT_FILES, MANIFEST_FORMATS } from '../src/parsers/reference.js';
 import type { HeadAnswer } from '../src/operations/read-chain.js';
 import type { EntityAnswer, OrgAnswer } from '../src/operations/read-entity.js';
 import { parsedAs } from './support/json.js';
@@ -38,7 +39,14 @@ const structured = <T>(answer: object): T => {
 /** Either SDK's callTool or listTools; `structured` reads the answers. */
 type CallTool = (name: string, args: Record<string, unknown>) => Promise<object>;
 type ListTools = () => Promise<{
-  tools: { name: string; title?: string; annotations?: unknown; inputSchema: unknown; outputSchema?: unknown }[];
+  tools: {
+    name: string;
+    title?: string;
+    description?: string;
+    annotations?: unknown;
+    inputSchema: unknown;
+    outputSchema?: unknown;
+  }[];
 }>;
 
 /** Lists the tools and checks each is read-only and fully described. */
@@ -60,6 +68,15 @@ async function listsReadOnlyTools(listTools: ListTools) {
     expect(t.title).toBeTruthy();
     expect(t.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
     expect(t.outputSchema).toMatchObject({ type: 'object' });
+  }
+  // check_manifest's description and its `format` enum are written from one registry: every
+  // format the enum offers is named in the description, by its files and by its format name.
+  const manifest = tools.find((t) => t.name === 'check_manifest')!;
+  const format = (manifest.inputSchema as { properties: { format: { enum: string[] } } }).properties.format;
+  expect(format.enum).toEqual(MANIFEST_FORMATS);
+  for (const f of MANIFEST_FORMATS) {
+    expect(manifest.description).toContain(MANIFEST_FORMAT_FILES[f].files);
+    expect(manifest.description).toMatch(new RegExp(`[ (]${f}[,)]`));
   }
 }
 

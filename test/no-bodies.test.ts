@@ -187,7 +187,7 @@ describe('submitted bodies', () => {
     expect(answers.workflow!.text).toContain(`${MARKER}/action`);
     expect(answers.cyclonedx!.status).toBe(200);
     expect(JSON.parse(answers.cyclonedx!.text)).toMatchObject({ format: 'cyclonedx', results_count: 1 });
-    expect(answers.malformed!.status).toBe(400);
+    expect(answers.malformed!.status).toBe(422);
     expect(answers.badKind!.status).toBe(422);
     expect(answers.badName!.status).toBe(422);
     expect(answers.unreadableSbom!.status).toBe(422);

@@ -5,13 +5,29 @@ import { readCappedBody } from '../upstreams/response-body.js';
 import { BodyTooSlowError, requestBodies, type BodyBudget } from './body-budget.js';
 
 export const SUBMISSION_LIMIT_BYTES = 4 * 1024 * 1024;
+/** A dispute names one component: a few dozen bytes. */
+export const DISPUTE_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * The 413 sentence, wherever a body is refused for its size (the edge's cap, a route's own read,
+ * MCP): the bound, that nothing was kept, and, for the routes that read files, where a larger
+ * file is read instead.
+ */
+export function bodyTooLargeSentence(limit: number, readsFiles: boolean): string {
+  const bound = limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit / 1024} KB`;
+  return (
+    `The body is larger than ${bound}, the most this route reads; nothing was kept.` +
+    (readsFiles
+      ? ' `tended check FILE` reads a manifest, lockfile or SBOM of any size on your machine, without sending it; or split the file.'
+      : '')
+  );
+}
 
 /** A body over the limit: answered 413 before more of it is read. */
 export class BodyTooLargeError extends Error {
-  constructor(limit: number) {
-    super(
-      `The body is larger than ${limit / (1024 * 1024)} MB, the most Tended reads; nothing was kept. Send a smaller file, or split it.`,
-    );
+  // The bounds that carry files (submissions, MCP) are megabytes; a dispute's is kilobytes.
+  constructor(limit: number, readsFiles = limit >= SUBMISSION_LIMIT_BYTES) {
+    super(bodyTooLargeSentence(limit, readsFiles));
     this.name = 'BodyTooLargeError';
   }
 }

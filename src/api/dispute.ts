@@ -1,7 +1,11 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { COMPONENT_KINDS } from '../domain/component.js';
+import { issuesUnder, ValidationError } from '../domain/errors.js';
+import { decodeText } from '../parsers/decode-text.js';
 import { disputeComponent } from '../operations/dispute.js';
+import { parseJsonBody } from '../operations/json-manifest.js';
 import type { ObserverDeps } from '../operations/observe.js';
+import { DISPUTE_LIMIT_BYTES, mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
 import { EntityResultSchema, ErrorDetail, errorResponses, json } from './schemas.js';
 
 const NAME_HINT = 'name must name the component, e.g. "left-pad" or "expressjs/express"';
@@ -57,9 +61,21 @@ const disputeRoute = createRoute({
   },
 });
 
+const DISPUTE_SHAPE = 'Send a JSON object naming one component, such as {"kind": "npm", "name": "left-pad"}.';
+
 export function registerDisputeRoute(app: OpenAPIHono, deps: ObserverDeps): void {
-  app.openapi(disputeRoute, async (c) => {
-    const { kind, name } = c.req.valid('json');
-    return c.json(await disputeComponent(deps, kind, name), 200);
+  // The body is read here rather than by the OpenAPI validator, whose malformed-JSON answer is a
+  // bare 400: this way an empty or broken body gets the 422 every other body Tended cannot read gets.
+  app.openAPIRegistry.registerPath(disputeRoute);
+  app.post('/api/v1/dispute', async (c) => {
+    const type = mediaType(c);
+    const header = c.req.header('content-type') ?? '';
+    // As the OpenAPI validator read it: JSON or a +json type, and no empty parameter ("application/json;").
+    if ((type !== 'application/json' && !type.endsWith('+json')) || header.trimEnd().endsWith(';'))
+      throw new UnsupportedMediaTypeError(header, ['application/json']);
+    const body = parseJsonBody(decodeText(await readBody(c, DISPUTE_LIMIT_BYTES)), DISPUTE_SHAPE);
+    const parsed = DisputeBody.safeParse(body);
+    if (!parsed.success) throw new ValidationError(issuesUnder('body', parsed.error.issues));
+    return c.json(await disputeComponent(deps, parsed.data.kind, parsed.data.name), 200);
   });
 }

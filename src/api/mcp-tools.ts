@@ -10,7 +10,7 @@ import type { SubmittedComponents } from '../operations/submitted-components.js'
 import { checkAnswerPieces } from './check-answer-body.js';
 import { NotFoundError, readHead, readInclusionProof, readLeaf } from '../operations/read-chain.js';
 import { readEntity, readOrg } from '../operations/read-entity.js';
-import { InputError, MANIFEST_FORMATS } from '../parsers/reference.js';
+import { InputError, MANIFEST_FORMATS, manifestFileNames } from '../parsers/reference.js';
 import {
   EntityAnswerSchema,
   EntityResultSchema,
@@ -110,8 +110,7 @@ const CheckManifestInput = z.strictObject({
     .string()
     .max(4 * 1024 * 1024)
     .meta({
-      description:
-        'The pasted file: a manifest (a GitHub Actions workflow, Dockerfile, package.json, requirements.txt, go.mod, pom.xml, composer.json, NuGet project, Cargo.toml, Gemfile) or a lockfile (package-lock.json, yarn.lock, pnpm-lock.yaml, bun.lock, Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock, go.sum, composer.lock, packages.lock.json, gradle.lockfile). A lockfile answers every resolved package with its resolved_version, scope and via.',
+      description: `The pasted file: a manifest (${manifestFileNames(false)}) or a lockfile (${manifestFileNames(true)}). A lockfile answers every resolved package with its resolved_version, scope and via.`,
     }),
   filename: z.string().max(255).optional().meta({
     description:
@@ -204,8 +203,7 @@ export const TOOLS = [
   tool({
     name: 'check_manifest',
     title: 'Check a manifest',
-    description:
-      'One dated result per component a pasted manifest or lockfile names (workflow, Dockerfile, package.json, requirements.txt, go.mod, pom.xml, composer.json, NuGet project, Cargo.toml, Gemfile; and the lockfiles package-lock.json, yarn.lock, pnpm-lock.yaml, bun.lock, Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock, go.sum, composer.lock, packages.lock.json, gradle.lockfile), each with its scope (direct or transitive) and path (via) where the file says them, and every entry that names none with the reason. Read in memory, never stored.',
+    description: `One dated result per component a pasted manifest or lockfile names (${manifestFileNames(false)}; and the lockfiles ${manifestFileNames(true)}), each with its scope (direct or transitive) and path (via) where the file says them, and every entry that names none with the reason. Read in memory, never stored. \`format\` (one of ${MANIFEST_FORMATS.join(', ')}) names the format when neither the file name nor the content tells it.`,
     input: CheckManifestInput,
     output: CheckAnswerSchema,
     run: async (deps, args: z.infer<typeof CheckManifestInput>, bytes) =>

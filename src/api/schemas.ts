@@ -141,6 +141,13 @@ export const EntityAnswerSchema = EntityResultSchema.extend({
   last_observed: date.nullable(),
   state_changes: z.number().int(),
   mutations: z.array(Mutation),
+  see_also: z
+    .object({ kind: z.string(), id: z.string(), facts: z.string(), page: z.string(), badge: z.string() })
+    .optional()
+    .openapi({
+      description:
+        'Only on a repository the record holds nothing for whose owner is a registry (npm, pypi, cargo, gem, nuget) and whose name is a package the record holds: where that package’s answer (facts), page and badge are.',
+    }),
   license: z.literal('CC-BY-4.0'),
 }).openapi('EntityAnswer');
 

@@ -18,7 +18,15 @@ import {
   writableSbom,
   type SbomFormat,
 } from '../operations/sbom-enrichment.js';
-import { AsOfQuery, EntityResultSchema, ErrorDetail, errorResponses, json, SbomSubjectSchema } from './schemas.js';
+import {
+  AsOfQuery,
+  EntityResultSchema,
+  ErrorDetail,
+  errorResponses,
+  json,
+  SbomSubjectSchema,
+  ValidationErrorBody,
+} from './schemas.js';
 
 const MANIFEST_TYPES = [
   'application/json',
@@ -179,10 +187,12 @@ function queueAsked(value: string | undefined): boolean {
 
 const submissionResponses = {
   200: json(CheckAnswerSchema, 'One dated result per component, and every entry that names none with the reason.'),
-  400: json(ErrorDetail, 'The JSON body does not parse.'),
-  413: json(ErrorDetail, 'The body is over 4 MB.'),
+  413: json(ErrorDetail, 'The body is over 4 MB; `tended check FILE` reads a larger file locally.'),
   415: json(ErrorDetail, 'A content type this route does not read.'),
-  422: errorResponses[422],
+  422: json(
+    ValidationErrorBody,
+    'A parameter or the body is malformed: empty, not valid JSON (where it broke), or a file Tended cannot place or read.',
+  ),
   503: json(
     ErrorDetail,
     'Every parse worker is busy and the queue is full (Retry-After: 2), or the database does not answer.',

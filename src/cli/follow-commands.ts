@@ -9,6 +9,7 @@ import type { Store } from '../storage/store.js';
 import type { UpstreamBudgets } from '../upstreams/budget.js';
 import { openRecord, USER_AGENT } from './record.js';
 import type { CliWiring } from './wiring.js';
+import { excerpt } from '../domain/text.js';
 
 /** A feed page can be large (PyPI's /simple/, the crates.io dump): a minute before giving up on one. */
 const FEED_TIMEOUT_MS = 60_000;
@@ -87,7 +88,7 @@ function describe(s: FollowerStatus, configured: boolean): string {
 }
 
 function clip(text: string): string {
-  return text.length <= 200 ? text : `${text.slice(0, 199)}…`;
+  return excerpt(text, 200);
 }
 
 function duration(seconds: number): string {

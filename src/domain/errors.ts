@@ -8,6 +8,18 @@ export class ValidationError extends Error {
 
 export type ValidationIssue = ValidationError['issues'][number];
 
+/** A schema library's issues (zod's shape), located under `root`: `body`, `path`, `query`. */
+export function issuesUnder(
+  root: string,
+  issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[],
+): ValidationIssue[] {
+  return issues.map((i) => ({
+    loc: [root, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+    msg: i.message,
+    type: i.code,
+  }));
+}
+
 const MAX_ECHO = 40;
 
 /**

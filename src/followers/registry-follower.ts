@@ -7,6 +7,7 @@
 import { utcDateOf } from '../domain/calendar.js';
 import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { isUnreachable, type Unreachable } from './feed-client.js';
+import { excerpt } from '../domain/text.js';
 import type {
   ChangeHint,
   RefusedFeedFault,
@@ -277,7 +278,7 @@ export class RegistryFollower<L, F> implements Follower {
 }
 
 function clip(text: string): string {
-  return text.length <= 120 ? text : `${text.slice(0, 119)}…`;
+  return excerpt(text, 120);
 }
 
 /** The UTC date the follower read something on: a hint's date when the feed gives no time. */

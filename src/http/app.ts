@@ -31,7 +31,7 @@ import { methodsAllowedFor } from './routes.js';
 import { registerApiDocumentRoutes } from './api-document-routes.js';
 import { methodLabel, routeLabel, type RequestMetrics } from './request-metrics.js';
 import { bodyCap } from './body-cap.js';
-import { SUBMISSION_LIMIT_BYTES } from '../api/body.js';
+import { bodyTooLargeSentence, DISPUTE_LIMIT_BYTES, SUBMISSION_LIMIT_BYTES } from '../api/body.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { rateLimit } from './rate-limit.js';
 import { HTML_SECURITY_HEADERS } from './security-headers.js';
@@ -41,7 +41,6 @@ import { API_VERSION } from '../domain/api-version.js';
 
 export { API_VERSION };
 /** A dispute names one component: a few hundred bytes. */
-const DISPUTE_LIMIT_BYTES = 16 * 1024;
 export const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
 
 export interface AppDeps extends ObserverDeps, PageDeps {
@@ -140,14 +139,10 @@ export function build(deps: AppDeps): OpenAPIHono {
     requests?.answered(routeLabel(c), methodLabel(method), c.res.status, (performance.now() - started) / 1000);
   });
   // Every POST body has a cap, whatever reads it; the submission routes also cap while streaming.
-  const tooLarge = (bytes: number) => (c: Context) =>
-    detailResponse(
-      c,
-      413,
-      `The body is larger than ${bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`}, the most this route reads; nothing was kept.`,
-    );
-  app.on('POST', '/api/v1/dispute', bodyCap(DISPUTE_LIMIT_BYTES, tooLarge(DISPUTE_LIMIT_BYTES)));
-  app.on('POST', '*', bodyCap(SUBMISSION_LIMIT_BYTES, tooLarge(SUBMISSION_LIMIT_BYTES)));
+  const tooLarge = (bytes: number, readsFiles: boolean) => (c: Context) =>
+    detailResponse(c, 413, bodyTooLargeSentence(bytes, readsFiles));
+  app.on('POST', '/api/v1/dispute', bodyCap(DISPUTE_LIMIT_BYTES, tooLarge(DISPUTE_LIMIT_BYTES, false)));
+  app.on('POST', '*', bodyCap(SUBMISSION_LIMIT_BYTES, tooLarge(SUBMISSION_LIMIT_BYTES, true)));
 
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);

@@ -5,7 +5,7 @@ import { BodyTooLargeError, UnsupportedMediaTypeError } from '../api/body.js';
 import { BodyBudgetError, BodyTooSlowError } from '../api/body-budget.js';
 import { MalformedJsonError } from '../operations/json-manifest.js';
 import { ParseBusyError } from '../operations/parse-pool.js';
-import { ValidationError } from '../domain/errors.js';
+import { issuesUnder, ValidationError } from '../domain/errors.js';
 import { InputError } from '../parsers/reference.js';
 import { DisputeRefusedError } from '../operations/dispute.js';
 import { NotFoundError } from '../operations/read-chain.js';
@@ -46,7 +46,9 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
   // The rest of a body too slow to wait for is not read: the connection closes after the answer.
   if (error instanceof BodyTooSlowError) return detailResponse(c, 408, error.message, { Connection: 'close' });
   if (error instanceof UnsupportedMediaTypeError) return detailResponse(c, 415, error.message);
-  if (error instanceof MalformedJsonError) return detailResponse(c, 400, error.message);
+  // A body that does not parse is a body Tended cannot read, as a manifest it cannot place is: 422.
+  if (error instanceof MalformedJsonError)
+    return validationResponse(c, [{ loc: ['body'], msg: error.message, type: 'value_error.json' }]);
   if (error instanceof StoreUnavailableError) return storeUnavailableResponse(c);
   if (error instanceof ParseBusyError) return detailResponse(c, 503, error.message, { 'Retry-After': '2' });
   if (error instanceof HTTPException && error.status === 415) {
@@ -57,14 +59,6 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
       c,
       415,
       new UnsupportedMediaTypeError(c.req.header('content-type') ?? '', ['application/json']).message,
-    );
-  }
-  if (error instanceof HTTPException && error.status === 400 && error.message === 'Malformed JSON in request body') {
-    // hono's validator, for the routes declared with a JSON body (today the dispute): say what to send.
-    return detailResponse(
-      c,
-      400,
-      'The body is not valid JSON (check its quotes, commas and brackets). This route reads a JSON object, such as {"kind": "npm", "name": "left-pad"}.',
     );
   }
   if (error instanceof HTTPException) {
@@ -84,12 +78,7 @@ const LOC_ROOT: Record<string, string> = { json: 'body', param: 'path' };
 
 /** zod issues from a request validator, reported against where the value came from. */
 export function zodIssues(target: string, issues: { path: PropertyKey[]; message: string; code: string }[]): Issue[] {
-  const root = LOC_ROOT[target] ?? target;
-  return issues.map((i) => ({
-    loc: [root, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
-    msg: i.message,
-    type: i.code,
-  }));
+  return issuesUnder(LOC_ROOT[target] ?? target, issues);
 }
 
 /**

@@ -41,7 +41,7 @@ import { looksPipfileLock } from '../parsers/pipfile-lock/detect.js';
 import { parsePipfileLock } from '../parsers/pipfile-lock/parse.js';
 import { looksPoetryLock } from '../parsers/poetry-lock/detect.js';
 import { parsePoetryLock } from '../parsers/poetry-lock/parse.js';
-import { MANIFEST_FORMATS, type ManifestFormat, type ParseResult } from '../parsers/reference.js';
+import { MANIFEST_FORMATS, manifestFileNames, type ManifestFormat, type ParseResult } from '../parsers/reference.js';
 import { looksRequirements } from '../parsers/requirements/detect.js';
 import { parseRequirements } from '../parsers/requirements/parse.js';
 import { looksSpdx } from '../parsers/spdx/detect.js';
@@ -98,10 +98,9 @@ const MANIFESTS: Record<ManifestFormat, Format> = {
 };
 
 /** Every lockfile read, by its usual name, for the sentences that list them. */
-export const LOCKFILE_NAMES =
-  'package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, bun.lock, Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock, go.sum, composer.lock, packages.lock.json, gradle.lockfile';
+export const LOCKFILE_NAMES = manifestFileNames(true);
 
-const ACCEPTED_MANIFESTS = `a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml, a Gemfile, or a lockfile (${LOCKFILE_NAMES}) (name it with "filename" or ?format=${MANIFEST_FORMATS.join('|')}), or {"components":[{"name","kind"}]}`;
+const ACCEPTED_MANIFESTS = `a manifest (${manifestFileNames(false)}) or a lockfile (${LOCKFILE_NAMES}) (name it with "filename" or ?format=${MANIFEST_FORMATS.join('|')}), or {"components":[{"name","kind"}]}`;
 
 /** The format a file name implies, when it implies one. */
 export function formatOfFilename(filename: string): ManifestFormat | null {
@@ -156,6 +155,10 @@ export function parseManifest(
     }
     return MANIFESTS[named.format as ManifestFormat].parse(text, options);
   }
+  // Nothing to place: said as such rather than "could not tell what kind of file this is". A named
+  // format or file name reads an empty file as one (an empty requirements.txt names nothing).
+  if (named.filename === undefined && text.trim() === '')
+    throw unsupported(['body'], `The body is empty. Send ${ACCEPTED_MANIFESTS}.`);
   // The binary lockfile: nothing in it can be read as text, so say which file to send instead.
   if (/(?:^|[\\/])bun\.lockb$/i.test(named.filename ?? '') || text.startsWith('#!/usr/bin/env bun'))
     throw unsupported(['body'], BUN_LOCKB_SENTENCE);
@@ -165,16 +168,17 @@ export function parseManifest(
   throw unsupported(['body'], `Tended could not tell what kind of file this is. Send ${ACCEPTED_MANIFESTS}.`);
 }
 
+const SBOM_FORMATS_READ =
+  'CycloneDX 1.2–1.7 (JSON or XML) or SPDX 2.2/2.3 (JSON, YAML or tag-value) or SPDX 3.0 JSON-LD';
+
 /** Parses an SBOM: CycloneDX (JSON, XML) or SPDX (2.x JSON, YAML, tag-value; 3.0 JSON-LD), by content type or content. */
 export function parseSbom(text: string, contentType: string): ParseResult {
+  if (text.trim() === '') throw unsupported(['body'], `The body is empty. Send the SBOM itself: ${SBOM_FORMATS_READ}.`);
   if (/cyclonedx/.test(contentType)) return parseCycloneDx(text);
   if (/spdx/.test(contentType)) return parseSpdx(text);
   if (looksCycloneDx(text)) return parseCycloneDx(text);
   if (looksSpdx(text)) return parseSpdx(text);
-  throw unsupported(
-    ['body'],
-    'This is not an SBOM Tended reads. Send CycloneDX 1.2–1.7 (JSON or XML) or SPDX 2.2/2.3 (JSON, YAML or tag-value) or SPDX 3.0 JSON-LD.',
-  );
+  throw unsupported(['body'], `This is not an SBOM Tended reads. Send ${SBOM_FORMATS_READ}.`);
 }
 
 function unsupported(loc: string[], msg: string): ValidationError {

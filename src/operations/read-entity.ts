@@ -1,6 +1,12 @@
 import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import { AnswerCache, weakTag } from './answer-cache.js';
-import { componentOwner, isGithubOwner, normaliseComponent, type ComponentRef } from '../domain/component.js';
+import {
+  componentOwner,
+  isGithubOwner,
+  normaliseComponent,
+  type ComponentKind,
+  type ComponentRef,
+} from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { DATA_LICENSE, entitySeries, resolvedResult, type EntityResult, type EntitySeries } from './entity-answer.js';
 import { resolveAsOf, type Resolution } from '../domain/as-of.js';
@@ -11,7 +17,50 @@ import type { VerdictService } from './verdict.js';
 import type { Verdict } from '../notary/verdict.js';
 import type { HeadBlock } from '../notary/head.js';
 
-export type EntityAnswer = EntityResult & EntitySeries & { verdict?: Verdict; license: typeof DATA_LICENSE };
+export type EntityAnswer = EntityResult &
+  EntitySeries & { see_also?: HeldPackage; verdict?: Verdict; license: typeof DATA_LICENSE };
+
+/** Where the record's answer for a package is, when a repository read named it as `{registry}/{name}`. */
+export interface HeldPackage {
+  kind: ComponentKind;
+  id: string;
+  /** The package's JSON answer: its facts, with its state and the evidence. */
+  facts: string;
+  page: string;
+  badge: string;
+}
+
+/**
+ * The registries whose package names can be read as `/api/v1/entity/{registry}/{name}`: one path
+ * segment, spelt as a GitHub repository name may be. (A Maven, Composer, Go or image name has more
+ * parts, or characters no repository name has, and never reaches this path whole.)
+ */
+const ONE_NAME_REGISTRIES: ReadonlySet<string> = new Set<ComponentKind>(['npm', 'pypi', 'cargo', 'gem', 'nuget']);
+
+/**
+ * The package a read of the unheld repository `owner/repo` most likely meant: `npm/left-padded` is
+ * npm's left-padded when the record holds it. Null otherwise. One indexed lookup, only for an
+ * owner that is a registry's name; a held repository never gets here, so the hot path is untouched.
+ */
+async function heldPackageNamed(deps: DiscoveryDeps, ref: ComponentRef): Promise<HeldPackage | null> {
+  const [owner, name] = ref.id.split('/') as [string, string];
+  if (!ONE_NAME_REGISTRIES.has(owner)) return null;
+  let pkg: ComponentRef;
+  try {
+    pkg = normaliseComponent(owner, name);
+  } catch (error) {
+    if (error instanceof ValidationError) return null;
+    throw error;
+  }
+  if ((await deps.store.componentVersion(pkg)) === null) return null;
+  return {
+    kind: pkg.kind,
+    id: pkg.id,
+    facts: `/v1/trust_score/${pkg.kind}/${pkg.id}`,
+    page: `/${pkg.kind}/${pkg.id}`,
+    badge: `/badge/${pkg.kind}/${pkg.id}.svg`,
+  };
+}
 
 /** GET /api/v1/entity/{owner}/{repo}: one repository's answer at as_of, with its dated series. */
 export async function readEntity(
@@ -42,12 +91,26 @@ async function entityAnswer(
   const resolution = resolveAsOf(series, asOf, today);
   const result = resolvedResult(ref, await withObservation(deps, ref, resolution, reading));
   // A read naming a component the record does not hold queues it (DESIGN §3 "Discovery").
+  let seeAlso: HeldPackage | null = null;
   if (series.length === 0) {
+    // Still queued when the name is also a package the record holds: this path is GitHub's (spec
+    // §4.1), `npm/cli` is a real repository, and a guess GitHub does not show is forgotten with no
+    // trace (DESIGN §3 "Discovery"), so queueing costs one read and never a record.
     const status = await queueNamed(deps, ref);
     result.note = unheldNote(ref, result.as_of, status);
     if (status === 'queued') result.queued = true;
+    seeAlso = ref.kind === 'github' ? await heldPackageNamed(deps, ref) : null;
+    if (seeAlso)
+      result.note =
+        `This path reads GitHub repositories, and ${ref.id} is read here as one. The record holds the ${seeAlso.kind} package ${seeAlso.id}: ` +
+        `its answer is at ${seeAlso.facts}, its page at ${seeAlso.page} (see_also). ${result.note}`;
   }
-  return { ...result, ...entitySeries(series, result.as_of), license: DATA_LICENSE };
+  return {
+    ...result,
+    ...(seeAlso ? { see_also: seeAlso } : {}),
+    ...entitySeries(series, result.as_of),
+    license: DATA_LICENSE,
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ComponentRef } from '../domain/component.js';
 import type { ComponentReference, ParseResult, SbomSubject, TreePlace, UnresolvedEntry } from '../parsers/reference.js';
+import { excerpt } from '../domain/text.js';
 
 /**
  * A parsed submission reduced to what its answer can hold: each component once, with how many
@@ -56,9 +57,7 @@ const MAX_QUOTED_CHARS = 200;
 
 /** `text` cut to MAX_QUOTED_CHARS with its middle elided: both ends say the most about where it was. */
 export function quoted(text: string): string {
-  if (text.length <= MAX_QUOTED_CHARS) return text;
-  const half = (MAX_QUOTED_CHARS - 1) / 2;
-  return `${text.slice(0, Math.ceil(half))}…${text.slice(text.length - Math.floor(half))}`;
+  return excerpt(text, MAX_QUOTED_CHARS, 'ends');
 }
 
 /** Merges a parse: duplicates become one component with a count, everything quoted and bounded. */

@@ -18,6 +18,7 @@ import {
   type BadgeFormat,
 } from './badge-answer.js';
 import { send } from './respond.js';
+import { excerpt } from '../domain/text.js';
 
 const EXTENSIONS: Record<string, BadgeFormat | undefined> = { '.svg': 'svg', '.json': 'json' };
 
@@ -149,5 +150,5 @@ function refused(c: Context, format: BadgeFormat, status: 400 | 404, reason: str
 
 /** A request's own text quoted back on a badge: short, so the reason around it stays readable. */
 function shown(text: string): string {
-  return JSON.stringify(text.length <= 40 ? text : `${text.slice(0, 39)}…`);
+  return JSON.stringify(excerpt(text, 40));
 }

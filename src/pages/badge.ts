@@ -1,6 +1,7 @@
 import { makeBadge } from 'badge-maker';
 import type { BadgeReading } from '../operations/read-badge.js';
 import type { State } from '../domain/state.js';
+import { excerpt } from '../domain/text.js';
 
 /**
  * What a badge shows (issue 18): a question for the label, the state and the date of the
@@ -53,7 +54,7 @@ export function badgeFace(reading: BadgeReading): BadgeFace {
 
 /** The face of a request that names no component: the reason, cut to a badge's length. */
 export function errorFace(reason: string): BadgeFace {
-  const message = reason.length <= MAX_ERROR_CHARS ? reason : `${reason.slice(0, MAX_ERROR_CHARS - 1)}…`;
+  const message = excerpt(reason, MAX_ERROR_CHARS);
   return { label: BADGE_LABEL, message, color: ERROR_COLOUR };
 }
 

@@ -50,33 +50,50 @@ export interface UnresolvedEntry {
   reason: string;
 }
 
-export const MANIFEST_FORMATS = [
-  'workflow',
-  'dockerfile',
-  'package-json',
-  'requirements',
-  'go-mod',
-  'pom',
-  'composer-json',
-  'nuget-project',
-  'cargo-toml',
-  'gemfile',
-  'cargo-lock',
-  'gemfile-lock',
-  'poetry-lock',
-  'uv-lock',
-  'pipfile-lock',
-  'package-lock',
-  'yarn-lock',
-  'pnpm-lock',
-  'bun-lock',
-  'go-sum',
-  'composer-lock',
-  'nuget-lock',
-  'gradle-lockfile',
-] as const;
+/**
+ * Every manifest format the manifest route reads, with the files it is, in the order sentences
+ * list them: manifests first, then lockfiles. The one list the route's refusals, the MCP tool's
+ * description and its `format` enum are written from (a test holds docs/api.md to it too).
+ */
+export const MANIFEST_FORMAT_FILES = {
+  workflow: { files: 'GitHub Actions workflow', lockfile: false },
+  dockerfile: { files: 'Dockerfile', lockfile: false },
+  'package-json': { files: 'package.json', lockfile: false },
+  requirements: { files: 'requirements.txt', lockfile: false },
+  'go-mod': { files: 'go.mod', lockfile: false },
+  pom: { files: 'pom.xml', lockfile: false },
+  'composer-json': { files: 'composer.json', lockfile: false },
+  'nuget-project': {
+    files: 'NuGet project file (*.csproj, packages.config, Directory.Packages.props)',
+    lockfile: false,
+  },
+  'cargo-toml': { files: 'Cargo.toml', lockfile: false },
+  gemfile: { files: 'Gemfile', lockfile: false },
+  'package-lock': { files: 'package-lock.json, npm-shrinkwrap.json', lockfile: true },
+  'yarn-lock': { files: 'yarn.lock', lockfile: true },
+  'pnpm-lock': { files: 'pnpm-lock.yaml', lockfile: true },
+  'bun-lock': { files: 'bun.lock', lockfile: true },
+  'cargo-lock': { files: 'Cargo.lock', lockfile: true },
+  'gemfile-lock': { files: 'Gemfile.lock', lockfile: true },
+  'poetry-lock': { files: 'poetry.lock', lockfile: true },
+  'uv-lock': { files: 'uv.lock', lockfile: true },
+  'pipfile-lock': { files: 'Pipfile.lock', lockfile: true },
+  'go-sum': { files: 'go.sum', lockfile: true },
+  'composer-lock': { files: 'composer.lock', lockfile: true },
+  'nuget-lock': { files: 'packages.lock.json', lockfile: true },
+  'gradle-lockfile': { files: 'gradle.lockfile', lockfile: true },
+} as const satisfies Record<string, { files: string; lockfile: boolean }>;
+
+export type ManifestFormat = keyof typeof MANIFEST_FORMAT_FILES;
+export const MANIFEST_FORMATS = Object.keys(MANIFEST_FORMAT_FILES) as [ManifestFormat, ...ManifestFormat[]];
+
+/** The files of the manifests (`lockfile: false`) or of the lockfiles, listed "a, b, c". */
+export function manifestFileNames(lockfile: boolean): string {
+  return MANIFEST_FORMATS.filter((f) => MANIFEST_FORMAT_FILES[f].lockfile === lockfile)
+    .map((f) => MANIFEST_FORMAT_FILES[f].files)
+    .join(', ');
+}
 export const SBOM_FORMATS = ['cyclonedx', 'spdx'] as const;
-export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
 export type SbomFormat = (typeof SBOM_FORMATS)[number];
 
 /**

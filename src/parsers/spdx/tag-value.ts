@@ -4,6 +4,7 @@
  * follow belong to it until a file, snippet or licence section begins.
  */
 import { InputError } from '../reference.js';
+import { excerpt } from '../../domain/text.js';
 
 export interface TagValuePackage {
   name: string;
@@ -39,7 +40,7 @@ export function isPackageManagerCategory(category: unknown): boolean {
 }
 
 function shown(line: string): string {
-  return JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}…` : line);
+  return JSON.stringify(excerpt(line, 41));
 }
 
 export function readTagValue(text: string): TagValueDocument {
