@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,37 @@ describe('tended check, as a CI user meets it', () => {
     // The CLI has no "filename" field and no ?format=: the file's own name says which manifest it is.
     expect(r.err).not.toMatch(/"filename"|\?format=/);
     expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('says an empty requirements.txt names no components, and passes (exit 0)', async () => {
+    mkdirSync(join(dir, 'empty-reqs'), { recursive: true });
+    writeFileSync(join(dir, 'empty-reqs', 'requirements.txt'), '');
+    const r = await tended(['check', join(dir, 'empty-reqs', 'requirements.txt')]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(
+      /requirements\.txt, read as requirements, names no components \(it is empty, or holds only comments or blank lines\): nothing was checked/,
+    );
+  });
+
+  it.each([
+    [
+      'answers in something that is not HTTP',
+      'http',
+      (c: Socket) => c.end('SSH-2.0-OpenSSH_9.2\r\n'),
+      /could not speak HTTP to .*: what it sent back is not HTTP \(HPE_[A-Z_]+\); is it a Tended server\?/,
+    ],
+  ])('--url at a port that %s: a sentence, never a bare code', async (_what, scheme, answer, said) => {
+    const odd = createNetServer((c) => c.once('data', () => answer(c)).on('error', () => undefined));
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    const port = (odd.address() as AddressInfo).port;
+    try {
+      const r = await tended(['check', join(dir, 'package.json'), '--url', `${scheme}://127.0.0.1:${port}`]);
+      expect([2, 3]).toContain(r.code);
+      expect(r.err).toMatch(said);
+      expect(r.err).toMatch(/Nothing was checked\.\n$/);
+    } finally {
+      await new Promise((resolve) => odd.close(resolve));
+    }
   });
 
   it('says so when no entry of a file names a component (prose read as requirements.txt)', async () => {

@@ -29374,6 +29374,7 @@ function parseCheckedFile(bytes, file, filename) {
   const text4 = decodeText(bytes);
   if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(?:json|xml)$/i.test(filename))
     return { text: text4, parsed: parseManifest(text4, { filename }, { lines: true }) };
+  const byName = formatOfFilename(filename) !== null;
   try {
     return { text: text4, parsed: parseSbom(text4, "") };
   } catch (error) {
@@ -29382,11 +29383,18 @@ function parseCheckedFile(bytes, file, filename) {
   try {
     return { text: text4, parsed: parseManifest(text4, { filename }, { lines: true }) };
   } catch (error) {
-    if (!(error instanceof ValidationError) || !error.issues.some((i) => i.type === "value_error.format")) throw error;
-    throw new InputFileError(
-      `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text4)}. ${READS}.`
-    );
+    const parseError = error instanceof InputError || error instanceof ValidationError;
+    if (!parseError || byName && !isFormatRefusal(error)) throw error;
+    throw unrecognised(file, bytes, text4);
   }
+}
+function isFormatRefusal(error) {
+  return error instanceof ValidationError && error.issues.some((i) => i.type === "value_error.format");
+}
+function unrecognised(file, bytes, text4) {
+  return new InputFileError(
+    `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text4)}. ${READS}.`
+  );
 }
 function whatItIs(bytes, text4) {
   if (bytes.length === 0 || text4.trim() === "") return "it is empty";
@@ -30103,9 +30111,11 @@ async function fetchService(url, init, timeoutMs, done) {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
+    const problem = networkProblem(error, timeoutMs);
+    const where2 = url.split("?")[0];
     throw new ServiceError(
-      `could not reach ${url.split("?")[0]}: ${networkProblem(error, timeoutMs)}; check --url and that the service is running. Nothing was ${done}.`,
-      EXIT.unavailable
+      problem.notHttp ? `could not speak HTTP to ${where2}: ${problem.said}; is it a Tended server? Check --url (its scheme, host and port). Nothing was ${done}.` : `could not reach ${where2}: ${problem.said}; check --url and that the service is running. Nothing was ${done}.`,
+      problem.notHttp ? EXIT.usage : EXIT.unavailable
     );
   }
 }
@@ -30116,21 +30126,37 @@ function refusal(url, response, detail, done) {
     later ? EXIT.unavailable : EXIT.usage
   );
 }
+var NETWORK_PROBLEMS = {
+  ECONNREFUSED: { said: "the connection was refused (ECONNREFUSED)", notHttp: false },
+  ENOTFOUND: { said: "the host name does not resolve (ENOTFOUND)", notHttp: false },
+  EAI_AGAIN: { said: "the host name could not be resolved now (EAI_AGAIN)", notHttp: false },
+  ECONNRESET: { said: "the connection was reset (ECONNRESET)", notHttp: false },
+  ETIMEDOUT: { said: "the connection timed out (ETIMEDOUT)", notHttp: false },
+  EHOSTUNREACH: { said: "the host cannot be reached (EHOSTUNREACH)", notHttp: false },
+  ENETUNREACH: { said: "the network cannot be reached (ENETUNREACH)", notHttp: false },
+  UND_ERR_SOCKET: {
+    said: "it closed the connection without an HTTP answer (UND_ERR_SOCKET)",
+    notHttp: true
+  },
+  UND_ERR_HEADERS_TIMEOUT: { said: "it sent no HTTP answer in time (UND_ERR_HEADERS_TIMEOUT)", notHttp: false },
+  EPROTO: { said: "the TLS handshake failed (EPROTO): is it https at an http port?", notHttp: true }
+};
 function networkProblem(error, timeoutMs) {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return `no answer within ${timeoutMs / 1e3} s`;
+    return { said: `no answer within ${timeoutMs / 1e3} s`, notHttp: false };
   const cause = error instanceof Error ? error.cause : void 0;
-  if (typeof cause?.code === "string") {
-    const known = {
-      ECONNREFUSED: "the connection was refused (ECONNREFUSED)",
-      ENOTFOUND: "the host name does not resolve (ENOTFOUND)",
-      ECONNRESET: "the connection was reset (ECONNRESET)",
-      ETIMEDOUT: "the connection timed out (ETIMEDOUT)"
+  const code = typeof cause?.code === "string" ? cause.code : "";
+  const known = NETWORK_PROBLEMS[code];
+  if (known) return known;
+  if (code.startsWith("HPE_")) return { said: `what it sent back is not HTTP (${code})`, notHttp: true };
+  if (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return {
+      said: `the TLS connection failed (${code}): is it https at an http port, or a certificate this machine does not trust?`,
+      notHttp: true
     };
-    return known[cause.code] ?? cause.code;
-  }
-  if (typeof cause?.message === "string" && cause.message !== "") return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  if (code !== "") return { said: code, notHttp: false };
+  if (typeof cause?.message === "string" && cause.message !== "") return { said: cause.message, notHttp: false };
+  return { said: error instanceof Error ? error.message : String(error), notHttp: false };
 }
 
 // src/cli/remote-check.ts
@@ -30435,6 +30461,11 @@ async function runCheck(streams, file, opts, local) {
   if (answer.results_count === 0 && answer.unresolved_count > 0)
     streams.stderr.write(
       `tended: none of the ${plural(answer.unresolved_count, "entry", "entries")} of ${file}, read as ${answer.format}, names a component Tended reads: nothing was checked. Is it the file you meant?
+`
+    );
+  else if (answer.results_count === 0)
+    streams.stderr.write(
+      `tended: ${file}, read as ${answer.format}, names no components (it is empty, or holds only comments or blank lines): nothing was checked; exit 0, as nothing fails. Is it the file you meant?
 `
     );
   const failing = failingOf(answer.results, gate);

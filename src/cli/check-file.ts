@@ -6,7 +6,7 @@
 import { ValidationError } from '../domain/errors.js';
 import { formatOfFilename, parseManifest, parseSbom } from '../operations/parse-submission.js';
 import { decodeText } from '../parsers/decode-text.js';
-import type { ParseResult } from '../parsers/reference.js';
+import { InputError, type ParseResult } from '../parsers/reference.js';
 import { InputFileError, readInputFile } from './input-file.js';
 
 /** The bytes of the file to check, or why there are none to read. */
@@ -22,6 +22,7 @@ export function parseCheckedFile(bytes: Buffer, file: string, filename: string):
   const text = decodeText(bytes);
   if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(?:json|xml)$/i.test(filename))
     return { text, parsed: parseManifest(text, { filename }, { lines: true }) };
+  const byName = formatOfFilename(filename) !== null;
   try {
     return { text, parsed: parseSbom(text, '') };
   } catch (error) {
@@ -30,11 +31,22 @@ export function parseCheckedFile(bytes: Buffer, file: string, filename: string):
   try {
     return { text, parsed: parseManifest(text, { filename }, { lines: true }) };
   } catch (error) {
-    if (!(error instanceof ValidationError) || !error.issues.some((i) => i.type === 'value_error.format')) throw error;
-    throw new InputFileError(
-      `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text)}. ${READS}.`,
-    );
+    // A parse error is the format's own sentence only when the name claimed that format: a
+    // README.md that happens to hold a line like `on:` is not a broken workflow.
+    const parseError = error instanceof InputError || error instanceof ValidationError;
+    if (!parseError || (byName && !isFormatRefusal(error))) throw error;
+    throw unrecognised(file, bytes, text);
   }
+}
+
+function isFormatRefusal(error: unknown): boolean {
+  return error instanceof ValidationError && error.issues.some((i) => i.type === 'value_error.format');
+}
+
+function unrecognised(file: string, bytes: Buffer, text: string): InputFileError {
+  return new InputFileError(
+    `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text)}. ${READS}.`,
+  );
 }
 
 /** What an unrecognised file looks like, so the person sees why it was not taken for a manifest. */

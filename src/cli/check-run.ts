@@ -61,6 +61,12 @@ export async function runCheck(
     streams.stderr.write(
       `tended: none of the ${plural(answer.unresolved_count, 'entry', 'entries')} of ${file}, read as ${answer.format}, names a component Tended reads: nothing was checked. Is it the file you meant?\n`,
     );
+  // An empty requirements.txt (or one of comments only) is a project with no dependencies, so the
+  // gate passes (exit 0); but a header row alone must not read as "all clear" for a file mistyped.
+  else if (answer.results_count === 0)
+    streams.stderr.write(
+      `tended: ${file}, read as ${answer.format}, names no components (it is empty, or holds only comments or blank lines): nothing was checked; exit 0, as nothing fails. Is it the file you meant?\n`,
+    );
   const failing = failingOf(answer.results, gate);
   if (failing.length === 0) return { exit: EXIT.ok, answer, lines, failing };
   const sentence = gateSentence(

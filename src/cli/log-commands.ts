@@ -26,6 +26,8 @@ export async function verifyCommand(
   opts: { url?: string; file?: string; key?: string },
 ): Promise<number> {
   if (opts.url && opts.file) return usage(wiring, 'verify takes --url or --file, not both');
+  // The line being drawn, so a failure part-way ends it before its sentence is written.
+  let progress: Progress | null = null;
   try {
     let source: LogSource;
     let vkey: string;
@@ -41,7 +43,7 @@ export async function verifyCommand(
         const verifiers = (opts.key ? [opts.key] : (header.verifier_keys ?? [header.verifier_key])).map(
           parseVerifierKey,
         );
-        const progress = new Progress(wiring.stderr, 'verify', 'leaves', null);
+        progress = new Progress(wiring.stderr, 'verify', 'leaves', null);
         const report = await auditSegment(
           header,
           counted(encodeLines(lines), progress),
@@ -78,7 +80,7 @@ export async function verifyCommand(
         vkey = opts.key ?? deps.notary.vkey;
         // Without --key: every checkpoint key the log published, since heads before a rotation carry the old one.
         const verifiers = opts.key ? parseVerifierKey(vkey) : deps.notary.verifiers;
-        const progress = new Progress(wiring.stderr, 'verify', 'leaves', head.tree_size);
+        progress = new Progress(wiring.stderr, 'verify', 'leaves', head.tree_size);
         const stored = storeLogSource(deps.store, head);
         const report = await auditLog(
           { ...stored, leaves: counted(stored.leaves, progress) },
@@ -92,11 +94,12 @@ export async function verifyCommand(
       }
     }
     const verifier = parseVerifierKey(vkey);
-    const progress = new Progress(wiring.stderr, 'verify', 'leaves', total);
+    progress = new Progress(wiring.stderr, 'verify', 'leaves', total);
     const report = await auditLog({ ...source, leaves: counted(source.leaves, progress) }, verifier, verifier.name);
     progress.finish();
     return ok(wiring, report);
   } catch (error) {
+    progress?.interrupt();
     if (error instanceof ServiceError) {
       wiring.stderr.write(`tended: ${error.message}\n`);
       return error.exit;

@@ -57,3 +57,25 @@ describe('progress of long CLI work', () => {
     expect(out.written.at(-1)).toBe('observe: 200 components in 26.0 s (8/s)\n');
   });
 });
+
+describe('progress cut short', () => {
+  it('on a terminal, ends the drawn line so the error that follows starts its own', () => {
+    const out = stream(true);
+    let now = 0;
+    const progress = new Progress(out, 'verify', 'leaves', 10, () => now);
+    now = 300;
+    progress.add(3);
+    progress.interrupt();
+    expect(out.written.join('')).toMatch(/^\rverify: 3 of 10 leaves .*\x1b\[K\n$/);
+    progress.finish();
+    expect(out.written.join('').endsWith('\x1b[K\n')).toBe(true);
+  });
+
+  it('off a terminal, writes nothing to end', () => {
+    const out = stream(false);
+    const progress = new Progress(out, 'verify', 'leaves', 10);
+    progress.add(3);
+    progress.interrupt();
+    expect(out.written).toEqual([]);
+  });
+});

@@ -17,6 +17,7 @@ export class Progress {
   private readonly started: number;
   private lastDrawn = -Infinity;
   private lastLogged: number;
+  private finished = false;
 
   constructor(
     private readonly stream: ProgressStream,
@@ -46,7 +47,18 @@ export class Progress {
     this.stream.write(`\r${this.line(at)}\x1b[K`);
   }
 
+  /**
+   * Work stopped part-way (an error about to be said): on a terminal, the drawn line is ended so
+   * the sentence that follows starts a line of its own; elsewhere nothing was drawn to end.
+   */
+  interrupt(): void {
+    if (this.stream.isTTY === true && this.lastDrawn !== -Infinity && !this.finished) this.stream.write('\n');
+    this.finished = true;
+  }
+
   finish(): void {
+    if (this.finished) return;
+    this.finished = true;
     const at = this.now();
     const seconds = (at - this.started) / 1000;
     if (this.stream.isTTY === true) this.stream.write(`\r${this.line(at)}\x1b[K\n`);

@@ -22,9 +22,13 @@ export async function fetchService(url: string, init: RequestInit, timeoutMs: nu
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
+    const problem = networkProblem(error, timeoutMs);
+    const where = url.split('?')[0];
     throw new ServiceError(
-      `could not reach ${url.split('?')[0]}: ${networkProblem(error, timeoutMs)}; check --url and that the service is running. Nothing was ${done}.`,
-      EXIT.unavailable,
+      problem.notHttp
+        ? `could not speak HTTP to ${where}: ${problem.said}; is it a Tended server? Check --url (its scheme, host and port). Nothing was ${done}.`
+        : `could not reach ${where}: ${problem.said}; check --url and that the service is running. Nothing was ${done}.`,
+      problem.notHttp ? EXIT.usage : EXIT.unavailable,
     );
   }
 }
@@ -41,19 +45,42 @@ export function refusal(url: string, response: Response, detail: string | null, 
   );
 }
 
-function networkProblem(error: unknown, timeoutMs: number): string {
+/**
+ * Each class of failure to get an answer, in words. Something that answered but not in HTTP (or
+ * not in the TLS the scheme asked for) is no Tended service at that address: the caller's to fix
+ * (exit 2). The rest may pass (a service restarting, a network hiccup): run it again (exit 3).
+ */
+const NETWORK_PROBLEMS: Record<string, { said: string; notHttp: boolean }> = {
+  ECONNREFUSED: { said: 'the connection was refused (ECONNREFUSED)', notHttp: false },
+  ENOTFOUND: { said: 'the host name does not resolve (ENOTFOUND)', notHttp: false },
+  EAI_AGAIN: { said: 'the host name could not be resolved now (EAI_AGAIN)', notHttp: false },
+  ECONNRESET: { said: 'the connection was reset (ECONNRESET)', notHttp: false },
+  ETIMEDOUT: { said: 'the connection timed out (ETIMEDOUT)', notHttp: false },
+  EHOSTUNREACH: { said: 'the host cannot be reached (EHOSTUNREACH)', notHttp: false },
+  ENETUNREACH: { said: 'the network cannot be reached (ENETUNREACH)', notHttp: false },
+  UND_ERR_SOCKET: {
+    said: 'it closed the connection without an HTTP answer (UND_ERR_SOCKET)',
+    notHttp: true,
+  },
+  UND_ERR_HEADERS_TIMEOUT: { said: 'it sent no HTTP answer in time (UND_ERR_HEADERS_TIMEOUT)', notHttp: false },
+  EPROTO: { said: 'the TLS handshake failed (EPROTO): is it https at an http port?', notHttp: true },
+};
+
+function networkProblem(error: unknown, timeoutMs: number): { said: string; notHttp: boolean } {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return `no answer within ${timeoutMs / 1000} s`;
+    return { said: `no answer within ${timeoutMs / 1000} s`, notHttp: false };
   const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  if (typeof cause?.code === 'string') {
-    const known: Record<string, string> = {
-      ECONNREFUSED: 'the connection was refused (ECONNREFUSED)',
-      ENOTFOUND: 'the host name does not resolve (ENOTFOUND)',
-      ECONNRESET: 'the connection was reset (ECONNRESET)',
-      ETIMEDOUT: 'the connection timed out (ETIMEDOUT)',
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  const known = NETWORK_PROBLEMS[code];
+  if (known) return known;
+  // llhttp's parse errors: the bytes that came back are not an HTTP response.
+  if (code.startsWith('HPE_')) return { said: `what it sent back is not HTTP (${code})`, notHttp: true };
+  if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return {
+      said: `the TLS connection failed (${code}): is it https at an http port, or a certificate this machine does not trust?`,
+      notHttp: true,
     };
-    return known[cause.code] ?? cause.code;
-  }
-  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  if (code !== '') return { said: code, notHttp: false };
+  if (typeof cause?.message === 'string' && cause.message !== '') return { said: cause.message, notHttp: false };
+  return { said: error instanceof Error ? error.message : String(error), notHttp: false };
 }
