@@ -7,6 +7,7 @@ import { stateInWords } from '../domain/state.js';
 import type { CheckAnswer } from '../operations/check-components.js';
 import type { ParseResult } from '../parsers/reference.js';
 import { plural } from './check-options.js';
+import { exceptionOf, policyInWords } from './policy.js';
 import { reviewComment } from './review-comment.js';
 import { sarifReport } from './sarif-report.js';
 import { answerHasTree, answerHasVersions, pathInWords, scopeInWords, versionInWords } from './tree-words.js';
@@ -45,6 +46,7 @@ export function table(answer: CheckAnswer): string {
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
   const paths = answer.results.some((r) => pathInWords(r) !== '');
+  const policy = answer.results.some((r) => exceptionOf(r) !== undefined);
   const rows = answer.results.map((r) => [
     // "not checked" where nothing was read, as the Markdown and SARIF reports say it.
     stateInWords(r.state, r.observation_date),
@@ -55,6 +57,7 @@ export function table(answer: CheckAnswer): string {
     ...(tree ? [scopeInWords(r) || '-'] : []),
     r.input.locations[0]?.location ?? '',
     ...(paths ? [pathInWords(r)] : []),
+    ...(policy ? [policyInWords(r)] : []),
   ]);
   const header = [
     'state',
@@ -65,6 +68,7 @@ export function table(answer: CheckAnswer): string {
     ...(tree ? ['scope'] : []),
     'where',
     ...(paths ? ['path'] : []),
+    ...(policy ? ['policy'] : []),
   ];
   const last = header.length - 1;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

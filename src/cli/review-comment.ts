@@ -1,5 +1,6 @@
 import type { CheckAnswer } from '../operations/check-components.js';
 import { stateInWords } from '../domain/state.js';
+import { exceptionOf, policyInWords } from './policy.js';
 import { answerHasTree, answerHasVersions, pathInWords, scopeInWords, versionInWords } from './tree-words.js';
 
 /**
@@ -16,13 +17,15 @@ export function reviewComment(
   // The tree's columns come after the others, and only when the file says where its packages sit.
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
+  const policy = answer.results.some((r) => exceptionOf(r) !== undefined);
+  const extra = [...treeHeader(versions, tree), ...(policy ? ['policy'] : [])];
   const out = [
     `**Tended check of \`${cell(file).replaceAll('`', "'")}\`**, as of ${answer.as_of} (${answer.format}): ` +
       `${answer.results_count} component${answer.results_count === 1 ? '' : 's'}, ` +
       `${answer.unresolved_count} entr${answer.unresolved_count === 1 ? 'y' : 'ies'} without one.`,
     '',
-    row(['state', 'observed', 'component', 'line', 'where', 'source', ...treeHeader(versions, tree)]),
-    row(['---', '---', '---', '---', '---', '---', ...treeHeader(versions, tree).map(() => '---')]),
+    row(['state', 'observed', 'component', 'line', 'where', 'source', ...extra]),
+    row(['---', '---', '---', '---', '---', '---', ...extra.map(() => '---')]),
   ];
   for (const r of answer.results) {
     const key = `${r.kind}:${r.input.name}`;
@@ -38,6 +41,7 @@ export function reviewComment(
         r.observation_date === null ? '—' : r.source,
         ...(versions ? [versionInWords(r) || '—'] : []),
         ...(tree ? [scopeInWords(r) || '—', pathInWords(r) || '—'] : []),
+        ...(policy ? [policyInWords(r) || '—'] : []),
       ]),
     );
   }

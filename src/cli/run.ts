@@ -26,7 +26,7 @@ commands:
   follow status [--json]        each followed registry (TENDED_FOLLOW): its cursor, when it last
                                 read, its lag, last contiguous read and faults, the backfill's
                                 progress and today's reads by reason (event, threshold, backfill, sweep)
-  check FILE|DIR [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--scope direct|all] [--observe]
+  check FILE|DIR [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--scope direct|all] [--policy FILE] [--observe]
                                 one dated result per component of a local manifest, lockfile or
                                 SBOM (or of each one a directory holds: .git, node_modules,
                                 vendor, virtual environments, target and what .gitignore ignores
@@ -35,7 +35,9 @@ commands:
                                 abandoned, archived, deleted or eol, named on stderr (a CI gate;
                                 --fail-on names other states, or none; --scope direct gates on
                                 direct dependencies only, and on those of files that do not say
-                                direct or transitive, while the report still lists all). --format sarif for code
+                                direct or transitive, while the report still lists all; a policy,
+                                .tended.yml or --policy FILE, sets both and excepts components
+                                until a date, with a reason; flags win). --format sarif for code
                                 scanning, markdown for a pull-request comment. --observe reads
                                 what the local record lacks first (a name no registry shows
                                 public is not recorded); --queue asks the service to queue what
@@ -160,6 +162,7 @@ export async function runCli(argv: string[], wiring: CliWiring): Promise<number>
             queue: { type: 'boolean' },
             'fail-on': { type: 'string' },
             scope: { type: 'string' },
+            policy: { type: 'string' },
           },
         });
         if (positionals.length !== 1)
