@@ -29719,7 +29719,7 @@ function judge(failing, all, gate, asOf) {
   }
   const lines = [];
   if (excepted.length > 0) lines.push(exceptedLine(excepted));
-  for (const e of exceptions) {
+  for (const e of all.length > 0 ? exceptions : []) {
     if (expired.has(e)) continue;
     if (e.expires < asOf)
       lines.push(

@@ -103,7 +103,8 @@ export function judge<T extends { result: ComponentCheck; file?: string }>(
   }
   const lines: string[] = [];
   if (excepted.length > 0) lines.push(exceptedLine(excepted));
-  for (const e of exceptions) {
+  // With nothing answered (every file failed to read), no exception can be said to name nothing.
+  for (const e of all.length > 0 ? exceptions : []) {
     if (expired.has(e)) continue;
     if (e.expires < asOf)
       lines.push(
