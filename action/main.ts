@@ -12,6 +12,7 @@ import { runCheck } from '../src/cli/check-run.js';
 import { EXIT } from '../src/cli/exit-codes.js';
 import { directoryReport } from '../src/cli/check-dir.js';
 import { reviewComment } from '../src/cli/review-comment.js';
+import { exceptionInWords, exceptionOf } from '../src/cli/policy.js';
 import { placeInWords } from '../src/cli/tree-words.js';
 import { stateInWords } from '../src/domain/state.js';
 import type { CheckAnswer, ComponentCheck } from '../src/operations/check-components.js';
@@ -58,7 +59,7 @@ function summary(markdown: string): void {
 /**
  * An error annotation for each component in a state that fails the gate (the step fails with it),
  * a warning for one the record shows is not maintained but which the gate lets pass (fail-on
- * chose other states, or none), at the line of the file naming it when the parser keeps lines.
+ * chose other states, or none, or the policy excepts it, which the annotation says), at the line of the file naming it when the parser keeps lines.
  */
 function annotateResults(
   answer: CheckAnswer,
@@ -77,11 +78,17 @@ function annotateResults(
       r.observation_date === null
         ? 'nothing observed'
         : `observed ${r.observation_date}, ${r.censoring_status}, as of ${answer.as_of}; source ${r.source}; log leaf ${r.leaf_index}`;
-    annotate(fails.has(r) ? 'error' : 'warning', `${component}${place ? ` (${place})` : ''} is ${words} (${read}).`, {
-      file: linesIn?.get(component) ?? file,
-      line: lines.get(component)?.[0],
-      title: `Tended: ${component} ${words}`,
-    });
+    const mark = exceptionOf(r);
+    const policy = mark === undefined ? '' : ` ${exceptionInWords(mark)} (${mark.policy}).`;
+    annotate(
+      fails.has(r) ? 'error' : 'warning',
+      `${component}${place ? ` (${place})` : ''} is ${words} (${read}).${policy}`,
+      {
+        file: linesIn?.get(component) ?? file,
+        line: lines.get(component)?.[0],
+        title: `Tended: ${component} ${words}`,
+      },
+    );
   }
 }
 
@@ -116,6 +123,7 @@ async function main(): Promise<number> {
       format: input('format') || 'sarif',
       'fail-on': input('fail-on') || undefined,
       scope: input('scope') || undefined,
+      policy: input('policy') || undefined,
     },
     null,
   );

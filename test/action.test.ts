@@ -99,7 +99,16 @@ interface SarifLog {
 describe('the GitHub Action', () => {
   it('is a node24 JavaScript action whose file and url are required, as their descriptions say', () => {
     expect(action.runs).toEqual({ using: 'node24', main: 'action/dist/index.js' });
-    expect(Object.keys(action.inputs)).toEqual(['file', 'url', 'as-of', 'format', 'fail-on', 'scope', 'output']);
+    expect(Object.keys(action.inputs)).toEqual([
+      'file',
+      'url',
+      'as-of',
+      'format',
+      'fail-on',
+      'scope',
+      'policy',
+      'output',
+    ]);
     expect(action.inputs.file!.required).toBe(true);
     expect(action.inputs.url!.required).toBe(true);
     expect(action.inputs.url!.description).not.toMatch(/without one/i);
@@ -177,6 +186,43 @@ describe('the GitHub Action', () => {
     );
     expect(r.summary).toContain('### package.json');
     expect(r.summary).toContain('| archived | 2026-11-01 | npm:express | 4 | dependencies.express |');
+  });
+
+  it('reads the policy input: an exception in force passes the step and says so; an expired one fails it by name; a malformed one is 2', async () => {
+    const policies = mkdtempSync(join(tmpdir(), 'tended-action-policy-'));
+    try {
+      const policy = (expires: string) => {
+        const path = join(policies, `until-${expires}.yml`);
+        writeFileSync(
+          path,
+          `exceptions:\n  - component: npm:express\n    reason: moving to fastify this quarter\n    expires: ${expires}\n`,
+        );
+        return path;
+      };
+      const inForce = await runAction({ file: 'package.json', url: server.url, policy: policy('2027-03-31') });
+      expect(inForce.code).toBe(0);
+      expect(inForce.out).toMatch(
+        /^::warning file=package\.json,line=4,title=Tended%3A npm%3Aexpress archived::npm:express \(direct\) is archived \(.*\)\. excepted until 2027-03-31: moving to fastify this quarter \(.*until-2027-03-31\.yml line 2\)\.$/m,
+      );
+      expect(inForce.summary).toContain('| excepted until 2027-03-31: moving to fastify this quarter |');
+      expect(inForce.summary).toContain('**The check passes.**');
+
+      const expired = await runAction({ file: 'package.json', url: server.url, policy: policy('2026-11-19') });
+      expect(expired.code).toBe(1);
+      const sentence = `the check fails: the exception for npm:express expired on 2026-11-19 (reason: moving to fastify this quarter; ${join(policies, 'until-2026-11-19.yml')} line 2), so npm:express archived (observed 2026-11-01) fails the gate again; give it a new date and reason, or remove it.`;
+      expect(expired.err).toBe(`tended: ${sentence}\n`);
+      expect(expired.out).toMatch(/^::error file=package\.json,line=4,.*exception expired on 2026-11-19/m);
+      expect(expired.summary).toContain(`**The check fails**: ${sentence}`);
+
+      const malformed = await runAction({ file: 'package.json', url: server.url, policy: policy('someday') });
+      expect(malformed.code).toBe(2);
+      expect(malformed.err).toMatch(
+        /cannot be used, so nothing was checked: line 4, exceptions\[0\]\.expires: takes a date/,
+      );
+      expect(malformed.out).toMatch(/^::error::the policy .* cannot be used/m);
+    } finally {
+      rmSync(policies, { recursive: true, force: true });
+    }
   });
 
   it('fails with 3, not the gate’s 1, when the service cannot be reached, and says so in the summary', async () => {

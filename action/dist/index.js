@@ -10967,10 +10967,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isMap4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
     var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
-    var isSeq2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
+    var isScalar4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
+    var isSeq3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
     function isCollection2(node2) {
       if (node2 && typeof node2 === "object")
         switch (node2[NODE_TYPE]) {
@@ -10991,7 +10991,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar3(node2) || isCollection2(node2)) && !!node2.anchor;
+    var hasAnchor = (node2) => (isScalar4(node2) || isCollection2(node2)) && !!node2.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -11003,11 +11003,11 @@ var require_identity = __commonJS({
     exports2.isAlias = isAlias3;
     exports2.isCollection = isCollection2;
     exports2.isDocument = isDocument;
-    exports2.isMap = isMap3;
+    exports2.isMap = isMap4;
     exports2.isNode = isNode2;
     exports2.isPair = isPair2;
-    exports2.isScalar = isScalar3;
-    exports2.isSeq = isSeq2;
+    exports2.isScalar = isScalar4;
+    exports2.isSeq = isSeq3;
   }
 });
 
@@ -15115,9 +15115,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token2) => token2 && (token2.type === "block-map" || token2.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap3 = fc.start.source === "{";
-      const fcName = isMap3 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap4 = fc.start.source === "{";
+      const fcName = isMap4 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -15153,7 +15153,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -15193,7 +15193,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep2 && !props.found) {
+        if (!isMap4 && !sep2 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -15216,7 +15216,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap3 && !props.found && ctx.options.strict) {
+            if (!isMap4 && !props.found && ctx.options.strict) {
               if (sep2)
                 for (const st of sep2) {
                   if (st === valueProps.found)
@@ -15248,7 +15248,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap3) {
+          if (isMap4) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -15264,7 +15264,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap3 ? "}" : "]";
+      const expectedEnd = isMap4 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -16551,7 +16551,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection2 = (token2) => !!token2 && "items" in token2;
-    var isScalar3 = (token2) => !!token2 && (token2.type === "scalar" || token2.type === "single-quoted-scalar" || token2.type === "double-quoted-scalar" || token2.type === "block-scalar");
+    var isScalar4 = (token2) => !!token2 && (token2.type === "scalar" || token2.type === "single-quoted-scalar" || token2.type === "double-quoted-scalar" || token2.type === "block-scalar");
     function prettyToken(token2) {
       switch (token2) {
         case BOM:
@@ -16635,7 +16635,7 @@ var require_cst = __commonJS({
     exports2.FLOW_END = FLOW_END;
     exports2.SCALAR = SCALAR;
     exports2.isCollection = isCollection2;
-    exports2.isScalar = isScalar3;
+    exports2.isScalar = isScalar4;
     exports2.prettyToken = prettyToken;
     exports2.tokenType = tokenType;
   }
@@ -17234,7 +17234,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
-    var LineCounter2 = class {
+    var LineCounter3 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -17257,7 +17257,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports2.LineCounter = LineCounter2;
+    exports2.LineCounter = LineCounter3;
   }
 });
 
@@ -18165,7 +18165,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument3(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -18191,7 +18191,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument3(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -18227,7 +18227,7 @@ var require_public_api = __commonJS({
     }
     exports2.parse = parse5;
     exports2.parseAllDocuments = parseAllDocuments;
-    exports2.parseDocument = parseDocument2;
+    exports2.parseDocument = parseDocument3;
     exports2.stringify = stringify2;
   }
 });
@@ -18692,8 +18692,8 @@ var ValidationError = class extends Error {
 var MAX_ECHO = 40;
 function quoteInput(raw) {
   const chars = Array.from(raw);
-  const shown2 = chars.slice(0, MAX_ECHO).join("").replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "?");
-  return `"${shown2}${chars.length > MAX_ECHO ? "\u2026" : ""}"`;
+  const shown3 = chars.slice(0, MAX_ECHO).join("").replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "?");
+  return `"${shown3}${chars.length > MAX_ECHO ? "\u2026" : ""}"`;
 }
 
 // src/parsers/reference.ts
@@ -23011,7 +23011,7 @@ var CLOSING = "a closing tag with a";
 function checkBounds(body, bounds) {
   let depth = 0;
   let nodes = 0;
-  const names = /* @__PURE__ */ new Set();
+  const names2 = /* @__PURE__ */ new Set();
   const name = (from, kind) => {
     let i = from;
     while (i < body.length && !endsName(body.charCodeAt(i))) i += 1;
@@ -23020,7 +23020,7 @@ function checkBounds(body, bounds) {
         `${kind} name of ${(i - from).toLocaleString("en")} characters on line ${lineOf(body, from)} ("${excerpt(body.slice(from, from + 30), 24)}"); Tended reads names of up to ${MAX_XML_NAME} characters, and real ones are under 100.`
       );
     }
-    if (kind !== CLOSING && names.add(body.slice(from, i)).size > bounds.names) {
+    if (kind !== CLOSING && names2.add(body.slice(from, i)).size > bounds.names) {
       throw new TooComplexError(
         `more than ${bounds.names.toLocaleString("en")} different element and attribute names (the bound is passed on line ${lineOf(body, from)}); Tended reads up to ${bounds.names.toLocaleString("en")}, several times what real files of this kind use.`
       );
@@ -23985,8 +23985,8 @@ function xmlText(x) {
 }
 function xmlComponents(nested) {
   if (!isObject(nested)) return nested;
-  const listed = nested["component"];
-  return listed === void 0 ? [] : Array.isArray(listed) ? listed : [listed];
+  const listed2 = nested["component"];
+  return listed2 === void 0 ? [] : Array.isArray(listed2) ? listed2 : [listed2];
 }
 var fromXml = (o) => ({
   bomRef: xmlText(o["@_bom-ref"]),
@@ -24238,17 +24238,17 @@ var Scanner = class {
     if (instruction?.getKeyword() === "ONBUILD") instruction = instruction.getTriggerInstruction();
     const which = instruction?.getKeyword();
     if (instruction === null || which !== "ADD" && which !== "COPY" && which !== "RUN") return argsEnd;
-    const names = [];
+    const names2 = [];
     let tabbed = false;
     for (const arg of instruction.getArguments()) {
       const value = arg.getValue();
       if (!value.startsWith("<<") || value.length <= 2) continue;
       if (value.startsWith("<<-")) tabbed = true;
       const name = heredocName(value);
-      if (name !== null) names.push(name);
+      if (name !== null) names2.push(name);
     }
     let end = argsEnd;
-    for (const name of names) end = this.heredocEnd(name, end, tabbed);
+    for (const name of names2) end = this.heredocEnd(name, end, tabbed);
     return end;
   }
   /** parseHeredoc: the line break after the line that is the heredoc's name alone. */
@@ -24490,10 +24490,10 @@ function substitute(raw, globals) {
   }
   push2(raw.slice(last));
   if (missing.length > 0) {
-    const named = missing.slice(0, 5).map((m) => `$${m.slice(0, 40)}`);
-    if (missing.length > 5) named.push(`${missing.length - 5} more`);
+    const named2 = missing.slice(0, 5).map((m) => `$${m.slice(0, 40)}`);
+    if (missing.length > 5) named2.push(`${missing.length - 5} more`);
     return {
-      reason: `${missing.length > 1 ? "the variables" : "the variable"} ${named.join(", ")} ${missing.length > 1 ? "have" : "has"} no value in an ARG before the first FROM, so the image is known only at build time.`
+      reason: `${missing.length > 1 ? "the variables" : "the variable"} ${named2.join(", ")} ${missing.length > 1 ? "have" : "has"} no value in an ARG before the first FROM, so the image is known only at build time.`
     };
   }
   if (length > MAX_IMAGE_LENGTH) {
@@ -24548,7 +24548,7 @@ function parseGemfileLock(text4) {
   let inDependencies = false;
   let sawSection = false;
   let current = null;
-  const named = /* @__PURE__ */ new Set();
+  const named2 = /* @__PURE__ */ new Set();
   const directs = /* @__PURE__ */ new Set();
   const lines = text4.replace(/^\uFEFF/, "").split("\n");
   for (let i = 0; i < lines.length; i += 1) {
@@ -24576,13 +24576,13 @@ function parseGemfileLock(text4) {
     const spec = SPEC.exec(line);
     if (spec) {
       current = spec[1];
-      named.clear();
+      named2.clear();
       if (!gems.has(current)) addGem(out, graph, gems, section, current, spec[2] ?? "", i + 1);
       continue;
     }
     const dependency = SPEC_DEPENDENCY.exec(line);
-    if (dependency && current !== null && !named.has(dependency[1])) {
-      named.add(dependency[1]);
+    if (dependency && current !== null && !named2.has(dependency[1])) {
+      named2.add(dependency[1]);
       graph.addEdge(current, dependency[1]);
     }
   }
@@ -24662,8 +24662,8 @@ function groupOption(options) {
 }
 var DEV_GROUPS = /* @__PURE__ */ new Set(["development", "test"]);
 function devGroups(text4) {
-  const names = [...text4.matchAll(/:?["']?(\w+)["']?/g)].map((m) => m[1]);
-  return names.length > 0 && names.every((n) => DEV_GROUPS.has(n));
+  const names2 = [...text4.matchAll(/:?["']?(\w+)["']?/g)].map((m) => m[1]);
+  return names2.length > 0 && names2.every((n) => DEV_GROUPS.has(n));
 }
 function parseGemfile(text4) {
   const references = [];
@@ -24674,9 +24674,9 @@ function parseGemfile(text4) {
     const line = raw.trim();
     const group = GROUP_BLOCK.exec(line);
     if (group) {
-      const named = group[1];
-      const cut = NOT_GROUPS.exec(named);
-      const dev2 = devGroups(cut ? named.slice(0, cut.index) : named);
+      const named2 = group[1];
+      const cut = NOT_GROUPS.exec(named2);
+      const dev2 = devGroups(cut ? named2.slice(0, cut.index) : named2);
       blocks.push(dev2);
       if (dev2) devDepth += 1;
       return;
@@ -25766,13 +25766,13 @@ function parseCargoLock(source) {
   });
   for (const entry of entries) {
     if (!Array.isArray(entry.dependencies)) continue;
-    const named = /* @__PURE__ */ new Set();
+    const named2 = /* @__PURE__ */ new Set();
     for (const dependency of entry.dependencies) {
       if (typeof dependency !== "string") continue;
       const [name = "", version2] = dependency.split(" ", 2);
       const key = version2 === void 0 ? byName.get(name) : `${name} ${version2}`;
-      if (key === void 0 || named.has(key)) continue;
-      named.add(key);
+      if (key === void 0 || named2.has(key)) continue;
+      named2.add(key);
       graph.addEdge(entry.key, key);
       if (entry.local) graph.addDirect({ key });
     }
@@ -26310,9 +26310,9 @@ var MemberLines = class {
   file(section, source, start, end, escapes, hash, line) {
     if (escapes) {
       const name = decoded(source, start, end);
-      let names = this.escaped.get(section);
-      if (!names) this.escaped.set(section, names = /* @__PURE__ */ new Map());
-      names.set(name, line);
+      let names2 = this.escaped.get(section);
+      if (!names2) this.escaped.set(section, names2 = /* @__PURE__ */ new Map());
+      names2.set(name, line);
       return;
     }
     let hashes = this.bySection.get(section);
@@ -26426,7 +26426,7 @@ function locationOf3(step) {
   const path = keys.reverse().join(".").replace(/\.\[/g, "[");
   return at2 === null || at2.parent === null ? path : `\u2026${path.slice(-MAX_LOCATION)}`;
 }
-function elements(root, names) {
+function elements(root, names2) {
   const found = [];
   const queue = [{ value: root, parent: null, key: "" }];
   for (let next = 0; next < queue.length; next++) {
@@ -26439,7 +26439,7 @@ function elements(root, names) {
     for (const [k, v] of Object.entries(step.value)) {
       if (k.startsWith("@_")) continue;
       const child = { value: v, parent: step, key: k };
-      if (!names.has(k)) {
+      if (!names2.has(k)) {
         queue.push(child);
         continue;
       }
@@ -27506,11 +27506,11 @@ function parsePnpmLock(text4) {
   const sources = /* @__PURE__ */ new Map();
   for (const [key, value] of Object.entries(snapshots)) {
     const entry = isJsonObject(value) ? value : {};
-    const named = nameOf(key, lockfile);
+    const named2 = nameOf(key, lockfile);
     const meta = lockfile === 9 ? packages[baseOf(key)] : entry;
     const info = isJsonObject(meta) ? meta : {};
-    const name = typeof info.name === "string" ? info.name : named.name;
-    const version = typeof info.version === "string" ? info.version : named.version;
+    const name = typeof info.name === "string" ? info.name : named2.name;
+    const version = typeof info.version === "string" ? info.version : named2.version;
     const source = sourceOf2(name, version, flowValue(info.resolution));
     sources.set(key, { name, version, source });
     graph.addNode({
@@ -28972,7 +28972,7 @@ function parseUvLock(source) {
   const extraKeys = /* @__PURE__ */ new Set();
   const depend = (from, list2, direct) => {
     if (!Array.isArray(list2)) return;
-    const named = /* @__PURE__ */ new Set();
+    const named2 = /* @__PURE__ */ new Set();
     for (const dependency of list2) {
       const to = target(dependency);
       if (!to) continue;
@@ -28988,8 +28988,8 @@ function parseUvLock(source) {
           graph.addNode({ key, name: pep503(to.entry.name), resolvable: to.entry.ref !== null });
         }
       for (const key of keys) {
-        if (named.has(key)) continue;
-        named.add(key);
+        if (named2.has(key)) continue;
+        named2.add(key);
         if (!direct?.dev && !direct?.optional) graph.addEdge(from, key);
         if (direct) graph.addDirect({ key, dev: direct.dev ?? false, optional: direct.optional ?? false });
       }
@@ -29287,19 +29287,19 @@ function formatOfFilename(filename) {
     return "requirements";
   return null;
 }
-function parseManifest(text4, named, options = {}) {
-  if (named.format !== void 0) {
-    if (!MANIFEST_FORMATS.includes(named.format)) {
+function parseManifest(text4, named2, options = {}) {
+  if (named2.format !== void 0) {
+    if (!MANIFEST_FORMATS.includes(named2.format)) {
       throw unsupported(
         ["query", "format"],
-        `format must be one of ${MANIFEST_FORMATS.join(", ")}; got "${named.format.slice(0, 40)}"`
+        `format must be one of ${MANIFEST_FORMATS.join(", ")}; got "${named2.format.slice(0, 40)}"`
       );
     }
-    return MANIFESTS[named.format].parse(text4, options);
+    return MANIFESTS[named2.format].parse(text4, options);
   }
-  if (/(?:^|[\\/])bun\.lockb$/i.test(named.filename ?? "") || text4.startsWith("#!/usr/bin/env bun"))
+  if (/(?:^|[\\/])bun\.lockb$/i.test(named2.filename ?? "") || text4.startsWith("#!/usr/bin/env bun"))
     throw unsupported(["body"], BUN_LOCKB_SENTENCE);
-  const byName = named.filename ? formatOfFilename(named.filename) : null;
+  const byName = named2.filename ? formatOfFilename(named2.filename) : null;
   if (byName) return MANIFESTS[byName].parse(text4, options);
   for (const format of Object.values(MANIFESTS)) if (format.looks(text4)) return format.parse(text4, options);
   throw unsupported(["body"], `Tended could not tell what kind of file this is. Send ${ACCEPTED_MANIFESTS}.`);
@@ -29374,7 +29374,6 @@ function parseCheckedFile(bytes, file, filename) {
   const text4 = decodeText(bytes);
   if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(?:json|xml)$/i.test(filename))
     return { text: text4, parsed: parseManifest(text4, { filename }, { lines: true }) };
-  const byName = formatOfFilename(filename) !== null;
   try {
     return { text: text4, parsed: parseSbom(text4, "") };
   } catch (error) {
@@ -29383,18 +29382,11 @@ function parseCheckedFile(bytes, file, filename) {
   try {
     return { text: text4, parsed: parseManifest(text4, { filename }, { lines: true }) };
   } catch (error) {
-    const parseError = error instanceof InputError || error instanceof ValidationError;
-    if (!parseError || byName && !isFormatRefusal(error)) throw error;
-    throw unrecognised(file, bytes, text4);
+    if (!(error instanceof ValidationError) || !error.issues.some((i) => i.type === "value_error.format")) throw error;
+    throw new InputFileError(
+      `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text4)}. ${READS}.`
+    );
   }
-}
-function isFormatRefusal(error) {
-  return error instanceof ValidationError && error.issues.some((i) => i.type === "value_error.format");
-}
-function unrecognised(file, bytes, text4) {
-  return new InputFileError(
-    `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text4)}. ${READS}.`
-  );
 }
 function whatItIs(bytes, text4) {
   if (bytes.length === 0 || text4.trim() === "") return "it is empty";
@@ -29524,7 +29516,7 @@ var ARCHIVED = {
   maven: "the latest release relocates the artifact to other coordinates",
   golang: "the latest go.mod declares the module deprecated, or its GitHub repository is archived",
   composer: "the package is marked abandoned on Packagist",
-  cargo: "every version of the crate is yanked, or a RustSec advisory declares the crate unmaintained",
+  cargo: "every version of the crate is yanked",
   nuget: "the latest listed version is deprecated as no longer maintained (Legacy), every listed version is deprecated, or none is listed",
   gem: "never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)",
   distro: "never: a distribution release is answered by its end-of-life, not archived"
@@ -29569,11 +29561,11 @@ function scopeInWords(r) {
 function pathInWords(r) {
   const via = r.via ?? [];
   if (via.length === 0) return r.via_unresolved ? `via ${r.via_unresolved} (not a component Tended reads)` : "";
-  const names = [...via];
+  const names2 = [...via];
   if (r.via_elided !== void 0 && r.via_elided > 0)
-    names.splice(Math.ceil(names.length / 2), 0, `\u2026 ${r.via_elided.toLocaleString("en")} more \u2026`);
+    names2.splice(Math.ceil(names2.length / 2), 0, `\u2026 ${r.via_elided.toLocaleString("en")} more \u2026`);
   const through = r.via_unresolved ? ` (through ${r.via_unresolved}, not a component Tended reads)` : "";
-  return `via ${names.join(STEP)}${through}`;
+  return `via ${names2.join(STEP)}${through}`;
 }
 function placeInWords(r) {
   return [scopeInWords(r), pathInWords(r)].filter((s) => s !== "").join(", ");
@@ -29606,16 +29598,16 @@ function failingOf(results, gate) {
   return results.filter((r) => gate.failOn.has(r.state) && (!gate.directOnly || countsAsDirect(r)));
 }
 function gateSentence(asOf, total, failing, gate) {
-  const named = failing.slice(0, NAMED_IN_GATE).map(({ result: r, file }) => {
+  const named2 = failing.slice(0, NAMED_IN_GATE).map(({ result: r, file }) => {
     const where2 = r.input.locations[0]?.location;
     const read = r.observation_date === null ? "nothing observed" : `observed ${r.observation_date}`;
     const at2 = [file, where2].filter((s) => s !== void 0 && s !== "").join(" ");
     return `${r.kind}:${r.input.name} ${r.state} (${read}${at2 ? `, ${at2}` : ""})`;
   });
-  if (failing.length > NAMED_IN_GATE) named.push(`and ${plural(failing.length - NAMED_IN_GATE, "more", "more")}`);
+  if (failing.length > NAMED_IN_GATE) named2.push(`and ${plural(failing.length - NAMED_IN_GATE, "more", "more")}`);
   const states = [...gate.failOn].join(", ");
-  const how = gate.byDefault ? `by default ${states}; --fail-on chooses others, or none` : `--fail-on ${states}`;
-  return `the check fails: ${failing.length} of ${plural(total, "component", "components")} as of ${asOf} ${failing.length === 1 ? "is" : "are"} in a state that fails it (${how}${gate.directOnly ? "; --scope direct" : ""}): ${named.join("; ")}.`;
+  const how = gate.said?.failOn ?? (gate.byDefault ? `by default ${states}; --fail-on chooses others, or none` : `--fail-on ${states}`);
+  return `the check fails: ${failing.length} of ${plural(total, "component", "components")} as of ${asOf} ${failing.length === 1 ? "is" : "are"} in a state that fails it (${how}${gate.directOnly ? `; ${gate.said?.scope ?? "--scope direct"}` : ""}): ${named2.join("; ")}.`;
 }
 function failingStates(raw) {
   if (raw === void 0) return new Set(FAILING);
@@ -29630,17 +29622,152 @@ function plural(n, one, many) {
   return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 }
 
-// src/domain/successor.ts
-function successorInWords(successor) {
-  return successor ? `${successor.kind}:${successor.name}` : "";
+// src/cli/component-pattern.ts
+function componentPattern(written) {
+  const text4 = written.trim();
+  if (text4.startsWith("pkg:")) {
+    if (text4.includes("*"))
+      return `a package URL names one component, without *; write a pattern as kind:name, e.g. npm:@acme/*`;
+    try {
+      const ref = componentFromPurl(text4);
+      return { written: text4, kind: ref.kind, id: ref.id };
+    } catch (error) {
+      if (error instanceof ValidationError) return error.issues[0]?.msg ?? "not a package URL Tended reads";
+      throw error;
+    }
+  }
+  const colon = text4.indexOf(":");
+  const kind = colon < 0 ? "" : text4.slice(0, colon).toLowerCase();
+  const name = colon < 0 ? "" : text4.slice(colon + 1).trim();
+  if (!isComponentKind(kind) || name === "")
+    return `a component is a package URL (pkg:npm/left-pad) or kind:name, where kind is one of ${COMPONENT_KINDS.join(", ")} and name may hold * for any run of characters (npm:@acme/*)`;
+  if (name.includes("*")) return { written: text4, kind, pieces: name.toLowerCase().split("*") };
+  try {
+    return { written: text4, kind, id: normaliseComponent(kind, name).id };
+  } catch (error) {
+    if (error instanceof ValidationError) return error.issues[0]?.msg ?? `not a ${kind} name`;
+    throw error;
+  }
+}
+function patternMatches(pattern, kind, id) {
+  if (pattern.kind !== kind) return false;
+  if (pattern.id !== void 0) return pattern.id === id;
+  return piecesMatch(pattern.pieces, id.toLowerCase());
+}
+function piecesMatch(pieces, name) {
+  if (pieces.length === 1) return name === pieces[0];
+  const first = pieces[0];
+  const last = pieces[pieces.length - 1];
+  if (name.length < first.length + last.length || !name.startsWith(first) || !name.endsWith(last)) return false;
+  let at2 = first.length;
+  const end = name.length - last.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = name.indexOf(piece, at2);
+    if (found < 0 || found + piece.length > end) return false;
+    at2 = found + piece.length;
+  }
+  return true;
+}
+
+// src/cli/policy.ts
+function exceptionOf(r) {
+  return r.exception;
+}
+function exceptionInWords(mark) {
+  return mark.status === "excepted" ? `excepted until ${mark.expires}: ${mark.reason}` : `exception expired on ${mark.expires}: ${mark.reason}`;
+}
+function policyInWords(r) {
+  const mark = exceptionOf(r);
+  return mark === void 0 ? "" : exceptionInWords(mark);
+}
+function withPolicy(gate, opts, policy) {
+  if (policy === null) return gate;
+  const out = { ...gate, exceptions: policy.exceptions, said: { ...gate.said } };
+  if (opts["fail-on"] === void 0 && policy.failOn !== void 0) {
+    out.failOn = new Set(policy.failOn);
+    out.byDefault = false;
+    out.said.failOn = `fail_on in ${policy.file}: ${policy.failOn.join(", ") || "none"}`;
+  }
+  if (opts.scope === void 0 && policy.scope !== void 0) {
+    out.directOnly = policy.scope === "direct";
+    if (out.directOnly) out.said.scope = `scope direct in ${policy.file}`;
+  }
+  return out;
+}
+function judge(failing, all, gate, asOf) {
+  const exceptions = gate.exceptions ?? [];
+  const excepted = [];
+  const unexcepted = [];
+  const expired = /* @__PURE__ */ new Map();
+  for (const f of failing) {
+    const matching = exceptions.filter((e) => names(e, f.result));
+    const holding = matching.find((e) => e.expires >= asOf);
+    const chosen = holding ?? matching[0];
+    if (chosen === void 0) {
+      unexcepted.push(f);
+      continue;
+    }
+    f.result.exception = {
+      component: chosen.component.written,
+      reason: chosen.reason,
+      expires: chosen.expires,
+      status: holding ? "excepted" : "expired",
+      policy: chosen.at
+    };
+    if (holding) excepted.push(f);
+    else expired.set(chosen, [...expired.get(chosen) ?? [], f]);
+  }
+  const lines = [];
+  if (excepted.length > 0) lines.push(exceptedLine(excepted));
+  for (const e of all.length > 0 ? exceptions : []) {
+    if (expired.has(e)) continue;
+    if (e.expires < asOf)
+      lines.push(
+        `warning: the exception for ${e.component.written} (${e.at}) expired on ${e.expires} and excepts nothing that fails the gate now; remove it (reason: ${e.reason})`
+      );
+    else if (!all.some((r) => names(e, r)))
+      lines.push(
+        `warning: the exception for ${e.component.written} (${e.at}) names no component of what was checked; remove it if it is no longer needed (reason: ${e.reason})`
+      );
+  }
+  const sentences = [];
+  if (unexcepted.length > 0) sentences.push(gateSentence(asOf, all.length, unexcepted, gate));
+  for (const [e, hits] of expired) sentences.push(expiredSentence(e, hits));
+  lines.push(...sentences);
+  return {
+    failing: [...unexcepted, ...[...expired.values()].flat()],
+    lines,
+    ...sentences.length > 0 ? { gate: sentences.join(" ") } : {}
+  };
+}
+function names(e, r) {
+  return patternMatches(e.component, r.kind, r.input.name);
+}
+function named({ result: r, file }) {
+  const read = r.observation_date === null ? "nothing observed" : `observed ${r.observation_date}`;
+  return `${file ? `${file} ` : ""}${r.kind}:${r.input.name} ${stateInWords(r.state, r.observation_date)} (${read})`;
+}
+function listed(items, say) {
+  const out = items.slice(0, NAMED_IN_GATE).map(say);
+  if (items.length > NAMED_IN_GATE) out.push(`and ${plural(items.length - NAMED_IN_GATE, "more", "more")}`);
+  return out.join("; ");
+}
+function exceptedLine(excepted) {
+  return `${plural(excepted.length, "component", "components")} in a failing state ${excepted.length === 1 ? "is" : "are"} excepted by the policy: ${listed(
+    excepted,
+    (f) => `${named(f)}, ${exceptionInWords(exceptionOf(f.result))} (${exceptionOf(f.result).policy})`
+  )}.`;
+}
+function expiredSentence(e, hits) {
+  return `the check fails: the exception for ${e.component.written} expired on ${e.expires} (reason: ${e.reason}; ${e.at}), so ${listed(hits, named)} fail${hits.length === 1 ? "s" : ""} the gate again; give it a new date and reason, or remove it.`;
 }
 
 // src/cli/review-comment.ts
 function reviewComment(answer, file, lines, linesIn) {
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
-  const successors = answer.results.some((r) => r.successor !== void 0);
-  const extra = [...treeHeader(versions, tree), ...successors ? ["successor"] : []];
+  const policy = answer.results.some((r) => exceptionOf(r) !== void 0);
+  const extra = [...treeHeader(versions, tree), ...policy ? ["policy"] : []];
   const out = [
     `**Tended check of \`${cell(file).replaceAll("`", "'")}\`**, as of ${answer.as_of} (${answer.format}): ${answer.results_count} component${answer.results_count === 1 ? "" : "s"}, ${answer.unresolved_count} entr${answer.unresolved_count === 1 ? "y" : "ies"} without one.`,
     "",
@@ -29661,7 +29788,7 @@ function reviewComment(answer, file, lines, linesIn) {
         r.observation_date === null ? "\u2014" : r.source,
         ...versions ? [versionInWords(r) || "\u2014"] : [],
         ...tree ? [scopeInWords(r) || "\u2014", pathInWords(r) || "\u2014"] : [],
-        ...successors ? [successorInWords(r.successor) || "\u2014"] : []
+        ...policy ? [policyInWords(r) || "\u2014"] : []
       ])
     );
   }
@@ -29767,13 +29894,20 @@ function result(r, answer, uri, lines) {
   const definition = r.state === "not_observed" ? STATE_DEFINITIONS.not_observed : answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text;
   const place2 = placeInWords(r);
   const placed = place2 === "" ? "" : ` (${place2}${r.resolved_version ? `, resolved ${versionInWords(r)}` : ""})`;
-  const text4 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}${r.successor ? `; successor: ${successorInWords(r.successor)}` : ""}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
+  const text4 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
+  const mark = exceptionOf(r);
+  const policy = mark === void 0 ? "" : ` ${exceptionInWords(mark)} (${mark.policy}).`;
   return {
     ruleId: r.state,
     ruleIndex: STATES.indexOf(r.state),
     ...level === "none" ? { kind: "pass" } : {},
     level,
-    message: { text: text4 },
+    message: { text: text4 + policy },
+    ...mark?.status === "excepted" ? {
+      suppressions: [
+        { kind: "external", status: "accepted", justification: `${exceptionInWords(mark)} (${mark.policy})` }
+      ]
+    } : {},
     locations: [
       {
         physicalLocation: {
@@ -29803,7 +29937,8 @@ function result(r, answer, uri, lines) {
       ...r.optional ? { optional: true } : {},
       ...r.via !== void 0 ? { via: r.via } : {},
       ...r.via_elided !== void 0 ? { via_elided: r.via_elided } : {},
-      ...r.via_unresolved !== void 0 ? { via_unresolved: r.via_unresolved } : {}
+      ...r.via_unresolved !== void 0 ? { via_unresolved: r.via_unresolved } : {},
+      ...mark !== void 0 ? { exception: mark } : {}
     }
   };
 }
@@ -29833,7 +29968,7 @@ function table3(answer) {
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
   const paths = answer.results.some((r) => pathInWords(r) !== "");
-  const successors = answer.results.some((r) => r.successor !== void 0);
+  const policy = answer.results.some((r) => exceptionOf(r) !== void 0);
   const rows = answer.results.map((r) => [
     // "not checked" where nothing was read, as the Markdown and SARIF reports say it.
     stateInWords(r.state, r.observation_date),
@@ -29844,7 +29979,7 @@ function table3(answer) {
     ...tree ? [scopeInWords(r) || "-"] : [],
     r.input.locations[0]?.location ?? "",
     ...paths ? [pathInWords(r)] : [],
-    ...successors ? [successorInWords(r.successor) || "-"] : []
+    ...policy ? [policyInWords(r)] : []
   ]);
   const header = [
     "state",
@@ -29855,7 +29990,7 @@ function table3(answer) {
     ...tree ? ["scope"] : [],
     "where",
     ...paths ? ["path"] : [],
-    ...successors ? ["successor"] : []
+    ...policy ? ["policy"] : []
   ];
   const last = header.length - 1;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row2) => row2[i].length)));
@@ -30026,20 +30161,20 @@ var LOCKFILES_OF = [
   { manifest: (n) => n === "go.mod", lockfiles: ["go.sum"] },
   { manifest: (n) => /\.(?:cs|fs|vb)proj$/.test(n), lockfiles: ["packages.lock.json"] }
 ];
-function lockfileOf2(name, names) {
+function lockfileOf2(name, names2) {
   const row2 = LOCKFILES_OF.find((r) => r.manifest(name.toLowerCase()));
   if (!row2) return null;
   for (const lockfile of row2.lockfiles) {
-    const found = names.find((n) => n.toLowerCase() === lockfile);
+    const found = names2.find((n) => n.toLowerCase() === lockfile);
     if (found !== void 0) return found;
   }
   return null;
 }
-function pairsIn(names) {
+function pairsIn(names2) {
   const pairs = /* @__PURE__ */ new Map();
   const taken = /* @__PURE__ */ new Set();
-  for (const name of [...names].sort()) {
-    const lockfile = lockfileOf2(name, names);
+  for (const name of [...names2].sort()) {
+    const lockfile = lockfileOf2(name, names2);
     if (lockfile === null || taken.has(lockfile)) continue;
     taken.add(lockfile);
     pairs.set(name, lockfile);
@@ -30060,12 +30195,12 @@ function mergeManifestLockfile(manifest, lockfile, manifestName) {
   const direct = directOf(manifest);
   const references = lockfile.references.map((r) => {
     if (r.tree?.scope !== void 0) return r;
-    const named = direct.get(keyOf3(r));
-    const tree = named ? {
+    const named2 = direct.get(keyOf3(r));
+    const tree = named2 ? {
       ...r.tree,
       scope: "direct",
       via: [],
-      ...r.tree?.dev === void 0 && named.dev ? { dev: true } : {}
+      ...r.tree?.dev === void 0 && named2.dev ? { dev: true } : {}
     } : { ...r.tree, scope: "transitive" };
     return { ...r, tree };
   });
@@ -30080,9 +30215,9 @@ function markDirectInAnswer(answer, manifest) {
   const direct = directOf(manifest);
   const results = answer.results.map((r) => {
     if (r.scope !== void 0) return r;
-    const named = direct.get(`${r.kind}:${r.input.name}`);
-    if (!named) return { ...r, scope: "transitive" };
-    return { ...r, scope: "direct", via: [], ...r.dev === void 0 && named.dev ? { dev: true } : {} };
+    const named2 = direct.get(`${r.kind}:${r.input.name}`);
+    if (!named2) return { ...r, scope: "transitive" };
+    return { ...r, scope: "direct", via: [], ...r.dev === void 0 && named2.dev ? { dev: true } : {} };
   });
   return { ...answer, results };
 }
@@ -30111,11 +30246,9 @@ async function fetchService(url, init, timeoutMs, done) {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    const problem = networkProblem(error, timeoutMs);
-    const where2 = url.split("?")[0];
     throw new ServiceError(
-      problem.notHttp ? `could not speak HTTP to ${where2}: ${problem.said}; is it a Tended server? Check --url (its scheme, host and port). Nothing was ${done}.` : `could not reach ${where2}: ${problem.said}; check --url and that the service is running. Nothing was ${done}.`,
-      problem.notHttp ? EXIT.usage : EXIT.unavailable
+      `could not reach ${url.split("?")[0]}: ${networkProblem(error, timeoutMs)}; check --url and that the service is running. Nothing was ${done}.`,
+      EXIT.unavailable
     );
   }
 }
@@ -30126,37 +30259,21 @@ function refusal(url, response, detail, done) {
     later ? EXIT.unavailable : EXIT.usage
   );
 }
-var NETWORK_PROBLEMS = {
-  ECONNREFUSED: { said: "the connection was refused (ECONNREFUSED)", notHttp: false },
-  ENOTFOUND: { said: "the host name does not resolve (ENOTFOUND)", notHttp: false },
-  EAI_AGAIN: { said: "the host name could not be resolved now (EAI_AGAIN)", notHttp: false },
-  ECONNRESET: { said: "the connection was reset (ECONNRESET)", notHttp: false },
-  ETIMEDOUT: { said: "the connection timed out (ETIMEDOUT)", notHttp: false },
-  EHOSTUNREACH: { said: "the host cannot be reached (EHOSTUNREACH)", notHttp: false },
-  ENETUNREACH: { said: "the network cannot be reached (ENETUNREACH)", notHttp: false },
-  UND_ERR_SOCKET: {
-    said: "it closed the connection without an HTTP answer (UND_ERR_SOCKET)",
-    notHttp: true
-  },
-  UND_ERR_HEADERS_TIMEOUT: { said: "it sent no HTTP answer in time (UND_ERR_HEADERS_TIMEOUT)", notHttp: false },
-  EPROTO: { said: "the TLS handshake failed (EPROTO): is it https at an http port?", notHttp: true }
-};
 function networkProblem(error, timeoutMs) {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return { said: `no answer within ${timeoutMs / 1e3} s`, notHttp: false };
+    return `no answer within ${timeoutMs / 1e3} s`;
   const cause = error instanceof Error ? error.cause : void 0;
-  const code = typeof cause?.code === "string" ? cause.code : "";
-  const known = NETWORK_PROBLEMS[code];
-  if (known) return known;
-  if (code.startsWith("HPE_")) return { said: `what it sent back is not HTTP (${code})`, notHttp: true };
-  if (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
-    return {
-      said: `the TLS connection failed (${code}): is it https at an http port, or a certificate this machine does not trust?`,
-      notHttp: true
+  if (typeof cause?.code === "string") {
+    const known = {
+      ECONNREFUSED: "the connection was refused (ECONNREFUSED)",
+      ENOTFOUND: "the host name does not resolve (ENOTFOUND)",
+      ECONNRESET: "the connection was reset (ECONNRESET)",
+      ETIMEDOUT: "the connection timed out (ETIMEDOUT)"
     };
-  if (code !== "") return { said: code, notHttp: false };
-  if (typeof cause?.message === "string" && cause.message !== "") return { said: cause.message, notHttp: false };
-  return { said: error instanceof Error ? error.message : String(error), notHttp: false };
+    return known[cause.code] ?? cause.code;
+  }
+  if (typeof cause?.message === "string" && cause.message !== "") return cause.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 // src/cli/remote-check.ts
@@ -30358,17 +30475,21 @@ async function runDirectoryCheck(streams, dir, opts, gate, local) {
     } else streams.stderr.write(`tended: ${f.error}
 `);
   }
-  streams.stdout.write(directoryReport(dir, files, opts.format));
   const answered = files.filter((f) => f.answer);
   const components = answered.reduce((n, f) => n + f.answer.results.length, 0);
-  const failing = answered.flatMap((f) => f.failing.map((result2) => ({ result: result2, file: f.file })));
-  let sentence;
-  if (failing.length > 0) {
-    sentence = gateSentence(answered[0].answer.as_of, components, failing, gate);
-    streams.stderr.write(`tended: ${sentence}
+  const judged = judge(
+    answered.flatMap((f) => f.failing.map((result2) => ({ result: result2, file: f.file }))),
+    answered.flatMap((f) => f.answer.results),
+    gate,
+    answered[0]?.answer.as_of ?? ""
+  );
+  const stillFailing = new Set(judged.failing.map((f) => f.result));
+  for (const f of answered) f.failing = f.failing.filter((r) => stillFailing.has(r));
+  streams.stdout.write(directoryReport(dir, files, opts.format));
+  for (const line of judged.lines) streams.stderr.write(`tended: ${line}
 `);
-    exit = Math.max(exit, EXIT.failed);
-  }
+  const sentence = judged.gate;
+  if (sentence !== void 0) exit = Math.max(exit, EXIT.failed);
   const seconds = ((performance.now() - started) / 1e3).toFixed(1);
   streams.stderr.write(
     `checked ${plural(answered.length, "file", "files")}, ${plural(components, "component", "components")} in ${seconds} s${files.length > answered.length ? `; ${plural(files.length - answered.length, "file", "files")} not checked` : ""}
@@ -30429,6 +30550,154 @@ function titleOf(f) {
   return f.manifest ? `${f.file} (with ${posix.basename(f.manifest)})` : f.file;
 }
 
+// src/cli/policy-file.ts
+var import_yaml5 = __toESM(require_dist(), 1);
+import { existsSync } from "node:fs";
+import { dirname as dirname2, join as join2 } from "node:path";
+var POLICY_FILE = ".tended.yml";
+var MAX_POLICY_BYTES = 256 * 1024;
+var MAX_EXCEPTIONS = 1e3;
+var MAX_REASON = 500;
+var MAX_PATTERN = 200;
+var LISTED_PROBLEMS = 20;
+var PolicyError = class extends Error {
+  constructor(file, problems) {
+    const listed2 = problems.slice(0, LISTED_PROBLEMS);
+    if (problems.length > LISTED_PROBLEMS) listed2.push(`and ${problems.length - LISTED_PROBLEMS} more`);
+    super(
+      `the policy ${file} cannot be used, so nothing was checked: ${listed2.join("; ")}. Its format: docs/cli.md "The policy file".`
+    );
+    this.file = file;
+    this.problems = problems;
+    this.name = "PolicyError";
+  }
+  file;
+  problems;
+};
+function findPolicy(named2, checked, checkedIsDirectory) {
+  if (named2 !== void 0) return readPolicy(named2);
+  const places = [join2(checkedIsDirectory ? checked : dirname2(checked), POLICY_FILE), POLICY_FILE];
+  const found = places.find((p) => existsSync(p));
+  return found === void 0 ? null : readPolicy(found);
+}
+function readPolicy(file) {
+  const bytes = readInputFile(file);
+  if (bytes.length > MAX_POLICY_BYTES)
+    throw new PolicyError(file, [`it is ${bytes.length.toLocaleString("en")} bytes; a policy may be at most 256 KiB`]);
+  return parsePolicy(bytes.toString("utf8"), file);
+}
+var KEYS = ["fail_on", "scope", "exceptions"];
+var EXCEPTION_KEYS = ["component", "reason", "expires"];
+function parsePolicy(text4, file) {
+  const lines = new import_yaml5.LineCounter();
+  const doc = (0, import_yaml5.parseDocument)(text4, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const problems = [];
+  const lineOf3 = (node2) => node2?.range ? lines.linePos(node2.range[0]).line : 1;
+  const at2 = (node2, field) => `line ${lineOf3(node2)}, ${field}`;
+  for (const e of doc.errors) problems.push(`line ${lines.linePos(e.pos[0]).line}: ${e.message.split("\n")[0]}`);
+  if (problems.length > 0) throw new PolicyError(file, problems);
+  const policy = { file, exceptions: [] };
+  const root = doc.contents;
+  if (root === null || (0, import_yaml5.isScalar)(root) && root.value === null) return policy;
+  if (!(0, import_yaml5.isMap)(root)) throw new PolicyError(file, [`line ${lineOf3(root)}: a policy is a mapping of ${KEYS.join(", ")}`]);
+  for (const pair of root.items) {
+    const key = (0, import_yaml5.isScalar)(pair.key) ? String(pair.key.value) : "";
+    const value = pair.value;
+    const keyNode = pair.key;
+    if (key === "fail_on") {
+      const failOn = failOnOf(value);
+      if (typeof failOn === "string") problems.push(`${at2(value ?? keyNode, "fail_on")}: ${failOn}`);
+      else policy.failOn = failOn;
+    } else if (key === "scope") {
+      const scope = (0, import_yaml5.isScalar)(value) ? value.value : void 0;
+      if (scope === "direct" || scope === "all") policy.scope = scope;
+      else problems.push(`${at2(value ?? keyNode, "scope")}: is direct or all; got ${shown2(value)}`);
+    } else if (key === "exceptions") {
+      if (value === null || (0, import_yaml5.isScalar)(value) && value.value === null) continue;
+      if (!(0, import_yaml5.isSeq)(value)) {
+        problems.push(`${at2(value, "exceptions")}: is a list, each item with ${EXCEPTION_KEYS.join(", ")}`);
+        continue;
+      }
+      if (value.items.length > MAX_EXCEPTIONS)
+        problems.push(
+          `${at2(value, "exceptions")}: holds ${value.items.length}; a policy may hold at most ${MAX_EXCEPTIONS}`
+        );
+      value.items.forEach((item, i) => {
+        const exception = exceptionOf2(item, `exceptions[${i}]`, at2, file, lineOf3, problems);
+        if (exception) policy.exceptions.push(exception);
+      });
+    } else problems.push(`${at2(keyNode, key)}: is not a key of a policy (they are ${KEYS.join(", ")})`);
+  }
+  duplicates(policy.exceptions, problems);
+  if (problems.length > 0) throw new PolicyError(file, problems);
+  return policy;
+}
+function failOnOf(value) {
+  const what = `is a list of states (${STATES.join(", ")}), or none`;
+  if ((0, import_yaml5.isScalar)(value) && value.value === "none") return [];
+  if (!(0, import_yaml5.isSeq)(value)) return `${what}; got ${shown2(value)}`;
+  const words = value.items.map((item) => (0, import_yaml5.isScalar)(item) ? String(item.value) : "");
+  const wrong = words.filter((w) => !isState(w));
+  if (wrong.length > 0) return `${what}; ${wrong.map((w) => JSON.stringify(w.slice(0, 40))).join(", ")} is not a state`;
+  return words;
+}
+function exceptionOf2(item, field, at2, file, lineOf3, problems) {
+  if (!(0, import_yaml5.isMap)(item)) {
+    problems.push(`${at2(item, field)}: is a mapping with ${EXCEPTION_KEYS.join(", ")}`);
+    return null;
+  }
+  const values = /* @__PURE__ */ new Map();
+  for (const pair of item.items) {
+    const key = (0, import_yaml5.isScalar)(pair.key) ? String(pair.key.value) : "";
+    if (EXCEPTION_KEYS.includes(key)) values.set(key, pair.value);
+    else
+      problems.push(
+        `${at2(pair.key, `${field}.${key}`)}: is not a key of an exception (they are ${EXCEPTION_KEYS.join(", ")})`
+      );
+  }
+  const before = problems.length;
+  const text4 = (key, max) => {
+    const node2 = values.get(key);
+    if (!values.has(key)) {
+      problems.push(`${at2(item, `${field}.${key}`)}: is required`);
+      return null;
+    }
+    const scalar = (0, import_yaml5.isScalar)(node2) ? node2.value : null;
+    const value = typeof scalar === "string" || typeof scalar === "number" ? String(scalar).trim() : null;
+    if (value === null || value === "")
+      problems.push(`${at2(node2 ?? item, `${field}.${key}`)}: must be text, not empty; got ${shown2(node2)}`);
+    else if (value.length > max) problems.push(`${at2(node2, `${field}.${key}`)}: is longer than ${max} characters`);
+    else return value;
+    return null;
+  };
+  const written = text4("component", MAX_PATTERN);
+  const component = written === null ? null : componentPattern(written);
+  if (typeof component === "string")
+    problems.push(`${at2(values.get("component"), `${field}.component`)}: ${component}`);
+  const reason = text4("reason", MAX_REASON);
+  const expires = text4("expires", 10 + 40);
+  if (expires !== null) {
+    const wrong = dateProblem(`${at2(values.get("expires"), `${field}.expires`)}:`, expires, null);
+    if (wrong !== null) problems.push(wrong.replace(/: ([^ ]+) is not a date/, ": '$1' is not a date (YYYY-MM-DD)"));
+  }
+  if (problems.length > before || component === null || typeof component === "string") return null;
+  return { component, reason, expires, at: `${file} line ${lineOf3(item)}`, line: lineOf3(item) };
+}
+function duplicates(exceptions, problems) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const e of exceptions) {
+    const key = e.component.id !== void 0 ? `${e.component.kind}:${e.component.id}` : e.component.written.toLowerCase();
+    const first = seen.get(key);
+    if (first) problems.push(`line ${e.line}, component: ${e.component.written} is excepted already (${first.at})`);
+    else seen.set(key, e);
+  }
+}
+function shown2(node2) {
+  if (node2 === null || node2 === void 0 || (0, import_yaml5.isScalar)(node2) && node2.value === null) return "nothing";
+  if ((0, import_yaml5.isScalar)(node2)) return JSON.stringify(String(node2.value).slice(0, 40));
+  return (0, import_yaml5.isSeq)(node2) ? "a list" : "a mapping";
+}
+
 // src/cli/check-run.ts
 async function runCheck(streams, file, opts, local) {
   const usage = (message2) => {
@@ -30437,8 +30706,15 @@ async function runCheck(streams, file, opts, local) {
     return { exit: EXIT.usage, problem: message2 };
   };
   const asOf = opts["as-of"];
-  const gate = checkOptions(opts, local !== null);
-  if (typeof gate === "string") return usage(gate);
+  const flags = checkOptions(opts, local !== null);
+  if (typeof flags === "string") return usage(flags);
+  let gate;
+  try {
+    gate = withPolicy(flags, opts, findPolicy(opts.policy, file, isDirectory(file)));
+  } catch (error) {
+    if (error instanceof PolicyError || error instanceof InputFileError) return usage(error.message);
+    throw error;
+  }
   if (isDirectory(file)) return runDirectoryCheck(streams, file, opts, gate, local);
   let answer;
   let parsed;
@@ -30457,28 +30733,23 @@ async function runCheck(streams, file, opts, local) {
     throw error;
   }
   const lines = referenceLines(parsed);
+  const judged = judge(
+    failingOf(answer.results, gate).map((result2) => ({ result: result2 })),
+    answer.results,
+    gate,
+    answer.as_of
+  );
   streams.stdout.write(report(answer, opts.format, file, lines));
   if (answer.results_count === 0 && answer.unresolved_count > 0)
     streams.stderr.write(
       `tended: none of the ${plural(answer.unresolved_count, "entry", "entries")} of ${file}, read as ${answer.format}, names a component Tended reads: nothing was checked. Is it the file you meant?
 `
     );
-  else if (answer.results_count === 0)
-    streams.stderr.write(
-      `tended: ${file}, read as ${answer.format}, names no components (it is empty, or holds only comments or blank lines): nothing was checked; exit 0, as nothing fails. Is it the file you meant?
-`
-    );
-  const failing = failingOf(answer.results, gate);
-  if (failing.length === 0) return { exit: EXIT.ok, answer, lines, failing };
-  const sentence = gateSentence(
-    answer.as_of,
-    answer.results.length,
-    failing.map((result2) => ({ result: result2 })),
-    gate
-  );
-  streams.stderr.write(`tended: ${sentence}
+  for (const line of judged.lines) streams.stderr.write(`tended: ${line}
 `);
-  return { exit: EXIT.failed, answer, lines, failing, gate: sentence };
+  const failing = judged.failing.map((f) => f.result);
+  if (judged.gate === void 0) return { exit: EXIT.ok, answer, lines, failing };
+  return { exit: EXIT.failed, answer, lines, failing, gate: judged.gate };
 }
 function isDirectory(path) {
   try {
@@ -30527,11 +30798,17 @@ function annotateResults(answer, file, lines, failing, linesIn) {
     const words = stateInWords(r.state, r.observation_date);
     const place2 = placeInWords(r);
     const read = r.observation_date === null ? "nothing observed" : `observed ${r.observation_date}, ${r.censoring_status}, as of ${answer.as_of}; source ${r.source}; log leaf ${r.leaf_index}`;
-    annotate(fails.has(r) ? "error" : "warning", `${component}${place2 ? ` (${place2})` : ""} is ${words} (${read}).`, {
-      file: linesIn?.get(component) ?? file,
-      line: lines.get(component)?.[0],
-      title: `Tended: ${component} ${words}`
-    });
+    const mark = exceptionOf(r);
+    const policy = mark === void 0 ? "" : ` ${exceptionInWords(mark)} (${mark.policy}).`;
+    annotate(
+      fails.has(r) ? "error" : "warning",
+      `${component}${place2 ? ` (${place2})` : ""} is ${words} (${read}).${policy}`,
+      {
+        file: linesIn?.get(component) ?? file,
+        line: lines.get(component)?.[0],
+        title: `Tended: ${component} ${words}`
+      }
+    );
   }
 }
 async function main() {
@@ -30563,7 +30840,8 @@ async function main() {
       "as-of": input("as-of") || void 0,
       format: input("format") || "sarif",
       "fail-on": input("fail-on") || void 0,
-      scope: input("scope") || void 0
+      scope: input("scope") || void 0,
+      policy: input("policy") || void 0
     },
     null
   );

@@ -8,13 +8,14 @@ import { basename, dirname, posix } from 'node:path';
 import { ValidationError } from '../domain/errors.js';
 import { InputError, type ParseResult } from '../parsers/reference.js';
 import { isSbom, parseCheckedFile, readCheckedFile } from './check-file.js';
-import { failingOf, gateSentence, plural, type CheckOptions, type Gate } from './check-options.js';
+import { failingOf, plural, type CheckOptions, type Gate } from './check-options.js';
 import { referenceLines, table } from './check-report.js';
 import type { CheckOutcome, FileOutcome, LocalAnswer, Streams } from './check-outcome.js';
 import { walkDirectory, type FoundFile } from './check-walk.js';
 import { EXIT } from './exit-codes.js';
 import { InputFileError } from './input-file.js';
 import { manifestLines, markDirectInAnswer, mergeManifestLockfile, pairsIn } from './manifest-lockfile.js';
+import { judge } from './policy.js';
 import { remoteCheck } from './remote-check.js';
 import { cell, reviewComment } from './review-comment.js';
 import { sarifLog } from './sarif-report.js';
@@ -176,16 +177,21 @@ export async function runDirectoryCheck(
       f.failing = failingOf(f.answer.results, gate);
     } else streams.stderr.write(`tended: ${f.error}\n`);
   }
-  streams.stdout.write(directoryReport(dir, files, opts.format));
   const answered = files.filter((f) => f.answer);
   const components = answered.reduce((n, f) => n + f.answer!.results.length, 0);
-  const failing = answered.flatMap((f) => f.failing!.map((result) => ({ result, file: f.file })));
-  let sentence: string | undefined;
-  if (failing.length > 0) {
-    sentence = gateSentence(answered[0]!.answer!.as_of, components, failing, gate);
-    streams.stderr.write(`tended: ${sentence}\n`);
-    exit = Math.max(exit, EXIT.failed);
-  }
+  // One policy over every file: judged before the report is written, so excepted results say so in it.
+  const judged = judge(
+    answered.flatMap((f) => f.failing!.map((result) => ({ result, file: f.file }))),
+    answered.flatMap((f) => f.answer!.results),
+    gate,
+    answered[0]?.answer!.as_of ?? '',
+  );
+  const stillFailing = new Set(judged.failing.map((f) => f.result));
+  for (const f of answered) f.failing = f.failing!.filter((r) => stillFailing.has(r));
+  streams.stdout.write(directoryReport(dir, files, opts.format));
+  for (const line of judged.lines) streams.stderr.write(`tended: ${line}\n`);
+  const sentence = judged.gate;
+  if (sentence !== undefined) exit = Math.max(exit, EXIT.failed);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   streams.stderr.write(
     `checked ${plural(answered.length, 'file', 'files')}, ${plural(components, 'component', 'components')} in ${seconds} s` +

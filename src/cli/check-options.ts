@@ -7,6 +7,7 @@ import { utcDateOf } from '../domain/calendar.js';
 import { isState, STATES, type State } from '../domain/state.js';
 import type { ComponentCheck } from '../operations/check-components.js';
 import { dateProblem } from './date-option.js';
+import type { PolicyException } from './policy-file.js';
 import { countsAsDirect } from './tree-words.js';
 
 /** The failing components the gate's sentence names; the report on stdout has them all. */
@@ -25,6 +26,8 @@ export interface CheckOptions {
   'fail-on'?: string;
   /** `all` (the default) or `direct`: which results the gate considers. */
   scope?: string;
+  /** The policy file (policy-file.ts); without it, `.tended.yml` where it is looked for. */
+  policy?: string;
 }
 
 /** The options once checked. */
@@ -33,6 +36,10 @@ export interface Gate {
   byDefault: boolean;
   /** `--scope direct`: only direct results (and those whose file does not say) fail the gate. */
   directOnly: boolean;
+  /** The policy's exceptions (policy.ts), when a policy applies. */
+  exceptions?: PolicyException[];
+  /** How the gate's sentence names where its states and scope came from, when a policy set them. */
+  said?: { failOn?: string; scope?: string };
 }
 
 /** The gate the options ask for, or the sentence saying which option is wrong (a usage error). */
@@ -76,11 +83,13 @@ export function gateSentence(
   });
   if (failing.length > NAMED_IN_GATE) named.push(`and ${plural(failing.length - NAMED_IN_GATE, 'more', 'more')}`);
   const states = [...gate.failOn].join(', ');
-  const how = gate.byDefault ? `by default ${states}; --fail-on chooses others, or none` : `--fail-on ${states}`;
+  const how =
+    gate.said?.failOn ??
+    (gate.byDefault ? `by default ${states}; --fail-on chooses others, or none` : `--fail-on ${states}`);
   return (
     `the check fails: ${failing.length} of ${plural(total, 'component', 'components')} ` +
     `as of ${asOf} ${failing.length === 1 ? 'is' : 'are'} in a state that fails it ` +
-    `(${how}${gate.directOnly ? '; --scope direct' : ''}): ${named.join('; ')}.`
+    `(${how}${gate.directOnly ? `; ${gate.said?.scope ?? '--scope direct'}` : ''}): ${named.join('; ')}.`
   );
 }
 

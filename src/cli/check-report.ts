@@ -8,6 +8,7 @@ import { stateInWords } from '../domain/state.js';
 import type { CheckAnswer } from '../operations/check-components.js';
 import type { ParseResult } from '../parsers/reference.js';
 import { plural } from './check-options.js';
+import { exceptionOf, policyInWords } from './policy.js';
 import { reviewComment } from './review-comment.js';
 import { sarifReport } from './sarif-report.js';
 import { answerHasTree, answerHasVersions, pathInWords, scopeInWords, versionInWords } from './tree-words.js';
@@ -47,6 +48,7 @@ export function table(answer: CheckAnswer): string {
   const tree = answerHasTree(answer);
   const paths = answer.results.some((r) => pathInWords(r) !== '');
   const successors = answer.results.some((r) => r.successor !== undefined);
+  const policy = answer.results.some((r) => exceptionOf(r) !== undefined);
   const rows = answer.results.map((r) => [
     // "not checked" where nothing was read, as the Markdown and SARIF reports say it.
     stateInWords(r.state, r.observation_date),
@@ -58,6 +60,7 @@ export function table(answer: CheckAnswer): string {
     r.input.locations[0]?.location ?? '',
     ...(paths ? [pathInWords(r)] : []),
     ...(successors ? [successorInWords(r.successor) || '-'] : []),
+    ...(policy ? [policyInWords(r)] : []),
   ]);
   const header = [
     'state',
@@ -69,6 +72,7 @@ export function table(answer: CheckAnswer): string {
     'where',
     ...(paths ? ['path'] : []),
     ...(successors ? ['successor'] : []),
+    ...(policy ? ['policy'] : []),
   ];
   const last = header.length - 1;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

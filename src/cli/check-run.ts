@@ -12,10 +12,12 @@ import type { CheckAnswer } from '../operations/check-components.js';
 import { InputError, type ParseResult } from '../parsers/reference.js';
 import { runDirectoryCheck } from './check-dir.js';
 import { isSbom, parseCheckedFile, readCheckedFile } from './check-file.js';
-import { checkOptions, failingOf, gateSentence, plural, type CheckOptions } from './check-options.js';
+import { checkOptions, failingOf, plural, type CheckOptions, type Gate } from './check-options.js';
 import { referenceLines, report } from './check-report.js';
 import { EXIT } from './exit-codes.js';
 import { InputFileError } from './input-file.js';
+import { findPolicy, PolicyError } from './policy-file.js';
+import { judge, withPolicy } from './policy.js';
 import { remoteCheck } from './remote-check.js';
 import { ServiceError } from './service-fetch.js';
 import type { CheckOutcome, LocalAnswer, Streams } from './check-outcome.js';
@@ -33,8 +35,16 @@ export async function runCheck(
     return { exit: EXIT.usage, problem: message };
   };
   const asOf = opts['as-of'];
-  const gate = checkOptions(opts, local !== null);
-  if (typeof gate === 'string') return usage(gate);
+  const flags = checkOptions(opts, local !== null);
+  if (typeof flags === 'string') return usage(flags);
+  // A policy that cannot be read is a usage error before anything is asked: never a gate run without it.
+  let gate: Gate;
+  try {
+    gate = withPolicy(flags, opts, findPolicy(opts.policy, file, isDirectory(file)));
+  } catch (error) {
+    if (error instanceof PolicyError || error instanceof InputFileError) return usage(error.message);
+    throw error;
+  }
   if (isDirectory(file)) return runDirectoryCheck(streams, file, opts, gate, local);
   let answer: CheckAnswer;
   let parsed: ParseResult;
@@ -54,6 +64,13 @@ export async function runCheck(
     throw error;
   }
   const lines = referenceLines(parsed);
+  // Judged before the report is written: an excepted result says so in every format.
+  const judged = judge(
+    failingOf(answer.results, gate).map((result) => ({ result })),
+    answer.results,
+    gate,
+    answer.as_of,
+  );
   streams.stdout.write(report(answer, opts.format, file, lines));
   // A file read by its name as a format it is not (prose in a .txt read as requirements) passes
   // any gate with nothing checked: say so where a CI log shows it.
@@ -67,16 +84,10 @@ export async function runCheck(
     streams.stderr.write(
       `tended: ${file}, read as ${answer.format}, names no components (it is empty, or holds only comments or blank lines): nothing was checked; exit 0, as nothing fails. Is it the file you meant?\n`,
     );
-  const failing = failingOf(answer.results, gate);
-  if (failing.length === 0) return { exit: EXIT.ok, answer, lines, failing };
-  const sentence = gateSentence(
-    answer.as_of,
-    answer.results.length,
-    failing.map((result) => ({ result })),
-    gate,
-  );
-  streams.stderr.write(`tended: ${sentence}\n`);
-  return { exit: EXIT.failed, answer, lines, failing, gate: sentence };
+  for (const line of judged.lines) streams.stderr.write(`tended: ${line}\n`);
+  const failing = judged.failing.map((f) => f.result);
+  if (judged.gate === undefined) return { exit: EXIT.ok, answer, lines, failing };
+  return { exit: EXIT.failed, answer, lines, failing, gate: judged.gate };
 }
 
 /** A directory is walked (check-dir.ts); anything else, a missing path included, is read as a file and says why it cannot be. */

@@ -1,6 +1,7 @@
 import type { CheckAnswer } from '../operations/check-components.js';
 import { stateInWords } from '../domain/state.js';
 import { successorInWords } from '../domain/successor.js';
+import { exceptionOf, policyInWords } from './policy.js';
 import { answerHasTree, answerHasVersions, pathInWords, scopeInWords, versionInWords } from './tree-words.js';
 
 /**
@@ -19,7 +20,8 @@ export function reviewComment(
   const tree = answerHasTree(answer);
   // A column only when a declaration in the answer names a replacement (methodology: successors).
   const successors = answer.results.some((r) => r.successor !== undefined);
-  const extra = [...treeHeader(versions, tree), ...(successors ? ['successor'] : [])];
+  const policy = answer.results.some((r) => exceptionOf(r) !== undefined);
+  const extra = [...treeHeader(versions, tree), ...(successors ? ['successor'] : []), ...(policy ? ['policy'] : [])];
   const out = [
     `**Tended check of \`${cell(file).replaceAll('`', "'")}\`**, as of ${answer.as_of} (${answer.format}): ` +
       `${answer.results_count} component${answer.results_count === 1 ? '' : 's'}, ` +
@@ -43,6 +45,7 @@ export function reviewComment(
         ...(versions ? [versionInWords(r) || '—'] : []),
         ...(tree ? [scopeInWords(r) || '—', pathInWords(r) || '—'] : []),
         ...(successors ? [successorInWords(r.successor) || '—'] : []),
+        ...(policy ? [policyInWords(r) || '—'] : []),
       ]),
     );
   }

@@ -75,6 +75,7 @@ const COMMANDS: Record<CommandName, (config: Config, wiring: CliWiring, rest: st
         queue: { type: 'boolean' },
         'fail-on': { type: 'string' },
         scope: { type: 'string' },
+        policy: { type: 'string' },
       },
     });
     if (positionals.length !== 1)

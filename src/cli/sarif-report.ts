@@ -2,6 +2,7 @@ import type { ComponentCheck, CheckAnswer } from '../operations/check-components
 import { successorInWords } from '../domain/successor.js';
 import { NOT_CHECKED, STATES, STATE_DEFINITIONS, stateInWords, type State } from '../domain/state.js';
 import { API_VERSION } from '../domain/api-version.js';
+import { exceptionInWords, exceptionOf } from './policy.js';
 import { placeInWords, versionInWords } from './tree-words.js';
 
 /**
@@ -123,12 +124,23 @@ function result(r: ComponentCheck, answer: CheckAnswer, uri: string, lines: numb
       ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".`
       : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}${r.successor ? `; successor: ${successorInWords(r.successor)}` : ''}. ` +
         `Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
+  // An excepted result is suppressed outside the source (SARIF 2.1.0 §3.35: the policy file is not
+  // the file the result is in), accepted, with the policy's reason; an expired exception suppresses nothing.
+  const mark = exceptionOf(r);
+  const policy = mark === undefined ? '' : ` ${exceptionInWords(mark)} (${mark.policy}).`;
   return {
     ruleId: r.state,
     ruleIndex: STATES.indexOf(r.state),
     ...(level === 'none' ? { kind: 'pass' } : {}),
     level,
-    message: { text },
+    message: { text: text + policy },
+    ...(mark?.status === 'excepted'
+      ? {
+          suppressions: [
+            { kind: 'external', status: 'accepted', justification: `${exceptionInWords(mark)} (${mark.policy})` },
+          ],
+        }
+      : {}),
     locations: [
       {
         physicalLocation: {
@@ -159,6 +171,7 @@ function result(r: ComponentCheck, answer: CheckAnswer, uri: string, lines: numb
       ...(r.via !== undefined ? { via: r.via } : {}),
       ...(r.via_elided !== undefined ? { via_elided: r.via_elided } : {}),
       ...(r.via_unresolved !== undefined ? { via_unresolved: r.via_unresolved } : {}),
+      ...(mark !== undefined ? { exception: mark } : {}),
     },
   };
 }

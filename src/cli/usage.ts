@@ -16,7 +16,7 @@ export const COMMAND_USAGE = {
   follow: `  follow status [--json]        each followed registry (TENDED_FOLLOW): its cursor, when it last
                                 read, its lag, last contiguous read and faults, the backfill's
                                 progress and today's reads by reason (event, threshold, backfill, sweep)`,
-  check: `  check FILE|DIR [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--scope direct|all] [--observe]
+  check: `  check FILE|DIR [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--scope direct|all] [--policy FILE] [--observe]
                                 one dated result per component of a local manifest, lockfile or
                                 SBOM (or of each one a directory holds: .git, node_modules,
                                 vendor, virtual environments, target and what .gitignore ignores
@@ -25,7 +25,9 @@ export const COMMAND_USAGE = {
                                 abandoned, archived, deleted or eol, named on stderr (a CI gate;
                                 --fail-on names other states, or none; --scope direct gates on
                                 direct dependencies only, and on those of files that do not say
-                                direct or transitive, while the report still lists all). --format sarif for code
+                                direct or transitive, while the report still lists all; a policy,
+                                .tended.yml or --policy FILE, sets both and excepts components
+                                until a date, with a reason; flags win). --format sarif for code
                                 scanning, markdown for a pull-request comment. --observe reads
                                 what the local record lacks first (a name no registry shows
                                 public is not recorded); --queue asks the service to queue what
