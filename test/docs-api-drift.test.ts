@@ -117,9 +117,9 @@ describe("docs/api.md's error table", () => {
 
   it('is the status and the body shape each request gets', async () => {
     for (const row of rows) {
-      const answers = (await Promise.all(row.statuses.flatMap((s) => REQUESTS[s] ?? []).map((r) => r()))).filter((a) =>
-        row.statuses.includes(a.status),
-      );
+      const answers = (
+        await Promise.all(row.statuses.flatMap((s) => REQUESTS[s] ?? []).map(async (r) => await r()))
+      ).filter((a) => row.statuses.includes(a.status));
       if (row.statuses.every((s) => s in ELSEWHERE)) continue;
       expect(answers.length, `a request gets ${row.statuses.join(', ')}`).toBeGreaterThan(0);
       for (const answer of answers) {

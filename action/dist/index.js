@@ -18697,31 +18697,38 @@ function quoteInput(raw) {
 }
 
 // src/parsers/reference.ts
-var MANIFEST_FORMATS = [
-  "workflow",
-  "dockerfile",
-  "package-json",
-  "requirements",
-  "go-mod",
-  "pom",
-  "composer-json",
-  "nuget-project",
-  "cargo-toml",
-  "gemfile",
-  "cargo-lock",
-  "gemfile-lock",
-  "poetry-lock",
-  "uv-lock",
-  "pipfile-lock",
-  "package-lock",
-  "yarn-lock",
-  "pnpm-lock",
-  "bun-lock",
-  "go-sum",
-  "composer-lock",
-  "nuget-lock",
-  "gradle-lockfile"
-];
+var MANIFEST_FORMAT_FILES = {
+  workflow: { files: "GitHub Actions workflow", lockfile: false },
+  dockerfile: { files: "Dockerfile", lockfile: false },
+  "package-json": { files: "package.json", lockfile: false },
+  requirements: { files: "requirements.txt", lockfile: false },
+  "go-mod": { files: "go.mod", lockfile: false },
+  pom: { files: "pom.xml", lockfile: false },
+  "composer-json": { files: "composer.json", lockfile: false },
+  "nuget-project": {
+    files: "NuGet project file (*.csproj, packages.config, Directory.Packages.props)",
+    lockfile: false
+  },
+  "cargo-toml": { files: "Cargo.toml", lockfile: false },
+  gemfile: { files: "Gemfile", lockfile: false },
+  "package-lock": { files: "package-lock.json, npm-shrinkwrap.json", lockfile: true },
+  "yarn-lock": { files: "yarn.lock", lockfile: true },
+  "pnpm-lock": { files: "pnpm-lock.yaml", lockfile: true },
+  "bun-lock": { files: "bun.lock", lockfile: true },
+  "cargo-lock": { files: "Cargo.lock", lockfile: true },
+  "gemfile-lock": { files: "Gemfile.lock", lockfile: true },
+  "poetry-lock": { files: "poetry.lock", lockfile: true },
+  "uv-lock": { files: "uv.lock", lockfile: true },
+  "pipfile-lock": { files: "Pipfile.lock", lockfile: true },
+  "go-sum": { files: "go.sum", lockfile: true },
+  "composer-lock": { files: "composer.lock", lockfile: true },
+  "nuget-lock": { files: "packages.lock.json", lockfile: true },
+  "gradle-lockfile": { files: "gradle.lockfile", lockfile: true }
+};
+var MANIFEST_FORMATS = Object.keys(MANIFEST_FORMAT_FILES);
+function manifestFileNames(lockfile) {
+  return MANIFEST_FORMATS.filter((f) => MANIFEST_FORMAT_FILES[f].lockfile === lockfile).map((f) => MANIFEST_FORMAT_FILES[f].files).join(", ");
+}
 var MAX_UNRESOLVED_KEPT = 1e3;
 function addUnresolved(acc, entry) {
   if (acc.unresolved.length < MAX_UNRESOLVED_KEPT) {
@@ -18787,8 +18794,45 @@ function trimTrailing(text4, char) {
   while (end > 0 && text4[end - 1] === char) end -= 1;
   return end === text4.length ? text4 : text4.slice(0, end);
 }
-function excerpt(text4, max = 80) {
-  return text4.length <= max ? text4 : `${text4.slice(0, max)}\u2026`;
+var ELLIPSIS = "\u2026";
+function isBreak(code) {
+  return code === 32 || code === 10 || code === 9 || code === 13;
+}
+function wholeCharacters(text4, at2) {
+  const code = text4.charCodeAt(at2 - 1);
+  return at2 > 0 && code >= 55296 && code <= 56319 ? at2 - 1 : at2;
+}
+function headTokens(text4, room) {
+  if (room <= 0) return "";
+  let at2 = Math.min(room, text4.length);
+  if (at2 < text4.length) while (at2 > 0 && !isBreak(text4.charCodeAt(at2))) at2 -= 1;
+  while (at2 > 0 && isBreak(text4.charCodeAt(at2 - 1))) at2 -= 1;
+  return text4.slice(0, at2);
+}
+function tailTokens(text4, room) {
+  if (room <= 0) return "";
+  let at2 = Math.max(text4.length - room, 0);
+  if (at2 > 0) while (at2 < text4.length && !isBreak(text4.charCodeAt(at2 - 1))) at2 += 1;
+  while (at2 < text4.length && isBreak(text4.charCodeAt(at2))) at2 += 1;
+  return text4.slice(at2);
+}
+function excerpt(text4, max = 80, keep = "start") {
+  if (text4.length <= max) return text4;
+  if (max < 1) return "";
+  if (keep === "ends") {
+    const room = max - 3;
+    const head2 = headTokens(text4, Math.ceil(room / 2));
+    const tail = tailTokens(text4, room - head2.length);
+    if (head2 !== "" && tail !== "") return `${head2} ${ELLIPSIS} ${tail}`;
+    const half = (max - 1) / 2;
+    const start = wholeCharacters(text4, Math.ceil(half));
+    let end = text4.length - Math.floor(half);
+    if (end < text4.length && text4.charCodeAt(end) >= 56320 && text4.charCodeAt(end) <= 57343) end += 1;
+    return `${text4.slice(0, start)}${ELLIPSIS}${text4.slice(end)}`;
+  }
+  const head = headTokens(text4, max - 2);
+  if (head !== "") return `${head} ${ELLIPSIS}`;
+  return `${text4.slice(0, wholeCharacters(text4, max - 1))}${ELLIPSIS}`;
 }
 
 // node_modules/fast-xml-parser/src/util.js
@@ -28527,7 +28571,7 @@ function isPackageManagerCategory(category) {
   return category.replace(/^.*referenceCategory_/, "").replace(/[-_\s]/g, "").toLowerCase() === "packagemanager";
 }
 function shown(line) {
-  return JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}\u2026` : line);
+  return JSON.stringify(excerpt(line, 41));
 }
 function readTagValue(text4) {
   const lines = text4.split(/\r\n|\r|\n/);
@@ -29254,8 +29298,8 @@ var MANIFESTS = {
   gemfile: { parse: parseGemfile, looks: looksGemfile },
   requirements: { parse: parseRequirements, looks: looksRequirements }
 };
-var LOCKFILE_NAMES = "package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml, bun.lock, Cargo.lock, Gemfile.lock, poetry.lock, uv.lock, Pipfile.lock, go.sum, composer.lock, packages.lock.json, gradle.lockfile";
-var ACCEPTED_MANIFESTS = `a GitHub Actions workflow, a Dockerfile, a package.json, a requirements.txt, a go.mod, a pom.xml, a composer.json, a NuGet project file, a Cargo.toml, a Gemfile, or a lockfile (${LOCKFILE_NAMES}) (name it with "filename" or ?format=${MANIFEST_FORMATS.join("|")}), or {"components":[{"name","kind"}]}`;
+var LOCKFILE_NAMES = manifestFileNames(true);
+var ACCEPTED_MANIFESTS = `a manifest (${manifestFileNames(false)}) or a lockfile (${LOCKFILE_NAMES}) (name it with "filename" or ?format=${MANIFEST_FORMATS.join("|")}), or {"components":[{"name","kind"}]}`;
 function formatOfFilename(filename) {
   const base = filename.split(/[\\/]/).pop().toLowerCase();
   if (base === "package.json") return "package-json";
@@ -29297,6 +29341,8 @@ function parseManifest(text4, named2, options = {}) {
     }
     return MANIFESTS[named2.format].parse(text4, options);
   }
+  if (named2.filename === void 0 && text4.trim() === "")
+    throw unsupported(["body"], `The body is empty. Send ${ACCEPTED_MANIFESTS}.`);
   if (/(?:^|[\\/])bun\.lockb$/i.test(named2.filename ?? "") || text4.startsWith("#!/usr/bin/env bun"))
     throw unsupported(["body"], BUN_LOCKB_SENTENCE);
   const byName = named2.filename ? formatOfFilename(named2.filename) : null;
@@ -29304,15 +29350,14 @@ function parseManifest(text4, named2, options = {}) {
   for (const format of Object.values(MANIFESTS)) if (format.looks(text4)) return format.parse(text4, options);
   throw unsupported(["body"], `Tended could not tell what kind of file this is. Send ${ACCEPTED_MANIFESTS}.`);
 }
+var SBOM_FORMATS_READ = "CycloneDX 1.2\u20131.7 (JSON or XML) or SPDX 2.2/2.3 (JSON, YAML or tag-value) or SPDX 3.0 JSON-LD";
 function parseSbom(text4, contentType) {
+  if (text4.trim() === "") throw unsupported(["body"], `The body is empty. Send the SBOM itself: ${SBOM_FORMATS_READ}.`);
   if (/cyclonedx/.test(contentType)) return parseCycloneDx(text4);
   if (/spdx/.test(contentType)) return parseSpdx(text4);
   if (looksCycloneDx(text4)) return parseCycloneDx(text4);
   if (looksSpdx(text4)) return parseSpdx(text4);
-  throw unsupported(
-    ["body"],
-    "This is not an SBOM Tended reads. Send CycloneDX 1.2\u20131.7 (JSON or XML) or SPDX 2.2/2.3 (JSON, YAML or tag-value) or SPDX 3.0 JSON-LD."
-  );
+  throw unsupported(["body"], `This is not an SBOM Tended reads. Send ${SBOM_FORMATS_READ}.`);
 }
 function unsupported(loc, msg) {
   return new ValidationError([{ loc, msg, type: "value_error.format" }]);
@@ -29374,6 +29419,7 @@ function parseCheckedFile(bytes, file, filename) {
   const text4 = decodeText(bytes);
   if (formatOfFilename(filename) !== null && !/sbom|\.spdx|\.cdx|bom\.(?:json|xml)$/i.test(filename))
     return { text: text4, parsed: parseManifest(text4, { filename }, { lines: true }) };
+  const byName = formatOfFilename(filename) !== null;
   try {
     return { text: text4, parsed: parseSbom(text4, "") };
   } catch (error) {
@@ -29382,11 +29428,18 @@ function parseCheckedFile(bytes, file, filename) {
   try {
     return { text: text4, parsed: parseManifest(text4, { filename }, { lines: true }) };
   } catch (error) {
-    if (!(error instanceof ValidationError) || !error.issues.some((i) => i.type === "value_error.format")) throw error;
-    throw new InputFileError(
-      `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text4)}. ${READS}.`
-    );
+    const parseError = error instanceof InputError || error instanceof ValidationError;
+    if (!parseError || byName && !isFormatRefusal(error)) throw error;
+    throw unrecognised(file, bytes, text4);
   }
+}
+function isFormatRefusal(error) {
+  return error instanceof ValidationError && error.issues.some((i) => i.type === "value_error.format");
+}
+function unrecognised(file, bytes, text4) {
+  return new InputFileError(
+    `${file}: Tended could not tell what kind of file this is: ${whatItIs(bytes, text4)}. ${READS}.`
+  );
 }
 function whatItIs(bytes, text4) {
   if (bytes.length === 0 || text4.trim() === "") return "it is empty";
@@ -29516,7 +29569,7 @@ var ARCHIVED = {
   maven: "the latest release relocates the artifact to other coordinates",
   golang: "the latest go.mod declares the module deprecated, or its GitHub repository is archived",
   composer: "the package is marked abandoned on Packagist",
-  cargo: "every version of the crate is yanked",
+  cargo: "every version of the crate is yanked, or a RustSec advisory declares the crate unmaintained",
   nuget: "the latest listed version is deprecated as no longer maintained (Legacy), every listed version is deprecated, or none is listed",
   gem: "never: rubygems.org has no deprecation flag (a gem with every version yanked is deleted)",
   distro: "never: a distribution release is answered by its end-of-life, not archived"
@@ -29620,6 +29673,11 @@ function failingStates(raw) {
 }
 function plural(n, one, many) {
   return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+}
+
+// src/domain/successor.ts
+function successorInWords(successor) {
+  return successor ? `${successor.kind}:${successor.name}` : "";
 }
 
 // src/cli/component-pattern.ts
@@ -29766,8 +29824,9 @@ function expiredSentence(e, hits) {
 function reviewComment(answer, file, lines, linesIn) {
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
+  const successors = answer.results.some((r) => r.successor !== void 0);
   const policy = answer.results.some((r) => exceptionOf(r) !== void 0);
-  const extra = [...treeHeader(versions, tree), ...policy ? ["policy"] : []];
+  const extra = [...treeHeader(versions, tree), ...successors ? ["successor"] : [], ...policy ? ["policy"] : []];
   const out = [
     `**Tended check of \`${cell(file).replaceAll("`", "'")}\`**, as of ${answer.as_of} (${answer.format}): ${answer.results_count} component${answer.results_count === 1 ? "" : "s"}, ${answer.unresolved_count} entr${answer.unresolved_count === 1 ? "y" : "ies"} without one.`,
     "",
@@ -29788,6 +29847,7 @@ function reviewComment(answer, file, lines, linesIn) {
         r.observation_date === null ? "\u2014" : r.source,
         ...versions ? [versionInWords(r) || "\u2014"] : [],
         ...tree ? [scopeInWords(r) || "\u2014", pathInWords(r) || "\u2014"] : [],
+        ...successors ? [successorInWords(r.successor) || "\u2014"] : [],
         ...policy ? [policyInWords(r) || "\u2014"] : []
       ])
     );
@@ -29894,7 +29954,7 @@ function result(r, answer, uri, lines) {
   const definition = r.state === "not_observed" ? STATE_DEFINITIONS.not_observed : answer.state_definitions[r.kind]?.[r.state] ?? RULES[r.state].text;
   const place2 = placeInWords(r);
   const placed = place2 === "" ? "" : ` (${place2}${r.resolved_version ? `, resolved ${versionInWords(r)}` : ""})`;
-  const text4 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
+  const text4 = r.observation_date === null ? `${r.kind} ${r.input.name}${placed} is ${NOT_CHECKED}: Tended holds no observation of it on or before ${r.as_of}, so nothing was read and no state is asserted; never "gone".` : `${r.kind} ${r.input.name}${placed} is ${stateInWords(r.state, r.observation_date)}: ${definition}${r.successor ? `; successor: ${successorInWords(r.successor)}` : ""}. Observed ${r.observation_date} (${r.censoring_status}, answering for ${r.as_of}); source ${r.source}; log leaf ${r.leaf_index}.`;
   const mark = exceptionOf(r);
   const policy = mark === void 0 ? "" : ` ${exceptionInWords(mark)} (${mark.policy}).`;
   return {
@@ -29968,6 +30028,7 @@ function table3(answer) {
   const versions = answerHasVersions(answer);
   const tree = answerHasTree(answer);
   const paths = answer.results.some((r) => pathInWords(r) !== "");
+  const successors = answer.results.some((r) => r.successor !== void 0);
   const policy = answer.results.some((r) => exceptionOf(r) !== void 0);
   const rows = answer.results.map((r) => [
     // "not checked" where nothing was read, as the Markdown and SARIF reports say it.
@@ -29979,6 +30040,7 @@ function table3(answer) {
     ...tree ? [scopeInWords(r) || "-"] : [],
     r.input.locations[0]?.location ?? "",
     ...paths ? [pathInWords(r)] : [],
+    ...successors ? [successorInWords(r.successor) || "-"] : [],
     ...policy ? [policyInWords(r)] : []
   ]);
   const header = [
@@ -29990,6 +30052,7 @@ function table3(answer) {
     ...tree ? ["scope"] : [],
     "where",
     ...paths ? ["path"] : [],
+    ...successors ? ["successor"] : [],
     ...policy ? ["policy"] : []
   ];
   const last = header.length - 1;
@@ -30246,9 +30309,11 @@ async function fetchService(url, init, timeoutMs, done) {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
+    const problem = networkProblem(error, timeoutMs);
+    const where2 = url.split("?")[0];
     throw new ServiceError(
-      `could not reach ${url.split("?")[0]}: ${networkProblem(error, timeoutMs)}; check --url and that the service is running. Nothing was ${done}.`,
-      EXIT.unavailable
+      problem.notHttp ? `could not speak HTTP to ${where2}: ${problem.said}; is it a Tended server? Check --url (its scheme, host and port). Nothing was ${done}.` : `could not reach ${where2}: ${problem.said}; check --url and that the service is running. Nothing was ${done}.`,
+      problem.notHttp ? EXIT.usage : EXIT.unavailable
     );
   }
 }
@@ -30259,21 +30324,37 @@ function refusal(url, response, detail, done) {
     later ? EXIT.unavailable : EXIT.usage
   );
 }
+var NETWORK_PROBLEMS = {
+  ECONNREFUSED: { said: "the connection was refused (ECONNREFUSED)", notHttp: false },
+  ENOTFOUND: { said: "the host name does not resolve (ENOTFOUND)", notHttp: false },
+  EAI_AGAIN: { said: "the host name could not be resolved now (EAI_AGAIN)", notHttp: false },
+  ECONNRESET: { said: "the connection was reset (ECONNRESET)", notHttp: false },
+  ETIMEDOUT: { said: "the connection timed out (ETIMEDOUT)", notHttp: false },
+  EHOSTUNREACH: { said: "the host cannot be reached (EHOSTUNREACH)", notHttp: false },
+  ENETUNREACH: { said: "the network cannot be reached (ENETUNREACH)", notHttp: false },
+  UND_ERR_SOCKET: {
+    said: "it closed the connection without an HTTP answer (UND_ERR_SOCKET)",
+    notHttp: true
+  },
+  UND_ERR_HEADERS_TIMEOUT: { said: "it sent no HTTP answer in time (UND_ERR_HEADERS_TIMEOUT)", notHttp: false },
+  EPROTO: { said: "the TLS handshake failed (EPROTO): is it https at an http port?", notHttp: true }
+};
 function networkProblem(error, timeoutMs) {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return `no answer within ${timeoutMs / 1e3} s`;
+    return { said: `no answer within ${timeoutMs / 1e3} s`, notHttp: false };
   const cause = error instanceof Error ? error.cause : void 0;
-  if (typeof cause?.code === "string") {
-    const known = {
-      ECONNREFUSED: "the connection was refused (ECONNREFUSED)",
-      ENOTFOUND: "the host name does not resolve (ENOTFOUND)",
-      ECONNRESET: "the connection was reset (ECONNRESET)",
-      ETIMEDOUT: "the connection timed out (ETIMEDOUT)"
+  const code = typeof cause?.code === "string" ? cause.code : "";
+  const known = NETWORK_PROBLEMS[code];
+  if (known) return known;
+  if (code.startsWith("HPE_")) return { said: `what it sent back is not HTTP (${code})`, notHttp: true };
+  if (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return {
+      said: `the TLS connection failed (${code}): is it https at an http port, or a certificate this machine does not trust?`,
+      notHttp: true
     };
-    return known[cause.code] ?? cause.code;
-  }
-  if (typeof cause?.message === "string" && cause.message !== "") return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  if (code !== "") return { said: code, notHttp: false };
+  if (typeof cause?.message === "string" && cause.message !== "") return { said: cause.message, notHttp: false };
+  return { said: error instanceof Error ? error.message : String(error), notHttp: false };
 }
 
 // src/cli/remote-check.ts
@@ -30743,6 +30824,11 @@ async function runCheck(streams, file, opts, local) {
   if (answer.results_count === 0 && answer.unresolved_count > 0)
     streams.stderr.write(
       `tended: none of the ${plural(answer.unresolved_count, "entry", "entries")} of ${file}, read as ${answer.format}, names a component Tended reads: nothing was checked. Is it the file you meant?
+`
+    );
+  else if (answer.results_count === 0)
+    streams.stderr.write(
+      `tended: ${file}, read as ${answer.format}, names no components (it is empty, or holds only comments or blank lines): nothing was checked; exit 0, as nothing fails. Is it the file you meant?
 `
     );
   for (const line of judged.lines) streams.stderr.write(`tended: ${line}

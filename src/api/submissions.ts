@@ -18,15 +18,7 @@ import {
   writableSbom,
   type SbomFormat,
 } from '../operations/sbom-enrichment.js';
-import {
-  AsOfQuery,
-  EntityResultSchema,
-  ErrorDetail,
-  errorResponses,
-  json,
-  SbomSubjectSchema,
-  ValidationErrorBody,
-} from './schemas.js';
+import { AsOfQuery, EntityResultSchema, ErrorDetail, json, SbomSubjectSchema, ValidationErrorBody } from './schemas.js';
 
 const MANIFEST_TYPES = [
   'application/json',
