@@ -168,7 +168,7 @@ describe('finding a component (issue 27, item 3)', () => {
     expect(repo.status).toBe(200);
     const r = text(repo.text);
     expect(repo.text).toContain('<h1>is acme/rocket still maintained?</h1>');
-    expect(r).toContain('Last commit commit d176018a151e (2025-08-29)');
+    expect(r).toContain('Last commit or push commit d176018a151e (2025-08-29)');
     expect(r).toContain('Archived flag none on record');
     expect(r).toContain('Adoption not counted: Tended reads no dependents count for a GitHub repository');
     expect(r).toContain('Registry GitHub (source repositories)');
