@@ -273,7 +273,7 @@ describe('tended check --fail-on', () => {
       expect(refused.err).toContain('--fail-on takes states separated by commas (alive, dormant');
       const format = await check([file, '--format', 'xml']);
       expect(format.code).toBe(2);
-      expect(format.err).toContain('--format is table, json, sarif or markdown');
+      expect(format.err).toContain('--format is table, json, sarif, markdown, cyclonedx or spdx');
     },
   );
 
