@@ -11,6 +11,7 @@ import { logNotary } from '../src/operations/deps.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { parsedAs } from './support/json.js';
 import { githubObservation } from './support/record.js';
+import { sarifValidator } from './support/sarif-schema.js';
 import { serveAt, tended as tendedAt, type TendedProcess } from './support/tended-processes.js';
 
 /**
@@ -115,6 +116,9 @@ describe('tended check with a policy file', () => {
       message: { text: string };
     };
     const log = parsedAs<object>(sarif.out);
+    // The suppression (kind, status, justification) is one SARIF 2.1.0 defines.
+    const validate = sarifValidator();
+    expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     const results = (log as { runs: { results: Result[] }[] }).runs[0]!.results;
     const memmap2 = results.find((x) => x.properties.component === 'cargo:memmap2')!;
     expect(memmap2.suppressions).toEqual([

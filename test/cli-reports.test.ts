@@ -1,9 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
 import { normaliseComponent, type ComponentKind } from '../src/domain/component.js';
@@ -12,6 +9,7 @@ import { logNotary } from '../src/operations/deps.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { parsedAs } from './support/json.js';
 import { githubObservation } from './support/record.js';
+import { sarifValidator } from './support/sarif-schema.js';
 import { tended } from './support/tended-processes.js';
 
 /**
@@ -20,7 +18,6 @@ import { tended } from './support/tended-processes.js';
  * (test/vectors/sarif, see its README row) with ajv, and each result must point at the line of
  * the manifest that names its component.
  */
-const SCHEMA = fileURLToPath(new URL('./vectors/sarif/sarif-schema-2.1.0.json', import.meta.url));
 const AT = '2026-11-20 12:00:00';
 
 /** Held components: kind, id, state, observation date. */
@@ -146,11 +143,7 @@ interface SarifLog {
   }[];
 }
 
-const validate = (() => {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats.default(ajv);
-  return ajv.compile(parsedAs<object>(readFileSync(SCHEMA, 'utf8')));
-})();
+const validate = sarifValidator();
 
 const LEVEL: Record<State, string> = {
   abandoned: 'error',
@@ -273,7 +266,7 @@ describe('tended check --fail-on', () => {
       expect(refused.err).toContain('--fail-on takes states separated by commas (alive, dormant');
       const format = await check([file, '--format', 'xml']);
       expect(format.code).toBe(2);
-      expect(format.err).toContain('--format is table, json, sarif or markdown');
+      expect(format.err).toContain('--format is table, json, sarif, markdown, cyclonedx or spdx');
     },
   );
 

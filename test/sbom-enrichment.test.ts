@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { Ajv, type ValidateFunction } from 'ajv';
-import ajvFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
 import type { NewObservation } from '../src/domain/observation.js';
 import type { State } from '../src/domain/state.js';
 import { closedSources } from './support/limits.js';
 import { recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+import { componentProperties as properties, sbomValidators, withoutOurs } from './support/sbom-schemas.js';
 
 /**
  * The SBOM written back (DESIGN §8e): real corpus SBOMs through a real server on loopback over a
@@ -17,8 +17,6 @@ import { recordDeps, sqliteTestStore, type TestStore } from './support/record.js
  * (test/fixtures/sbom-schemas/SOURCE.md) and compared, outside Tended's own fields, with the input.
  */
 const corpus = (path: string) => readFileSync(new URL(`./corpus/${path}`, import.meta.url), 'utf8');
-const schema = (file: string) =>
-  JSON.parse(readFileSync(new URL(`./fixtures/sbom-schemas/${file}`, import.meta.url), 'utf8')) as object;
 
 type Json = Record<string, unknown>;
 const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -61,16 +59,7 @@ beforeAll(async () => {
   server = createServer((req, res) => void listener(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  // A CommonJS module: its default import is module.exports, whose `default` is the plugin.
-  ajvFormats.default(ajv);
-  // CycloneDX's IRI and IDN formats, which ajv-formats lacks, checked as their ASCII forms (stricter).
-  ajv.addFormat('iri-reference', ajv.formats['uri-reference']!);
-  ajv.addFormat('idn-email', ajv.formats['email']!);
-  ajv.addSchema(schema('spdx.schema.json'), 'spdx.schema.json');
-  ajv.addSchema(schema('jsf-0.82.schema.json'), 'jsf-0.82.schema.json');
-  cdx = Object.fromEntries(['1.4', '1.5', '1.6'].map((v) => [v, ajv.compile(schema(`bom-${v}.schema.json`))]));
-  spdx = ajv.compile(schema('spdx-2.3.schema.json'));
+  ({ cdx, spdx } = sbomValidators());
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
@@ -82,31 +71,6 @@ const post = async (query: string, body: string, type: string) => {
   return { status: r.status, type: r.headers.get('content-type') ?? '', text: await r.text() };
 };
 
-/** A copy of `doc` without what enrichment writes: our properties (and an added end of life), our annotations. */
-function withoutOurs(value: unknown, dropEndOfLife: boolean): unknown {
-  if (Array.isArray(value)) return value.map((v) => withoutOurs(v, dropEndOfLife));
-  if (!isObject(value)) return value;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (k === 'properties' && Array.isArray(v)) {
-      const kept = v.filter(
-        (p: Json) =>
-          !String(p['name']).startsWith('tended:') &&
-          !(dropEndOfLife && p['name'] === 'cdx:lifecycle:milestone:endOfLife'),
-      );
-      if (kept.length > 0 || !('purl' in value) || v.length === 0) out[k] = kept;
-      continue;
-    }
-    if (k === 'annotations' && Array.isArray(v)) {
-      const kept = v.filter((a: Json) => !String(a['annotator']).startsWith('Tool: tended-'));
-      if (kept.length > 0 || v.length === 0) out[k] = kept;
-      continue;
-    }
-    out[k] = withoutOurs(v, dropEndOfLife);
-  }
-  return out;
-}
-
 function schemaErrors(validate: ValidateFunction, doc: unknown): string[] {
   validate(doc);
   return (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
@@ -117,21 +81,6 @@ function keyOrder(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => keyOrder(v, out));
   else if (isObject(value)) for (const [k, v] of Object.entries(value)) out.push(k, ...keyOrder(v, []));
   return out;
-}
-
-function properties(doc: Json, purlStart: string): Record<string, string> {
-  const all: Json[] = [];
-  const stack: unknown[] = [doc['components']];
-  while (stack.length > 0) {
-    const list = stack.pop();
-    if (!Array.isArray(list)) continue;
-    for (const c of list as Json[]) {
-      all.push(c);
-      stack.push(c['components']);
-    }
-  }
-  const c = all.find((x) => String(x['purl']).startsWith(purlStart));
-  return Object.fromEntries(((c?.['properties'] ?? []) as Json[]).map((p) => [String(p['name']), String(p['value'])]));
 }
 
 describe('POST /api/v1/sbom?format=cyclonedx', () => {

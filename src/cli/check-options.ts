@@ -15,7 +15,7 @@ export const NAMED_IN_GATE = 10;
 
 /** The states that fail a CI gate by default: the component is not maintained, by the record's evidence. */
 const FAILING: readonly State[] = ['abandoned', 'archived', 'deleted', 'eol'];
-const FORMATS = ['table', 'json', 'sarif', 'markdown'];
+const FORMATS = ['table', 'json', 'sarif', 'markdown', 'cyclonedx', 'spdx'];
 
 export interface CheckOptions {
   url?: string;
@@ -55,7 +55,8 @@ export function checkOptions(opts: CheckOptions, hasLocal: boolean): Gate | stri
   const asOf = opts['as-of'];
   const asOfWrong = asOf === undefined ? null : dateProblem('--as-of', asOf, utcDateOf(new Date()));
   if (asOfWrong !== null) return asOfWrong;
-  if (opts.format !== undefined && !FORMATS.includes(opts.format)) return '--format is table, json, sarif or markdown';
+  if (opts.format !== undefined && !FORMATS.includes(opts.format))
+    return '--format is table, json, sarif, markdown, cyclonedx or spdx';
   if (!opts.url && !hasLocal) return 'check needs --url: the address of a Tended service';
   return { failOn, byDefault: opts['fail-on'] === undefined, directOnly: opts.scope === 'direct' };
 }

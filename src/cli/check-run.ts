@@ -9,6 +9,13 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ValidationError } from '../domain/errors.js';
 import type { CheckAnswer } from '../operations/check-components.js';
+import {
+  enrichedSbom,
+  isSbomFormat,
+  writableSbom,
+  type FormatWords,
+  type WritableSbom,
+} from '../operations/sbom-enrichment.js';
 import { InputError, type ParseResult } from '../parsers/reference.js';
 import { runDirectoryCheck } from './check-dir.js';
 import { isSbom, parseCheckedFile, readCheckedFile } from './check-file.js';
@@ -45,12 +52,23 @@ export async function runCheck(
     if (error instanceof PolicyError || error instanceof InputFileError) return usage(error.message);
     throw error;
   }
-  if (isDirectory(file)) return runDirectoryCheck(streams, file, opts, gate, local);
+  const sbomFormat = opts.format !== undefined && isSbomFormat(opts.format) ? opts.format : undefined;
+  if (isDirectory(file)) {
+    // stdout holds one document; a directory's SBOMs would be several run together.
+    if (sbomFormat !== undefined)
+      return usage(
+        `--format ${sbomFormat} writes one SBOM back to stdout, so it checks one file, and ${file} is a directory: name the SBOM inside it (tended check ${file}/bom.json --format ${sbomFormat}), or use --format table, json, sarif or markdown for the whole directory`,
+      );
+    return runDirectoryCheck(streams, file, opts, gate, local);
+  }
   let answer: CheckAnswer;
   let parsed: ParseResult;
+  let writable: WritableSbom | undefined;
   try {
     const read = parseCheckedFile(readCheckedFile(file), file, basename(file));
     parsed = read.parsed;
+    // Refused before anything is asked: a manifest, or an SBOM of the other format, is not written back.
+    writable = sbomFormat === undefined ? undefined : writableSbom(read.text, parsed, sbomFormat, CLI_WORDS);
     answer = opts.url
       ? await remoteCheck(opts.url, read.text, basename(file), isSbom(parsed), asOf, opts.queue === true)
       : (await local!([parsed], asOf, opts.observe === true))[0]!;
@@ -71,7 +89,16 @@ export async function runCheck(
     gate,
     answer.as_of,
   );
-  streams.stdout.write(report(answer, opts.format, file, lines));
+  // The SBOM is enriched here from the answer's results, the service's as well (the same function
+  // its ?format= uses): one request gives both the SBOM and the gate, which cannot then disagree.
+  streams.stdout.write(
+    writable === undefined ? report(answer, opts.format, file, lines) : enrichedSbom(writable, answer.results),
+  );
+  const omitted = answer.results_omitted ?? 0;
+  if (writable !== undefined && omitted > 0)
+    streams.stderr.write(
+      `tended: the service left ${plural(omitted, 'result', 'results')} out of its answer (its size limit), so those components of ${file} are written back without Tended's properties\n`,
+    );
   // A file read by its name as a format it is not (prose in a .txt read as requirements) passes
   // any gate with nothing checked: say so where a CI log shows it.
   if (answer.results_count === 0 && answer.unresolved_count > 0)
@@ -89,6 +116,12 @@ export async function runCheck(
   if (judged.gate === undefined) return { exit: EXIT.ok, answer, lines, failing };
   return { exit: EXIT.failed, answer, lines, failing, gate: judged.gate };
 }
+
+const CLI_WORDS: FormatWords = {
+  option: (format) => `--format ${format}`,
+  plain: 'use --format table, json, sarif or markdown for the report',
+  sent: 'file',
+};
 
 /** A directory is walked (check-dir.ts); anything else, a missing path included, is read as a file and says why it cannot be. */
 function isDirectory(path: string): boolean {

@@ -16,7 +16,7 @@ export const COMMAND_USAGE = {
   follow: `  follow status [--json]        each followed registry (TENDED_FOLLOW): its cursor, when it last
                                 read, its lag, last contiguous read and faults, the backfill's
                                 progress and today's reads by reason (event, threshold, backfill, sweep)`,
-  check: `  check FILE|DIR [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown] [--fail-on STATES] [--scope direct|all] [--policy FILE] [--observe]
+  check: `  check FILE|DIR [--url URL [--queue]] [--as-of DATE] [--format table|json|sarif|markdown|cyclonedx|spdx] [--fail-on STATES] [--scope direct|all] [--policy FILE] [--observe]
                                 one dated result per component of a local manifest, lockfile or
                                 SBOM (or of each one a directory holds: .git, node_modules,
                                 vendor, virtual environments, target and what .gitignore ignores
@@ -28,7 +28,9 @@ export const COMMAND_USAGE = {
                                 direct or transitive, while the report still lists all; a policy,
                                 .tended.yml or --policy FILE, sets both and excepts components
                                 until a date, with a reason; flags win). --format sarif for code
-                                scanning, markdown for a pull-request comment. --observe reads
+                                scanning, markdown for a pull-request comment; cyclonedx or spdx
+                                writes the SBOM checked back, enriched (one file, in its own
+                                format; the gate still applies). --observe reads
                                 what the local record lacks first (a name no registry shows
                                 public is not recorded); --queue asks the service to queue what
                                 it does not hold`,

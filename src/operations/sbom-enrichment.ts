@@ -74,6 +74,22 @@ export interface WritableSbom {
   mediaType: string;
 }
 
+/** How the refusals name the option and the way back to the plain answer: the API's words by default. */
+export interface FormatWords {
+  /** The option as the asker wrote it, given a format: `format=cyclonedx`, `--format cyclonedx`. */
+  option: (format: SbomFormat) => string;
+  /** How to ask for the plain answer instead. */
+  plain: string;
+  /** What was sent: a submission to the API, a file to the CLI. */
+  sent: string;
+}
+
+const API_WORDS: FormatWords = {
+  option: (f) => `format=${f}`,
+  plain: 'leave format out for the JSON answer',
+  sent: 'submission',
+};
+
 /**
  * The SBOM ready to be written back, or a ValidationError (a 422 at the API, a usage error in the
  * CLI) when the format asked is not the SBOM's, or the SBOM is in a form that cannot be written back.
@@ -82,19 +98,20 @@ export function writableSbom(
   text: string,
   parsed: Pick<ParseResult, 'format' | 'variant'>,
   asked: SbomFormat,
+  words: FormatWords = API_WORDS,
 ): WritableSbom {
   const variant = parsed.variant ?? parsed.format;
   const refuse = (msg: string) => new ValidationError([{ loc: ['query', 'format'], msg, type: 'value_error.format' }]);
   if (parsed.format !== asked) {
     const own =
-      parsed.format === 'cyclonedx' || parsed.format === 'spdx' ? ` ask format=${parsed.format} for it, or` : '';
+      parsed.format === 'cyclonedx' || parsed.format === 'spdx' ? ` ask ${words.option(parsed.format)} for it, or` : '';
     throw refuse(
-      `format=${asked} returns the submitted SBOM enriched in its own format, and this submission is ${variant}, not ${asked === 'cyclonedx' ? 'CycloneDX' : 'SPDX'}: Tended does not convert between formats;${own} leave format out for the JSON answer.`,
+      `${words.option(asked)} returns the submitted SBOM enriched in its own format, and this ${words.sent} is ${variant}, not ${asked === 'cyclonedx' ? 'CycloneDX' : 'SPDX'}: Tended does not convert between formats;${own} ${words.plain}.`,
     );
   }
   if (!/ JSON$/.test(variant) || (asked === 'spdx' && !/^SPDX 2\.[23] /.test(variant)))
     throw refuse(
-      `${variant} cannot be written back yet: format=${asked} enriches CycloneDX JSON (1.3 and later) and SPDX 2.2/2.3 JSON; convert the SBOM to one of them (for example with cyclonedx-cli or spdx-tools), or leave format out for the JSON answer.`,
+      `${variant} cannot be written back yet: ${words.option(asked)} enriches CycloneDX JSON (1.3 and later) and SPDX 2.2/2.3 JSON; convert the SBOM to one of them (for example with cyclonedx-cli or spdx-tools), or ${words.plain}.`,
     );
   const body = text.replace(/^\uFEFF/, '');
   const doc = JSON.parse(body) as unknown;
@@ -105,7 +122,7 @@ export function writableSbom(
   // Component properties came in CycloneDX 1.3: adding them to an older document would make it invalid.
   if (!/^1\.(?:[3-9]|\d{2,})$/.test(spec))
     throw refuse(
-      `CycloneDX ${spec.slice(0, 10) || '(no specVersion)'} has no component properties (they came in 1.3), so nothing can be written into it; upgrade the SBOM to 1.3 or later (cyclonedx-cli convert), or leave format out for the JSON answer.`,
+      `CycloneDX ${spec.slice(0, 10) || '(no specVersion)'} has no component properties (they came in 1.3), so nothing can be written into it; upgrade the SBOM to 1.3 or later (cyclonedx-cli convert), or ${words.plain}.`,
     );
   return { format: asked, doc, indent, mediaType: `${ENRICHED_MEDIA_TYPES.cyclonedx}; version=${spec}` };
 }
