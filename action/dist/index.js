@@ -29593,7 +29593,7 @@ function dateProblem(option, raw, notAfter) {
   return null;
 }
 
-// src/cli/tree-words.ts
+// src/operations/tree-words.ts
 var STEP = " \u2192 ";
 function answerHasTree(answer) {
   return answer.results.some(
@@ -29680,6 +29680,14 @@ function successorInWords(successor) {
   return successor ? `${successor.kind}:${successor.name}` : "";
 }
 
+// src/operations/exception-mark.ts
+function exceptionOf(r) {
+  return r.exception;
+}
+function exceptionInWords(mark) {
+  return mark.status === "excepted" ? `excepted until ${mark.expires}: ${mark.reason}` : `exception expired on ${mark.expires}: ${mark.reason}`;
+}
+
 // src/cli/component-pattern.ts
 function componentPattern(written) {
   const text4 = written.trim();
@@ -29728,12 +29736,6 @@ function piecesMatch(pieces, name) {
 }
 
 // src/cli/policy.ts
-function exceptionOf(r) {
-  return r.exception;
-}
-function exceptionInWords(mark) {
-  return mark.status === "excepted" ? `excepted until ${mark.expires}: ${mark.reason}` : `exception expired on ${mark.expires}: ${mark.reason}`;
-}
 function policyInWords(r) {
   const mark = exceptionOf(r);
   return mark === void 0 ? "" : exceptionInWords(mark);
@@ -29874,7 +29876,7 @@ function cell(text4) {
 // src/domain/api-version.ts
 var API_VERSION = "0.1.0";
 
-// src/cli/sarif-report.ts
+// src/operations/sarif-report.ts
 var SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 var LEVELS = {
   abandoned: "error",
