@@ -15,20 +15,23 @@ export const TRIVY_SBOM = readFileSync(
   'utf8',
 );
 
-const npmObservation = (id: string, state: State) => ({
-  component: { kind: 'npm' as const, id },
+/** ripgrep's Cargo.lock: small enough to paste in a browser test quickly. */
+export const RIPGREP_LOCK = readFileSync(new URL('../corpus/cargo-lock/ripgrep.Cargo.lock', import.meta.url), 'utf8');
+
+const observation = (kind: 'npm' | 'cargo', id: string, state: State) => ({
+  component: { kind, id },
   observed_at: '2026-11-01T06:00:00Z',
   observation_date: '2026-11-01',
   state,
-  source: `https://registry.npmjs.org/${id}`,
+  source: kind === 'npm' ? `https://registry.npmjs.org/${id}` : `https://crates.io/api/v1/crates/${id}`,
   evidence: { http_status: 200, latest_published: '2025-01-10T00:00:00.000Z' },
   method: 'npm: latest publish and deprecation of latest',
   corrects: null,
 });
 
 /**
- * The app over a SQLite record holding two of the lockfile's packages (chokidar alive, debug
- * dormant); the rest of it is "not checked", as on a fresh deployment.
+ * The app over a SQLite record holding two of mocha's packages (chokidar alive, debug dormant)
+ * and one of ripgrep's crates (memchr alive); the rest of it is "not checked", as on a fresh deployment.
  */
 export async function checkPageApp() {
   const t = await sqliteTestStore();
@@ -36,7 +39,11 @@ export async function checkPageApp() {
   const deps = recordDeps(t.store, '2026-11-22T12:00:00Z');
   await t.store.initialiseLog(deps.notary.seal);
   await t.store.appendObservations(
-    [npmObservation('chokidar', 'alive'), npmObservation('debug', 'dormant')],
+    [
+      observation('npm', 'chokidar', 'alive'),
+      observation('npm', 'debug', 'dormant'),
+      observation('cargo', 'memchr', 'alive'),
+    ],
     deps.notary.seal,
   );
   const app = build({ ...deps, sources: harness.sources, logError: (e) => console.error(e) });
