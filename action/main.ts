@@ -12,8 +12,8 @@ import { runCheck } from '../src/cli/check-run.js';
 import { EXIT } from '../src/cli/exit-codes.js';
 import { directoryReport } from '../src/cli/check-dir.js';
 import { reviewComment } from '../src/cli/review-comment.js';
-import { exceptionInWords, exceptionOf } from '../src/cli/policy.js';
-import { placeInWords } from '../src/cli/tree-words.js';
+import { exceptionInWords, exceptionOf } from '../src/operations/exception-mark.js';
+import { placeInWords } from '../src/operations/tree-words.js';
 import { stateInWords } from '../src/domain/state.js';
 import type { CheckAnswer, ComponentCheck } from '../src/operations/check-components.js';
 

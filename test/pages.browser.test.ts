@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,35 +8,11 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../src/http/app.js';
 import type { HeadAnswer } from '../src/operations/read-chain.js';
+import { axeViolations, chromiumToDrive } from './support/chromium.js';
 import { jsonOf } from './support/json.js';
 import { fillPageRecord } from './support/pages-record.js';
 import { sqliteTestStore, testNotary, type TestStore } from './support/record.js';
 
-/**
- * The Chromium to drive: TENDED_TEST_CHROMIUM when set, else Debian's chromium when installed,
- * else the headless Chromium that ships inside the @sparticuz/chromium npm package (unpacked to
- * /tmp on first use), so `npm ci && npm test` needs nothing installed by hand. Never skipped.
- */
-async function chromiumToDrive(): Promise<{ executablePath: string; args: string[] }> {
-  const named = process.env.TENDED_TEST_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null);
-  if (named !== null) {
-    if (!existsSync(named)) throw new Error(`TENDED_TEST_CHROMIUM names ${named}, which does not exist`);
-    return { executablePath: named, args: DEBIAN_ARGS };
-  }
-  const shipped = (await import('@sparticuz/chromium')).default;
-  return { executablePath: await shipped.executablePath(), args: [...shipped.args, ...DEBIAN_ARGS] };
-}
-const DEBIAN_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
 let t: TestStore;
@@ -81,27 +56,6 @@ async function open(path: string): Promise<{ page: Page; status: number }> {
   const response = await page.goto(`${base}${path}`, { waitUntil: 'load' });
   expect(errors, path).toEqual([]);
   return { page, status: response!.status() };
-}
-
-/** What the test reads of axe-core, as the page's global `axe` after its script is evaluated. */
-interface AxeGlobal {
-  axe: {
-    run(
-      context: unknown,
-      options: { resultTypes: string[] },
-    ): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
-  };
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol rather than added as a <script>: the pages' CSP
-  // (script-src 'self') rightly refuses an inline script tag, and the CSP stays on under test.
-  await page.evaluate(readFileSync(AXE, 'utf8'));
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as AxeGlobal).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  });
-  return violations;
 }
 
 /** What a Content-Security-Policy without 'unsafe-inline' would block: inline script other than data, and style attributes. */

@@ -18,7 +18,7 @@ import { manifestLines, markDirectInAnswer, mergeManifestLockfile, pairsIn } fro
 import { judge } from './policy.js';
 import { remoteCheck } from './remote-check.js';
 import { cell, reviewComment } from './review-comment.js';
-import { sarifLog } from './sarif-report.js';
+import { sarifLog } from '../operations/sarif-report.js';
 import { ServiceError } from './service-fetch.js';
 
 /** What one request to the manifest and SBOM routes may carry (src/api/body.ts SUBMISSION_LIMIT_BYTES). */

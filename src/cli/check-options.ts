@@ -8,7 +8,7 @@ import { isState, STATES, type State } from '../domain/state.js';
 import type { ComponentCheck } from '../operations/check-components.js';
 import { dateProblem } from './date-option.js';
 import type { PolicyException } from './policy-file.js';
-import { countsAsDirect } from './tree-words.js';
+import { countsAsDirect } from '../operations/tree-words.js';
 
 /** The failing components the gate's sentence names; the report on stdout has them all. */
 export const NAMED_IN_GATE = 10;

@@ -11,7 +11,7 @@ import {
 } from '../../test/support/record.js';
 import { table } from './check-report.js';
 import { reviewComment } from './review-comment.js';
-import { sarifReport } from './sarif-report.js';
+import { sarifReport } from '../operations/sarif-report.js';
 
 /**
  * A deprecation that names its replacement, in every report of `tended check` (methodology:

@@ -14,7 +14,7 @@ import { failingOf } from './check-options.js';
 import { table } from './check-report.js';
 import { mergeManifestLockfile } from './manifest-lockfile.js';
 import { reviewComment } from './review-comment.js';
-import { sarifReport } from './sarif-report.js';
+import { sarifReport } from '../operations/sarif-report.js';
 
 /**
  * The resolved tree in the reports, over a real record: a real package.json (every entry direct,

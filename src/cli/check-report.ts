@@ -8,10 +8,17 @@ import { stateInWords } from '../domain/state.js';
 import type { CheckAnswer } from '../operations/check-components.js';
 import type { ParseResult } from '../parsers/reference.js';
 import { plural } from './check-options.js';
-import { exceptionOf, policyInWords } from './policy.js';
+import { exceptionOf } from '../operations/exception-mark.js';
+import { policyInWords } from './policy.js';
 import { reviewComment } from './review-comment.js';
-import { sarifReport } from './sarif-report.js';
-import { answerHasTree, answerHasVersions, pathInWords, scopeInWords, versionInWords } from './tree-words.js';
+import { sarifReport } from '../operations/sarif-report.js';
+import {
+  answerHasTree,
+  answerHasVersions,
+  pathInWords,
+  scopeInWords,
+  versionInWords,
+} from '../operations/tree-words.js';
 
 export function report(
   answer: CheckAnswer,

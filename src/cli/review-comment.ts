@@ -1,8 +1,15 @@
 import type { CheckAnswer } from '../operations/check-components.js';
 import { stateInWords } from '../domain/state.js';
 import { successorInWords } from '../domain/successor.js';
-import { exceptionOf, policyInWords } from './policy.js';
-import { answerHasTree, answerHasVersions, pathInWords, scopeInWords, versionInWords } from './tree-words.js';
+import { exceptionOf } from '../operations/exception-mark.js';
+import { policyInWords } from './policy.js';
+import {
+  answerHasTree,
+  answerHasVersions,
+  pathInWords,
+  scopeInWords,
+  versionInWords,
+} from '../operations/tree-words.js';
 
 /**
  * `tended check FILE --format markdown` (issue 18): the answer as a table to paste into a pull

@@ -15,6 +15,7 @@ import type { DiscoverySettings } from '../operations/discovery.js';
 import type { FollowerStatus } from '../operations/follow.js';
 import { registerDisputeRoute } from '../api/dispute.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
+import { checkTooLargePage, registerCheckPageRoutes } from '../pages/check-routes.js';
 import { registerVerdictKeysRoute } from '../api/verdict-keys.js';
 import { registerFactRoutes } from '../api/facts.js';
 import type { VerdictService } from '../operations/verdict.js';
@@ -142,6 +143,9 @@ export function build(deps: AppDeps): OpenAPIHono {
   const tooLarge = (bytes: number, readsFiles: boolean) => (c: Context) =>
     detailResponse(c, 413, bodyTooLargeSentence(bytes, readsFiles));
   app.on('POST', '/api/v1/dispute', bodyCap(DISPUTE_LIMIT_BYTES, tooLarge(DISPUTE_LIMIT_BYTES, false)));
+  // /check's forms are refused on a page, before the JSON cap every other POST has.
+  const checkTooLarge = (c: Context) => checkTooLargePage(c, SUBMISSION_LIMIT_BYTES);
+  app.on('POST', ['/check', '/check/*'], bodyCap(SUBMISSION_LIMIT_BYTES, checkTooLarge));
   app.on('POST', '*', bodyCap(SUBMISSION_LIMIT_BYTES, tooLarge(SUBMISSION_LIMIT_BYTES, true)));
 
   registerHealthRoute(app, deps);
@@ -152,6 +156,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerDisputeRoute(app, deps);
   const parsing = deps.parsing ?? sharedParsePool();
   registerSubmissionRoutes(app, { ...deps, parsing });
+  registerCheckPageRoutes(app, { ...deps, parsing });
   registerVerdictKeysRoute(app, deps.verdicts);
   registerFactRoutes(app, deps);
   registerMcpRoutes(app, { ...deps, parsing }, { listenHost: deps.listenHost, version: API_VERSION });

@@ -35,6 +35,9 @@ export function renderHome(
         anyone can verify. It never guesses and never scores.
       </p>
       <SearchForm id="home-search" label="Find a component" />
+      <p class="check-link">
+        Or <a href="/check">check a manifest, lockfile or SBOM</a> in one go.
+      </p>
 
       <h2>Recently changed states</h2>
       <p>

@@ -54,6 +54,9 @@ export function Layout(props: LayoutProps) {
           <nav aria-label="Site">
             <ul>
               <li>
+                <a href="/check">Check a file</a>
+              </li>
+              <li>
                 <a href="/methodology">Methodology</a>
               </li>
               <li>

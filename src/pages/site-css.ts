@@ -89,7 +89,23 @@ code.state-name, .state { white-space: nowrap; overflow-wrap: normal; }
 main > .search { margin: 1rem 0; }
 .timeline-dates { display: flex; justify-content: space-between; color: var(--muted); font-size: 0.9rem; margin: 0; }
 .legend svg { width: 1.6rem; height: 0.9rem; vertical-align: middle; margin-right: 0.3rem; border: 1px solid var(--muted); }
+.check-form label { display: block; font-weight: 600; margin: 0.9rem 0 0.3rem; }
+.check-form textarea { display: block; width: 100%; font-family: var(--mono); font-size: 0.9rem; padding: 0.5rem; border: 1px solid var(--muted); border-radius: 4px; background: var(--paper); color: var(--ink); }
+.check-form textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.check-form input[type=file] { max-width: 100%; }
+.hint { color: var(--muted); font-size: 0.92rem; }
+.check-form button, .downloads button { font: inherit; padding: 0.4rem 1rem; border: 1px solid var(--accent); border-radius: 4px; background: var(--accent); color: var(--paper); cursor: pointer; }
+.downloads { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 1rem 0; }
+.downloads button + button { background: var(--paper); color: var(--accent); }
+.check-results th[scope=row], .check-results td { overflow-wrap: anywhere; }
+.check-results .kind { color: var(--muted); font-size: 0.85rem; }
+.check-problem h2 { border-top: 0; margin-top: 0.3rem; }
 @media (max-width: 40rem) {
+  /* The results table becomes one block per component on a phone: each cell under its column's name. */
+  .check-results thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  .check-results tr { display: block; padding: 0.5rem 0; border-bottom: 1px solid var(--rule); }
+  .check-results th[scope=row], .check-results td { display: block; border: 0; padding: 0.1rem 0; }
+  .check-results td::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
   .search { margin-left: 0; width: 100%; } .search input { flex: 1; min-width: 0; } .facts { grid-template-columns: 1fr; }
   /* The series table fits a phone's width: narrow cells, long notices wrapped, nothing to scroll sideways to. */
   .table-scroll th, .table-scroll td { padding: 0.25rem 0.2rem; font-size: 0.85rem; }

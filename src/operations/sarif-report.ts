@@ -1,8 +1,8 @@
-import type { ComponentCheck, CheckAnswer } from '../operations/check-components.js';
+import type { ComponentCheck, CheckAnswer } from './check-components.js';
 import { successorInWords } from '../domain/successor.js';
 import { NOT_CHECKED, STATES, STATE_DEFINITIONS, stateInWords, type State } from '../domain/state.js';
 import { API_VERSION } from '../domain/api-version.js';
-import { exceptionInWords, exceptionOf } from './policy.js';
+import { exceptionInWords, exceptionOf } from './exception-mark.js';
 import { placeInWords, versionInWords } from './tree-words.js';
 
 /**

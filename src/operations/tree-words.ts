@@ -3,7 +3,7 @@
  * names it (direct) or only another package does (transitive), and one path from a direct
  * dependency down to it, in the same words in the table, the Markdown comment, SARIF and the Action.
  */
-import type { CheckAnswer, ComponentCheck } from '../operations/check-components.js';
+import type { CheckAnswer, ComponentCheck } from './check-components.js';
 
 /** The names of a path are written from the direct dependency down: `express → body-parser → qs`. */
 const STEP = ' → ';
