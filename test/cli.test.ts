@@ -36,6 +36,24 @@ function tended(
   });
 }
 
+/**
+ * Runs `tended ARGS` (a shell command line's tail, with its redirections) under a pseudo-terminal,
+ * as from a person's terminal: what the terminal received, split into lines (the terminal ends
+ * lines with CR LF).
+ */
+function inTerminal(args: string): Promise<{ lines: string[] }> {
+  return new Promise((resolve) => {
+    const command = `${process.execPath} --import tsx ${MAIN} ${args}`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, TENDED_OBSERVER: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', () => resolve({ lines: out.split('\r\n') }));
+  });
+}
+
 let dir: string;
 let source: Record<string, string>;
 
@@ -136,6 +154,40 @@ describe('tended export / import / verify', () => {
     expect(wrongKey.code).toBe(2);
     expect(wrongKey.err).toMatch(/is not a usable verifier key \(verifier key ID does not match its key\)/);
   });
+
+  it(
+    "puts verify's result on a line of its own, after its progress, whether stdout or both are piped",
+    { timeout: 180_000 },
+    async () => {
+      const file = join(dir, 'piped-export.jsonl');
+      expect((await tended(['export', '--out', file], source)).code).toBe(0);
+      const tampered = join(dir, 'piped-tampered.jsonl');
+      const broken = readFileSync(file, 'utf8').split('\n');
+      broken[5] = broken[5]!.replace('"alive"', '"abandoned"');
+      writeFileSync(tampered, broken.join('\n'));
+      // As a person runs it in a terminal: `tended verify | cat` (progress drawn on the terminal,
+      // the result through the pipe) and `tended verify 2>&1 | cat` (both through one pipe). The
+      // exit status is cat's there; the sentences say which.
+      for (const pipe of ['| cat', '2>&1 | cat']) {
+        const good = await inTerminal(`verify --file ${file} ${pipe}`);
+        expect(good.lines).toContainEqual(expect.stringMatching(/^verified: 19 leaves /));
+        const bad = await inTerminal(`verify --file ${tampered} ${pipe}`);
+        expect(bad.lines).toContainEqual(
+          expect.stringMatching(/^tended: the log does NOT verify: the leaves give root/),
+        );
+        for (const line of [...good.lines, ...bad.lines]) {
+          // A progress line never runs into a sentence: what follows its last redraw is empty.
+          const drawn = line.split('\r').at(-1)!.replaceAll('\x1b[K', '');
+          expect(drawn, JSON.stringify(line)).not.toMatch(/leaves \([\d,]+\/s[^)]*\)./);
+        }
+        // Off a terminal (both piped) no redraw at all: the summary line and the result, each whole.
+        if (pipe.startsWith('2>&1')) {
+          expect(good.lines.filter((l) => l.includes('\r') || l.includes('\x1b'))).toEqual([]);
+          expect(good.lines).toContainEqual(expect.stringMatching(/^verify: 19 leaves in \d+\.\d s \([\d,]+\/s\)$/));
+        }
+      }
+    },
+  );
 
   it('verifies a running service from its published entries alone', async () => {
     const port = 18000 + Math.floor(Math.random() * 1000);

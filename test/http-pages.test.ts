@@ -396,16 +396,31 @@ describe('human pages and crawler files', () => {
       `${BASE}/verify`,
       `${BASE}/terms`,
       `${BASE}/separation`,
-      // The packages in the store's key order: by kind, then id, byte for byte.
+      // Every page in the store's key order: by kind, then id, byte for byte; the packages with a
+      // census at the threshold among the held repository, image, release and NuGet package.
       `${BASE}/cargo/rocket-rs`,
       `${BASE}/composer/acme/rocket-php`,
+      `${BASE}/distro/debian/12`,
+      `${BASE}/docker/library/node:18-alpine`,
       `${BASE}/gem/rocket-rb`,
+      `${BASE}/github/acme/rocket`,
       `${BASE}/golang/github.com/acme/rocket`,
       `${BASE}/maven/org.acme/rocket-core`,
       `${BASE}/npm/@acme/widgets`,
       `${BASE}/npm/left-padded`,
+      `${BASE}/nuget/acme.rocket`,
       `${BASE}/pypi/tiny-parser`,
     ]);
+    // Each listed URL is a full page, meant to be indexed: 200, and no noindex.
+    for (const loc of locs) {
+      const page = await get(loc!.slice(BASE.length));
+      expect(page.status, loc).toBe(200);
+      expect(page.text, loc).not.toContain('noindex');
+    }
+    // A held repository's lastmod: its latest reading.
+    expect(sitemap).toMatch(
+      new RegExp(`<url><loc>${BASE}/github/acme/rocket</loc><lastmod>\\d{4}-\\d{2}-\\d{2}</lastmod></url>`),
+    );
     // Each package's lastmod: the later of its census and its latest reading.
     expect(sitemap).toContain(`<url><loc>${BASE}/npm/left-padded</loc><lastmod>2026-04-02</lastmod></url>`);
     expect((await get('/robots.txt')).text).toContain(`Sitemap: ${BASE}/sitemap.xml`);

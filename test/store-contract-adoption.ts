@@ -121,6 +121,48 @@ export function storeAdoptionContract(backend: 'sqlite' | 'postgres', open: () =
       expect(await store.adoptedCount(0)).toBe(1);
     });
 
+    it('walks the held components of the given kinds by key, in byte order, never a name only queued', async () => {
+      await store.appendObservations(
+        [
+          observed('github', 'acme/xa', '2025-01-05'),
+          observed('github', 'acme/x.y', '2025-01-05'),
+          observed('github', 'acme/x-z', '2025-01-05'),
+          observed('docker', 'docker.io/library/debian:latest', '2025-01-06'),
+          observed('distro', 'debian/12', '2025-01-07'),
+          observed('npm', 'zeta', '2025-01-05'),
+          observed('github', 'acme/xa', '2025-02-10'),
+        ],
+        notary.seal,
+      );
+      await store.queueDiscovered([{ kind: 'github', id: 'acme/queued' }], DAY, { add: true, dailyCap: 10 });
+      const kinds = ['github', 'docker', 'distro'] as const;
+      const walkHeld = async (limit: number) => {
+        const seen: string[] = [];
+        let after: ComponentRef | null = null;
+        for (;;) {
+          const page = await store.heldPage(kinds, after, limit);
+          expect(page.length).toBeLessThanOrEqual(limit);
+          seen.push(...page.map((p) => `${p.component.kind}:${p.component.id}`));
+          if (page.length < limit) return seen;
+          after = page.at(-1)!.component;
+        }
+      };
+      // Bytes, not a locale's order (which would put acme/xa first, ignoring the punctuation).
+      const all = [
+        'distro:debian/12',
+        'docker:docker.io/library/debian:latest',
+        'github:acme/x-z',
+        'github:acme/x.y',
+        'github:acme/xa',
+      ];
+      for (const limit of [1, 3, 100]) expect(await walkHeld(limit)).toEqual(all);
+      expect(await store.heldPage(kinds, null, 100)).toContainEqual({
+        component: { kind: 'github', id: 'acme/xa' },
+        observed_date: '2025-02-10',
+      });
+      expect(await store.heldPage([], null, 100)).toEqual([]);
+    });
+
     it('says which names the census counts: watched, never a discovered name no read has shown public', async () => {
       const npm = (id: string): ComponentRef => ({ kind: 'npm', id });
       await store.watchAdd([npm('watched'), npm('observed'), { kind: 'pypi', id: 'watched' }], DAY);

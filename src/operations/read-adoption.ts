@@ -1,9 +1,9 @@
 import { CENSUS_KINDS } from '../domain/census.js';
-import type { ComponentRef } from '../domain/component.js';
+import { COMPONENT_KINDS, type ComponentRef } from '../domain/component.js';
 import { stateMutations, type Mutation } from '../domain/series.js';
-import type { AdoptedPage } from '../storage/store.js';
+import type { AdoptedPage, HeldPage } from '../storage/store.js';
 
-export type { AdoptedPage };
+export type { AdoptedPage, HeldPage };
 import type { RecordDeps } from './deps.js';
 
 /**
@@ -20,6 +20,14 @@ export function adoptedAfter(
   limit: number,
 ): Promise<AdoptedPage[]> {
   return deps.store.adoptedPage(after, minDependents, limit);
+}
+
+/** The kinds with no census: every component of theirs the record holds has a page (read-package.ts). */
+const HELD_PAGE_KINDS = COMPONENT_KINDS.filter((k) => !CENSUS_KINDS.has(k));
+
+/** The held components of those kinds strictly after `after` in (kind, id) byte order, at most `limit`. */
+export function heldPagesAfter(deps: RecordDeps, after: ComponentRef | null, limit: number): Promise<HeldPage[]> {
+  return deps.store.heldPage(HELD_PAGE_KINDS, after, limit);
 }
 
 export function adoptedCount(deps: RecordDeps, minDependents: number): Promise<number> {

@@ -1,5 +1,8 @@
 /**
- * sitemap.xml for a record of millions of pages (sitemaps.org protocol): one urlset while every
+ * sitemap.xml for a record of millions of pages (sitemaps.org protocol): the site's own pages, the
+ * packages with a page, and every held repository, image and release (kinds with no census, whose
+ * held components all have a page; a package held without a page is left out, as its answer is
+ * noindex). One urlset while every
  * page fits in one file, else a sitemap index naming /sitemaps/N.xml, each at most 50,000 URLs and
  * 50 MB. Both are made from keyset pages of the store (operations/read-adoption.ts), a bounded
  * number of rows at a time: the index keeps each file's first key, never the URLs, and a file is
@@ -7,7 +10,7 @@
  */
 import type { ComponentRef } from '../domain/component.js';
 import type { RecordDeps } from '../operations/deps.js';
-import { adoptedAfter, type AdoptedPage } from '../operations/read-adoption.js';
+import { adoptedAfter, heldPagesAfter, type AdoptedPage } from '../operations/read-adoption.js';
 import { packagePath } from './registries.js';
 
 /** The protocol's caps on one file: URLs, and bytes uncompressed. */
@@ -46,33 +49,67 @@ function urlLine(loc: string, lastmod: string | null): string {
   return `<url><loc>${xmlEscape(loc)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>\n`;
 }
 
+/** One page of the sitemap: whose it is and when it last changed (YYYY-MM-DD), null when unknown. */
+interface ListedPage {
+  component: ComponentRef;
+  lastmod: string | null;
+}
+
 /** When a package's page last changed: its latest census or its latest reading, whichever is later. */
 function lastmodOf(a: AdoptedPage): string {
   return a.observed_date !== null && a.observed_date > a.read_date ? a.observed_date : a.read_date;
 }
 
-function locOf(baseUrl: string, a: AdoptedPage): string | null {
-  const loc = `${baseUrl}${packagePath(a.component)}`;
+function locOf(baseUrl: string, p: ListedPage): string | null {
+  const loc = `${baseUrl}${packagePath(p.component)}`;
   return loc.length > MAX_LOC_CHARS ? null : loc;
 }
 
-/** The packages with a page after `after`, through `last` when given, a bounded step at a time. */
-async function* adoptedRange(
+/** The packages with a page after `after`, a bounded step at a time. */
+async function* adoptedFrom(deps: RecordDeps, minDependents: number, after: ComponentRef | null) {
+  let from = after;
+  for (;;) {
+    const rows = await adoptedAfter(deps, from, minDependents, READ_STEP);
+    for (const row of rows) yield { component: row.component, lastmod: lastmodOf(row) };
+    if (rows.length < READ_STEP) return;
+    from = rows.at(-1)!.component;
+  }
+}
+
+/** The held repositories, images and releases after `after`, a bounded step at a time. */
+async function* heldFrom(deps: RecordDeps, after: ComponentRef | null) {
+  let from = after;
+  for (;;) {
+    const rows = await heldPagesAfter(deps, from, READ_STEP);
+    for (const row of rows) yield { component: row.component, lastmod: row.observed_date };
+    if (rows.length < READ_STEP) return;
+    from = rows.at(-1)!.component;
+  }
+}
+
+/**
+ * Every page after `after`, through `last` when given, in (kind, id) byte order: the two walks
+ * (packages by census, the other kinds by reading) merged, since their kinds interleave.
+ */
+async function* pageRange(
   deps: RecordDeps,
   minDependents: number,
   after: ComponentRef | null,
   last: ComponentRef | null = null,
-): AsyncGenerator<AdoptedPage> {
-  let from = after;
-  for (;;) {
-    const rows = await adoptedAfter(deps, from, minDependents, READ_STEP);
-    for (const row of rows) {
-      if (last !== null && beyond(row.component, last)) return;
-      yield row;
-    }
-    if (rows.length < READ_STEP) return;
-    from = rows.at(-1)!.component;
+): AsyncGenerator<ListedPage> {
+  const adopted = adoptedFrom(deps, minDependents, after);
+  const held = heldFrom(deps, after);
+  let a = await adopted.next();
+  let h = await held.next();
+  while (!a.done || !h.done) {
+    const takeAdopted = h.done || (!a.done && !beyond(a.value.component, h.value.component));
+    const page = takeAdopted ? (a.value as ListedPage) : (h.value as ListedPage);
+    if (last !== null && beyond(page.component, last)) break;
+    yield page;
+    if (takeAdopted) a = await adopted.next();
+    else h = await held.next();
   }
+  await Promise.all([adopted.return(undefined), held.return(undefined)]);
 }
 
 /** (kind, id) in byte order, as the store orders them. */
@@ -98,10 +135,10 @@ export async function planSitemap(
     part.urls++;
     bytes += Buffer.byteLength(urlLine(`${baseUrl}${path}`, null));
   }
-  for await (const a of adoptedRange(deps, minDependents, null)) {
-    const loc = locOf(baseUrl, a);
+  for await (const p of pageRange(deps, minDependents, null)) {
+    const loc = locOf(baseUrl, p);
     if (loc === null) continue;
-    const lastmod = lastmodOf(a);
+    const { lastmod } = p;
     const size = Buffer.byteLength(urlLine(loc, lastmod));
     if (part.urls + 1 > SITEMAP_MAX_URLS || bytes + size > SITEMAP_MAX_BYTES) {
       parts.push(part);
@@ -109,9 +146,9 @@ export async function planSitemap(
       bytes = ENVELOPE_BYTES;
     }
     part.urls++;
-    part.last = a.component;
+    part.last = p.component;
     bytes += size;
-    if (part.lastmod === null || lastmod > part.lastmod) part.lastmod = lastmod;
+    if (lastmod !== null && (part.lastmod === null || lastmod > part.lastmod)) part.lastmod = lastmod;
   }
   parts.push(part);
   return { parts };
@@ -150,10 +187,10 @@ export async function sitemapPartXml(
     }
   }
   if (part.last !== null) {
-    for await (const a of adoptedRange(deps, minDependents, part.after, part.last)) {
-      const loc = locOf(baseUrl, a);
+    for await (const p of pageRange(deps, minDependents, part.after, part.last)) {
+      const loc = locOf(baseUrl, p);
       if (loc === null) continue;
-      const line = urlLine(loc, lastmodOf(a));
+      const line = urlLine(loc, p.lastmod);
       const size = Buffer.byteLength(line);
       if (urls + 1 > SITEMAP_MAX_URLS || bytes + size > SITEMAP_MAX_BYTES) break;
       lines.push(line);

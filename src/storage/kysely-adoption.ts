@@ -3,7 +3,7 @@ import type { ComponentRef } from '../domain/component.js';
 import { nativeIdsByKind } from './kysely-read.js';
 import type { Database } from './schema.js';
 import { ENTRY_BYTES } from './series-entries.js';
-import type { AdoptedComponent, AdoptedPage } from './store.js';
+import type { AdoptedComponent, AdoptedPage, HeldPage } from './store.js';
 
 /**
  * Adoption: which packages have a page, read in bounded pages. Each component's latest census is
@@ -94,6 +94,36 @@ export async function readAdoptedPage(
     dependents: Number(r.dependents),
     read_date: r.read_date,
     leaf_index: Number(r.leaf_index),
+    observed_date: lastEntryDate(r.last),
+  }));
+}
+
+/**
+ * Components of `kinds` the record holds a reading of (a series row: a discovered name never shown
+ * public has none), strictly after `after` in (kind, id) byte order, at most `limit`; each with the
+ * date of its latest reading. The kinds with no census, whose every held component has a page.
+ * PostgreSQL compares `native_id` under "C" so the order is bytes there as in SQLite.
+ */
+export async function readHeldPage(
+  db: Db,
+  backend: 'sqlite' | 'postgres',
+  kinds: readonly ComponentRef['kind'][],
+  after: ComponentRef | null,
+  limit: number,
+): Promise<HeldPage[]> {
+  if (kinds.length === 0) return [];
+  const id = backend === 'postgres' ? sql`c.native_id COLLATE "C"` : sql`c.native_id`;
+  const afterClause =
+    after === null ? sql`TRUE` : sql`(c.kind > ${after.kind} OR (c.kind = ${after.kind} AND ${id} > ${after.id}))`;
+  const { rows } = await sql<{ kind: string; native_id: string; last: Uint8Array | null }>`
+    SELECT c.kind, c.native_id,
+      substr(s.entries, length(s.entries) - ${sql.raw(String(ENTRY_BYTES - 1))}) AS last
+    FROM components c JOIN series s ON s.component_id = c.id
+    WHERE c.kind IN (${sql.join(kinds.map((k) => sql`${k}`))}) AND ${afterClause}
+    ORDER BY c.kind, ${id}
+    LIMIT ${limit}`.execute(db);
+  return rows.map((r) => ({
+    component: { kind: r.kind as ComponentRef['kind'], id: r.native_id },
     observed_date: lastEntryDate(r.last),
   }));
 }

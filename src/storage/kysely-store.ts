@@ -181,6 +181,10 @@ export class KyselyStore implements Store {
     return adoption.readAdoptedPage(this.db, after, minDependents, limit);
   }
 
+  heldPage(kinds: readonly ComponentRef['kind'][], after: ComponentRef | null, limit: number) {
+    return adoption.readHeldPage(this.db, this.backend, kinds, after, limit);
+  }
+
   adoptedCount(minDependents: number) {
     return adoption.readAdoptedCount(this.db, minDependents);
   }

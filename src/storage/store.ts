@@ -69,6 +69,13 @@ export interface Store {
    * pages through millions by key in bounded reads. Each with its latest reading's date.
    */
   adoptedPage(after: ComponentRef | null, minDependents: number, limit: number): Promise<AdoptedPage[]>;
+  /**
+   * Components of `kinds` the record holds a reading of (a queued name never shown public is not
+   * held) strictly after `after` in (kind, id) byte order, at most `limit`, each with its latest
+   * reading's date: the pages of the kinds with no census (repositories, images, releases), walked
+   * by key as adoptedPage walks the packages.
+   */
+  heldPage(kinds: readonly ComponentRef['kind'][], after: ComponentRef | null, limit: number): Promise<HeldPage[]>;
   /** How many packages have a page (latest census at least `minDependents`). */
   adoptedCount(minDependents: number): Promise<number>;
   /**
@@ -283,6 +290,12 @@ export interface AdoptedComponent {
 
 export interface AdoptedPage extends AdoptedComponent {
   /** The date of the package's latest reading (observation or correction), null when none is held. */
+  observed_date: string | null;
+}
+
+/** A held component of a kind with no census: its page's key and its latest reading's date. */
+export interface HeldPage {
+  component: ComponentRef;
   observed_date: string | null;
 }
 
