@@ -118,7 +118,7 @@ var require_objects = __commonJS({
   "node_modules/packageurl-js/src/objects.js"(exports2, module) {
     "use strict";
     var { LOOP_SENTINEL } = require_constants();
-    function isObject3(value) {
+    function isObject4(value) {
       return value !== null && typeof value === "object";
     }
     function recursiveFreeze(value_) {
@@ -156,7 +156,7 @@ var require_objects = __commonJS({
       return value_;
     }
     module.exports = {
-      isObject: isObject3,
+      isObject: isObject4,
       recursiveFreeze
     };
   }
@@ -275,7 +275,7 @@ var require_encode = __commonJS({
       REUSED_SEARCH_PARAMS_KEY,
       REUSED_SEARCH_PARAMS_OFFSET
     } = require_constants();
-    var { isObject: isObject3 } = require_objects();
+    var { isObject: isObject4 } = require_objects();
     var { isNonEmptyString } = require_strings();
     var { encodeURIComponent: encodeURIComponent2 } = globalThis;
     function encodeNamespace(namespace) {
@@ -291,7 +291,7 @@ var require_encode = __commonJS({
       return "";
     }
     function encodeQualifiers(qualifiers) {
-      if (isObject3(qualifiers)) {
+      if (isObject4(qualifiers)) {
         const qualifiersKeys = Object.keys(qualifiers).sort();
         const searchParams = new URLSearchParams();
         for (let i = 0, { length } = qualifiersKeys; i < length; i += 1) {
@@ -357,7 +357,7 @@ var require_helpers = __commonJS({
 var require_normalize = __commonJS({
   "node_modules/packageurl-js/src/normalize.js"(exports2, module) {
     "use strict";
-    var { isObject: isObject3 } = require_objects();
+    var { isObject: isObject4 } = require_objects();
     var { isBlank } = require_strings();
     function normalizeName(rawName) {
       return typeof rawName === "string" ? rawName.trim() : void 0;
@@ -417,7 +417,7 @@ var require_normalize = __commonJS({
       return typeof rawVersion === "string" ? rawVersion.trim() : void 0;
     }
     function qualifiersToEntries(rawQualifiers) {
-      if (isObject3(rawQualifiers)) {
+      if (isObject4(rawQualifiers)) {
         return rawQualifiers instanceof URLSearchParams ? rawQualifiers.entries() : Object.entries(rawQualifiers);
       }
       return typeof rawQualifiers === "string" ? new URLSearchParams(rawQualifiers).entries() : Object.entries({});
@@ -978,7 +978,7 @@ var require_package_url = __commonJS({
   "node_modules/packageurl-js/src/package-url.js"(exports2, module) {
     "use strict";
     var { decodePurlComponent } = require_decode();
-    var { isObject: isObject3, recursiveFreeze } = require_objects();
+    var { isObject: isObject4, recursiveFreeze } = require_objects();
     var { isBlank, isNonEmptyString, trimLeadingSlashes } = require_strings();
     var { PurlComponent } = require_purl_component();
     var { PurlQualifierNames } = require_purl_qualifier_names();
@@ -997,7 +997,7 @@ var require_package_url = __commonJS({
         PurlComponent.name.validate(name, true);
         const version = isNonEmptyString(rawVersion) ? PurlComponent.version.normalize(rawVersion) : rawVersion;
         PurlComponent.version.validate(version, true);
-        const qualifiers = typeof rawQualifiers === "string" || isObject3(rawQualifiers) ? PurlComponent.qualifiers.normalize(rawQualifiers) : rawQualifiers;
+        const qualifiers = typeof rawQualifiers === "string" || isObject4(rawQualifiers) ? PurlComponent.qualifiers.normalize(rawQualifiers) : rawQualifiers;
         PurlComponent.qualifiers.validate(qualifiers, true);
         const subpath = isNonEmptyString(rawSubpath) ? PurlComponent.subpath.normalize(rawSubpath) : rawSubpath;
         PurlComponent.subpath.validate(subpath, true);
@@ -1171,9786 +1171,6 @@ var require_packageurl_js = __commonJS({
       PurlQualifierNames,
       PurlType
     };
-  }
-});
-
-// node_modules/dockerfile-ast/lib/argument.js
-var require_argument = __commonJS({
-  "node_modules/dockerfile-ast/lib/argument.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Argument = void 0;
-    var Argument = class {
-      constructor(value, range) {
-        this.value = value;
-        this.range = range;
-      }
-      toString() {
-        return this.value;
-      }
-      getRange() {
-        return this.range;
-      }
-      getValue() {
-        return this.value;
-      }
-      isAfter(position) {
-        if (this.range.end.line < position.line) {
-          return false;
-        }
-        return this.range.start.line > position.line ? true : this.range.start.character > position.character;
-      }
-      isBefore(position) {
-        if (this.range.start.line < position.line) {
-          return true;
-        }
-        return this.range.end.line > position.line ? false : this.range.end.character < position.character;
-      }
-    };
-    exports2.Argument = Argument;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/jsonArgument.js
-var require_jsonArgument = __commonJS({
-  "node_modules/dockerfile-ast/lib/jsonArgument.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.JSONArgument = void 0;
-    var argument_1 = require_argument();
-    var JSONArgument = class extends argument_1.Argument {
-      constructor(value, range, jsonRange) {
-        super(value, range);
-        this.jsonRange = jsonRange;
-      }
-      getJSONRange() {
-        return this.jsonRange;
-      }
-      getJSONValue() {
-        let value = super.getValue();
-        value = value.substring(1, value.length - 1);
-        return value;
-      }
-    };
-    exports2.JSONArgument = JSONArgument;
-  }
-});
-
-// node_modules/vscode-languageserver-types/lib/esm/main.js
-var main_exports = {};
-__export(main_exports, {
-  AnnotatedTextEdit: () => AnnotatedTextEdit,
-  ApplyKind: () => ApplyKind,
-  ChangeAnnotation: () => ChangeAnnotation,
-  ChangeAnnotationIdentifier: () => ChangeAnnotationIdentifier,
-  CodeAction: () => CodeAction,
-  CodeActionContext: () => CodeActionContext,
-  CodeActionKind: () => CodeActionKind,
-  CodeActionTag: () => CodeActionTag,
-  CodeActionTriggerKind: () => CodeActionTriggerKind,
-  CodeDescription: () => CodeDescription,
-  CodeLens: () => CodeLens,
-  Color: () => Color,
-  ColorInformation: () => ColorInformation,
-  ColorPresentation: () => ColorPresentation,
-  Command: () => Command,
-  CompletionItem: () => CompletionItem,
-  CompletionItemKind: () => CompletionItemKind,
-  CompletionItemLabelDetails: () => CompletionItemLabelDetails,
-  CompletionItemTag: () => CompletionItemTag,
-  CompletionList: () => CompletionList,
-  CreateFile: () => CreateFile,
-  DeleteFile: () => DeleteFile,
-  Diagnostic: () => Diagnostic,
-  DiagnosticRelatedInformation: () => DiagnosticRelatedInformation,
-  DiagnosticSeverity: () => DiagnosticSeverity,
-  DiagnosticTag: () => DiagnosticTag,
-  DocumentHighlight: () => DocumentHighlight,
-  DocumentHighlightKind: () => DocumentHighlightKind,
-  DocumentLink: () => DocumentLink,
-  DocumentSymbol: () => DocumentSymbol,
-  DocumentUri: () => DocumentUri,
-  EOL: () => EOL,
-  FoldingRange: () => FoldingRange,
-  FoldingRangeKind: () => FoldingRangeKind,
-  FormattingOptions: () => FormattingOptions,
-  Hover: () => Hover,
-  InlayHint: () => InlayHint,
-  InlayHintKind: () => InlayHintKind,
-  InlayHintLabelPart: () => InlayHintLabelPart,
-  InlineCompletionContext: () => InlineCompletionContext,
-  InlineCompletionItem: () => InlineCompletionItem,
-  InlineCompletionList: () => InlineCompletionList,
-  InlineCompletionTriggerKind: () => InlineCompletionTriggerKind,
-  InlineValueContext: () => InlineValueContext,
-  InlineValueEvaluatableExpression: () => InlineValueEvaluatableExpression,
-  InlineValueText: () => InlineValueText,
-  InlineValueVariableLookup: () => InlineValueVariableLookup,
-  InsertReplaceEdit: () => InsertReplaceEdit,
-  InsertTextFormat: () => InsertTextFormat,
-  InsertTextMode: () => InsertTextMode,
-  LanguageKind: () => LanguageKind,
-  Location: () => Location,
-  LocationLink: () => LocationLink,
-  MarkedString: () => MarkedString,
-  MarkupContent: () => MarkupContent,
-  MarkupKind: () => MarkupKind,
-  OptionalVersionedTextDocumentIdentifier: () => OptionalVersionedTextDocumentIdentifier,
-  ParameterInformation: () => ParameterInformation,
-  Position: () => Position,
-  Range: () => Range,
-  RenameFile: () => RenameFile,
-  SelectedCompletionInfo: () => SelectedCompletionInfo,
-  SelectionRange: () => SelectionRange,
-  SemanticTokenModifiers: () => SemanticTokenModifiers,
-  SemanticTokenTypes: () => SemanticTokenTypes,
-  SemanticTokens: () => SemanticTokens,
-  SignatureInformation: () => SignatureInformation,
-  SnippetTextEdit: () => SnippetTextEdit,
-  StringValue: () => StringValue,
-  SymbolInformation: () => SymbolInformation,
-  SymbolKind: () => SymbolKind,
-  SymbolTag: () => SymbolTag,
-  TextDocument: () => TextDocument,
-  TextDocumentEdit: () => TextDocumentEdit,
-  TextDocumentIdentifier: () => TextDocumentIdentifier,
-  TextDocumentItem: () => TextDocumentItem,
-  TextEdit: () => TextEdit,
-  URI: () => URI,
-  VersionedTextDocumentIdentifier: () => VersionedTextDocumentIdentifier,
-  WorkspaceChange: () => WorkspaceChange,
-  WorkspaceEdit: () => WorkspaceEdit,
-  WorkspaceFolder: () => WorkspaceFolder,
-  WorkspaceSymbol: () => WorkspaceSymbol,
-  integer: () => integer,
-  uinteger: () => uinteger
-});
-var DocumentUri, URI, integer, uinteger, Position, Range, Location, LocationLink, Color, ColorInformation, ColorPresentation, FoldingRangeKind, FoldingRange, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, CodeDescription, Diagnostic, Command, TextEdit, ChangeAnnotation, ChangeAnnotationIdentifier, AnnotatedTextEdit, TextDocumentEdit, CreateFile, RenameFile, DeleteFile, WorkspaceEdit, TextEditChangeImpl, SnippetTextEdit, ChangeAnnotations, WorkspaceChange, TextDocumentIdentifier, VersionedTextDocumentIdentifier, OptionalVersionedTextDocumentIdentifier, LanguageKind, TextDocumentItem, MarkupKind, MarkupContent, CompletionItemKind, InsertTextFormat, CompletionItemTag, InsertReplaceEdit, InsertTextMode, ApplyKind, CompletionItemLabelDetails, CompletionItem, CompletionList, MarkedString, Hover, ParameterInformation, SignatureInformation, DocumentHighlightKind, DocumentHighlight, SymbolKind, SymbolTag, SymbolInformation, WorkspaceSymbol, DocumentSymbol, CodeActionKind, CodeActionTriggerKind, CodeActionContext, CodeActionTag, CodeAction, CodeLens, FormattingOptions, DocumentLink, SelectionRange, SemanticTokenTypes, SemanticTokenModifiers, SemanticTokens, InlineValueText, InlineValueVariableLookup, InlineValueEvaluatableExpression, InlineValueContext, InlayHintKind, InlayHintLabelPart, InlayHint, StringValue, InlineCompletionItem, InlineCompletionList, InlineCompletionTriggerKind, SelectedCompletionInfo, InlineCompletionContext, WorkspaceFolder, EOL, TextDocument, FullTextDocument, Is;
-var init_main = __esm({
-  "node_modules/vscode-languageserver-types/lib/esm/main.js"() {
-    "use strict";
-    (function(DocumentUri2) {
-      function is(value) {
-        return typeof value === "string";
-      }
-      DocumentUri2.is = is;
-    })(DocumentUri || (DocumentUri = {}));
-    (function(URI2) {
-      function is(value) {
-        return typeof value === "string";
-      }
-      URI2.is = is;
-    })(URI || (URI = {}));
-    (function(integer2) {
-      integer2.MIN_VALUE = -2147483648;
-      integer2.MAX_VALUE = 2147483647;
-      function is(value) {
-        return typeof value === "number" && integer2.MIN_VALUE <= value && value <= integer2.MAX_VALUE;
-      }
-      integer2.is = is;
-    })(integer || (integer = {}));
-    (function(uinteger2) {
-      uinteger2.MIN_VALUE = 0;
-      uinteger2.MAX_VALUE = 2147483647;
-      function is(value) {
-        return typeof value === "number" && uinteger2.MIN_VALUE <= value && value <= uinteger2.MAX_VALUE;
-      }
-      uinteger2.is = is;
-    })(uinteger || (uinteger = {}));
-    (function(Position2) {
-      function create(line, character) {
-        if (line === Number.MAX_VALUE) {
-          line = uinteger.MAX_VALUE;
-        }
-        if (character === Number.MAX_VALUE) {
-          character = uinteger.MAX_VALUE;
-        }
-        return { line, character };
-      }
-      Position2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Is.uinteger(candidate.line) && Is.uinteger(candidate.character);
-      }
-      Position2.is = is;
-    })(Position || (Position = {}));
-    (function(Range2) {
-      function create(one, two, three, four) {
-        if (Is.uinteger(one) && Is.uinteger(two) && Is.uinteger(three) && Is.uinteger(four)) {
-          return { start: Position.create(one, two), end: Position.create(three, four) };
-        } else if (Position.is(one) && Position.is(two)) {
-          return { start: one, end: two };
-        } else {
-          throw new Error(`Range#create called with invalid arguments[${one}, ${two}, ${three}, ${four}]`);
-        }
-      }
-      Range2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Position.is(candidate.start) && Position.is(candidate.end);
-      }
-      Range2.is = is;
-    })(Range || (Range = {}));
-    (function(Location2) {
-      function create(uri, range) {
-        return { uri, range };
-      }
-      Location2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Range.is(candidate.range) && (Is.string(candidate.uri) || Is.undefined(candidate.uri));
-      }
-      Location2.is = is;
-    })(Location || (Location = {}));
-    (function(LocationLink2) {
-      function create(targetUri, targetRange, targetSelectionRange, originSelectionRange) {
-        return { targetUri, targetRange, targetSelectionRange, originSelectionRange };
-      }
-      LocationLink2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Range.is(candidate.targetRange) && Is.string(candidate.targetUri) && Range.is(candidate.targetSelectionRange) && (Range.is(candidate.originSelectionRange) || Is.undefined(candidate.originSelectionRange));
-      }
-      LocationLink2.is = is;
-    })(LocationLink || (LocationLink = {}));
-    (function(Color2) {
-      function create(red, green, blue, alpha) {
-        return {
-          red,
-          green,
-          blue,
-          alpha
-        };
-      }
-      Color2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Is.numberRange(candidate.red, 0, 1) && Is.numberRange(candidate.green, 0, 1) && Is.numberRange(candidate.blue, 0, 1) && Is.numberRange(candidate.alpha, 0, 1);
-      }
-      Color2.is = is;
-    })(Color || (Color = {}));
-    (function(ColorInformation2) {
-      function create(range, color) {
-        return {
-          range,
-          color
-        };
-      }
-      ColorInformation2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Range.is(candidate.range) && Color.is(candidate.color);
-      }
-      ColorInformation2.is = is;
-    })(ColorInformation || (ColorInformation = {}));
-    (function(ColorPresentation2) {
-      function create(label, textEdit, additionalTextEdits) {
-        return {
-          label,
-          textEdit,
-          additionalTextEdits
-        };
-      }
-      ColorPresentation2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Is.string(candidate.label) && (Is.undefined(candidate.textEdit) || TextEdit.is(candidate.textEdit)) && (Is.undefined(candidate.additionalTextEdits) || Is.typedArray(candidate.additionalTextEdits, TextEdit.is));
-      }
-      ColorPresentation2.is = is;
-    })(ColorPresentation || (ColorPresentation = {}));
-    (function(FoldingRangeKind2) {
-      FoldingRangeKind2.Comment = "comment";
-      FoldingRangeKind2.Imports = "imports";
-      FoldingRangeKind2.Region = "region";
-    })(FoldingRangeKind || (FoldingRangeKind = {}));
-    (function(FoldingRange2) {
-      function create(startLine, endLine, startCharacter, endCharacter, kind, collapsedText) {
-        const result2 = {
-          startLine,
-          endLine
-        };
-        if (Is.defined(startCharacter)) {
-          result2.startCharacter = startCharacter;
-        }
-        if (Is.defined(endCharacter)) {
-          result2.endCharacter = endCharacter;
-        }
-        if (Is.defined(kind)) {
-          result2.kind = kind;
-        }
-        if (Is.defined(collapsedText)) {
-          result2.collapsedText = collapsedText;
-        }
-        return result2;
-      }
-      FoldingRange2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Is.uinteger(candidate.startLine) && Is.uinteger(candidate.endLine) && (Is.undefined(candidate.startCharacter) || Is.uinteger(candidate.startCharacter)) && (Is.undefined(candidate.endCharacter) || Is.uinteger(candidate.endCharacter)) && (Is.undefined(candidate.kind) || Is.string(candidate.kind));
-      }
-      FoldingRange2.is = is;
-    })(FoldingRange || (FoldingRange = {}));
-    (function(DiagnosticRelatedInformation2) {
-      function create(location, message2) {
-        return {
-          location,
-          message: message2
-        };
-      }
-      DiagnosticRelatedInformation2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Location.is(candidate.location) && Is.string(candidate.message);
-      }
-      DiagnosticRelatedInformation2.is = is;
-    })(DiagnosticRelatedInformation || (DiagnosticRelatedInformation = {}));
-    (function(DiagnosticSeverity2) {
-      DiagnosticSeverity2.Error = 1;
-      DiagnosticSeverity2.Warning = 2;
-      DiagnosticSeverity2.Information = 3;
-      DiagnosticSeverity2.Hint = 4;
-    })(DiagnosticSeverity || (DiagnosticSeverity = {}));
-    (function(DiagnosticTag2) {
-      DiagnosticTag2.Unnecessary = 1;
-      DiagnosticTag2.Deprecated = 2;
-    })(DiagnosticTag || (DiagnosticTag = {}));
-    (function(CodeDescription2) {
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Is.string(candidate.href);
-      }
-      CodeDescription2.is = is;
-    })(CodeDescription || (CodeDescription = {}));
-    (function(Diagnostic2) {
-      function create(range, message2, severity, code, source, relatedInformation) {
-        const result2 = { range, message: message2 };
-        if (Is.defined(severity)) {
-          result2.severity = severity;
-        }
-        if (Is.defined(code)) {
-          result2.code = code;
-        }
-        if (Is.defined(source)) {
-          result2.source = source;
-        }
-        if (Is.defined(relatedInformation)) {
-          result2.relatedInformation = relatedInformation;
-        }
-        return result2;
-      }
-      Diagnostic2.create = create;
-      function is(value) {
-        var _a;
-        const candidate = value;
-        return Is.defined(candidate) && Range.is(candidate.range) && (Is.string(candidate.message) || MarkupContent.is(candidate.message)) && (Is.number(candidate.severity) || Is.undefined(candidate.severity)) && (Is.integer(candidate.code) || Is.string(candidate.code) || Is.undefined(candidate.code)) && (Is.undefined(candidate.codeDescription) || Is.string((_a = candidate.codeDescription) === null || _a === void 0 ? void 0 : _a.href)) && (Is.string(candidate.source) || Is.undefined(candidate.source)) && (Is.undefined(candidate.relatedInformation) || Is.typedArray(candidate.relatedInformation, DiagnosticRelatedInformation.is));
-      }
-      Diagnostic2.is = is;
-      function is3_17(value) {
-        return Is.string(value.message);
-      }
-      Diagnostic2.is3_17 = is3_17;
-      function getMessageString(diagnostic) {
-        if (Is.string(diagnostic.message)) {
-          return diagnostic.message;
-        } else if (MarkupContent.is(diagnostic.message)) {
-          return diagnostic.message.value;
-        } else {
-          throw new Error(`Unknown message type ${typeof diagnostic.message}`);
-        }
-      }
-      Diagnostic2.getMessageString = getMessageString;
-    })(Diagnostic || (Diagnostic = {}));
-    (function(Command2) {
-      function create(title, command, ...args) {
-        const result2 = { title, command };
-        if (Is.defined(args) && args.length > 0) {
-          result2.arguments = args;
-        }
-        return result2;
-      }
-      Command2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Is.string(candidate.title) && (candidate.tooltip === void 0 || Is.string(candidate.tooltip)) && Is.string(candidate.command);
-      }
-      Command2.is = is;
-    })(Command || (Command = {}));
-    (function(TextEdit2) {
-      function replace(range, newText) {
-        return { range, newText };
-      }
-      TextEdit2.replace = replace;
-      function insert(position, newText) {
-        return { range: { start: position, end: position }, newText };
-      }
-      TextEdit2.insert = insert;
-      function del(range) {
-        return { range, newText: "" };
-      }
-      TextEdit2.del = del;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Is.string(candidate.newText) && Range.is(candidate.range);
-      }
-      TextEdit2.is = is;
-    })(TextEdit || (TextEdit = {}));
-    (function(ChangeAnnotation2) {
-      function create(label, needsConfirmation, description) {
-        const result2 = { label };
-        if (needsConfirmation !== void 0) {
-          result2.needsConfirmation = needsConfirmation;
-        }
-        if (description !== void 0) {
-          result2.description = description;
-        }
-        return result2;
-      }
-      ChangeAnnotation2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Is.string(candidate.label) && (Is.boolean(candidate.needsConfirmation) || candidate.needsConfirmation === void 0) && (Is.string(candidate.description) || candidate.description === void 0);
-      }
-      ChangeAnnotation2.is = is;
-    })(ChangeAnnotation || (ChangeAnnotation = {}));
-    (function(ChangeAnnotationIdentifier2) {
-      function is(value) {
-        const candidate = value;
-        return Is.string(candidate);
-      }
-      ChangeAnnotationIdentifier2.is = is;
-    })(ChangeAnnotationIdentifier || (ChangeAnnotationIdentifier = {}));
-    (function(AnnotatedTextEdit2) {
-      function replace(range, newText, annotation) {
-        return { range, newText, annotationId: annotation };
-      }
-      AnnotatedTextEdit2.replace = replace;
-      function insert(position, newText, annotation) {
-        return { range: { start: position, end: position }, newText, annotationId: annotation };
-      }
-      AnnotatedTextEdit2.insert = insert;
-      function del(range, annotation) {
-        return { range, newText: "", annotationId: annotation };
-      }
-      AnnotatedTextEdit2.del = del;
-      function is(value) {
-        const candidate = value;
-        return TextEdit.is(candidate) && (ChangeAnnotation.is(candidate.annotationId) || ChangeAnnotationIdentifier.is(candidate.annotationId));
-      }
-      AnnotatedTextEdit2.is = is;
-    })(AnnotatedTextEdit || (AnnotatedTextEdit = {}));
-    (function(TextDocumentEdit2) {
-      function create(textDocument, edits) {
-        return { textDocument, edits };
-      }
-      TextDocumentEdit2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && OptionalVersionedTextDocumentIdentifier.is(candidate.textDocument) && Array.isArray(candidate.edits);
-      }
-      TextDocumentEdit2.is = is;
-    })(TextDocumentEdit || (TextDocumentEdit = {}));
-    (function(CreateFile2) {
-      function create(uri, options, annotation) {
-        const result2 = {
-          kind: "create",
-          uri
-        };
-        if (options !== void 0 && (options.overwrite !== void 0 || options.ignoreIfExists !== void 0)) {
-          result2.options = options;
-        }
-        if (annotation !== void 0) {
-          result2.annotationId = annotation;
-        }
-        return result2;
-      }
-      CreateFile2.create = create;
-      function is(value) {
-        const candidate = value;
-        return candidate && candidate.kind === "create" && Is.string(candidate.uri) && (candidate.options === void 0 || (candidate.options.overwrite === void 0 || Is.boolean(candidate.options.overwrite)) && (candidate.options.ignoreIfExists === void 0 || Is.boolean(candidate.options.ignoreIfExists))) && (candidate.annotationId === void 0 || ChangeAnnotationIdentifier.is(candidate.annotationId));
-      }
-      CreateFile2.is = is;
-    })(CreateFile || (CreateFile = {}));
-    (function(RenameFile2) {
-      function create(oldUri, newUri, options, annotation) {
-        const result2 = {
-          kind: "rename",
-          oldUri,
-          newUri
-        };
-        if (options !== void 0 && (options.overwrite !== void 0 || options.ignoreIfExists !== void 0)) {
-          result2.options = options;
-        }
-        if (annotation !== void 0) {
-          result2.annotationId = annotation;
-        }
-        return result2;
-      }
-      RenameFile2.create = create;
-      function is(value) {
-        const candidate = value;
-        return candidate && candidate.kind === "rename" && Is.string(candidate.oldUri) && Is.string(candidate.newUri) && (candidate.options === void 0 || (candidate.options.overwrite === void 0 || Is.boolean(candidate.options.overwrite)) && (candidate.options.ignoreIfExists === void 0 || Is.boolean(candidate.options.ignoreIfExists))) && (candidate.annotationId === void 0 || ChangeAnnotationIdentifier.is(candidate.annotationId));
-      }
-      RenameFile2.is = is;
-    })(RenameFile || (RenameFile = {}));
-    (function(DeleteFile2) {
-      function create(uri, options, annotation) {
-        const result2 = {
-          kind: "delete",
-          uri
-        };
-        if (options !== void 0 && (options.recursive !== void 0 || options.ignoreIfNotExists !== void 0)) {
-          result2.options = options;
-        }
-        if (annotation !== void 0) {
-          result2.annotationId = annotation;
-        }
-        return result2;
-      }
-      DeleteFile2.create = create;
-      function is(value) {
-        const candidate = value;
-        return candidate && candidate.kind === "delete" && Is.string(candidate.uri) && (candidate.options === void 0 || (candidate.options.recursive === void 0 || Is.boolean(candidate.options.recursive)) && (candidate.options.ignoreIfNotExists === void 0 || Is.boolean(candidate.options.ignoreIfNotExists))) && (candidate.annotationId === void 0 || ChangeAnnotationIdentifier.is(candidate.annotationId));
-      }
-      DeleteFile2.is = is;
-    })(DeleteFile || (DeleteFile = {}));
-    (function(WorkspaceEdit2) {
-      function is(value) {
-        const candidate = value;
-        return candidate && (candidate.changes !== void 0 || candidate.documentChanges !== void 0) && (candidate.documentChanges === void 0 || candidate.documentChanges.every((change) => {
-          if (Is.string(change.kind)) {
-            return CreateFile.is(change) || RenameFile.is(change) || DeleteFile.is(change);
-          } else {
-            return TextDocumentEdit.is(change);
-          }
-        }));
-      }
-      WorkspaceEdit2.is = is;
-    })(WorkspaceEdit || (WorkspaceEdit = {}));
-    TextEditChangeImpl = class {
-      constructor(edits, changeAnnotations) {
-        this.edits = edits;
-        this.changeAnnotations = changeAnnotations;
-      }
-      insert(position, newText, annotation) {
-        let edit;
-        let id;
-        if (annotation === void 0) {
-          edit = TextEdit.insert(position, newText);
-        } else if (ChangeAnnotationIdentifier.is(annotation)) {
-          id = annotation;
-          edit = AnnotatedTextEdit.insert(position, newText, annotation);
-        } else {
-          this.assertChangeAnnotations(this.changeAnnotations);
-          id = this.changeAnnotations.manage(annotation);
-          edit = AnnotatedTextEdit.insert(position, newText, id);
-        }
-        this.edits.push(edit);
-        if (id !== void 0) {
-          return id;
-        }
-      }
-      replace(range, newText, annotation) {
-        let edit;
-        let id;
-        if (annotation === void 0) {
-          edit = TextEdit.replace(range, newText);
-        } else if (ChangeAnnotationIdentifier.is(annotation)) {
-          id = annotation;
-          edit = AnnotatedTextEdit.replace(range, newText, annotation);
-        } else {
-          this.assertChangeAnnotations(this.changeAnnotations);
-          id = this.changeAnnotations.manage(annotation);
-          edit = AnnotatedTextEdit.replace(range, newText, id);
-        }
-        this.edits.push(edit);
-        if (id !== void 0) {
-          return id;
-        }
-      }
-      delete(range, annotation) {
-        let edit;
-        let id;
-        if (annotation === void 0) {
-          edit = TextEdit.del(range);
-        } else if (ChangeAnnotationIdentifier.is(annotation)) {
-          id = annotation;
-          edit = AnnotatedTextEdit.del(range, annotation);
-        } else {
-          this.assertChangeAnnotations(this.changeAnnotations);
-          id = this.changeAnnotations.manage(annotation);
-          edit = AnnotatedTextEdit.del(range, id);
-        }
-        this.edits.push(edit);
-        if (id !== void 0) {
-          return id;
-        }
-      }
-      add(edit) {
-        this.edits.push(edit);
-      }
-      all() {
-        return this.edits;
-      }
-      clear() {
-        this.edits.splice(0, this.edits.length);
-      }
-      assertChangeAnnotations(value) {
-        if (value === void 0) {
-          throw new Error(`Text edit change is not configured to manage change annotations.`);
-        }
-      }
-    };
-    (function(SnippetTextEdit2) {
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Range.is(candidate.range) && StringValue.isSnippet(candidate.snippet) && (candidate.annotationId === void 0 || (ChangeAnnotation.is(candidate.annotationId) || ChangeAnnotationIdentifier.is(candidate.annotationId)));
-      }
-      SnippetTextEdit2.is = is;
-    })(SnippetTextEdit || (SnippetTextEdit = {}));
-    ChangeAnnotations = class {
-      constructor(annotations) {
-        this._annotations = annotations === void 0 ? /* @__PURE__ */ Object.create(null) : annotations;
-        this._counter = 0;
-        this._size = 0;
-      }
-      all() {
-        return this._annotations;
-      }
-      get size() {
-        return this._size;
-      }
-      manage(idOrAnnotation, annotation) {
-        let id;
-        if (ChangeAnnotationIdentifier.is(idOrAnnotation)) {
-          id = idOrAnnotation;
-        } else {
-          id = this.nextId();
-          annotation = idOrAnnotation;
-        }
-        if (this._annotations[id] !== void 0) {
-          throw new Error(`Id ${id} is already in use.`);
-        }
-        if (annotation === void 0) {
-          throw new Error(`No annotation provided for id ${id}`);
-        }
-        this._annotations[id] = annotation;
-        this._size++;
-        return id;
-      }
-      nextId() {
-        this._counter++;
-        return this._counter.toString();
-      }
-    };
-    WorkspaceChange = class {
-      constructor(workspaceEdit) {
-        this._textEditChanges = /* @__PURE__ */ Object.create(null);
-        if (workspaceEdit !== void 0) {
-          this._workspaceEdit = workspaceEdit;
-          if (workspaceEdit.documentChanges) {
-            this._changeAnnotations = new ChangeAnnotations(workspaceEdit.changeAnnotations);
-            workspaceEdit.changeAnnotations = this._changeAnnotations.all();
-            workspaceEdit.documentChanges.forEach((change) => {
-              if (TextDocumentEdit.is(change)) {
-                const textEditChange = new TextEditChangeImpl(change.edits, this._changeAnnotations);
-                this._textEditChanges[change.textDocument.uri] = textEditChange;
-              }
-            });
-          } else if (workspaceEdit.changes) {
-            Object.keys(workspaceEdit.changes).forEach((key) => {
-              const textEditChange = new TextEditChangeImpl(workspaceEdit.changes[key]);
-              this._textEditChanges[key] = textEditChange;
-            });
-          }
-        } else {
-          this._workspaceEdit = {};
-        }
-      }
-      /**
-       * Returns the underlying {@link WorkspaceEdit} literal
-       * use to be returned from a workspace edit operation like rename.
-       */
-      get edit() {
-        this.initDocumentChanges();
-        if (this._changeAnnotations !== void 0) {
-          if (this._changeAnnotations.size === 0) {
-            this._workspaceEdit.changeAnnotations = void 0;
-          } else {
-            this._workspaceEdit.changeAnnotations = this._changeAnnotations.all();
-          }
-        }
-        return this._workspaceEdit;
-      }
-      getTextEditChange(key) {
-        if (OptionalVersionedTextDocumentIdentifier.is(key)) {
-          this.initDocumentChanges();
-          if (this._workspaceEdit.documentChanges === void 0) {
-            throw new Error("Workspace edit is not configured for document changes.");
-          }
-          const textDocument = { uri: key.uri, version: key.version };
-          let result2 = this._textEditChanges[textDocument.uri];
-          if (!result2) {
-            const edits = [];
-            const textDocumentEdit = {
-              textDocument,
-              edits
-            };
-            this._workspaceEdit.documentChanges.push(textDocumentEdit);
-            result2 = new TextEditChangeImpl(edits, this._changeAnnotations);
-            this._textEditChanges[textDocument.uri] = result2;
-          }
-          return result2;
-        } else {
-          this.initChanges();
-          if (this._workspaceEdit.changes === void 0) {
-            throw new Error("Workspace edit is not configured for normal text edit changes.");
-          }
-          let result2 = this._textEditChanges[key];
-          if (!result2) {
-            const edits = [];
-            this._workspaceEdit.changes[key] = edits;
-            result2 = new TextEditChangeImpl(edits);
-            this._textEditChanges[key] = result2;
-          }
-          return result2;
-        }
-      }
-      initDocumentChanges() {
-        if (this._workspaceEdit.documentChanges === void 0 && this._workspaceEdit.changes === void 0) {
-          this._changeAnnotations = new ChangeAnnotations();
-          this._workspaceEdit.documentChanges = [];
-          this._workspaceEdit.changeAnnotations = this._changeAnnotations.all();
-        }
-      }
-      initChanges() {
-        if (this._workspaceEdit.documentChanges === void 0 && this._workspaceEdit.changes === void 0) {
-          this._workspaceEdit.changes = /* @__PURE__ */ Object.create(null);
-        }
-      }
-      createFile(uri, optionsOrAnnotation, options) {
-        this.initDocumentChanges();
-        if (this._workspaceEdit.documentChanges === void 0) {
-          throw new Error("Workspace edit is not configured for document changes.");
-        }
-        let annotation;
-        if (ChangeAnnotation.is(optionsOrAnnotation) || ChangeAnnotationIdentifier.is(optionsOrAnnotation)) {
-          annotation = optionsOrAnnotation;
-        } else {
-          options = optionsOrAnnotation;
-        }
-        let operation;
-        let id;
-        if (annotation === void 0) {
-          operation = CreateFile.create(uri, options);
-        } else {
-          id = ChangeAnnotationIdentifier.is(annotation) ? annotation : this._changeAnnotations.manage(annotation);
-          operation = CreateFile.create(uri, options, id);
-        }
-        this._workspaceEdit.documentChanges.push(operation);
-        if (id !== void 0) {
-          return id;
-        }
-      }
-      renameFile(oldUri, newUri, optionsOrAnnotation, options) {
-        this.initDocumentChanges();
-        if (this._workspaceEdit.documentChanges === void 0) {
-          throw new Error("Workspace edit is not configured for document changes.");
-        }
-        let annotation;
-        if (ChangeAnnotation.is(optionsOrAnnotation) || ChangeAnnotationIdentifier.is(optionsOrAnnotation)) {
-          annotation = optionsOrAnnotation;
-        } else {
-          options = optionsOrAnnotation;
-        }
-        let operation;
-        let id;
-        if (annotation === void 0) {
-          operation = RenameFile.create(oldUri, newUri, options);
-        } else {
-          id = ChangeAnnotationIdentifier.is(annotation) ? annotation : this._changeAnnotations.manage(annotation);
-          operation = RenameFile.create(oldUri, newUri, options, id);
-        }
-        this._workspaceEdit.documentChanges.push(operation);
-        if (id !== void 0) {
-          return id;
-        }
-      }
-      deleteFile(uri, optionsOrAnnotation, options) {
-        this.initDocumentChanges();
-        if (this._workspaceEdit.documentChanges === void 0) {
-          throw new Error("Workspace edit is not configured for document changes.");
-        }
-        let annotation;
-        if (ChangeAnnotation.is(optionsOrAnnotation) || ChangeAnnotationIdentifier.is(optionsOrAnnotation)) {
-          annotation = optionsOrAnnotation;
-        } else {
-          options = optionsOrAnnotation;
-        }
-        let operation;
-        let id;
-        if (annotation === void 0) {
-          operation = DeleteFile.create(uri, options);
-        } else {
-          id = ChangeAnnotationIdentifier.is(annotation) ? annotation : this._changeAnnotations.manage(annotation);
-          operation = DeleteFile.create(uri, options, id);
-        }
-        this._workspaceEdit.documentChanges.push(operation);
-        if (id !== void 0) {
-          return id;
-        }
-      }
-    };
-    (function(TextDocumentIdentifier2) {
-      function create(uri) {
-        return { uri };
-      }
-      TextDocumentIdentifier2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Is.string(candidate.uri);
-      }
-      TextDocumentIdentifier2.is = is;
-    })(TextDocumentIdentifier || (TextDocumentIdentifier = {}));
-    (function(VersionedTextDocumentIdentifier2) {
-      function create(uri, version) {
-        return { uri, version };
-      }
-      VersionedTextDocumentIdentifier2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Is.string(candidate.uri) && Is.integer(candidate.version);
-      }
-      VersionedTextDocumentIdentifier2.is = is;
-    })(VersionedTextDocumentIdentifier || (VersionedTextDocumentIdentifier = {}));
-    (function(OptionalVersionedTextDocumentIdentifier2) {
-      function create(uri, version) {
-        return { uri, version };
-      }
-      OptionalVersionedTextDocumentIdentifier2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Is.string(candidate.uri) && (candidate.version === null || Is.integer(candidate.version));
-      }
-      OptionalVersionedTextDocumentIdentifier2.is = is;
-    })(OptionalVersionedTextDocumentIdentifier || (OptionalVersionedTextDocumentIdentifier = {}));
-    (function(LanguageKind2) {
-      LanguageKind2.ABAP = "abap";
-      LanguageKind2.WindowsBat = "bat";
-      LanguageKind2.BibTeX = "bibtex";
-      LanguageKind2.Clojure = "clojure";
-      LanguageKind2.Coffeescript = "coffeescript";
-      LanguageKind2.C = "c";
-      LanguageKind2.CPP = "cpp";
-      LanguageKind2.CSharp = "csharp";
-      LanguageKind2.CSS = "css";
-      LanguageKind2.D = "d";
-      LanguageKind2.Delphi = "pascal";
-      LanguageKind2.Diff = "diff";
-      LanguageKind2.Dart = "dart";
-      LanguageKind2.Dockerfile = "dockerfile";
-      LanguageKind2.Elixir = "elixir";
-      LanguageKind2.Erlang = "erlang";
-      LanguageKind2.FSharp = "fsharp";
-      LanguageKind2.GitCommit = "git-commit";
-      LanguageKind2.GitRebase = "git-rebase";
-      LanguageKind2.Go = "go";
-      LanguageKind2.Groovy = "groovy";
-      LanguageKind2.Handlebars = "handlebars";
-      LanguageKind2.Haskell = "haskell";
-      LanguageKind2.HTML = "html";
-      LanguageKind2.Ini = "ini";
-      LanguageKind2.Java = "java";
-      LanguageKind2.JavaScript = "javascript";
-      LanguageKind2.JavaScriptReact = "javascriptreact";
-      LanguageKind2.JSON = "json";
-      LanguageKind2.LaTeX = "latex";
-      LanguageKind2.Less = "less";
-      LanguageKind2.Lua = "lua";
-      LanguageKind2.Makefile = "makefile";
-      LanguageKind2.Markdown = "markdown";
-      LanguageKind2.ObjectiveC = "objective-c";
-      LanguageKind2.ObjectiveCPP = "objective-cpp";
-      LanguageKind2.Pascal = "pascal";
-      LanguageKind2.Perl = "perl";
-      LanguageKind2.Perl6 = "perl6";
-      LanguageKind2.PHP = "php";
-      LanguageKind2.Plaintext = "plaintext";
-      LanguageKind2.Powershell = "powershell";
-      LanguageKind2.Pug = "jade";
-      LanguageKind2.Python = "python";
-      LanguageKind2.R = "r";
-      LanguageKind2.Razor = "razor";
-      LanguageKind2.Ruby = "ruby";
-      LanguageKind2.Rust = "rust";
-      LanguageKind2.SCSS = "scss";
-      LanguageKind2.SASS = "sass";
-      LanguageKind2.Scala = "scala";
-      LanguageKind2.ShaderLab = "shaderlab";
-      LanguageKind2.ShellScript = "shellscript";
-      LanguageKind2.SQL = "sql";
-      LanguageKind2.Swift = "swift";
-      LanguageKind2.TypeScript = "typescript";
-      LanguageKind2.TypeScriptReact = "typescriptreact";
-      LanguageKind2.TeX = "tex";
-      LanguageKind2.VisualBasic = "vb";
-      LanguageKind2.XML = "xml";
-      LanguageKind2.XSL = "xsl";
-      LanguageKind2.YAML = "yaml";
-    })(LanguageKind || (LanguageKind = {}));
-    (function(TextDocumentItem2) {
-      function create(uri, languageId, version, text4) {
-        return { uri, languageId, version, text: text4 };
-      }
-      TextDocumentItem2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Is.string(candidate.uri) && Is.string(candidate.languageId) && Is.integer(candidate.version) && Is.string(candidate.text);
-      }
-      TextDocumentItem2.is = is;
-    })(TextDocumentItem || (TextDocumentItem = {}));
-    (function(MarkupKind2) {
-      MarkupKind2.PlainText = "plaintext";
-      MarkupKind2.Markdown = "markdown";
-      function is(value) {
-        const candidate = value;
-        return candidate === MarkupKind2.PlainText || candidate === MarkupKind2.Markdown;
-      }
-      MarkupKind2.is = is;
-    })(MarkupKind || (MarkupKind = {}));
-    (function(MarkupContent2) {
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(value) && MarkupKind.is(candidate.kind) && Is.string(candidate.value);
-      }
-      MarkupContent2.is = is;
-    })(MarkupContent || (MarkupContent = {}));
-    (function(CompletionItemKind2) {
-      CompletionItemKind2.Text = 1;
-      CompletionItemKind2.Method = 2;
-      CompletionItemKind2.Function = 3;
-      CompletionItemKind2.Constructor = 4;
-      CompletionItemKind2.Field = 5;
-      CompletionItemKind2.Variable = 6;
-      CompletionItemKind2.Class = 7;
-      CompletionItemKind2.Interface = 8;
-      CompletionItemKind2.Module = 9;
-      CompletionItemKind2.Property = 10;
-      CompletionItemKind2.Unit = 11;
-      CompletionItemKind2.Value = 12;
-      CompletionItemKind2.Enum = 13;
-      CompletionItemKind2.Keyword = 14;
-      CompletionItemKind2.Snippet = 15;
-      CompletionItemKind2.Color = 16;
-      CompletionItemKind2.File = 17;
-      CompletionItemKind2.Reference = 18;
-      CompletionItemKind2.Folder = 19;
-      CompletionItemKind2.EnumMember = 20;
-      CompletionItemKind2.Constant = 21;
-      CompletionItemKind2.Struct = 22;
-      CompletionItemKind2.Event = 23;
-      CompletionItemKind2.Operator = 24;
-      CompletionItemKind2.TypeParameter = 25;
-    })(CompletionItemKind || (CompletionItemKind = {}));
-    (function(InsertTextFormat2) {
-      InsertTextFormat2.PlainText = 1;
-      InsertTextFormat2.Snippet = 2;
-    })(InsertTextFormat || (InsertTextFormat = {}));
-    (function(CompletionItemTag2) {
-      CompletionItemTag2.Deprecated = 1;
-    })(CompletionItemTag || (CompletionItemTag = {}));
-    (function(InsertReplaceEdit2) {
-      function create(newText, insert, replace) {
-        return { newText, insert, replace };
-      }
-      InsertReplaceEdit2.create = create;
-      function is(value) {
-        const candidate = value;
-        return candidate && Is.string(candidate.newText) && Range.is(candidate.insert) && Range.is(candidate.replace);
-      }
-      InsertReplaceEdit2.is = is;
-    })(InsertReplaceEdit || (InsertReplaceEdit = {}));
-    (function(InsertTextMode2) {
-      InsertTextMode2.asIs = 1;
-      InsertTextMode2.adjustIndentation = 2;
-    })(InsertTextMode || (InsertTextMode = {}));
-    (function(ApplyKind2) {
-      ApplyKind2.Replace = 1;
-      ApplyKind2.Merge = 2;
-    })(ApplyKind || (ApplyKind = {}));
-    (function(CompletionItemLabelDetails2) {
-      function is(value) {
-        const candidate = value;
-        return candidate && (Is.string(candidate.detail) || candidate.detail === void 0) && (Is.string(candidate.description) || candidate.description === void 0);
-      }
-      CompletionItemLabelDetails2.is = is;
-    })(CompletionItemLabelDetails || (CompletionItemLabelDetails = {}));
-    (function(CompletionItem2) {
-      function create(label) {
-        return { label };
-      }
-      CompletionItem2.create = create;
-    })(CompletionItem || (CompletionItem = {}));
-    (function(CompletionList2) {
-      function create(items, isIncomplete) {
-        return { items: items ? items : [], isIncomplete: !!isIncomplete };
-      }
-      CompletionList2.create = create;
-    })(CompletionList || (CompletionList = {}));
-    (function(MarkedString2) {
-      function fromPlainText(plainText) {
-        return plainText.replace(/[\\`*_{}[\]()#+\-.!]/g, "\\$&");
-      }
-      MarkedString2.fromPlainText = fromPlainText;
-      function is(value) {
-        const candidate = value;
-        return Is.string(candidate) || Is.objectLiteral(candidate) && Is.string(candidate.language) && Is.string(candidate.value);
-      }
-      MarkedString2.is = is;
-    })(MarkedString || (MarkedString = {}));
-    (function(Hover2) {
-      function is(value) {
-        const candidate = value;
-        return !!candidate && Is.objectLiteral(candidate) && (MarkupContent.is(candidate.contents) || MarkedString.is(candidate.contents) || Is.typedArray(candidate.contents, MarkedString.is)) && (value.range === void 0 || Range.is(value.range));
-      }
-      Hover2.is = is;
-    })(Hover || (Hover = {}));
-    (function(ParameterInformation2) {
-      function create(label, documentation) {
-        return documentation ? { label, documentation } : { label };
-      }
-      ParameterInformation2.create = create;
-    })(ParameterInformation || (ParameterInformation = {}));
-    (function(SignatureInformation2) {
-      function create(label, documentation, ...parameters) {
-        const result2 = { label };
-        if (Is.defined(documentation)) {
-          result2.documentation = documentation;
-        }
-        if (Is.defined(parameters)) {
-          result2.parameters = parameters;
-        } else {
-          result2.parameters = [];
-        }
-        return result2;
-      }
-      SignatureInformation2.create = create;
-    })(SignatureInformation || (SignatureInformation = {}));
-    (function(DocumentHighlightKind2) {
-      DocumentHighlightKind2.Text = 1;
-      DocumentHighlightKind2.Read = 2;
-      DocumentHighlightKind2.Write = 3;
-    })(DocumentHighlightKind || (DocumentHighlightKind = {}));
-    (function(DocumentHighlight2) {
-      function create(range, kind) {
-        const result2 = { range };
-        if (Is.number(kind)) {
-          result2.kind = kind;
-        }
-        return result2;
-      }
-      DocumentHighlight2.create = create;
-    })(DocumentHighlight || (DocumentHighlight = {}));
-    (function(SymbolKind2) {
-      SymbolKind2.File = 1;
-      SymbolKind2.Module = 2;
-      SymbolKind2.Namespace = 3;
-      SymbolKind2.Package = 4;
-      SymbolKind2.Class = 5;
-      SymbolKind2.Method = 6;
-      SymbolKind2.Property = 7;
-      SymbolKind2.Field = 8;
-      SymbolKind2.Constructor = 9;
-      SymbolKind2.Enum = 10;
-      SymbolKind2.Interface = 11;
-      SymbolKind2.Function = 12;
-      SymbolKind2.Variable = 13;
-      SymbolKind2.Constant = 14;
-      SymbolKind2.String = 15;
-      SymbolKind2.Number = 16;
-      SymbolKind2.Boolean = 17;
-      SymbolKind2.Array = 18;
-      SymbolKind2.Object = 19;
-      SymbolKind2.Key = 20;
-      SymbolKind2.Null = 21;
-      SymbolKind2.EnumMember = 22;
-      SymbolKind2.Struct = 23;
-      SymbolKind2.Event = 24;
-      SymbolKind2.Operator = 25;
-      SymbolKind2.TypeParameter = 26;
-    })(SymbolKind || (SymbolKind = {}));
-    (function(SymbolTag2) {
-      SymbolTag2.Deprecated = 1;
-    })(SymbolTag || (SymbolTag = {}));
-    (function(SymbolInformation2) {
-      function create(name, kind, range, uri, containerName) {
-        const result2 = {
-          name,
-          kind,
-          location: { uri, range }
-        };
-        if (containerName) {
-          result2.containerName = containerName;
-        }
-        return result2;
-      }
-      SymbolInformation2.create = create;
-    })(SymbolInformation || (SymbolInformation = {}));
-    (function(WorkspaceSymbol2) {
-      function create(name, kind, uri, range) {
-        return range !== void 0 ? { name, kind, location: { uri, range } } : { name, kind, location: { uri } };
-      }
-      WorkspaceSymbol2.create = create;
-    })(WorkspaceSymbol || (WorkspaceSymbol = {}));
-    (function(DocumentSymbol2) {
-      function create(name, detail, kind, range, selectionRange, children) {
-        const result2 = {
-          name,
-          detail,
-          kind,
-          range,
-          selectionRange
-        };
-        if (children !== void 0) {
-          result2.children = children;
-        }
-        return result2;
-      }
-      DocumentSymbol2.create = create;
-      function is(value) {
-        const candidate = value;
-        return candidate && Is.string(candidate.name) && Is.number(candidate.kind) && Range.is(candidate.range) && Range.is(candidate.selectionRange) && (candidate.detail === void 0 || Is.string(candidate.detail)) && (candidate.deprecated === void 0 || Is.boolean(candidate.deprecated)) && (candidate.children === void 0 || Array.isArray(candidate.children)) && (candidate.tags === void 0 || Array.isArray(candidate.tags));
-      }
-      DocumentSymbol2.is = is;
-    })(DocumentSymbol || (DocumentSymbol = {}));
-    (function(CodeActionKind2) {
-      CodeActionKind2.Empty = "";
-      CodeActionKind2.QuickFix = "quickfix";
-      CodeActionKind2.Refactor = "refactor";
-      CodeActionKind2.RefactorExtract = "refactor.extract";
-      CodeActionKind2.RefactorInline = "refactor.inline";
-      CodeActionKind2.RefactorMove = "refactor.move";
-      CodeActionKind2.RefactorRewrite = "refactor.rewrite";
-      CodeActionKind2.Source = "source";
-      CodeActionKind2.SourceOrganizeImports = "source.organizeImports";
-      CodeActionKind2.SourceFixAll = "source.fixAll";
-      CodeActionKind2.Notebook = "notebook";
-    })(CodeActionKind || (CodeActionKind = {}));
-    (function(CodeActionTriggerKind2) {
-      CodeActionTriggerKind2.Invoked = 1;
-      CodeActionTriggerKind2.Automatic = 2;
-    })(CodeActionTriggerKind || (CodeActionTriggerKind = {}));
-    (function(CodeActionContext2) {
-      function create(diagnostics, only, triggerKind) {
-        const result2 = { diagnostics };
-        if (only !== void 0 && only !== null) {
-          result2.only = only;
-        }
-        if (triggerKind !== void 0 && triggerKind !== null) {
-          result2.triggerKind = triggerKind;
-        }
-        return result2;
-      }
-      CodeActionContext2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Is.typedArray(candidate.diagnostics, Diagnostic.is) && (candidate.only === void 0 || Is.typedArray(candidate.only, Is.string)) && (candidate.triggerKind === void 0 || candidate.triggerKind === CodeActionTriggerKind.Invoked || candidate.triggerKind === CodeActionTriggerKind.Automatic);
-      }
-      CodeActionContext2.is = is;
-    })(CodeActionContext || (CodeActionContext = {}));
-    (function(CodeActionTag2) {
-      CodeActionTag2.LLMGenerated = 1;
-      function is(value) {
-        return Is.defined(value) && value === CodeActionTag2.LLMGenerated;
-      }
-      CodeActionTag2.is = is;
-    })(CodeActionTag || (CodeActionTag = {}));
-    (function(CodeAction2) {
-      function create(title, kindOrCommandOrEdit, kind) {
-        const result2 = { title };
-        let checkKind = true;
-        if (typeof kindOrCommandOrEdit === "string") {
-          checkKind = false;
-          result2.kind = kindOrCommandOrEdit;
-        } else if (Command.is(kindOrCommandOrEdit)) {
-          result2.command = kindOrCommandOrEdit;
-        } else {
-          result2.edit = kindOrCommandOrEdit;
-        }
-        if (checkKind && kind !== void 0) {
-          result2.kind = kind;
-        }
-        return result2;
-      }
-      CodeAction2.create = create;
-      function is(value) {
-        const candidate = value;
-        return candidate && Is.string(candidate.title) && (candidate.diagnostics === void 0 || Is.typedArray(candidate.diagnostics, Diagnostic.is)) && (candidate.kind === void 0 || Is.string(candidate.kind)) && (candidate.edit !== void 0 || candidate.command !== void 0) && (candidate.command === void 0 || Command.is(candidate.command)) && (candidate.isPreferred === void 0 || Is.boolean(candidate.isPreferred)) && (candidate.edit === void 0 || WorkspaceEdit.is(candidate.edit)) && (candidate.tags === void 0 || Is.typedArray(candidate.tags, CodeActionTag.is));
-      }
-      CodeAction2.is = is;
-    })(CodeAction || (CodeAction = {}));
-    (function(CodeLens2) {
-      function create(range, data) {
-        const result2 = { range };
-        if (Is.defined(data)) {
-          result2.data = data;
-        }
-        return result2;
-      }
-      CodeLens2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Range.is(candidate.range) && (Is.undefined(candidate.command) || Command.is(candidate.command));
-      }
-      CodeLens2.is = is;
-    })(CodeLens || (CodeLens = {}));
-    (function(FormattingOptions2) {
-      function create(tabSize, insertSpaces) {
-        return { tabSize, insertSpaces };
-      }
-      FormattingOptions2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Is.uinteger(candidate.tabSize) && Is.boolean(candidate.insertSpaces);
-      }
-      FormattingOptions2.is = is;
-    })(FormattingOptions || (FormattingOptions = {}));
-    (function(DocumentLink2) {
-      function create(range, target, data) {
-        return { range, target, data };
-      }
-      DocumentLink2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Range.is(candidate.range) && (Is.undefined(candidate.target) || Is.string(candidate.target));
-      }
-      DocumentLink2.is = is;
-    })(DocumentLink || (DocumentLink = {}));
-    (function(SelectionRange2) {
-      function create(range, parent) {
-        return { range, parent };
-      }
-      SelectionRange2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Range.is(candidate.range) && (candidate.parent === void 0 || SelectionRange2.is(candidate.parent));
-      }
-      SelectionRange2.is = is;
-    })(SelectionRange || (SelectionRange = {}));
-    (function(SemanticTokenTypes2) {
-      SemanticTokenTypes2["namespace"] = "namespace";
-      SemanticTokenTypes2["type"] = "type";
-      SemanticTokenTypes2["class"] = "class";
-      SemanticTokenTypes2["enum"] = "enum";
-      SemanticTokenTypes2["interface"] = "interface";
-      SemanticTokenTypes2["struct"] = "struct";
-      SemanticTokenTypes2["typeParameter"] = "typeParameter";
-      SemanticTokenTypes2["parameter"] = "parameter";
-      SemanticTokenTypes2["variable"] = "variable";
-      SemanticTokenTypes2["property"] = "property";
-      SemanticTokenTypes2["enumMember"] = "enumMember";
-      SemanticTokenTypes2["event"] = "event";
-      SemanticTokenTypes2["function"] = "function";
-      SemanticTokenTypes2["method"] = "method";
-      SemanticTokenTypes2["macro"] = "macro";
-      SemanticTokenTypes2["keyword"] = "keyword";
-      SemanticTokenTypes2["modifier"] = "modifier";
-      SemanticTokenTypes2["comment"] = "comment";
-      SemanticTokenTypes2["string"] = "string";
-      SemanticTokenTypes2["number"] = "number";
-      SemanticTokenTypes2["regexp"] = "regexp";
-      SemanticTokenTypes2["operator"] = "operator";
-      SemanticTokenTypes2["decorator"] = "decorator";
-      SemanticTokenTypes2["label"] = "label";
-    })(SemanticTokenTypes || (SemanticTokenTypes = {}));
-    (function(SemanticTokenModifiers2) {
-      SemanticTokenModifiers2["declaration"] = "declaration";
-      SemanticTokenModifiers2["definition"] = "definition";
-      SemanticTokenModifiers2["readonly"] = "readonly";
-      SemanticTokenModifiers2["static"] = "static";
-      SemanticTokenModifiers2["deprecated"] = "deprecated";
-      SemanticTokenModifiers2["abstract"] = "abstract";
-      SemanticTokenModifiers2["async"] = "async";
-      SemanticTokenModifiers2["modification"] = "modification";
-      SemanticTokenModifiers2["documentation"] = "documentation";
-      SemanticTokenModifiers2["defaultLibrary"] = "defaultLibrary";
-    })(SemanticTokenModifiers || (SemanticTokenModifiers = {}));
-    (function(SemanticTokens2) {
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && (candidate.resultId === void 0 || typeof candidate.resultId === "string") && Array.isArray(candidate.data) && (candidate.data.length === 0 || typeof candidate.data[0] === "number");
-      }
-      SemanticTokens2.is = is;
-    })(SemanticTokens || (SemanticTokens = {}));
-    (function(InlineValueText2) {
-      function create(range, text4) {
-        return { range, text: text4 };
-      }
-      InlineValueText2.create = create;
-      function is(value) {
-        const candidate = value;
-        return candidate !== void 0 && candidate !== null && Range.is(candidate.range) && Is.string(candidate.text);
-      }
-      InlineValueText2.is = is;
-    })(InlineValueText || (InlineValueText = {}));
-    (function(InlineValueVariableLookup2) {
-      function create(range, variableName, caseSensitiveLookup) {
-        return { range, variableName, caseSensitiveLookup };
-      }
-      InlineValueVariableLookup2.create = create;
-      function is(value) {
-        const candidate = value;
-        return candidate !== void 0 && candidate !== null && Range.is(candidate.range) && Is.boolean(candidate.caseSensitiveLookup) && (Is.string(candidate.variableName) || candidate.variableName === void 0);
-      }
-      InlineValueVariableLookup2.is = is;
-    })(InlineValueVariableLookup || (InlineValueVariableLookup = {}));
-    (function(InlineValueEvaluatableExpression2) {
-      function create(range, expression) {
-        return { range, expression };
-      }
-      InlineValueEvaluatableExpression2.create = create;
-      function is(value) {
-        const candidate = value;
-        return candidate !== void 0 && candidate !== null && Range.is(candidate.range) && (Is.string(candidate.expression) || candidate.expression === void 0);
-      }
-      InlineValueEvaluatableExpression2.is = is;
-    })(InlineValueEvaluatableExpression || (InlineValueEvaluatableExpression = {}));
-    (function(InlineValueContext2) {
-      function create(frameId, stoppedLocation) {
-        return { frameId, stoppedLocation };
-      }
-      InlineValueContext2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Range.is(value.stoppedLocation);
-      }
-      InlineValueContext2.is = is;
-    })(InlineValueContext || (InlineValueContext = {}));
-    (function(InlayHintKind2) {
-      InlayHintKind2.Type = 1;
-      InlayHintKind2.Parameter = 2;
-      function is(value) {
-        return value === 1 || value === 2;
-      }
-      InlayHintKind2.is = is;
-    })(InlayHintKind || (InlayHintKind = {}));
-    (function(InlayHintLabelPart2) {
-      function create(value) {
-        return { value };
-      }
-      InlayHintLabelPart2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && (candidate.tooltip === void 0 || Is.string(candidate.tooltip) || MarkupContent.is(candidate.tooltip)) && (candidate.location === void 0 || Location.is(candidate.location)) && (candidate.command === void 0 || Command.is(candidate.command));
-      }
-      InlayHintLabelPart2.is = is;
-    })(InlayHintLabelPart || (InlayHintLabelPart = {}));
-    (function(InlayHint2) {
-      function create(position, label, kind) {
-        const result2 = { position, label };
-        if (kind !== void 0) {
-          result2.kind = kind;
-        }
-        return result2;
-      }
-      InlayHint2.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && Position.is(candidate.position) && (Is.string(candidate.label) || Is.typedArray(candidate.label, InlayHintLabelPart.is)) && (candidate.kind === void 0 || InlayHintKind.is(candidate.kind)) && candidate.textEdits === void 0 || Is.typedArray(candidate.textEdits, TextEdit.is) && (candidate.tooltip === void 0 || Is.string(candidate.tooltip) || MarkupContent.is(candidate.tooltip)) && (candidate.paddingLeft === void 0 || Is.boolean(candidate.paddingLeft)) && (candidate.paddingRight === void 0 || Is.boolean(candidate.paddingRight));
-      }
-      InlayHint2.is = is;
-    })(InlayHint || (InlayHint = {}));
-    (function(StringValue2) {
-      function createSnippet(value) {
-        return { kind: "snippet", value };
-      }
-      StringValue2.createSnippet = createSnippet;
-      function isSnippet(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && candidate.kind === "snippet" && Is.string(candidate.value);
-      }
-      StringValue2.isSnippet = isSnippet;
-    })(StringValue || (StringValue = {}));
-    (function(InlineCompletionItem2) {
-      function create(insertText, filterText, range, command) {
-        return { insertText, filterText, range, command };
-      }
-      InlineCompletionItem2.create = create;
-    })(InlineCompletionItem || (InlineCompletionItem = {}));
-    (function(InlineCompletionList2) {
-      function create(items) {
-        return { items };
-      }
-      InlineCompletionList2.create = create;
-    })(InlineCompletionList || (InlineCompletionList = {}));
-    (function(InlineCompletionTriggerKind2) {
-      InlineCompletionTriggerKind2.Invoked = 1;
-      InlineCompletionTriggerKind2.Automatic = 2;
-    })(InlineCompletionTriggerKind || (InlineCompletionTriggerKind = {}));
-    (function(SelectedCompletionInfo2) {
-      function create(range, text4) {
-        return { range, text: text4 };
-      }
-      SelectedCompletionInfo2.create = create;
-    })(SelectedCompletionInfo || (SelectedCompletionInfo = {}));
-    (function(InlineCompletionContext2) {
-      function create(triggerKind, selectedCompletionInfo) {
-        return { triggerKind, selectedCompletionInfo };
-      }
-      InlineCompletionContext2.create = create;
-    })(InlineCompletionContext || (InlineCompletionContext = {}));
-    (function(WorkspaceFolder2) {
-      function is(value) {
-        const candidate = value;
-        return Is.objectLiteral(candidate) && URI.is(candidate.uri) && Is.string(candidate.name);
-      }
-      WorkspaceFolder2.is = is;
-    })(WorkspaceFolder || (WorkspaceFolder = {}));
-    EOL = ["\n", "\r\n", "\r"];
-    (function(TextDocument3) {
-      function create(uri, languageId, version, content) {
-        return new FullTextDocument(uri, languageId, version, content);
-      }
-      TextDocument3.create = create;
-      function is(value) {
-        const candidate = value;
-        return Is.defined(candidate) && Is.string(candidate.uri) && (Is.undefined(candidate.languageId) || Is.string(candidate.languageId)) && Is.uinteger(candidate.lineCount) && Is.func(candidate.getText) && Is.func(candidate.positionAt) && Is.func(candidate.offsetAt) ? true : false;
-      }
-      TextDocument3.is = is;
-      function applyEdits(document, edits) {
-        let text4 = document.getText();
-        const sortedEdits = mergeSort2(edits, (a, b) => {
-          const diff = a.range.start.line - b.range.start.line;
-          if (diff === 0) {
-            return a.range.start.character - b.range.start.character;
-          }
-          return diff;
-        });
-        let lastModifiedOffset = text4.length;
-        for (let i = sortedEdits.length - 1; i >= 0; i--) {
-          const e = sortedEdits[i];
-          const startOffset = document.offsetAt(e.range.start);
-          const endOffset = document.offsetAt(e.range.end);
-          if (endOffset <= lastModifiedOffset) {
-            text4 = text4.substring(0, startOffset) + e.newText + text4.substring(endOffset, text4.length);
-          } else {
-            throw new Error("Overlapping edit");
-          }
-          lastModifiedOffset = startOffset;
-        }
-        return text4;
-      }
-      TextDocument3.applyEdits = applyEdits;
-      function mergeSort2(data, compare) {
-        if (data.length <= 1) {
-          return data;
-        }
-        const p = data.length / 2 | 0;
-        const left = data.slice(0, p);
-        const right = data.slice(p);
-        mergeSort2(left, compare);
-        mergeSort2(right, compare);
-        let leftIdx = 0;
-        let rightIdx = 0;
-        let i = 0;
-        while (leftIdx < left.length && rightIdx < right.length) {
-          const ret = compare(left[leftIdx], right[rightIdx]);
-          if (ret <= 0) {
-            data[i++] = left[leftIdx++];
-          } else {
-            data[i++] = right[rightIdx++];
-          }
-        }
-        while (leftIdx < left.length) {
-          data[i++] = left[leftIdx++];
-        }
-        while (rightIdx < right.length) {
-          data[i++] = right[rightIdx++];
-        }
-        return data;
-      }
-    })(TextDocument || (TextDocument = {}));
-    FullTextDocument = class {
-      constructor(uri, languageId, version, content) {
-        this._uri = uri;
-        this._languageId = languageId;
-        this._version = version;
-        this._content = content;
-        this._lineOffsets = void 0;
-      }
-      get uri() {
-        return this._uri;
-      }
-      get languageId() {
-        return this._languageId;
-      }
-      get version() {
-        return this._version;
-      }
-      getText(range) {
-        if (range) {
-          const start = this.offsetAt(range.start);
-          const end = this.offsetAt(range.end);
-          return this._content.substring(start, end);
-        }
-        return this._content;
-      }
-      update(event, version) {
-        this._content = event.text;
-        this._version = version;
-        this._lineOffsets = void 0;
-      }
-      getLineOffsets() {
-        if (this._lineOffsets === void 0) {
-          const lineOffsets = [];
-          const text4 = this._content;
-          let isLineStart = true;
-          for (let i = 0; i < text4.length; i++) {
-            if (isLineStart) {
-              lineOffsets.push(i);
-              isLineStart = false;
-            }
-            const ch = text4.charAt(i);
-            isLineStart = ch === "\r" || ch === "\n";
-            if (ch === "\r" && i + 1 < text4.length && text4.charAt(i + 1) === "\n") {
-              i++;
-            }
-          }
-          if (isLineStart && text4.length > 0) {
-            lineOffsets.push(text4.length);
-          }
-          this._lineOffsets = lineOffsets;
-        }
-        return this._lineOffsets;
-      }
-      positionAt(offset) {
-        offset = Math.max(Math.min(offset, this._content.length), 0);
-        const lineOffsets = this.getLineOffsets();
-        let low = 0, high = lineOffsets.length;
-        if (high === 0) {
-          return Position.create(0, offset);
-        }
-        while (low < high) {
-          const mid = Math.floor((low + high) / 2);
-          if (lineOffsets[mid] > offset) {
-            high = mid;
-          } else {
-            low = mid + 1;
-          }
-        }
-        const line = low - 1;
-        return Position.create(line, offset - lineOffsets[line]);
-      }
-      offsetAt(position) {
-        const lineOffsets = this.getLineOffsets();
-        if (position.line >= lineOffsets.length) {
-          return this._content.length;
-        } else if (position.line < 0) {
-          return 0;
-        }
-        const lineOffset = lineOffsets[position.line];
-        const nextLineOffset = position.line + 1 < lineOffsets.length ? lineOffsets[position.line + 1] : this._content.length;
-        return Math.max(Math.min(lineOffset + position.character, nextLineOffset), lineOffset);
-      }
-      get lineCount() {
-        return this.getLineOffsets().length;
-      }
-    };
-    (function(Is2) {
-      const toString = Object.prototype.toString;
-      function defined(value) {
-        return typeof value !== "undefined";
-      }
-      Is2.defined = defined;
-      function undefined2(value) {
-        return typeof value === "undefined";
-      }
-      Is2.undefined = undefined2;
-      function boolean(value) {
-        return value === true || value === false;
-      }
-      Is2.boolean = boolean;
-      function string(value) {
-        return toString.call(value) === "[object String]";
-      }
-      Is2.string = string;
-      function number(value) {
-        return toString.call(value) === "[object Number]";
-      }
-      Is2.number = number;
-      function numberRange(value, min, max) {
-        return toString.call(value) === "[object Number]" && min <= value && value <= max;
-      }
-      Is2.numberRange = numberRange;
-      function integer2(value) {
-        return toString.call(value) === "[object Number]" && -2147483648 <= value && value <= 2147483647;
-      }
-      Is2.integer = integer2;
-      function uinteger2(value) {
-        return toString.call(value) === "[object Number]" && 0 <= value && value <= 2147483647;
-      }
-      Is2.uinteger = uinteger2;
-      function func(value) {
-        return toString.call(value) === "[object Function]";
-      }
-      Is2.func = func;
-      function objectLiteral(value) {
-        return value !== null && typeof value === "object";
-      }
-      Is2.objectLiteral = objectLiteral;
-      function typedArray(value, check) {
-        return Array.isArray(value) && value.every(check);
-      }
-      Is2.typedArray = typedArray;
-    })(Is || (Is = {}));
-  }
-});
-
-// node_modules/dockerfile-ast/lib/line.js
-var require_line = __commonJS({
-  "node_modules/dockerfile-ast/lib/line.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Line = void 0;
-    var Line = class {
-      constructor(document, range) {
-        this.document = document;
-        this.range = range;
-      }
-      getRange() {
-        return this.range;
-      }
-      getTextContent() {
-        return this.document.getText().substring(this.document.offsetAt(this.range.start), this.document.offsetAt(this.range.end));
-      }
-      isAfter(line) {
-        return this.range.start.line > line.range.start.line;
-      }
-      isBefore(line) {
-        return this.range.start.line < line;
-      }
-    };
-    exports2.Line = Line;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/util.js
-var require_util = __commonJS({
-  "node_modules/dockerfile-ast/lib/util.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Util = void 0;
-    var Util = class _Util {
-      static isUTF8BOM(char) {
-        const uintArray = Uint8Array.from(Buffer.from(char, "UTF-8"));
-        return uintArray[0] === 239 && uintArray[1] == 187 && uintArray[2] == 191;
-      }
-      static isWhitespace(char) {
-        return char === " " || char === "	" || _Util.isNewline(char);
-      }
-      static isNewline(char) {
-        return char === "\r" || char === "\n";
-      }
-      static findLeadingNonWhitespace(content, escapeChar) {
-        whitespaceCheck: for (let i = 0; i < content.length; i++) {
-          switch (content.charAt(i)) {
-            case " ":
-            case "	":
-              continue;
-            case escapeChar:
-              escapeCheck: for (let j = i + 1; j < content.length; j++) {
-                switch (content.charAt(j)) {
-                  case " ":
-                  case "	":
-                    continue;
-                  case "\r":
-                    i = j + 1;
-                    continue whitespaceCheck;
-                  case "\n":
-                    i = j;
-                    continue whitespaceCheck;
-                  default:
-                    break escapeCheck;
-                }
-              }
-              return -1;
-            default:
-              return i;
-          }
-        }
-        return -1;
-      }
-      /**
-       * Determines if the given position is contained within the given range.
-       *
-       * @param position the position to check
-       * @param range the range to see if the position is inside of
-       */
-      static isInsideRange(position, range) {
-        if (range.start.line === range.end.line) {
-          return range.start.line === position.line && range.start.character <= position.character && position.character <= range.end.character;
-        } else if (range.start.line === position.line) {
-          return range.start.character <= position.character;
-        } else if (range.end.line === position.line) {
-          return position.character <= range.end.character;
-        }
-        return range.start.line < position.line && position.line < range.end.line;
-      }
-      static parseHeredocName(value) {
-        value = value.substring(2);
-        if (value.charAt(0) === "-") {
-          value = value.substring(1);
-        }
-        if (value.charAt(0) === '"') {
-          if (value.charAt(value.length - 1) !== '"') {
-            return null;
-          }
-          value = value.substring(1, value.length - 1);
-        }
-        if (value.charAt(0) === "'") {
-          if (value.charAt(value.length - 1) !== "'") {
-            return null;
-          }
-          value = value.substring(1, value.length - 1);
-        }
-        if (value.charAt(0) === "<") {
-          return null;
-        }
-        return value;
-      }
-    };
-    exports2.Util = Util;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/comment.js
-var require_comment = __commonJS({
-  "node_modules/dockerfile-ast/lib/comment.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Comment = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var line_1 = require_line();
-    var util_1 = require_util();
-    var Comment = class extends line_1.Line {
-      constructor(document, range) {
-        super(document, range);
-      }
-      toString() {
-        const content = this.getContent();
-        if (content) {
-          return "# " + content;
-        }
-        return "#";
-      }
-      /**
-       * Returns the content of this comment. This excludes leading and
-       * trailing whitespace as well as the # symbol. If the comment only
-       * consists of whitespace, the empty string will be returned.
-       */
-      getContent() {
-        let range = this.getContentRange();
-        if (range === null) {
-          return "";
-        }
-        return this.document.getText().substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
-      }
-      /**
-       * Returns a range that includes the content of the comment
-       * excluding any leading and trailing whitespace as well as the #
-       * symbol. May return null if the comment only consists of whitespace
-       * characters.
-       */
-      getContentRange() {
-        let range = this.getRange();
-        const startOffset = this.document.offsetAt(range.start);
-        let raw = this.document.getText().substring(startOffset, this.document.offsetAt(range.end));
-        let start = -1;
-        let end = -1;
-        for (let i = 1; i < raw.length; i++) {
-          if (!util_1.Util.isWhitespace(raw.charAt(i))) {
-            start = i;
-            break;
-          }
-        }
-        if (start === -1) {
-          return null;
-        }
-        for (let i = raw.length - 1; i >= 1; i--) {
-          if (!util_1.Util.isWhitespace(raw.charAt(i))) {
-            end = i + 1;
-            break;
-          }
-        }
-        return vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + start), this.document.positionAt(startOffset + end));
-      }
-    };
-    exports2.Comment = Comment;
-  }
-});
-
-// node_modules/vscode-languageserver-textdocument/lib/esm/main.js
-var main_exports2 = {};
-__export(main_exports2, {
-  TextDocument: () => TextDocument2
-});
-function mergeSort(data, compare) {
-  if (data.length <= 1) {
-    return data;
-  }
-  const p = data.length / 2 | 0;
-  const left = data.slice(0, p);
-  const right = data.slice(p);
-  mergeSort(left, compare);
-  mergeSort(right, compare);
-  let leftIdx = 0;
-  let rightIdx = 0;
-  let i = 0;
-  while (leftIdx < left.length && rightIdx < right.length) {
-    const ret = compare(left[leftIdx], right[rightIdx]);
-    if (ret <= 0) {
-      data[i++] = left[leftIdx++];
-    } else {
-      data[i++] = right[rightIdx++];
-    }
-  }
-  while (leftIdx < left.length) {
-    data[i++] = left[leftIdx++];
-  }
-  while (rightIdx < right.length) {
-    data[i++] = right[rightIdx++];
-  }
-  return data;
-}
-function computeLineOffsets(text4, isAtLineStart, textOffset = 0) {
-  const result2 = isAtLineStart ? [textOffset] : [];
-  for (let i = 0; i < text4.length; i++) {
-    const ch = text4.charCodeAt(i);
-    if (isEOL(ch)) {
-      if (ch === 13 && i + 1 < text4.length && text4.charCodeAt(i + 1) === 10) {
-        i++;
-      }
-      result2.push(textOffset + i + 1);
-    }
-  }
-  return result2;
-}
-function isEOL(char) {
-  return char === 13 || char === 10;
-}
-function getWellformedRange(range) {
-  const start = range.start;
-  const end = range.end;
-  if (start.line > end.line || start.line === end.line && start.character > end.character) {
-    return { start: end, end: start };
-  }
-  return range;
-}
-function getWellformedEdit(textEdit) {
-  const range = getWellformedRange(textEdit.range);
-  if (range !== textEdit.range) {
-    return { newText: textEdit.newText, range };
-  }
-  return textEdit;
-}
-var FullTextDocument2, TextDocument2;
-var init_main2 = __esm({
-  "node_modules/vscode-languageserver-textdocument/lib/esm/main.js"() {
-    "use strict";
-    FullTextDocument2 = class _FullTextDocument {
-      constructor(uri, languageId, version, content) {
-        this._uri = uri;
-        this._languageId = languageId;
-        this._version = version;
-        this._content = content;
-        this._lineOffsets = void 0;
-      }
-      get uri() {
-        return this._uri;
-      }
-      get languageId() {
-        return this._languageId;
-      }
-      get version() {
-        return this._version;
-      }
-      getText(range) {
-        if (range) {
-          const start = this.offsetAt(range.start);
-          const end = this.offsetAt(range.end);
-          return this._content.substring(start, end);
-        }
-        return this._content;
-      }
-      update(changes, version) {
-        for (const change of changes) {
-          if (_FullTextDocument.isIncremental(change)) {
-            const range = getWellformedRange(change.range);
-            const startOffset = this.offsetAt(range.start);
-            const endOffset = this.offsetAt(range.end);
-            this._content = this._content.substring(0, startOffset) + change.text + this._content.substring(endOffset, this._content.length);
-            const insertedEndOffset = startOffset + change.text.length;
-            const crlfAtStart = this._content.charCodeAt(startOffset - 1) === 13 && this._content.charCodeAt(startOffset) === 10;
-            const crlfAtEnd = this._content.charCodeAt(insertedEndOffset - 1) === 13 && this._content.charCodeAt(insertedEndOffset) === 10;
-            if (crlfAtStart || crlfAtEnd) {
-              this._lineOffsets = void 0;
-              continue;
-            }
-            const startLine = Math.max(range.start.line, 0);
-            const endLine = Math.max(range.end.line, 0);
-            let lineOffsets = this._lineOffsets;
-            const addedLineOffsets = computeLineOffsets(change.text, false, startOffset);
-            if (endLine - startLine === addedLineOffsets.length) {
-              for (let i = 0, len = addedLineOffsets.length; i < len; i++) {
-                lineOffsets[i + startLine + 1] = addedLineOffsets[i];
-              }
-            } else {
-              if (addedLineOffsets.length < 1e4) {
-                lineOffsets.splice(startLine + 1, endLine - startLine, ...addedLineOffsets);
-              } else {
-                this._lineOffsets = lineOffsets = lineOffsets.slice(0, startLine + 1).concat(addedLineOffsets, lineOffsets.slice(endLine + 1));
-              }
-            }
-            const diff = change.text.length - (endOffset - startOffset);
-            if (diff !== 0) {
-              for (let i = startLine + 1 + addedLineOffsets.length, len = lineOffsets.length; i < len; i++) {
-                lineOffsets[i] = lineOffsets[i] + diff;
-              }
-            }
-          } else if (_FullTextDocument.isFull(change)) {
-            this._content = change.text;
-            this._lineOffsets = void 0;
-          } else {
-            throw new Error("Unknown change event received");
-          }
-        }
-        this._version = version;
-      }
-      getLineOffsets() {
-        if (this._lineOffsets === void 0) {
-          this._lineOffsets = computeLineOffsets(this._content, true);
-        }
-        return this._lineOffsets;
-      }
-      positionAt(offset) {
-        offset = Math.max(Math.min(offset, this._content.length), 0);
-        const lineOffsets = this.getLineOffsets();
-        let low = 0, high = lineOffsets.length;
-        if (high === 0) {
-          return { line: 0, character: offset };
-        }
-        while (low < high) {
-          const mid = Math.floor((low + high) / 2);
-          if (lineOffsets[mid] > offset) {
-            high = mid;
-          } else {
-            low = mid + 1;
-          }
-        }
-        const line = low - 1;
-        offset = this.ensureBeforeEOL(offset, lineOffsets[line]);
-        return { line, character: offset - lineOffsets[line] };
-      }
-      offsetAt(position) {
-        const lineOffsets = this.getLineOffsets();
-        if (position.line >= lineOffsets.length) {
-          return this._content.length;
-        } else if (position.line < 0) {
-          return 0;
-        }
-        const lineOffset = lineOffsets[position.line];
-        if (position.character <= 0) {
-          return lineOffset;
-        }
-        const nextLineOffset = position.line + 1 < lineOffsets.length ? lineOffsets[position.line + 1] : this._content.length;
-        const offset = Math.min(lineOffset + position.character, nextLineOffset);
-        return this.ensureBeforeEOL(offset, lineOffset);
-      }
-      getLineRange(line) {
-        const lineOffsets = this.getLineOffsets();
-        if (line >= lineOffsets.length) {
-          const lastLine = lineOffsets.length - 1;
-          return { start: { line: lastLine, character: 0 }, end: { line: lastLine, character: this._content.length - lineOffsets[lastLine] } };
-        } else if (line < 0) {
-          return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-        }
-        const startOffset = lineOffsets[line];
-        const nextLineOffset = line + 1 < lineOffsets.length ? lineOffsets[line + 1] : this._content.length;
-        const endOffset = this.ensureBeforeEOL(nextLineOffset, startOffset);
-        return { start: { line, character: 0 }, end: { line, character: endOffset - startOffset } };
-      }
-      getEOLCharacters(line) {
-        const lineOffsets = this.getLineOffsets();
-        if (line >= lineOffsets.length) {
-          return "";
-        } else if (line < 0) {
-          return "";
-        }
-        const nextLineOffset = line + 1 < lineOffsets.length ? lineOffsets[line + 1] : this._content.length;
-        const eolOffset = this.ensureBeforeEOL(nextLineOffset, lineOffsets[line]);
-        return this._content.substring(eolOffset, nextLineOffset);
-      }
-      ensureBeforeEOL(offset, lineOffset) {
-        while (offset > lineOffset && isEOL(this._content.charCodeAt(offset - 1))) {
-          offset--;
-        }
-        return offset;
-      }
-      get lineCount() {
-        return this.getLineOffsets().length;
-      }
-      static isIncremental(event) {
-        const candidate = event;
-        return candidate !== void 0 && candidate !== null && typeof candidate.text === "string" && candidate.range !== void 0 && (candidate.rangeLength === void 0 || typeof candidate.rangeLength === "number");
-      }
-      static isFull(event) {
-        const candidate = event;
-        return candidate !== void 0 && candidate !== null && typeof candidate.text === "string" && candidate.range === void 0 && candidate.rangeLength === void 0;
-      }
-    };
-    (function(TextDocument3) {
-      function create(uri, languageId, version, content) {
-        return new FullTextDocument2(uri, languageId, version, content);
-      }
-      TextDocument3.create = create;
-      function update(document, changes, version) {
-        if (document instanceof FullTextDocument2) {
-          document.update(changes, version);
-          return document;
-        } else {
-          throw new Error("TextDocument.update: document must be created by TextDocument.create");
-        }
-      }
-      TextDocument3.update = update;
-      function applyEdits(document, edits) {
-        const text4 = document.getText();
-        const sortedEdits = mergeSort(edits.map(getWellformedEdit), (a, b) => {
-          const diff = a.range.start.line - b.range.start.line;
-          if (diff === 0) {
-            return a.range.start.character - b.range.start.character;
-          }
-          return diff;
-        });
-        let lastModifiedOffset = 0;
-        const spans = [];
-        for (const e of sortedEdits) {
-          const startOffset = document.offsetAt(e.range.start);
-          if (startOffset < lastModifiedOffset) {
-            throw new Error("Overlapping edit");
-          } else if (startOffset > lastModifiedOffset) {
-            spans.push(text4.substring(lastModifiedOffset, startOffset));
-          }
-          if (e.newText.length) {
-            spans.push(e.newText);
-          }
-          lastModifiedOffset = document.offsetAt(e.range.end);
-        }
-        spans.push(text4.substr(lastModifiedOffset));
-        return spans.join("");
-      }
-      TextDocument3.applyEdits = applyEdits;
-    })(TextDocument2 || (TextDocument2 = {}));
-  }
-});
-
-// node_modules/dockerfile-ast/lib/parserDirective.js
-var require_parserDirective = __commonJS({
-  "node_modules/dockerfile-ast/lib/parserDirective.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ParserDirective = void 0;
-    var main_1 = require_main();
-    var line_1 = require_line();
-    var ParserDirective = class extends line_1.Line {
-      constructor(document, range, nameRange, valueRange) {
-        super(document, range);
-        this.nameRange = nameRange;
-        this.valueRange = valueRange;
-      }
-      toString() {
-        return "# " + this.getName() + "=" + this.getValue();
-      }
-      getNameRange() {
-        return this.nameRange;
-      }
-      getValueRange() {
-        return this.valueRange;
-      }
-      getName() {
-        return this.document.getText().substring(this.document.offsetAt(this.nameRange.start), this.document.offsetAt(this.nameRange.end));
-      }
-      getValue() {
-        return this.document.getText().substring(this.document.offsetAt(this.valueRange.start), this.document.offsetAt(this.valueRange.end));
-      }
-      getDirective() {
-        const directive = main_1.Directive[this.getName().toLowerCase()];
-        return directive === void 0 ? null : directive;
-      }
-    };
-    exports2.ParserDirective = ParserDirective;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/heredoc.js
-var require_heredoc = __commonJS({
-  "node_modules/dockerfile-ast/lib/heredoc.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Heredoc = void 0;
-    var Heredoc = class {
-      constructor(startRange, name, nameRange, contentRange, endRange) {
-        this.startRange = startRange;
-        this.name = name;
-        this.nameRange = nameRange;
-        this.contentRange = contentRange;
-        this.endRange = endRange;
-      }
-      /**
-       * Returns the name of the here-document.
-       *
-       * This API is experimental and subject to change.
-       */
-      getName() {
-        return this.name;
-      }
-      /**
-       * Returns the range of the start operator and the name. If the
-       * here-document is initialized with <<EOT then the start range would
-       * encompass all five characters.
-       *
-       * This API is experimental and subject to change.
-       */
-      getStartRange() {
-        return this.startRange;
-      }
-      /**
-       * Returns the range of this here-document's name that is declared at
-       * the beginning of the here-document with the operator. If the
-       * here-document is initialized with <<EOT then the name range would
-       * encompass the latter three "EOT" characters.
-       *
-       * This API is experimental and subject to change.
-       */
-      getNameRange() {
-        return this.nameRange;
-      }
-      /**
-       * Returns the range of the content of this here-document. This may
-       * be null if the here-document has no content because:
-       * - the start range is the only thing that was declared
-       * - the end range was declared immediately and there is no content
-       *
-       * This API is experimental and subject to change.
-       */
-      getContentRange() {
-        return this.contentRange;
-      }
-      /**
-       * Returns the range of the here-document's name on a line that
-       * represents the end of the here-document.
-       *
-       * This API is experimental and subject to change.
-       */
-      getDelimiterRange() {
-        return this.endRange;
-      }
-    };
-    exports2.Heredoc = Heredoc;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/variable.js
-var require_variable = __commonJS({
-  "node_modules/dockerfile-ast/lib/variable.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Variable = void 0;
-    var Variable = class {
-      constructor(name, nameRange, range, modifier, modifierRange, substitutionParameter, substitutionRange, defined, buildVariable, stringValue) {
-        this.name = name;
-        this.nameRange = nameRange;
-        this.range = range;
-        this.modifier = modifier;
-        this.modifierRange = modifierRange;
-        this.substitutionParameter = substitutionParameter;
-        this.substitutionRange = substitutionRange;
-        this.defined = defined;
-        this.buildVariable = buildVariable;
-        this.stringValue = stringValue;
-      }
-      toString() {
-        return this.stringValue;
-      }
-      getName() {
-        return this.name;
-      }
-      getNameRange() {
-        return this.nameRange;
-      }
-      /**
-       * Returns the range of the entire variable. This includes the symbols for
-       * the declaration of the variable such as the $, {, and } symbols.
-       *
-       * @return the range in the document that this variable encompasses in its
-       *         entirety
-       */
-      getRange() {
-        return this.range;
-      }
-      /**
-       * Returns the modifier character that has been set for
-       * specifying how this variable should be expanded and resolved.
-       * If this variable is ${variable:+value} then the modifier
-       * character is '+'. Will be the empty string if the variable is
-       * declared as ${variable:}. Otherwise, will be null if this
-       * variable will not use variable substitution at all (such as
-       * ${variable} or $variable).
-       *
-       * @return this variable's modifier character, or the empty
-       *         string if it does not have one, or null if this
-       *         variable will not use variable substitution
-       */
-      getModifier() {
-        return this.modifier;
-      }
-      getModifierRange() {
-        return this.modifierRange;
-      }
-      /**
-       * Returns the parameter that will be used for substitution if
-       * this variable uses modifiers to define how its value should be
-       * resolved. If this variable is ${variable:+value} then the
-       * substitution value will be 'value'. Will be the empty string
-       * if the variable is declared as ${variable:+} or some other
-       * variant where the only thing that follows the modifier
-       * character (excluding considerations of escape characters and
-       * so on) is the variable's closing bracket. May be null if this
-       * variable does not have a modifier character defined (such as
-       * ${variable} or $variable).
-       *
-       * @return this variable's substitution parameter, or the empty
-       *         string if it does not have one, or null if there is
-       *         not one defined
-       */
-      getSubstitutionParameter() {
-        return this.substitutionParameter;
-      }
-      getSubstitutionRange() {
-        return this.substitutionRange;
-      }
-      /**
-       * Returns whether this variable has been defined or not.
-       *
-       * @return true if this variable has been defined, false otherwise
-       */
-      isDefined() {
-        return this.defined;
-      }
-      isBuildVariable() {
-        return this.buildVariable === true;
-      }
-      isEnvironmentVariable() {
-        return this.buildVariable === false;
-      }
-    };
-    exports2.Variable = Variable;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instruction.js
-var require_instruction = __commonJS({
-  "node_modules/dockerfile-ast/lib/instruction.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Instruction = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var util_1 = require_util();
-    var line_1 = require_line();
-    var argument_1 = require_argument();
-    var heredoc_1 = require_heredoc();
-    var variable_1 = require_variable();
-    var main_1 = require_main();
-    var Instruction = class extends line_1.Line {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range);
-        this.dockerfile = dockerfile;
-        this.escapeChar = escapeChar;
-        this.instruction = instruction;
-        this.instructionRange = instructionRange;
-      }
-      toString() {
-        let value = this.getKeyword();
-        for (let arg of this.getRawArguments()) {
-          value += " ";
-          value += arg.getValue();
-        }
-        return value;
-      }
-      getRangeContent(range) {
-        if (range === null) {
-          return null;
-        }
-        return this.document.getText().substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
-      }
-      getInstructionRange() {
-        return this.instructionRange;
-      }
-      getInstruction() {
-        return this.instruction;
-      }
-      getKeyword() {
-        return this.getInstruction().toUpperCase();
-      }
-      getArgumentsRange() {
-        let args = this.getArguments();
-        if (args.length === 0) {
-          return null;
-        }
-        return vscode_languageserver_types_1.Range.create(args[0].getRange().start, args[args.length - 1].getRange().end);
-      }
-      getArgumentsRanges() {
-        let args = this.getArguments();
-        if (args.length === 0) {
-          return [];
-        }
-        if (args[0].getRange().start.line === args[args.length - 1].getRange().end.line) {
-          return [vscode_languageserver_types_1.Range.create(args[0].getRange().start, args[args.length - 1].getRange().end)];
-        }
-        let ranges = [];
-        let end = -1;
-        let startPosition = args[0].getRange().start;
-        let range = this.getInstructionRange();
-        let extra = this.document.offsetAt(startPosition) - this.document.offsetAt(range.start);
-        let content = this.getTextContent();
-        let fullArgs = content.substring(extra, this.document.offsetAt(args[args.length - 1].getRange().end) - this.document.offsetAt(range.start));
-        let offset = this.document.offsetAt(range.start) + extra;
-        let start = false;
-        let comment = false;
-        for (let i = 0; i < fullArgs.length; i++) {
-          let char = fullArgs.charAt(i);
-          if (char === this.escapeChar) {
-            let next = fullArgs.charAt(i + 1);
-            if (next === " " || next === "	") {
-              whitespaceCheck: for (let j = i + 2; j < fullArgs.length; j++) {
-                switch (fullArgs.charAt(j)) {
-                  case " ":
-                  case "	":
-                    continue;
-                  case "\r":
-                    j++;
-                  case "\n":
-                    if (startPosition !== null) {
-                      ranges.push(vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(offset + end + 1)));
-                    }
-                    startPosition = null;
-                    start = true;
-                    comment = false;
-                    i = j;
-                    break whitespaceCheck;
-                  default:
-                    break whitespaceCheck;
-                }
-              }
-            } else if (next === "\r") {
-              if (startPosition !== null) {
-                ranges.push(vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(offset + end + 1)));
-                startPosition = null;
-              }
-              start = true;
-              comment = false;
-              i += 2;
-            } else if (next === "\n") {
-              if (startPosition !== null) {
-                ranges.push(vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(offset + end + 1)));
-              }
-              startPosition = null;
-              start = true;
-              comment = false;
-              i++;
-            } else {
-              i++;
-            }
-          } else if (util_1.Util.isNewline(char)) {
-            if (comment) {
-              startPosition = null;
-              start = true;
-              comment = false;
-            }
-          } else {
-            if (!comment) {
-              if (startPosition === null) {
-                if (char === "#") {
-                  comment = true;
-                  continue;
-                }
-                let position = this.document.positionAt(offset + i);
-                if (position.character !== 0) {
-                  startPosition = vscode_languageserver_types_1.Position.create(position.line, 0);
-                }
-              }
-              end = i;
-            }
-          }
-        }
-        if (startPosition === null) {
-          ranges.push(vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + end), this.document.positionAt(offset + end + 1)));
-        } else {
-          ranges.push(vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(offset + end + 1)));
-        }
-        return ranges;
-      }
-      getRawArgumentsContent() {
-        let args = this.getArguments();
-        if (args.length === 0) {
-          return null;
-        }
-        return this.getRangeContent(vscode_languageserver_types_1.Range.create(args[0].getRange().start, args[args.length - 1].getRange().end));
-      }
-      getArgumentsContent() {
-        let args = this.getArguments();
-        if (args.length === 0) {
-          return null;
-        }
-        let content = "";
-        let ranges = this.getArgumentsRanges();
-        let documentText = this.document.getText();
-        for (let range of ranges) {
-          content += documentText.substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
-        }
-        return content;
-      }
-      getArguments() {
-        return this.getRawArguments();
-      }
-      getRawArguments() {
-        let args = [];
-        let range = this.getInstructionRange();
-        let extra = this.document.offsetAt(range.end) - this.document.offsetAt(range.start);
-        let content = this.getTextContent();
-        let fullArgs = content.substring(extra);
-        let offset = this.document.offsetAt(range.start) + extra;
-        let start = false;
-        let comment = false;
-        let found = -1;
-        let escapedWhitespaceDetected = false;
-        let escaping = false;
-        let escapeMarker = -1;
-        let escapedArg = "";
-        for (let i = 0; i < fullArgs.length; i++) {
-          let char = fullArgs.charAt(i);
-          if (util_1.Util.isWhitespace(char)) {
-            if (escaping) {
-              escapedWhitespaceDetected = true;
-              if (util_1.Util.isNewline(char)) {
-                escapedWhitespaceDetected = false;
-                if (comment) {
-                  comment = false;
-                  start = true;
-                }
-              }
-              continue;
-            } else if (found !== -1) {
-              if (escapeMarker === -1) {
-                args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + i))));
-              } else {
-                args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + escapeMarker))));
-              }
-              escapeMarker = -1;
-              escapedArg = "";
-              found = -1;
-            }
-          } else if (char === this.escapeChar) {
-            let next = fullArgs.charAt(i + 1);
-            if (next === " " || next === "	") {
-              whitespaceCheck: for (let j = i + 2; j < fullArgs.length; j++) {
-                let newlineCheck = fullArgs.charAt(j);
-                switch (newlineCheck) {
-                  case " ":
-                  case "	":
-                    continue;
-                  case "\r":
-                    j++;
-                  case "\n":
-                    comment = false;
-                    escaping = true;
-                    start = true;
-                    if (found !== -1) {
-                      escapeMarker = i;
-                    }
-                    i = j;
-                    break whitespaceCheck;
-                  default:
-                    escapeMarker = i;
-                    if (found === -1) {
-                      i = j - 1;
-                    }
-                    break whitespaceCheck;
-                }
-              }
-            } else if (next === "\r") {
-              comment = false;
-              escaping = true;
-              start = true;
-              if (found !== -1 && escapeMarker === -1) {
-                escapeMarker = i;
-              }
-              i += 2;
-            } else if (next === "\n") {
-              comment = false;
-              escaping = true;
-              start = true;
-              if (found !== -1 && escapeMarker === -1) {
-                escapeMarker = i;
-              }
-              i++;
-            } else {
-              if (escapedWhitespaceDetected && escapeMarker !== -1) {
-                args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + escapeMarker))));
-                escapedArg = "";
-                found = -1;
-              }
-              escapeMarker = -1;
-              escapedWhitespaceDetected = false;
-              escaping = false;
-              if (next === "$") {
-                escapedArg = escapedArg + char + next;
-              } else if (next === "") {
-                break;
-              } else {
-                escapedArg = escapedArg + next;
-              }
-              if (found === -1) {
-                found = i;
-              }
-              i++;
-            }
-          } else if (!comment) {
-            if (start && char === "#") {
-              comment = true;
-            } else {
-              if (escapedWhitespaceDetected && escapeMarker !== -1) {
-                args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + escapeMarker))));
-                escapedArg = "";
-                found = -1;
-              }
-              escapedWhitespaceDetected = false;
-              escaping = false;
-              escapeMarker = -1;
-              escapedArg = escapedArg + char;
-              if (found === -1) {
-                found = i;
-              }
-            }
-            start = false;
-          }
-        }
-        if (found !== -1) {
-          if (escapeMarker === -1) {
-            args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + fullArgs.length))));
-          } else {
-            args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + escapeMarker))));
-          }
-        }
-        return args;
-      }
-      getExpandedArguments() {
-        let args = this.getArguments();
-        for (let i = 0; i < args.length; i++) {
-          const argRange = args[i].getRange();
-          let offset = this.document.offsetAt(argRange.start);
-          const variables = this.parseVariables(offset, args[i].getValue());
-          const swaps = [];
-          let requiresExpansion = false;
-          for (let variable of variables) {
-            const value = this.dockerfile.resolveVariable(variable.getName(), variable.getNameRange().start.line);
-            swaps.push(value);
-            requiresExpansion = requiresExpansion || value !== void 0;
-          }
-          if (requiresExpansion) {
-            let expanded = "";
-            for (let j = 0; j < swaps.length; j++) {
-              const variableRange = variables[j].getRange();
-              const start = this.document.offsetAt(variableRange.start);
-              const end = this.document.offsetAt(variableRange.end);
-              if (swaps[j]) {
-                expanded += this.document.getText().substring(offset, start);
-                expanded += swaps[j];
-                offset = end;
-              } else {
-                expanded += this.document.getText().substring(offset, end);
-                offset = end;
-              }
-            }
-            const argEnd = this.document.offsetAt(argRange.end);
-            if (argEnd !== offset) {
-              expanded += this.document.getText().substring(offset, argEnd);
-            }
-            args[i] = new argument_1.Argument(expanded, argRange);
-          }
-        }
-        return args;
-      }
-      getVariables() {
-        const variables = [];
-        const args = this.getRawArguments();
-        for (const arg of args) {
-          let range = arg.getRange();
-          let rawValue = this.document.getText().substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
-          const parsedVariables = this.parseVariables(this.document.offsetAt(arg.getRange().start), rawValue);
-          for (const parsedVariable of parsedVariables) {
-            variables.push(parsedVariable);
-          }
-        }
-        return variables;
-      }
-      parseVariables(offset, arg) {
-        let variables = [];
-        variableLoop: for (let i = 0; i < arg.length; i++) {
-          switch (arg.charAt(i)) {
-            case this.escapeChar:
-              if (arg.charAt(i + 1) === "$") {
-                i++;
-              }
-              break;
-            case "$":
-              if (arg.charAt(i + 1) === "{") {
-                let escapedString = "${";
-                let escapedName = "";
-                let nameEnd = -1;
-                let escapedSubstitutionParameter = "";
-                let substitutionStart = -1;
-                let substitutionEnd = -1;
-                let modifierRead = -1;
-                nameLoop: for (let j = i + 2; j < arg.length; j++) {
-                  let char = arg.charAt(j);
-                  switch (char) {
-                    case this.escapeChar:
-                      for (let k = j + 1; k < arg.length; k++) {
-                        switch (arg.charAt(k)) {
-                          case " ":
-                          case "	":
-                          case "\r":
-                            continue;
-                          case "\n":
-                            j = k;
-                            continue nameLoop;
-                        }
-                      }
-                      break;
-                    case "}":
-                      escapedString += "}";
-                      let modifier = null;
-                      let modifierRange = null;
-                      let substitutionParameter = modifierRead !== -1 ? escapedSubstitutionParameter : null;
-                      let substitutionRange = null;
-                      if (nameEnd === -1) {
-                        nameEnd = j;
-                      } else if (nameEnd + 1 === j) {
-                        modifier = "";
-                        modifierRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + nameEnd + 1), this.document.positionAt(offset + nameEnd + 1));
-                      } else {
-                        if (substitutionStart === -1) {
-                          substitutionStart = modifierRead + 1;
-                          substitutionEnd = modifierRead + 1;
-                        } else {
-                          substitutionEnd = substitutionEnd + 1;
-                        }
-                        modifier = arg.substring(modifierRead, modifierRead + 1);
-                        modifierRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + modifierRead), this.document.positionAt(offset + modifierRead + 1));
-                        substitutionRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + substitutionStart), this.document.positionAt(offset + substitutionEnd));
-                      }
-                      let start = this.document.positionAt(offset + i);
-                      variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 2), this.document.positionAt(offset + nameEnd)), vscode_languageserver_types_1.Range.create(start, this.document.positionAt(offset + j + 1)), modifier, modifierRange, substitutionParameter, substitutionRange, this.dockerfile.resolveVariable(escapedName, start.line) !== void 0, this.isBuildVariable(escapedName, start.line), escapedString));
-                      i = j;
-                      continue variableLoop;
-                    case ":":
-                      if (nameEnd === -1) {
-                        nameEnd = j;
-                      } else if (modifierRead !== -1) {
-                        if (substitutionStart === -1) {
-                          substitutionStart = j;
-                          substitutionEnd = j;
-                        } else {
-                          substitutionEnd = j;
-                        }
-                        escapedSubstitutionParameter += ":";
-                      } else {
-                        modifierRead = j;
-                      }
-                      escapedString += ":";
-                      break;
-                    case "\n":
-                    case "\r":
-                    case " ":
-                    case "	":
-                      break;
-                    default:
-                      if (nameEnd === -1) {
-                        escapedName += char;
-                      } else if (modifierRead !== -1) {
-                        if (substitutionStart === -1) {
-                          substitutionStart = j;
-                          substitutionEnd = j;
-                        } else {
-                          substitutionEnd = j;
-                        }
-                        escapedSubstitutionParameter += char;
-                      } else {
-                        modifierRead = j;
-                      }
-                      escapedString += char;
-                      break;
-                  }
-                }
-                break variableLoop;
-              } else if (util_1.Util.isWhitespace(arg.charAt(i + 1)) || i === arg.length - 1) {
-                continue;
-              } else {
-                let escapedName = "";
-                nameLoop: for (let j = i + 1; j < arg.length; j++) {
-                  let char = arg.charAt(j);
-                  switch (char) {
-                    case "\r":
-                    case "\n":
-                    case " ":
-                    case "	":
-                      continue;
-                    case "$":
-                    case "'":
-                    case '"':
-                      let varStart = this.document.positionAt(offset + i);
-                      variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 1), this.document.positionAt(offset + j)), vscode_languageserver_types_1.Range.create(varStart, this.document.positionAt(offset + j)), null, null, null, null, this.dockerfile.resolveVariable(escapedName, varStart.line) !== void 0, this.isBuildVariable(escapedName, varStart.line), "$" + escapedName));
-                      i = j - 1;
-                      continue variableLoop;
-                    case this.escapeChar:
-                      for (let k = j + 1; k < arg.length; k++) {
-                        switch (arg.charAt(k)) {
-                          case " ":
-                          case "	":
-                          case "\r":
-                            continue;
-                          case "\n":
-                            j = k;
-                            continue nameLoop;
-                        }
-                      }
-                      let start2 = this.document.positionAt(offset + i);
-                      variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 1), this.document.positionAt(offset + j)), vscode_languageserver_types_1.Range.create(start2, this.document.positionAt(offset + j)), null, null, null, null, this.dockerfile.resolveVariable(escapedName, start2.line) !== void 0, this.isBuildVariable(escapedName, start2.line), "$" + escapedName));
-                      break variableLoop;
-                  }
-                  if (char.match(/^[a-z0-9_]+$/i) === null) {
-                    let varStart = this.document.positionAt(offset + i);
-                    variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 1), this.document.positionAt(offset + j)), vscode_languageserver_types_1.Range.create(varStart, this.document.positionAt(offset + j)), null, null, null, null, this.dockerfile.resolveVariable(escapedName, varStart.line) !== void 0, this.isBuildVariable(escapedName, varStart.line), "$" + escapedName));
-                    i = j - 1;
-                    continue variableLoop;
-                  }
-                  escapedName += char;
-                }
-                let start = this.document.positionAt(offset + i);
-                variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 1), this.document.positionAt(offset + arg.length)), vscode_languageserver_types_1.Range.create(start, this.document.positionAt(offset + arg.length)), null, null, null, null, this.dockerfile.resolveVariable(escapedName, start.line) !== void 0, this.isBuildVariable(escapedName, start.line), "$" + escapedName));
-              }
-              break variableLoop;
-          }
-        }
-        return variables;
-      }
-      isBuildVariable(variable, line) {
-        if (this.getKeyword() === main_1.Keyword.FROM) {
-          for (const initialArg of this.dockerfile.getInitialARGs()) {
-            const arg = initialArg;
-            const property = arg.getProperty();
-            if (property && variable === property.getName()) {
-              return true;
-            }
-          }
-          return void 0;
-        }
-        let image = this.dockerfile.getContainingImage(vscode_languageserver_types_1.Position.create(line, 0));
-        let envs = image.getENVs();
-        for (let i = envs.length - 1; i >= 0; i--) {
-          if (envs[i].isBefore(line)) {
-            for (let property of envs[i].getProperties()) {
-              if (property.getName() === variable) {
-                return false;
-              }
-            }
-          }
-        }
-        let args = image.getARGs();
-        for (let i = args.length - 1; i >= 0; i--) {
-          if (args[i].isBefore(line)) {
-            let property = args[i].getProperty();
-            if (property && property.getName() === variable) {
-              return true;
-            }
-          }
-        }
-        return void 0;
-      }
-      createSingleLineHeredocs(args) {
-        const heredocs = [];
-        for (const arg of args) {
-          const value = arg.getValue();
-          if (value.startsWith("<<") && util_1.Util.parseHeredocName(value) !== null) {
-            const startRange = arg.getRange();
-            const nameRange = this.getNameRange(startRange);
-            const name = this.getName(nameRange);
-            heredocs.push(new heredoc_1.Heredoc(startRange, name, nameRange, null, null));
-          }
-        }
-        return heredocs;
-      }
-      getName(nameRange) {
-        const content = this.document.getText(nameRange);
-        let escaping = false;
-        let name = "";
-        nameLoop: for (let i = 0; i < content.length; i++) {
-          const ch = content.charAt(i);
-          switch (ch) {
-            case this.escapeChar:
-              escaping = true;
-              for (let j = i + 1; j < content.length; j++) {
-                switch (content.charAt(j)) {
-                  case " ":
-                  case "	":
-                    break;
-                  case "\r":
-                    i = j + 1;
-                    continue nameLoop;
-                  case "\n":
-                    i = j;
-                    continue nameLoop;
-                  default:
-                    name += content.charAt(j);
-                    i = j;
-                    continue nameLoop;
-                }
-              }
-              break;
-            case "#":
-              if (escaping) {
-                for (let j = i + 1; j < content.length; j++) {
-                  switch (content.charAt(j)) {
-                    case "\n":
-                      i = j;
-                      continue nameLoop;
-                  }
-                }
-              }
-            case " ":
-            case "	":
-            case "\r":
-            case "\n":
-              if (escaping) {
-                break;
-              }
-            default:
-              name += ch;
-              break;
-          }
-        }
-        return name;
-      }
-      getNameRange(startRange) {
-        const content = this.document.getText(startRange);
-        let endFound = false;
-        let searchHyphen = false;
-        let start = -1;
-        let end = -1;
-        let escaping = false;
-        let quote = null;
-        contentLoop: for (let i = 0; i < content.length; i++) {
-          const ch = content.charAt(i);
-          switch (ch) {
-            case '"':
-            case "'":
-              if (quote === ch) {
-                break contentLoop;
-              }
-              quote = ch;
-              continue;
-            case this.escapeChar:
-              for (let j = i + 1; j < content.length; j++) {
-                switch (content.charAt(j)) {
-                  case "\n":
-                    escaping = true;
-                    j = i;
-                    continue contentLoop;
-                }
-              }
-              break;
-            case " ":
-            case "	":
-            case "\r":
-            case "\n":
-              break;
-            case "<":
-              if (endFound) {
-                searchHyphen = true;
-              } else {
-                endFound = true;
-              }
-              break;
-            case "-":
-              if (searchHyphen) {
-                searchHyphen = false;
-                break;
-              }
-            case "#":
-              if (escaping) {
-                for (let j = i + 1; j < content.length; j++) {
-                  switch (content.charAt(j)) {
-                    case "\n":
-                      i = j;
-                      continue contentLoop;
-                  }
-                }
-              }
-            default:
-              if (start === -1) {
-                start = i;
-              }
-              if (quote !== null) {
-                end = i + 1;
-                break;
-              }
-              break contentLoop;
-          }
-        }
-        if (start === -1) {
-          return vscode_languageserver_types_1.Range.create(startRange.end, startRange.end);
-        }
-        const nameStart = this.document.positionAt(this.document.offsetAt(startRange.start) + start);
-        const nameEnd = quote !== null ? this.document.positionAt(this.document.offsetAt(startRange.start) + end) : startRange.end;
-        return vscode_languageserver_types_1.Range.create(nameStart, nameEnd);
-      }
-      getHeredocs() {
-        const args = this.getArguments();
-        if (args.length === 0) {
-          return [];
-        }
-        const heredocs = [];
-        const range = this.getRange();
-        if (range.start.line === range.end.line) {
-          return this.createSingleLineHeredocs(args);
-        }
-        const heredocDefinitions = [];
-        let heredocsProcessed = false;
-        let escaping = false;
-        let contentStart = -1;
-        let contentEnd = -1;
-        let lineStart = -1;
-        let currentHeredoc = 0;
-        const startOffset = this.document.offsetAt(args[0].getRange().start);
-        const content = this.getRangeContent(vscode_languageserver_types_1.Range.create(args[0].getRange().start, this.getRange().end));
-        contentLoop: for (let i = 0; i < content.length; i++) {
-          switch (content.charAt(i)) {
-            case this.escapeChar:
-              escaping = true;
-              for (let j = i + 1; j < content.length; j++) {
-                switch (content.charAt(j)) {
-                  case " ":
-                  case "	":
-                    break;
-                  case "\r":
-                    j++;
-                  case "\n":
-                    i = j;
-                    continue contentLoop;
-                  default:
-                    i = j;
-                    continue contentLoop;
-                }
-              }
-              break;
-            case "\r":
-              break;
-            case "\n":
-              if (escaping) {
-                break;
-              }
-              if (heredocsProcessed) {
-                if (contentStart === -1) {
-                  contentStart = i;
-                }
-                contentEnd = i;
-                const arg = heredocDefinitions[currentHeredoc];
-                const startRange = arg.getRange();
-                const nameRange = this.getNameRange(startRange);
-                const name = this.getName(nameRange);
-                const delimiterRange = this.getDelimiterRange(arg, name, vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + lineStart), this.document.positionAt(startOffset + i)));
-                if (delimiterRange !== null) {
-                  const contentRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + contentStart), this.document.positionAt(startOffset + lineStart - 1));
-                  heredocs.push(new heredoc_1.Heredoc(startRange, name, nameRange, contentRange, delimiterRange));
-                  contentStart = -1;
-                  currentHeredoc++;
-                }
-                lineStart = -1;
-              } else {
-                const offsetLimit = startOffset + i;
-                for (const arg of args) {
-                  if (this.document.offsetAt(arg.getRange().start) < offsetLimit) {
-                    if (arg.getValue().startsWith("<<")) {
-                      heredocDefinitions.push(arg);
-                    }
-                  } else {
-                    break;
-                  }
-                }
-                heredocsProcessed = true;
-                lineStart = -1;
-                continue contentLoop;
-              }
-              break;
-            case " ":
-            case "	":
-              if (escaping) {
-                break;
-              }
-            case "#":
-              if (escaping) {
-                for (let j = i + 1; j < content.length; j++) {
-                  switch (content.charAt(j)) {
-                    case "\n":
-                      i = j;
-                      continue contentLoop;
-                  }
-                }
-              }
-            default:
-              if (escaping) {
-                escaping = false;
-              }
-              if (heredocsProcessed) {
-                if (contentStart === -1) {
-                  contentStart = i;
-                }
-                if (lineStart === -1) {
-                  lineStart = i;
-                }
-              }
-              break;
-          }
-        }
-        if (heredocsProcessed) {
-          const arg = heredocDefinitions[currentHeredoc];
-          const startRange = arg.getRange();
-          const nameRange = this.getNameRange(startRange);
-          const name = this.getName(nameRange);
-          let contentRange = null;
-          const delimiterRange = this.getDelimiterRange(arg, name, vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + lineStart), range.end));
-          if (delimiterRange === null) {
-            contentRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + contentStart), range.end);
-          } else if (contentEnd !== -1) {
-            contentRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + contentStart), this.document.positionAt(startOffset + contentEnd));
-          }
-          heredocs.push(new heredoc_1.Heredoc(startRange, name, nameRange, contentRange, delimiterRange));
-          currentHeredoc++;
-          for (let i = currentHeredoc; i < heredocDefinitions.length; i++) {
-            const arg2 = heredocDefinitions[currentHeredoc];
-            const startRange2 = arg2.getRange();
-            const nameRange2 = this.getNameRange(startRange2);
-            const name2 = this.getName(nameRange2);
-            heredocs.push(new heredoc_1.Heredoc(startRange2, name2, nameRange2, null, null));
-            currentHeredoc++;
-          }
-        } else {
-          return this.createSingleLineHeredocs(args);
-        }
-        return heredocs;
-      }
-      getDelimiterRange(startArg, name, candidateRange) {
-        const text4 = this.document.getText(candidateRange);
-        if (startArg.getValue().startsWith("<<-")) {
-          let index = 0;
-          while (text4.charAt(index) === "	") {
-            index++;
-          }
-          if (text4.substring(index) === name) {
-            return vscode_languageserver_types_1.Range.create(vscode_languageserver_types_1.Position.create(candidateRange.start.line, index), candidateRange.end);
-          }
-          return null;
-        }
-        return text4 === name ? candidateRange : null;
-      }
-    };
-    exports2.Instruction = Instruction;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/flagOption.js
-var require_flagOption = __commonJS({
-  "node_modules/dockerfile-ast/lib/flagOption.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.FlagOption = void 0;
-    var FlagOption = class {
-      constructor(range, name, nameRange, value, valueRange) {
-        this.range = range;
-        this.name = name;
-        this.nameRange = nameRange;
-        this.value = value;
-        this.valueRange = valueRange;
-      }
-      toString() {
-        if (this.valueRange !== null) {
-          return this.name + "=" + this.value;
-        }
-        return this.name;
-      }
-      getRange() {
-        return this.range;
-      }
-      getName() {
-        return this.name;
-      }
-      getNameRange() {
-        return this.nameRange;
-      }
-      getValue() {
-        return this.value;
-      }
-      getValueRange() {
-        return this.valueRange;
-      }
-    };
-    exports2.FlagOption = FlagOption;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/flag.js
-var require_flag = __commonJS({
-  "node_modules/dockerfile-ast/lib/flag.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Flag = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var flagOption_1 = require_flagOption();
-    var Flag = class {
-      constructor(document, range, name, nameRange, value, valueRange) {
-        this.options = [];
-        this.range = range;
-        this.name = name;
-        this.nameRange = nameRange;
-        this.value = value;
-        this.valueRange = valueRange;
-        if (this.value !== null) {
-          let offset = document.offsetAt(valueRange.start);
-          let nameStart = -1;
-          let valueStart = -1;
-          let hasOptions = false;
-          for (let i = 0; i < value.length; i++) {
-            switch (value.charAt(i)) {
-              case "=":
-                hasOptions = true;
-                if (valueStart === -1) {
-                  valueStart = i + 1;
-                  break;
-                }
-                break;
-              case ",":
-                this.options.push(this.createFlagOption(document, value, offset, nameStart, valueStart, i));
-                nameStart = -1;
-                valueStart = -1;
-                break;
-              default:
-                if (nameStart === -1) {
-                  nameStart = i;
-                }
-                break;
-            }
-          }
-          if (hasOptions && nameStart !== -1) {
-            this.options.push(this.createFlagOption(document, value, offset, nameStart, valueStart, value.length));
-          }
-        }
-      }
-      createFlagOption(document, content, documentOffset, nameStart, valueStart, valueEnd) {
-        const optionRange = vscode_languageserver_types_1.Range.create(document.positionAt(documentOffset + nameStart), document.positionAt(documentOffset + valueEnd));
-        if (valueStart === -1) {
-          return new flagOption_1.FlagOption(optionRange, content.substring(nameStart, valueEnd), optionRange, null, null);
-        }
-        return new flagOption_1.FlagOption(optionRange, content.substring(nameStart, valueStart - 1), vscode_languageserver_types_1.Range.create(document.positionAt(documentOffset + nameStart), document.positionAt(documentOffset + valueStart - 1)), content.substring(valueStart, valueEnd), vscode_languageserver_types_1.Range.create(document.positionAt(documentOffset + valueStart), document.positionAt(documentOffset + valueEnd)));
-      }
-      toString() {
-        if (this.valueRange) {
-          return "--" + this.name + "=" + this.value;
-        }
-        return "--" + this.name;
-      }
-      /**
-       * Returns the range that encompasses this entire flag. This includes the
-       * -- prefix in the beginning to the last character of the flag's value (if
-       * it has been defined).
-       *
-       * @return the entire range of this flag
-       */
-      getRange() {
-        return this.range;
-      }
-      /**
-       * Returns the name of this flag. The name does not include the -- prefix.
-       * Thus, for HEALTHCHECK's --interval flag, interval is the flag's name and
-       * not --interval.
-       *
-       * @return this flag's name
-       */
-      getName() {
-        return this.name;
-      }
-      /**
-       * Returns the range that encompasses the flag's name
-       *
-       * @return the range containing the flag's name
-       */
-      getNameRange() {
-        return this.nameRange;
-      }
-      /**
-       * Returns the value that has been set to this flag. May be null if the
-       * flag is invalid and has no value set like a --start-period. If the flag
-       * is instead a --start-period= with an equals sign then the flag's value
-       * is the empty string.
-       *
-       * @return this flag's value if it has been defined, null otherwise
-       */
-      getValue() {
-        return this.value;
-      }
-      /**
-       * Returns the range that encompasses this flag's value. If no value has
-       * been set then null will be returned.
-       *
-       * @return the range containing this flag's value, or null if the flag
-       *         has no value defined
-       */
-      getValueRange() {
-        return this.valueRange;
-      }
-      getOption(name) {
-        for (const option of this.options) {
-          if (option.getName() === name) {
-            return option;
-          }
-        }
-        return null;
-      }
-      getOptions() {
-        return this.options;
-      }
-      hasOptions() {
-        return this.options.length > 0;
-      }
-    };
-    exports2.Flag = Flag;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/modifiableInstruction.js
-var require_modifiableInstruction = __commonJS({
-  "node_modules/dockerfile-ast/lib/modifiableInstruction.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ModifiableInstruction = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var flag_1 = require_flag();
-    var instruction_1 = require_instruction();
-    var ModifiableInstruction = class extends instruction_1.Instruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      getFlags() {
-        if (!this.flags) {
-          this.flags = [];
-          for (let arg of this.getArguments()) {
-            let value = arg.getValue();
-            if (this.stopSearchingForFlags(value)) {
-              return this.flags;
-            } else if (value.indexOf("--") === 0) {
-              let range = arg.getRange();
-              let rawValue = this.document.getText().substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
-              let nameIndex = value.indexOf("=");
-              let index = rawValue.indexOf("=");
-              let firstMatch = false;
-              let secondMatch = false;
-              let startIndex = -1;
-              nameSearchLoop: for (let i = 0; i < rawValue.length; i++) {
-                switch (rawValue.charAt(i)) {
-                  case "\\":
-                  case " ":
-                  case "	":
-                  case "\r":
-                  case "\n":
-                    break;
-                  case "-":
-                    if (secondMatch) {
-                      startIndex = i;
-                      break nameSearchLoop;
-                    } else if (firstMatch) {
-                      secondMatch = true;
-                    } else {
-                      firstMatch = true;
-                    }
-                    break;
-                  default:
-                    startIndex = i;
-                    break nameSearchLoop;
-                }
-              }
-              let nameStart = this.document.positionAt(this.document.offsetAt(range.start) + startIndex);
-              if (index === -1) {
-                this.flags.push(new flag_1.Flag(this.document, range, value.substring(2), vscode_languageserver_types_1.Range.create(nameStart, range.end), null, null));
-              } else if (index === value.length - 1) {
-                let nameEnd = this.document.positionAt(this.document.offsetAt(range.start) + index);
-                this.flags.push(new flag_1.Flag(this.document, range, value.substring(2, index), vscode_languageserver_types_1.Range.create(nameStart, nameEnd), "", vscode_languageserver_types_1.Range.create(range.end, range.end)));
-              } else {
-                let nameEnd = this.document.positionAt(this.document.offsetAt(range.start) + index);
-                this.flags.push(new flag_1.Flag(this.document, range, value.substring(2, nameIndex), vscode_languageserver_types_1.Range.create(nameStart, nameEnd), value.substring(nameIndex + 1), vscode_languageserver_types_1.Range.create(this.document.positionAt(this.document.offsetAt(range.start) + index + 1), range.end)));
-              }
-            }
-          }
-        }
-        return this.flags;
-      }
-      getArguments() {
-        const args = super.getArguments();
-        const flags = this.getFlags();
-        if (flags.length === 0) {
-          return args;
-        }
-        for (let i = 0; i < flags.length; i++) {
-          args.shift();
-        }
-        return args;
-      }
-    };
-    exports2.ModifiableInstruction = ModifiableInstruction;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/jsonInstruction.js
-var require_jsonInstruction = __commonJS({
-  "node_modules/dockerfile-ast/lib/jsonInstruction.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.JSONInstruction = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var argument_1 = require_argument();
-    var jsonArgument_1 = require_jsonArgument();
-    var modifiableInstruction_1 = require_modifiableInstruction();
-    var JSONInstruction = class extends modifiableInstruction_1.ModifiableInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-        this.openingBracket = null;
-        this.closingBracket = null;
-        this.jsonStrings = [];
-        const argsContent = this.getRawArgumentsContent();
-        if (argsContent === null) {
-          return;
-        }
-        const args = this.getArguments();
-        if (args.length === 1 && args[0].getValue() === "[]") {
-          let argRange = args[0].getRange();
-          this.openingBracket = new argument_1.Argument("[", vscode_languageserver_types_1.Range.create(argRange.start.line, argRange.start.character, argRange.start.line, argRange.start.character + 1));
-          this.closingBracket = new argument_1.Argument("]", vscode_languageserver_types_1.Range.create(argRange.start.line, argRange.start.character + 1, argRange.end.line, argRange.end.character));
-          return;
-        } else if (args.length === 2 && args[0].getValue() === "[" && args[1].getValue() === "]") {
-          this.openingBracket = args[0];
-          this.closingBracket = args[1];
-          return;
-        }
-        const argsOffset = document.offsetAt(this.getArgumentsRange().start);
-        let start = -1;
-        let last = "";
-        let quoted = false;
-        let escapedArg = "";
-        argsCheck: for (let i = 0; i < argsContent.length; i++) {
-          let char = argsContent.charAt(i);
-          switch (char) {
-            case "[":
-              if (last === "") {
-                this.openingBracket = new argument_1.Argument("[", vscode_languageserver_types_1.Range.create(document.positionAt(argsOffset + i), document.positionAt(argsOffset + i + 1)));
-                last = "[";
-              } else if (quoted) {
-                escapedArg = escapedArg + char;
-              } else {
-                break argsCheck;
-              }
-              break;
-            case '"':
-              if (last === "[" || last === ",") {
-                start = i;
-                quoted = true;
-                last = '"';
-                escapedArg = escapedArg + char;
-                continue;
-              } else if (last === '"') {
-                if (quoted) {
-                  escapedArg = escapedArg + char;
-                  quoted = false;
-                  this.jsonStrings.push(new jsonArgument_1.JSONArgument(escapedArg, vscode_languageserver_types_1.Range.create(document.positionAt(argsOffset + start), document.positionAt(argsOffset + i + 1)), vscode_languageserver_types_1.Range.create(document.positionAt(argsOffset + start + 1), document.positionAt(argsOffset + i))));
-                  escapedArg = "";
-                } else {
-                  break argsCheck;
-                }
-              } else {
-                break argsCheck;
-              }
-              break;
-            case ",":
-              if (quoted) {
-                escapedArg = escapedArg + char;
-              } else {
-                if (last === '"') {
-                  last = ",";
-                } else {
-                  break argsCheck;
-                }
-              }
-              break;
-            case "]":
-              if (quoted) {
-                escapedArg = escapedArg + char;
-              } else if (last !== "") {
-                this.closingBracket = new argument_1.Argument("]", vscode_languageserver_types_1.Range.create(document.positionAt(argsOffset + i), document.positionAt(argsOffset + i + 1)));
-                break argsCheck;
-              }
-              break;
-            case " ":
-            case "	":
-              break;
-            case "\\":
-              if (quoted) {
-                switch (argsContent.charAt(i + 1)) {
-                  case '"':
-                  case "\\":
-                    escapedArg = escapedArg + argsContent.charAt(i + 1);
-                    i++;
-                    continue;
-                  case " ":
-                  case "	":
-                    escapeCheck: for (let j = i + 2; j < argsContent.length; j++) {
-                      switch (argsContent.charAt(j)) {
-                        case "\r":
-                          j++;
-                        case "\n":
-                          i = j;
-                          continue argsCheck;
-                        case " ":
-                        case "	":
-                          break;
-                        default:
-                          break escapeCheck;
-                      }
-                    }
-                    break;
-                  case "\r":
-                    i++;
-                  default:
-                    i++;
-                    continue;
-                }
-              } else {
-                escapeCheck: for (let j = i + 1; j < argsContent.length; j++) {
-                  switch (argsContent.charAt(j)) {
-                    case "\r":
-                      j++;
-                    case "\n":
-                      i = j;
-                      continue argsCheck;
-                    case " ":
-                    case "	":
-                      break;
-                    default:
-                      break escapeCheck;
-                  }
-                }
-              }
-              break argsCheck;
-            default:
-              if (!quoted) {
-                break argsCheck;
-              }
-              escapedArg = escapedArg + char;
-              break;
-          }
-        }
-      }
-      stopSearchingForFlags(_value) {
-        return true;
-      }
-      getOpeningBracket() {
-        return this.openingBracket;
-      }
-      getJSONStrings() {
-        return this.jsonStrings;
-      }
-      getClosingBracket() {
-        return this.closingBracket;
-      }
-    };
-    exports2.JSONInstruction = JSONInstruction;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/add.js
-var require_add = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/add.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Add = void 0;
-    var jsonInstruction_1 = require_jsonInstruction();
-    var Add = class extends jsonInstruction_1.JSONInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      stopSearchingForFlags(argument) {
-        return argument.indexOf("--") === -1;
-      }
-    };
-    exports2.Add = Add;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/property.js
-var require_property = __commonJS({
-  "node_modules/dockerfile-ast/lib/property.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Property = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var util_1 = require_util();
-    var Property = class _Property {
-      constructor(document, escapeChar, arg, arg2) {
-        this.assignmentOperatorRange = null;
-        this.assignmentOperator = null;
-        this.valueRange = null;
-        this.value = null;
-        this.document = document;
-        this.escapeChar = escapeChar;
-        this.nameRange = _Property.getNameRange(document, arg);
-        let value = document.getText().substring(document.offsetAt(this.nameRange.start), document.offsetAt(this.nameRange.end));
-        this.name = _Property.getValue(value, escapeChar);
-        if (arg2) {
-          this.valueRange = arg2.getRange();
-          value = document.getText().substring(document.offsetAt(this.valueRange.start), document.offsetAt(this.valueRange.end));
-          this.value = _Property.getValue(value, escapeChar);
-          this.range = vscode_languageserver_types_1.Range.create(this.nameRange.start, this.valueRange.end);
-        } else {
-          let argRange = arg.getRange();
-          if (this.nameRange.start.line === argRange.start.line && this.nameRange.start.character === argRange.start.character && this.nameRange.end.line === argRange.end.line && this.nameRange.end.character === argRange.end.character) {
-          } else {
-            this.valueRange = _Property.getValueRange(document, arg);
-            value = document.getText().substring(document.offsetAt(this.valueRange.start), document.offsetAt(this.valueRange.end));
-            this.value = _Property.getValue(value, escapeChar);
-            this.assignmentOperatorRange = vscode_languageserver_types_1.Range.create(this.nameRange.end, this.valueRange.start);
-            this.assignmentOperator = "=";
-          }
-          this.range = argRange;
-        }
-      }
-      getRange() {
-        return this.range;
-      }
-      getName() {
-        return this.name;
-      }
-      getNameRange() {
-        return this.nameRange;
-      }
-      getValue() {
-        return this.value;
-      }
-      getValueRange() {
-        return this.valueRange;
-      }
-      /**
-       * Retrieves the operator used for delimiting between the name and
-       * value of this property. This will either be the "=" character
-       * or null if a character was not used or if this property has no
-       * value defined.
-       */
-      getAssignmentOperator() {
-        return this.assignmentOperator;
-      }
-      getAssignmentOperatorRange() {
-        return this.assignmentOperatorRange;
-      }
-      /**
-       * Returns the value of this property including any enclosing
-       * single or double quotes and relevant escape characters.
-       * Escaped newlines and its associated contiguous whitespace
-       * characters however will not be returned as they are deemed to
-       * be uninteresting to clients trying to return a Dockerfile.
-       *
-       * @return the unescaped value of this property or null if this
-       *         property has no associated value
-       */
-      getUnescapedValue() {
-        if (this.valueRange === null) {
-          return null;
-        }
-        let escaped2 = false;
-        let rawValue = "";
-        let value = this.document.getText().substring(this.document.offsetAt(this.valueRange.start), this.document.offsetAt(this.valueRange.end));
-        rawLoop: for (let i = 0; i < value.length; i++) {
-          let char = value.charAt(i);
-          switch (char) {
-            case this.escapeChar:
-              for (let j = i + 1; j < value.length; j++) {
-                switch (value.charAt(j)) {
-                  case "\r":
-                    j++;
-                  case "\n":
-                    escaped2 = true;
-                    i = j;
-                    continue rawLoop;
-                  case " ":
-                  case "	":
-                    break;
-                  default:
-                    rawValue = rawValue + char;
-                    continue rawLoop;
-                }
-              }
-              rawValue = rawValue + char;
-              break;
-            case "\r":
-            case "\n":
-              break;
-            case " ":
-            case "	":
-              if (!escaped2) {
-                rawValue = rawValue + char;
-              }
-              break;
-            case "#":
-              if (escaped2) {
-                for (let j = i + 1; j < value.length; j++) {
-                  switch (value.charAt(j)) {
-                    case "\r":
-                      j++;
-                    case "\n":
-                      i = j;
-                      continue rawLoop;
-                  }
-                }
-              } else {
-                rawValue = rawValue + char;
-              }
-              break;
-            default:
-              rawValue = rawValue + char;
-              escaped2 = false;
-              break;
-          }
-        }
-        return rawValue;
-      }
-      static getNameRange(document, arg) {
-        let value = arg.getValue();
-        let index = value.indexOf("=");
-        if (index !== -1) {
-          let initial = value.charAt(0);
-          let before = value.charAt(index - 1);
-          if (initial === '"' && before === '"' || initial === "'" && before === "'" || initial !== '"' && initial !== "'") {
-            return vscode_languageserver_types_1.Range.create(arg.getRange().start, document.positionAt(document.offsetAt(arg.getRange().start) + index));
-          }
-        }
-        return arg.getRange();
-      }
-      static getValueRange(document, arg) {
-        return vscode_languageserver_types_1.Range.create(document.positionAt(document.offsetAt(arg.getRange().start) + arg.getValue().indexOf("=") + 1), document.positionAt(document.offsetAt(arg.getRange().end)));
-      }
-      /**
-       * Returns the actual value of this key-value pair. The value will
-       * have its escape characters removed if applicable. If the value
-       * spans multiple lines and there are comments nested within the
-       * lines, they too will be removed.
-       *
-       * @return the value that this key-value pair will actually be, may
-       *         be null if no value is defined, may be the empty string
-       *         if the value only consists of whitespace
-       */
-      static getValue(value, escapeChar) {
-        let escaped2 = false;
-        const skip = util_1.Util.findLeadingNonWhitespace(value, escapeChar);
-        if (skip !== 0 && value.charAt(skip) === "#") {
-          escaped2 = true;
-        }
-        value = value.substring(skip);
-        let first = value.charAt(0);
-        let last = value.charAt(value.length - 1);
-        let literal = first === "'" || first === '"';
-        let inSingle = first === "'" && last === "'";
-        let inDouble = false;
-        if (first === '"') {
-          for (let i = 1; i < value.length; i++) {
-            if (value.charAt(i) === escapeChar) {
-              i++;
-            } else if (value.charAt(i) === '"' && i === value.length - 1) {
-              inDouble = true;
-            }
-          }
-        }
-        if (inSingle || inDouble) {
-          value = value.substring(1, value.length - 1);
-        }
-        let commentCheck = -1;
-        let escapedValue = "";
-        let start = 0;
-        parseValue: for (let i = 0; i < value.length; i++) {
-          let char = value.charAt(i);
-          switch (char) {
-            case escapeChar:
-              if (i + 1 === value.length) {
-                escapedValue = escapedValue + escapeChar;
-                break parseValue;
-              }
-              char = value.charAt(i + 1);
-              if (char === " " || char === "	") {
-                whitespaceCheck: for (let j = i + 2; j < value.length; j++) {
-                  let char2 = value.charAt(j);
-                  switch (char2) {
-                    case " ":
-                    case "	":
-                      break;
-                    case "\r":
-                      j++;
-                    case "\n":
-                      escaped2 = true;
-                      i = j;
-                      continue parseValue;
-                    default:
-                      if (!inDouble && !inSingle && !literal) {
-                        if (char2 === escapeChar) {
-                          escapedValue = escapedValue + char;
-                          i = i + 1;
-                        } else {
-                          escapedValue = escapedValue + char + char2;
-                          i = j;
-                        }
-                        continue parseValue;
-                      }
-                      break whitespaceCheck;
-                  }
-                }
-              }
-              if (inDouble) {
-                if (char === "\r") {
-                  escaped2 = true;
-                  i = i + 2;
-                } else if (char === "\n") {
-                  escaped2 = true;
-                  i++;
-                } else if (char !== '"') {
-                  if (char === escapeChar) {
-                    i++;
-                  }
-                  escapedValue = escapedValue + escapeChar;
-                }
-                continue parseValue;
-              } else if (inSingle || literal) {
-                if (char === "\r") {
-                  escaped2 = true;
-                  i = i + 2;
-                } else if (char === "\n") {
-                  escaped2 = true;
-                  i++;
-                } else {
-                  escapedValue = escapedValue + escapeChar;
-                }
-                continue parseValue;
-              } else if (char === escapeChar) {
-                escapedValue = escapedValue + escapeChar;
-                i++;
-              } else if (char === "\r") {
-                escaped2 = true;
-                i = i + 2;
-              } else if (char === "\n") {
-                escaped2 = true;
-                i++;
-                start = i;
-              } else {
-                escapedValue = escapedValue + char;
-                i++;
-              }
-              break;
-            case " ":
-            case "	":
-              if (escaped2 && commentCheck === -1) {
-                commentCheck = i;
-              }
-              escapedValue = escapedValue + char;
-              break;
-            case "\r":
-              i++;
-            case "\n":
-              if (escaped2 && commentCheck !== -1) {
-                escapedValue = escapedValue.substring(0, escapedValue.length - (i - commentCheck - 1));
-                commentCheck = -1;
-              }
-              break;
-            case "#":
-              if (escaped2) {
-                if (commentCheck !== -1) {
-                  escapedValue = escapedValue.substring(0, escapedValue.length - (i - commentCheck));
-                  commentCheck = -1;
-                }
-                newlineCheck: for (let j = i + 1; j < value.length; j++) {
-                  switch (value.charAt(j)) {
-                    case "\r":
-                      j++;
-                    case "\n":
-                      i = j;
-                      break newlineCheck;
-                  }
-                }
-                continue parseValue;
-              }
-            default:
-              if (escaped2) {
-                escaped2 = false;
-                commentCheck = -1;
-              }
-              escapedValue = escapedValue + char;
-              break;
-          }
-        }
-        return escapedValue;
-      }
-    };
-    exports2.Property = Property;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/propertyInstruction.js
-var require_propertyInstruction = __commonJS({
-  "node_modules/dockerfile-ast/lib/propertyInstruction.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.PropertyInstruction = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var instruction_1 = require_instruction();
-    var property_1 = require_property();
-    var argument_1 = require_argument();
-    var util_1 = require_util();
-    var PropertyInstruction = class extends instruction_1.Instruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-        this.properties = void 0;
-      }
-      getProperties() {
-        if (this.properties === void 0) {
-          let args = this.getPropertyArguments();
-          if (args.length === 0) {
-            this.properties = [];
-          } else if (args.length === 1) {
-            this.properties = [new property_1.Property(this.document, this.escapeChar, args[0])];
-          } else if (args.length === 2) {
-            if (args[0].getValue().indexOf("=") === -1) {
-              this.properties = [new property_1.Property(this.document, this.escapeChar, args[0], args[1])];
-            } else {
-              this.properties = [
-                new property_1.Property(this.document, this.escapeChar, args[0]),
-                new property_1.Property(this.document, this.escapeChar, args[1])
-              ];
-            }
-          } else if (args[0].getValue().indexOf("=") === -1) {
-            let text4 = this.document.getText();
-            let start = args[1].getRange().start;
-            let end = args[args.length - 1].getRange().end;
-            text4 = text4.substring(this.document.offsetAt(start), this.document.offsetAt(end));
-            this.properties = [new property_1.Property(this.document, this.escapeChar, args[0], new argument_1.Argument(text4, vscode_languageserver_types_1.Range.create(args[1].getRange().start, args[args.length - 1].getRange().end)))];
-          } else {
-            this.properties = [];
-            for (let i = 0; i < args.length; i++) {
-              this.properties.push(new property_1.Property(this.document, this.escapeChar, args[i]));
-            }
-          }
-        }
-        return this.properties;
-      }
-      /**
-       * Goes from the back of the string and returns the first
-       * non-whitespace character that is found. If an escape character
-       * is found with newline characters, the escape character will
-       * not be considered a non-whitespace character and its index in
-       * the string will not be returned.
-       *
-       * @param content the string to search through
-       * @return the index in the string for the first non-whitespace
-       *         character when searching from the end of the string
-       */
-      findTrailingNonWhitespace(content) {
-        let index = content.length;
-        whitespaceCheck: for (let i = content.length - 1; i >= 0; i--) {
-          switch (content.charAt(i)) {
-            case " ":
-            case "	":
-              continue;
-            case "\n":
-              if (content.charAt(i - 1) === "\r") {
-                i = i - 1;
-              }
-            case "\r":
-              newlineCheck: for (let j = i - 1; j >= 0; j--) {
-                switch (content.charAt(j)) {
-                  case " ":
-                  case "	":
-                  case "\r":
-                  case "\n":
-                  case this.escapeChar:
-                    continue;
-                  default:
-                    index = j;
-                    break newlineCheck;
-                }
-              }
-              break whitespaceCheck;
-            default:
-              index = i;
-              break whitespaceCheck;
-          }
-        }
-        return index;
-      }
-      getPropertyArguments() {
-        const args = [];
-        let range = this.getInstructionRange();
-        let instructionNameEndOffset = this.document.offsetAt(range.end);
-        let extra = instructionNameEndOffset - this.document.offsetAt(range.start);
-        let content = this.getTextContent();
-        let fullArgs = content.substring(extra);
-        let start = util_1.Util.findLeadingNonWhitespace(fullArgs, this.escapeChar);
-        if (start === -1) {
-          return [];
-        }
-        const startPosition = this.document.positionAt(instructionNameEndOffset + start);
-        let escaped2 = range.start.line !== startPosition.line;
-        let endingEscape = false;
-        let mark = -1;
-        let end = this.findTrailingNonWhitespace(fullArgs);
-        content = fullArgs.substring(start, end + 1);
-        let argStart = escaped2 ? -1 : 0;
-        let spaced = false;
-        argumentLoop: for (let i = 0; i < content.length; i++) {
-          let char = content.charAt(i);
-          switch (char) {
-            case this.escapeChar:
-              if (i + 1 === content.length) {
-                endingEscape = true;
-                break argumentLoop;
-              }
-              if (!escaped2) {
-                mark = i;
-              }
-              switch (content.charAt(i + 1)) {
-                case " ":
-                case "	":
-                  if (!util_1.Util.isWhitespace(content.charAt(i + 2))) {
-                    i = i + 1;
-                    continue argumentLoop;
-                  }
-                  whitespaceCheck: for (let j = i + 2; j < content.length; j++) {
-                    switch (content.charAt(j)) {
-                      case "\r":
-                        j++;
-                      case "\n":
-                        escaped2 = true;
-                        i = j;
-                        continue argumentLoop;
-                      case " ":
-                      case "	":
-                        break;
-                      default:
-                        args.push(new argument_1.Argument(content.substring(argStart, i), vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + i + 2))));
-                        argStart = j;
-                        break whitespaceCheck;
-                    }
-                  }
-                  i = argStart - 1;
-                  continue argumentLoop;
-                case "\r":
-                  i++;
-                case "\n":
-                  escaped2 = true;
-                  i = i + 1;
-                  continue argumentLoop;
-                case this.escapeChar:
-                  if (argStart === -1) {
-                    argStart = i;
-                  }
-                  i = i + 1;
-                  continue argumentLoop;
-                default:
-                  if (argStart === -1) {
-                    argStart = i;
-                  }
-                  continue argumentLoop;
-              }
-            case "'":
-            case '"':
-              if (spaced) {
-                this.createSpacedArgument(argStart, args, content, mark, instructionNameEndOffset, start);
-                argStart = i;
-                spaced = false;
-              }
-              if (argStart === -1) {
-                argStart = i;
-              }
-              for (let j = i + 1; j < content.length; j++) {
-                switch (content.charAt(j)) {
-                  case char:
-                    if (content.charAt(j + 1) !== " " && content.charAt(j + 1) !== "") {
-                      i = j;
-                      continue argumentLoop;
-                    }
-                    args.push(new argument_1.Argument(content.substring(argStart, j + 1), vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + j + 1))));
-                    i = j;
-                    argStart = -1;
-                    continue argumentLoop;
-                  case this.escapeChar:
-                    j++;
-                    break;
-                }
-              }
-              break argumentLoop;
-            case " ":
-            case "	":
-              if (escaped2) {
-                if (argStart !== -1) {
-                  spaced = true;
-                }
-              } else if (argStart !== -1) {
-                args.push(new argument_1.Argument(content.substring(argStart, i), vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + i))));
-                argStart = -1;
-              }
-              break;
-            case "\r":
-              i++;
-            case "\n":
-              spaced = false;
-              break;
-            case "#":
-              if (escaped2) {
-                for (let j = i + 1; j < content.length; j++) {
-                  switch (content.charAt(j)) {
-                    case "\r":
-                      j++;
-                    case "\n":
-                      i = j;
-                      spaced = false;
-                      continue argumentLoop;
-                  }
-                }
-                if (argStart !== -1) {
-                  let value = content.substring(argStart, mark);
-                  args.push(new argument_1.Argument(value, vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + mark))));
-                  argStart = -1;
-                }
-                break argumentLoop;
-              } else if (argStart === -1) {
-                argStart = i;
-              }
-              break;
-            default:
-              if (spaced) {
-                this.createSpacedArgument(argStart, args, content, mark, instructionNameEndOffset, start);
-                argStart = i;
-                spaced = false;
-              }
-              escaped2 = false;
-              if (argStart === -1) {
-                argStart = i;
-              }
-              if (char === "$" && content.charAt(i + 1) === "{") {
-                let singleQuotes = false;
-                let doubleQuotes = false;
-                let escaped3 = false;
-                for (let j = i + 1; j < content.length; j++) {
-                  switch (content.charAt(j)) {
-                    case this.escapeChar:
-                      escaped3 = true;
-                      break;
-                    case "\r":
-                    case "\n":
-                      break;
-                    case "'":
-                      singleQuotes = !singleQuotes;
-                      escaped3 = false;
-                      break;
-                    case '"':
-                      doubleQuotes = !doubleQuotes;
-                      escaped3 = false;
-                      break;
-                    case " ":
-                    case "	":
-                      if (escaped3 || singleQuotes || doubleQuotes) {
-                        break;
-                      }
-                      i = j - 1;
-                      continue argumentLoop;
-                    case "}":
-                      i = j;
-                      continue argumentLoop;
-                    default:
-                      escaped3 = false;
-                      break;
-                  }
-                }
-                break argumentLoop;
-              }
-              break;
-          }
-        }
-        if (argStart !== -1 && argStart !== content.length) {
-          let end2 = endingEscape ? content.length - 1 : content.length;
-          let value = content.substring(argStart, end2);
-          args.push(new argument_1.Argument(value, vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + end2))));
-        }
-        return args;
-      }
-      createSpacedArgument(argStart, args, content, mark, instructionNameEndOffset, start) {
-        if (argStart !== -1) {
-          args.push(new argument_1.Argument(content.substring(argStart, mark), vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + mark))));
-        }
-      }
-    };
-    exports2.PropertyInstruction = PropertyInstruction;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/arg.js
-var require_arg = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/arg.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Arg = void 0;
-    var property_1 = require_property();
-    var propertyInstruction_1 = require_propertyInstruction();
-    var Arg = class extends propertyInstruction_1.PropertyInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-        this.property = null;
-        const args = this.getPropertyArguments();
-        if (args.length === 1) {
-          this.property = new property_1.Property(this.document, this.escapeChar, args[0]);
-        } else {
-          this.property = null;
-        }
-      }
-      /**
-       * Returns the variable defined by this ARG. This may be null if
-       * this ARG instruction is malformed and has no variable
-       * declaration.
-       */
-      getProperty() {
-        return this.property;
-      }
-    };
-    exports2.Arg = Arg;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/cmd.js
-var require_cmd = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/cmd.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Cmd = void 0;
-    var jsonInstruction_1 = require_jsonInstruction();
-    var Cmd = class extends jsonInstruction_1.JSONInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-    };
-    exports2.Cmd = Cmd;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/copy.js
-var require_copy = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/copy.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Copy = void 0;
-    var jsonInstruction_1 = require_jsonInstruction();
-    var Copy = class extends jsonInstruction_1.JSONInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      stopSearchingForFlags(argument) {
-        return argument.indexOf("--") === -1;
-      }
-      getFromFlag() {
-        let flags = super.getFlags();
-        return flags.length === 1 && flags[0].getName() === "from" ? flags[0] : null;
-      }
-      /**
-       * Returns there here-documents that are defined in this RUN
-       * instruction.
-       *
-       * This API is experimental and subject to change.
-       */
-      getHeredocs() {
-        return super.getHeredocs();
-      }
-    };
-    exports2.Copy = Copy;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/env.js
-var require_env = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/env.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Env = void 0;
-    var propertyInstruction_1 = require_propertyInstruction();
-    var Env = class extends propertyInstruction_1.PropertyInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      getProperties() {
-        return super.getProperties();
-      }
-    };
-    exports2.Env = Env;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/entrypoint.js
-var require_entrypoint = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/entrypoint.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Entrypoint = void 0;
-    var jsonInstruction_1 = require_jsonInstruction();
-    var Entrypoint = class extends jsonInstruction_1.JSONInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-    };
-    exports2.Entrypoint = Entrypoint;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/from.js
-var require_from = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/from.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.From = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var modifiableInstruction_1 = require_modifiableInstruction();
-    var From = class extends modifiableInstruction_1.ModifiableInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      stopSearchingForFlags(argument) {
-        return argument.indexOf("--") === -1;
-      }
-      getImage() {
-        const args = this.getArguments();
-        return args.length > 0 ? args[0].getValue() : null;
-      }
-      /**
-       * Returns the name of the image that will be used as the base image.
-       *
-       * @return the base image's name, or null if unspecified
-       */
-      getImageName() {
-        const imageName = this.getRangeContent(this.getImageNameRange());
-        if (imageName === null) {
-          return null;
-        }
-        let commented = false;
-        let escaped2 = false;
-        let name = "";
-        for (let i = 0; i < imageName.length; i++) {
-          const ch = imageName.charAt(i);
-          switch (ch) {
-            case this.escapeChar:
-              escaped2 = true;
-              break;
-            case "\r":
-              continue;
-            case "\n":
-              commented = false;
-              break;
-            case " ":
-            case "	":
-              break;
-            case "#":
-              if (escaped2) {
-                commented = true;
-              } else {
-                name = name + ch;
-                escaped2 = false;
-              }
-              break;
-            default:
-              if (!commented) {
-                name = name + ch;
-                escaped2 = false;
-              }
-              break;
-          }
-        }
-        return name;
-      }
-      /**
-       * Returns the range that covers the name of the image used by
-       * this instruction.
-       *
-       * @return the range of the name of this instruction's argument,
-       *         or null if no image has been specified
-       */
-      getImageNameRange() {
-        let range = this.getImageRange();
-        if (range) {
-          let registryRange = this.getRegistryRange();
-          if (registryRange) {
-            range.start = this.document.positionAt(this.document.offsetAt(registryRange.end) + 1);
-          }
-          let tagRange = this.getImageTagRange();
-          let digestRange = this.getImageDigestRange();
-          if (tagRange === null) {
-            if (digestRange !== null) {
-              range.end = this.document.positionAt(this.document.offsetAt(digestRange.start) - 1);
-            }
-          } else {
-            range.end = this.document.positionAt(this.document.offsetAt(tagRange.start) - 1);
-          }
-          return range;
-        }
-        return null;
-      }
-      /**
-       * Returns the range that covers the image argument of this
-       * instruction. This includes the tag or digest of the image if
-       * it has been specified by the instruction.
-       *
-       * @return the range of the image argument, or null if no image
-       *         has been specified
-       */
-      getImageRange() {
-        let args = this.getArguments();
-        return args.length !== 0 ? args[0].getRange() : null;
-      }
-      getImageTag() {
-        return this.getRangeContent(this.getImageTagRange());
-      }
-      /**
-       * Returns the range in the document that the tag of the base
-       * image encompasses.
-       *
-       * @return the base image's tag's range in the document, or null
-       *         if no tag has been specified
-       */
-      getImageTagRange() {
-        const range = this.getImageRange();
-        if (range) {
-          const rangeStartOffset = this.document.offsetAt(range.start);
-          const content = this.getRangeContent(range);
-          const atIndex = this.indexOf(rangeStartOffset, content, "@");
-          const slashIndex = content.indexOf("/");
-          if (atIndex === -1) {
-            const colonIndex = this.lastIndexOf(rangeStartOffset, content, ":");
-            if (colonIndex > slashIndex) {
-              return vscode_languageserver_types_1.Range.create(this.document.positionAt(rangeStartOffset + colonIndex + 1), range.end);
-            }
-          }
-          const subcontent = content.substring(0, atIndex);
-          const subcolonIndex = subcontent.indexOf(":");
-          if (subcolonIndex === -1) {
-            return null;
-          }
-          if (slashIndex === -1) {
-            return vscode_languageserver_types_1.Range.create(this.document.positionAt(rangeStartOffset + subcolonIndex + 1), this.document.positionAt(rangeStartOffset + atIndex));
-          }
-          if (subcolonIndex < slashIndex) {
-            return null;
-          }
-          return vscode_languageserver_types_1.Range.create(this.document.positionAt(rangeStartOffset + subcolonIndex + 1), this.document.positionAt(rangeStartOffset + subcontent.length));
-        }
-        return null;
-      }
-      getImageDigest() {
-        return this.getRangeContent(this.getImageDigestRange());
-      }
-      /**
-       * Returns the range in the document that the digest of the base
-       * image encompasses.
-       *
-       * @return the base image's digest's range in the document, or null
-       *         if no digest has been specified
-       */
-      getImageDigestRange() {
-        let range = this.getImageRange();
-        if (range) {
-          let content = this.getRangeContent(range);
-          let index = this.lastIndexOf(this.document.offsetAt(range.start), content, "@");
-          if (index !== -1) {
-            return vscode_languageserver_types_1.Range.create(range.start.line, range.start.character + index + 1, range.end.line, range.end.character);
-          }
-        }
-        return null;
-      }
-      indexOf(documentOffset, content, searchString) {
-        let index = content.indexOf(searchString);
-        const variables = this.getVariables();
-        for (let i = 0; i < variables.length; i++) {
-          const position = documentOffset + index;
-          const variableRange = variables[i].getRange();
-          if (this.document.offsetAt(variableRange.start) < position && position < this.document.offsetAt(variableRange.end)) {
-            const offset = this.document.offsetAt(variableRange.end) - documentOffset;
-            const substring = content.substring(offset);
-            const subIndex = substring.indexOf(searchString);
-            if (subIndex === -1) {
-              return -1;
-            }
-            index = subIndex + offset;
-            i = -1;
-            continue;
-          }
-        }
-        return index;
-      }
-      lastIndexOf(documentOffset, content, searchString) {
-        let index = content.lastIndexOf(searchString);
-        const variables = this.getVariables();
-        for (let i = 0; i < variables.length; i++) {
-          const position = documentOffset + index;
-          const variableRange = variables[i].getRange();
-          if (this.document.offsetAt(variableRange.start) < position && position < this.document.offsetAt(variableRange.end)) {
-            index = content.substring(0, index).lastIndexOf(searchString);
-            if (index === -1) {
-              return -1;
-            }
-            i = -1;
-            continue;
-          }
-        }
-        return index;
-      }
-      getRegistry() {
-        return this.getRangeContent(this.getRegistryRange());
-      }
-      getRegistryRange() {
-        const range = this.getImageRange();
-        if (range) {
-          const tagRange = this.getImageTagRange();
-          const digestRange = this.getImageDigestRange();
-          if (tagRange === null) {
-            if (digestRange !== null) {
-              range.end = this.document.positionAt(this.document.offsetAt(digestRange.start) - 1);
-            }
-          } else {
-            range.end = this.document.positionAt(this.document.offsetAt(tagRange.start) - 1);
-          }
-          const content = this.getRangeContent(range);
-          const rangeStart = this.document.offsetAt(range.start);
-          const startingSlashIndex = this.indexOf(rangeStart, content, "/");
-          if (startingSlashIndex === -1) {
-            return null;
-          }
-          const portIndex = this.indexOf(rangeStart, content, ":");
-          const dotIndex = this.indexOf(rangeStart, content, ".");
-          if (portIndex !== -1 || dotIndex !== -1) {
-            return vscode_languageserver_types_1.Range.create(range.start, this.document.positionAt(rangeStart + startingSlashIndex));
-          }
-          const registry = content.substring(0, startingSlashIndex);
-          if (registry === "localhost") {
-            return vscode_languageserver_types_1.Range.create(range.start, this.document.positionAt(rangeStart + startingSlashIndex));
-          }
-        }
-        return null;
-      }
-      getBuildStage() {
-        let range = this.getBuildStageRange();
-        return range === null ? null : this.getRangeContent(range);
-      }
-      getBuildStageRange() {
-        let args = this.getArguments();
-        if (args.length > 2 && args[1].getValue().toUpperCase() === "AS") {
-          return args[2].getRange();
-        }
-        return null;
-      }
-      getPlatformFlag() {
-        let flags = super.getFlags();
-        return flags.length === 1 && flags[0].getName() === "platform" ? flags[0] : null;
-      }
-    };
-    exports2.From = From;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/healthcheck.js
-var require_healthcheck = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/healthcheck.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Healthcheck = void 0;
-    var modifiableInstruction_1 = require_modifiableInstruction();
-    var Healthcheck = class extends modifiableInstruction_1.ModifiableInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      stopSearchingForFlags(argument) {
-        argument = argument.toUpperCase();
-        return argument === "CMD" || argument === "NONE";
-      }
-      getSubcommand() {
-        let args = this.getArguments();
-        return args.length !== 0 ? args[0] : null;
-      }
-    };
-    exports2.Healthcheck = Healthcheck;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/label.js
-var require_label = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/label.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Label = void 0;
-    var propertyInstruction_1 = require_propertyInstruction();
-    var util_1 = require_util();
-    var Label = class extends propertyInstruction_1.PropertyInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      getVariables() {
-        const variables = super.getVariables();
-        const properties = this.getProperties();
-        for (const property of properties) {
-          const value = property.getUnescapedValue();
-          if (value !== null && value.length > 2 && value.charAt(0) === "'" && value.charAt(value.length - 1) === "'") {
-            const range = property.getValueRange();
-            for (let i = 0; i < variables.length; i++) {
-              if (util_1.Util.isInsideRange(variables[i].getRange().start, range)) {
-                variables.splice(i, 1);
-                i--;
-              }
-            }
-          }
-        }
-        return variables;
-      }
-      getProperties() {
-        return super.getProperties();
-      }
-    };
-    exports2.Label = Label;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/onbuild.js
-var require_onbuild = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/onbuild.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Onbuild = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var parser_1 = require_parser();
-    var instruction_1 = require_instruction();
-    var Onbuild = class extends instruction_1.Instruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      getTrigger() {
-        let trigger = this.getTriggerWord();
-        return trigger === null ? null : trigger.toUpperCase();
-      }
-      getTriggerWord() {
-        return this.getRangeContent(this.getTriggerRange());
-      }
-      getTriggerRange() {
-        let args = this.getArguments();
-        return args.length > 0 ? args[0].getRange() : null;
-      }
-      getTriggerInstruction() {
-        let triggerRange = this.getTriggerRange();
-        if (triggerRange === null) {
-          return null;
-        }
-        let args = this.getArguments();
-        return parser_1.Parser.createInstruction(this.document, this.dockerfile, this.escapeChar, vscode_languageserver_types_1.Range.create(args[0].getRange().start, this.getRange().end), this.getTriggerWord(), triggerRange);
-      }
-    };
-    exports2.Onbuild = Onbuild;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/run.js
-var require_run = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/run.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Run = void 0;
-    var jsonInstruction_1 = require_jsonInstruction();
-    var Run = class extends jsonInstruction_1.JSONInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      stopSearchingForFlags(argument) {
-        return argument.indexOf("--") === -1;
-      }
-      /**
-       * Returns there here-documents that are defined in this RUN
-       * instruction.
-       *
-       * This API is experimental and subject to change.
-       */
-      getHeredocs() {
-        return super.getHeredocs();
-      }
-    };
-    exports2.Run = Run;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/shell.js
-var require_shell = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/shell.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Shell = void 0;
-    var jsonInstruction_1 = require_jsonInstruction();
-    var Shell = class extends jsonInstruction_1.JSONInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-    };
-    exports2.Shell = Shell;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/stopsignal.js
-var require_stopsignal = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/stopsignal.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Stopsignal = void 0;
-    var instruction_1 = require_instruction();
-    var Stopsignal = class extends instruction_1.Instruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-    };
-    exports2.Stopsignal = Stopsignal;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/workdir.js
-var require_workdir = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/workdir.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Workdir = void 0;
-    var instruction_1 = require_instruction();
-    var Workdir = class extends instruction_1.Instruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      /**
-       * Returns the path that has been defined. Note that this path may
-       * be absolute or relative depending on what was written in the
-       * instruction.
-       *
-       * @return the working directory's path, or null if this
-       *         instruction has no arguments
-       */
-      getPath() {
-        return this.getArgumentsContent();
-      }
-      /**
-       * Returns the absolute path that this instruction resolves to. The
-       * function will inspect prior WORKDIR instructions in the current
-       * image or another build stage in the Dockerfile to try to
-       * determine this.
-       *
-       * @return the absolute path of the working directory, or null if
-       *         this instruction has no arguments, or undefined if it
-       *         cannot be determined because only relative paths could be
-       *         found
-       */
-      getAbsolutePath() {
-        const path = this.getPath();
-        if (path === null || path.startsWith("/")) {
-          return path;
-        }
-        const startLine = this.getRange().start.line;
-        const hierarchy = this.dockerfile.getStageHierarchy(startLine);
-        for (let i = hierarchy.length - 1; i >= 0; i--) {
-          const workdirs = hierarchy[i].getWORKDIRs();
-          for (let j = workdirs.length - 1; j >= 0; j--) {
-            if (workdirs[j].getRange().start.line < startLine) {
-              const parent = workdirs[j].getAbsolutePath();
-              if (parent === void 0 || parent === null) {
-                return void 0;
-              }
-              return parent.endsWith("/") ? parent + path : parent + "/" + path;
-            }
-          }
-        }
-        return void 0;
-      }
-    };
-    exports2.Workdir = Workdir;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/user.js
-var require_user = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/user.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.User = void 0;
-    var instruction_1 = require_instruction();
-    var User = class extends instruction_1.Instruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-    };
-    exports2.User = User;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/instructions/volume.js
-var require_volume = __commonJS({
-  "node_modules/dockerfile-ast/lib/instructions/volume.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Volume = void 0;
-    var jsonInstruction_1 = require_jsonInstruction();
-    var Volume = class extends jsonInstruction_1.JSONInstruction {
-      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
-        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
-      }
-    };
-    exports2.Volume = Volume;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/imageTemplate.js
-var require_imageTemplate = __commonJS({
-  "node_modules/dockerfile-ast/lib/imageTemplate.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.ImageTemplate = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var arg_1 = require_arg();
-    var cmd_1 = require_cmd();
-    var copy_1 = require_copy();
-    var env_1 = require_env();
-    var entrypoint_1 = require_entrypoint();
-    var from_1 = require_from();
-    var healthcheck_1 = require_healthcheck();
-    var onbuild_1 = require_onbuild();
-    var util_1 = require_util();
-    var workdir_1 = require_workdir();
-    var ImageTemplate = class {
-      constructor() {
-        this.comments = [];
-        this.instructions = [];
-      }
-      addComment(comment) {
-        this.comments.push(comment);
-      }
-      getComments() {
-        return this.comments;
-      }
-      addInstruction(instruction) {
-        this.instructions.push(instruction);
-      }
-      getInstructions() {
-        return this.instructions;
-      }
-      getInstructionAt(line) {
-        for (let instruction of this.instructions) {
-          if (util_1.Util.isInsideRange(vscode_languageserver_types_1.Position.create(line, 0), instruction.getRange())) {
-            return instruction;
-          }
-        }
-        return null;
-      }
-      /**
-       * Gets all the ARG instructions that are defined in this image.
-       */
-      getARGs() {
-        let args = [];
-        for (let instruction of this.instructions) {
-          if (instruction instanceof arg_1.Arg) {
-            args.push(instruction);
-          }
-        }
-        return args;
-      }
-      /**
-       * Gets all the CMD instructions that are defined in this image.
-       */
-      getCMDs() {
-        let cmds = [];
-        for (let instruction of this.instructions) {
-          if (instruction instanceof cmd_1.Cmd) {
-            cmds.push(instruction);
-          }
-        }
-        return cmds;
-      }
-      /**
-       * Gets all the COPY instructions that are defined in this image.
-       */
-      getCOPYs() {
-        let copies = [];
-        for (let instruction of this.instructions) {
-          if (instruction instanceof copy_1.Copy) {
-            copies.push(instruction);
-          }
-        }
-        return copies;
-      }
-      /**
-       * Gets all the ENTRYPOINT instructions that are defined in this image.
-       */
-      getENTRYPOINTs() {
-        let froms = [];
-        for (let instruction of this.instructions) {
-          if (instruction instanceof entrypoint_1.Entrypoint) {
-            froms.push(instruction);
-          }
-        }
-        return froms;
-      }
-      /**
-       * Gets all the ENV instructions that are defined in this image.
-       */
-      getENVs() {
-        let args = [];
-        for (let instruction of this.instructions) {
-          if (instruction instanceof env_1.Env) {
-            args.push(instruction);
-          }
-        }
-        return args;
-      }
-      getFROM() {
-        for (const instruction of this.instructions) {
-          if (instruction instanceof from_1.From) {
-            return instruction;
-          }
-        }
-        return null;
-      }
-      /**
-       * Gets all the FROM instructions that are defined in this image.
-       */
-      getFROMs() {
-        let froms = [];
-        for (let instruction of this.instructions) {
-          if (instruction instanceof from_1.From) {
-            froms.push(instruction);
-          }
-        }
-        return froms;
-      }
-      /**
-       * Gets all the HEALTHCHECK instructions that are defined in this image.
-       */
-      getHEALTHCHECKs() {
-        let froms = [];
-        for (let instruction of this.instructions) {
-          if (instruction instanceof healthcheck_1.Healthcheck) {
-            froms.push(instruction);
-          }
-        }
-        return froms;
-      }
-      getWORKDIRs() {
-        const workdirs = [];
-        for (const instruction of this.instructions) {
-          if (instruction instanceof workdir_1.Workdir) {
-            workdirs.push(instruction);
-          }
-        }
-        return workdirs;
-      }
-      getOnbuildTriggers() {
-        let triggers = [];
-        for (let instruction of this.instructions) {
-          if (instruction instanceof onbuild_1.Onbuild) {
-            let trigger = instruction.getTriggerInstruction();
-            if (trigger) {
-              triggers.push(trigger);
-            }
-          }
-        }
-        return triggers;
-      }
-      getAvailableVariables(currentLine) {
-        const variables = [];
-        for (const arg of this.getARGs()) {
-          if (arg.isBefore(currentLine)) {
-            const property = arg.getProperty();
-            if (property) {
-              const variable = property.getName();
-              if (variables.indexOf(variable) === -1) {
-                variables.push(variable);
-              }
-            }
-          }
-        }
-        for (const env of this.getENVs()) {
-          if (env.isBefore(currentLine)) {
-            for (const property of env.getProperties()) {
-              const variable = property.getName();
-              if (variables.indexOf(variable) === -1) {
-                variables.push(variable);
-              }
-            }
-          }
-        }
-        return variables;
-      }
-      /**
-       * Resolves a variable with the given name at the specified line
-       * to its value. If null is returned, then the variable has been
-       * defined but no value was given. If undefined is returned, then
-       * a variable with the given name has not been defined yet as of
-       * the given line.
-       *
-       * @param variable the name of the variable to resolve
-       * @param line the line number that the variable is on, zero-based
-       * @return the value of the variable as defined by an ARG or ENV
-       *         instruction, or null if no value has been specified, or
-       *         undefined if a variable with the given name has not
-       *         been defined
-       */
-      resolveVariable(variable, line) {
-        let envs = this.getENVs();
-        for (let i = envs.length - 1; i >= 0; i--) {
-          if (envs[i].isBefore(line)) {
-            for (let property of envs[i].getProperties()) {
-              if (property.getName() === variable) {
-                return property.getValue();
-              }
-            }
-          }
-        }
-        let args = this.getARGs();
-        for (let i = args.length - 1; i >= 0; i--) {
-          if (args[i].isBefore(line)) {
-            let property = args[i].getProperty();
-            if (property && property.getName() === variable) {
-              return property.getValue();
-            }
-          }
-        }
-        return void 0;
-      }
-      getRange() {
-        const instructions = this.getInstructions();
-        if (instructions.length === 0) {
-          return vscode_languageserver_types_1.Range.create(0, 0, 0, 0);
-        }
-        const instructionStart = instructions[0].getRange().start;
-        const instructionEnd = instructions[instructions.length - 1].getRange().end;
-        return vscode_languageserver_types_1.Range.create(instructionStart, instructionEnd);
-      }
-      contains(position) {
-        const range = this.getRange();
-        if (range === null) {
-          return false;
-        }
-        return util_1.Util.isInsideRange(position, range);
-      }
-    };
-    exports2.ImageTemplate = ImageTemplate;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/dockerfile.js
-var require_dockerfile = __commonJS({
-  "node_modules/dockerfile-ast/lib/dockerfile.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Dockerfile = void 0;
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var ast = require_main();
-    var imageTemplate_1 = require_imageTemplate();
-    var from_1 = require_from();
-    var util_1 = require_util();
-    var main_1 = require_main();
-    var Dockerfile = class extends imageTemplate_1.ImageTemplate {
-      constructor(document) {
-        super();
-        this.initialInstructions = new imageTemplate_1.ImageTemplate();
-        this.buildStages = [];
-        this.directives = [];
-        this.foundFrom = false;
-        this.document = document;
-      }
-      getEscapeCharacter() {
-        for (const directive of this.directives) {
-          if (directive.getDirective() === ast.Directive.escape) {
-            const value = directive.getValue();
-            if (value === "\\" || value === "`") {
-              return value;
-            }
-          }
-        }
-        return "\\";
-      }
-      getInitialARGs() {
-        return this.initialInstructions.getARGs();
-      }
-      getContainingImage(position) {
-        let range = vscode_languageserver_types_1.Range.create(vscode_languageserver_types_1.Position.create(0, 0), this.document.positionAt(this.document.getText().length));
-        if (!util_1.Util.isInsideRange(position, range)) {
-          return null;
-        }
-        if (this.initialInstructions.getComments().length > 0 || this.initialInstructions.getInstructions().length > 0) {
-          if (util_1.Util.isInsideRange(position, this.initialInstructions.getRange())) {
-            return this.initialInstructions;
-          }
-        }
-        for (const buildStage of this.buildStages) {
-          if (util_1.Util.isInsideRange(position, buildStage.getRange())) {
-            return buildStage;
-          }
-        }
-        return this;
-      }
-      addInstruction(instruction) {
-        if (instruction.getKeyword() === main_1.Keyword.FROM) {
-          this.currentBuildStage = new imageTemplate_1.ImageTemplate();
-          this.buildStages.push(this.currentBuildStage);
-          this.foundFrom = true;
-        } else if (!this.foundFrom) {
-          this.initialInstructions.addInstruction(instruction);
-        }
-        if (this.foundFrom) {
-          this.currentBuildStage.addInstruction(instruction);
-        }
-        super.addInstruction(instruction);
-      }
-      setDirectives(directives2) {
-        this.directives = directives2;
-      }
-      getDirective() {
-        return this.directives.length === 0 ? null : this.directives[0];
-      }
-      getDirectives() {
-        return this.directives;
-      }
-      resolveVariable(variable, line) {
-        for (let from of this.getFROMs()) {
-          let range = from.getRange();
-          if (range.start.line <= line && line <= range.end.line) {
-            let initialARGs = new imageTemplate_1.ImageTemplate();
-            for (let instruction of this.initialInstructions.getARGs()) {
-              initialARGs.addInstruction(instruction);
-            }
-            return initialARGs.resolveVariable(variable, line);
-          }
-        }
-        let image = this.getContainingImage(vscode_languageserver_types_1.Position.create(line, 0));
-        if (image === null) {
-          return void 0;
-        }
-        let resolvedVariable = image.resolveVariable(variable, line);
-        if (resolvedVariable === null) {
-          let initialARGs = new imageTemplate_1.ImageTemplate();
-          for (let instruction of this.initialInstructions.getARGs()) {
-            initialARGs.addInstruction(instruction);
-          }
-          return initialARGs.resolveVariable(variable, line);
-        }
-        return resolvedVariable;
-      }
-      getAvailableVariables(currentLine) {
-        if (this.getInstructionAt(currentLine) instanceof from_1.From) {
-          let variables = [];
-          for (let arg of this.getInitialARGs()) {
-            let property = arg.getProperty();
-            if (property) {
-              variables.push(property.getName());
-            }
-          }
-          return variables;
-        }
-        let image = this.getContainingImage(vscode_languageserver_types_1.Position.create(currentLine, 0));
-        return image ? image.getAvailableVariables(currentLine) : [];
-      }
-      getParentStage(image) {
-        const templateFrom = image.getFROM();
-        const imageName = templateFrom === null ? null : templateFrom.getImageName();
-        if (imageName === null) {
-          return null;
-        }
-        for (const from of this.getFROMs()) {
-          if (from.getBuildStage() === imageName) {
-            const range = from.getRange();
-            if (range.start.line === templateFrom.getRange().start.line) {
-              return null;
-            }
-            return this.getContainingImage(range.start);
-          }
-        }
-        return null;
-      }
-      getStageHierarchy(line) {
-        const image = this.getContainingImage(vscode_languageserver_types_1.Position.create(line, 0));
-        if (image === null) {
-          return [];
-        }
-        const stages = [image];
-        let stage = this.getParentStage(image);
-        while (stage !== null) {
-          stages.splice(0, 0, stage);
-          stage = this.getParentStage(stage);
-        }
-        return stages;
-      }
-      getAvailableWorkingDirectories(line) {
-        const availableDirectories = /* @__PURE__ */ new Set();
-        for (const image of this.getStageHierarchy(line)) {
-          for (const workdir of image.getWORKDIRs()) {
-            if (workdir.getRange().end.line < line) {
-              let directory = workdir.getAbsolutePath();
-              if (directory !== void 0 && directory !== null) {
-                if (!directory.endsWith("/")) {
-                  directory += "/";
-                }
-                availableDirectories.add(directory);
-              }
-            }
-          }
-        }
-        return Array.from(availableDirectories);
-      }
-      /**
-       * Internally reorganize the comments in the Dockerfile and allocate
-       * them to the relevant build stages that they belong to.
-       */
-      organizeComments() {
-        const comments = this.getComments();
-        for (let i = 0; i < comments.length; i++) {
-          if (util_1.Util.isInsideRange(comments[i].getRange().end, this.initialInstructions.getRange())) {
-            this.initialInstructions.addComment(comments[i]);
-          } else {
-            for (const buildStage of this.buildStages) {
-              if (util_1.Util.isInsideRange(comments[i].getRange().start, buildStage.getRange())) {
-                buildStage.addComment(comments[i]);
-              }
-            }
-          }
-        }
-      }
-      getRange() {
-        const comments = this.getComments();
-        const instructions = this.getInstructions();
-        let range = null;
-        if (comments.length === 0) {
-          if (instructions.length > 0) {
-            range = vscode_languageserver_types_1.Range.create(instructions[0].getRange().start, instructions[instructions.length - 1].getRange().end);
-          }
-        } else if (instructions.length === 0) {
-          range = vscode_languageserver_types_1.Range.create(comments[0].getRange().start, comments[comments.length - 1].getRange().end);
-        } else {
-          const commentStart = comments[0].getRange().start;
-          const commentEnd2 = comments[comments.length - 1].getRange().end;
-          const instructionStart = instructions[0].getRange().start;
-          const instructionEnd = instructions[instructions.length - 1].getRange().end;
-          if (commentStart.line < instructionStart.line) {
-            if (commentEnd2.line < instructionEnd.line) {
-              range = vscode_languageserver_types_1.Range.create(commentStart, instructionEnd);
-            }
-            range = vscode_languageserver_types_1.Range.create(commentStart, commentEnd2);
-          } else if (commentEnd2.line < instructionEnd.line) {
-            range = vscode_languageserver_types_1.Range.create(instructionStart, instructionEnd);
-          } else {
-            range = vscode_languageserver_types_1.Range.create(instructionStart, commentEnd2);
-          }
-        }
-        if (range === null) {
-          if (this.directives.length === 0) {
-            return null;
-          }
-          return this.directives[0].getRange();
-        } else if (this.directives.length === 0) {
-          return range;
-        }
-        return vscode_languageserver_types_1.Range.create(this.directives[0].getRange().start, range.end);
-      }
-    };
-    exports2.Dockerfile = Dockerfile;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/parser.js
-var require_parser = __commonJS({
-  "node_modules/dockerfile-ast/lib/parser.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.Parser = void 0;
-    var vscode_languageserver_textdocument_1 = (init_main2(), __toCommonJS(main_exports2));
-    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
-    var comment_1 = require_comment();
-    var parserDirective_1 = require_parserDirective();
-    var instruction_1 = require_instruction();
-    var add_1 = require_add();
-    var arg_1 = require_arg();
-    var cmd_1 = require_cmd();
-    var copy_1 = require_copy();
-    var env_1 = require_env();
-    var entrypoint_1 = require_entrypoint();
-    var from_1 = require_from();
-    var healthcheck_1 = require_healthcheck();
-    var label_1 = require_label();
-    var onbuild_1 = require_onbuild();
-    var run_1 = require_run();
-    var shell_1 = require_shell();
-    var stopsignal_1 = require_stopsignal();
-    var workdir_1 = require_workdir();
-    var user_1 = require_user();
-    var volume_1 = require_volume();
-    var dockerfile_1 = require_dockerfile();
-    var util_1 = require_util();
-    var main_1 = require_main();
-    var Parser = class _Parser {
-      constructor() {
-        this.escapeChar = null;
-      }
-      static createInstruction(document, dockerfile, escapeChar, lineRange, instruction, instructionRange) {
-        switch (instruction.toUpperCase()) {
-          case "ADD":
-            return new add_1.Add(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "ARG":
-            return new arg_1.Arg(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "CMD":
-            return new cmd_1.Cmd(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "COPY":
-            return new copy_1.Copy(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "ENTRYPOINT":
-            return new entrypoint_1.Entrypoint(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "ENV":
-            return new env_1.Env(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "FROM":
-            return new from_1.From(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "HEALTHCHECK":
-            return new healthcheck_1.Healthcheck(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "LABEL":
-            return new label_1.Label(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "ONBUILD":
-            return new onbuild_1.Onbuild(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "RUN":
-            return new run_1.Run(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "SHELL":
-            return new shell_1.Shell(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "STOPSIGNAL":
-            return new stopsignal_1.Stopsignal(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "WORKDIR":
-            return new workdir_1.Workdir(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "USER":
-            return new user_1.User(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-          case "VOLUME":
-            return new volume_1.Volume(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-        }
-        return new instruction_1.Instruction(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
-      }
-      getParserDirectives(document, buffer) {
-        const directives2 = [];
-        this.escapeChar = "";
-        const offset = util_1.Util.isUTF8BOM(buffer.substring(0, 1)) ? 1 : 0;
-        directiveCheck: for (let i = offset; i < buffer.length; i++) {
-          switch (buffer.charAt(i)) {
-            case " ":
-            case "	":
-              break;
-            case "\r":
-            case "\n":
-              break directiveCheck;
-            case "#":
-              let directiveStart = -1;
-              let directiveEnd = -1;
-              for (let j = i + 1; j < buffer.length; j++) {
-                let char = buffer.charAt(j);
-                switch (char) {
-                  case " ":
-                  case "	":
-                    if (directiveStart !== -1 && directiveEnd === -1) {
-                      directiveEnd = j;
-                    }
-                    break;
-                  case "\r":
-                  case "\n":
-                    break directiveCheck;
-                  case "=":
-                    let valueStart = -1;
-                    let valueEnd = -1;
-                    if (directiveEnd === -1) {
-                      directiveEnd = j;
-                    }
-                    let lineEnd2 = buffer.length;
-                    directiveValue: for (let k = j + 1; k < buffer.length; k++) {
-                      char = buffer.charAt(k);
-                      switch (char) {
-                        case "\r":
-                        case "\n":
-                          if (valueStart !== -1 && valueEnd === -1) {
-                            valueEnd = k;
-                          }
-                          lineEnd2 = k;
-                          break directiveValue;
-                        case "	":
-                        case " ":
-                          if (valueStart !== -1 && valueEnd === -1) {
-                            valueEnd = k;
-                          }
-                          continue;
-                        default:
-                          if (valueStart === -1) {
-                            valueStart = k;
-                          }
-                          break;
-                      }
-                    }
-                    if (directiveStart === -1) {
-                      break directiveCheck;
-                    }
-                    if (valueStart === -1) {
-                      valueStart = j + 1;
-                      valueEnd = lineEnd2;
-                    } else if (valueEnd === -1) {
-                      valueEnd = buffer.length;
-                    }
-                    const lineRange = vscode_languageserver_types_1.Range.create(document.positionAt(i), document.positionAt(lineEnd2));
-                    const nameRange = vscode_languageserver_types_1.Range.create(document.positionAt(directiveStart), document.positionAt(directiveEnd));
-                    const valueRange = vscode_languageserver_types_1.Range.create(document.positionAt(valueStart), document.positionAt(valueEnd));
-                    directives2.push(new parserDirective_1.ParserDirective(document, lineRange, nameRange, valueRange));
-                    directiveStart = -1;
-                    if (buffer.charAt(valueEnd) === "\r") {
-                      i = valueEnd + 1;
-                    } else {
-                      i = valueEnd;
-                    }
-                    continue directiveCheck;
-                  default:
-                    if (directiveStart === -1) {
-                      directiveStart = j;
-                    }
-                    break;
-                }
-              }
-              break;
-            default:
-              break directiveCheck;
-          }
-        }
-        return directives2;
-      }
-      parse(buffer) {
-        this.document = vscode_languageserver_textdocument_1.TextDocument.create("", "", 0, buffer);
-        this.buffer = buffer;
-        let dockerfile = new dockerfile_1.Dockerfile(this.document);
-        let directives2 = this.getParserDirectives(this.document, this.buffer);
-        let offset = 0;
-        this.escapeChar = "\\";
-        if (directives2.length > 0) {
-          dockerfile.setDirectives(directives2);
-          this.escapeChar = dockerfile.getEscapeCharacter();
-          offset = this.document.offsetAt(vscode_languageserver_types_1.Position.create(directives2.length, 0));
-        } else if (util_1.Util.isUTF8BOM(buffer.substring(0, 1))) {
-          offset = 1;
-        }
-        for (let i = offset; i < this.buffer.length; i++) {
-          const char = this.buffer.charAt(i);
-          switch (char) {
-            case " ":
-            case "	":
-            case "\r":
-            case "\n":
-              break;
-            case "#":
-              i = this.processComment(dockerfile, i);
-              break;
-            default:
-              i = this.processInstruction(dockerfile, char, i);
-              break;
-          }
-        }
-        dockerfile.organizeComments();
-        return dockerfile;
-      }
-      processInstruction(dockerfile, char, start) {
-        let instruction = char;
-        let instructionEnd = -1;
-        let escapedInstruction = false;
-        instructionCheck: for (let i = start + 1; i < this.buffer.length; i++) {
-          char = this.buffer.charAt(i);
-          switch (char) {
-            case this.escapeChar:
-              escapedInstruction = true;
-              char = this.buffer.charAt(i + 1);
-              if (char === "\r" || char === "\n") {
-                if (instructionEnd === -1) {
-                  instructionEnd = i;
-                }
-                i++;
-              } else if (char === " " || char === "	") {
-                for (let j = i + 2; j < this.buffer.length; j++) {
-                  switch (this.buffer.charAt(j)) {
-                    case " ":
-                    case "	":
-                      break;
-                    case "\r":
-                    case "\n":
-                      i = j;
-                      continue instructionCheck;
-                    default:
-                      instructionEnd = i + 1;
-                      instruction = instruction + this.escapeChar;
-                      i = j - 2;
-                      continue instructionCheck;
-                  }
-                }
-                instructionEnd = i + 1;
-                instruction = instruction + this.escapeChar;
-                break instructionCheck;
-              } else {
-                instructionEnd = i + 1;
-                instruction = instruction + this.escapeChar;
-                escapedInstruction = false;
-              }
-              break;
-            case " ":
-            case "	":
-              if (escapedInstruction) {
-                escapeCheck: for (let j = i + 1; j < this.buffer.length; j++) {
-                  switch (this.buffer.charAt(j)) {
-                    case " ":
-                    case "	":
-                      break;
-                    case "\r":
-                    case "\n":
-                      i = j;
-                      continue instructionCheck;
-                    default:
-                      break escapeCheck;
-                  }
-                }
-                escapedInstruction = false;
-              }
-              if (instructionEnd === -1) {
-                instructionEnd = i;
-              }
-              i = this.processArguments(dockerfile, instruction, instructionEnd, start, i);
-              dockerfile.addInstruction(this.createInstruction(dockerfile, instruction, start, instructionEnd, i));
-              return i;
-            case "\r":
-            case "\n":
-              if (escapedInstruction) {
-                continue;
-              }
-              if (instructionEnd === -1) {
-                instructionEnd = i;
-              }
-              dockerfile.addInstruction(this.createInstruction(dockerfile, instruction, start, i, i));
-              return i;
-            case "#":
-              if (escapedInstruction) {
-                continue;
-              }
-            default:
-              instructionEnd = i + 1;
-              instruction = instruction + char;
-              escapedInstruction = false;
-              break;
-          }
-        }
-        if (instructionEnd === -1) {
-          instructionEnd = this.buffer.length;
-        }
-        dockerfile.addInstruction(this.createInstruction(dockerfile, instruction, start, instructionEnd, this.buffer.length));
-        return this.buffer.length;
-      }
-      processHeredocs(instruction, offset) {
-        let keyword = instruction.getKeyword();
-        if (keyword === main_1.Keyword.ONBUILD) {
-          instruction = instruction.getTriggerInstruction();
-          if (instruction === null) {
-            return offset;
-          }
-          keyword = instruction.getKeyword();
-        }
-        if (keyword !== main_1.Keyword.ADD && keyword !== main_1.Keyword.COPY && keyword !== main_1.Keyword.RUN) {
-          return offset;
-        }
-        const heredocs = [];
-        let tabbed = false;
-        for (const arg of instruction.getArguments()) {
-          const value = arg.getValue();
-          if (value.startsWith("<<") && value.length > 2) {
-            if (value.startsWith("<<-")) {
-              tabbed = true;
-            }
-            const name = util_1.Util.parseHeredocName(value);
-            if (name !== null) {
-              heredocs.push(name);
-            }
-          }
-        }
-        if (heredocs.length > 0) {
-          for (const heredoc of heredocs) {
-            offset = this.parseHeredoc(heredoc, offset, tabbed);
-          }
-        }
-        return offset;
-      }
-      processArguments(dockerfile, instruction, instructionEnd, start, offset) {
-        let escaped2 = false;
-        argumentsCheck: for (let i = offset + 1; i < this.buffer.length; i++) {
-          switch (this.buffer.charAt(i)) {
-            case "\r":
-            case "\n":
-              if (escaped2) {
-                continue;
-              }
-              return this.processHeredocs(this.createInstruction(dockerfile, instruction, start, instructionEnd, i), i);
-            case this.escapeChar:
-              const next = this.buffer.charAt(i + 1);
-              if (next === "\n" || next === "\r") {
-                escaped2 = true;
-                i++;
-              } else if (next === " " || next === "	") {
-                for (let j = i + 2; j < this.buffer.length; j++) {
-                  switch (this.buffer.charAt(j)) {
-                    case " ":
-                    case "	":
-                      break;
-                    case "\r":
-                    case "\n":
-                      escaped2 = true;
-                    default:
-                      i = j;
-                      continue argumentsCheck;
-                  }
-                }
-                return this.buffer.length;
-              }
-              continue;
-            case "#":
-              if (escaped2) {
-                i = this.processComment(dockerfile, i);
-                continue argumentsCheck;
-              }
-              break;
-            case " ":
-            case "	":
-              break;
-            default:
-              if (escaped2) {
-                escaped2 = false;
-              }
-              break;
-          }
-        }
-        return this.buffer.length;
-      }
-      processComment(dockerfile, start) {
-        let end = this.buffer.length;
-        commentLoop: for (let i = start + 1; i < this.buffer.length; i++) {
-          switch (this.buffer.charAt(i)) {
-            case "\r":
-            case "\n":
-              end = i;
-              break commentLoop;
-          }
-        }
-        const range = vscode_languageserver_types_1.Range.create(this.document.positionAt(start), this.document.positionAt(end));
-        dockerfile.addComment(new comment_1.Comment(this.document, range));
-        return end;
-      }
-      parseHeredoc(heredocName2, offset, tabbed) {
-        let startWord = -1;
-        let lineStart = true;
-        for (let i = offset; i < this.buffer.length; i++) {
-          switch (this.buffer.charAt(i)) {
-            case " ":
-              lineStart = false;
-              break;
-            case "	":
-              if (!tabbed) {
-                lineStart = false;
-              }
-              break;
-            case "\r":
-            case "\n":
-              if (startWord !== -1 && heredocName2 === this.buffer.substring(startWord, i)) {
-                return i;
-              }
-              startWord = -1;
-              lineStart = true;
-              break;
-            default:
-              if (lineStart) {
-                startWord = i;
-                lineStart = false;
-              }
-              break;
-          }
-        }
-        return this.buffer.length;
-      }
-      createInstruction(dockerfile, instruction, start, instructionEnd, end) {
-        const startPosition = this.document.positionAt(start);
-        const instructionRange = vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(instructionEnd));
-        const lineRange = vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(end));
-        return _Parser.createInstruction(this.document, dockerfile, this.escapeChar, lineRange, instruction, instructionRange);
-      }
-    };
-    exports2.Parser = Parser;
-  }
-});
-
-// node_modules/dockerfile-ast/lib/main.js
-var require_main = __commonJS({
-  "node_modules/dockerfile-ast/lib/main.js"(exports2) {
-    "use strict";
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.DockerfileParser = exports2.DefaultVariables = exports2.Directive = exports2.Keyword = exports2.Workdir = exports2.Volume = exports2.User = exports2.Stopsignal = exports2.Shell = exports2.Run = exports2.PropertyInstruction = exports2.Onbuild = exports2.ModifiableInstruction = exports2.Label = exports2.JSONInstruction = exports2.Heredoc = exports2.Healthcheck = exports2.From = exports2.Env = exports2.Entrypoint = exports2.Copy = exports2.Cmd = exports2.Arg = exports2.Add = exports2.Variable = exports2.Property = exports2.ParserDirective = exports2.Line = exports2.Instruction = exports2.Flag = exports2.Comment = exports2.JSONArgument = exports2.Argument = void 0;
-    var argument_1 = require_argument();
-    Object.defineProperty(exports2, "Argument", { enumerable: true, get: function() {
-      return argument_1.Argument;
-    } });
-    var jsonArgument_1 = require_jsonArgument();
-    Object.defineProperty(exports2, "JSONArgument", { enumerable: true, get: function() {
-      return jsonArgument_1.JSONArgument;
-    } });
-    var comment_1 = require_comment();
-    Object.defineProperty(exports2, "Comment", { enumerable: true, get: function() {
-      return comment_1.Comment;
-    } });
-    var parser_1 = require_parser();
-    var flag_1 = require_flag();
-    Object.defineProperty(exports2, "Flag", { enumerable: true, get: function() {
-      return flag_1.Flag;
-    } });
-    var instruction_1 = require_instruction();
-    Object.defineProperty(exports2, "Instruction", { enumerable: true, get: function() {
-      return instruction_1.Instruction;
-    } });
-    var line_1 = require_line();
-    Object.defineProperty(exports2, "Line", { enumerable: true, get: function() {
-      return line_1.Line;
-    } });
-    var parserDirective_1 = require_parserDirective();
-    Object.defineProperty(exports2, "ParserDirective", { enumerable: true, get: function() {
-      return parserDirective_1.ParserDirective;
-    } });
-    var property_1 = require_property();
-    Object.defineProperty(exports2, "Property", { enumerable: true, get: function() {
-      return property_1.Property;
-    } });
-    var variable_1 = require_variable();
-    Object.defineProperty(exports2, "Variable", { enumerable: true, get: function() {
-      return variable_1.Variable;
-    } });
-    var add_1 = require_add();
-    Object.defineProperty(exports2, "Add", { enumerable: true, get: function() {
-      return add_1.Add;
-    } });
-    var arg_1 = require_arg();
-    Object.defineProperty(exports2, "Arg", { enumerable: true, get: function() {
-      return arg_1.Arg;
-    } });
-    var cmd_1 = require_cmd();
-    Object.defineProperty(exports2, "Cmd", { enumerable: true, get: function() {
-      return cmd_1.Cmd;
-    } });
-    var copy_1 = require_copy();
-    Object.defineProperty(exports2, "Copy", { enumerable: true, get: function() {
-      return copy_1.Copy;
-    } });
-    var entrypoint_1 = require_entrypoint();
-    Object.defineProperty(exports2, "Entrypoint", { enumerable: true, get: function() {
-      return entrypoint_1.Entrypoint;
-    } });
-    var env_1 = require_env();
-    Object.defineProperty(exports2, "Env", { enumerable: true, get: function() {
-      return env_1.Env;
-    } });
-    var from_1 = require_from();
-    Object.defineProperty(exports2, "From", { enumerable: true, get: function() {
-      return from_1.From;
-    } });
-    var healthcheck_1 = require_healthcheck();
-    Object.defineProperty(exports2, "Healthcheck", { enumerable: true, get: function() {
-      return healthcheck_1.Healthcheck;
-    } });
-    var heredoc_1 = require_heredoc();
-    Object.defineProperty(exports2, "Heredoc", { enumerable: true, get: function() {
-      return heredoc_1.Heredoc;
-    } });
-    var jsonInstruction_1 = require_jsonInstruction();
-    Object.defineProperty(exports2, "JSONInstruction", { enumerable: true, get: function() {
-      return jsonInstruction_1.JSONInstruction;
-    } });
-    var label_1 = require_label();
-    Object.defineProperty(exports2, "Label", { enumerable: true, get: function() {
-      return label_1.Label;
-    } });
-    var modifiableInstruction_1 = require_modifiableInstruction();
-    Object.defineProperty(exports2, "ModifiableInstruction", { enumerable: true, get: function() {
-      return modifiableInstruction_1.ModifiableInstruction;
-    } });
-    var onbuild_1 = require_onbuild();
-    Object.defineProperty(exports2, "Onbuild", { enumerable: true, get: function() {
-      return onbuild_1.Onbuild;
-    } });
-    var propertyInstruction_1 = require_propertyInstruction();
-    Object.defineProperty(exports2, "PropertyInstruction", { enumerable: true, get: function() {
-      return propertyInstruction_1.PropertyInstruction;
-    } });
-    var run_1 = require_run();
-    Object.defineProperty(exports2, "Run", { enumerable: true, get: function() {
-      return run_1.Run;
-    } });
-    var shell_1 = require_shell();
-    Object.defineProperty(exports2, "Shell", { enumerable: true, get: function() {
-      return shell_1.Shell;
-    } });
-    var stopsignal_1 = require_stopsignal();
-    Object.defineProperty(exports2, "Stopsignal", { enumerable: true, get: function() {
-      return stopsignal_1.Stopsignal;
-    } });
-    var user_1 = require_user();
-    Object.defineProperty(exports2, "User", { enumerable: true, get: function() {
-      return user_1.User;
-    } });
-    var volume_1 = require_volume();
-    Object.defineProperty(exports2, "Volume", { enumerable: true, get: function() {
-      return volume_1.Volume;
-    } });
-    var workdir_1 = require_workdir();
-    Object.defineProperty(exports2, "Workdir", { enumerable: true, get: function() {
-      return workdir_1.Workdir;
-    } });
-    var Keyword;
-    (function(Keyword2) {
-      Keyword2["ADD"] = "ADD";
-      Keyword2["ARG"] = "ARG";
-      Keyword2["CMD"] = "CMD";
-      Keyword2["COPY"] = "COPY";
-      Keyword2["ENTRYPOINT"] = "ENTRYPOINT";
-      Keyword2["ENV"] = "ENV";
-      Keyword2["EXPOSE"] = "EXPOSE";
-      Keyword2["FROM"] = "FROM";
-      Keyword2["HEALTHCHECK"] = "HEALTHCHECK";
-      Keyword2["LABEL"] = "LABEL";
-      Keyword2["MAINTAINER"] = "MAINTAINER";
-      Keyword2["ONBUILD"] = "ONBUILD";
-      Keyword2["RUN"] = "RUN";
-      Keyword2["SHELL"] = "SHELL";
-      Keyword2["STOPSIGNAL"] = "STOPSIGNAL";
-      Keyword2["USER"] = "USER";
-      Keyword2["VOLUME"] = "VOLUME";
-      Keyword2["WORKDIR"] = "WORKDIR";
-    })(Keyword || (exports2.Keyword = Keyword = {}));
-    var Directive;
-    (function(Directive2) {
-      Directive2["escape"] = "escape";
-      Directive2["syntax"] = "syntax";
-    })(Directive || (exports2.Directive = Directive = {}));
-    exports2.DefaultVariables = [
-      "ALL_PROXY",
-      "all_proxy",
-      "FTP_PROXY",
-      "ftp_proxy",
-      "HTTP_PROXY",
-      "http_proxy",
-      "HTTPS_PROXY",
-      "https_proxy",
-      "NO_PROXY",
-      "no_proxy"
-    ];
-    var DockerfileParser3;
-    (function(DockerfileParser4) {
-      function parse5(content) {
-        let parser = new parser_1.Parser();
-        return parser.parse(content);
-      }
-      DockerfileParser4.parse = parse5;
-    })(DockerfileParser3 || (exports2.DockerfileParser = DockerfileParser3 = {}));
-  }
-});
-
-// node_modules/lru-cache/dist/commonjs/node/index.min.js
-var require_index_min = __commonJS({
-  "node_modules/lru-cache/dist/commonjs/node/index.min.js"(exports2) {
-    "use strict";
-    var j = (u, t) => () => (t || u((t = { exports: {} }).exports, t), t.exports);
-    var I = j((O) => {
-      "use strict";
-      Object.defineProperty(O, "__esModule", { value: true });
-      O.tracing = O.metrics = void 0;
-      var U = __require("node:diagnostics_channel");
-      O.metrics = (0, U.channel)("lru-cache:metrics");
-      O.tracing = (0, U.tracingChannel)("lru-cache");
-    });
-    var P = j((R) => {
-      "use strict";
-      Object.defineProperty(R, "__esModule", { value: true });
-      R.defaultPerf = void 0;
-      R.defaultPerf = typeof performance == "object" && performance && typeof performance.now == "function" ? performance : Date;
-    });
-    Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.LRUCache = void 0;
-    var g = I();
-    var N = P();
-    var C = () => g.metrics.hasSubscribers || g.tracing.hasSubscribers;
-    var k = /* @__PURE__ */ new Set();
-    var G = typeof process == "object" && process ? process : {};
-    var V = (u, t, e, i) => {
-      typeof G.emitWarning == "function" ? G.emitWarning(u, t, e, i) : console.error(`[${e}] ${t}: ${u}`);
-    };
-    var q = (u) => !k.has(u);
-    var T = (u) => !!u && u === Math.floor(u) && u > 0 && isFinite(u);
-    var H = (u) => T(u) ? u <= Math.pow(2, 8) ? Uint8Array : u <= Math.pow(2, 16) ? Uint16Array : u <= Math.pow(2, 32) ? Uint32Array : u <= Number.MAX_SAFE_INTEGER ? W : null : null;
-    var W = class extends Array {
-      constructor(t) {
-        super(t), this.fill(0);
-      }
-    };
-    var L = class u {
-      heap;
-      length;
-      static #o = false;
-      static create(t) {
-        let e = H(t);
-        if (!e) return [];
-        u.#o = true;
-        let i = new u(t, e);
-        return u.#o = false, i;
-      }
-      constructor(t, e) {
-        if (!u.#o) throw new TypeError("instantiate Stack using Stack.create(n)");
-        this.heap = new e(t), this.length = 0;
-      }
-      push(t) {
-        this.heap[this.length++] = t;
-      }
-      pop() {
-        return this.heap[--this.length];
-      }
-    };
-    var M = class u {
-      #o;
-      #c;
-      #m;
-      #W;
-      #S;
-      #x;
-      #j;
-      #w;
-      get perf() {
-        return this.#w;
-      }
-      ttl;
-      ttlResolution;
-      ttlAutopurge;
-      updateAgeOnGet;
-      updateAgeOnHas;
-      allowStale;
-      noDisposeOnSet;
-      noUpdateTTL;
-      maxEntrySize;
-      sizeCalculation;
-      noDeleteOnFetchRejection;
-      noDeleteOnStaleGet;
-      allowStaleOnFetchAbort;
-      allowStaleOnFetchRejection;
-      ignoreFetchAbort;
-      backgroundFetchSize;
-      #n;
-      #b;
-      #s;
-      #i;
-      #t;
-      #l;
-      #u;
-      #a;
-      #h;
-      #_;
-      #r;
-      #y;
-      #F;
-      #d;
-      #g;
-      #T;
-      #U;
-      #f;
-      #R;
-      static unsafeExposeInternals(t) {
-        return { starts: t.#F, ttls: t.#d, autopurgeTimers: t.#g, sizes: t.#y, keyMap: t.#s, keyList: t.#i, valList: t.#t, next: t.#l, prev: t.#u, get head() {
-          return t.#a;
-        }, get tail() {
-          return t.#h;
-        }, free: t.#_, isBackgroundFetch: (e) => t.#e(e), backgroundFetch: (e, i, s, n) => t.#G(e, i, s, n), moveToTail: (e) => t.#M(e), indexes: (e) => t.#A(e), rindexes: (e) => t.#z(e), isStale: (e) => t.#p(e) };
-      }
-      get max() {
-        return this.#o;
-      }
-      get maxSize() {
-        return this.#c;
-      }
-      get calculatedSize() {
-        return this.#b;
-      }
-      get size() {
-        return this.#n;
-      }
-      get fetchMethod() {
-        return this.#x;
-      }
-      get memoMethod() {
-        return this.#j;
-      }
-      get dispose() {
-        return this.#m;
-      }
-      get onInsert() {
-        return this.#W;
-      }
-      get disposeAfter() {
-        return this.#S;
-      }
-      constructor(t) {
-        let { max: e = 0, ttl: i, ttlResolution: s = 1, ttlAutopurge: n, updateAgeOnGet: o, updateAgeOnHas: l, allowStale: h, dispose: r, onInsert: c, disposeAfter: w, noDisposeOnSet: y, noUpdateTTL: d, maxSize: p = 0, maxEntrySize: f = 0, sizeCalculation: _, fetchMethod: a, memoMethod: S, noDeleteOnFetchRejection: F, noDeleteOnStaleGet: b, allowStaleOnFetchRejection: m, allowStaleOnFetchAbort: A, ignoreFetchAbort: z, backgroundFetchSize: x = 1, perf: v } = t;
-        if (this.backgroundFetchSize = x, v !== void 0 && typeof v?.now != "function") throw new TypeError("perf option must have a now() method if specified");
-        if (this.#w = v ?? N.defaultPerf, e !== 0 && !T(e)) throw new TypeError("max option must be a nonnegative integer");
-        let E = e ? H(e) : Array;
-        if (!E) throw new Error("invalid max value: " + e);
-        if (this.#o = e, this.#c = p, this.maxEntrySize = f || this.#c, this.sizeCalculation = _, this.sizeCalculation) {
-          if (!this.#c && !this.maxEntrySize) throw new TypeError("cannot set sizeCalculation without setting maxSize or maxEntrySize");
-          if (typeof this.sizeCalculation != "function") throw new TypeError("sizeCalculation set to non-function");
-        }
-        if (S !== void 0 && typeof S != "function") throw new TypeError("memoMethod must be a function if defined");
-        if (this.#j = S, a !== void 0 && typeof a != "function") throw new TypeError("fetchMethod must be a function if specified");
-        if (this.#x = a, this.#U = !!a, this.#s = /* @__PURE__ */ new Map(), this.#i = Array.from({ length: e }).fill(void 0), this.#t = Array.from({ length: e }).fill(void 0), this.#l = new E(e), this.#u = new E(e), this.#a = 0, this.#h = 0, this.#_ = L.create(e), this.#n = 0, this.#b = 0, typeof r == "function" && (this.#m = r), typeof c == "function" && (this.#W = c), typeof w == "function" ? (this.#S = w, this.#r = []) : (this.#S = void 0, this.#r = void 0), this.#T = !!this.#m, this.#R = !!this.#W, this.#f = !!this.#S, this.noDisposeOnSet = !!y, this.noUpdateTTL = !!d, this.noDeleteOnFetchRejection = !!F, this.allowStaleOnFetchRejection = !!m, this.allowStaleOnFetchAbort = !!A, this.ignoreFetchAbort = !!z, this.maxEntrySize !== 0) {
-          if (this.#c !== 0 && !T(this.#c)) throw new TypeError("maxSize must be a positive integer if specified");
-          if (!T(this.maxEntrySize)) throw new TypeError("maxEntrySize must be a positive integer if specified");
-          this.#X();
-        }
-        if (this.allowStale = !!h, this.noDeleteOnStaleGet = !!b, this.updateAgeOnGet = !!o, this.updateAgeOnHas = !!l, this.ttlResolution = T(s) || s === 0 ? s : 1, this.ttlAutopurge = !!n, this.ttl = i || 0, this.ttl) {
-          if (!T(this.ttl)) throw new TypeError("ttl must be a positive integer if specified");
-          this.#k();
-        }
-        if (this.#o === 0 && this.ttl === 0 && this.#c === 0) throw new TypeError("At least one of max, maxSize, or ttl is required");
-        if (!this.ttlAutopurge && !this.#o && !this.#c) {
-          let D = "LRU_CACHE_UNBOUNDED";
-          q(D) && (k.add(D), V("TTL caching without ttlAutopurge, max, or maxSize can result in unbounded memory consumption.", "UnboundedCacheWarning", D, u));
-        }
-      }
-      getRemainingTTL(t) {
-        return this.#s.has(t) ? 1 / 0 : 0;
-      }
-      #k() {
-        let t = new W(this.#o), e = new W(this.#o);
-        this.#d = t, this.#F = e;
-        let i = this.ttlAutopurge ? Array.from({ length: this.#o }) : void 0;
-        this.#g = i, this.#H = (h, r, c = this.#w.now()) => {
-          e[h] = r !== 0 ? c : 0, t[h] = r, s(h, r);
-        }, this.#D = (h) => {
-          e[h] = t[h] !== 0 ? this.#w.now() : 0, s(h, t[h]);
-        };
-        let s = this.ttlAutopurge ? (h, r) => {
-          if (i?.[h] && (clearTimeout(i[h]), i[h] = void 0), r && r !== 0 && i) {
-            let c = setTimeout(() => {
-              this.#p(h) ? (this.#v(this.#i[h], "expire"), i[h] = void 0) : s(h, l(h));
-            }, r + 1);
-            c.unref && c.unref(), i[h] = c;
-          }
-        } : () => {
-        };
-        this.#E = (h, r) => {
-          if (t[r]) {
-            let c = t[r], w = e[r];
-            if (!c || !w) return;
-            h.ttl = c, h.start = w, h.now = n || o();
-            let y = h.now - w;
-            h.remainingTTL = c - y;
-          }
-        };
-        let n = 0, o = () => {
-          let h = this.#w.now();
-          if (this.ttlResolution > 0) {
-            n = h;
-            let r = setTimeout(() => n = 0, this.ttlResolution);
-            r.unref && r.unref();
-          }
-          return h;
-        };
-        this.getRemainingTTL = (h) => {
-          let r = this.#s.get(h);
-          return r === void 0 ? 0 : l(r);
-        };
-        let l = (h) => {
-          let r = t[h], c = e[h];
-          if (!r || !c) return 1 / 0;
-          let w = (n || o()) - c;
-          return r - w;
-        };
-        this.#p = (h) => {
-          let r = e[h], c = t[h];
-          return !!c && !!r && (n || o()) - r > c;
-        };
-      }
-      #D = () => {
-      };
-      #E = () => {
-      };
-      #H = () => {
-      };
-      #p = () => false;
-      #X() {
-        let t = new W(this.#o);
-        this.#b = 0, this.#y = t, this.#C = (e) => {
-          this.#b -= t[e], t[e] = 0;
-        }, this.#N = (e, i, s, n) => {
-          if (!T(s)) {
-            if (this.#e(i)) return this.backgroundFetchSize;
-            if (n) {
-              if (typeof n != "function") throw new TypeError("sizeCalculation must be a function");
-              if (s = n(i, e), !T(s)) throw new TypeError("sizeCalculation return invalid (expect positive integer)");
-            } else throw new TypeError("invalid size value (must be positive integer). When maxSize or maxEntrySize is used, sizeCalculation or size must be set.");
-          }
-          return s;
-        }, this.#I = (e, i, s) => {
-          if (t[e] = i, this.#c) {
-            let n = this.#c - t[e];
-            for (; this.#b > n; ) this.#P(true);
-          }
-          this.#b += t[e], s && (s.entrySize = i, s.totalCalculatedSize = this.#b);
-        };
-      }
-      #C = (t) => {
-      };
-      #I = (t, e, i) => {
-      };
-      #N = (t, e, i, s) => {
-        if (i || s) throw new TypeError("cannot set size without setting maxSize or maxEntrySize on cache");
-        return 0;
-      };
-      *#A({ allowStale: t = this.allowStale } = {}) {
-        if (this.#n) for (let e = this.#h; this.#V(e) && ((t || !this.#p(e)) && (yield e), e !== this.#a); ) e = this.#u[e];
-      }
-      *#z({ allowStale: t = this.allowStale } = {}) {
-        if (this.#n) for (let e = this.#a; this.#V(e) && ((t || !this.#p(e)) && (yield e), e !== this.#h); ) e = this.#l[e];
-      }
-      #V(t) {
-        return t !== void 0 && this.#s.get(this.#i[t]) === t;
-      }
-      *entries() {
-        for (let t of this.#A()) this.#t[t] !== void 0 && this.#i[t] !== void 0 && !this.#e(this.#t[t]) && (yield [this.#i[t], this.#t[t]]);
-      }
-      *rentries() {
-        for (let t of this.#z()) this.#t[t] !== void 0 && this.#i[t] !== void 0 && !this.#e(this.#t[t]) && (yield [this.#i[t], this.#t[t]]);
-      }
-      *keys() {
-        for (let t of this.#A()) {
-          let e = this.#i[t];
-          e !== void 0 && !this.#e(this.#t[t]) && (yield e);
-        }
-      }
-      *rkeys() {
-        for (let t of this.#z()) {
-          let e = this.#i[t];
-          e !== void 0 && !this.#e(this.#t[t]) && (yield e);
-        }
-      }
-      *values() {
-        for (let t of this.#A()) this.#t[t] !== void 0 && !this.#e(this.#t[t]) && (yield this.#t[t]);
-      }
-      *rvalues() {
-        for (let t of this.#z()) this.#t[t] !== void 0 && !this.#e(this.#t[t]) && (yield this.#t[t]);
-      }
-      [Symbol.iterator]() {
-        return this.entries();
-      }
-      [Symbol.toStringTag] = "LRUCache";
-      find(t, e = {}) {
-        for (let i of this.#A()) {
-          let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
-          if (n !== void 0 && t(n, this.#i[i], this)) return this.#L(this.#i[i], e);
-        }
-      }
-      forEach(t, e = this) {
-        for (let i of this.#A()) {
-          let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
-          n !== void 0 && t.call(e, n, this.#i[i], this);
-        }
-      }
-      rforEach(t, e = this) {
-        for (let i of this.#z()) {
-          let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
-          n !== void 0 && t.call(e, n, this.#i[i], this);
-        }
-      }
-      purgeStale() {
-        let t = false;
-        for (let e of this.#z({ allowStale: true })) this.#p(e) && (this.#v(this.#i[e], "expire"), t = true);
-        return t;
-      }
-      info(t) {
-        let e = this.#s.get(t);
-        if (e === void 0) return;
-        let i = this.#t[e], s = this.#e(i) ? i.__staleWhileFetching : i;
-        if (s === void 0) return;
-        let n = { value: s };
-        if (this.#d && this.#F) {
-          let o = this.#d[e], l = this.#F[e];
-          if (o && l) {
-            let h = o - (this.#w.now() - l);
-            n.ttl = h, n.start = Date.now();
-          }
-        }
-        return this.#y && (n.size = this.#y[e]), n;
-      }
-      dump() {
-        let t = [];
-        for (let e of this.#A({ allowStale: true })) {
-          let i = this.#i[e], s = this.#t[e], n = this.#e(s) ? s.__staleWhileFetching : s;
-          if (n === void 0 || i === void 0) continue;
-          let o = { value: n };
-          if (this.#d && this.#F) {
-            o.ttl = this.#d[e];
-            let l = this.#w.now() - this.#F[e];
-            o.start = Math.floor(Date.now() - l);
-          }
-          this.#y && (o.size = this.#y[e]), t.unshift([i, o]);
-        }
-        return t;
-      }
-      load(t) {
-        this.clear();
-        for (let [e, i] of t) {
-          if (i.start) {
-            let s = Date.now() - i.start;
-            i.start = this.#w.now() - s;
-          }
-          this.#O(e, i.value, i);
-        }
-      }
-      set(t, e, i = {}) {
-        let { status: s = g.metrics.hasSubscribers ? {} : void 0 } = i;
-        i.status = s, s && (s.op = "set", s.key = t, e !== void 0 && (s.value = e), s.cache = this);
-        let n = this.#O(t, e, i);
-        return s && g.metrics.hasSubscribers && g.metrics.publish(s), n;
-      }
-      #O(t, e, i, s) {
-        let { ttl: n = this.ttl, start: o, noDisposeOnSet: l = this.noDisposeOnSet, sizeCalculation: h = this.sizeCalculation, status: r } = i, c = this.#e(e);
-        if (e === void 0) return r && (r.set = "deleted"), this.delete(t), this;
-        let { noUpdateTTL: w = this.noUpdateTTL } = i;
-        r && !c && (r.value = e);
-        let y = this.#N(t, e, i.size || 0, h, r);
-        if (this.maxEntrySize && y > this.maxEntrySize) return this.#v(t, "set"), r && (r.set = "miss", r.maxEntrySizeExceeded = true), this;
-        let d = this.#n === 0 ? void 0 : this.#s.get(t);
-        if (d === void 0) d = this.#n === 0 ? this.#h : this.#_.length !== 0 ? this.#_.pop() : this.#n === this.#o ? this.#P(false) : this.#n, this.#i[d] = t, this.#t[d] = e, this.#s.set(t, d), this.#l[this.#h] = d, this.#u[d] = this.#h, this.#h = d, this.#n++, this.#I(d, y, r), r && (r.set = "add"), w = false, this.#R && !c && this.#W?.(e, t, "add");
-        else {
-          this.#M(d);
-          let p = this.#t[d];
-          if (e !== p) {
-            if (!l) if (this.#e(p)) {
-              p !== s && p.__abortController.abort(new Error("replaced"));
-              let { __staleWhileFetching: f } = p;
-              f !== void 0 && f !== e && (this.#T && this.#m?.(f, t, "set"), this.#f && this.#r?.push([f, t, "set"]));
-            } else this.#T && this.#m?.(p, t, "set"), this.#f && this.#r?.push([p, t, "set"]);
-            if (this.#C(d), this.#I(d, y, r), this.#t[d] = e, !c) {
-              let f = p && this.#e(p) ? p.__staleWhileFetching : p, _ = f === void 0 ? "add" : e !== f ? "replace" : "update";
-              r && (r.set = _, f !== void 0 && (r.oldValue = f)), this.#R && this.onInsert?.(e, t, _);
-            }
-          } else c || (r && (r.set = "update"), this.#R && this.onInsert?.(e, t, "update"));
-        }
-        if (n !== 0 && !this.#d && this.#k(), this.#d && (w || this.#H(d, n, o), r && this.#E(r, d)), !l && this.#f && this.#r) {
-          let p = this.#r, f;
-          for (; f = p?.shift(); ) this.#S?.(...f);
-        }
-        return this;
-      }
-      pop() {
-        try {
-          for (; this.#n; ) {
-            let t = this.#t[this.#a];
-            if (this.#P(true), this.#e(t)) {
-              if (t.__staleWhileFetching) return t.__staleWhileFetching;
-            } else if (t !== void 0) return t;
-          }
-        } finally {
-          if (this.#f && this.#r) {
-            let t = this.#r, e;
-            for (; e = t?.shift(); ) this.#S?.(...e);
-          }
-        }
-      }
-      #P(t) {
-        let e = this.#a, i = this.#i[e], s = this.#t[e], n = this.#e(s);
-        n && s.__abortController.abort(new Error("evicted"));
-        let o = n ? s.__staleWhileFetching : s;
-        return (this.#T || this.#f) && o !== void 0 && (this.#T && this.#m?.(o, i, "evict"), this.#f && this.#r?.push([o, i, "evict"])), this.#C(e), this.#g?.[e] && (clearTimeout(this.#g[e]), this.#g[e] = void 0), t && (this.#i[e] = void 0, this.#t[e] = void 0, this.#_.push(e)), this.#n === 1 ? (this.#a = this.#h = 0, this.#_.length = 0) : this.#a = this.#l[e], this.#s.delete(i), this.#n--, e;
-      }
-      has(t, e = {}) {
-        let { status: i = g.metrics.hasSubscribers ? {} : void 0 } = e;
-        e.status = i, i && (i.op = "has", i.key = t, i.cache = this);
-        let s = this.#Y(t, e);
-        return g.metrics.hasSubscribers && g.metrics.publish(i), s;
-      }
-      #Y(t, e = {}) {
-        let { updateAgeOnHas: i = this.updateAgeOnHas, status: s } = e, n = this.#s.get(t);
-        if (n !== void 0) {
-          let o = this.#t[n];
-          if (this.#e(o) && o.__staleWhileFetching === void 0) return false;
-          if (this.#p(n)) s && (s.has = "stale", this.#E(s, n));
-          else return i && this.#D(n), s && (s.has = "hit", this.#E(s, n)), true;
-        } else s && (s.has = "miss");
-        return false;
-      }
-      peek(t, e = {}) {
-        let { status: i = C() ? {} : void 0 } = e;
-        i && (i.op = "peek", i.key = t, i.cache = this), e.status = i;
-        let s = this.#J(t, e);
-        return g.metrics.hasSubscribers && g.metrics.publish(i), s;
-      }
-      #J(t, e) {
-        let { status: i, allowStale: s = this.allowStale } = e, n = this.#s.get(t);
-        if (n === void 0 || !s && this.#p(n)) {
-          i && (i.peek = n === void 0 ? "miss" : "stale");
-          return;
-        }
-        let o = this.#t[n], l = this.#e(o) ? o.__staleWhileFetching : o;
-        return i && (l !== void 0 ? (i.peek = "hit", i.value = l) : i.peek = "miss"), l;
-      }
-      #G(t, e, i, s) {
-        let n = e === void 0 ? void 0 : this.#t[e];
-        if (this.#e(n)) return n;
-        let o = new AbortController(), { signal: l } = i;
-        l?.addEventListener("abort", () => o.abort(l.reason), { signal: o.signal });
-        let h = { signal: o.signal, options: i, context: s }, r = (f, _ = false) => {
-          let { aborted: a } = o.signal, S = i.ignoreFetchAbort && f !== void 0, F = i.ignoreFetchAbort || !!(i.allowStaleOnFetchAbort && f !== void 0);
-          if (i.status && (a && !_ ? (i.status.fetchAborted = true, i.status.fetchError = o.signal.reason, S && (i.status.fetchAbortIgnored = true)) : i.status.fetchResolved = true), a && !S && !_) return w(o.signal.reason, F);
-          let b = d, m = this.#t[e];
-          return (m === d || m === void 0 && S && _) && (f === void 0 ? b.__staleWhileFetching !== void 0 ? this.#t[e] = b.__staleWhileFetching : this.#v(t, "fetch") : (i.status && (i.status.fetchUpdated = true), this.#O(t, f, h.options, b))), f;
-        }, c = (f) => (i.status && (i.status.fetchRejected = true, i.status.fetchError = f), w(f, false)), w = (f, _) => {
-          let { aborted: a } = o.signal, S = a && i.allowStaleOnFetchAbort, F = S || i.allowStaleOnFetchRejection, b = F || i.noDeleteOnFetchRejection, m = d;
-          if (this.#t[e] === d && (!b || !_ && m.__staleWhileFetching === void 0 ? this.#v(t, "fetch") : S || (this.#t[e] = m.__staleWhileFetching)), F) return i.status && m.__staleWhileFetching !== void 0 && (i.status.returnedStale = true), m.__staleWhileFetching;
-          if (m.__returned === m) throw f;
-        }, y = (f, _) => {
-          let a = this.#x?.(t, n, h);
-          o.signal.addEventListener("abort", () => {
-            (!i.ignoreFetchAbort || i.allowStaleOnFetchAbort) && (f(void 0), i.allowStaleOnFetchAbort && (f = (S) => r(S, true)));
-          }), a && a instanceof Promise ? a.then((S) => f(S === void 0 ? void 0 : S), _) : a !== void 0 && f(a);
-        };
-        i.status && (i.status.fetchDispatched = true);
-        let d = new Promise(y).then(r, c), p = Object.assign(d, { __abortController: o, __staleWhileFetching: n, __returned: void 0 });
-        return e === void 0 ? (this.#O(t, p, { ...h.options, status: void 0 }), e = this.#s.get(t)) : this.#t[e] = p, p;
-      }
-      #e(t) {
-        if (!this.#U) return false;
-        let e = t;
-        return !!e && e instanceof Promise && e.hasOwnProperty("__staleWhileFetching") && e.__abortController instanceof AbortController;
-      }
-      fetch(t, e = {}) {
-        let i = g.tracing.hasSubscribers, { status: s = C() ? {} : void 0 } = e;
-        e.status = s, s && e.context && (s.context = e.context);
-        let n = this.#q(t, e);
-        return s && i && (s.trace = true, g.tracing.tracePromise(() => n, s).catch(() => {
-        })), n;
-      }
-      async #q(t, e = {}) {
-        let { allowStale: i = this.allowStale, updateAgeOnGet: s = this.updateAgeOnGet, noDeleteOnStaleGet: n = this.noDeleteOnStaleGet, ttl: o = this.ttl, noDisposeOnSet: l = this.noDisposeOnSet, size: h = 0, sizeCalculation: r = this.sizeCalculation, noUpdateTTL: c = this.noUpdateTTL, noDeleteOnFetchRejection: w = this.noDeleteOnFetchRejection, allowStaleOnFetchRejection: y = this.allowStaleOnFetchRejection, ignoreFetchAbort: d = this.ignoreFetchAbort, allowStaleOnFetchAbort: p = this.allowStaleOnFetchAbort, context: f, forceRefresh: _ = false, status: a, signal: S } = e;
-        if (a && (a.op = "fetch", a.key = t, _ && (a.forceRefresh = true), a.cache = this), !this.#U) return a && (a.fetch = "get"), this.#L(t, { allowStale: i, updateAgeOnGet: s, noDeleteOnStaleGet: n, status: a });
-        let F = { allowStale: i, updateAgeOnGet: s, noDeleteOnStaleGet: n, ttl: o, noDisposeOnSet: l, size: h, sizeCalculation: r, noUpdateTTL: c, noDeleteOnFetchRejection: w, allowStaleOnFetchRejection: y, allowStaleOnFetchAbort: p, ignoreFetchAbort: d, status: a, signal: S }, b = this.#s.get(t);
-        if (b === void 0) {
-          a && (a.fetch = "miss");
-          let m = this.#G(t, b, F, f);
-          return m.__returned = m;
-        } else {
-          let m = this.#t[b];
-          if (this.#e(m)) {
-            let E = i && m.__staleWhileFetching !== void 0;
-            return a && (a.fetch = "inflight", E && (a.returnedStale = true)), E ? m.__staleWhileFetching : m.__returned = m;
-          }
-          let A = this.#p(b);
-          if (!_ && !A) return a && (a.fetch = "hit"), this.#M(b), s && this.#D(b), a && this.#E(a, b), m;
-          let z = this.#G(t, b, F, f), v = z.__staleWhileFetching !== void 0 && i;
-          return a && (a.fetch = A ? "stale" : "refresh", v && A && (a.returnedStale = true)), v ? z.__staleWhileFetching : z.__returned = z;
-        }
-      }
-      forceFetch(t, e = {}) {
-        let i = g.tracing.hasSubscribers, { status: s = C() ? {} : void 0 } = e;
-        e.status = s, s && e.context && (s.context = e.context);
-        let n = this.#K(t, e);
-        return s && i && (s.trace = true, g.tracing.tracePromise(() => n, s).catch(() => {
-        })), n;
-      }
-      async #K(t, e = {}) {
-        let i = await this.#q(t, e);
-        if (i === void 0) throw new Error("fetch() returned undefined");
-        return i;
-      }
-      memo(t, e = {}) {
-        let { status: i = g.metrics.hasSubscribers ? {} : void 0 } = e;
-        e.status = i, i && (i.op = "memo", i.key = t, e.context && (i.context = e.context), i.cache = this);
-        let s = this.#Q(t, e);
-        return i && (i.value = s), g.metrics.hasSubscribers && g.metrics.publish(i), s;
-      }
-      #Q(t, e = {}) {
-        let i = this.#j;
-        if (!i) throw new Error("no memoMethod provided to constructor");
-        let { context: s, status: n, forceRefresh: o, ...l } = e;
-        n && o && (n.forceRefresh = true);
-        let h = this.#L(t, l), r = o || h === void 0;
-        if (n && (n.memo = r ? "miss" : "hit", r || (n.value = h)), !r) return h;
-        let c = i(t, h, { options: l, context: s });
-        return n && (n.value = c), this.#O(t, c, l), c;
-      }
-      get(t, e = {}) {
-        let { status: i = g.metrics.hasSubscribers ? {} : void 0 } = e;
-        e.status = i, i && (i.op = "get", i.key = t, i.cache = this);
-        let s = this.#L(t, e);
-        return i && (s !== void 0 && (i.value = s), g.metrics.hasSubscribers && g.metrics.publish(i)), s;
-      }
-      #L(t, e = {}) {
-        let { allowStale: i = this.allowStale, updateAgeOnGet: s = this.updateAgeOnGet, noDeleteOnStaleGet: n = this.noDeleteOnStaleGet, status: o } = e, l = this.#s.get(t);
-        if (l === void 0) {
-          o && (o.get = "miss");
-          return;
-        }
-        let h = this.#t[l], r = this.#e(h);
-        return o && this.#E(o, l), this.#p(l) ? r ? (o && (o.get = "stale-fetching"), i && h.__staleWhileFetching !== void 0 ? (o && (o.returnedStale = true), h.__staleWhileFetching) : void 0) : (n || this.#v(t, "expire"), o && (o.get = "stale"), i ? (o && (o.returnedStale = true), h) : void 0) : (o && (o.get = r ? "fetching" : "hit"), this.#M(l), s && this.#D(l), r ? h.__staleWhileFetching : h);
-      }
-      #B(t, e) {
-        this.#u[e] = t, this.#l[t] = e;
-      }
-      #M(t) {
-        t !== this.#h && (t === this.#a ? this.#a = this.#l[t] : this.#B(this.#u[t], this.#l[t]), this.#B(this.#h, t), this.#h = t);
-      }
-      delete(t) {
-        return this.#v(t, "delete");
-      }
-      #v(t, e) {
-        g.metrics.hasSubscribers && g.metrics.publish({ op: "delete", delete: e, key: t, cache: this });
-        let i = false;
-        if (this.#n !== 0) {
-          let s = this.#s.get(t);
-          if (s !== void 0) if (this.#g?.[s] && (clearTimeout(this.#g[s]), this.#g[s] = void 0), i = true, this.#n === 1) this.#$(e);
-          else {
-            this.#C(s);
-            let n = this.#t[s];
-            if (this.#e(n) ? n.__abortController.abort(new Error("deleted")) : (this.#T || this.#f) && (this.#T && this.#m?.(n, t, e), this.#f && this.#r?.push([n, t, e])), this.#s.delete(t), this.#i[s] = void 0, this.#t[s] = void 0, s === this.#h) this.#h = this.#u[s];
-            else if (s === this.#a) this.#a = this.#l[s];
-            else {
-              let o = this.#u[s];
-              this.#l[o] = this.#l[s];
-              let l = this.#l[s];
-              this.#u[l] = this.#u[s];
-            }
-            this.#n--, this.#_.push(s);
-          }
-        }
-        if (this.#f && this.#r?.length) {
-          let s = this.#r, n;
-          for (; n = s?.shift(); ) this.#S?.(...n);
-        }
-        return i;
-      }
-      clear() {
-        return this.#$("delete");
-      }
-      #$(t) {
-        for (let e of this.#z({ allowStale: true })) {
-          let i = this.#t[e];
-          if (this.#e(i)) i.__abortController.abort(new Error("deleted"));
-          else {
-            let s = this.#i[e];
-            this.#T && this.#m?.(i, s, t), this.#f && this.#r?.push([i, s, t]);
-          }
-        }
-        if (this.#s.clear(), this.#t.fill(void 0), this.#i.fill(void 0), this.#d && this.#F) {
-          this.#d.fill(0), this.#F.fill(0);
-          for (let e of this.#g ?? []) e !== void 0 && clearTimeout(e);
-          this.#g?.fill(void 0);
-        }
-        if (this.#y && this.#y.fill(0), this.#a = 0, this.#h = 0, this.#_.length = 0, this.#b = 0, this.#n = 0, this.#f && this.#r) {
-          let e = this.#r, i;
-          for (; i = e?.shift(); ) this.#S?.(...i);
-        }
-      }
-    };
-    exports2.LRUCache = M;
-  }
-});
-
-// node_modules/hosted-git-info/lib/hosts.js
-var require_hosts = __commonJS({
-  "node_modules/hosted-git-info/lib/hosts.js"(exports2, module) {
-    "use strict";
-    var maybeJoin = (...args) => args.every((arg) => arg) ? args.join("") : "";
-    var maybeEncode = (arg) => arg ? encodeURIComponent(arg) : "";
-    var formatHashFragment = (f) => f.toLowerCase().replace(/^\W+/g, "").replace(/(?<!\W)\W+$/, "").replace(/\//g, "").replace(/\W+/g, "-");
-    var defaults = {
-      sshtemplate: ({ domain, user, project, committish }) => `git@${domain}:${user}/${project}.git${maybeJoin("#", committish)}`,
-      sshurltemplate: ({ domain, user, project, committish }) => `git+ssh://git@${domain}/${user}/${project}.git${maybeJoin("#", committish)}`,
-      edittemplate: ({ domain, user, project, committish, editpath, path }) => `https://${domain}/${user}/${project}${maybeJoin("/", editpath, "/", maybeEncode(committish || "HEAD"), "/", path)}`,
-      browsetemplate: ({ domain, user, project, committish, treepath }) => `https://${domain}/${user}/${project}${maybeJoin("/", treepath, "/", maybeEncode(committish))}`,
-      browsetreetemplate: ({ domain, user, project, committish, treepath, path, fragment, hashformat }) => `https://${domain}/${user}/${project}/${treepath}/${maybeEncode(committish || "HEAD")}/${path}${maybeJoin("#", hashformat(fragment || ""))}`,
-      browseblobtemplate: ({ domain, user, project, committish, blobpath, path, fragment, hashformat }) => `https://${domain}/${user}/${project}/${blobpath}/${maybeEncode(committish || "HEAD")}/${path}${maybeJoin("#", hashformat(fragment || ""))}`,
-      docstemplate: ({ domain, user, project, treepath, committish }) => `https://${domain}/${user}/${project}${maybeJoin("/", treepath, "/", maybeEncode(committish))}#readme`,
-      httpstemplate: ({ auth, domain, user, project, committish }) => `git+https://${maybeJoin(auth, "@")}${domain}/${user}/${project}.git${maybeJoin("#", committish)}`,
-      filetemplate: ({ domain, user, project, committish, path }) => `https://${domain}/${user}/${project}/raw/${maybeEncode(committish || "HEAD")}/${path}`,
-      shortcuttemplate: ({ type, user, project, committish }) => `${type}:${user}/${project}${maybeJoin("#", committish)}`,
-      pathtemplate: ({ user, project, committish }) => `${user}/${project}${maybeJoin("#", committish)}`,
-      bugstemplate: ({ domain, user, project }) => `https://${domain}/${user}/${project}/issues`,
-      hashformat: formatHashFragment
-    };
-    var hosts = {};
-    hosts.github = {
-      // First two are insecure and generally shouldn't be used any more, but
-      // they are still supported.
-      protocols: ["git:", "http:", "git+ssh:", "git+https:", "ssh:", "https:"],
-      domain: "github.com",
-      treepath: "tree",
-      blobpath: "blob",
-      editpath: "edit",
-      filetemplate: ({ auth, user, project, committish, path }) => `https://${maybeJoin(auth, "@")}raw.githubusercontent.com/${user}/${project}/${maybeEncode(committish || "HEAD")}/${path}`,
-      gittemplate: ({ auth, domain, user, project, committish }) => `git://${maybeJoin(auth, "@")}${domain}/${user}/${project}.git${maybeJoin("#", committish)}`,
-      tarballtemplate: ({ domain, user, project, committish }) => `https://codeload.${domain}/${user}/${project}/tar.gz/${maybeEncode(committish || "HEAD")}`,
-      extract: (url) => {
-        let [, user, project, type, committish] = url.pathname.split("/", 5);
-        if (type && type !== "tree") {
-          return;
-        }
-        if (!type) {
-          committish = url.hash.slice(1);
-        }
-        if (project && project.endsWith(".git")) {
-          project = project.slice(0, -4);
-        }
-        if (!user || !project) {
-          return;
-        }
-        return { user, project, committish };
-      }
-    };
-    hosts.bitbucket = {
-      protocols: ["git+ssh:", "git+https:", "ssh:", "https:"],
-      domain: "bitbucket.org",
-      treepath: "src",
-      blobpath: "src",
-      editpath: "?mode=edit",
-      edittemplate: ({ domain, user, project, committish, treepath, path, editpath }) => `https://${domain}/${user}/${project}${maybeJoin("/", treepath, "/", maybeEncode(committish || "HEAD"), "/", path, editpath)}`,
-      tarballtemplate: ({ domain, user, project, committish }) => `https://${domain}/${user}/${project}/get/${maybeEncode(committish || "HEAD")}.tar.gz`,
-      extract: (url) => {
-        let [, user, project, aux] = url.pathname.split("/", 4);
-        if (["get"].includes(aux)) {
-          return;
-        }
-        if (project && project.endsWith(".git")) {
-          project = project.slice(0, -4);
-        }
-        if (!user || !project) {
-          return;
-        }
-        return { user, project, committish: url.hash.slice(1) };
-      }
-    };
-    hosts.gitlab = {
-      protocols: ["git+ssh:", "git+https:", "ssh:", "https:"],
-      domain: "gitlab.com",
-      treepath: "tree",
-      blobpath: "tree",
-      editpath: "-/edit",
-      tarballtemplate: ({ domain, user, project, committish }) => `https://${domain}/api/v4/projects/${maybeEncode(user + "/" + project)}/repository/archive.tar.gz?sha=${maybeEncode(committish || "HEAD")}`,
-      extract: (url) => {
-        const path = url.pathname.slice(1);
-        if (path.includes("/-/") || path.includes("/archive.tar.gz")) {
-          return;
-        }
-        const segments = path.split("/");
-        let project = segments.pop();
-        if (project.endsWith(".git")) {
-          project = project.slice(0, -4);
-        }
-        const user = segments.join("/");
-        if (!user || !project) {
-          return;
-        }
-        return { user, project, committish: url.hash.slice(1) };
-      }
-    };
-    hosts.gist = {
-      protocols: ["git:", "git+ssh:", "git+https:", "ssh:", "https:"],
-      domain: "gist.github.com",
-      editpath: "edit",
-      sshtemplate: ({ domain, project, committish }) => `git@${domain}:${project}.git${maybeJoin("#", committish)}`,
-      sshurltemplate: ({ domain, project, committish }) => `git+ssh://git@${domain}/${project}.git${maybeJoin("#", committish)}`,
-      edittemplate: ({ domain, user, project, committish, editpath }) => `https://${domain}/${user}/${project}${maybeJoin("/", maybeEncode(committish))}/${editpath}`,
-      browsetemplate: ({ domain, project, committish }) => `https://${domain}/${project}${maybeJoin("/", maybeEncode(committish))}`,
-      browsetreetemplate: ({ domain, project, committish, path, hashformat }) => `https://${domain}/${project}${maybeJoin("/", maybeEncode(committish))}${maybeJoin("#", hashformat(path))}`,
-      browseblobtemplate: ({ domain, project, committish, path, hashformat }) => `https://${domain}/${project}${maybeJoin("/", maybeEncode(committish))}${maybeJoin("#", hashformat(path))}`,
-      docstemplate: ({ domain, project, committish }) => `https://${domain}/${project}${maybeJoin("/", maybeEncode(committish))}`,
-      httpstemplate: ({ domain, project, committish }) => `git+https://${domain}/${project}.git${maybeJoin("#", committish)}`,
-      filetemplate: ({ user, project, committish, path }) => `https://gist.githubusercontent.com/${user}/${project}/raw${maybeJoin("/", maybeEncode(committish))}/${path}`,
-      shortcuttemplate: ({ type, project, committish }) => `${type}:${project}${maybeJoin("#", committish)}`,
-      pathtemplate: ({ project, committish }) => `${project}${maybeJoin("#", committish)}`,
-      bugstemplate: ({ domain, project }) => `https://${domain}/${project}`,
-      gittemplate: ({ domain, project, committish }) => `git://${domain}/${project}.git${maybeJoin("#", committish)}`,
-      tarballtemplate: ({ project, committish }) => `https://codeload.github.com/gist/${project}/tar.gz/${maybeEncode(committish || "HEAD")}`,
-      extract: (url) => {
-        let [, user, project, aux] = url.pathname.split("/", 4);
-        if (aux === "raw") {
-          return;
-        }
-        if (!project) {
-          if (!user) {
-            return;
-          }
-          project = user;
-          user = null;
-        }
-        if (project.endsWith(".git")) {
-          project = project.slice(0, -4);
-        }
-        return { user, project, committish: url.hash.slice(1) };
-      },
-      hashformat: function(fragment) {
-        return fragment && "file-" + formatHashFragment(fragment);
-      }
-    };
-    hosts.sourcehut = {
-      protocols: ["git+ssh:", "https:"],
-      domain: "git.sr.ht",
-      treepath: "tree",
-      blobpath: "tree",
-      filetemplate: ({ domain, user, project, committish, path }) => `https://${domain}/${user}/${project}/blob/${maybeEncode(committish) || "HEAD"}/${path}`,
-      httpstemplate: ({ domain, user, project, committish }) => `https://${domain}/${user}/${project}${maybeJoin("#", committish)}`,
-      tarballtemplate: ({ domain, user, project, committish }) => `https://${domain}/${user}/${project}/archive/${maybeEncode(committish) || "HEAD"}.tar.gz`,
-      bugstemplate: () => null,
-      extract: (url) => {
-        let [, user, project, aux] = url.pathname.split("/", 4);
-        if (["archive"].includes(aux)) {
-          return;
-        }
-        if (project && project.endsWith(".git")) {
-          project = project.slice(0, -4);
-        }
-        if (!user || !project) {
-          return;
-        }
-        return { user, project, committish: url.hash.slice(1) };
-      }
-    };
-    for (const [name, host] of Object.entries(hosts)) {
-      hosts[name] = Object.assign({}, defaults, host);
-    }
-    module.exports = hosts;
-  }
-});
-
-// node_modules/hosted-git-info/lib/parse-url.js
-var require_parse_url = __commonJS({
-  "node_modules/hosted-git-info/lib/parse-url.js"(exports2, module) {
-    var url = __require("url");
-    var lastIndexOfBefore = (str, char, beforeChar) => {
-      const startPosition = str.indexOf(beforeChar);
-      return str.lastIndexOf(char, startPosition > -1 ? startPosition : Infinity);
-    };
-    var safeUrl = (u) => {
-      try {
-        return new url.URL(u);
-      } catch {
-      }
-    };
-    var correctProtocol = (arg, protocols) => {
-      const firstColon = arg.indexOf(":");
-      const proto = arg.slice(0, firstColon + 1);
-      if (Object.prototype.hasOwnProperty.call(protocols, proto)) {
-        return arg;
-      }
-      if (arg.substr(firstColon, 3) === "://") {
-        return arg;
-      }
-      const firstAt = arg.indexOf("@");
-      if (firstAt > -1) {
-        if (firstAt > firstColon) {
-          return `git+ssh://${arg}`;
-        } else {
-          return arg;
-        }
-      }
-      return `${arg.slice(0, firstColon + 1)}//${arg.slice(firstColon + 1)}`;
-    };
-    var correctUrl = (giturl) => {
-      const firstAt = lastIndexOfBefore(giturl, "@", "#");
-      const lastColonBeforeHash = lastIndexOfBefore(giturl, ":", "#");
-      if (lastColonBeforeHash > firstAt) {
-        giturl = giturl.slice(0, lastColonBeforeHash) + "/" + giturl.slice(lastColonBeforeHash + 1);
-      }
-      if (lastIndexOfBefore(giturl, ":", "#") === -1 && giturl.indexOf("//") === -1) {
-        giturl = `git+ssh://${giturl}`;
-      }
-      return giturl;
-    };
-    module.exports = (giturl, protocols) => {
-      const withProtocol = protocols ? correctProtocol(giturl, protocols) : giturl;
-      return safeUrl(withProtocol) || safeUrl(correctUrl(withProtocol));
-    };
-  }
-});
-
-// node_modules/hosted-git-info/lib/from-url.js
-var require_from_url = __commonJS({
-  "node_modules/hosted-git-info/lib/from-url.js"(exports2, module) {
-    "use strict";
-    var parseUrl = require_parse_url();
-    var isGitHubShorthand = (arg) => {
-      const firstHash = arg.indexOf("#");
-      const firstSlash = arg.indexOf("/");
-      const secondSlash = arg.indexOf("/", firstSlash + 1);
-      const firstColon = arg.indexOf(":");
-      const firstSpace = /\s/.exec(arg);
-      const firstAt = arg.indexOf("@");
-      const spaceOnlyAfterHash = !firstSpace || firstHash > -1 && firstSpace.index > firstHash;
-      const atOnlyAfterHash = firstAt === -1 || firstHash > -1 && firstAt > firstHash;
-      const colonOnlyAfterHash = firstColon === -1 || firstHash > -1 && firstColon > firstHash;
-      const secondSlashOnlyAfterHash = secondSlash === -1 || firstHash > -1 && secondSlash > firstHash;
-      const hasSlash = firstSlash > 0;
-      const doesNotEndWithSlash = firstHash > -1 ? arg[firstHash - 1] !== "/" : !arg.endsWith("/");
-      const doesNotStartWithDot = !arg.startsWith(".");
-      return spaceOnlyAfterHash && hasSlash && doesNotEndWithSlash && doesNotStartWithDot && atOnlyAfterHash && colonOnlyAfterHash && secondSlashOnlyAfterHash;
-    };
-    module.exports = (giturl, opts, { gitHosts, protocols }) => {
-      if (!giturl) {
-        return;
-      }
-      const correctedUrl = isGitHubShorthand(giturl) ? `github:${giturl}` : giturl;
-      const parsed = parseUrl(correctedUrl, protocols);
-      if (!parsed) {
-        return;
-      }
-      const gitHostShortcut = gitHosts.byShortcut[parsed.protocol];
-      const gitHostDomain = gitHosts.byDomain[parsed.hostname.startsWith("www.") ? parsed.hostname.slice(4) : parsed.hostname];
-      const gitHostName = gitHostShortcut || gitHostDomain;
-      if (!gitHostName) {
-        return;
-      }
-      const gitHostInfo = gitHosts[gitHostShortcut || gitHostDomain];
-      let auth = null;
-      if (protocols[parsed.protocol]?.auth && (parsed.username || parsed.password)) {
-        auth = `${parsed.username}${parsed.password ? ":" + parsed.password : ""}`;
-      }
-      let committish = null;
-      let user = null;
-      let project = null;
-      let defaultRepresentation = null;
-      try {
-        if (gitHostShortcut) {
-          let pathname = parsed.pathname.startsWith("/") ? parsed.pathname.slice(1) : parsed.pathname;
-          const firstAt = pathname.indexOf("@");
-          if (firstAt > -1) {
-            pathname = pathname.slice(firstAt + 1);
-          }
-          const lastSlash = pathname.lastIndexOf("/");
-          if (lastSlash > -1) {
-            user = decodeURIComponent(pathname.slice(0, lastSlash));
-            if (!user) {
-              user = null;
-            }
-            project = decodeURIComponent(pathname.slice(lastSlash + 1));
-          } else {
-            project = decodeURIComponent(pathname);
-          }
-          if (project.endsWith(".git")) {
-            project = project.slice(0, -4);
-          }
-          if (parsed.hash) {
-            committish = decodeURIComponent(parsed.hash.slice(1));
-          }
-          defaultRepresentation = "shortcut";
-        } else {
-          if (!gitHostInfo.protocols.includes(parsed.protocol)) {
-            return;
-          }
-          const segments = gitHostInfo.extract(parsed);
-          if (!segments) {
-            return;
-          }
-          user = segments.user && decodeURIComponent(segments.user);
-          project = decodeURIComponent(segments.project);
-          committish = decodeURIComponent(segments.committish);
-          defaultRepresentation = protocols[parsed.protocol]?.name || parsed.protocol.slice(0, -1);
-        }
-      } catch (err) {
-        if (err instanceof URIError) {
-          return;
-        } else {
-          throw err;
-        }
-      }
-      return [gitHostName, user, auth, project, committish, defaultRepresentation, opts];
-    };
-  }
-});
-
-// node_modules/hosted-git-info/lib/index.js
-var require_lib = __commonJS({
-  "node_modules/hosted-git-info/lib/index.js"(exports2, module) {
-    "use strict";
-    var { LRUCache } = require_index_min();
-    var hosts = require_hosts();
-    var fromUrl = require_from_url();
-    var parseUrl = require_parse_url();
-    var cache = new LRUCache({ max: 1e3 });
-    function unknownHostedUrl(url) {
-      try {
-        const {
-          protocol,
-          hostname,
-          pathname
-        } = new URL(url);
-        if (!hostname) {
-          return null;
-        }
-        const proto = /(?:git\+)http:$/.test(protocol) ? "http:" : "https:";
-        const path = pathname.replace(/\.git$/, "");
-        return `${proto}//${hostname}${path}`;
-      } catch {
-        return null;
-      }
-    }
-    var GitHost = class _GitHost {
-      constructor(type, user, auth, project, committish, defaultRepresentation, opts = {}) {
-        Object.assign(this, _GitHost.#gitHosts[type], {
-          type,
-          user,
-          auth,
-          project,
-          committish,
-          default: defaultRepresentation,
-          opts
-        });
-      }
-      static #gitHosts = { byShortcut: {}, byDomain: {} };
-      static #protocols = {
-        "git+ssh:": { name: "sshurl" },
-        "ssh:": { name: "sshurl" },
-        "git+https:": { name: "https", auth: true },
-        "git:": { auth: true },
-        "http:": { auth: true },
-        "https:": { auth: true },
-        "git+http:": { auth: true }
-      };
-      static addHost(name, host) {
-        _GitHost.#gitHosts[name] = host;
-        _GitHost.#gitHosts.byDomain[host.domain] = name;
-        _GitHost.#gitHosts.byShortcut[`${name}:`] = name;
-        _GitHost.#protocols[`${name}:`] = { name };
-      }
-      static fromUrl(giturl, opts) {
-        if (typeof giturl !== "string") {
-          return;
-        }
-        const key = giturl + JSON.stringify(opts || {});
-        if (!cache.has(key)) {
-          const hostArgs = fromUrl(giturl, opts, {
-            gitHosts: _GitHost.#gitHosts,
-            protocols: _GitHost.#protocols
-          });
-          cache.set(key, hostArgs ? new _GitHost(...hostArgs) : void 0);
-        }
-        return cache.get(key);
-      }
-      static fromManifest(manifest, opts = {}) {
-        if (!manifest || typeof manifest !== "object") {
-          return;
-        }
-        const r = manifest.repository;
-        const rurl = r && (typeof r === "string" ? r : typeof r === "object" && typeof r.url === "string" ? r.url : null);
-        if (!rurl) {
-          throw new Error("no repository");
-        }
-        const info = rurl && _GitHost.fromUrl(rurl.replace(/^git\+/, ""), opts) || null;
-        if (info) {
-          return info;
-        }
-        const unk = unknownHostedUrl(rurl);
-        return _GitHost.fromUrl(unk, opts) || unk;
-      }
-      static parseUrl(url) {
-        return parseUrl(url);
-      }
-      #fill(template, opts) {
-        if (typeof template !== "function") {
-          return null;
-        }
-        const options = { ...this, ...this.opts, ...opts };
-        if (!options.path) {
-          options.path = "";
-        }
-        if (options.path.startsWith("/")) {
-          options.path = options.path.slice(1);
-        }
-        if (options.noCommittish) {
-          options.committish = null;
-        }
-        const result2 = template(options);
-        return options.noGitPlus && result2.startsWith("git+") ? result2.slice(4) : result2;
-      }
-      hash() {
-        return this.committish ? `#${this.committish}` : "";
-      }
-      ssh(opts) {
-        return this.#fill(this.sshtemplate, opts);
-      }
-      sshurl(opts) {
-        return this.#fill(this.sshurltemplate, opts);
-      }
-      browse(path, ...args) {
-        if (typeof path !== "string") {
-          return this.#fill(this.browsetemplate, path);
-        }
-        if (typeof args[0] !== "string") {
-          return this.#fill(this.browsetreetemplate, { ...args[0], path });
-        }
-        return this.#fill(this.browsetreetemplate, { ...args[1], fragment: args[0], path });
-      }
-      // If the path is known to be a file, then browseFile should be used. For some hosts
-      // the url is the same as browse, but for others like GitHub a file can use both `/tree/`
-      // and `/blob/` in the path. When using a default committish of `HEAD` then the `/tree/`
-      // path will redirect to a specific commit. Using the `/blob/` path avoids this and
-      // does not redirect to a different commit.
-      browseFile(path, ...args) {
-        if (typeof args[0] !== "string") {
-          return this.#fill(this.browseblobtemplate, { ...args[0], path });
-        }
-        return this.#fill(this.browseblobtemplate, { ...args[1], fragment: args[0], path });
-      }
-      docs(opts) {
-        return this.#fill(this.docstemplate, opts);
-      }
-      bugs(opts) {
-        return this.#fill(this.bugstemplate, opts);
-      }
-      https(opts) {
-        return this.#fill(this.httpstemplate, opts);
-      }
-      git(opts) {
-        return this.#fill(this.gittemplate, opts);
-      }
-      shortcut(opts) {
-        return this.#fill(this.shortcuttemplate, opts);
-      }
-      path(opts) {
-        return this.#fill(this.pathtemplate, opts);
-      }
-      tarball(opts) {
-        return this.#fill(this.tarballtemplate, { ...opts, noCommittish: false });
-      }
-      file(path, opts) {
-        return this.#fill(this.filetemplate, { ...opts, path });
-      }
-      edit(path, opts) {
-        return this.#fill(this.edittemplate, { ...opts, path });
-      }
-      getDefaultRepresentation() {
-        return this.default;
-      }
-      toString(opts) {
-        if (this.default && typeof this[this.default] === "function") {
-          return this[this.default](opts);
-        }
-        return this.sshurl(opts);
-      }
-    };
-    for (const [name, host] of Object.entries(hosts)) {
-      GitHost.addHost(name, host);
-    }
-    module.exports = GitHost;
-  }
-});
-
-// node_modules/semver/internal/constants.js
-var require_constants2 = __commonJS({
-  "node_modules/semver/internal/constants.js"(exports2, module) {
-    "use strict";
-    var SEMVER_SPEC_VERSION = "2.0.0";
-    var MAX_LENGTH = 256;
-    var MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER || /* istanbul ignore next */
-    9007199254740991;
-    var MAX_SAFE_COMPONENT_LENGTH = 16;
-    var MAX_SAFE_BUILD_LENGTH = MAX_LENGTH - 6;
-    var WHITESPACE_CHARACTERS = [
-      "	",
-      "\n",
-      "\v",
-      "\f",
-      "\r",
-      " ",
-      "\xA0",
-      "\u1680",
-      "\u2000",
-      "\u2001",
-      "\u2002",
-      "\u2003",
-      "\u2004",
-      "\u2005",
-      "\u2006",
-      "\u2007",
-      "\u2008",
-      "\u2009",
-      "\u200A",
-      "\u2028",
-      "\u2029",
-      "\u202F",
-      "\u205F",
-      "\u3000",
-      "\uFEFF"
-    ];
-    var RELEASE_TYPES = [
-      "major",
-      "premajor",
-      "minor",
-      "preminor",
-      "patch",
-      "prepatch",
-      "prerelease"
-    ];
-    module.exports = {
-      MAX_LENGTH,
-      MAX_SAFE_COMPONENT_LENGTH,
-      MAX_SAFE_BUILD_LENGTH,
-      MAX_SAFE_INTEGER,
-      WHITESPACE_CHARACTERS,
-      RELEASE_TYPES,
-      SEMVER_SPEC_VERSION,
-      FLAG_INCLUDE_PRERELEASE: 1,
-      FLAG_LOOSE: 2
-    };
-  }
-});
-
-// node_modules/semver/internal/debug.js
-var require_debug = __commonJS({
-  "node_modules/semver/internal/debug.js"(exports2, module) {
-    "use strict";
-    var debug = typeof process === "object" && process.env && process.env.NODE_DEBUG && /\bsemver\b/i.test(process.env.NODE_DEBUG) ? (...args) => console.error("SEMVER", ...args) : () => {
-    };
-    module.exports = debug;
-  }
-});
-
-// node_modules/semver/internal/re.js
-var require_re = __commonJS({
-  "node_modules/semver/internal/re.js"(exports2, module) {
-    "use strict";
-    var {
-      MAX_SAFE_COMPONENT_LENGTH,
-      MAX_SAFE_BUILD_LENGTH,
-      MAX_LENGTH
-    } = require_constants2();
-    var debug = require_debug();
-    exports2 = module.exports = {};
-    var re = exports2.re = [];
-    var safeRe = exports2.safeRe = [];
-    var src = exports2.src = [];
-    var safeSrc = exports2.safeSrc = [];
-    var t = exports2.t = {};
-    var R = 0;
-    var LETTERDASHNUMBER = "[a-zA-Z0-9-]";
-    var safeRegexReplacements = [
-      ["\\s", 1],
-      ["\\d", MAX_LENGTH],
-      [LETTERDASHNUMBER, MAX_SAFE_BUILD_LENGTH]
-    ];
-    var makeSafeRegex = (value) => {
-      for (const [token2, max] of safeRegexReplacements) {
-        value = value.split(`${token2}*`).join(`${token2}{0,${max}}`).split(`${token2}+`).join(`${token2}{1,${max}}`);
-      }
-      return value;
-    };
-    var createToken = (name, value, isGlobal) => {
-      const safe = makeSafeRegex(value);
-      const index = R++;
-      debug(name, index, value);
-      t[name] = index;
-      src[index] = value;
-      safeSrc[index] = safe;
-      re[index] = new RegExp(value, isGlobal ? "g" : void 0);
-      safeRe[index] = new RegExp(safe, isGlobal ? "g" : void 0);
-    };
-    createToken("NUMERICIDENTIFIER", "0|[1-9]\\d*");
-    createToken("NUMERICIDENTIFIERLOOSE", "\\d+");
-    createToken("NONNUMERICIDENTIFIER", `\\d*[a-zA-Z-]${LETTERDASHNUMBER}*`);
-    createToken("MAINVERSION", `(${src[t.NUMERICIDENTIFIER]})\\.(${src[t.NUMERICIDENTIFIER]})\\.(${src[t.NUMERICIDENTIFIER]})`);
-    createToken("MAINVERSIONLOOSE", `(${src[t.NUMERICIDENTIFIERLOOSE]})\\.(${src[t.NUMERICIDENTIFIERLOOSE]})\\.(${src[t.NUMERICIDENTIFIERLOOSE]})`);
-    createToken("PRERELEASEIDENTIFIER", `(?:${src[t.NONNUMERICIDENTIFIER]}|${src[t.NUMERICIDENTIFIER]})`);
-    createToken("PRERELEASEIDENTIFIERLOOSE", `(?:${src[t.NONNUMERICIDENTIFIER]}|${src[t.NUMERICIDENTIFIERLOOSE]})`);
-    createToken("PRERELEASE", `(?:-(${src[t.PRERELEASEIDENTIFIER]}(?:\\.${src[t.PRERELEASEIDENTIFIER]})*))`);
-    createToken("PRERELEASELOOSE", `(?:-?(${src[t.PRERELEASEIDENTIFIERLOOSE]}(?:\\.${src[t.PRERELEASEIDENTIFIERLOOSE]})*))`);
-    createToken("BUILDIDENTIFIER", `${LETTERDASHNUMBER}+`);
-    createToken("BUILD", `(?:\\+(${src[t.BUILDIDENTIFIER]}(?:\\.${src[t.BUILDIDENTIFIER]})*))`);
-    createToken("FULLPLAIN", `v?${src[t.MAINVERSION]}${src[t.PRERELEASE]}?${src[t.BUILD]}?`);
-    createToken("FULL", `^${src[t.FULLPLAIN]}$`);
-    createToken("LOOSEPLAIN", `[v=\\s]*${src[t.MAINVERSIONLOOSE]}${src[t.PRERELEASELOOSE]}?${src[t.BUILD]}?`);
-    createToken("LOOSE", `^${src[t.LOOSEPLAIN]}$`);
-    createToken("GTLT", "((?:<|>)?=?)");
-    createToken("XRANGEIDENTIFIERLOOSE", `${src[t.NUMERICIDENTIFIERLOOSE]}|x|X|\\*`);
-    createToken("XRANGEIDENTIFIER", `${src[t.NUMERICIDENTIFIER]}|x|X|\\*`);
-    createToken("XRANGEPLAIN", `[v=\\s]*(${src[t.XRANGEIDENTIFIER]})(?:\\.(${src[t.XRANGEIDENTIFIER]})(?:\\.(${src[t.XRANGEIDENTIFIER]})(?:${src[t.PRERELEASE]})?${src[t.BUILD]}?)?)?`);
-    createToken("XRANGEPLAINLOOSE", `[v=\\s]*(${src[t.XRANGEIDENTIFIERLOOSE]})(?:\\.(${src[t.XRANGEIDENTIFIERLOOSE]})(?:\\.(${src[t.XRANGEIDENTIFIERLOOSE]})(?:${src[t.PRERELEASELOOSE]})?${src[t.BUILD]}?)?)?`);
-    createToken("XRANGE", `^${src[t.GTLT]}\\s*${src[t.XRANGEPLAIN]}$`);
-    createToken("XRANGELOOSE", `^${src[t.GTLT]}\\s*${src[t.XRANGEPLAINLOOSE]}$`);
-    createToken("COERCEPLAIN", `${"(^|[^\\d])(\\d{1,"}${MAX_SAFE_COMPONENT_LENGTH}})(?:\\.(\\d{1,${MAX_SAFE_COMPONENT_LENGTH}}))?(?:\\.(\\d{1,${MAX_SAFE_COMPONENT_LENGTH}}))?`);
-    createToken("COERCE", `${src[t.COERCEPLAIN]}(?:$|[^\\d])`);
-    createToken("COERCEFULL", src[t.COERCEPLAIN] + `(?:${src[t.PRERELEASE]})?(?:${src[t.BUILD]})?(?:$|[^\\d])`);
-    createToken("COERCERTL", src[t.COERCE], true);
-    createToken("COERCERTLFULL", src[t.COERCEFULL], true);
-    createToken("LONETILDE", "(?:~>?)");
-    createToken("TILDETRIM", `(\\s*)${src[t.LONETILDE]}\\s+`, true);
-    exports2.tildeTrimReplace = "$1~";
-    createToken("TILDE", `^${src[t.LONETILDE]}${src[t.XRANGEPLAIN]}$`);
-    createToken("TILDELOOSE", `^${src[t.LONETILDE]}${src[t.XRANGEPLAINLOOSE]}$`);
-    createToken("LONECARET", "(?:\\^)");
-    createToken("CARETTRIM", `(\\s*)${src[t.LONECARET]}\\s+`, true);
-    exports2.caretTrimReplace = "$1^";
-    createToken("CARET", `^${src[t.LONECARET]}${src[t.XRANGEPLAIN]}$`);
-    createToken("CARETLOOSE", `^${src[t.LONECARET]}${src[t.XRANGEPLAINLOOSE]}$`);
-    createToken("COMPARATORLOOSE", `^${src[t.GTLT]}\\s*(${src[t.LOOSEPLAIN]})$|^$`);
-    createToken("COMPARATOR", `^${src[t.GTLT]}\\s*(${src[t.FULLPLAIN]})$|^$`);
-    createToken("COMPARATORTRIM", `(\\s*)${src[t.GTLT]}\\s*(${src[t.LOOSEPLAIN]}|${src[t.XRANGEPLAIN]})`, true);
-    exports2.comparatorTrimReplace = "$1$2$3";
-    createToken("HYPHENRANGE", `^\\s*(${src[t.XRANGEPLAIN]})\\s+-\\s+(${src[t.XRANGEPLAIN]})\\s*$`);
-    createToken("HYPHENRANGELOOSE", `^\\s*(${src[t.XRANGEPLAINLOOSE]})\\s+-\\s+(${src[t.XRANGEPLAINLOOSE]})\\s*$`);
-    createToken("STAR", "(<|>)?=?\\s*\\*");
-    createToken("GTE0", "^\\s*>=\\s*0\\.0\\.0\\s*$");
-    createToken("GTE0PRE", "^\\s*>=\\s*0\\.0\\.0-0\\s*$");
-  }
-});
-
-// node_modules/semver/internal/parse-options.js
-var require_parse_options = __commonJS({
-  "node_modules/semver/internal/parse-options.js"(exports2, module) {
-    "use strict";
-    var looseOption = Object.freeze({ loose: true });
-    var emptyOpts = Object.freeze({});
-    var parseOptions = (options) => {
-      if (!options) {
-        return emptyOpts;
-      }
-      if (typeof options !== "object") {
-        return looseOption;
-      }
-      return options;
-    };
-    module.exports = parseOptions;
-  }
-});
-
-// node_modules/semver/internal/identifiers.js
-var require_identifiers = __commonJS({
-  "node_modules/semver/internal/identifiers.js"(exports2, module) {
-    "use strict";
-    var numeric = /^[0-9]+$/;
-    var compareIdentifiers = (a, b) => {
-      if (typeof a === "number" && typeof b === "number") {
-        return a === b ? 0 : a < b ? -1 : 1;
-      }
-      const anum = numeric.test(a);
-      const bnum = numeric.test(b);
-      if (anum && bnum) {
-        a = +a;
-        b = +b;
-      }
-      return a === b ? 0 : anum && !bnum ? -1 : bnum && !anum ? 1 : a < b ? -1 : 1;
-    };
-    var rcompareIdentifiers = (a, b) => compareIdentifiers(b, a);
-    module.exports = {
-      compareIdentifiers,
-      rcompareIdentifiers
-    };
-  }
-});
-
-// node_modules/semver/classes/semver.js
-var require_semver = __commonJS({
-  "node_modules/semver/classes/semver.js"(exports2, module) {
-    "use strict";
-    var debug = require_debug();
-    var { MAX_LENGTH, MAX_SAFE_INTEGER } = require_constants2();
-    var { safeRe: re, t } = require_re();
-    var parseOptions = require_parse_options();
-    var { compareIdentifiers } = require_identifiers();
-    var isPrereleaseIdentifier = (prerelease, identifier) => {
-      const identifiers = identifier.split(".");
-      if (identifiers.length > prerelease.length) {
-        return false;
-      }
-      for (let i = 0; i < identifiers.length; i++) {
-        if (compareIdentifiers(prerelease[i], identifiers[i]) !== 0) {
-          return false;
-        }
-      }
-      return true;
-    };
-    var SemVer = class _SemVer {
-      constructor(version, options) {
-        options = parseOptions(options);
-        if (version instanceof _SemVer) {
-          if (version.loose === !!options.loose && version.includePrerelease === !!options.includePrerelease) {
-            return version;
-          } else {
-            version = version.version;
-          }
-        } else if (typeof version !== "string") {
-          throw new TypeError(`Invalid version. Must be a string. Got type "${typeof version}".`);
-        }
-        if (version.length > MAX_LENGTH) {
-          throw new TypeError(
-            `version is longer than ${MAX_LENGTH} characters`
-          );
-        }
-        debug("SemVer", version, options);
-        this.options = options;
-        this.loose = !!options.loose;
-        this.includePrerelease = !!options.includePrerelease;
-        const m = version.trim().match(options.loose ? re[t.LOOSE] : re[t.FULL]);
-        if (!m) {
-          throw new TypeError(`Invalid Version: ${version}`);
-        }
-        this.raw = version;
-        this.major = +m[1];
-        this.minor = +m[2];
-        this.patch = +m[3];
-        if (this.major > MAX_SAFE_INTEGER || this.major < 0) {
-          throw new TypeError("Invalid major version");
-        }
-        if (this.minor > MAX_SAFE_INTEGER || this.minor < 0) {
-          throw new TypeError("Invalid minor version");
-        }
-        if (this.patch > MAX_SAFE_INTEGER || this.patch < 0) {
-          throw new TypeError("Invalid patch version");
-        }
-        if (!m[4]) {
-          this.prerelease = [];
-        } else {
-          this.prerelease = m[4].split(".").map((id) => {
-            if (/^[0-9]+$/.test(id)) {
-              const num = +id;
-              if (num >= 0 && num < MAX_SAFE_INTEGER) {
-                return num;
-              }
-            }
-            return id;
-          });
-        }
-        this.build = m[5] ? m[5].split(".") : [];
-        this.format();
-      }
-      format() {
-        this.version = `${this.major}.${this.minor}.${this.patch}`;
-        if (this.prerelease.length) {
-          this.version += `-${this.prerelease.join(".")}`;
-        }
-        return this.version;
-      }
-      toString() {
-        return this.version;
-      }
-      compare(other) {
-        debug("SemVer.compare", this.version, this.options, other);
-        if (!(other instanceof _SemVer)) {
-          if (typeof other === "string" && other === this.version) {
-            return 0;
-          }
-          other = new _SemVer(other, this.options);
-        }
-        if (other.version === this.version) {
-          return 0;
-        }
-        return this.compareMain(other) || this.comparePre(other);
-      }
-      compareMain(other) {
-        if (!(other instanceof _SemVer)) {
-          other = new _SemVer(other, this.options);
-        }
-        if (this.major < other.major) {
-          return -1;
-        }
-        if (this.major > other.major) {
-          return 1;
-        }
-        if (this.minor < other.minor) {
-          return -1;
-        }
-        if (this.minor > other.minor) {
-          return 1;
-        }
-        if (this.patch < other.patch) {
-          return -1;
-        }
-        if (this.patch > other.patch) {
-          return 1;
-        }
-        return 0;
-      }
-      comparePre(other) {
-        if (!(other instanceof _SemVer)) {
-          other = new _SemVer(other, this.options);
-        }
-        if (this.prerelease.length && !other.prerelease.length) {
-          return -1;
-        } else if (!this.prerelease.length && other.prerelease.length) {
-          return 1;
-        } else if (!this.prerelease.length && !other.prerelease.length) {
-          return 0;
-        }
-        let i = 0;
-        do {
-          const a = this.prerelease[i];
-          const b = other.prerelease[i];
-          debug("prerelease compare", i, a, b);
-          if (a === void 0 && b === void 0) {
-            return 0;
-          } else if (b === void 0) {
-            return 1;
-          } else if (a === void 0) {
-            return -1;
-          } else if (a === b) {
-            continue;
-          } else {
-            return compareIdentifiers(a, b);
-          }
-        } while (++i);
-      }
-      compareBuild(other) {
-        if (!(other instanceof _SemVer)) {
-          other = new _SemVer(other, this.options);
-        }
-        let i = 0;
-        do {
-          const a = this.build[i];
-          const b = other.build[i];
-          debug("build compare", i, a, b);
-          if (a === void 0 && b === void 0) {
-            return 0;
-          } else if (b === void 0) {
-            return 1;
-          } else if (a === void 0) {
-            return -1;
-          } else if (a === b) {
-            continue;
-          } else {
-            return compareIdentifiers(a, b);
-          }
-        } while (++i);
-      }
-      // preminor will bump the version up to the next minor release, and immediately
-      // down to pre-release. premajor and prepatch work the same way.
-      inc(release2, identifier, identifierBase) {
-        if (release2.startsWith("pre")) {
-          if (!identifier && identifierBase === false) {
-            throw new Error("invalid increment argument: identifier is empty");
-          }
-          if (identifier) {
-            const match = `-${identifier}`.match(this.options.loose ? re[t.PRERELEASELOOSE] : re[t.PRERELEASE]);
-            if (!match || match[1] !== identifier) {
-              throw new Error(`invalid identifier: ${identifier}`);
-            }
-          }
-        }
-        switch (release2) {
-          case "premajor":
-            this.prerelease.length = 0;
-            this.patch = 0;
-            this.minor = 0;
-            this.major++;
-            this.inc("pre", identifier, identifierBase);
-            break;
-          case "preminor":
-            this.prerelease.length = 0;
-            this.patch = 0;
-            this.minor++;
-            this.inc("pre", identifier, identifierBase);
-            break;
-          case "prepatch":
-            this.prerelease.length = 0;
-            this.inc("patch", identifier, identifierBase);
-            this.inc("pre", identifier, identifierBase);
-            break;
-          // If the input is a non-prerelease version, this acts the same as
-          // prepatch.
-          case "prerelease":
-            if (this.prerelease.length === 0) {
-              this.inc("patch", identifier, identifierBase);
-            }
-            this.inc("pre", identifier, identifierBase);
-            break;
-          case "release":
-            if (this.prerelease.length === 0) {
-              throw new Error(`version ${this.raw} is not a prerelease`);
-            }
-            this.prerelease.length = 0;
-            break;
-          case "major":
-            if (this.minor !== 0 || this.patch !== 0 || this.prerelease.length === 0) {
-              this.major++;
-            }
-            this.minor = 0;
-            this.patch = 0;
-            this.prerelease = [];
-            break;
-          case "minor":
-            if (this.patch !== 0 || this.prerelease.length === 0) {
-              this.minor++;
-            }
-            this.patch = 0;
-            this.prerelease = [];
-            break;
-          case "patch":
-            if (this.prerelease.length === 0) {
-              this.patch++;
-            }
-            this.prerelease = [];
-            break;
-          // This probably shouldn't be used publicly.
-          // 1.0.0 'pre' would become 1.0.0-0 which is the wrong direction.
-          case "pre": {
-            const base = Number(identifierBase) ? 1 : 0;
-            if (this.prerelease.length === 0) {
-              this.prerelease = [base];
-            } else {
-              let i = this.prerelease.length;
-              while (--i >= 0) {
-                if (typeof this.prerelease[i] === "number") {
-                  this.prerelease[i]++;
-                  i = -2;
-                }
-              }
-              if (i === -1) {
-                if (identifier === this.prerelease.join(".") && identifierBase === false) {
-                  throw new Error("invalid increment argument: identifier already exists");
-                }
-                this.prerelease.push(base);
-              }
-            }
-            if (identifier) {
-              let prerelease = [identifier, base];
-              if (identifierBase === false) {
-                prerelease = [identifier];
-              }
-              if (isPrereleaseIdentifier(this.prerelease, identifier)) {
-                const prereleaseBase = this.prerelease[identifier.split(".").length];
-                if (isNaN(prereleaseBase)) {
-                  this.prerelease = prerelease;
-                }
-              } else {
-                this.prerelease = prerelease;
-              }
-            }
-            break;
-          }
-          default:
-            throw new Error(`invalid increment argument: ${release2}`);
-        }
-        this.raw = this.format();
-        if (this.build.length) {
-          this.raw += `+${this.build.join(".")}`;
-        }
-        return this;
-      }
-    };
-    module.exports = SemVer;
-  }
-});
-
-// node_modules/semver/functions/parse.js
-var require_parse = __commonJS({
-  "node_modules/semver/functions/parse.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var parse5 = (version, options, throwErrors = false) => {
-      if (version instanceof SemVer) {
-        return version;
-      }
-      try {
-        return new SemVer(version, options);
-      } catch (er) {
-        if (!throwErrors) {
-          return null;
-        }
-        throw er;
-      }
-    };
-    module.exports = parse5;
-  }
-});
-
-// node_modules/semver/functions/valid.js
-var require_valid = __commonJS({
-  "node_modules/semver/functions/valid.js"(exports2, module) {
-    "use strict";
-    var parse5 = require_parse();
-    var valid = (version, options) => {
-      const v = parse5(version, options);
-      return v ? v.version : null;
-    };
-    module.exports = valid;
-  }
-});
-
-// node_modules/semver/functions/clean.js
-var require_clean = __commonJS({
-  "node_modules/semver/functions/clean.js"(exports2, module) {
-    "use strict";
-    var parse5 = require_parse();
-    var clean = (version, options) => {
-      const s = parse5(version.trim().replace(/^[=v]+/, ""), options);
-      return s ? s.version : null;
-    };
-    module.exports = clean;
-  }
-});
-
-// node_modules/semver/functions/inc.js
-var require_inc = __commonJS({
-  "node_modules/semver/functions/inc.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var inc = (version, release2, options, identifier, identifierBase) => {
-      if (typeof options === "string") {
-        identifierBase = identifier;
-        identifier = options;
-        options = void 0;
-      }
-      try {
-        return new SemVer(
-          version instanceof SemVer ? version.version : version,
-          options
-        ).inc(release2, identifier, identifierBase).version;
-      } catch (er) {
-        return null;
-      }
-    };
-    module.exports = inc;
-  }
-});
-
-// node_modules/semver/functions/diff.js
-var require_diff = __commonJS({
-  "node_modules/semver/functions/diff.js"(exports2, module) {
-    "use strict";
-    var parse5 = require_parse();
-    var diff = (version1, version2) => {
-      const v1 = parse5(version1, null, true);
-      const v2 = parse5(version2, null, true);
-      const comparison = v1.compare(v2);
-      if (comparison === 0) {
-        return null;
-      }
-      const v1Higher = comparison > 0;
-      const highVersion = v1Higher ? v1 : v2;
-      const lowVersion = v1Higher ? v2 : v1;
-      const highHasPre = !!highVersion.prerelease.length;
-      const lowHasPre = !!lowVersion.prerelease.length;
-      if (lowHasPre && !highHasPre) {
-        if (!lowVersion.patch && !lowVersion.minor) {
-          return "major";
-        }
-        if (lowVersion.compareMain(highVersion) === 0) {
-          if (lowVersion.minor && !lowVersion.patch) {
-            return "minor";
-          }
-          return "patch";
-        }
-      }
-      const prefix = highHasPre ? "pre" : "";
-      if (v1.major !== v2.major) {
-        return prefix + "major";
-      }
-      if (v1.minor !== v2.minor) {
-        return prefix + "minor";
-      }
-      if (v1.patch !== v2.patch) {
-        return prefix + "patch";
-      }
-      return "prerelease";
-    };
-    module.exports = diff;
-  }
-});
-
-// node_modules/semver/functions/major.js
-var require_major = __commonJS({
-  "node_modules/semver/functions/major.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var major = (a, loose) => new SemVer(a, loose).major;
-    module.exports = major;
-  }
-});
-
-// node_modules/semver/functions/minor.js
-var require_minor = __commonJS({
-  "node_modules/semver/functions/minor.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var minor = (a, loose) => new SemVer(a, loose).minor;
-    module.exports = minor;
-  }
-});
-
-// node_modules/semver/functions/patch.js
-var require_patch = __commonJS({
-  "node_modules/semver/functions/patch.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var patch = (a, loose) => new SemVer(a, loose).patch;
-    module.exports = patch;
-  }
-});
-
-// node_modules/semver/functions/prerelease.js
-var require_prerelease = __commonJS({
-  "node_modules/semver/functions/prerelease.js"(exports2, module) {
-    "use strict";
-    var parse5 = require_parse();
-    var prerelease = (version, options) => {
-      const parsed = parse5(version, options);
-      return parsed && parsed.prerelease.length ? parsed.prerelease : null;
-    };
-    module.exports = prerelease;
-  }
-});
-
-// node_modules/semver/functions/compare.js
-var require_compare = __commonJS({
-  "node_modules/semver/functions/compare.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var compare = (a, b, loose) => new SemVer(a, loose).compare(new SemVer(b, loose));
-    module.exports = compare;
-  }
-});
-
-// node_modules/semver/functions/rcompare.js
-var require_rcompare = __commonJS({
-  "node_modules/semver/functions/rcompare.js"(exports2, module) {
-    "use strict";
-    var compare = require_compare();
-    var rcompare = (a, b, loose) => compare(b, a, loose);
-    module.exports = rcompare;
-  }
-});
-
-// node_modules/semver/functions/compare-loose.js
-var require_compare_loose = __commonJS({
-  "node_modules/semver/functions/compare-loose.js"(exports2, module) {
-    "use strict";
-    var compare = require_compare();
-    var compareLoose = (a, b) => compare(a, b, true);
-    module.exports = compareLoose;
-  }
-});
-
-// node_modules/semver/functions/compare-build.js
-var require_compare_build = __commonJS({
-  "node_modules/semver/functions/compare-build.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var compareBuild = (a, b, loose) => {
-      const versionA = new SemVer(a, loose);
-      const versionB = new SemVer(b, loose);
-      return versionA.compare(versionB) || versionA.compareBuild(versionB);
-    };
-    module.exports = compareBuild;
-  }
-});
-
-// node_modules/semver/functions/sort.js
-var require_sort = __commonJS({
-  "node_modules/semver/functions/sort.js"(exports2, module) {
-    "use strict";
-    var compareBuild = require_compare_build();
-    var sort = (list2, loose) => list2.sort((a, b) => compareBuild(a, b, loose));
-    module.exports = sort;
-  }
-});
-
-// node_modules/semver/functions/rsort.js
-var require_rsort = __commonJS({
-  "node_modules/semver/functions/rsort.js"(exports2, module) {
-    "use strict";
-    var compareBuild = require_compare_build();
-    var rsort = (list2, loose) => list2.sort((a, b) => compareBuild(b, a, loose));
-    module.exports = rsort;
-  }
-});
-
-// node_modules/semver/functions/gt.js
-var require_gt = __commonJS({
-  "node_modules/semver/functions/gt.js"(exports2, module) {
-    "use strict";
-    var compare = require_compare();
-    var gt = (a, b, loose) => compare(a, b, loose) > 0;
-    module.exports = gt;
-  }
-});
-
-// node_modules/semver/functions/lt.js
-var require_lt = __commonJS({
-  "node_modules/semver/functions/lt.js"(exports2, module) {
-    "use strict";
-    var compare = require_compare();
-    var lt = (a, b, loose) => compare(a, b, loose) < 0;
-    module.exports = lt;
-  }
-});
-
-// node_modules/semver/functions/eq.js
-var require_eq = __commonJS({
-  "node_modules/semver/functions/eq.js"(exports2, module) {
-    "use strict";
-    var compare = require_compare();
-    var eq = (a, b, loose) => compare(a, b, loose) === 0;
-    module.exports = eq;
-  }
-});
-
-// node_modules/semver/functions/neq.js
-var require_neq = __commonJS({
-  "node_modules/semver/functions/neq.js"(exports2, module) {
-    "use strict";
-    var compare = require_compare();
-    var neq = (a, b, loose) => compare(a, b, loose) !== 0;
-    module.exports = neq;
-  }
-});
-
-// node_modules/semver/functions/gte.js
-var require_gte = __commonJS({
-  "node_modules/semver/functions/gte.js"(exports2, module) {
-    "use strict";
-    var compare = require_compare();
-    var gte = (a, b, loose) => compare(a, b, loose) >= 0;
-    module.exports = gte;
-  }
-});
-
-// node_modules/semver/functions/lte.js
-var require_lte = __commonJS({
-  "node_modules/semver/functions/lte.js"(exports2, module) {
-    "use strict";
-    var compare = require_compare();
-    var lte = (a, b, loose) => compare(a, b, loose) <= 0;
-    module.exports = lte;
-  }
-});
-
-// node_modules/semver/functions/cmp.js
-var require_cmp = __commonJS({
-  "node_modules/semver/functions/cmp.js"(exports2, module) {
-    "use strict";
-    var eq = require_eq();
-    var neq = require_neq();
-    var gt = require_gt();
-    var gte = require_gte();
-    var lt = require_lt();
-    var lte = require_lte();
-    var cmp = (a, op, b, loose) => {
-      switch (op) {
-        case "===":
-          if (typeof a === "object") {
-            a = a.version;
-          }
-          if (typeof b === "object") {
-            b = b.version;
-          }
-          return a === b;
-        case "!==":
-          if (typeof a === "object") {
-            a = a.version;
-          }
-          if (typeof b === "object") {
-            b = b.version;
-          }
-          return a !== b;
-        case "":
-        case "=":
-        case "==":
-          return eq(a, b, loose);
-        case "!=":
-          return neq(a, b, loose);
-        case ">":
-          return gt(a, b, loose);
-        case ">=":
-          return gte(a, b, loose);
-        case "<":
-          return lt(a, b, loose);
-        case "<=":
-          return lte(a, b, loose);
-        default:
-          throw new TypeError(`Invalid operator: ${op}`);
-      }
-    };
-    module.exports = cmp;
-  }
-});
-
-// node_modules/semver/functions/coerce.js
-var require_coerce = __commonJS({
-  "node_modules/semver/functions/coerce.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var parse5 = require_parse();
-    var { safeRe: re, t } = require_re();
-    var coerce = (version, options) => {
-      if (version instanceof SemVer) {
-        return version;
-      }
-      if (typeof version === "number") {
-        version = String(version);
-      }
-      if (typeof version !== "string") {
-        return null;
-      }
-      options = options || {};
-      let match = null;
-      if (!options.rtl) {
-        match = version.match(options.includePrerelease ? re[t.COERCEFULL] : re[t.COERCE]);
-      } else {
-        const coerceRtlRegex = options.includePrerelease ? re[t.COERCERTLFULL] : re[t.COERCERTL];
-        let next;
-        while ((next = coerceRtlRegex.exec(version)) && (!match || match.index + match[0].length !== version.length)) {
-          if (!match || next.index + next[0].length !== match.index + match[0].length) {
-            match = next;
-          }
-          coerceRtlRegex.lastIndex = next.index + next[1].length + next[2].length;
-        }
-        coerceRtlRegex.lastIndex = -1;
-      }
-      if (match === null) {
-        return null;
-      }
-      const major = match[2];
-      const minor = match[3] || "0";
-      const patch = match[4] || "0";
-      const prerelease = options.includePrerelease && match[5] ? `-${match[5]}` : "";
-      const build = options.includePrerelease && match[6] ? `+${match[6]}` : "";
-      return parse5(`${major}.${minor}.${patch}${prerelease}${build}`, options);
-    };
-    module.exports = coerce;
-  }
-});
-
-// node_modules/semver/functions/truncate.js
-var require_truncate = __commonJS({
-  "node_modules/semver/functions/truncate.js"(exports2, module) {
-    "use strict";
-    var parse5 = require_parse();
-    var constants = require_constants2();
-    var SemVer = require_semver();
-    var truncate = (version, truncation, options) => {
-      if (!constants.RELEASE_TYPES.includes(truncation)) {
-        return null;
-      }
-      const clonedVersion = cloneInputVersion(version, options);
-      return clonedVersion && doTruncation(clonedVersion, truncation);
-    };
-    var cloneInputVersion = (version, options) => {
-      const versionStringToParse = version instanceof SemVer ? version.version : version;
-      return parse5(versionStringToParse, options);
-    };
-    var doTruncation = (version, truncation) => {
-      if (isPrerelease(truncation)) {
-        return version.version;
-      }
-      version.prerelease = [];
-      switch (truncation) {
-        case "major":
-          version.minor = 0;
-          version.patch = 0;
-          break;
-        case "minor":
-          version.patch = 0;
-          break;
-      }
-      return version.format();
-    };
-    var isPrerelease = (type) => {
-      return type.startsWith("pre");
-    };
-    module.exports = truncate;
-  }
-});
-
-// node_modules/semver/internal/lrucache.js
-var require_lrucache = __commonJS({
-  "node_modules/semver/internal/lrucache.js"(exports2, module) {
-    "use strict";
-    var LRUCache = class {
-      constructor() {
-        this.max = 1e3;
-        this.map = /* @__PURE__ */ new Map();
-      }
-      get(key) {
-        const value = this.map.get(key);
-        if (value === void 0) {
-          return void 0;
-        } else {
-          this.map.delete(key);
-          this.map.set(key, value);
-          return value;
-        }
-      }
-      delete(key) {
-        return this.map.delete(key);
-      }
-      set(key, value) {
-        const deleted = this.delete(key);
-        if (!deleted && value !== void 0) {
-          if (this.map.size >= this.max) {
-            const firstKey = this.map.keys().next().value;
-            this.delete(firstKey);
-          }
-          this.map.set(key, value);
-        }
-        return this;
-      }
-    };
-    module.exports = LRUCache;
-  }
-});
-
-// node_modules/semver/internal/trim-comparator-whitespace.js
-var require_trim_comparator_whitespace = __commonJS({
-  "node_modules/semver/internal/trim-comparator-whitespace.js"(exports2, module) {
-    "use strict";
-    var {
-      MAX_LENGTH,
-      MAX_SAFE_BUILD_LENGTH,
-      WHITESPACE_CHARACTERS
-    } = require_constants2();
-    var whitespace = new Uint8Array(65536);
-    for (const char of WHITESPACE_CHARACTERS) {
-      whitespace[char.charCodeAt(0)] = 1;
-    }
-    var isWhitespace2 = (char) => char !== void 0 && whitespace[char.charCodeAt(0)] === 1;
-    var isVersionPrefix = (char) => char === "v" || char === "=" || isWhitespace2(char);
-    var isDigit2 = (char) => char !== void 0 && char >= "0" && char <= "9";
-    var isLetter = (char) => char !== void 0 && (char >= "a" && char <= "z" || char >= "A" && char <= "Z");
-    var isIdentifierCharacter = (char) => isDigit2(char) || isLetter(char) || char === "-";
-    var isVersionStart = (char) => isDigit2(char) || char === "x" || char === "X" || char === "*";
-    var findDigitsEndIndex = (range, start, limit, digitRuns) => {
-      if (!isDigit2(range[start])) {
-        return start;
-      }
-      if (start >= digitRuns.start && start < digitRuns.end) {
-        return Math.min(start + limit, digitRuns.end);
-      }
-      if (start >= digitRuns.previousStart && start < digitRuns.previousEnd) {
-        return Math.min(start + limit, digitRuns.previousEnd);
-      }
-      let end = start + 1;
-      while (isDigit2(range[end])) {
-        end++;
-      }
-      digitRuns.previousStart = digitRuns.start;
-      digitRuns.previousEnd = digitRuns.end;
-      digitRuns.start = start;
-      digitRuns.end = end;
-      return Math.min(start + limit, end);
-    };
-    var findVersionNumberEndIndex = (range, start, loose, digitRuns) => {
-      if (!loose && range[start] === "0") {
-        return start + 1;
-      }
-      return findDigitsEndIndex(range, start, loose ? MAX_LENGTH : MAX_LENGTH + 1, digitRuns);
-    };
-    var findPrereleaseIdentifierEndIndex = (range, start, loose, digitRuns) => {
-      const digitsEnd = findDigitsEndIndex(range, start, MAX_LENGTH, digitRuns);
-      if (isLetter(range[digitsEnd]) || range[digitsEnd] === "-") {
-        let end = digitsEnd + 1;
-        const limit = end + MAX_SAFE_BUILD_LENGTH;
-        while (end < limit && isIdentifierCharacter(range[end])) {
-          end++;
-        }
-        return end;
-      }
-      return findVersionNumberEndIndex(range, start, loose, digitRuns);
-    };
-    var findPrereleaseEndIndex = (range, start, loose, digitRuns) => {
-      const hyphen = range[start] === "-";
-      if (!loose && !hyphen) {
-        return start;
-      }
-      const identifierStart = start + (hyphen ? 1 : 0);
-      let end = findPrereleaseIdentifierEndIndex(range, identifierStart, loose, digitRuns);
-      if (end === identifierStart) {
-        if (!loose || !hyphen) {
-          return start;
-        }
-        end = findPrereleaseIdentifierEndIndex(range, start, loose, digitRuns);
-      }
-      while (range[end] === ".") {
-        const next = findPrereleaseIdentifierEndIndex(range, end + 1, loose, digitRuns);
-        if (next === end + 1) {
-          break;
-        }
-        end = next;
-      }
-      return end;
-    };
-    var findBuildIdentifierEndIndex = (range, start) => {
-      let end = start;
-      while (end - start < MAX_SAFE_BUILD_LENGTH && isIdentifierCharacter(range[end])) {
-        end++;
-      }
-      return end;
-    };
-    var findBuildEndIndex = (range, start) => {
-      if (range[start] !== "+") {
-        return start;
-      }
-      let end = findBuildIdentifierEndIndex(range, start + 1);
-      if (end === start + 1) {
-        return start;
-      }
-      while (range[end] === ".") {
-        const next = findBuildIdentifierEndIndex(range, end + 1);
-        if (next === end + 1) {
-          break;
-        }
-        end = next;
-      }
-      return end;
-    };
-    var findLooseFullVersionEndIndex = (range, start, digitRuns) => {
-      let end = start;
-      for (let component = 0; component < 3; component++) {
-        const next = findVersionNumberEndIndex(range, end, true, digitRuns);
-        if (next === end) {
-          return start;
-        }
-        end = next;
-        if (component < 2) {
-          if (range[end] !== ".") {
-            return start;
-          }
-          end++;
-        }
-      }
-      const prereleaseEnd = findPrereleaseEndIndex(range, end, true, digitRuns);
-      return findBuildEndIndex(range, prereleaseEnd);
-    };
-    var findPartialVersionComponentEndIndex = (range, start, digitRuns) => {
-      if (isDigit2(range[start])) {
-        return findVersionNumberEndIndex(range, start, false, digitRuns);
-      }
-      return isVersionStart(range[start]) ? start + 1 : start;
-    };
-    var findPartialVersionEndIndex = (range, start, digitRuns) => {
-      let end = findPartialVersionComponentEndIndex(range, start, digitRuns);
-      for (let component = 0; component < 2; component++) {
-        if (range[end] !== ".") {
-          return end;
-        }
-        const next = findPartialVersionComponentEndIndex(range, end + 1, digitRuns);
-        if (next === end + 1) {
-          return end;
-        }
-        end = next;
-      }
-      const prereleaseEnd = findPrereleaseEndIndex(range, end, false, digitRuns);
-      return findBuildEndIndex(range, prereleaseEnd);
-    };
-    var findVersionEndIndex = (range, start, digitRuns) => {
-      const fullVersionEnd = findLooseFullVersionEndIndex(range, start, digitRuns);
-      return fullVersionEnd !== start ? fullVersionEnd : findPartialVersionEndIndex(range, start, digitRuns);
-    };
-    var findRemovableWhitespaceIndex = (range, matchStart) => {
-      let position = matchStart;
-      if (isWhitespace2(range[position])) {
-        position++;
-      }
-      if (range[position] === "<" || range[position] === ">") {
-        position++;
-      }
-      if (range[position] === "=") {
-        position++;
-      }
-      return isWhitespace2(range[position]) ? position : -1;
-    };
-    var trimComparatorWhitespace = (range) => {
-      let result2 = "";
-      let copyFrom = 0;
-      let cursor = 0;
-      const digitRuns = { start: -1, end: -1, previousStart: -1, previousEnd: -1 };
-      while (cursor < range.length) {
-        const matchStart = cursor;
-        if (range[cursor] === "<" || range[cursor] === ">") {
-          cursor++;
-        } else if (!isVersionPrefix(range[cursor]) && !isVersionStart(range[cursor])) {
-          cursor++;
-          continue;
-        }
-        while (cursor < range.length && isVersionPrefix(range[cursor])) {
-          cursor++;
-        }
-        if (!isVersionStart(range[cursor])) {
-          continue;
-        }
-        const whitespacePosition = findRemovableWhitespaceIndex(range, matchStart);
-        if (whitespacePosition !== -1) {
-          result2 += range.slice(copyFrom, whitespacePosition);
-          copyFrom = whitespacePosition + 1;
-        }
-        cursor = findVersionEndIndex(range, cursor, digitRuns);
-      }
-      return result2 + range.slice(copyFrom);
-    };
-    module.exports = trimComparatorWhitespace;
-  }
-});
-
-// node_modules/semver/classes/range.js
-var require_range = __commonJS({
-  "node_modules/semver/classes/range.js"(exports2, module) {
-    "use strict";
-    var SPACE_CHARACTERS = /\s+/g;
-    var Range2 = class _Range {
-      constructor(range, options) {
-        options = parseOptions(options);
-        if (range instanceof _Range) {
-          if (range.loose === !!options.loose && range.includePrerelease === !!options.includePrerelease) {
-            return range;
-          } else {
-            return new _Range(range.raw, options);
-          }
-        }
-        if (range instanceof Comparator) {
-          this.raw = range.value;
-          this.set = [[range]];
-          this.formatted = void 0;
-          return this;
-        }
-        this.options = options;
-        this.loose = !!options.loose;
-        this.includePrerelease = !!options.includePrerelease;
-        this.raw = range.trim().replace(SPACE_CHARACTERS, " ");
-        this.set = this.raw.split("||").map((r) => this.parseRange(r.trim())).filter((c) => c.length);
-        if (!this.set.length) {
-          throw new TypeError(`Invalid SemVer Range: ${this.raw}`);
-        }
-        if (this.set.length > 1) {
-          const first = this.set[0];
-          this.set = this.set.filter((c) => !isNullSet(c[0]));
-          if (this.set.length === 0) {
-            this.set = [first];
-          } else if (this.set.length > 1) {
-            for (const c of this.set) {
-              if (c.length === 1 && isAny(c[0])) {
-                this.set = [c];
-                break;
-              }
-            }
-          }
-        }
-        this.formatted = void 0;
-      }
-      get range() {
-        if (this.formatted === void 0) {
-          this.formatted = "";
-          for (let i = 0; i < this.set.length; i++) {
-            if (i > 0) {
-              this.formatted += "||";
-            }
-            const comps = this.set[i];
-            for (let k = 0; k < comps.length; k++) {
-              if (k > 0) {
-                this.formatted += " ";
-              }
-              this.formatted += comps[k].toString().trim();
-            }
-          }
-        }
-        return this.formatted;
-      }
-      format() {
-        return this.range;
-      }
-      toString() {
-        return this.range;
-      }
-      parseRange(range) {
-        range = range.replace(BUILDSTRIPRE, "");
-        const memoOpts = (this.options.includePrerelease && FLAG_INCLUDE_PRERELEASE) | (this.options.loose && FLAG_LOOSE);
-        const memoKey = memoOpts + ":" + range;
-        const cached = cache.get(memoKey);
-        if (cached) {
-          return cached;
-        }
-        const loose = this.options.loose;
-        const hr = loose ? re[t.HYPHENRANGELOOSE] : re[t.HYPHENRANGE];
-        range = range.replace(hr, hyphenReplace(this.options.includePrerelease));
-        debug("hyphen replace", range);
-        range = trimComparatorWhitespace(range);
-        debug("comparator trim", range);
-        range = range.replace(re[t.TILDETRIM], tildeTrimReplace);
-        debug("tilde trim", range);
-        range = range.replace(re[t.CARETTRIM], caretTrimReplace);
-        debug("caret trim", range);
-        let rangeList = range.split(" ").map((comp) => parseComparator(comp, this.options)).join(" ").split(/\s+/).map((comp) => replaceGTE0(comp, this.options));
-        if (loose) {
-          rangeList = rangeList.filter((comp) => {
-            debug("loose invalid filter", comp, this.options);
-            return !!comp.match(re[t.COMPARATORLOOSE]);
-          });
-        }
-        debug("range list", rangeList);
-        const rangeMap = /* @__PURE__ */ new Map();
-        const comparators = rangeList.map((comp) => new Comparator(comp, this.options));
-        for (const comp of comparators) {
-          if (isNullSet(comp)) {
-            return [comp];
-          }
-          rangeMap.set(comp.value, comp);
-        }
-        if (rangeMap.size > 1 && rangeMap.has("")) {
-          rangeMap.delete("");
-        }
-        const result2 = [...rangeMap.values()];
-        cache.set(memoKey, result2);
-        return result2;
-      }
-      intersects(range, options) {
-        if (!(range instanceof _Range)) {
-          throw new TypeError("a Range is required");
-        }
-        return this.set.some((thisComparators) => {
-          return isSatisfiable(thisComparators, options) && range.set.some((rangeComparators) => {
-            return isSatisfiable(rangeComparators, options) && thisComparators.every((thisComparator) => {
-              return rangeComparators.every((rangeComparator) => {
-                return thisComparator.intersects(rangeComparator, options);
-              });
-            });
-          });
-        });
-      }
-      // if ANY of the sets match ALL of its comparators, then pass
-      test(version) {
-        if (!version) {
-          return false;
-        }
-        if (typeof version === "string") {
-          try {
-            version = new SemVer(version, this.options);
-          } catch (er) {
-            return false;
-          }
-        }
-        for (let i = 0; i < this.set.length; i++) {
-          if (testSet(this.set[i], version, this.options)) {
-            return true;
-          }
-        }
-        return false;
-      }
-    };
-    module.exports = Range2;
-    var LRU = require_lrucache();
-    var cache = new LRU();
-    var parseOptions = require_parse_options();
-    var Comparator = require_comparator();
-    var debug = require_debug();
-    var SemVer = require_semver();
-    var trimComparatorWhitespace = require_trim_comparator_whitespace();
-    var {
-      safeRe: re,
-      src,
-      t,
-      tildeTrimReplace,
-      caretTrimReplace
-    } = require_re();
-    var { FLAG_INCLUDE_PRERELEASE, FLAG_LOOSE } = require_constants2();
-    var BUILDSTRIPRE = new RegExp(src[t.BUILD], "g");
-    var isNullSet = (c) => c.value === "<0.0.0-0";
-    var isAny = (c) => c.value === "";
-    var isSatisfiable = (comparators, options) => {
-      let result2 = true;
-      const remainingComparators = comparators.slice();
-      let testComparator = remainingComparators.pop();
-      while (result2 && remainingComparators.length) {
-        result2 = remainingComparators.every((otherComparator) => {
-          return testComparator.intersects(otherComparator, options);
-        });
-        testComparator = remainingComparators.pop();
-      }
-      return result2;
-    };
-    var parseComparator = (comp, options) => {
-      comp = comp.replace(re[t.BUILD], "");
-      debug("comp", comp, options);
-      comp = replaceCarets(comp, options);
-      debug("caret", comp);
-      comp = replaceTildes(comp, options);
-      debug("tildes", comp);
-      comp = replaceXRanges(comp, options);
-      debug("xrange", comp);
-      comp = replaceStars(comp, options);
-      debug("stars", comp);
-      return comp;
-    };
-    var isX = (id) => !id || id.toLowerCase() === "x" || id === "*";
-    var invalidXRangeOrder = (M, m, p) => isX(M) && !isX(m) || isX(m) && p && !isX(p);
-    var replaceTildes = (comp, options) => {
-      return comp.trim().split(/\s+/).map((c) => replaceTilde(c, options)).join(" ");
-    };
-    var replaceTilde = (comp, options) => {
-      const r = options.loose ? re[t.TILDELOOSE] : re[t.TILDE];
-      const z = options.includePrerelease ? "-0" : "";
-      return comp.replace(r, (_, M, m, p, pr) => {
-        debug("tilde", comp, _, M, m, p, pr);
-        let ret;
-        if (isX(M)) {
-          ret = "";
-        } else if (isX(m)) {
-          ret = `>=${M}.0.0${z} <${+M + 1}.0.0-0`;
-        } else if (isX(p)) {
-          ret = `>=${M}.${m}.0${z} <${M}.${+m + 1}.0-0`;
-        } else if (pr) {
-          debug("replaceTilde pr", pr);
-          ret = `>=${M}.${m}.${p}-${pr} <${M}.${+m + 1}.0-0`;
-        } else {
-          ret = `>=${M}.${m}.${p} <${M}.${+m + 1}.0-0`;
-        }
-        debug("tilde return", ret);
-        return ret;
-      });
-    };
-    var replaceCarets = (comp, options) => {
-      return comp.trim().split(/\s+/).map((c) => replaceCaret(c, options)).join(" ");
-    };
-    var replaceCaret = (comp, options) => {
-      debug("caret", comp, options);
-      const r = options.loose ? re[t.CARETLOOSE] : re[t.CARET];
-      const z = options.includePrerelease ? "-0" : "";
-      return comp.replace(r, (_, M, m, p, pr) => {
-        debug("caret", comp, _, M, m, p, pr);
-        let ret;
-        if (isX(M)) {
-          ret = "";
-        } else if (isX(m)) {
-          ret = `>=${M}.0.0${z} <${+M + 1}.0.0-0`;
-        } else if (isX(p)) {
-          if (M === "0") {
-            ret = `>=${M}.${m}.0${z} <${M}.${+m + 1}.0-0`;
-          } else {
-            ret = `>=${M}.${m}.0${z} <${+M + 1}.0.0-0`;
-          }
-        } else if (pr) {
-          debug("replaceCaret pr", pr);
-          if (M === "0") {
-            if (m === "0") {
-              ret = `>=${M}.${m}.${p}-${pr} <${M}.${m}.${+p + 1}-0`;
-            } else {
-              ret = `>=${M}.${m}.${p}-${pr} <${M}.${+m + 1}.0-0`;
-            }
-          } else {
-            ret = `>=${M}.${m}.${p}-${pr} <${+M + 1}.0.0-0`;
-          }
-        } else {
-          debug("no pr");
-          if (M === "0") {
-            if (m === "0") {
-              ret = `>=${M}.${m}.${p} <${M}.${m}.${+p + 1}-0`;
-            } else {
-              ret = `>=${M}.${m}.${p} <${M}.${+m + 1}.0-0`;
-            }
-          } else {
-            ret = `>=${M}.${m}.${p} <${+M + 1}.0.0-0`;
-          }
-        }
-        debug("caret return", ret);
-        return ret;
-      });
-    };
-    var replaceXRanges = (comp, options) => {
-      debug("replaceXRanges", comp, options);
-      return comp.split(/\s+/).map((c) => replaceXRange(c, options)).join(" ");
-    };
-    var replaceXRange = (comp, options) => {
-      comp = comp.trim();
-      const r = options.loose ? re[t.XRANGELOOSE] : re[t.XRANGE];
-      return comp.replace(r, (ret, gtlt, M, m, p, pr) => {
-        debug("xRange", comp, ret, gtlt, M, m, p, pr);
-        if (invalidXRangeOrder(M, m, p)) {
-          return comp;
-        }
-        const xM = isX(M);
-        const xm = xM || isX(m);
-        const xp = xm || isX(p);
-        const anyX = xp;
-        if (gtlt === "=" && anyX) {
-          gtlt = "";
-        }
-        pr = options.includePrerelease ? "-0" : "";
-        if (xM) {
-          if (gtlt === ">" || gtlt === "<") {
-            ret = "<0.0.0-0";
-          } else {
-            ret = "*";
-          }
-        } else if (gtlt && anyX) {
-          if (xm) {
-            m = 0;
-          }
-          p = 0;
-          if (gtlt === ">") {
-            gtlt = ">=";
-            if (xm) {
-              M = +M + 1;
-              m = 0;
-              p = 0;
-            } else {
-              m = +m + 1;
-              p = 0;
-            }
-          } else if (gtlt === "<=") {
-            gtlt = "<";
-            if (xm) {
-              M = +M + 1;
-            } else {
-              m = +m + 1;
-            }
-          }
-          if (gtlt === "<") {
-            pr = "-0";
-          }
-          ret = `${gtlt + M}.${m}.${p}${pr}`;
-        } else if (xm) {
-          ret = `>=${M}.0.0${pr} <${+M + 1}.0.0-0`;
-        } else if (xp) {
-          ret = `>=${M}.${m}.0${pr} <${M}.${+m + 1}.0-0`;
-        }
-        debug("xRange return", ret);
-        return ret;
-      });
-    };
-    var replaceStars = (comp, options) => {
-      debug("replaceStars", comp, options);
-      return comp.trim().replace(re[t.STAR], "");
-    };
-    var replaceGTE0 = (comp, options) => {
-      debug("replaceGTE0", comp, options);
-      return comp.trim().replace(re[options.includePrerelease ? t.GTE0PRE : t.GTE0], "");
-    };
-    var hyphenReplace = (incPr) => ($0, from, fM, fm, fp, fpr, fb, to, tM, tm, tp, tpr) => {
-      if (isX(fM)) {
-        from = "";
-      } else if (isX(fm)) {
-        from = `>=${fM}.0.0${incPr ? "-0" : ""}`;
-      } else if (isX(fp)) {
-        from = `>=${fM}.${fm}.0${incPr ? "-0" : ""}`;
-      } else if (fpr) {
-        from = `>=${from}`;
-      } else {
-        from = `>=${from}${incPr ? "-0" : ""}`;
-      }
-      if (isX(tM)) {
-        to = "";
-      } else if (isX(tm)) {
-        to = `<${+tM + 1}.0.0-0`;
-      } else if (isX(tp)) {
-        to = `<${tM}.${+tm + 1}.0-0`;
-      } else if (tpr) {
-        to = `<=${tM}.${tm}.${tp}-${tpr}`;
-      } else if (incPr) {
-        to = `<${tM}.${tm}.${+tp + 1}-0`;
-      } else {
-        to = `<=${to}`;
-      }
-      return `${from} ${to}`.trim();
-    };
-    var testSet = (set, version, options) => {
-      for (let i = 0; i < set.length; i++) {
-        if (!set[i].test(version)) {
-          return false;
-        }
-      }
-      if (version.prerelease.length && !options.includePrerelease) {
-        for (let i = 0; i < set.length; i++) {
-          debug(set[i].semver);
-          if (set[i].semver === Comparator.ANY) {
-            continue;
-          }
-          if (set[i].semver.prerelease.length > 0) {
-            const allowed = set[i].semver;
-            if (allowed.major === version.major && allowed.minor === version.minor && allowed.patch === version.patch) {
-              return true;
-            }
-          }
-        }
-        return false;
-      }
-      return true;
-    };
-  }
-});
-
-// node_modules/semver/classes/comparator.js
-var require_comparator = __commonJS({
-  "node_modules/semver/classes/comparator.js"(exports2, module) {
-    "use strict";
-    var ANY = /* @__PURE__ */ Symbol("SemVer ANY");
-    var Comparator = class _Comparator {
-      static get ANY() {
-        return ANY;
-      }
-      constructor(comp, options) {
-        options = parseOptions(options);
-        if (comp instanceof _Comparator) {
-          if (comp.loose === !!options.loose) {
-            return comp;
-          } else {
-            comp = comp.value;
-          }
-        }
-        comp = comp.trim().split(/\s+/).join(" ");
-        debug("comparator", comp, options);
-        this.options = options;
-        this.loose = !!options.loose;
-        this.parse(comp);
-        if (this.semver === ANY) {
-          this.value = "";
-        } else {
-          this.value = this.operator + this.semver.version;
-        }
-        debug("comp", this);
-      }
-      parse(comp) {
-        const r = this.options.loose ? re[t.COMPARATORLOOSE] : re[t.COMPARATOR];
-        const m = comp.match(r);
-        if (!m) {
-          throw new TypeError(`Invalid comparator: ${comp}`);
-        }
-        this.operator = m[1] !== void 0 ? m[1] : "";
-        if (this.operator === "=") {
-          this.operator = "";
-        }
-        if (!m[2]) {
-          this.semver = ANY;
-        } else {
-          this.semver = new SemVer(m[2], this.options.loose);
-        }
-      }
-      toString() {
-        return this.value;
-      }
-      test(version) {
-        debug("Comparator.test", version, this.options.loose);
-        if (this.semver === ANY || version === ANY) {
-          return true;
-        }
-        if (typeof version === "string") {
-          try {
-            version = new SemVer(version, this.options);
-          } catch (er) {
-            return false;
-          }
-        }
-        return cmp(version, this.operator, this.semver, this.options);
-      }
-      intersects(comp, options) {
-        if (!(comp instanceof _Comparator)) {
-          throw new TypeError("a Comparator is required");
-        }
-        if (this.operator === "") {
-          if (this.value === "") {
-            return true;
-          }
-          return new Range2(comp.value, options).test(this.value);
-        } else if (comp.operator === "") {
-          if (comp.value === "") {
-            return true;
-          }
-          return new Range2(this.value, options).test(comp.semver);
-        }
-        options = parseOptions(options);
-        if (options.includePrerelease && (this.value === "<0.0.0-0" || comp.value === "<0.0.0-0")) {
-          return false;
-        }
-        if (!options.includePrerelease && (this.value.startsWith("<0.0.0") || comp.value.startsWith("<0.0.0"))) {
-          return false;
-        }
-        if (this.operator.startsWith(">") && comp.operator.startsWith(">")) {
-          return true;
-        }
-        if (this.operator.startsWith("<") && comp.operator.startsWith("<")) {
-          return true;
-        }
-        if (this.semver.version === comp.semver.version && this.operator.includes("=") && comp.operator.includes("=")) {
-          return true;
-        }
-        if (cmp(this.semver, "<", comp.semver, options) && this.operator.startsWith(">") && comp.operator.startsWith("<")) {
-          return true;
-        }
-        if (cmp(this.semver, ">", comp.semver, options) && this.operator.startsWith("<") && comp.operator.startsWith(">")) {
-          return true;
-        }
-        return false;
-      }
-    };
-    module.exports = Comparator;
-    var parseOptions = require_parse_options();
-    var { safeRe: re, t } = require_re();
-    var cmp = require_cmp();
-    var debug = require_debug();
-    var SemVer = require_semver();
-    var Range2 = require_range();
-  }
-});
-
-// node_modules/semver/functions/satisfies.js
-var require_satisfies = __commonJS({
-  "node_modules/semver/functions/satisfies.js"(exports2, module) {
-    "use strict";
-    var Range2 = require_range();
-    var satisfies = (version, range, options) => {
-      try {
-        range = new Range2(range, options);
-      } catch (er) {
-        return false;
-      }
-      return range.test(version);
-    };
-    module.exports = satisfies;
-  }
-});
-
-// node_modules/semver/ranges/to-comparators.js
-var require_to_comparators = __commonJS({
-  "node_modules/semver/ranges/to-comparators.js"(exports2, module) {
-    "use strict";
-    var Range2 = require_range();
-    var toComparators = (range, options) => new Range2(range, options).set.map((comp) => comp.map((c) => c.value).join(" ").trim().split(" "));
-    module.exports = toComparators;
-  }
-});
-
-// node_modules/semver/ranges/max-satisfying.js
-var require_max_satisfying = __commonJS({
-  "node_modules/semver/ranges/max-satisfying.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var Range2 = require_range();
-    var maxSatisfying = (versions, range, options) => {
-      let max = null;
-      let maxSV = null;
-      let rangeObj = null;
-      try {
-        rangeObj = new Range2(range, options);
-      } catch (er) {
-        return null;
-      }
-      versions.forEach((v) => {
-        if (rangeObj.test(v)) {
-          if (!max || maxSV.compare(v) === -1) {
-            max = v;
-            maxSV = new SemVer(max, options);
-          }
-        }
-      });
-      return max;
-    };
-    module.exports = maxSatisfying;
-  }
-});
-
-// node_modules/semver/ranges/min-satisfying.js
-var require_min_satisfying = __commonJS({
-  "node_modules/semver/ranges/min-satisfying.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var Range2 = require_range();
-    var minSatisfying = (versions, range, options) => {
-      let min = null;
-      let minSV = null;
-      let rangeObj = null;
-      try {
-        rangeObj = new Range2(range, options);
-      } catch (er) {
-        return null;
-      }
-      versions.forEach((v) => {
-        if (rangeObj.test(v)) {
-          if (!min || minSV.compare(v) === 1) {
-            min = v;
-            minSV = new SemVer(min, options);
-          }
-        }
-      });
-      return min;
-    };
-    module.exports = minSatisfying;
-  }
-});
-
-// node_modules/semver/ranges/min-version.js
-var require_min_version = __commonJS({
-  "node_modules/semver/ranges/min-version.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var Range2 = require_range();
-    var gt = require_gt();
-    var minVersion = (range, loose) => {
-      range = new Range2(range, loose);
-      let minver = new SemVer("0.0.0");
-      if (range.test(minver)) {
-        return minver;
-      }
-      minver = new SemVer("0.0.0-0");
-      if (range.test(minver)) {
-        return minver;
-      }
-      minver = null;
-      for (let i = 0; i < range.set.length; ++i) {
-        const comparators = range.set[i];
-        let setMin = null;
-        comparators.forEach((comparator) => {
-          const compver = new SemVer(comparator.semver.version);
-          switch (comparator.operator) {
-            case ">":
-              if (compver.prerelease.length === 0) {
-                compver.patch++;
-              } else {
-                compver.prerelease.push(0);
-              }
-              compver.raw = compver.format();
-            /* fallthrough */
-            case "":
-            case ">=":
-              if (!setMin || gt(compver, setMin)) {
-                setMin = compver;
-              }
-              break;
-            case "<":
-            case "<=":
-              break;
-            /* istanbul ignore next */
-            default:
-              throw new Error(`Unexpected operation: ${comparator.operator}`);
-          }
-        });
-        if (setMin && (!minver || gt(minver, setMin))) {
-          minver = setMin;
-        }
-      }
-      if (minver && range.test(minver)) {
-        return minver;
-      }
-      return null;
-    };
-    module.exports = minVersion;
-  }
-});
-
-// node_modules/semver/ranges/valid.js
-var require_valid2 = __commonJS({
-  "node_modules/semver/ranges/valid.js"(exports2, module) {
-    "use strict";
-    var Range2 = require_range();
-    var validRange = (range, options) => {
-      try {
-        return new Range2(range, options).range || "*";
-      } catch (er) {
-        return null;
-      }
-    };
-    module.exports = validRange;
-  }
-});
-
-// node_modules/semver/ranges/outside.js
-var require_outside = __commonJS({
-  "node_modules/semver/ranges/outside.js"(exports2, module) {
-    "use strict";
-    var SemVer = require_semver();
-    var Comparator = require_comparator();
-    var { ANY } = Comparator;
-    var Range2 = require_range();
-    var satisfies = require_satisfies();
-    var gt = require_gt();
-    var lt = require_lt();
-    var lte = require_lte();
-    var gte = require_gte();
-    var outside = (version, range, hilo, options) => {
-      version = new SemVer(version, options);
-      range = new Range2(range, options);
-      let gtfn, ltefn, ltfn, comp, ecomp;
-      switch (hilo) {
-        case ">":
-          gtfn = gt;
-          ltefn = lte;
-          ltfn = lt;
-          comp = ">";
-          ecomp = ">=";
-          break;
-        case "<":
-          gtfn = lt;
-          ltefn = gte;
-          ltfn = gt;
-          comp = "<";
-          ecomp = "<=";
-          break;
-        default:
-          throw new TypeError('Must provide a hilo val of "<" or ">"');
-      }
-      if (satisfies(version, range, options)) {
-        return false;
-      }
-      for (let i = 0; i < range.set.length; ++i) {
-        const comparators = range.set[i];
-        let high = null;
-        let low = null;
-        comparators.forEach((comparator) => {
-          if (comparator.semver === ANY) {
-            comparator = new Comparator(">=0.0.0");
-          }
-          high = high || comparator;
-          low = low || comparator;
-          if (gtfn(comparator.semver, high.semver, options)) {
-            high = comparator;
-          } else if (ltfn(comparator.semver, low.semver, options)) {
-            low = comparator;
-          }
-        });
-        if (high.operator === comp || high.operator === ecomp) {
-          return false;
-        }
-        if ((!low.operator || low.operator === comp) && ltefn(version, low.semver)) {
-          return false;
-        } else if (low.operator === ecomp && ltfn(version, low.semver)) {
-          return false;
-        }
-      }
-      return true;
-    };
-    module.exports = outside;
-  }
-});
-
-// node_modules/semver/ranges/gtr.js
-var require_gtr = __commonJS({
-  "node_modules/semver/ranges/gtr.js"(exports2, module) {
-    "use strict";
-    var outside = require_outside();
-    var gtr = (version, range, options) => outside(version, range, ">", options);
-    module.exports = gtr;
-  }
-});
-
-// node_modules/semver/ranges/ltr.js
-var require_ltr = __commonJS({
-  "node_modules/semver/ranges/ltr.js"(exports2, module) {
-    "use strict";
-    var outside = require_outside();
-    var ltr = (version, range, options) => outside(version, range, "<", options);
-    module.exports = ltr;
-  }
-});
-
-// node_modules/semver/ranges/intersects.js
-var require_intersects = __commonJS({
-  "node_modules/semver/ranges/intersects.js"(exports2, module) {
-    "use strict";
-    var Range2 = require_range();
-    var intersects = (r1, r2, options) => {
-      r1 = new Range2(r1, options);
-      r2 = new Range2(r2, options);
-      return r1.intersects(r2, options);
-    };
-    module.exports = intersects;
-  }
-});
-
-// node_modules/semver/ranges/simplify.js
-var require_simplify = __commonJS({
-  "node_modules/semver/ranges/simplify.js"(exports2, module) {
-    "use strict";
-    var satisfies = require_satisfies();
-    var compare = require_compare();
-    module.exports = (versions, range, options) => {
-      const set = [];
-      let first = null;
-      let prev = null;
-      const v = versions.sort((a, b) => compare(a, b, options));
-      for (const version of v) {
-        const included = satisfies(version, range, options);
-        if (included) {
-          prev = version;
-          if (!first) {
-            first = version;
-          }
-        } else {
-          if (prev) {
-            set.push([first, prev]);
-          }
-          prev = null;
-          first = null;
-        }
-      }
-      if (first) {
-        set.push([first, null]);
-      }
-      const ranges = [];
-      for (const [min, max] of set) {
-        if (min === max) {
-          ranges.push(min);
-        } else if (!max && min === v[0]) {
-          ranges.push("*");
-        } else if (!max) {
-          ranges.push(`>=${min}`);
-        } else if (min === v[0]) {
-          ranges.push(`<=${max}`);
-        } else {
-          ranges.push(`${min} - ${max}`);
-        }
-      }
-      const simplified = ranges.join(" || ");
-      const original = typeof range.raw === "string" ? range.raw : String(range);
-      return simplified.length < original.length ? simplified : range;
-    };
-  }
-});
-
-// node_modules/semver/ranges/subset.js
-var require_subset = __commonJS({
-  "node_modules/semver/ranges/subset.js"(exports2, module) {
-    "use strict";
-    var Range2 = require_range();
-    var Comparator = require_comparator();
-    var { ANY } = Comparator;
-    var satisfies = require_satisfies();
-    var compare = require_compare();
-    var subset = (sub, dom, options = {}) => {
-      if (sub === dom) {
-        return true;
-      }
-      sub = new Range2(sub, options);
-      dom = new Range2(dom, options);
-      let sawNonNull = false;
-      OUTER: for (const simpleSub of sub.set) {
-        for (const simpleDom of dom.set) {
-          const isSub = simpleSubset(simpleSub, simpleDom, options);
-          sawNonNull = sawNonNull || isSub !== null;
-          if (isSub) {
-            continue OUTER;
-          }
-        }
-        if (sawNonNull) {
-          return false;
-        }
-      }
-      return true;
-    };
-    var minimumVersionWithPreRelease = [new Comparator(">=0.0.0-0")];
-    var minimumVersion = [new Comparator(">=0.0.0")];
-    var simpleSubset = (sub, dom, options) => {
-      if (sub === dom) {
-        return true;
-      }
-      if (sub.length === 1 && sub[0].semver === ANY) {
-        if (dom.length === 1 && dom[0].semver === ANY) {
-          return true;
-        } else if (options.includePrerelease) {
-          sub = minimumVersionWithPreRelease;
-        } else {
-          sub = minimumVersion;
-        }
-      }
-      if (dom.length === 1 && dom[0].semver === ANY) {
-        if (options.includePrerelease) {
-          return true;
-        } else {
-          dom = minimumVersion;
-        }
-      }
-      const eqSet = /* @__PURE__ */ new Set();
-      let gt, lt;
-      for (const c of sub) {
-        if (c.operator === ">" || c.operator === ">=") {
-          gt = higherGT(gt, c, options);
-        } else if (c.operator === "<" || c.operator === "<=") {
-          lt = lowerLT(lt, c, options);
-        } else {
-          eqSet.add(c.semver);
-        }
-      }
-      if (eqSet.size > 1) {
-        return null;
-      }
-      let gtltComp;
-      if (gt && lt) {
-        gtltComp = compare(gt.semver, lt.semver, options);
-        if (gtltComp > 0) {
-          return null;
-        } else if (gtltComp === 0 && (gt.operator !== ">=" || lt.operator !== "<=")) {
-          return null;
-        }
-      }
-      for (const eq of eqSet) {
-        if (gt && !satisfies(eq, String(gt), options)) {
-          return null;
-        }
-        if (lt && !satisfies(eq, String(lt), options)) {
-          return null;
-        }
-        for (const c of dom) {
-          if (!satisfies(eq, String(c), options)) {
-            return false;
-          }
-        }
-        return true;
-      }
-      let higher, lower;
-      let hasDomLT, hasDomGT;
-      let needDomLTPre = lt && !options.includePrerelease && lt.semver.prerelease.length ? lt.semver : false;
-      let needDomGTPre = gt && !options.includePrerelease && gt.semver.prerelease.length ? gt.semver : false;
-      if (needDomLTPre && needDomLTPre.prerelease.length === 1 && lt.operator === "<" && needDomLTPre.prerelease[0] === 0) {
-        needDomLTPre = false;
-      }
-      for (const c of dom) {
-        hasDomGT = hasDomGT || c.operator === ">" || c.operator === ">=";
-        hasDomLT = hasDomLT || c.operator === "<" || c.operator === "<=";
-        if (gt) {
-          if (needDomGTPre) {
-            if (c.semver.prerelease && c.semver.prerelease.length && c.semver.major === needDomGTPre.major && c.semver.minor === needDomGTPre.minor && c.semver.patch === needDomGTPre.patch) {
-              needDomGTPre = false;
-            }
-          }
-          if (c.operator === ">" || c.operator === ">=") {
-            higher = higherGT(gt, c, options);
-            if (higher === c && higher !== gt) {
-              return false;
-            }
-          } else if (gt.operator === ">=" && !c.test(gt.semver)) {
-            return false;
-          }
-        }
-        if (lt) {
-          if (needDomLTPre) {
-            if (c.semver.prerelease && c.semver.prerelease.length && c.semver.major === needDomLTPre.major && c.semver.minor === needDomLTPre.minor && c.semver.patch === needDomLTPre.patch) {
-              needDomLTPre = false;
-            }
-          }
-          if (c.operator === "<" || c.operator === "<=") {
-            lower = lowerLT(lt, c, options);
-            if (lower === c && lower !== lt) {
-              return false;
-            }
-          } else if (lt.operator === "<=" && !c.test(lt.semver)) {
-            return false;
-          }
-        }
-        if (!c.operator && (lt || gt) && gtltComp !== 0) {
-          return false;
-        }
-      }
-      if (gt && hasDomLT && !lt && gtltComp !== 0) {
-        return false;
-      }
-      if (lt && hasDomGT && !gt && gtltComp !== 0) {
-        return false;
-      }
-      if (needDomGTPre || needDomLTPre) {
-        return false;
-      }
-      return true;
-    };
-    var higherGT = (a, b, options) => {
-      if (!a) {
-        return b;
-      }
-      const comp = compare(a.semver, b.semver, options);
-      return comp > 0 ? a : comp < 0 ? b : b.operator === ">" && a.operator === ">=" ? b : a;
-    };
-    var lowerLT = (a, b, options) => {
-      if (!a) {
-        return b;
-      }
-      const comp = compare(a.semver, b.semver, options);
-      return comp < 0 ? a : comp > 0 ? b : b.operator === "<" && a.operator === "<=" ? b : a;
-    };
-    module.exports = subset;
-  }
-});
-
-// node_modules/semver/index.js
-var require_semver2 = __commonJS({
-  "node_modules/semver/index.js"(exports2, module) {
-    "use strict";
-    var internalRe = require_re();
-    var constants = require_constants2();
-    var SemVer = require_semver();
-    var identifiers = require_identifiers();
-    var parse5 = require_parse();
-    var valid = require_valid();
-    var clean = require_clean();
-    var inc = require_inc();
-    var diff = require_diff();
-    var major = require_major();
-    var minor = require_minor();
-    var patch = require_patch();
-    var prerelease = require_prerelease();
-    var compare = require_compare();
-    var rcompare = require_rcompare();
-    var compareLoose = require_compare_loose();
-    var compareBuild = require_compare_build();
-    var sort = require_sort();
-    var rsort = require_rsort();
-    var gt = require_gt();
-    var lt = require_lt();
-    var eq = require_eq();
-    var neq = require_neq();
-    var gte = require_gte();
-    var lte = require_lte();
-    var cmp = require_cmp();
-    var coerce = require_coerce();
-    var truncate = require_truncate();
-    var Comparator = require_comparator();
-    var Range2 = require_range();
-    var satisfies = require_satisfies();
-    var toComparators = require_to_comparators();
-    var maxSatisfying = require_max_satisfying();
-    var minSatisfying = require_min_satisfying();
-    var minVersion = require_min_version();
-    var validRange = require_valid2();
-    var outside = require_outside();
-    var gtr = require_gtr();
-    var ltr = require_ltr();
-    var intersects = require_intersects();
-    var simplifyRange = require_simplify();
-    var subset = require_subset();
-    module.exports = {
-      parse: parse5,
-      valid,
-      clean,
-      inc,
-      diff,
-      major,
-      minor,
-      patch,
-      prerelease,
-      compare,
-      rcompare,
-      compareLoose,
-      compareBuild,
-      sort,
-      rsort,
-      gt,
-      lt,
-      eq,
-      neq,
-      gte,
-      lte,
-      cmp,
-      coerce,
-      truncate,
-      Comparator,
-      Range: Range2,
-      satisfies,
-      toComparators,
-      maxSatisfying,
-      minSatisfying,
-      minVersion,
-      validRange,
-      outside,
-      gtr,
-      ltr,
-      intersects,
-      simplifyRange,
-      subset,
-      SemVer,
-      re: internalRe.re,
-      src: internalRe.src,
-      tokens: internalRe.t,
-      SEMVER_SPEC_VERSION: constants.SEMVER_SPEC_VERSION,
-      RELEASE_TYPES: constants.RELEASE_TYPES,
-      compareIdentifiers: identifiers.compareIdentifiers,
-      rcompareIdentifiers: identifiers.rcompareIdentifiers
-    };
-  }
-});
-
-// node_modules/validate-npm-package-name/lib/builtin-modules.json
-var require_builtin_modules = __commonJS({
-  "node_modules/validate-npm-package-name/lib/builtin-modules.json"(exports2, module) {
-    module.exports = ["_http_agent", "_http_client", "_http_common", "_http_incoming", "_http_outgoing", "_http_server", "_stream_duplex", "_stream_passthrough", "_stream_readable", "_stream_transform", "_stream_wrap", "_stream_writable", "_tls_common", "_tls_wrap", "assert", "assert/strict", "async_hooks", "buffer", "child_process", "cluster", "console", "constants", "crypto", "dgram", "diagnostics_channel", "dns", "dns/promises", "domain", "events", "fs", "fs/promises", "http", "http2", "https", "inspector", "inspector/promises", "module", "net", "os", "path", "path/posix", "path/win32", "perf_hooks", "process", "punycode", "querystring", "readline", "readline/promises", "repl", "stream", "stream/consumers", "stream/promises", "stream/web", "string_decoder", "sys", "timers", "timers/promises", "tls", "trace_events", "tty", "url", "util", "util/types", "v8", "vm", "wasi", "worker_threads", "zlib", "node:sea", "node:sqlite", "node:test", "node:test/reporters"];
-  }
-});
-
-// node_modules/validate-npm-package-name/lib/index.js
-var require_lib2 = __commonJS({
-  "node_modules/validate-npm-package-name/lib/index.js"(exports2, module) {
-    "use strict";
-    var builtins = require_builtin_modules();
-    var scopedPackagePattern = new RegExp("^(?:@([^/]+?)[/])?([^/]+?)$");
-    var exclusionList = [
-      "node_modules",
-      "favicon.ico"
-    ];
-    function validate2(name) {
-      var warnings = [];
-      var errors = [];
-      if (name === null) {
-        errors.push("name cannot be null");
-        return done(warnings, errors);
-      }
-      if (name === void 0) {
-        errors.push("name cannot be undefined");
-        return done(warnings, errors);
-      }
-      if (typeof name !== "string") {
-        errors.push("name must be a string");
-        return done(warnings, errors);
-      }
-      if (!name.length) {
-        errors.push("name length must be greater than zero");
-      }
-      if (name.startsWith(".")) {
-        errors.push("name cannot start with a period");
-      }
-      if (name.startsWith("-")) {
-        errors.push("name cannot start with a hyphen");
-      }
-      if (name.match(/^_/)) {
-        errors.push("name cannot start with an underscore");
-      }
-      if (name.trim() !== name) {
-        errors.push("name cannot contain leading or trailing spaces");
-      }
-      exclusionList.forEach(function(excludedName) {
-        if (name.toLowerCase() === excludedName) {
-          errors.push(excludedName + " is not a valid package name");
-        }
-      });
-      if (builtins.includes(name.toLowerCase())) {
-        warnings.push(name + " is a core module name");
-      }
-      if (name.length > 214) {
-        warnings.push("name can no longer contain more than 214 characters");
-      }
-      if (name.toLowerCase() !== name) {
-        warnings.push("name can no longer contain capital letters");
-      }
-      if (/[~'!()*]/.test(name.split("/").slice(-1)[0])) {
-        warnings.push(`name can no longer contain special characters ("~'!()*")`);
-      }
-      if (encodeURIComponent(name) !== name) {
-        var nameMatch = name.match(scopedPackagePattern);
-        if (nameMatch) {
-          var user = nameMatch[1];
-          var pkg = nameMatch[2];
-          if (pkg.startsWith(".")) {
-            errors.push("name cannot start with a period");
-          }
-          if (encodeURIComponent(user) === user && encodeURIComponent(pkg) === pkg) {
-            return done(warnings, errors);
-          }
-        }
-        errors.push("name can only contain URL-friendly characters");
-      }
-      return done(warnings, errors);
-    }
-    var done = function(warnings, errors) {
-      var result2 = {
-        validForNewPackages: errors.length === 0 && warnings.length === 0,
-        validForOldPackages: errors.length === 0,
-        warnings,
-        errors
-      };
-      if (!result2.warnings.length) {
-        delete result2.warnings;
-      }
-      if (!result2.errors.length) {
-        delete result2.errors;
-      }
-      return result2;
-    };
-    module.exports = validate2;
-  }
-});
-
-// node_modules/proc-log/lib/index.js
-var require_lib3 = __commonJS({
-  "node_modules/proc-log/lib/index.js"(exports2, module) {
-    var META = /* @__PURE__ */ Symbol("proc-log.meta");
-    module.exports = {
-      META,
-      output: {
-        LEVELS: [
-          "standard",
-          "error",
-          "buffer",
-          "flush"
-        ],
-        KEYS: {
-          standard: "standard",
-          error: "error",
-          buffer: "buffer",
-          flush: "flush"
-        },
-        standard: function(...args) {
-          return process.emit("output", "standard", ...args);
-        },
-        error: function(...args) {
-          return process.emit("output", "error", ...args);
-        },
-        buffer: function(...args) {
-          return process.emit("output", "buffer", ...args);
-        },
-        flush: function(...args) {
-          return process.emit("output", "flush", ...args);
-        }
-      },
-      log: {
-        LEVELS: [
-          "notice",
-          "error",
-          "warn",
-          "info",
-          "verbose",
-          "http",
-          "silly",
-          "timing",
-          "pause",
-          "resume"
-        ],
-        KEYS: {
-          notice: "notice",
-          error: "error",
-          warn: "warn",
-          info: "info",
-          verbose: "verbose",
-          http: "http",
-          silly: "silly",
-          timing: "timing",
-          pause: "pause",
-          resume: "resume"
-        },
-        error: function(...args) {
-          return process.emit("log", "error", ...args);
-        },
-        notice: function(...args) {
-          return process.emit("log", "notice", ...args);
-        },
-        warn: function(...args) {
-          return process.emit("log", "warn", ...args);
-        },
-        info: function(...args) {
-          return process.emit("log", "info", ...args);
-        },
-        verbose: function(...args) {
-          return process.emit("log", "verbose", ...args);
-        },
-        http: function(...args) {
-          return process.emit("log", "http", ...args);
-        },
-        silly: function(...args) {
-          return process.emit("log", "silly", ...args);
-        },
-        timing: function(...args) {
-          return process.emit("log", "timing", ...args);
-        },
-        pause: function() {
-          return process.emit("log", "pause");
-        },
-        resume: function() {
-          return process.emit("log", "resume");
-        }
-      },
-      time: {
-        LEVELS: [
-          "start",
-          "end"
-        ],
-        KEYS: {
-          start: "start",
-          end: "end"
-        },
-        start: function(name, fn) {
-          process.emit("time", "start", name);
-          function end() {
-            return process.emit("time", "end", name);
-          }
-          if (typeof fn === "function") {
-            const res = fn();
-            if (res && res.finally) {
-              return res.finally(end);
-            }
-            end();
-            return res;
-          }
-          return end;
-        },
-        end: function(name) {
-          return process.emit("time", "end", name);
-        }
-      },
-      input: {
-        LEVELS: [
-          "start",
-          "end",
-          "read"
-        ],
-        KEYS: {
-          start: "start",
-          end: "end",
-          read: "read"
-        },
-        start: function(...args) {
-          let fn;
-          if (typeof args[0] === "function") {
-            fn = args.shift();
-          }
-          process.emit("input", "start", ...args);
-          function end() {
-            return process.emit("input", "end", ...args);
-          }
-          if (typeof fn === "function") {
-            const res = fn();
-            if (res && res.finally) {
-              return res.finally(end);
-            }
-            end();
-            return res;
-          }
-          return end;
-        },
-        end: function(...args) {
-          return process.emit("input", "end", ...args);
-        },
-        read: function(...args) {
-          let resolve4, reject;
-          const promise = new Promise((_resolve, _reject) => {
-            resolve4 = _resolve;
-            reject = _reject;
-          });
-          process.emit("input", "read", resolve4, reject, ...args);
-          return promise;
-        }
-      }
-    };
-  }
-});
-
-// node_modules/npm-package-arg/lib/npa.js
-var require_npa = __commonJS({
-  "node_modules/npm-package-arg/lib/npa.js"(exports2, module) {
-    "use strict";
-    var isWindows = process.platform === "win32";
-    var { URL: URL2 } = __require("node:url");
-    var path = isWindows ? __require("node:path/win32") : __require("node:path");
-    var { homedir } = __require("node:os");
-    var HostedGit = require_lib();
-    var semver = require_semver2();
-    var validatePackageName = require_lib2();
-    var { log } = require_lib3();
-    var hasSlashes = isWindows ? /\\|[/]/ : /[/]/;
-    var isURL = /^(?:git[+])?[a-z]+:/i;
-    var isGit = /^[^@]+@[^:.]+\.[^:]+:.+$/i;
-    var isFileType = /[.](?:tgz|tar\.gz|tar)$/i;
-    var isPortNumber = /:[0-9]+(\/|$)/i;
-    var isWindowsFile = /^(?:[.]|~[/]|[/\\]|[a-zA-Z]:)/;
-    var isPosixFile = /^(?:[.]|~[/]|[/]|[a-zA-Z]:)/;
-    var defaultRegistry = "https://registry.npmjs.org";
-    function npa3(arg, where2) {
-      let name;
-      let spec;
-      if (typeof arg === "object") {
-        if (arg instanceof Result && (!where2 || where2 === arg.where)) {
-          return arg;
-        } else if (arg.name && arg.rawSpec) {
-          return npa3.resolve(arg.name, arg.rawSpec, where2 || arg.where);
-        } else {
-          return npa3(arg.raw, where2 || arg.where);
-        }
-      }
-      const nameEndsAt = arg.indexOf("@", 1);
-      const namePart = nameEndsAt > 0 ? arg.slice(0, nameEndsAt) : arg;
-      if (isURL.test(arg)) {
-        spec = arg;
-      } else if (isGit.test(arg)) {
-        spec = `git+ssh://${arg}`;
-      } else if (!namePart.startsWith("@") && (hasSlashes.test(namePart) || isFileType.test(namePart))) {
-        spec = arg;
-      } else if (nameEndsAt > 0) {
-        name = namePart;
-        spec = arg.slice(nameEndsAt + 1) || "*";
-      } else {
-        const valid = validatePackageName(arg);
-        if (valid.validForOldPackages) {
-          name = arg;
-          spec = "*";
-        } else {
-          spec = arg;
-        }
-      }
-      return resolve4(name, spec, where2, arg);
-    }
-    function isFileSpec(spec) {
-      if (!spec) {
-        return false;
-      }
-      if (spec.toLowerCase().startsWith("file:")) {
-        return true;
-      }
-      if (isWindows) {
-        return isWindowsFile.test(spec);
-      }
-      return isPosixFile.test(spec);
-    }
-    function isAliasSpec(spec) {
-      if (!spec) {
-        return false;
-      }
-      return spec.toLowerCase().startsWith("npm:");
-    }
-    function resolve4(name, spec, where2, arg) {
-      const res = new Result({
-        raw: arg,
-        name,
-        rawSpec: spec,
-        fromArgument: arg != null
-      });
-      if (name) {
-        res.name = name;
-      }
-      if (!where2) {
-        where2 = process.cwd();
-      }
-      if (isFileSpec(spec)) {
-        return fromFile(res, where2);
-      } else if (isAliasSpec(spec)) {
-        return fromAlias(res, where2);
-      }
-      const hosted = HostedGit.fromUrl(spec, {
-        noGitPlus: true,
-        noCommittish: true
-      });
-      if (hosted) {
-        return fromHostedGit(res, hosted);
-      } else if (spec && isURL.test(spec)) {
-        return fromURL(res);
-      } else if (spec && (hasSlashes.test(spec) || isFileType.test(spec))) {
-        return fromFile(res, where2);
-      } else {
-        return fromRegistry(res);
-      }
-    }
-    function toPurl(arg, reg = defaultRegistry) {
-      const res = npa3(arg);
-      if (res.type !== "version") {
-        throw invalidPurlType(res.type, res.raw);
-      }
-      let purl = "pkg:npm/" + res.name.replace(/^@/, "%40") + "@" + res.rawSpec;
-      if (reg !== defaultRegistry) {
-        purl += "?repository_url=" + reg;
-      }
-      return purl;
-    }
-    function invalidPackageName(name, valid, raw) {
-      const err = new Error(`Invalid package name "${name}" of package "${raw}": ${valid.errors.join("; ")}.`);
-      err.code = "EINVALIDPACKAGENAME";
-      return err;
-    }
-    function invalidTagName(name, raw) {
-      const err = new Error(`Invalid tag name "${name}" of package "${raw}": Tags may not have any characters that encodeURIComponent encodes.`);
-      err.code = "EINVALIDTAGNAME";
-      return err;
-    }
-    function invalidPurlType(type, raw) {
-      const err = new Error(`Invalid type "${type}" of package "${raw}": Purl can only be generated for "version" types.`);
-      err.code = "EINVALIDPURLTYPE";
-      return err;
-    }
-    var Result = class {
-      constructor(opts) {
-        this.type = opts.type;
-        this.registry = opts.registry;
-        this.where = opts.where;
-        if (opts.raw == null) {
-          this.raw = opts.name ? `${opts.name}@${opts.rawSpec}` : opts.rawSpec;
-        } else {
-          this.raw = opts.raw;
-        }
-        this.name = void 0;
-        this.escapedName = void 0;
-        this.scope = void 0;
-        this.rawSpec = opts.rawSpec || "";
-        this.saveSpec = opts.saveSpec;
-        this.fetchSpec = opts.fetchSpec;
-        if (opts.name) {
-          this.setName(opts.name);
-        }
-        this.gitRange = opts.gitRange;
-        this.gitCommittish = opts.gitCommittish;
-        this.gitSubdir = opts.gitSubdir;
-        this.hosted = opts.hosted;
-      }
-      // TODO move this to a getter/setter in a semver major
-      setName(name) {
-        const valid = validatePackageName(name);
-        if (!valid.validForOldPackages) {
-          throw invalidPackageName(name, valid, this.raw);
-        }
-        this.name = name;
-        this.scope = name[0] === "@" ? name.slice(0, name.indexOf("/")) : void 0;
-        this.escapedName = name.replace("/", "%2f");
-        return this;
-      }
-      toString() {
-        const full = [];
-        if (this.name != null && this.name !== "") {
-          full.push(this.name);
-        }
-        const spec = this.saveSpec || this.fetchSpec || this.rawSpec;
-        if (spec != null && spec !== "") {
-          full.push(spec);
-        }
-        return full.length ? full.join("@") : this.raw;
-      }
-      toJSON() {
-        const result2 = Object.assign({}, this);
-        delete result2.hosted;
-        return result2;
-      }
-    };
-    function setGitAttrs(res, committish) {
-      if (!committish) {
-        res.gitCommittish = null;
-        return;
-      }
-      for (const part of committish.split("::")) {
-        if (!part.includes(":")) {
-          if (res.gitRange) {
-            throw new Error("cannot override existing semver range with a committish");
-          }
-          if (res.gitCommittish) {
-            throw new Error("cannot override existing committish with a second committish");
-          }
-          res.gitCommittish = part;
-          continue;
-        }
-        const [name, value] = part.split(":");
-        if (name === "semver") {
-          if (res.gitCommittish) {
-            throw new Error("cannot override existing committish with a semver range");
-          }
-          if (res.gitRange) {
-            throw new Error("cannot override existing semver range with a second semver range");
-          }
-          res.gitRange = decodeURIComponent(value);
-          continue;
-        }
-        if (name === "path") {
-          if (res.gitSubdir) {
-            throw new Error("cannot override existing path with a second path");
-          }
-          res.gitSubdir = `/${value}`;
-          continue;
-        }
-        log.warn("npm-package-arg", `ignoring unknown key "${name}"`);
-      }
-    }
-    var encodedPathChars = /* @__PURE__ */ new Map([
-      ["\0", "%00"],
-      ["	", "%09"],
-      ["\n", "%0A"],
-      ["\r", "%0D"],
-      [" ", "%20"],
-      ['"', "%22"],
-      ["#", "%23"],
-      ["%", "%25"],
-      ["?", "%3F"],
-      ["[", "%5B"],
-      ["\\", isWindows ? "/" : "%5C"],
-      ["]", "%5D"],
-      ["^", "%5E"],
-      ["|", "%7C"],
-      ["~", "%7E"]
-    ]);
-    function pathToFileURL(str) {
-      let result2 = "";
-      for (let i = 0; i < str.length; i++) {
-        result2 = `${result2}${encodedPathChars.get(str[i]) ?? str[i]}`;
-      }
-      if (result2.startsWith("file:")) {
-        return result2;
-      }
-      return `file:${result2}`;
-    }
-    function fromFile(res, where2) {
-      res.type = isFileType.test(res.rawSpec) ? "file" : "directory";
-      res.where = where2;
-      let rawSpec = pathToFileURL(res.rawSpec);
-      if (rawSpec.startsWith("file:/")) {
-        if (/^file:\/\/[^/]/.test(rawSpec)) {
-          rawSpec = `file:/${rawSpec.slice(5)}`;
-        }
-        if (/^\/{1,3}\.\.?(\/|$)/.test(rawSpec.slice(5))) {
-          rawSpec = rawSpec.replace(/^file:\/{1,3}/, "file:");
-        }
-      }
-      let resolvedUrl;
-      let specUrl;
-      try {
-        resolvedUrl = new URL2(rawSpec, `${pathToFileURL(path.resolve(where2))}/`);
-        specUrl = new URL2(rawSpec);
-      } catch (originalError) {
-        const er = new Error("Invalid file: URL, must comply with RFC 8089");
-        throw Object.assign(er, {
-          raw: res.rawSpec,
-          spec: res,
-          where: where2,
-          originalError
-        });
-      }
-      let specPath = decodeURIComponent(specUrl.pathname);
-      let resolvedPath = decodeURIComponent(resolvedUrl.pathname);
-      if (isWindows) {
-        specPath = specPath.replace(/^\/+([a-z]:\/)/i, "$1");
-        resolvedPath = resolvedPath.replace(/^\/+([a-z]:\/)/i, "$1");
-      }
-      if (/^\/~(\/|$)/.test(specPath)) {
-        res.saveSpec = `file:${specPath.substr(1)}`;
-        resolvedPath = path.resolve(homedir(), specPath.substr(3));
-      } else if (!path.isAbsolute(rawSpec.slice(5))) {
-        res.saveSpec = `file:${path.relative(where2, resolvedPath)}`;
-      } else {
-        res.saveSpec = `file:${path.resolve(resolvedPath)}`;
-      }
-      res.fetchSpec = path.resolve(where2, resolvedPath);
-      res.saveSpec = res.saveSpec.split("\\").join("/");
-      if (res.saveSpec.startsWith("file://")) {
-        res.saveSpec = `file:/${res.saveSpec.slice(7)}`;
-      }
-      return res;
-    }
-    function fromHostedGit(res, hosted) {
-      res.type = "git";
-      res.hosted = hosted;
-      res.saveSpec = hosted.toString({ noGitPlus: false, noCommittish: false });
-      res.fetchSpec = hosted.getDefaultRepresentation() === "shortcut" ? null : hosted.toString();
-      setGitAttrs(res, hosted.committish);
-      return res;
-    }
-    function unsupportedURLType(protocol, spec) {
-      const err = new Error(`Unsupported URL Type "${protocol}": ${spec}`);
-      err.code = "EUNSUPPORTEDPROTOCOL";
-      return err;
-    }
-    function fromURL(res) {
-      let rawSpec = res.rawSpec;
-      res.saveSpec = rawSpec;
-      if (rawSpec.startsWith("git+ssh:")) {
-        const matched = rawSpec.match(/^git\+ssh:\/\/([^:#]+:[^#]+(?:\.git)?)(?:#(.*))?$/i);
-        if (matched && !matched[1].match(isPortNumber)) {
-          res.type = "git";
-          setGitAttrs(res, matched[2]);
-          res.fetchSpec = matched[1];
-          return res;
-        }
-      } else if (rawSpec.startsWith("git+file://")) {
-        rawSpec = rawSpec.replace(/\\/g, "/");
-      }
-      const parsedUrl = new URL2(rawSpec);
-      switch (parsedUrl.protocol) {
-        case "git:":
-        case "git+http:":
-        case "git+https:":
-        case "git+rsync:":
-        case "git+ftp:":
-        case "git+file:":
-        case "git+ssh:":
-          res.type = "git";
-          setGitAttrs(res, parsedUrl.hash.slice(1));
-          if (parsedUrl.protocol === "git+file:" && /^git\+file:\/\/[a-z]:/i.test(rawSpec)) {
-            res.fetchSpec = `git+file://${parsedUrl.host.toLowerCase()}:${parsedUrl.pathname}`;
-          } else {
-            parsedUrl.hash = "";
-            res.fetchSpec = parsedUrl.toString();
-          }
-          if (res.fetchSpec.startsWith("git+")) {
-            res.fetchSpec = res.fetchSpec.slice(4);
-          }
-          break;
-        case "http:":
-        case "https:":
-          res.type = "remote";
-          res.fetchSpec = res.saveSpec;
-          break;
-        default:
-          throw unsupportedURLType(parsedUrl.protocol, rawSpec);
-      }
-      return res;
-    }
-    function fromAlias(res, where2) {
-      const subSpec = npa3(res.rawSpec.substr(4), where2);
-      if (subSpec.type === "alias") {
-        throw new Error("nested aliases not supported");
-      }
-      if (!subSpec.registry) {
-        throw new Error("aliases only work for registry deps");
-      }
-      if (!subSpec.name) {
-        throw new Error("aliases must have a name");
-      }
-      res.subSpec = subSpec;
-      res.registry = true;
-      res.type = "alias";
-      res.saveSpec = null;
-      res.fetchSpec = null;
-      return res;
-    }
-    function fromRegistry(res) {
-      res.registry = true;
-      const spec = res.rawSpec.trim();
-      res.saveSpec = null;
-      res.fetchSpec = spec;
-      const version = semver.valid(spec, true);
-      const range = semver.validRange(spec, true);
-      if (version) {
-        res.type = "version";
-      } else if (range) {
-        res.type = "range";
-      } else {
-        if (encodeURIComponent(spec) !== spec) {
-          throw invalidTagName(spec, res.raw);
-        }
-        res.type = "tag";
-      }
-      return res;
-    }
-    module.exports = npa3;
-    module.exports.resolve = resolve4;
-    module.exports.toPurl = toPurl;
-    module.exports.Result = Result;
   }
 });
 
@@ -17262,7 +7482,7 @@ var require_line_counter = __commonJS({
 });
 
 // node_modules/yaml/dist/parse/parser.js
-var require_parser2 = __commonJS({
+var require_parser = __commonJS({
   "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
@@ -18145,7 +8365,7 @@ var require_public_api = __commonJS({
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
-    var parser = require_parser2();
+    var parser = require_parser();
     function parseOptions(options) {
       const prettyErrors = options.prettyErrors !== false;
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
@@ -18249,7 +8469,7 @@ var require_dist = __commonJS({
     var cst = require_cst();
     var lexer = require_lexer();
     var lineCounter = require_line_counter();
-    var parser = require_parser2();
+    var parser = require_parser();
     var publicApi = require_public_api();
     var visit = require_visit();
     exports2.Composer = composer.Composer;
@@ -18281,6 +8501,9786 @@ var require_dist = __commonJS({
     exports2.stringify = publicApi.stringify;
     exports2.visit = visit.visit;
     exports2.visitAsync = visit.visitAsync;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/argument.js
+var require_argument = __commonJS({
+  "node_modules/dockerfile-ast/lib/argument.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Argument = void 0;
+    var Argument = class {
+      constructor(value, range) {
+        this.value = value;
+        this.range = range;
+      }
+      toString() {
+        return this.value;
+      }
+      getRange() {
+        return this.range;
+      }
+      getValue() {
+        return this.value;
+      }
+      isAfter(position) {
+        if (this.range.end.line < position.line) {
+          return false;
+        }
+        return this.range.start.line > position.line ? true : this.range.start.character > position.character;
+      }
+      isBefore(position) {
+        if (this.range.start.line < position.line) {
+          return true;
+        }
+        return this.range.end.line > position.line ? false : this.range.end.character < position.character;
+      }
+    };
+    exports2.Argument = Argument;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/jsonArgument.js
+var require_jsonArgument = __commonJS({
+  "node_modules/dockerfile-ast/lib/jsonArgument.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.JSONArgument = void 0;
+    var argument_1 = require_argument();
+    var JSONArgument = class extends argument_1.Argument {
+      constructor(value, range, jsonRange) {
+        super(value, range);
+        this.jsonRange = jsonRange;
+      }
+      getJSONRange() {
+        return this.jsonRange;
+      }
+      getJSONValue() {
+        let value = super.getValue();
+        value = value.substring(1, value.length - 1);
+        return value;
+      }
+    };
+    exports2.JSONArgument = JSONArgument;
+  }
+});
+
+// node_modules/vscode-languageserver-types/lib/esm/main.js
+var main_exports = {};
+__export(main_exports, {
+  AnnotatedTextEdit: () => AnnotatedTextEdit,
+  ApplyKind: () => ApplyKind,
+  ChangeAnnotation: () => ChangeAnnotation,
+  ChangeAnnotationIdentifier: () => ChangeAnnotationIdentifier,
+  CodeAction: () => CodeAction,
+  CodeActionContext: () => CodeActionContext,
+  CodeActionKind: () => CodeActionKind,
+  CodeActionTag: () => CodeActionTag,
+  CodeActionTriggerKind: () => CodeActionTriggerKind,
+  CodeDescription: () => CodeDescription,
+  CodeLens: () => CodeLens,
+  Color: () => Color,
+  ColorInformation: () => ColorInformation,
+  ColorPresentation: () => ColorPresentation,
+  Command: () => Command,
+  CompletionItem: () => CompletionItem,
+  CompletionItemKind: () => CompletionItemKind,
+  CompletionItemLabelDetails: () => CompletionItemLabelDetails,
+  CompletionItemTag: () => CompletionItemTag,
+  CompletionList: () => CompletionList,
+  CreateFile: () => CreateFile,
+  DeleteFile: () => DeleteFile,
+  Diagnostic: () => Diagnostic,
+  DiagnosticRelatedInformation: () => DiagnosticRelatedInformation,
+  DiagnosticSeverity: () => DiagnosticSeverity,
+  DiagnosticTag: () => DiagnosticTag,
+  DocumentHighlight: () => DocumentHighlight,
+  DocumentHighlightKind: () => DocumentHighlightKind,
+  DocumentLink: () => DocumentLink,
+  DocumentSymbol: () => DocumentSymbol,
+  DocumentUri: () => DocumentUri,
+  EOL: () => EOL,
+  FoldingRange: () => FoldingRange,
+  FoldingRangeKind: () => FoldingRangeKind,
+  FormattingOptions: () => FormattingOptions,
+  Hover: () => Hover,
+  InlayHint: () => InlayHint,
+  InlayHintKind: () => InlayHintKind,
+  InlayHintLabelPart: () => InlayHintLabelPart,
+  InlineCompletionContext: () => InlineCompletionContext,
+  InlineCompletionItem: () => InlineCompletionItem,
+  InlineCompletionList: () => InlineCompletionList,
+  InlineCompletionTriggerKind: () => InlineCompletionTriggerKind,
+  InlineValueContext: () => InlineValueContext,
+  InlineValueEvaluatableExpression: () => InlineValueEvaluatableExpression,
+  InlineValueText: () => InlineValueText,
+  InlineValueVariableLookup: () => InlineValueVariableLookup,
+  InsertReplaceEdit: () => InsertReplaceEdit,
+  InsertTextFormat: () => InsertTextFormat,
+  InsertTextMode: () => InsertTextMode,
+  LanguageKind: () => LanguageKind,
+  Location: () => Location,
+  LocationLink: () => LocationLink,
+  MarkedString: () => MarkedString,
+  MarkupContent: () => MarkupContent,
+  MarkupKind: () => MarkupKind,
+  OptionalVersionedTextDocumentIdentifier: () => OptionalVersionedTextDocumentIdentifier,
+  ParameterInformation: () => ParameterInformation,
+  Position: () => Position,
+  Range: () => Range,
+  RenameFile: () => RenameFile,
+  SelectedCompletionInfo: () => SelectedCompletionInfo,
+  SelectionRange: () => SelectionRange,
+  SemanticTokenModifiers: () => SemanticTokenModifiers,
+  SemanticTokenTypes: () => SemanticTokenTypes,
+  SemanticTokens: () => SemanticTokens,
+  SignatureInformation: () => SignatureInformation,
+  SnippetTextEdit: () => SnippetTextEdit,
+  StringValue: () => StringValue,
+  SymbolInformation: () => SymbolInformation,
+  SymbolKind: () => SymbolKind,
+  SymbolTag: () => SymbolTag,
+  TextDocument: () => TextDocument,
+  TextDocumentEdit: () => TextDocumentEdit,
+  TextDocumentIdentifier: () => TextDocumentIdentifier,
+  TextDocumentItem: () => TextDocumentItem,
+  TextEdit: () => TextEdit,
+  URI: () => URI,
+  VersionedTextDocumentIdentifier: () => VersionedTextDocumentIdentifier,
+  WorkspaceChange: () => WorkspaceChange,
+  WorkspaceEdit: () => WorkspaceEdit,
+  WorkspaceFolder: () => WorkspaceFolder,
+  WorkspaceSymbol: () => WorkspaceSymbol,
+  integer: () => integer,
+  uinteger: () => uinteger
+});
+var DocumentUri, URI, integer, uinteger, Position, Range, Location, LocationLink, Color, ColorInformation, ColorPresentation, FoldingRangeKind, FoldingRange, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, CodeDescription, Diagnostic, Command, TextEdit, ChangeAnnotation, ChangeAnnotationIdentifier, AnnotatedTextEdit, TextDocumentEdit, CreateFile, RenameFile, DeleteFile, WorkspaceEdit, TextEditChangeImpl, SnippetTextEdit, ChangeAnnotations, WorkspaceChange, TextDocumentIdentifier, VersionedTextDocumentIdentifier, OptionalVersionedTextDocumentIdentifier, LanguageKind, TextDocumentItem, MarkupKind, MarkupContent, CompletionItemKind, InsertTextFormat, CompletionItemTag, InsertReplaceEdit, InsertTextMode, ApplyKind, CompletionItemLabelDetails, CompletionItem, CompletionList, MarkedString, Hover, ParameterInformation, SignatureInformation, DocumentHighlightKind, DocumentHighlight, SymbolKind, SymbolTag, SymbolInformation, WorkspaceSymbol, DocumentSymbol, CodeActionKind, CodeActionTriggerKind, CodeActionContext, CodeActionTag, CodeAction, CodeLens, FormattingOptions, DocumentLink, SelectionRange, SemanticTokenTypes, SemanticTokenModifiers, SemanticTokens, InlineValueText, InlineValueVariableLookup, InlineValueEvaluatableExpression, InlineValueContext, InlayHintKind, InlayHintLabelPart, InlayHint, StringValue, InlineCompletionItem, InlineCompletionList, InlineCompletionTriggerKind, SelectedCompletionInfo, InlineCompletionContext, WorkspaceFolder, EOL, TextDocument, FullTextDocument, Is;
+var init_main = __esm({
+  "node_modules/vscode-languageserver-types/lib/esm/main.js"() {
+    "use strict";
+    (function(DocumentUri2) {
+      function is(value) {
+        return typeof value === "string";
+      }
+      DocumentUri2.is = is;
+    })(DocumentUri || (DocumentUri = {}));
+    (function(URI2) {
+      function is(value) {
+        return typeof value === "string";
+      }
+      URI2.is = is;
+    })(URI || (URI = {}));
+    (function(integer2) {
+      integer2.MIN_VALUE = -2147483648;
+      integer2.MAX_VALUE = 2147483647;
+      function is(value) {
+        return typeof value === "number" && integer2.MIN_VALUE <= value && value <= integer2.MAX_VALUE;
+      }
+      integer2.is = is;
+    })(integer || (integer = {}));
+    (function(uinteger2) {
+      uinteger2.MIN_VALUE = 0;
+      uinteger2.MAX_VALUE = 2147483647;
+      function is(value) {
+        return typeof value === "number" && uinteger2.MIN_VALUE <= value && value <= uinteger2.MAX_VALUE;
+      }
+      uinteger2.is = is;
+    })(uinteger || (uinteger = {}));
+    (function(Position2) {
+      function create(line, character) {
+        if (line === Number.MAX_VALUE) {
+          line = uinteger.MAX_VALUE;
+        }
+        if (character === Number.MAX_VALUE) {
+          character = uinteger.MAX_VALUE;
+        }
+        return { line, character };
+      }
+      Position2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Is.uinteger(candidate.line) && Is.uinteger(candidate.character);
+      }
+      Position2.is = is;
+    })(Position || (Position = {}));
+    (function(Range2) {
+      function create(one, two, three, four) {
+        if (Is.uinteger(one) && Is.uinteger(two) && Is.uinteger(three) && Is.uinteger(four)) {
+          return { start: Position.create(one, two), end: Position.create(three, four) };
+        } else if (Position.is(one) && Position.is(two)) {
+          return { start: one, end: two };
+        } else {
+          throw new Error(`Range#create called with invalid arguments[${one}, ${two}, ${three}, ${four}]`);
+        }
+      }
+      Range2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Position.is(candidate.start) && Position.is(candidate.end);
+      }
+      Range2.is = is;
+    })(Range || (Range = {}));
+    (function(Location2) {
+      function create(uri, range) {
+        return { uri, range };
+      }
+      Location2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Range.is(candidate.range) && (Is.string(candidate.uri) || Is.undefined(candidate.uri));
+      }
+      Location2.is = is;
+    })(Location || (Location = {}));
+    (function(LocationLink2) {
+      function create(targetUri, targetRange, targetSelectionRange, originSelectionRange) {
+        return { targetUri, targetRange, targetSelectionRange, originSelectionRange };
+      }
+      LocationLink2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Range.is(candidate.targetRange) && Is.string(candidate.targetUri) && Range.is(candidate.targetSelectionRange) && (Range.is(candidate.originSelectionRange) || Is.undefined(candidate.originSelectionRange));
+      }
+      LocationLink2.is = is;
+    })(LocationLink || (LocationLink = {}));
+    (function(Color2) {
+      function create(red, green, blue, alpha) {
+        return {
+          red,
+          green,
+          blue,
+          alpha
+        };
+      }
+      Color2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Is.numberRange(candidate.red, 0, 1) && Is.numberRange(candidate.green, 0, 1) && Is.numberRange(candidate.blue, 0, 1) && Is.numberRange(candidate.alpha, 0, 1);
+      }
+      Color2.is = is;
+    })(Color || (Color = {}));
+    (function(ColorInformation2) {
+      function create(range, color) {
+        return {
+          range,
+          color
+        };
+      }
+      ColorInformation2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Range.is(candidate.range) && Color.is(candidate.color);
+      }
+      ColorInformation2.is = is;
+    })(ColorInformation || (ColorInformation = {}));
+    (function(ColorPresentation2) {
+      function create(label, textEdit, additionalTextEdits) {
+        return {
+          label,
+          textEdit,
+          additionalTextEdits
+        };
+      }
+      ColorPresentation2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Is.string(candidate.label) && (Is.undefined(candidate.textEdit) || TextEdit.is(candidate.textEdit)) && (Is.undefined(candidate.additionalTextEdits) || Is.typedArray(candidate.additionalTextEdits, TextEdit.is));
+      }
+      ColorPresentation2.is = is;
+    })(ColorPresentation || (ColorPresentation = {}));
+    (function(FoldingRangeKind2) {
+      FoldingRangeKind2.Comment = "comment";
+      FoldingRangeKind2.Imports = "imports";
+      FoldingRangeKind2.Region = "region";
+    })(FoldingRangeKind || (FoldingRangeKind = {}));
+    (function(FoldingRange2) {
+      function create(startLine, endLine, startCharacter, endCharacter, kind, collapsedText) {
+        const result2 = {
+          startLine,
+          endLine
+        };
+        if (Is.defined(startCharacter)) {
+          result2.startCharacter = startCharacter;
+        }
+        if (Is.defined(endCharacter)) {
+          result2.endCharacter = endCharacter;
+        }
+        if (Is.defined(kind)) {
+          result2.kind = kind;
+        }
+        if (Is.defined(collapsedText)) {
+          result2.collapsedText = collapsedText;
+        }
+        return result2;
+      }
+      FoldingRange2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Is.uinteger(candidate.startLine) && Is.uinteger(candidate.endLine) && (Is.undefined(candidate.startCharacter) || Is.uinteger(candidate.startCharacter)) && (Is.undefined(candidate.endCharacter) || Is.uinteger(candidate.endCharacter)) && (Is.undefined(candidate.kind) || Is.string(candidate.kind));
+      }
+      FoldingRange2.is = is;
+    })(FoldingRange || (FoldingRange = {}));
+    (function(DiagnosticRelatedInformation2) {
+      function create(location, message2) {
+        return {
+          location,
+          message: message2
+        };
+      }
+      DiagnosticRelatedInformation2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Location.is(candidate.location) && Is.string(candidate.message);
+      }
+      DiagnosticRelatedInformation2.is = is;
+    })(DiagnosticRelatedInformation || (DiagnosticRelatedInformation = {}));
+    (function(DiagnosticSeverity2) {
+      DiagnosticSeverity2.Error = 1;
+      DiagnosticSeverity2.Warning = 2;
+      DiagnosticSeverity2.Information = 3;
+      DiagnosticSeverity2.Hint = 4;
+    })(DiagnosticSeverity || (DiagnosticSeverity = {}));
+    (function(DiagnosticTag2) {
+      DiagnosticTag2.Unnecessary = 1;
+      DiagnosticTag2.Deprecated = 2;
+    })(DiagnosticTag || (DiagnosticTag = {}));
+    (function(CodeDescription2) {
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Is.string(candidate.href);
+      }
+      CodeDescription2.is = is;
+    })(CodeDescription || (CodeDescription = {}));
+    (function(Diagnostic2) {
+      function create(range, message2, severity, code, source, relatedInformation) {
+        const result2 = { range, message: message2 };
+        if (Is.defined(severity)) {
+          result2.severity = severity;
+        }
+        if (Is.defined(code)) {
+          result2.code = code;
+        }
+        if (Is.defined(source)) {
+          result2.source = source;
+        }
+        if (Is.defined(relatedInformation)) {
+          result2.relatedInformation = relatedInformation;
+        }
+        return result2;
+      }
+      Diagnostic2.create = create;
+      function is(value) {
+        var _a;
+        const candidate = value;
+        return Is.defined(candidate) && Range.is(candidate.range) && (Is.string(candidate.message) || MarkupContent.is(candidate.message)) && (Is.number(candidate.severity) || Is.undefined(candidate.severity)) && (Is.integer(candidate.code) || Is.string(candidate.code) || Is.undefined(candidate.code)) && (Is.undefined(candidate.codeDescription) || Is.string((_a = candidate.codeDescription) === null || _a === void 0 ? void 0 : _a.href)) && (Is.string(candidate.source) || Is.undefined(candidate.source)) && (Is.undefined(candidate.relatedInformation) || Is.typedArray(candidate.relatedInformation, DiagnosticRelatedInformation.is));
+      }
+      Diagnostic2.is = is;
+      function is3_17(value) {
+        return Is.string(value.message);
+      }
+      Diagnostic2.is3_17 = is3_17;
+      function getMessageString(diagnostic) {
+        if (Is.string(diagnostic.message)) {
+          return diagnostic.message;
+        } else if (MarkupContent.is(diagnostic.message)) {
+          return diagnostic.message.value;
+        } else {
+          throw new Error(`Unknown message type ${typeof diagnostic.message}`);
+        }
+      }
+      Diagnostic2.getMessageString = getMessageString;
+    })(Diagnostic || (Diagnostic = {}));
+    (function(Command2) {
+      function create(title, command, ...args) {
+        const result2 = { title, command };
+        if (Is.defined(args) && args.length > 0) {
+          result2.arguments = args;
+        }
+        return result2;
+      }
+      Command2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Is.string(candidate.title) && (candidate.tooltip === void 0 || Is.string(candidate.tooltip)) && Is.string(candidate.command);
+      }
+      Command2.is = is;
+    })(Command || (Command = {}));
+    (function(TextEdit2) {
+      function replace(range, newText) {
+        return { range, newText };
+      }
+      TextEdit2.replace = replace;
+      function insert(position, newText) {
+        return { range: { start: position, end: position }, newText };
+      }
+      TextEdit2.insert = insert;
+      function del(range) {
+        return { range, newText: "" };
+      }
+      TextEdit2.del = del;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Is.string(candidate.newText) && Range.is(candidate.range);
+      }
+      TextEdit2.is = is;
+    })(TextEdit || (TextEdit = {}));
+    (function(ChangeAnnotation2) {
+      function create(label, needsConfirmation, description) {
+        const result2 = { label };
+        if (needsConfirmation !== void 0) {
+          result2.needsConfirmation = needsConfirmation;
+        }
+        if (description !== void 0) {
+          result2.description = description;
+        }
+        return result2;
+      }
+      ChangeAnnotation2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Is.string(candidate.label) && (Is.boolean(candidate.needsConfirmation) || candidate.needsConfirmation === void 0) && (Is.string(candidate.description) || candidate.description === void 0);
+      }
+      ChangeAnnotation2.is = is;
+    })(ChangeAnnotation || (ChangeAnnotation = {}));
+    (function(ChangeAnnotationIdentifier2) {
+      function is(value) {
+        const candidate = value;
+        return Is.string(candidate);
+      }
+      ChangeAnnotationIdentifier2.is = is;
+    })(ChangeAnnotationIdentifier || (ChangeAnnotationIdentifier = {}));
+    (function(AnnotatedTextEdit2) {
+      function replace(range, newText, annotation) {
+        return { range, newText, annotationId: annotation };
+      }
+      AnnotatedTextEdit2.replace = replace;
+      function insert(position, newText, annotation) {
+        return { range: { start: position, end: position }, newText, annotationId: annotation };
+      }
+      AnnotatedTextEdit2.insert = insert;
+      function del(range, annotation) {
+        return { range, newText: "", annotationId: annotation };
+      }
+      AnnotatedTextEdit2.del = del;
+      function is(value) {
+        const candidate = value;
+        return TextEdit.is(candidate) && (ChangeAnnotation.is(candidate.annotationId) || ChangeAnnotationIdentifier.is(candidate.annotationId));
+      }
+      AnnotatedTextEdit2.is = is;
+    })(AnnotatedTextEdit || (AnnotatedTextEdit = {}));
+    (function(TextDocumentEdit2) {
+      function create(textDocument, edits) {
+        return { textDocument, edits };
+      }
+      TextDocumentEdit2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && OptionalVersionedTextDocumentIdentifier.is(candidate.textDocument) && Array.isArray(candidate.edits);
+      }
+      TextDocumentEdit2.is = is;
+    })(TextDocumentEdit || (TextDocumentEdit = {}));
+    (function(CreateFile2) {
+      function create(uri, options, annotation) {
+        const result2 = {
+          kind: "create",
+          uri
+        };
+        if (options !== void 0 && (options.overwrite !== void 0 || options.ignoreIfExists !== void 0)) {
+          result2.options = options;
+        }
+        if (annotation !== void 0) {
+          result2.annotationId = annotation;
+        }
+        return result2;
+      }
+      CreateFile2.create = create;
+      function is(value) {
+        const candidate = value;
+        return candidate && candidate.kind === "create" && Is.string(candidate.uri) && (candidate.options === void 0 || (candidate.options.overwrite === void 0 || Is.boolean(candidate.options.overwrite)) && (candidate.options.ignoreIfExists === void 0 || Is.boolean(candidate.options.ignoreIfExists))) && (candidate.annotationId === void 0 || ChangeAnnotationIdentifier.is(candidate.annotationId));
+      }
+      CreateFile2.is = is;
+    })(CreateFile || (CreateFile = {}));
+    (function(RenameFile2) {
+      function create(oldUri, newUri, options, annotation) {
+        const result2 = {
+          kind: "rename",
+          oldUri,
+          newUri
+        };
+        if (options !== void 0 && (options.overwrite !== void 0 || options.ignoreIfExists !== void 0)) {
+          result2.options = options;
+        }
+        if (annotation !== void 0) {
+          result2.annotationId = annotation;
+        }
+        return result2;
+      }
+      RenameFile2.create = create;
+      function is(value) {
+        const candidate = value;
+        return candidate && candidate.kind === "rename" && Is.string(candidate.oldUri) && Is.string(candidate.newUri) && (candidate.options === void 0 || (candidate.options.overwrite === void 0 || Is.boolean(candidate.options.overwrite)) && (candidate.options.ignoreIfExists === void 0 || Is.boolean(candidate.options.ignoreIfExists))) && (candidate.annotationId === void 0 || ChangeAnnotationIdentifier.is(candidate.annotationId));
+      }
+      RenameFile2.is = is;
+    })(RenameFile || (RenameFile = {}));
+    (function(DeleteFile2) {
+      function create(uri, options, annotation) {
+        const result2 = {
+          kind: "delete",
+          uri
+        };
+        if (options !== void 0 && (options.recursive !== void 0 || options.ignoreIfNotExists !== void 0)) {
+          result2.options = options;
+        }
+        if (annotation !== void 0) {
+          result2.annotationId = annotation;
+        }
+        return result2;
+      }
+      DeleteFile2.create = create;
+      function is(value) {
+        const candidate = value;
+        return candidate && candidate.kind === "delete" && Is.string(candidate.uri) && (candidate.options === void 0 || (candidate.options.recursive === void 0 || Is.boolean(candidate.options.recursive)) && (candidate.options.ignoreIfNotExists === void 0 || Is.boolean(candidate.options.ignoreIfNotExists))) && (candidate.annotationId === void 0 || ChangeAnnotationIdentifier.is(candidate.annotationId));
+      }
+      DeleteFile2.is = is;
+    })(DeleteFile || (DeleteFile = {}));
+    (function(WorkspaceEdit2) {
+      function is(value) {
+        const candidate = value;
+        return candidate && (candidate.changes !== void 0 || candidate.documentChanges !== void 0) && (candidate.documentChanges === void 0 || candidate.documentChanges.every((change) => {
+          if (Is.string(change.kind)) {
+            return CreateFile.is(change) || RenameFile.is(change) || DeleteFile.is(change);
+          } else {
+            return TextDocumentEdit.is(change);
+          }
+        }));
+      }
+      WorkspaceEdit2.is = is;
+    })(WorkspaceEdit || (WorkspaceEdit = {}));
+    TextEditChangeImpl = class {
+      constructor(edits, changeAnnotations) {
+        this.edits = edits;
+        this.changeAnnotations = changeAnnotations;
+      }
+      insert(position, newText, annotation) {
+        let edit;
+        let id;
+        if (annotation === void 0) {
+          edit = TextEdit.insert(position, newText);
+        } else if (ChangeAnnotationIdentifier.is(annotation)) {
+          id = annotation;
+          edit = AnnotatedTextEdit.insert(position, newText, annotation);
+        } else {
+          this.assertChangeAnnotations(this.changeAnnotations);
+          id = this.changeAnnotations.manage(annotation);
+          edit = AnnotatedTextEdit.insert(position, newText, id);
+        }
+        this.edits.push(edit);
+        if (id !== void 0) {
+          return id;
+        }
+      }
+      replace(range, newText, annotation) {
+        let edit;
+        let id;
+        if (annotation === void 0) {
+          edit = TextEdit.replace(range, newText);
+        } else if (ChangeAnnotationIdentifier.is(annotation)) {
+          id = annotation;
+          edit = AnnotatedTextEdit.replace(range, newText, annotation);
+        } else {
+          this.assertChangeAnnotations(this.changeAnnotations);
+          id = this.changeAnnotations.manage(annotation);
+          edit = AnnotatedTextEdit.replace(range, newText, id);
+        }
+        this.edits.push(edit);
+        if (id !== void 0) {
+          return id;
+        }
+      }
+      delete(range, annotation) {
+        let edit;
+        let id;
+        if (annotation === void 0) {
+          edit = TextEdit.del(range);
+        } else if (ChangeAnnotationIdentifier.is(annotation)) {
+          id = annotation;
+          edit = AnnotatedTextEdit.del(range, annotation);
+        } else {
+          this.assertChangeAnnotations(this.changeAnnotations);
+          id = this.changeAnnotations.manage(annotation);
+          edit = AnnotatedTextEdit.del(range, id);
+        }
+        this.edits.push(edit);
+        if (id !== void 0) {
+          return id;
+        }
+      }
+      add(edit) {
+        this.edits.push(edit);
+      }
+      all() {
+        return this.edits;
+      }
+      clear() {
+        this.edits.splice(0, this.edits.length);
+      }
+      assertChangeAnnotations(value) {
+        if (value === void 0) {
+          throw new Error(`Text edit change is not configured to manage change annotations.`);
+        }
+      }
+    };
+    (function(SnippetTextEdit2) {
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Range.is(candidate.range) && StringValue.isSnippet(candidate.snippet) && (candidate.annotationId === void 0 || (ChangeAnnotation.is(candidate.annotationId) || ChangeAnnotationIdentifier.is(candidate.annotationId)));
+      }
+      SnippetTextEdit2.is = is;
+    })(SnippetTextEdit || (SnippetTextEdit = {}));
+    ChangeAnnotations = class {
+      constructor(annotations) {
+        this._annotations = annotations === void 0 ? /* @__PURE__ */ Object.create(null) : annotations;
+        this._counter = 0;
+        this._size = 0;
+      }
+      all() {
+        return this._annotations;
+      }
+      get size() {
+        return this._size;
+      }
+      manage(idOrAnnotation, annotation) {
+        let id;
+        if (ChangeAnnotationIdentifier.is(idOrAnnotation)) {
+          id = idOrAnnotation;
+        } else {
+          id = this.nextId();
+          annotation = idOrAnnotation;
+        }
+        if (this._annotations[id] !== void 0) {
+          throw new Error(`Id ${id} is already in use.`);
+        }
+        if (annotation === void 0) {
+          throw new Error(`No annotation provided for id ${id}`);
+        }
+        this._annotations[id] = annotation;
+        this._size++;
+        return id;
+      }
+      nextId() {
+        this._counter++;
+        return this._counter.toString();
+      }
+    };
+    WorkspaceChange = class {
+      constructor(workspaceEdit) {
+        this._textEditChanges = /* @__PURE__ */ Object.create(null);
+        if (workspaceEdit !== void 0) {
+          this._workspaceEdit = workspaceEdit;
+          if (workspaceEdit.documentChanges) {
+            this._changeAnnotations = new ChangeAnnotations(workspaceEdit.changeAnnotations);
+            workspaceEdit.changeAnnotations = this._changeAnnotations.all();
+            workspaceEdit.documentChanges.forEach((change) => {
+              if (TextDocumentEdit.is(change)) {
+                const textEditChange = new TextEditChangeImpl(change.edits, this._changeAnnotations);
+                this._textEditChanges[change.textDocument.uri] = textEditChange;
+              }
+            });
+          } else if (workspaceEdit.changes) {
+            Object.keys(workspaceEdit.changes).forEach((key) => {
+              const textEditChange = new TextEditChangeImpl(workspaceEdit.changes[key]);
+              this._textEditChanges[key] = textEditChange;
+            });
+          }
+        } else {
+          this._workspaceEdit = {};
+        }
+      }
+      /**
+       * Returns the underlying {@link WorkspaceEdit} literal
+       * use to be returned from a workspace edit operation like rename.
+       */
+      get edit() {
+        this.initDocumentChanges();
+        if (this._changeAnnotations !== void 0) {
+          if (this._changeAnnotations.size === 0) {
+            this._workspaceEdit.changeAnnotations = void 0;
+          } else {
+            this._workspaceEdit.changeAnnotations = this._changeAnnotations.all();
+          }
+        }
+        return this._workspaceEdit;
+      }
+      getTextEditChange(key) {
+        if (OptionalVersionedTextDocumentIdentifier.is(key)) {
+          this.initDocumentChanges();
+          if (this._workspaceEdit.documentChanges === void 0) {
+            throw new Error("Workspace edit is not configured for document changes.");
+          }
+          const textDocument = { uri: key.uri, version: key.version };
+          let result2 = this._textEditChanges[textDocument.uri];
+          if (!result2) {
+            const edits = [];
+            const textDocumentEdit = {
+              textDocument,
+              edits
+            };
+            this._workspaceEdit.documentChanges.push(textDocumentEdit);
+            result2 = new TextEditChangeImpl(edits, this._changeAnnotations);
+            this._textEditChanges[textDocument.uri] = result2;
+          }
+          return result2;
+        } else {
+          this.initChanges();
+          if (this._workspaceEdit.changes === void 0) {
+            throw new Error("Workspace edit is not configured for normal text edit changes.");
+          }
+          let result2 = this._textEditChanges[key];
+          if (!result2) {
+            const edits = [];
+            this._workspaceEdit.changes[key] = edits;
+            result2 = new TextEditChangeImpl(edits);
+            this._textEditChanges[key] = result2;
+          }
+          return result2;
+        }
+      }
+      initDocumentChanges() {
+        if (this._workspaceEdit.documentChanges === void 0 && this._workspaceEdit.changes === void 0) {
+          this._changeAnnotations = new ChangeAnnotations();
+          this._workspaceEdit.documentChanges = [];
+          this._workspaceEdit.changeAnnotations = this._changeAnnotations.all();
+        }
+      }
+      initChanges() {
+        if (this._workspaceEdit.documentChanges === void 0 && this._workspaceEdit.changes === void 0) {
+          this._workspaceEdit.changes = /* @__PURE__ */ Object.create(null);
+        }
+      }
+      createFile(uri, optionsOrAnnotation, options) {
+        this.initDocumentChanges();
+        if (this._workspaceEdit.documentChanges === void 0) {
+          throw new Error("Workspace edit is not configured for document changes.");
+        }
+        let annotation;
+        if (ChangeAnnotation.is(optionsOrAnnotation) || ChangeAnnotationIdentifier.is(optionsOrAnnotation)) {
+          annotation = optionsOrAnnotation;
+        } else {
+          options = optionsOrAnnotation;
+        }
+        let operation;
+        let id;
+        if (annotation === void 0) {
+          operation = CreateFile.create(uri, options);
+        } else {
+          id = ChangeAnnotationIdentifier.is(annotation) ? annotation : this._changeAnnotations.manage(annotation);
+          operation = CreateFile.create(uri, options, id);
+        }
+        this._workspaceEdit.documentChanges.push(operation);
+        if (id !== void 0) {
+          return id;
+        }
+      }
+      renameFile(oldUri, newUri, optionsOrAnnotation, options) {
+        this.initDocumentChanges();
+        if (this._workspaceEdit.documentChanges === void 0) {
+          throw new Error("Workspace edit is not configured for document changes.");
+        }
+        let annotation;
+        if (ChangeAnnotation.is(optionsOrAnnotation) || ChangeAnnotationIdentifier.is(optionsOrAnnotation)) {
+          annotation = optionsOrAnnotation;
+        } else {
+          options = optionsOrAnnotation;
+        }
+        let operation;
+        let id;
+        if (annotation === void 0) {
+          operation = RenameFile.create(oldUri, newUri, options);
+        } else {
+          id = ChangeAnnotationIdentifier.is(annotation) ? annotation : this._changeAnnotations.manage(annotation);
+          operation = RenameFile.create(oldUri, newUri, options, id);
+        }
+        this._workspaceEdit.documentChanges.push(operation);
+        if (id !== void 0) {
+          return id;
+        }
+      }
+      deleteFile(uri, optionsOrAnnotation, options) {
+        this.initDocumentChanges();
+        if (this._workspaceEdit.documentChanges === void 0) {
+          throw new Error("Workspace edit is not configured for document changes.");
+        }
+        let annotation;
+        if (ChangeAnnotation.is(optionsOrAnnotation) || ChangeAnnotationIdentifier.is(optionsOrAnnotation)) {
+          annotation = optionsOrAnnotation;
+        } else {
+          options = optionsOrAnnotation;
+        }
+        let operation;
+        let id;
+        if (annotation === void 0) {
+          operation = DeleteFile.create(uri, options);
+        } else {
+          id = ChangeAnnotationIdentifier.is(annotation) ? annotation : this._changeAnnotations.manage(annotation);
+          operation = DeleteFile.create(uri, options, id);
+        }
+        this._workspaceEdit.documentChanges.push(operation);
+        if (id !== void 0) {
+          return id;
+        }
+      }
+    };
+    (function(TextDocumentIdentifier2) {
+      function create(uri) {
+        return { uri };
+      }
+      TextDocumentIdentifier2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Is.string(candidate.uri);
+      }
+      TextDocumentIdentifier2.is = is;
+    })(TextDocumentIdentifier || (TextDocumentIdentifier = {}));
+    (function(VersionedTextDocumentIdentifier2) {
+      function create(uri, version) {
+        return { uri, version };
+      }
+      VersionedTextDocumentIdentifier2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Is.string(candidate.uri) && Is.integer(candidate.version);
+      }
+      VersionedTextDocumentIdentifier2.is = is;
+    })(VersionedTextDocumentIdentifier || (VersionedTextDocumentIdentifier = {}));
+    (function(OptionalVersionedTextDocumentIdentifier2) {
+      function create(uri, version) {
+        return { uri, version };
+      }
+      OptionalVersionedTextDocumentIdentifier2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Is.string(candidate.uri) && (candidate.version === null || Is.integer(candidate.version));
+      }
+      OptionalVersionedTextDocumentIdentifier2.is = is;
+    })(OptionalVersionedTextDocumentIdentifier || (OptionalVersionedTextDocumentIdentifier = {}));
+    (function(LanguageKind2) {
+      LanguageKind2.ABAP = "abap";
+      LanguageKind2.WindowsBat = "bat";
+      LanguageKind2.BibTeX = "bibtex";
+      LanguageKind2.Clojure = "clojure";
+      LanguageKind2.Coffeescript = "coffeescript";
+      LanguageKind2.C = "c";
+      LanguageKind2.CPP = "cpp";
+      LanguageKind2.CSharp = "csharp";
+      LanguageKind2.CSS = "css";
+      LanguageKind2.D = "d";
+      LanguageKind2.Delphi = "pascal";
+      LanguageKind2.Diff = "diff";
+      LanguageKind2.Dart = "dart";
+      LanguageKind2.Dockerfile = "dockerfile";
+      LanguageKind2.Elixir = "elixir";
+      LanguageKind2.Erlang = "erlang";
+      LanguageKind2.FSharp = "fsharp";
+      LanguageKind2.GitCommit = "git-commit";
+      LanguageKind2.GitRebase = "git-rebase";
+      LanguageKind2.Go = "go";
+      LanguageKind2.Groovy = "groovy";
+      LanguageKind2.Handlebars = "handlebars";
+      LanguageKind2.Haskell = "haskell";
+      LanguageKind2.HTML = "html";
+      LanguageKind2.Ini = "ini";
+      LanguageKind2.Java = "java";
+      LanguageKind2.JavaScript = "javascript";
+      LanguageKind2.JavaScriptReact = "javascriptreact";
+      LanguageKind2.JSON = "json";
+      LanguageKind2.LaTeX = "latex";
+      LanguageKind2.Less = "less";
+      LanguageKind2.Lua = "lua";
+      LanguageKind2.Makefile = "makefile";
+      LanguageKind2.Markdown = "markdown";
+      LanguageKind2.ObjectiveC = "objective-c";
+      LanguageKind2.ObjectiveCPP = "objective-cpp";
+      LanguageKind2.Pascal = "pascal";
+      LanguageKind2.Perl = "perl";
+      LanguageKind2.Perl6 = "perl6";
+      LanguageKind2.PHP = "php";
+      LanguageKind2.Plaintext = "plaintext";
+      LanguageKind2.Powershell = "powershell";
+      LanguageKind2.Pug = "jade";
+      LanguageKind2.Python = "python";
+      LanguageKind2.R = "r";
+      LanguageKind2.Razor = "razor";
+      LanguageKind2.Ruby = "ruby";
+      LanguageKind2.Rust = "rust";
+      LanguageKind2.SCSS = "scss";
+      LanguageKind2.SASS = "sass";
+      LanguageKind2.Scala = "scala";
+      LanguageKind2.ShaderLab = "shaderlab";
+      LanguageKind2.ShellScript = "shellscript";
+      LanguageKind2.SQL = "sql";
+      LanguageKind2.Swift = "swift";
+      LanguageKind2.TypeScript = "typescript";
+      LanguageKind2.TypeScriptReact = "typescriptreact";
+      LanguageKind2.TeX = "tex";
+      LanguageKind2.VisualBasic = "vb";
+      LanguageKind2.XML = "xml";
+      LanguageKind2.XSL = "xsl";
+      LanguageKind2.YAML = "yaml";
+    })(LanguageKind || (LanguageKind = {}));
+    (function(TextDocumentItem2) {
+      function create(uri, languageId, version, text4) {
+        return { uri, languageId, version, text: text4 };
+      }
+      TextDocumentItem2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Is.string(candidate.uri) && Is.string(candidate.languageId) && Is.integer(candidate.version) && Is.string(candidate.text);
+      }
+      TextDocumentItem2.is = is;
+    })(TextDocumentItem || (TextDocumentItem = {}));
+    (function(MarkupKind2) {
+      MarkupKind2.PlainText = "plaintext";
+      MarkupKind2.Markdown = "markdown";
+      function is(value) {
+        const candidate = value;
+        return candidate === MarkupKind2.PlainText || candidate === MarkupKind2.Markdown;
+      }
+      MarkupKind2.is = is;
+    })(MarkupKind || (MarkupKind = {}));
+    (function(MarkupContent2) {
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(value) && MarkupKind.is(candidate.kind) && Is.string(candidate.value);
+      }
+      MarkupContent2.is = is;
+    })(MarkupContent || (MarkupContent = {}));
+    (function(CompletionItemKind2) {
+      CompletionItemKind2.Text = 1;
+      CompletionItemKind2.Method = 2;
+      CompletionItemKind2.Function = 3;
+      CompletionItemKind2.Constructor = 4;
+      CompletionItemKind2.Field = 5;
+      CompletionItemKind2.Variable = 6;
+      CompletionItemKind2.Class = 7;
+      CompletionItemKind2.Interface = 8;
+      CompletionItemKind2.Module = 9;
+      CompletionItemKind2.Property = 10;
+      CompletionItemKind2.Unit = 11;
+      CompletionItemKind2.Value = 12;
+      CompletionItemKind2.Enum = 13;
+      CompletionItemKind2.Keyword = 14;
+      CompletionItemKind2.Snippet = 15;
+      CompletionItemKind2.Color = 16;
+      CompletionItemKind2.File = 17;
+      CompletionItemKind2.Reference = 18;
+      CompletionItemKind2.Folder = 19;
+      CompletionItemKind2.EnumMember = 20;
+      CompletionItemKind2.Constant = 21;
+      CompletionItemKind2.Struct = 22;
+      CompletionItemKind2.Event = 23;
+      CompletionItemKind2.Operator = 24;
+      CompletionItemKind2.TypeParameter = 25;
+    })(CompletionItemKind || (CompletionItemKind = {}));
+    (function(InsertTextFormat2) {
+      InsertTextFormat2.PlainText = 1;
+      InsertTextFormat2.Snippet = 2;
+    })(InsertTextFormat || (InsertTextFormat = {}));
+    (function(CompletionItemTag2) {
+      CompletionItemTag2.Deprecated = 1;
+    })(CompletionItemTag || (CompletionItemTag = {}));
+    (function(InsertReplaceEdit2) {
+      function create(newText, insert, replace) {
+        return { newText, insert, replace };
+      }
+      InsertReplaceEdit2.create = create;
+      function is(value) {
+        const candidate = value;
+        return candidate && Is.string(candidate.newText) && Range.is(candidate.insert) && Range.is(candidate.replace);
+      }
+      InsertReplaceEdit2.is = is;
+    })(InsertReplaceEdit || (InsertReplaceEdit = {}));
+    (function(InsertTextMode2) {
+      InsertTextMode2.asIs = 1;
+      InsertTextMode2.adjustIndentation = 2;
+    })(InsertTextMode || (InsertTextMode = {}));
+    (function(ApplyKind2) {
+      ApplyKind2.Replace = 1;
+      ApplyKind2.Merge = 2;
+    })(ApplyKind || (ApplyKind = {}));
+    (function(CompletionItemLabelDetails2) {
+      function is(value) {
+        const candidate = value;
+        return candidate && (Is.string(candidate.detail) || candidate.detail === void 0) && (Is.string(candidate.description) || candidate.description === void 0);
+      }
+      CompletionItemLabelDetails2.is = is;
+    })(CompletionItemLabelDetails || (CompletionItemLabelDetails = {}));
+    (function(CompletionItem2) {
+      function create(label) {
+        return { label };
+      }
+      CompletionItem2.create = create;
+    })(CompletionItem || (CompletionItem = {}));
+    (function(CompletionList2) {
+      function create(items, isIncomplete) {
+        return { items: items ? items : [], isIncomplete: !!isIncomplete };
+      }
+      CompletionList2.create = create;
+    })(CompletionList || (CompletionList = {}));
+    (function(MarkedString2) {
+      function fromPlainText(plainText) {
+        return plainText.replace(/[\\`*_{}[\]()#+\-.!]/g, "\\$&");
+      }
+      MarkedString2.fromPlainText = fromPlainText;
+      function is(value) {
+        const candidate = value;
+        return Is.string(candidate) || Is.objectLiteral(candidate) && Is.string(candidate.language) && Is.string(candidate.value);
+      }
+      MarkedString2.is = is;
+    })(MarkedString || (MarkedString = {}));
+    (function(Hover2) {
+      function is(value) {
+        const candidate = value;
+        return !!candidate && Is.objectLiteral(candidate) && (MarkupContent.is(candidate.contents) || MarkedString.is(candidate.contents) || Is.typedArray(candidate.contents, MarkedString.is)) && (value.range === void 0 || Range.is(value.range));
+      }
+      Hover2.is = is;
+    })(Hover || (Hover = {}));
+    (function(ParameterInformation2) {
+      function create(label, documentation) {
+        return documentation ? { label, documentation } : { label };
+      }
+      ParameterInformation2.create = create;
+    })(ParameterInformation || (ParameterInformation = {}));
+    (function(SignatureInformation2) {
+      function create(label, documentation, ...parameters) {
+        const result2 = { label };
+        if (Is.defined(documentation)) {
+          result2.documentation = documentation;
+        }
+        if (Is.defined(parameters)) {
+          result2.parameters = parameters;
+        } else {
+          result2.parameters = [];
+        }
+        return result2;
+      }
+      SignatureInformation2.create = create;
+    })(SignatureInformation || (SignatureInformation = {}));
+    (function(DocumentHighlightKind2) {
+      DocumentHighlightKind2.Text = 1;
+      DocumentHighlightKind2.Read = 2;
+      DocumentHighlightKind2.Write = 3;
+    })(DocumentHighlightKind || (DocumentHighlightKind = {}));
+    (function(DocumentHighlight2) {
+      function create(range, kind) {
+        const result2 = { range };
+        if (Is.number(kind)) {
+          result2.kind = kind;
+        }
+        return result2;
+      }
+      DocumentHighlight2.create = create;
+    })(DocumentHighlight || (DocumentHighlight = {}));
+    (function(SymbolKind2) {
+      SymbolKind2.File = 1;
+      SymbolKind2.Module = 2;
+      SymbolKind2.Namespace = 3;
+      SymbolKind2.Package = 4;
+      SymbolKind2.Class = 5;
+      SymbolKind2.Method = 6;
+      SymbolKind2.Property = 7;
+      SymbolKind2.Field = 8;
+      SymbolKind2.Constructor = 9;
+      SymbolKind2.Enum = 10;
+      SymbolKind2.Interface = 11;
+      SymbolKind2.Function = 12;
+      SymbolKind2.Variable = 13;
+      SymbolKind2.Constant = 14;
+      SymbolKind2.String = 15;
+      SymbolKind2.Number = 16;
+      SymbolKind2.Boolean = 17;
+      SymbolKind2.Array = 18;
+      SymbolKind2.Object = 19;
+      SymbolKind2.Key = 20;
+      SymbolKind2.Null = 21;
+      SymbolKind2.EnumMember = 22;
+      SymbolKind2.Struct = 23;
+      SymbolKind2.Event = 24;
+      SymbolKind2.Operator = 25;
+      SymbolKind2.TypeParameter = 26;
+    })(SymbolKind || (SymbolKind = {}));
+    (function(SymbolTag2) {
+      SymbolTag2.Deprecated = 1;
+    })(SymbolTag || (SymbolTag = {}));
+    (function(SymbolInformation2) {
+      function create(name, kind, range, uri, containerName) {
+        const result2 = {
+          name,
+          kind,
+          location: { uri, range }
+        };
+        if (containerName) {
+          result2.containerName = containerName;
+        }
+        return result2;
+      }
+      SymbolInformation2.create = create;
+    })(SymbolInformation || (SymbolInformation = {}));
+    (function(WorkspaceSymbol2) {
+      function create(name, kind, uri, range) {
+        return range !== void 0 ? { name, kind, location: { uri, range } } : { name, kind, location: { uri } };
+      }
+      WorkspaceSymbol2.create = create;
+    })(WorkspaceSymbol || (WorkspaceSymbol = {}));
+    (function(DocumentSymbol2) {
+      function create(name, detail, kind, range, selectionRange, children) {
+        const result2 = {
+          name,
+          detail,
+          kind,
+          range,
+          selectionRange
+        };
+        if (children !== void 0) {
+          result2.children = children;
+        }
+        return result2;
+      }
+      DocumentSymbol2.create = create;
+      function is(value) {
+        const candidate = value;
+        return candidate && Is.string(candidate.name) && Is.number(candidate.kind) && Range.is(candidate.range) && Range.is(candidate.selectionRange) && (candidate.detail === void 0 || Is.string(candidate.detail)) && (candidate.deprecated === void 0 || Is.boolean(candidate.deprecated)) && (candidate.children === void 0 || Array.isArray(candidate.children)) && (candidate.tags === void 0 || Array.isArray(candidate.tags));
+      }
+      DocumentSymbol2.is = is;
+    })(DocumentSymbol || (DocumentSymbol = {}));
+    (function(CodeActionKind2) {
+      CodeActionKind2.Empty = "";
+      CodeActionKind2.QuickFix = "quickfix";
+      CodeActionKind2.Refactor = "refactor";
+      CodeActionKind2.RefactorExtract = "refactor.extract";
+      CodeActionKind2.RefactorInline = "refactor.inline";
+      CodeActionKind2.RefactorMove = "refactor.move";
+      CodeActionKind2.RefactorRewrite = "refactor.rewrite";
+      CodeActionKind2.Source = "source";
+      CodeActionKind2.SourceOrganizeImports = "source.organizeImports";
+      CodeActionKind2.SourceFixAll = "source.fixAll";
+      CodeActionKind2.Notebook = "notebook";
+    })(CodeActionKind || (CodeActionKind = {}));
+    (function(CodeActionTriggerKind2) {
+      CodeActionTriggerKind2.Invoked = 1;
+      CodeActionTriggerKind2.Automatic = 2;
+    })(CodeActionTriggerKind || (CodeActionTriggerKind = {}));
+    (function(CodeActionContext2) {
+      function create(diagnostics, only, triggerKind) {
+        const result2 = { diagnostics };
+        if (only !== void 0 && only !== null) {
+          result2.only = only;
+        }
+        if (triggerKind !== void 0 && triggerKind !== null) {
+          result2.triggerKind = triggerKind;
+        }
+        return result2;
+      }
+      CodeActionContext2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Is.typedArray(candidate.diagnostics, Diagnostic.is) && (candidate.only === void 0 || Is.typedArray(candidate.only, Is.string)) && (candidate.triggerKind === void 0 || candidate.triggerKind === CodeActionTriggerKind.Invoked || candidate.triggerKind === CodeActionTriggerKind.Automatic);
+      }
+      CodeActionContext2.is = is;
+    })(CodeActionContext || (CodeActionContext = {}));
+    (function(CodeActionTag2) {
+      CodeActionTag2.LLMGenerated = 1;
+      function is(value) {
+        return Is.defined(value) && value === CodeActionTag2.LLMGenerated;
+      }
+      CodeActionTag2.is = is;
+    })(CodeActionTag || (CodeActionTag = {}));
+    (function(CodeAction2) {
+      function create(title, kindOrCommandOrEdit, kind) {
+        const result2 = { title };
+        let checkKind = true;
+        if (typeof kindOrCommandOrEdit === "string") {
+          checkKind = false;
+          result2.kind = kindOrCommandOrEdit;
+        } else if (Command.is(kindOrCommandOrEdit)) {
+          result2.command = kindOrCommandOrEdit;
+        } else {
+          result2.edit = kindOrCommandOrEdit;
+        }
+        if (checkKind && kind !== void 0) {
+          result2.kind = kind;
+        }
+        return result2;
+      }
+      CodeAction2.create = create;
+      function is(value) {
+        const candidate = value;
+        return candidate && Is.string(candidate.title) && (candidate.diagnostics === void 0 || Is.typedArray(candidate.diagnostics, Diagnostic.is)) && (candidate.kind === void 0 || Is.string(candidate.kind)) && (candidate.edit !== void 0 || candidate.command !== void 0) && (candidate.command === void 0 || Command.is(candidate.command)) && (candidate.isPreferred === void 0 || Is.boolean(candidate.isPreferred)) && (candidate.edit === void 0 || WorkspaceEdit.is(candidate.edit)) && (candidate.tags === void 0 || Is.typedArray(candidate.tags, CodeActionTag.is));
+      }
+      CodeAction2.is = is;
+    })(CodeAction || (CodeAction = {}));
+    (function(CodeLens2) {
+      function create(range, data) {
+        const result2 = { range };
+        if (Is.defined(data)) {
+          result2.data = data;
+        }
+        return result2;
+      }
+      CodeLens2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Range.is(candidate.range) && (Is.undefined(candidate.command) || Command.is(candidate.command));
+      }
+      CodeLens2.is = is;
+    })(CodeLens || (CodeLens = {}));
+    (function(FormattingOptions2) {
+      function create(tabSize, insertSpaces) {
+        return { tabSize, insertSpaces };
+      }
+      FormattingOptions2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Is.uinteger(candidate.tabSize) && Is.boolean(candidate.insertSpaces);
+      }
+      FormattingOptions2.is = is;
+    })(FormattingOptions || (FormattingOptions = {}));
+    (function(DocumentLink2) {
+      function create(range, target, data) {
+        return { range, target, data };
+      }
+      DocumentLink2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Range.is(candidate.range) && (Is.undefined(candidate.target) || Is.string(candidate.target));
+      }
+      DocumentLink2.is = is;
+    })(DocumentLink || (DocumentLink = {}));
+    (function(SelectionRange2) {
+      function create(range, parent) {
+        return { range, parent };
+      }
+      SelectionRange2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Range.is(candidate.range) && (candidate.parent === void 0 || SelectionRange2.is(candidate.parent));
+      }
+      SelectionRange2.is = is;
+    })(SelectionRange || (SelectionRange = {}));
+    (function(SemanticTokenTypes2) {
+      SemanticTokenTypes2["namespace"] = "namespace";
+      SemanticTokenTypes2["type"] = "type";
+      SemanticTokenTypes2["class"] = "class";
+      SemanticTokenTypes2["enum"] = "enum";
+      SemanticTokenTypes2["interface"] = "interface";
+      SemanticTokenTypes2["struct"] = "struct";
+      SemanticTokenTypes2["typeParameter"] = "typeParameter";
+      SemanticTokenTypes2["parameter"] = "parameter";
+      SemanticTokenTypes2["variable"] = "variable";
+      SemanticTokenTypes2["property"] = "property";
+      SemanticTokenTypes2["enumMember"] = "enumMember";
+      SemanticTokenTypes2["event"] = "event";
+      SemanticTokenTypes2["function"] = "function";
+      SemanticTokenTypes2["method"] = "method";
+      SemanticTokenTypes2["macro"] = "macro";
+      SemanticTokenTypes2["keyword"] = "keyword";
+      SemanticTokenTypes2["modifier"] = "modifier";
+      SemanticTokenTypes2["comment"] = "comment";
+      SemanticTokenTypes2["string"] = "string";
+      SemanticTokenTypes2["number"] = "number";
+      SemanticTokenTypes2["regexp"] = "regexp";
+      SemanticTokenTypes2["operator"] = "operator";
+      SemanticTokenTypes2["decorator"] = "decorator";
+      SemanticTokenTypes2["label"] = "label";
+    })(SemanticTokenTypes || (SemanticTokenTypes = {}));
+    (function(SemanticTokenModifiers2) {
+      SemanticTokenModifiers2["declaration"] = "declaration";
+      SemanticTokenModifiers2["definition"] = "definition";
+      SemanticTokenModifiers2["readonly"] = "readonly";
+      SemanticTokenModifiers2["static"] = "static";
+      SemanticTokenModifiers2["deprecated"] = "deprecated";
+      SemanticTokenModifiers2["abstract"] = "abstract";
+      SemanticTokenModifiers2["async"] = "async";
+      SemanticTokenModifiers2["modification"] = "modification";
+      SemanticTokenModifiers2["documentation"] = "documentation";
+      SemanticTokenModifiers2["defaultLibrary"] = "defaultLibrary";
+    })(SemanticTokenModifiers || (SemanticTokenModifiers = {}));
+    (function(SemanticTokens2) {
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && (candidate.resultId === void 0 || typeof candidate.resultId === "string") && Array.isArray(candidate.data) && (candidate.data.length === 0 || typeof candidate.data[0] === "number");
+      }
+      SemanticTokens2.is = is;
+    })(SemanticTokens || (SemanticTokens = {}));
+    (function(InlineValueText2) {
+      function create(range, text4) {
+        return { range, text: text4 };
+      }
+      InlineValueText2.create = create;
+      function is(value) {
+        const candidate = value;
+        return candidate !== void 0 && candidate !== null && Range.is(candidate.range) && Is.string(candidate.text);
+      }
+      InlineValueText2.is = is;
+    })(InlineValueText || (InlineValueText = {}));
+    (function(InlineValueVariableLookup2) {
+      function create(range, variableName, caseSensitiveLookup) {
+        return { range, variableName, caseSensitiveLookup };
+      }
+      InlineValueVariableLookup2.create = create;
+      function is(value) {
+        const candidate = value;
+        return candidate !== void 0 && candidate !== null && Range.is(candidate.range) && Is.boolean(candidate.caseSensitiveLookup) && (Is.string(candidate.variableName) || candidate.variableName === void 0);
+      }
+      InlineValueVariableLookup2.is = is;
+    })(InlineValueVariableLookup || (InlineValueVariableLookup = {}));
+    (function(InlineValueEvaluatableExpression2) {
+      function create(range, expression) {
+        return { range, expression };
+      }
+      InlineValueEvaluatableExpression2.create = create;
+      function is(value) {
+        const candidate = value;
+        return candidate !== void 0 && candidate !== null && Range.is(candidate.range) && (Is.string(candidate.expression) || candidate.expression === void 0);
+      }
+      InlineValueEvaluatableExpression2.is = is;
+    })(InlineValueEvaluatableExpression || (InlineValueEvaluatableExpression = {}));
+    (function(InlineValueContext2) {
+      function create(frameId, stoppedLocation) {
+        return { frameId, stoppedLocation };
+      }
+      InlineValueContext2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Range.is(value.stoppedLocation);
+      }
+      InlineValueContext2.is = is;
+    })(InlineValueContext || (InlineValueContext = {}));
+    (function(InlayHintKind2) {
+      InlayHintKind2.Type = 1;
+      InlayHintKind2.Parameter = 2;
+      function is(value) {
+        return value === 1 || value === 2;
+      }
+      InlayHintKind2.is = is;
+    })(InlayHintKind || (InlayHintKind = {}));
+    (function(InlayHintLabelPart2) {
+      function create(value) {
+        return { value };
+      }
+      InlayHintLabelPart2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && (candidate.tooltip === void 0 || Is.string(candidate.tooltip) || MarkupContent.is(candidate.tooltip)) && (candidate.location === void 0 || Location.is(candidate.location)) && (candidate.command === void 0 || Command.is(candidate.command));
+      }
+      InlayHintLabelPart2.is = is;
+    })(InlayHintLabelPart || (InlayHintLabelPart = {}));
+    (function(InlayHint2) {
+      function create(position, label, kind) {
+        const result2 = { position, label };
+        if (kind !== void 0) {
+          result2.kind = kind;
+        }
+        return result2;
+      }
+      InlayHint2.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && Position.is(candidate.position) && (Is.string(candidate.label) || Is.typedArray(candidate.label, InlayHintLabelPart.is)) && (candidate.kind === void 0 || InlayHintKind.is(candidate.kind)) && candidate.textEdits === void 0 || Is.typedArray(candidate.textEdits, TextEdit.is) && (candidate.tooltip === void 0 || Is.string(candidate.tooltip) || MarkupContent.is(candidate.tooltip)) && (candidate.paddingLeft === void 0 || Is.boolean(candidate.paddingLeft)) && (candidate.paddingRight === void 0 || Is.boolean(candidate.paddingRight));
+      }
+      InlayHint2.is = is;
+    })(InlayHint || (InlayHint = {}));
+    (function(StringValue2) {
+      function createSnippet(value) {
+        return { kind: "snippet", value };
+      }
+      StringValue2.createSnippet = createSnippet;
+      function isSnippet(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && candidate.kind === "snippet" && Is.string(candidate.value);
+      }
+      StringValue2.isSnippet = isSnippet;
+    })(StringValue || (StringValue = {}));
+    (function(InlineCompletionItem2) {
+      function create(insertText, filterText, range, command) {
+        return { insertText, filterText, range, command };
+      }
+      InlineCompletionItem2.create = create;
+    })(InlineCompletionItem || (InlineCompletionItem = {}));
+    (function(InlineCompletionList2) {
+      function create(items) {
+        return { items };
+      }
+      InlineCompletionList2.create = create;
+    })(InlineCompletionList || (InlineCompletionList = {}));
+    (function(InlineCompletionTriggerKind2) {
+      InlineCompletionTriggerKind2.Invoked = 1;
+      InlineCompletionTriggerKind2.Automatic = 2;
+    })(InlineCompletionTriggerKind || (InlineCompletionTriggerKind = {}));
+    (function(SelectedCompletionInfo2) {
+      function create(range, text4) {
+        return { range, text: text4 };
+      }
+      SelectedCompletionInfo2.create = create;
+    })(SelectedCompletionInfo || (SelectedCompletionInfo = {}));
+    (function(InlineCompletionContext2) {
+      function create(triggerKind, selectedCompletionInfo) {
+        return { triggerKind, selectedCompletionInfo };
+      }
+      InlineCompletionContext2.create = create;
+    })(InlineCompletionContext || (InlineCompletionContext = {}));
+    (function(WorkspaceFolder2) {
+      function is(value) {
+        const candidate = value;
+        return Is.objectLiteral(candidate) && URI.is(candidate.uri) && Is.string(candidate.name);
+      }
+      WorkspaceFolder2.is = is;
+    })(WorkspaceFolder || (WorkspaceFolder = {}));
+    EOL = ["\n", "\r\n", "\r"];
+    (function(TextDocument3) {
+      function create(uri, languageId, version, content) {
+        return new FullTextDocument(uri, languageId, version, content);
+      }
+      TextDocument3.create = create;
+      function is(value) {
+        const candidate = value;
+        return Is.defined(candidate) && Is.string(candidate.uri) && (Is.undefined(candidate.languageId) || Is.string(candidate.languageId)) && Is.uinteger(candidate.lineCount) && Is.func(candidate.getText) && Is.func(candidate.positionAt) && Is.func(candidate.offsetAt) ? true : false;
+      }
+      TextDocument3.is = is;
+      function applyEdits(document, edits) {
+        let text4 = document.getText();
+        const sortedEdits = mergeSort2(edits, (a, b) => {
+          const diff = a.range.start.line - b.range.start.line;
+          if (diff === 0) {
+            return a.range.start.character - b.range.start.character;
+          }
+          return diff;
+        });
+        let lastModifiedOffset = text4.length;
+        for (let i = sortedEdits.length - 1; i >= 0; i--) {
+          const e = sortedEdits[i];
+          const startOffset = document.offsetAt(e.range.start);
+          const endOffset = document.offsetAt(e.range.end);
+          if (endOffset <= lastModifiedOffset) {
+            text4 = text4.substring(0, startOffset) + e.newText + text4.substring(endOffset, text4.length);
+          } else {
+            throw new Error("Overlapping edit");
+          }
+          lastModifiedOffset = startOffset;
+        }
+        return text4;
+      }
+      TextDocument3.applyEdits = applyEdits;
+      function mergeSort2(data, compare) {
+        if (data.length <= 1) {
+          return data;
+        }
+        const p = data.length / 2 | 0;
+        const left = data.slice(0, p);
+        const right = data.slice(p);
+        mergeSort2(left, compare);
+        mergeSort2(right, compare);
+        let leftIdx = 0;
+        let rightIdx = 0;
+        let i = 0;
+        while (leftIdx < left.length && rightIdx < right.length) {
+          const ret = compare(left[leftIdx], right[rightIdx]);
+          if (ret <= 0) {
+            data[i++] = left[leftIdx++];
+          } else {
+            data[i++] = right[rightIdx++];
+          }
+        }
+        while (leftIdx < left.length) {
+          data[i++] = left[leftIdx++];
+        }
+        while (rightIdx < right.length) {
+          data[i++] = right[rightIdx++];
+        }
+        return data;
+      }
+    })(TextDocument || (TextDocument = {}));
+    FullTextDocument = class {
+      constructor(uri, languageId, version, content) {
+        this._uri = uri;
+        this._languageId = languageId;
+        this._version = version;
+        this._content = content;
+        this._lineOffsets = void 0;
+      }
+      get uri() {
+        return this._uri;
+      }
+      get languageId() {
+        return this._languageId;
+      }
+      get version() {
+        return this._version;
+      }
+      getText(range) {
+        if (range) {
+          const start = this.offsetAt(range.start);
+          const end = this.offsetAt(range.end);
+          return this._content.substring(start, end);
+        }
+        return this._content;
+      }
+      update(event, version) {
+        this._content = event.text;
+        this._version = version;
+        this._lineOffsets = void 0;
+      }
+      getLineOffsets() {
+        if (this._lineOffsets === void 0) {
+          const lineOffsets = [];
+          const text4 = this._content;
+          let isLineStart = true;
+          for (let i = 0; i < text4.length; i++) {
+            if (isLineStart) {
+              lineOffsets.push(i);
+              isLineStart = false;
+            }
+            const ch = text4.charAt(i);
+            isLineStart = ch === "\r" || ch === "\n";
+            if (ch === "\r" && i + 1 < text4.length && text4.charAt(i + 1) === "\n") {
+              i++;
+            }
+          }
+          if (isLineStart && text4.length > 0) {
+            lineOffsets.push(text4.length);
+          }
+          this._lineOffsets = lineOffsets;
+        }
+        return this._lineOffsets;
+      }
+      positionAt(offset) {
+        offset = Math.max(Math.min(offset, this._content.length), 0);
+        const lineOffsets = this.getLineOffsets();
+        let low = 0, high = lineOffsets.length;
+        if (high === 0) {
+          return Position.create(0, offset);
+        }
+        while (low < high) {
+          const mid = Math.floor((low + high) / 2);
+          if (lineOffsets[mid] > offset) {
+            high = mid;
+          } else {
+            low = mid + 1;
+          }
+        }
+        const line = low - 1;
+        return Position.create(line, offset - lineOffsets[line]);
+      }
+      offsetAt(position) {
+        const lineOffsets = this.getLineOffsets();
+        if (position.line >= lineOffsets.length) {
+          return this._content.length;
+        } else if (position.line < 0) {
+          return 0;
+        }
+        const lineOffset = lineOffsets[position.line];
+        const nextLineOffset = position.line + 1 < lineOffsets.length ? lineOffsets[position.line + 1] : this._content.length;
+        return Math.max(Math.min(lineOffset + position.character, nextLineOffset), lineOffset);
+      }
+      get lineCount() {
+        return this.getLineOffsets().length;
+      }
+    };
+    (function(Is2) {
+      const toString = Object.prototype.toString;
+      function defined(value) {
+        return typeof value !== "undefined";
+      }
+      Is2.defined = defined;
+      function undefined2(value) {
+        return typeof value === "undefined";
+      }
+      Is2.undefined = undefined2;
+      function boolean(value) {
+        return value === true || value === false;
+      }
+      Is2.boolean = boolean;
+      function string(value) {
+        return toString.call(value) === "[object String]";
+      }
+      Is2.string = string;
+      function number(value) {
+        return toString.call(value) === "[object Number]";
+      }
+      Is2.number = number;
+      function numberRange(value, min, max) {
+        return toString.call(value) === "[object Number]" && min <= value && value <= max;
+      }
+      Is2.numberRange = numberRange;
+      function integer2(value) {
+        return toString.call(value) === "[object Number]" && -2147483648 <= value && value <= 2147483647;
+      }
+      Is2.integer = integer2;
+      function uinteger2(value) {
+        return toString.call(value) === "[object Number]" && 0 <= value && value <= 2147483647;
+      }
+      Is2.uinteger = uinteger2;
+      function func(value) {
+        return toString.call(value) === "[object Function]";
+      }
+      Is2.func = func;
+      function objectLiteral(value) {
+        return value !== null && typeof value === "object";
+      }
+      Is2.objectLiteral = objectLiteral;
+      function typedArray(value, check) {
+        return Array.isArray(value) && value.every(check);
+      }
+      Is2.typedArray = typedArray;
+    })(Is || (Is = {}));
+  }
+});
+
+// node_modules/dockerfile-ast/lib/line.js
+var require_line = __commonJS({
+  "node_modules/dockerfile-ast/lib/line.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Line = void 0;
+    var Line = class {
+      constructor(document, range) {
+        this.document = document;
+        this.range = range;
+      }
+      getRange() {
+        return this.range;
+      }
+      getTextContent() {
+        return this.document.getText().substring(this.document.offsetAt(this.range.start), this.document.offsetAt(this.range.end));
+      }
+      isAfter(line) {
+        return this.range.start.line > line.range.start.line;
+      }
+      isBefore(line) {
+        return this.range.start.line < line;
+      }
+    };
+    exports2.Line = Line;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/util.js
+var require_util = __commonJS({
+  "node_modules/dockerfile-ast/lib/util.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Util = void 0;
+    var Util = class _Util {
+      static isUTF8BOM(char) {
+        const uintArray = Uint8Array.from(Buffer.from(char, "UTF-8"));
+        return uintArray[0] === 239 && uintArray[1] == 187 && uintArray[2] == 191;
+      }
+      static isWhitespace(char) {
+        return char === " " || char === "	" || _Util.isNewline(char);
+      }
+      static isNewline(char) {
+        return char === "\r" || char === "\n";
+      }
+      static findLeadingNonWhitespace(content, escapeChar) {
+        whitespaceCheck: for (let i = 0; i < content.length; i++) {
+          switch (content.charAt(i)) {
+            case " ":
+            case "	":
+              continue;
+            case escapeChar:
+              escapeCheck: for (let j = i + 1; j < content.length; j++) {
+                switch (content.charAt(j)) {
+                  case " ":
+                  case "	":
+                    continue;
+                  case "\r":
+                    i = j + 1;
+                    continue whitespaceCheck;
+                  case "\n":
+                    i = j;
+                    continue whitespaceCheck;
+                  default:
+                    break escapeCheck;
+                }
+              }
+              return -1;
+            default:
+              return i;
+          }
+        }
+        return -1;
+      }
+      /**
+       * Determines if the given position is contained within the given range.
+       *
+       * @param position the position to check
+       * @param range the range to see if the position is inside of
+       */
+      static isInsideRange(position, range) {
+        if (range.start.line === range.end.line) {
+          return range.start.line === position.line && range.start.character <= position.character && position.character <= range.end.character;
+        } else if (range.start.line === position.line) {
+          return range.start.character <= position.character;
+        } else if (range.end.line === position.line) {
+          return position.character <= range.end.character;
+        }
+        return range.start.line < position.line && position.line < range.end.line;
+      }
+      static parseHeredocName(value) {
+        value = value.substring(2);
+        if (value.charAt(0) === "-") {
+          value = value.substring(1);
+        }
+        if (value.charAt(0) === '"') {
+          if (value.charAt(value.length - 1) !== '"') {
+            return null;
+          }
+          value = value.substring(1, value.length - 1);
+        }
+        if (value.charAt(0) === "'") {
+          if (value.charAt(value.length - 1) !== "'") {
+            return null;
+          }
+          value = value.substring(1, value.length - 1);
+        }
+        if (value.charAt(0) === "<") {
+          return null;
+        }
+        return value;
+      }
+    };
+    exports2.Util = Util;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/comment.js
+var require_comment = __commonJS({
+  "node_modules/dockerfile-ast/lib/comment.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Comment = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var line_1 = require_line();
+    var util_1 = require_util();
+    var Comment = class extends line_1.Line {
+      constructor(document, range) {
+        super(document, range);
+      }
+      toString() {
+        const content = this.getContent();
+        if (content) {
+          return "# " + content;
+        }
+        return "#";
+      }
+      /**
+       * Returns the content of this comment. This excludes leading and
+       * trailing whitespace as well as the # symbol. If the comment only
+       * consists of whitespace, the empty string will be returned.
+       */
+      getContent() {
+        let range = this.getContentRange();
+        if (range === null) {
+          return "";
+        }
+        return this.document.getText().substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
+      }
+      /**
+       * Returns a range that includes the content of the comment
+       * excluding any leading and trailing whitespace as well as the #
+       * symbol. May return null if the comment only consists of whitespace
+       * characters.
+       */
+      getContentRange() {
+        let range = this.getRange();
+        const startOffset = this.document.offsetAt(range.start);
+        let raw = this.document.getText().substring(startOffset, this.document.offsetAt(range.end));
+        let start = -1;
+        let end = -1;
+        for (let i = 1; i < raw.length; i++) {
+          if (!util_1.Util.isWhitespace(raw.charAt(i))) {
+            start = i;
+            break;
+          }
+        }
+        if (start === -1) {
+          return null;
+        }
+        for (let i = raw.length - 1; i >= 1; i--) {
+          if (!util_1.Util.isWhitespace(raw.charAt(i))) {
+            end = i + 1;
+            break;
+          }
+        }
+        return vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + start), this.document.positionAt(startOffset + end));
+      }
+    };
+    exports2.Comment = Comment;
+  }
+});
+
+// node_modules/vscode-languageserver-textdocument/lib/esm/main.js
+var main_exports2 = {};
+__export(main_exports2, {
+  TextDocument: () => TextDocument2
+});
+function mergeSort(data, compare) {
+  if (data.length <= 1) {
+    return data;
+  }
+  const p = data.length / 2 | 0;
+  const left = data.slice(0, p);
+  const right = data.slice(p);
+  mergeSort(left, compare);
+  mergeSort(right, compare);
+  let leftIdx = 0;
+  let rightIdx = 0;
+  let i = 0;
+  while (leftIdx < left.length && rightIdx < right.length) {
+    const ret = compare(left[leftIdx], right[rightIdx]);
+    if (ret <= 0) {
+      data[i++] = left[leftIdx++];
+    } else {
+      data[i++] = right[rightIdx++];
+    }
+  }
+  while (leftIdx < left.length) {
+    data[i++] = left[leftIdx++];
+  }
+  while (rightIdx < right.length) {
+    data[i++] = right[rightIdx++];
+  }
+  return data;
+}
+function computeLineOffsets(text4, isAtLineStart, textOffset = 0) {
+  const result2 = isAtLineStart ? [textOffset] : [];
+  for (let i = 0; i < text4.length; i++) {
+    const ch = text4.charCodeAt(i);
+    if (isEOL(ch)) {
+      if (ch === 13 && i + 1 < text4.length && text4.charCodeAt(i + 1) === 10) {
+        i++;
+      }
+      result2.push(textOffset + i + 1);
+    }
+  }
+  return result2;
+}
+function isEOL(char) {
+  return char === 13 || char === 10;
+}
+function getWellformedRange(range) {
+  const start = range.start;
+  const end = range.end;
+  if (start.line > end.line || start.line === end.line && start.character > end.character) {
+    return { start: end, end: start };
+  }
+  return range;
+}
+function getWellformedEdit(textEdit) {
+  const range = getWellformedRange(textEdit.range);
+  if (range !== textEdit.range) {
+    return { newText: textEdit.newText, range };
+  }
+  return textEdit;
+}
+var FullTextDocument2, TextDocument2;
+var init_main2 = __esm({
+  "node_modules/vscode-languageserver-textdocument/lib/esm/main.js"() {
+    "use strict";
+    FullTextDocument2 = class _FullTextDocument {
+      constructor(uri, languageId, version, content) {
+        this._uri = uri;
+        this._languageId = languageId;
+        this._version = version;
+        this._content = content;
+        this._lineOffsets = void 0;
+      }
+      get uri() {
+        return this._uri;
+      }
+      get languageId() {
+        return this._languageId;
+      }
+      get version() {
+        return this._version;
+      }
+      getText(range) {
+        if (range) {
+          const start = this.offsetAt(range.start);
+          const end = this.offsetAt(range.end);
+          return this._content.substring(start, end);
+        }
+        return this._content;
+      }
+      update(changes, version) {
+        for (const change of changes) {
+          if (_FullTextDocument.isIncremental(change)) {
+            const range = getWellformedRange(change.range);
+            const startOffset = this.offsetAt(range.start);
+            const endOffset = this.offsetAt(range.end);
+            this._content = this._content.substring(0, startOffset) + change.text + this._content.substring(endOffset, this._content.length);
+            const insertedEndOffset = startOffset + change.text.length;
+            const crlfAtStart = this._content.charCodeAt(startOffset - 1) === 13 && this._content.charCodeAt(startOffset) === 10;
+            const crlfAtEnd = this._content.charCodeAt(insertedEndOffset - 1) === 13 && this._content.charCodeAt(insertedEndOffset) === 10;
+            if (crlfAtStart || crlfAtEnd) {
+              this._lineOffsets = void 0;
+              continue;
+            }
+            const startLine = Math.max(range.start.line, 0);
+            const endLine = Math.max(range.end.line, 0);
+            let lineOffsets = this._lineOffsets;
+            const addedLineOffsets = computeLineOffsets(change.text, false, startOffset);
+            if (endLine - startLine === addedLineOffsets.length) {
+              for (let i = 0, len = addedLineOffsets.length; i < len; i++) {
+                lineOffsets[i + startLine + 1] = addedLineOffsets[i];
+              }
+            } else {
+              if (addedLineOffsets.length < 1e4) {
+                lineOffsets.splice(startLine + 1, endLine - startLine, ...addedLineOffsets);
+              } else {
+                this._lineOffsets = lineOffsets = lineOffsets.slice(0, startLine + 1).concat(addedLineOffsets, lineOffsets.slice(endLine + 1));
+              }
+            }
+            const diff = change.text.length - (endOffset - startOffset);
+            if (diff !== 0) {
+              for (let i = startLine + 1 + addedLineOffsets.length, len = lineOffsets.length; i < len; i++) {
+                lineOffsets[i] = lineOffsets[i] + diff;
+              }
+            }
+          } else if (_FullTextDocument.isFull(change)) {
+            this._content = change.text;
+            this._lineOffsets = void 0;
+          } else {
+            throw new Error("Unknown change event received");
+          }
+        }
+        this._version = version;
+      }
+      getLineOffsets() {
+        if (this._lineOffsets === void 0) {
+          this._lineOffsets = computeLineOffsets(this._content, true);
+        }
+        return this._lineOffsets;
+      }
+      positionAt(offset) {
+        offset = Math.max(Math.min(offset, this._content.length), 0);
+        const lineOffsets = this.getLineOffsets();
+        let low = 0, high = lineOffsets.length;
+        if (high === 0) {
+          return { line: 0, character: offset };
+        }
+        while (low < high) {
+          const mid = Math.floor((low + high) / 2);
+          if (lineOffsets[mid] > offset) {
+            high = mid;
+          } else {
+            low = mid + 1;
+          }
+        }
+        const line = low - 1;
+        offset = this.ensureBeforeEOL(offset, lineOffsets[line]);
+        return { line, character: offset - lineOffsets[line] };
+      }
+      offsetAt(position) {
+        const lineOffsets = this.getLineOffsets();
+        if (position.line >= lineOffsets.length) {
+          return this._content.length;
+        } else if (position.line < 0) {
+          return 0;
+        }
+        const lineOffset = lineOffsets[position.line];
+        if (position.character <= 0) {
+          return lineOffset;
+        }
+        const nextLineOffset = position.line + 1 < lineOffsets.length ? lineOffsets[position.line + 1] : this._content.length;
+        const offset = Math.min(lineOffset + position.character, nextLineOffset);
+        return this.ensureBeforeEOL(offset, lineOffset);
+      }
+      getLineRange(line) {
+        const lineOffsets = this.getLineOffsets();
+        if (line >= lineOffsets.length) {
+          const lastLine = lineOffsets.length - 1;
+          return { start: { line: lastLine, character: 0 }, end: { line: lastLine, character: this._content.length - lineOffsets[lastLine] } };
+        } else if (line < 0) {
+          return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+        }
+        const startOffset = lineOffsets[line];
+        const nextLineOffset = line + 1 < lineOffsets.length ? lineOffsets[line + 1] : this._content.length;
+        const endOffset = this.ensureBeforeEOL(nextLineOffset, startOffset);
+        return { start: { line, character: 0 }, end: { line, character: endOffset - startOffset } };
+      }
+      getEOLCharacters(line) {
+        const lineOffsets = this.getLineOffsets();
+        if (line >= lineOffsets.length) {
+          return "";
+        } else if (line < 0) {
+          return "";
+        }
+        const nextLineOffset = line + 1 < lineOffsets.length ? lineOffsets[line + 1] : this._content.length;
+        const eolOffset = this.ensureBeforeEOL(nextLineOffset, lineOffsets[line]);
+        return this._content.substring(eolOffset, nextLineOffset);
+      }
+      ensureBeforeEOL(offset, lineOffset) {
+        while (offset > lineOffset && isEOL(this._content.charCodeAt(offset - 1))) {
+          offset--;
+        }
+        return offset;
+      }
+      get lineCount() {
+        return this.getLineOffsets().length;
+      }
+      static isIncremental(event) {
+        const candidate = event;
+        return candidate !== void 0 && candidate !== null && typeof candidate.text === "string" && candidate.range !== void 0 && (candidate.rangeLength === void 0 || typeof candidate.rangeLength === "number");
+      }
+      static isFull(event) {
+        const candidate = event;
+        return candidate !== void 0 && candidate !== null && typeof candidate.text === "string" && candidate.range === void 0 && candidate.rangeLength === void 0;
+      }
+    };
+    (function(TextDocument3) {
+      function create(uri, languageId, version, content) {
+        return new FullTextDocument2(uri, languageId, version, content);
+      }
+      TextDocument3.create = create;
+      function update(document, changes, version) {
+        if (document instanceof FullTextDocument2) {
+          document.update(changes, version);
+          return document;
+        } else {
+          throw new Error("TextDocument.update: document must be created by TextDocument.create");
+        }
+      }
+      TextDocument3.update = update;
+      function applyEdits(document, edits) {
+        const text4 = document.getText();
+        const sortedEdits = mergeSort(edits.map(getWellformedEdit), (a, b) => {
+          const diff = a.range.start.line - b.range.start.line;
+          if (diff === 0) {
+            return a.range.start.character - b.range.start.character;
+          }
+          return diff;
+        });
+        let lastModifiedOffset = 0;
+        const spans = [];
+        for (const e of sortedEdits) {
+          const startOffset = document.offsetAt(e.range.start);
+          if (startOffset < lastModifiedOffset) {
+            throw new Error("Overlapping edit");
+          } else if (startOffset > lastModifiedOffset) {
+            spans.push(text4.substring(lastModifiedOffset, startOffset));
+          }
+          if (e.newText.length) {
+            spans.push(e.newText);
+          }
+          lastModifiedOffset = document.offsetAt(e.range.end);
+        }
+        spans.push(text4.substr(lastModifiedOffset));
+        return spans.join("");
+      }
+      TextDocument3.applyEdits = applyEdits;
+    })(TextDocument2 || (TextDocument2 = {}));
+  }
+});
+
+// node_modules/dockerfile-ast/lib/parserDirective.js
+var require_parserDirective = __commonJS({
+  "node_modules/dockerfile-ast/lib/parserDirective.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.ParserDirective = void 0;
+    var main_1 = require_main();
+    var line_1 = require_line();
+    var ParserDirective = class extends line_1.Line {
+      constructor(document, range, nameRange, valueRange) {
+        super(document, range);
+        this.nameRange = nameRange;
+        this.valueRange = valueRange;
+      }
+      toString() {
+        return "# " + this.getName() + "=" + this.getValue();
+      }
+      getNameRange() {
+        return this.nameRange;
+      }
+      getValueRange() {
+        return this.valueRange;
+      }
+      getName() {
+        return this.document.getText().substring(this.document.offsetAt(this.nameRange.start), this.document.offsetAt(this.nameRange.end));
+      }
+      getValue() {
+        return this.document.getText().substring(this.document.offsetAt(this.valueRange.start), this.document.offsetAt(this.valueRange.end));
+      }
+      getDirective() {
+        const directive = main_1.Directive[this.getName().toLowerCase()];
+        return directive === void 0 ? null : directive;
+      }
+    };
+    exports2.ParserDirective = ParserDirective;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/heredoc.js
+var require_heredoc = __commonJS({
+  "node_modules/dockerfile-ast/lib/heredoc.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Heredoc = void 0;
+    var Heredoc = class {
+      constructor(startRange, name, nameRange, contentRange, endRange) {
+        this.startRange = startRange;
+        this.name = name;
+        this.nameRange = nameRange;
+        this.contentRange = contentRange;
+        this.endRange = endRange;
+      }
+      /**
+       * Returns the name of the here-document.
+       *
+       * This API is experimental and subject to change.
+       */
+      getName() {
+        return this.name;
+      }
+      /**
+       * Returns the range of the start operator and the name. If the
+       * here-document is initialized with <<EOT then the start range would
+       * encompass all five characters.
+       *
+       * This API is experimental and subject to change.
+       */
+      getStartRange() {
+        return this.startRange;
+      }
+      /**
+       * Returns the range of this here-document's name that is declared at
+       * the beginning of the here-document with the operator. If the
+       * here-document is initialized with <<EOT then the name range would
+       * encompass the latter three "EOT" characters.
+       *
+       * This API is experimental and subject to change.
+       */
+      getNameRange() {
+        return this.nameRange;
+      }
+      /**
+       * Returns the range of the content of this here-document. This may
+       * be null if the here-document has no content because:
+       * - the start range is the only thing that was declared
+       * - the end range was declared immediately and there is no content
+       *
+       * This API is experimental and subject to change.
+       */
+      getContentRange() {
+        return this.contentRange;
+      }
+      /**
+       * Returns the range of the here-document's name on a line that
+       * represents the end of the here-document.
+       *
+       * This API is experimental and subject to change.
+       */
+      getDelimiterRange() {
+        return this.endRange;
+      }
+    };
+    exports2.Heredoc = Heredoc;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/variable.js
+var require_variable = __commonJS({
+  "node_modules/dockerfile-ast/lib/variable.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Variable = void 0;
+    var Variable = class {
+      constructor(name, nameRange, range, modifier, modifierRange, substitutionParameter, substitutionRange, defined, buildVariable, stringValue) {
+        this.name = name;
+        this.nameRange = nameRange;
+        this.range = range;
+        this.modifier = modifier;
+        this.modifierRange = modifierRange;
+        this.substitutionParameter = substitutionParameter;
+        this.substitutionRange = substitutionRange;
+        this.defined = defined;
+        this.buildVariable = buildVariable;
+        this.stringValue = stringValue;
+      }
+      toString() {
+        return this.stringValue;
+      }
+      getName() {
+        return this.name;
+      }
+      getNameRange() {
+        return this.nameRange;
+      }
+      /**
+       * Returns the range of the entire variable. This includes the symbols for
+       * the declaration of the variable such as the $, {, and } symbols.
+       *
+       * @return the range in the document that this variable encompasses in its
+       *         entirety
+       */
+      getRange() {
+        return this.range;
+      }
+      /**
+       * Returns the modifier character that has been set for
+       * specifying how this variable should be expanded and resolved.
+       * If this variable is ${variable:+value} then the modifier
+       * character is '+'. Will be the empty string if the variable is
+       * declared as ${variable:}. Otherwise, will be null if this
+       * variable will not use variable substitution at all (such as
+       * ${variable} or $variable).
+       *
+       * @return this variable's modifier character, or the empty
+       *         string if it does not have one, or null if this
+       *         variable will not use variable substitution
+       */
+      getModifier() {
+        return this.modifier;
+      }
+      getModifierRange() {
+        return this.modifierRange;
+      }
+      /**
+       * Returns the parameter that will be used for substitution if
+       * this variable uses modifiers to define how its value should be
+       * resolved. If this variable is ${variable:+value} then the
+       * substitution value will be 'value'. Will be the empty string
+       * if the variable is declared as ${variable:+} or some other
+       * variant where the only thing that follows the modifier
+       * character (excluding considerations of escape characters and
+       * so on) is the variable's closing bracket. May be null if this
+       * variable does not have a modifier character defined (such as
+       * ${variable} or $variable).
+       *
+       * @return this variable's substitution parameter, or the empty
+       *         string if it does not have one, or null if there is
+       *         not one defined
+       */
+      getSubstitutionParameter() {
+        return this.substitutionParameter;
+      }
+      getSubstitutionRange() {
+        return this.substitutionRange;
+      }
+      /**
+       * Returns whether this variable has been defined or not.
+       *
+       * @return true if this variable has been defined, false otherwise
+       */
+      isDefined() {
+        return this.defined;
+      }
+      isBuildVariable() {
+        return this.buildVariable === true;
+      }
+      isEnvironmentVariable() {
+        return this.buildVariable === false;
+      }
+    };
+    exports2.Variable = Variable;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instruction.js
+var require_instruction = __commonJS({
+  "node_modules/dockerfile-ast/lib/instruction.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Instruction = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var util_1 = require_util();
+    var line_1 = require_line();
+    var argument_1 = require_argument();
+    var heredoc_1 = require_heredoc();
+    var variable_1 = require_variable();
+    var main_1 = require_main();
+    var Instruction = class extends line_1.Line {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range);
+        this.dockerfile = dockerfile;
+        this.escapeChar = escapeChar;
+        this.instruction = instruction;
+        this.instructionRange = instructionRange;
+      }
+      toString() {
+        let value = this.getKeyword();
+        for (let arg of this.getRawArguments()) {
+          value += " ";
+          value += arg.getValue();
+        }
+        return value;
+      }
+      getRangeContent(range) {
+        if (range === null) {
+          return null;
+        }
+        return this.document.getText().substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
+      }
+      getInstructionRange() {
+        return this.instructionRange;
+      }
+      getInstruction() {
+        return this.instruction;
+      }
+      getKeyword() {
+        return this.getInstruction().toUpperCase();
+      }
+      getArgumentsRange() {
+        let args = this.getArguments();
+        if (args.length === 0) {
+          return null;
+        }
+        return vscode_languageserver_types_1.Range.create(args[0].getRange().start, args[args.length - 1].getRange().end);
+      }
+      getArgumentsRanges() {
+        let args = this.getArguments();
+        if (args.length === 0) {
+          return [];
+        }
+        if (args[0].getRange().start.line === args[args.length - 1].getRange().end.line) {
+          return [vscode_languageserver_types_1.Range.create(args[0].getRange().start, args[args.length - 1].getRange().end)];
+        }
+        let ranges = [];
+        let end = -1;
+        let startPosition = args[0].getRange().start;
+        let range = this.getInstructionRange();
+        let extra = this.document.offsetAt(startPosition) - this.document.offsetAt(range.start);
+        let content = this.getTextContent();
+        let fullArgs = content.substring(extra, this.document.offsetAt(args[args.length - 1].getRange().end) - this.document.offsetAt(range.start));
+        let offset = this.document.offsetAt(range.start) + extra;
+        let start = false;
+        let comment = false;
+        for (let i = 0; i < fullArgs.length; i++) {
+          let char = fullArgs.charAt(i);
+          if (char === this.escapeChar) {
+            let next = fullArgs.charAt(i + 1);
+            if (next === " " || next === "	") {
+              whitespaceCheck: for (let j = i + 2; j < fullArgs.length; j++) {
+                switch (fullArgs.charAt(j)) {
+                  case " ":
+                  case "	":
+                    continue;
+                  case "\r":
+                    j++;
+                  case "\n":
+                    if (startPosition !== null) {
+                      ranges.push(vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(offset + end + 1)));
+                    }
+                    startPosition = null;
+                    start = true;
+                    comment = false;
+                    i = j;
+                    break whitespaceCheck;
+                  default:
+                    break whitespaceCheck;
+                }
+              }
+            } else if (next === "\r") {
+              if (startPosition !== null) {
+                ranges.push(vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(offset + end + 1)));
+                startPosition = null;
+              }
+              start = true;
+              comment = false;
+              i += 2;
+            } else if (next === "\n") {
+              if (startPosition !== null) {
+                ranges.push(vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(offset + end + 1)));
+              }
+              startPosition = null;
+              start = true;
+              comment = false;
+              i++;
+            } else {
+              i++;
+            }
+          } else if (util_1.Util.isNewline(char)) {
+            if (comment) {
+              startPosition = null;
+              start = true;
+              comment = false;
+            }
+          } else {
+            if (!comment) {
+              if (startPosition === null) {
+                if (char === "#") {
+                  comment = true;
+                  continue;
+                }
+                let position = this.document.positionAt(offset + i);
+                if (position.character !== 0) {
+                  startPosition = vscode_languageserver_types_1.Position.create(position.line, 0);
+                }
+              }
+              end = i;
+            }
+          }
+        }
+        if (startPosition === null) {
+          ranges.push(vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + end), this.document.positionAt(offset + end + 1)));
+        } else {
+          ranges.push(vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(offset + end + 1)));
+        }
+        return ranges;
+      }
+      getRawArgumentsContent() {
+        let args = this.getArguments();
+        if (args.length === 0) {
+          return null;
+        }
+        return this.getRangeContent(vscode_languageserver_types_1.Range.create(args[0].getRange().start, args[args.length - 1].getRange().end));
+      }
+      getArgumentsContent() {
+        let args = this.getArguments();
+        if (args.length === 0) {
+          return null;
+        }
+        let content = "";
+        let ranges = this.getArgumentsRanges();
+        let documentText = this.document.getText();
+        for (let range of ranges) {
+          content += documentText.substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
+        }
+        return content;
+      }
+      getArguments() {
+        return this.getRawArguments();
+      }
+      getRawArguments() {
+        let args = [];
+        let range = this.getInstructionRange();
+        let extra = this.document.offsetAt(range.end) - this.document.offsetAt(range.start);
+        let content = this.getTextContent();
+        let fullArgs = content.substring(extra);
+        let offset = this.document.offsetAt(range.start) + extra;
+        let start = false;
+        let comment = false;
+        let found = -1;
+        let escapedWhitespaceDetected = false;
+        let escaping = false;
+        let escapeMarker = -1;
+        let escapedArg = "";
+        for (let i = 0; i < fullArgs.length; i++) {
+          let char = fullArgs.charAt(i);
+          if (util_1.Util.isWhitespace(char)) {
+            if (escaping) {
+              escapedWhitespaceDetected = true;
+              if (util_1.Util.isNewline(char)) {
+                escapedWhitespaceDetected = false;
+                if (comment) {
+                  comment = false;
+                  start = true;
+                }
+              }
+              continue;
+            } else if (found !== -1) {
+              if (escapeMarker === -1) {
+                args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + i))));
+              } else {
+                args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + escapeMarker))));
+              }
+              escapeMarker = -1;
+              escapedArg = "";
+              found = -1;
+            }
+          } else if (char === this.escapeChar) {
+            let next = fullArgs.charAt(i + 1);
+            if (next === " " || next === "	") {
+              whitespaceCheck: for (let j = i + 2; j < fullArgs.length; j++) {
+                let newlineCheck = fullArgs.charAt(j);
+                switch (newlineCheck) {
+                  case " ":
+                  case "	":
+                    continue;
+                  case "\r":
+                    j++;
+                  case "\n":
+                    comment = false;
+                    escaping = true;
+                    start = true;
+                    if (found !== -1) {
+                      escapeMarker = i;
+                    }
+                    i = j;
+                    break whitespaceCheck;
+                  default:
+                    escapeMarker = i;
+                    if (found === -1) {
+                      i = j - 1;
+                    }
+                    break whitespaceCheck;
+                }
+              }
+            } else if (next === "\r") {
+              comment = false;
+              escaping = true;
+              start = true;
+              if (found !== -1 && escapeMarker === -1) {
+                escapeMarker = i;
+              }
+              i += 2;
+            } else if (next === "\n") {
+              comment = false;
+              escaping = true;
+              start = true;
+              if (found !== -1 && escapeMarker === -1) {
+                escapeMarker = i;
+              }
+              i++;
+            } else {
+              if (escapedWhitespaceDetected && escapeMarker !== -1) {
+                args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + escapeMarker))));
+                escapedArg = "";
+                found = -1;
+              }
+              escapeMarker = -1;
+              escapedWhitespaceDetected = false;
+              escaping = false;
+              if (next === "$") {
+                escapedArg = escapedArg + char + next;
+              } else if (next === "") {
+                break;
+              } else {
+                escapedArg = escapedArg + next;
+              }
+              if (found === -1) {
+                found = i;
+              }
+              i++;
+            }
+          } else if (!comment) {
+            if (start && char === "#") {
+              comment = true;
+            } else {
+              if (escapedWhitespaceDetected && escapeMarker !== -1) {
+                args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + escapeMarker))));
+                escapedArg = "";
+                found = -1;
+              }
+              escapedWhitespaceDetected = false;
+              escaping = false;
+              escapeMarker = -1;
+              escapedArg = escapedArg + char;
+              if (found === -1) {
+                found = i;
+              }
+            }
+            start = false;
+          }
+        }
+        if (found !== -1) {
+          if (escapeMarker === -1) {
+            args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + fullArgs.length))));
+          } else {
+            args.push(new argument_1.Argument(escapedArg, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + found), this.document.positionAt(offset + escapeMarker))));
+          }
+        }
+        return args;
+      }
+      getExpandedArguments() {
+        let args = this.getArguments();
+        for (let i = 0; i < args.length; i++) {
+          const argRange = args[i].getRange();
+          let offset = this.document.offsetAt(argRange.start);
+          const variables = this.parseVariables(offset, args[i].getValue());
+          const swaps = [];
+          let requiresExpansion = false;
+          for (let variable of variables) {
+            const value = this.dockerfile.resolveVariable(variable.getName(), variable.getNameRange().start.line);
+            swaps.push(value);
+            requiresExpansion = requiresExpansion || value !== void 0;
+          }
+          if (requiresExpansion) {
+            let expanded = "";
+            for (let j = 0; j < swaps.length; j++) {
+              const variableRange = variables[j].getRange();
+              const start = this.document.offsetAt(variableRange.start);
+              const end = this.document.offsetAt(variableRange.end);
+              if (swaps[j]) {
+                expanded += this.document.getText().substring(offset, start);
+                expanded += swaps[j];
+                offset = end;
+              } else {
+                expanded += this.document.getText().substring(offset, end);
+                offset = end;
+              }
+            }
+            const argEnd = this.document.offsetAt(argRange.end);
+            if (argEnd !== offset) {
+              expanded += this.document.getText().substring(offset, argEnd);
+            }
+            args[i] = new argument_1.Argument(expanded, argRange);
+          }
+        }
+        return args;
+      }
+      getVariables() {
+        const variables = [];
+        const args = this.getRawArguments();
+        for (const arg of args) {
+          let range = arg.getRange();
+          let rawValue = this.document.getText().substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
+          const parsedVariables = this.parseVariables(this.document.offsetAt(arg.getRange().start), rawValue);
+          for (const parsedVariable of parsedVariables) {
+            variables.push(parsedVariable);
+          }
+        }
+        return variables;
+      }
+      parseVariables(offset, arg) {
+        let variables = [];
+        variableLoop: for (let i = 0; i < arg.length; i++) {
+          switch (arg.charAt(i)) {
+            case this.escapeChar:
+              if (arg.charAt(i + 1) === "$") {
+                i++;
+              }
+              break;
+            case "$":
+              if (arg.charAt(i + 1) === "{") {
+                let escapedString = "${";
+                let escapedName = "";
+                let nameEnd = -1;
+                let escapedSubstitutionParameter = "";
+                let substitutionStart = -1;
+                let substitutionEnd = -1;
+                let modifierRead = -1;
+                nameLoop: for (let j = i + 2; j < arg.length; j++) {
+                  let char = arg.charAt(j);
+                  switch (char) {
+                    case this.escapeChar:
+                      for (let k = j + 1; k < arg.length; k++) {
+                        switch (arg.charAt(k)) {
+                          case " ":
+                          case "	":
+                          case "\r":
+                            continue;
+                          case "\n":
+                            j = k;
+                            continue nameLoop;
+                        }
+                      }
+                      break;
+                    case "}":
+                      escapedString += "}";
+                      let modifier = null;
+                      let modifierRange = null;
+                      let substitutionParameter = modifierRead !== -1 ? escapedSubstitutionParameter : null;
+                      let substitutionRange = null;
+                      if (nameEnd === -1) {
+                        nameEnd = j;
+                      } else if (nameEnd + 1 === j) {
+                        modifier = "";
+                        modifierRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + nameEnd + 1), this.document.positionAt(offset + nameEnd + 1));
+                      } else {
+                        if (substitutionStart === -1) {
+                          substitutionStart = modifierRead + 1;
+                          substitutionEnd = modifierRead + 1;
+                        } else {
+                          substitutionEnd = substitutionEnd + 1;
+                        }
+                        modifier = arg.substring(modifierRead, modifierRead + 1);
+                        modifierRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + modifierRead), this.document.positionAt(offset + modifierRead + 1));
+                        substitutionRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + substitutionStart), this.document.positionAt(offset + substitutionEnd));
+                      }
+                      let start = this.document.positionAt(offset + i);
+                      variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 2), this.document.positionAt(offset + nameEnd)), vscode_languageserver_types_1.Range.create(start, this.document.positionAt(offset + j + 1)), modifier, modifierRange, substitutionParameter, substitutionRange, this.dockerfile.resolveVariable(escapedName, start.line) !== void 0, this.isBuildVariable(escapedName, start.line), escapedString));
+                      i = j;
+                      continue variableLoop;
+                    case ":":
+                      if (nameEnd === -1) {
+                        nameEnd = j;
+                      } else if (modifierRead !== -1) {
+                        if (substitutionStart === -1) {
+                          substitutionStart = j;
+                          substitutionEnd = j;
+                        } else {
+                          substitutionEnd = j;
+                        }
+                        escapedSubstitutionParameter += ":";
+                      } else {
+                        modifierRead = j;
+                      }
+                      escapedString += ":";
+                      break;
+                    case "\n":
+                    case "\r":
+                    case " ":
+                    case "	":
+                      break;
+                    default:
+                      if (nameEnd === -1) {
+                        escapedName += char;
+                      } else if (modifierRead !== -1) {
+                        if (substitutionStart === -1) {
+                          substitutionStart = j;
+                          substitutionEnd = j;
+                        } else {
+                          substitutionEnd = j;
+                        }
+                        escapedSubstitutionParameter += char;
+                      } else {
+                        modifierRead = j;
+                      }
+                      escapedString += char;
+                      break;
+                  }
+                }
+                break variableLoop;
+              } else if (util_1.Util.isWhitespace(arg.charAt(i + 1)) || i === arg.length - 1) {
+                continue;
+              } else {
+                let escapedName = "";
+                nameLoop: for (let j = i + 1; j < arg.length; j++) {
+                  let char = arg.charAt(j);
+                  switch (char) {
+                    case "\r":
+                    case "\n":
+                    case " ":
+                    case "	":
+                      continue;
+                    case "$":
+                    case "'":
+                    case '"':
+                      let varStart = this.document.positionAt(offset + i);
+                      variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 1), this.document.positionAt(offset + j)), vscode_languageserver_types_1.Range.create(varStart, this.document.positionAt(offset + j)), null, null, null, null, this.dockerfile.resolveVariable(escapedName, varStart.line) !== void 0, this.isBuildVariable(escapedName, varStart.line), "$" + escapedName));
+                      i = j - 1;
+                      continue variableLoop;
+                    case this.escapeChar:
+                      for (let k = j + 1; k < arg.length; k++) {
+                        switch (arg.charAt(k)) {
+                          case " ":
+                          case "	":
+                          case "\r":
+                            continue;
+                          case "\n":
+                            j = k;
+                            continue nameLoop;
+                        }
+                      }
+                      let start2 = this.document.positionAt(offset + i);
+                      variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 1), this.document.positionAt(offset + j)), vscode_languageserver_types_1.Range.create(start2, this.document.positionAt(offset + j)), null, null, null, null, this.dockerfile.resolveVariable(escapedName, start2.line) !== void 0, this.isBuildVariable(escapedName, start2.line), "$" + escapedName));
+                      break variableLoop;
+                  }
+                  if (char.match(/^[a-z0-9_]+$/i) === null) {
+                    let varStart = this.document.positionAt(offset + i);
+                    variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 1), this.document.positionAt(offset + j)), vscode_languageserver_types_1.Range.create(varStart, this.document.positionAt(offset + j)), null, null, null, null, this.dockerfile.resolveVariable(escapedName, varStart.line) !== void 0, this.isBuildVariable(escapedName, varStart.line), "$" + escapedName));
+                    i = j - 1;
+                    continue variableLoop;
+                  }
+                  escapedName += char;
+                }
+                let start = this.document.positionAt(offset + i);
+                variables.push(new variable_1.Variable(escapedName, vscode_languageserver_types_1.Range.create(this.document.positionAt(offset + i + 1), this.document.positionAt(offset + arg.length)), vscode_languageserver_types_1.Range.create(start, this.document.positionAt(offset + arg.length)), null, null, null, null, this.dockerfile.resolveVariable(escapedName, start.line) !== void 0, this.isBuildVariable(escapedName, start.line), "$" + escapedName));
+              }
+              break variableLoop;
+          }
+        }
+        return variables;
+      }
+      isBuildVariable(variable, line) {
+        if (this.getKeyword() === main_1.Keyword.FROM) {
+          for (const initialArg of this.dockerfile.getInitialARGs()) {
+            const arg = initialArg;
+            const property = arg.getProperty();
+            if (property && variable === property.getName()) {
+              return true;
+            }
+          }
+          return void 0;
+        }
+        let image = this.dockerfile.getContainingImage(vscode_languageserver_types_1.Position.create(line, 0));
+        let envs = image.getENVs();
+        for (let i = envs.length - 1; i >= 0; i--) {
+          if (envs[i].isBefore(line)) {
+            for (let property of envs[i].getProperties()) {
+              if (property.getName() === variable) {
+                return false;
+              }
+            }
+          }
+        }
+        let args = image.getARGs();
+        for (let i = args.length - 1; i >= 0; i--) {
+          if (args[i].isBefore(line)) {
+            let property = args[i].getProperty();
+            if (property && property.getName() === variable) {
+              return true;
+            }
+          }
+        }
+        return void 0;
+      }
+      createSingleLineHeredocs(args) {
+        const heredocs = [];
+        for (const arg of args) {
+          const value = arg.getValue();
+          if (value.startsWith("<<") && util_1.Util.parseHeredocName(value) !== null) {
+            const startRange = arg.getRange();
+            const nameRange = this.getNameRange(startRange);
+            const name = this.getName(nameRange);
+            heredocs.push(new heredoc_1.Heredoc(startRange, name, nameRange, null, null));
+          }
+        }
+        return heredocs;
+      }
+      getName(nameRange) {
+        const content = this.document.getText(nameRange);
+        let escaping = false;
+        let name = "";
+        nameLoop: for (let i = 0; i < content.length; i++) {
+          const ch = content.charAt(i);
+          switch (ch) {
+            case this.escapeChar:
+              escaping = true;
+              for (let j = i + 1; j < content.length; j++) {
+                switch (content.charAt(j)) {
+                  case " ":
+                  case "	":
+                    break;
+                  case "\r":
+                    i = j + 1;
+                    continue nameLoop;
+                  case "\n":
+                    i = j;
+                    continue nameLoop;
+                  default:
+                    name += content.charAt(j);
+                    i = j;
+                    continue nameLoop;
+                }
+              }
+              break;
+            case "#":
+              if (escaping) {
+                for (let j = i + 1; j < content.length; j++) {
+                  switch (content.charAt(j)) {
+                    case "\n":
+                      i = j;
+                      continue nameLoop;
+                  }
+                }
+              }
+            case " ":
+            case "	":
+            case "\r":
+            case "\n":
+              if (escaping) {
+                break;
+              }
+            default:
+              name += ch;
+              break;
+          }
+        }
+        return name;
+      }
+      getNameRange(startRange) {
+        const content = this.document.getText(startRange);
+        let endFound = false;
+        let searchHyphen = false;
+        let start = -1;
+        let end = -1;
+        let escaping = false;
+        let quote = null;
+        contentLoop: for (let i = 0; i < content.length; i++) {
+          const ch = content.charAt(i);
+          switch (ch) {
+            case '"':
+            case "'":
+              if (quote === ch) {
+                break contentLoop;
+              }
+              quote = ch;
+              continue;
+            case this.escapeChar:
+              for (let j = i + 1; j < content.length; j++) {
+                switch (content.charAt(j)) {
+                  case "\n":
+                    escaping = true;
+                    j = i;
+                    continue contentLoop;
+                }
+              }
+              break;
+            case " ":
+            case "	":
+            case "\r":
+            case "\n":
+              break;
+            case "<":
+              if (endFound) {
+                searchHyphen = true;
+              } else {
+                endFound = true;
+              }
+              break;
+            case "-":
+              if (searchHyphen) {
+                searchHyphen = false;
+                break;
+              }
+            case "#":
+              if (escaping) {
+                for (let j = i + 1; j < content.length; j++) {
+                  switch (content.charAt(j)) {
+                    case "\n":
+                      i = j;
+                      continue contentLoop;
+                  }
+                }
+              }
+            default:
+              if (start === -1) {
+                start = i;
+              }
+              if (quote !== null) {
+                end = i + 1;
+                break;
+              }
+              break contentLoop;
+          }
+        }
+        if (start === -1) {
+          return vscode_languageserver_types_1.Range.create(startRange.end, startRange.end);
+        }
+        const nameStart = this.document.positionAt(this.document.offsetAt(startRange.start) + start);
+        const nameEnd = quote !== null ? this.document.positionAt(this.document.offsetAt(startRange.start) + end) : startRange.end;
+        return vscode_languageserver_types_1.Range.create(nameStart, nameEnd);
+      }
+      getHeredocs() {
+        const args = this.getArguments();
+        if (args.length === 0) {
+          return [];
+        }
+        const heredocs = [];
+        const range = this.getRange();
+        if (range.start.line === range.end.line) {
+          return this.createSingleLineHeredocs(args);
+        }
+        const heredocDefinitions = [];
+        let heredocsProcessed = false;
+        let escaping = false;
+        let contentStart = -1;
+        let contentEnd = -1;
+        let lineStart = -1;
+        let currentHeredoc = 0;
+        const startOffset = this.document.offsetAt(args[0].getRange().start);
+        const content = this.getRangeContent(vscode_languageserver_types_1.Range.create(args[0].getRange().start, this.getRange().end));
+        contentLoop: for (let i = 0; i < content.length; i++) {
+          switch (content.charAt(i)) {
+            case this.escapeChar:
+              escaping = true;
+              for (let j = i + 1; j < content.length; j++) {
+                switch (content.charAt(j)) {
+                  case " ":
+                  case "	":
+                    break;
+                  case "\r":
+                    j++;
+                  case "\n":
+                    i = j;
+                    continue contentLoop;
+                  default:
+                    i = j;
+                    continue contentLoop;
+                }
+              }
+              break;
+            case "\r":
+              break;
+            case "\n":
+              if (escaping) {
+                break;
+              }
+              if (heredocsProcessed) {
+                if (contentStart === -1) {
+                  contentStart = i;
+                }
+                contentEnd = i;
+                const arg = heredocDefinitions[currentHeredoc];
+                const startRange = arg.getRange();
+                const nameRange = this.getNameRange(startRange);
+                const name = this.getName(nameRange);
+                const delimiterRange = this.getDelimiterRange(arg, name, vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + lineStart), this.document.positionAt(startOffset + i)));
+                if (delimiterRange !== null) {
+                  const contentRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + contentStart), this.document.positionAt(startOffset + lineStart - 1));
+                  heredocs.push(new heredoc_1.Heredoc(startRange, name, nameRange, contentRange, delimiterRange));
+                  contentStart = -1;
+                  currentHeredoc++;
+                }
+                lineStart = -1;
+              } else {
+                const offsetLimit = startOffset + i;
+                for (const arg of args) {
+                  if (this.document.offsetAt(arg.getRange().start) < offsetLimit) {
+                    if (arg.getValue().startsWith("<<")) {
+                      heredocDefinitions.push(arg);
+                    }
+                  } else {
+                    break;
+                  }
+                }
+                heredocsProcessed = true;
+                lineStart = -1;
+                continue contentLoop;
+              }
+              break;
+            case " ":
+            case "	":
+              if (escaping) {
+                break;
+              }
+            case "#":
+              if (escaping) {
+                for (let j = i + 1; j < content.length; j++) {
+                  switch (content.charAt(j)) {
+                    case "\n":
+                      i = j;
+                      continue contentLoop;
+                  }
+                }
+              }
+            default:
+              if (escaping) {
+                escaping = false;
+              }
+              if (heredocsProcessed) {
+                if (contentStart === -1) {
+                  contentStart = i;
+                }
+                if (lineStart === -1) {
+                  lineStart = i;
+                }
+              }
+              break;
+          }
+        }
+        if (heredocsProcessed) {
+          const arg = heredocDefinitions[currentHeredoc];
+          const startRange = arg.getRange();
+          const nameRange = this.getNameRange(startRange);
+          const name = this.getName(nameRange);
+          let contentRange = null;
+          const delimiterRange = this.getDelimiterRange(arg, name, vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + lineStart), range.end));
+          if (delimiterRange === null) {
+            contentRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + contentStart), range.end);
+          } else if (contentEnd !== -1) {
+            contentRange = vscode_languageserver_types_1.Range.create(this.document.positionAt(startOffset + contentStart), this.document.positionAt(startOffset + contentEnd));
+          }
+          heredocs.push(new heredoc_1.Heredoc(startRange, name, nameRange, contentRange, delimiterRange));
+          currentHeredoc++;
+          for (let i = currentHeredoc; i < heredocDefinitions.length; i++) {
+            const arg2 = heredocDefinitions[currentHeredoc];
+            const startRange2 = arg2.getRange();
+            const nameRange2 = this.getNameRange(startRange2);
+            const name2 = this.getName(nameRange2);
+            heredocs.push(new heredoc_1.Heredoc(startRange2, name2, nameRange2, null, null));
+            currentHeredoc++;
+          }
+        } else {
+          return this.createSingleLineHeredocs(args);
+        }
+        return heredocs;
+      }
+      getDelimiterRange(startArg, name, candidateRange) {
+        const text4 = this.document.getText(candidateRange);
+        if (startArg.getValue().startsWith("<<-")) {
+          let index = 0;
+          while (text4.charAt(index) === "	") {
+            index++;
+          }
+          if (text4.substring(index) === name) {
+            return vscode_languageserver_types_1.Range.create(vscode_languageserver_types_1.Position.create(candidateRange.start.line, index), candidateRange.end);
+          }
+          return null;
+        }
+        return text4 === name ? candidateRange : null;
+      }
+    };
+    exports2.Instruction = Instruction;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/flagOption.js
+var require_flagOption = __commonJS({
+  "node_modules/dockerfile-ast/lib/flagOption.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.FlagOption = void 0;
+    var FlagOption = class {
+      constructor(range, name, nameRange, value, valueRange) {
+        this.range = range;
+        this.name = name;
+        this.nameRange = nameRange;
+        this.value = value;
+        this.valueRange = valueRange;
+      }
+      toString() {
+        if (this.valueRange !== null) {
+          return this.name + "=" + this.value;
+        }
+        return this.name;
+      }
+      getRange() {
+        return this.range;
+      }
+      getName() {
+        return this.name;
+      }
+      getNameRange() {
+        return this.nameRange;
+      }
+      getValue() {
+        return this.value;
+      }
+      getValueRange() {
+        return this.valueRange;
+      }
+    };
+    exports2.FlagOption = FlagOption;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/flag.js
+var require_flag = __commonJS({
+  "node_modules/dockerfile-ast/lib/flag.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Flag = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var flagOption_1 = require_flagOption();
+    var Flag = class {
+      constructor(document, range, name, nameRange, value, valueRange) {
+        this.options = [];
+        this.range = range;
+        this.name = name;
+        this.nameRange = nameRange;
+        this.value = value;
+        this.valueRange = valueRange;
+        if (this.value !== null) {
+          let offset = document.offsetAt(valueRange.start);
+          let nameStart = -1;
+          let valueStart = -1;
+          let hasOptions = false;
+          for (let i = 0; i < value.length; i++) {
+            switch (value.charAt(i)) {
+              case "=":
+                hasOptions = true;
+                if (valueStart === -1) {
+                  valueStart = i + 1;
+                  break;
+                }
+                break;
+              case ",":
+                this.options.push(this.createFlagOption(document, value, offset, nameStart, valueStart, i));
+                nameStart = -1;
+                valueStart = -1;
+                break;
+              default:
+                if (nameStart === -1) {
+                  nameStart = i;
+                }
+                break;
+            }
+          }
+          if (hasOptions && nameStart !== -1) {
+            this.options.push(this.createFlagOption(document, value, offset, nameStart, valueStart, value.length));
+          }
+        }
+      }
+      createFlagOption(document, content, documentOffset, nameStart, valueStart, valueEnd) {
+        const optionRange = vscode_languageserver_types_1.Range.create(document.positionAt(documentOffset + nameStart), document.positionAt(documentOffset + valueEnd));
+        if (valueStart === -1) {
+          return new flagOption_1.FlagOption(optionRange, content.substring(nameStart, valueEnd), optionRange, null, null);
+        }
+        return new flagOption_1.FlagOption(optionRange, content.substring(nameStart, valueStart - 1), vscode_languageserver_types_1.Range.create(document.positionAt(documentOffset + nameStart), document.positionAt(documentOffset + valueStart - 1)), content.substring(valueStart, valueEnd), vscode_languageserver_types_1.Range.create(document.positionAt(documentOffset + valueStart), document.positionAt(documentOffset + valueEnd)));
+      }
+      toString() {
+        if (this.valueRange) {
+          return "--" + this.name + "=" + this.value;
+        }
+        return "--" + this.name;
+      }
+      /**
+       * Returns the range that encompasses this entire flag. This includes the
+       * -- prefix in the beginning to the last character of the flag's value (if
+       * it has been defined).
+       *
+       * @return the entire range of this flag
+       */
+      getRange() {
+        return this.range;
+      }
+      /**
+       * Returns the name of this flag. The name does not include the -- prefix.
+       * Thus, for HEALTHCHECK's --interval flag, interval is the flag's name and
+       * not --interval.
+       *
+       * @return this flag's name
+       */
+      getName() {
+        return this.name;
+      }
+      /**
+       * Returns the range that encompasses the flag's name
+       *
+       * @return the range containing the flag's name
+       */
+      getNameRange() {
+        return this.nameRange;
+      }
+      /**
+       * Returns the value that has been set to this flag. May be null if the
+       * flag is invalid and has no value set like a --start-period. If the flag
+       * is instead a --start-period= with an equals sign then the flag's value
+       * is the empty string.
+       *
+       * @return this flag's value if it has been defined, null otherwise
+       */
+      getValue() {
+        return this.value;
+      }
+      /**
+       * Returns the range that encompasses this flag's value. If no value has
+       * been set then null will be returned.
+       *
+       * @return the range containing this flag's value, or null if the flag
+       *         has no value defined
+       */
+      getValueRange() {
+        return this.valueRange;
+      }
+      getOption(name) {
+        for (const option of this.options) {
+          if (option.getName() === name) {
+            return option;
+          }
+        }
+        return null;
+      }
+      getOptions() {
+        return this.options;
+      }
+      hasOptions() {
+        return this.options.length > 0;
+      }
+    };
+    exports2.Flag = Flag;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/modifiableInstruction.js
+var require_modifiableInstruction = __commonJS({
+  "node_modules/dockerfile-ast/lib/modifiableInstruction.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.ModifiableInstruction = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var flag_1 = require_flag();
+    var instruction_1 = require_instruction();
+    var ModifiableInstruction = class extends instruction_1.Instruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      getFlags() {
+        if (!this.flags) {
+          this.flags = [];
+          for (let arg of this.getArguments()) {
+            let value = arg.getValue();
+            if (this.stopSearchingForFlags(value)) {
+              return this.flags;
+            } else if (value.indexOf("--") === 0) {
+              let range = arg.getRange();
+              let rawValue = this.document.getText().substring(this.document.offsetAt(range.start), this.document.offsetAt(range.end));
+              let nameIndex = value.indexOf("=");
+              let index = rawValue.indexOf("=");
+              let firstMatch = false;
+              let secondMatch = false;
+              let startIndex = -1;
+              nameSearchLoop: for (let i = 0; i < rawValue.length; i++) {
+                switch (rawValue.charAt(i)) {
+                  case "\\":
+                  case " ":
+                  case "	":
+                  case "\r":
+                  case "\n":
+                    break;
+                  case "-":
+                    if (secondMatch) {
+                      startIndex = i;
+                      break nameSearchLoop;
+                    } else if (firstMatch) {
+                      secondMatch = true;
+                    } else {
+                      firstMatch = true;
+                    }
+                    break;
+                  default:
+                    startIndex = i;
+                    break nameSearchLoop;
+                }
+              }
+              let nameStart = this.document.positionAt(this.document.offsetAt(range.start) + startIndex);
+              if (index === -1) {
+                this.flags.push(new flag_1.Flag(this.document, range, value.substring(2), vscode_languageserver_types_1.Range.create(nameStart, range.end), null, null));
+              } else if (index === value.length - 1) {
+                let nameEnd = this.document.positionAt(this.document.offsetAt(range.start) + index);
+                this.flags.push(new flag_1.Flag(this.document, range, value.substring(2, index), vscode_languageserver_types_1.Range.create(nameStart, nameEnd), "", vscode_languageserver_types_1.Range.create(range.end, range.end)));
+              } else {
+                let nameEnd = this.document.positionAt(this.document.offsetAt(range.start) + index);
+                this.flags.push(new flag_1.Flag(this.document, range, value.substring(2, nameIndex), vscode_languageserver_types_1.Range.create(nameStart, nameEnd), value.substring(nameIndex + 1), vscode_languageserver_types_1.Range.create(this.document.positionAt(this.document.offsetAt(range.start) + index + 1), range.end)));
+              }
+            }
+          }
+        }
+        return this.flags;
+      }
+      getArguments() {
+        const args = super.getArguments();
+        const flags = this.getFlags();
+        if (flags.length === 0) {
+          return args;
+        }
+        for (let i = 0; i < flags.length; i++) {
+          args.shift();
+        }
+        return args;
+      }
+    };
+    exports2.ModifiableInstruction = ModifiableInstruction;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/jsonInstruction.js
+var require_jsonInstruction = __commonJS({
+  "node_modules/dockerfile-ast/lib/jsonInstruction.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.JSONInstruction = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var argument_1 = require_argument();
+    var jsonArgument_1 = require_jsonArgument();
+    var modifiableInstruction_1 = require_modifiableInstruction();
+    var JSONInstruction = class extends modifiableInstruction_1.ModifiableInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+        this.openingBracket = null;
+        this.closingBracket = null;
+        this.jsonStrings = [];
+        const argsContent = this.getRawArgumentsContent();
+        if (argsContent === null) {
+          return;
+        }
+        const args = this.getArguments();
+        if (args.length === 1 && args[0].getValue() === "[]") {
+          let argRange = args[0].getRange();
+          this.openingBracket = new argument_1.Argument("[", vscode_languageserver_types_1.Range.create(argRange.start.line, argRange.start.character, argRange.start.line, argRange.start.character + 1));
+          this.closingBracket = new argument_1.Argument("]", vscode_languageserver_types_1.Range.create(argRange.start.line, argRange.start.character + 1, argRange.end.line, argRange.end.character));
+          return;
+        } else if (args.length === 2 && args[0].getValue() === "[" && args[1].getValue() === "]") {
+          this.openingBracket = args[0];
+          this.closingBracket = args[1];
+          return;
+        }
+        const argsOffset = document.offsetAt(this.getArgumentsRange().start);
+        let start = -1;
+        let last = "";
+        let quoted = false;
+        let escapedArg = "";
+        argsCheck: for (let i = 0; i < argsContent.length; i++) {
+          let char = argsContent.charAt(i);
+          switch (char) {
+            case "[":
+              if (last === "") {
+                this.openingBracket = new argument_1.Argument("[", vscode_languageserver_types_1.Range.create(document.positionAt(argsOffset + i), document.positionAt(argsOffset + i + 1)));
+                last = "[";
+              } else if (quoted) {
+                escapedArg = escapedArg + char;
+              } else {
+                break argsCheck;
+              }
+              break;
+            case '"':
+              if (last === "[" || last === ",") {
+                start = i;
+                quoted = true;
+                last = '"';
+                escapedArg = escapedArg + char;
+                continue;
+              } else if (last === '"') {
+                if (quoted) {
+                  escapedArg = escapedArg + char;
+                  quoted = false;
+                  this.jsonStrings.push(new jsonArgument_1.JSONArgument(escapedArg, vscode_languageserver_types_1.Range.create(document.positionAt(argsOffset + start), document.positionAt(argsOffset + i + 1)), vscode_languageserver_types_1.Range.create(document.positionAt(argsOffset + start + 1), document.positionAt(argsOffset + i))));
+                  escapedArg = "";
+                } else {
+                  break argsCheck;
+                }
+              } else {
+                break argsCheck;
+              }
+              break;
+            case ",":
+              if (quoted) {
+                escapedArg = escapedArg + char;
+              } else {
+                if (last === '"') {
+                  last = ",";
+                } else {
+                  break argsCheck;
+                }
+              }
+              break;
+            case "]":
+              if (quoted) {
+                escapedArg = escapedArg + char;
+              } else if (last !== "") {
+                this.closingBracket = new argument_1.Argument("]", vscode_languageserver_types_1.Range.create(document.positionAt(argsOffset + i), document.positionAt(argsOffset + i + 1)));
+                break argsCheck;
+              }
+              break;
+            case " ":
+            case "	":
+              break;
+            case "\\":
+              if (quoted) {
+                switch (argsContent.charAt(i + 1)) {
+                  case '"':
+                  case "\\":
+                    escapedArg = escapedArg + argsContent.charAt(i + 1);
+                    i++;
+                    continue;
+                  case " ":
+                  case "	":
+                    escapeCheck: for (let j = i + 2; j < argsContent.length; j++) {
+                      switch (argsContent.charAt(j)) {
+                        case "\r":
+                          j++;
+                        case "\n":
+                          i = j;
+                          continue argsCheck;
+                        case " ":
+                        case "	":
+                          break;
+                        default:
+                          break escapeCheck;
+                      }
+                    }
+                    break;
+                  case "\r":
+                    i++;
+                  default:
+                    i++;
+                    continue;
+                }
+              } else {
+                escapeCheck: for (let j = i + 1; j < argsContent.length; j++) {
+                  switch (argsContent.charAt(j)) {
+                    case "\r":
+                      j++;
+                    case "\n":
+                      i = j;
+                      continue argsCheck;
+                    case " ":
+                    case "	":
+                      break;
+                    default:
+                      break escapeCheck;
+                  }
+                }
+              }
+              break argsCheck;
+            default:
+              if (!quoted) {
+                break argsCheck;
+              }
+              escapedArg = escapedArg + char;
+              break;
+          }
+        }
+      }
+      stopSearchingForFlags(_value) {
+        return true;
+      }
+      getOpeningBracket() {
+        return this.openingBracket;
+      }
+      getJSONStrings() {
+        return this.jsonStrings;
+      }
+      getClosingBracket() {
+        return this.closingBracket;
+      }
+    };
+    exports2.JSONInstruction = JSONInstruction;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/add.js
+var require_add = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/add.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Add = void 0;
+    var jsonInstruction_1 = require_jsonInstruction();
+    var Add = class extends jsonInstruction_1.JSONInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      stopSearchingForFlags(argument) {
+        return argument.indexOf("--") === -1;
+      }
+    };
+    exports2.Add = Add;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/property.js
+var require_property = __commonJS({
+  "node_modules/dockerfile-ast/lib/property.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Property = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var util_1 = require_util();
+    var Property = class _Property {
+      constructor(document, escapeChar, arg, arg2) {
+        this.assignmentOperatorRange = null;
+        this.assignmentOperator = null;
+        this.valueRange = null;
+        this.value = null;
+        this.document = document;
+        this.escapeChar = escapeChar;
+        this.nameRange = _Property.getNameRange(document, arg);
+        let value = document.getText().substring(document.offsetAt(this.nameRange.start), document.offsetAt(this.nameRange.end));
+        this.name = _Property.getValue(value, escapeChar);
+        if (arg2) {
+          this.valueRange = arg2.getRange();
+          value = document.getText().substring(document.offsetAt(this.valueRange.start), document.offsetAt(this.valueRange.end));
+          this.value = _Property.getValue(value, escapeChar);
+          this.range = vscode_languageserver_types_1.Range.create(this.nameRange.start, this.valueRange.end);
+        } else {
+          let argRange = arg.getRange();
+          if (this.nameRange.start.line === argRange.start.line && this.nameRange.start.character === argRange.start.character && this.nameRange.end.line === argRange.end.line && this.nameRange.end.character === argRange.end.character) {
+          } else {
+            this.valueRange = _Property.getValueRange(document, arg);
+            value = document.getText().substring(document.offsetAt(this.valueRange.start), document.offsetAt(this.valueRange.end));
+            this.value = _Property.getValue(value, escapeChar);
+            this.assignmentOperatorRange = vscode_languageserver_types_1.Range.create(this.nameRange.end, this.valueRange.start);
+            this.assignmentOperator = "=";
+          }
+          this.range = argRange;
+        }
+      }
+      getRange() {
+        return this.range;
+      }
+      getName() {
+        return this.name;
+      }
+      getNameRange() {
+        return this.nameRange;
+      }
+      getValue() {
+        return this.value;
+      }
+      getValueRange() {
+        return this.valueRange;
+      }
+      /**
+       * Retrieves the operator used for delimiting between the name and
+       * value of this property. This will either be the "=" character
+       * or null if a character was not used or if this property has no
+       * value defined.
+       */
+      getAssignmentOperator() {
+        return this.assignmentOperator;
+      }
+      getAssignmentOperatorRange() {
+        return this.assignmentOperatorRange;
+      }
+      /**
+       * Returns the value of this property including any enclosing
+       * single or double quotes and relevant escape characters.
+       * Escaped newlines and its associated contiguous whitespace
+       * characters however will not be returned as they are deemed to
+       * be uninteresting to clients trying to return a Dockerfile.
+       *
+       * @return the unescaped value of this property or null if this
+       *         property has no associated value
+       */
+      getUnescapedValue() {
+        if (this.valueRange === null) {
+          return null;
+        }
+        let escaped2 = false;
+        let rawValue = "";
+        let value = this.document.getText().substring(this.document.offsetAt(this.valueRange.start), this.document.offsetAt(this.valueRange.end));
+        rawLoop: for (let i = 0; i < value.length; i++) {
+          let char = value.charAt(i);
+          switch (char) {
+            case this.escapeChar:
+              for (let j = i + 1; j < value.length; j++) {
+                switch (value.charAt(j)) {
+                  case "\r":
+                    j++;
+                  case "\n":
+                    escaped2 = true;
+                    i = j;
+                    continue rawLoop;
+                  case " ":
+                  case "	":
+                    break;
+                  default:
+                    rawValue = rawValue + char;
+                    continue rawLoop;
+                }
+              }
+              rawValue = rawValue + char;
+              break;
+            case "\r":
+            case "\n":
+              break;
+            case " ":
+            case "	":
+              if (!escaped2) {
+                rawValue = rawValue + char;
+              }
+              break;
+            case "#":
+              if (escaped2) {
+                for (let j = i + 1; j < value.length; j++) {
+                  switch (value.charAt(j)) {
+                    case "\r":
+                      j++;
+                    case "\n":
+                      i = j;
+                      continue rawLoop;
+                  }
+                }
+              } else {
+                rawValue = rawValue + char;
+              }
+              break;
+            default:
+              rawValue = rawValue + char;
+              escaped2 = false;
+              break;
+          }
+        }
+        return rawValue;
+      }
+      static getNameRange(document, arg) {
+        let value = arg.getValue();
+        let index = value.indexOf("=");
+        if (index !== -1) {
+          let initial = value.charAt(0);
+          let before = value.charAt(index - 1);
+          if (initial === '"' && before === '"' || initial === "'" && before === "'" || initial !== '"' && initial !== "'") {
+            return vscode_languageserver_types_1.Range.create(arg.getRange().start, document.positionAt(document.offsetAt(arg.getRange().start) + index));
+          }
+        }
+        return arg.getRange();
+      }
+      static getValueRange(document, arg) {
+        return vscode_languageserver_types_1.Range.create(document.positionAt(document.offsetAt(arg.getRange().start) + arg.getValue().indexOf("=") + 1), document.positionAt(document.offsetAt(arg.getRange().end)));
+      }
+      /**
+       * Returns the actual value of this key-value pair. The value will
+       * have its escape characters removed if applicable. If the value
+       * spans multiple lines and there are comments nested within the
+       * lines, they too will be removed.
+       *
+       * @return the value that this key-value pair will actually be, may
+       *         be null if no value is defined, may be the empty string
+       *         if the value only consists of whitespace
+       */
+      static getValue(value, escapeChar) {
+        let escaped2 = false;
+        const skip = util_1.Util.findLeadingNonWhitespace(value, escapeChar);
+        if (skip !== 0 && value.charAt(skip) === "#") {
+          escaped2 = true;
+        }
+        value = value.substring(skip);
+        let first = value.charAt(0);
+        let last = value.charAt(value.length - 1);
+        let literal = first === "'" || first === '"';
+        let inSingle = first === "'" && last === "'";
+        let inDouble = false;
+        if (first === '"') {
+          for (let i = 1; i < value.length; i++) {
+            if (value.charAt(i) === escapeChar) {
+              i++;
+            } else if (value.charAt(i) === '"' && i === value.length - 1) {
+              inDouble = true;
+            }
+          }
+        }
+        if (inSingle || inDouble) {
+          value = value.substring(1, value.length - 1);
+        }
+        let commentCheck = -1;
+        let escapedValue = "";
+        let start = 0;
+        parseValue: for (let i = 0; i < value.length; i++) {
+          let char = value.charAt(i);
+          switch (char) {
+            case escapeChar:
+              if (i + 1 === value.length) {
+                escapedValue = escapedValue + escapeChar;
+                break parseValue;
+              }
+              char = value.charAt(i + 1);
+              if (char === " " || char === "	") {
+                whitespaceCheck: for (let j = i + 2; j < value.length; j++) {
+                  let char2 = value.charAt(j);
+                  switch (char2) {
+                    case " ":
+                    case "	":
+                      break;
+                    case "\r":
+                      j++;
+                    case "\n":
+                      escaped2 = true;
+                      i = j;
+                      continue parseValue;
+                    default:
+                      if (!inDouble && !inSingle && !literal) {
+                        if (char2 === escapeChar) {
+                          escapedValue = escapedValue + char;
+                          i = i + 1;
+                        } else {
+                          escapedValue = escapedValue + char + char2;
+                          i = j;
+                        }
+                        continue parseValue;
+                      }
+                      break whitespaceCheck;
+                  }
+                }
+              }
+              if (inDouble) {
+                if (char === "\r") {
+                  escaped2 = true;
+                  i = i + 2;
+                } else if (char === "\n") {
+                  escaped2 = true;
+                  i++;
+                } else if (char !== '"') {
+                  if (char === escapeChar) {
+                    i++;
+                  }
+                  escapedValue = escapedValue + escapeChar;
+                }
+                continue parseValue;
+              } else if (inSingle || literal) {
+                if (char === "\r") {
+                  escaped2 = true;
+                  i = i + 2;
+                } else if (char === "\n") {
+                  escaped2 = true;
+                  i++;
+                } else {
+                  escapedValue = escapedValue + escapeChar;
+                }
+                continue parseValue;
+              } else if (char === escapeChar) {
+                escapedValue = escapedValue + escapeChar;
+                i++;
+              } else if (char === "\r") {
+                escaped2 = true;
+                i = i + 2;
+              } else if (char === "\n") {
+                escaped2 = true;
+                i++;
+                start = i;
+              } else {
+                escapedValue = escapedValue + char;
+                i++;
+              }
+              break;
+            case " ":
+            case "	":
+              if (escaped2 && commentCheck === -1) {
+                commentCheck = i;
+              }
+              escapedValue = escapedValue + char;
+              break;
+            case "\r":
+              i++;
+            case "\n":
+              if (escaped2 && commentCheck !== -1) {
+                escapedValue = escapedValue.substring(0, escapedValue.length - (i - commentCheck - 1));
+                commentCheck = -1;
+              }
+              break;
+            case "#":
+              if (escaped2) {
+                if (commentCheck !== -1) {
+                  escapedValue = escapedValue.substring(0, escapedValue.length - (i - commentCheck));
+                  commentCheck = -1;
+                }
+                newlineCheck: for (let j = i + 1; j < value.length; j++) {
+                  switch (value.charAt(j)) {
+                    case "\r":
+                      j++;
+                    case "\n":
+                      i = j;
+                      break newlineCheck;
+                  }
+                }
+                continue parseValue;
+              }
+            default:
+              if (escaped2) {
+                escaped2 = false;
+                commentCheck = -1;
+              }
+              escapedValue = escapedValue + char;
+              break;
+          }
+        }
+        return escapedValue;
+      }
+    };
+    exports2.Property = Property;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/propertyInstruction.js
+var require_propertyInstruction = __commonJS({
+  "node_modules/dockerfile-ast/lib/propertyInstruction.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.PropertyInstruction = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var instruction_1 = require_instruction();
+    var property_1 = require_property();
+    var argument_1 = require_argument();
+    var util_1 = require_util();
+    var PropertyInstruction = class extends instruction_1.Instruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+        this.properties = void 0;
+      }
+      getProperties() {
+        if (this.properties === void 0) {
+          let args = this.getPropertyArguments();
+          if (args.length === 0) {
+            this.properties = [];
+          } else if (args.length === 1) {
+            this.properties = [new property_1.Property(this.document, this.escapeChar, args[0])];
+          } else if (args.length === 2) {
+            if (args[0].getValue().indexOf("=") === -1) {
+              this.properties = [new property_1.Property(this.document, this.escapeChar, args[0], args[1])];
+            } else {
+              this.properties = [
+                new property_1.Property(this.document, this.escapeChar, args[0]),
+                new property_1.Property(this.document, this.escapeChar, args[1])
+              ];
+            }
+          } else if (args[0].getValue().indexOf("=") === -1) {
+            let text4 = this.document.getText();
+            let start = args[1].getRange().start;
+            let end = args[args.length - 1].getRange().end;
+            text4 = text4.substring(this.document.offsetAt(start), this.document.offsetAt(end));
+            this.properties = [new property_1.Property(this.document, this.escapeChar, args[0], new argument_1.Argument(text4, vscode_languageserver_types_1.Range.create(args[1].getRange().start, args[args.length - 1].getRange().end)))];
+          } else {
+            this.properties = [];
+            for (let i = 0; i < args.length; i++) {
+              this.properties.push(new property_1.Property(this.document, this.escapeChar, args[i]));
+            }
+          }
+        }
+        return this.properties;
+      }
+      /**
+       * Goes from the back of the string and returns the first
+       * non-whitespace character that is found. If an escape character
+       * is found with newline characters, the escape character will
+       * not be considered a non-whitespace character and its index in
+       * the string will not be returned.
+       *
+       * @param content the string to search through
+       * @return the index in the string for the first non-whitespace
+       *         character when searching from the end of the string
+       */
+      findTrailingNonWhitespace(content) {
+        let index = content.length;
+        whitespaceCheck: for (let i = content.length - 1; i >= 0; i--) {
+          switch (content.charAt(i)) {
+            case " ":
+            case "	":
+              continue;
+            case "\n":
+              if (content.charAt(i - 1) === "\r") {
+                i = i - 1;
+              }
+            case "\r":
+              newlineCheck: for (let j = i - 1; j >= 0; j--) {
+                switch (content.charAt(j)) {
+                  case " ":
+                  case "	":
+                  case "\r":
+                  case "\n":
+                  case this.escapeChar:
+                    continue;
+                  default:
+                    index = j;
+                    break newlineCheck;
+                }
+              }
+              break whitespaceCheck;
+            default:
+              index = i;
+              break whitespaceCheck;
+          }
+        }
+        return index;
+      }
+      getPropertyArguments() {
+        const args = [];
+        let range = this.getInstructionRange();
+        let instructionNameEndOffset = this.document.offsetAt(range.end);
+        let extra = instructionNameEndOffset - this.document.offsetAt(range.start);
+        let content = this.getTextContent();
+        let fullArgs = content.substring(extra);
+        let start = util_1.Util.findLeadingNonWhitespace(fullArgs, this.escapeChar);
+        if (start === -1) {
+          return [];
+        }
+        const startPosition = this.document.positionAt(instructionNameEndOffset + start);
+        let escaped2 = range.start.line !== startPosition.line;
+        let endingEscape = false;
+        let mark = -1;
+        let end = this.findTrailingNonWhitespace(fullArgs);
+        content = fullArgs.substring(start, end + 1);
+        let argStart = escaped2 ? -1 : 0;
+        let spaced = false;
+        argumentLoop: for (let i = 0; i < content.length; i++) {
+          let char = content.charAt(i);
+          switch (char) {
+            case this.escapeChar:
+              if (i + 1 === content.length) {
+                endingEscape = true;
+                break argumentLoop;
+              }
+              if (!escaped2) {
+                mark = i;
+              }
+              switch (content.charAt(i + 1)) {
+                case " ":
+                case "	":
+                  if (!util_1.Util.isWhitespace(content.charAt(i + 2))) {
+                    i = i + 1;
+                    continue argumentLoop;
+                  }
+                  whitespaceCheck: for (let j = i + 2; j < content.length; j++) {
+                    switch (content.charAt(j)) {
+                      case "\r":
+                        j++;
+                      case "\n":
+                        escaped2 = true;
+                        i = j;
+                        continue argumentLoop;
+                      case " ":
+                      case "	":
+                        break;
+                      default:
+                        args.push(new argument_1.Argument(content.substring(argStart, i), vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + i + 2))));
+                        argStart = j;
+                        break whitespaceCheck;
+                    }
+                  }
+                  i = argStart - 1;
+                  continue argumentLoop;
+                case "\r":
+                  i++;
+                case "\n":
+                  escaped2 = true;
+                  i = i + 1;
+                  continue argumentLoop;
+                case this.escapeChar:
+                  if (argStart === -1) {
+                    argStart = i;
+                  }
+                  i = i + 1;
+                  continue argumentLoop;
+                default:
+                  if (argStart === -1) {
+                    argStart = i;
+                  }
+                  continue argumentLoop;
+              }
+            case "'":
+            case '"':
+              if (spaced) {
+                this.createSpacedArgument(argStart, args, content, mark, instructionNameEndOffset, start);
+                argStart = i;
+                spaced = false;
+              }
+              if (argStart === -1) {
+                argStart = i;
+              }
+              for (let j = i + 1; j < content.length; j++) {
+                switch (content.charAt(j)) {
+                  case char:
+                    if (content.charAt(j + 1) !== " " && content.charAt(j + 1) !== "") {
+                      i = j;
+                      continue argumentLoop;
+                    }
+                    args.push(new argument_1.Argument(content.substring(argStart, j + 1), vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + j + 1))));
+                    i = j;
+                    argStart = -1;
+                    continue argumentLoop;
+                  case this.escapeChar:
+                    j++;
+                    break;
+                }
+              }
+              break argumentLoop;
+            case " ":
+            case "	":
+              if (escaped2) {
+                if (argStart !== -1) {
+                  spaced = true;
+                }
+              } else if (argStart !== -1) {
+                args.push(new argument_1.Argument(content.substring(argStart, i), vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + i))));
+                argStart = -1;
+              }
+              break;
+            case "\r":
+              i++;
+            case "\n":
+              spaced = false;
+              break;
+            case "#":
+              if (escaped2) {
+                for (let j = i + 1; j < content.length; j++) {
+                  switch (content.charAt(j)) {
+                    case "\r":
+                      j++;
+                    case "\n":
+                      i = j;
+                      spaced = false;
+                      continue argumentLoop;
+                  }
+                }
+                if (argStart !== -1) {
+                  let value = content.substring(argStart, mark);
+                  args.push(new argument_1.Argument(value, vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + mark))));
+                  argStart = -1;
+                }
+                break argumentLoop;
+              } else if (argStart === -1) {
+                argStart = i;
+              }
+              break;
+            default:
+              if (spaced) {
+                this.createSpacedArgument(argStart, args, content, mark, instructionNameEndOffset, start);
+                argStart = i;
+                spaced = false;
+              }
+              escaped2 = false;
+              if (argStart === -1) {
+                argStart = i;
+              }
+              if (char === "$" && content.charAt(i + 1) === "{") {
+                let singleQuotes = false;
+                let doubleQuotes = false;
+                let escaped3 = false;
+                for (let j = i + 1; j < content.length; j++) {
+                  switch (content.charAt(j)) {
+                    case this.escapeChar:
+                      escaped3 = true;
+                      break;
+                    case "\r":
+                    case "\n":
+                      break;
+                    case "'":
+                      singleQuotes = !singleQuotes;
+                      escaped3 = false;
+                      break;
+                    case '"':
+                      doubleQuotes = !doubleQuotes;
+                      escaped3 = false;
+                      break;
+                    case " ":
+                    case "	":
+                      if (escaped3 || singleQuotes || doubleQuotes) {
+                        break;
+                      }
+                      i = j - 1;
+                      continue argumentLoop;
+                    case "}":
+                      i = j;
+                      continue argumentLoop;
+                    default:
+                      escaped3 = false;
+                      break;
+                  }
+                }
+                break argumentLoop;
+              }
+              break;
+          }
+        }
+        if (argStart !== -1 && argStart !== content.length) {
+          let end2 = endingEscape ? content.length - 1 : content.length;
+          let value = content.substring(argStart, end2);
+          args.push(new argument_1.Argument(value, vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + end2))));
+        }
+        return args;
+      }
+      createSpacedArgument(argStart, args, content, mark, instructionNameEndOffset, start) {
+        if (argStart !== -1) {
+          args.push(new argument_1.Argument(content.substring(argStart, mark), vscode_languageserver_types_1.Range.create(this.document.positionAt(instructionNameEndOffset + start + argStart), this.document.positionAt(instructionNameEndOffset + start + mark))));
+        }
+      }
+    };
+    exports2.PropertyInstruction = PropertyInstruction;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/arg.js
+var require_arg = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/arg.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Arg = void 0;
+    var property_1 = require_property();
+    var propertyInstruction_1 = require_propertyInstruction();
+    var Arg = class extends propertyInstruction_1.PropertyInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+        this.property = null;
+        const args = this.getPropertyArguments();
+        if (args.length === 1) {
+          this.property = new property_1.Property(this.document, this.escapeChar, args[0]);
+        } else {
+          this.property = null;
+        }
+      }
+      /**
+       * Returns the variable defined by this ARG. This may be null if
+       * this ARG instruction is malformed and has no variable
+       * declaration.
+       */
+      getProperty() {
+        return this.property;
+      }
+    };
+    exports2.Arg = Arg;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/cmd.js
+var require_cmd = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/cmd.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Cmd = void 0;
+    var jsonInstruction_1 = require_jsonInstruction();
+    var Cmd = class extends jsonInstruction_1.JSONInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+    };
+    exports2.Cmd = Cmd;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/copy.js
+var require_copy = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/copy.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Copy = void 0;
+    var jsonInstruction_1 = require_jsonInstruction();
+    var Copy = class extends jsonInstruction_1.JSONInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      stopSearchingForFlags(argument) {
+        return argument.indexOf("--") === -1;
+      }
+      getFromFlag() {
+        let flags = super.getFlags();
+        return flags.length === 1 && flags[0].getName() === "from" ? flags[0] : null;
+      }
+      /**
+       * Returns there here-documents that are defined in this RUN
+       * instruction.
+       *
+       * This API is experimental and subject to change.
+       */
+      getHeredocs() {
+        return super.getHeredocs();
+      }
+    };
+    exports2.Copy = Copy;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/env.js
+var require_env = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/env.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Env = void 0;
+    var propertyInstruction_1 = require_propertyInstruction();
+    var Env = class extends propertyInstruction_1.PropertyInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      getProperties() {
+        return super.getProperties();
+      }
+    };
+    exports2.Env = Env;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/entrypoint.js
+var require_entrypoint = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/entrypoint.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Entrypoint = void 0;
+    var jsonInstruction_1 = require_jsonInstruction();
+    var Entrypoint = class extends jsonInstruction_1.JSONInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+    };
+    exports2.Entrypoint = Entrypoint;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/from.js
+var require_from = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/from.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.From = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var modifiableInstruction_1 = require_modifiableInstruction();
+    var From = class extends modifiableInstruction_1.ModifiableInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      stopSearchingForFlags(argument) {
+        return argument.indexOf("--") === -1;
+      }
+      getImage() {
+        const args = this.getArguments();
+        return args.length > 0 ? args[0].getValue() : null;
+      }
+      /**
+       * Returns the name of the image that will be used as the base image.
+       *
+       * @return the base image's name, or null if unspecified
+       */
+      getImageName() {
+        const imageName = this.getRangeContent(this.getImageNameRange());
+        if (imageName === null) {
+          return null;
+        }
+        let commented = false;
+        let escaped2 = false;
+        let name = "";
+        for (let i = 0; i < imageName.length; i++) {
+          const ch = imageName.charAt(i);
+          switch (ch) {
+            case this.escapeChar:
+              escaped2 = true;
+              break;
+            case "\r":
+              continue;
+            case "\n":
+              commented = false;
+              break;
+            case " ":
+            case "	":
+              break;
+            case "#":
+              if (escaped2) {
+                commented = true;
+              } else {
+                name = name + ch;
+                escaped2 = false;
+              }
+              break;
+            default:
+              if (!commented) {
+                name = name + ch;
+                escaped2 = false;
+              }
+              break;
+          }
+        }
+        return name;
+      }
+      /**
+       * Returns the range that covers the name of the image used by
+       * this instruction.
+       *
+       * @return the range of the name of this instruction's argument,
+       *         or null if no image has been specified
+       */
+      getImageNameRange() {
+        let range = this.getImageRange();
+        if (range) {
+          let registryRange = this.getRegistryRange();
+          if (registryRange) {
+            range.start = this.document.positionAt(this.document.offsetAt(registryRange.end) + 1);
+          }
+          let tagRange = this.getImageTagRange();
+          let digestRange = this.getImageDigestRange();
+          if (tagRange === null) {
+            if (digestRange !== null) {
+              range.end = this.document.positionAt(this.document.offsetAt(digestRange.start) - 1);
+            }
+          } else {
+            range.end = this.document.positionAt(this.document.offsetAt(tagRange.start) - 1);
+          }
+          return range;
+        }
+        return null;
+      }
+      /**
+       * Returns the range that covers the image argument of this
+       * instruction. This includes the tag or digest of the image if
+       * it has been specified by the instruction.
+       *
+       * @return the range of the image argument, or null if no image
+       *         has been specified
+       */
+      getImageRange() {
+        let args = this.getArguments();
+        return args.length !== 0 ? args[0].getRange() : null;
+      }
+      getImageTag() {
+        return this.getRangeContent(this.getImageTagRange());
+      }
+      /**
+       * Returns the range in the document that the tag of the base
+       * image encompasses.
+       *
+       * @return the base image's tag's range in the document, or null
+       *         if no tag has been specified
+       */
+      getImageTagRange() {
+        const range = this.getImageRange();
+        if (range) {
+          const rangeStartOffset = this.document.offsetAt(range.start);
+          const content = this.getRangeContent(range);
+          const atIndex = this.indexOf(rangeStartOffset, content, "@");
+          const slashIndex = content.indexOf("/");
+          if (atIndex === -1) {
+            const colonIndex = this.lastIndexOf(rangeStartOffset, content, ":");
+            if (colonIndex > slashIndex) {
+              return vscode_languageserver_types_1.Range.create(this.document.positionAt(rangeStartOffset + colonIndex + 1), range.end);
+            }
+          }
+          const subcontent = content.substring(0, atIndex);
+          const subcolonIndex = subcontent.indexOf(":");
+          if (subcolonIndex === -1) {
+            return null;
+          }
+          if (slashIndex === -1) {
+            return vscode_languageserver_types_1.Range.create(this.document.positionAt(rangeStartOffset + subcolonIndex + 1), this.document.positionAt(rangeStartOffset + atIndex));
+          }
+          if (subcolonIndex < slashIndex) {
+            return null;
+          }
+          return vscode_languageserver_types_1.Range.create(this.document.positionAt(rangeStartOffset + subcolonIndex + 1), this.document.positionAt(rangeStartOffset + subcontent.length));
+        }
+        return null;
+      }
+      getImageDigest() {
+        return this.getRangeContent(this.getImageDigestRange());
+      }
+      /**
+       * Returns the range in the document that the digest of the base
+       * image encompasses.
+       *
+       * @return the base image's digest's range in the document, or null
+       *         if no digest has been specified
+       */
+      getImageDigestRange() {
+        let range = this.getImageRange();
+        if (range) {
+          let content = this.getRangeContent(range);
+          let index = this.lastIndexOf(this.document.offsetAt(range.start), content, "@");
+          if (index !== -1) {
+            return vscode_languageserver_types_1.Range.create(range.start.line, range.start.character + index + 1, range.end.line, range.end.character);
+          }
+        }
+        return null;
+      }
+      indexOf(documentOffset, content, searchString) {
+        let index = content.indexOf(searchString);
+        const variables = this.getVariables();
+        for (let i = 0; i < variables.length; i++) {
+          const position = documentOffset + index;
+          const variableRange = variables[i].getRange();
+          if (this.document.offsetAt(variableRange.start) < position && position < this.document.offsetAt(variableRange.end)) {
+            const offset = this.document.offsetAt(variableRange.end) - documentOffset;
+            const substring = content.substring(offset);
+            const subIndex = substring.indexOf(searchString);
+            if (subIndex === -1) {
+              return -1;
+            }
+            index = subIndex + offset;
+            i = -1;
+            continue;
+          }
+        }
+        return index;
+      }
+      lastIndexOf(documentOffset, content, searchString) {
+        let index = content.lastIndexOf(searchString);
+        const variables = this.getVariables();
+        for (let i = 0; i < variables.length; i++) {
+          const position = documentOffset + index;
+          const variableRange = variables[i].getRange();
+          if (this.document.offsetAt(variableRange.start) < position && position < this.document.offsetAt(variableRange.end)) {
+            index = content.substring(0, index).lastIndexOf(searchString);
+            if (index === -1) {
+              return -1;
+            }
+            i = -1;
+            continue;
+          }
+        }
+        return index;
+      }
+      getRegistry() {
+        return this.getRangeContent(this.getRegistryRange());
+      }
+      getRegistryRange() {
+        const range = this.getImageRange();
+        if (range) {
+          const tagRange = this.getImageTagRange();
+          const digestRange = this.getImageDigestRange();
+          if (tagRange === null) {
+            if (digestRange !== null) {
+              range.end = this.document.positionAt(this.document.offsetAt(digestRange.start) - 1);
+            }
+          } else {
+            range.end = this.document.positionAt(this.document.offsetAt(tagRange.start) - 1);
+          }
+          const content = this.getRangeContent(range);
+          const rangeStart = this.document.offsetAt(range.start);
+          const startingSlashIndex = this.indexOf(rangeStart, content, "/");
+          if (startingSlashIndex === -1) {
+            return null;
+          }
+          const portIndex = this.indexOf(rangeStart, content, ":");
+          const dotIndex = this.indexOf(rangeStart, content, ".");
+          if (portIndex !== -1 || dotIndex !== -1) {
+            return vscode_languageserver_types_1.Range.create(range.start, this.document.positionAt(rangeStart + startingSlashIndex));
+          }
+          const registry = content.substring(0, startingSlashIndex);
+          if (registry === "localhost") {
+            return vscode_languageserver_types_1.Range.create(range.start, this.document.positionAt(rangeStart + startingSlashIndex));
+          }
+        }
+        return null;
+      }
+      getBuildStage() {
+        let range = this.getBuildStageRange();
+        return range === null ? null : this.getRangeContent(range);
+      }
+      getBuildStageRange() {
+        let args = this.getArguments();
+        if (args.length > 2 && args[1].getValue().toUpperCase() === "AS") {
+          return args[2].getRange();
+        }
+        return null;
+      }
+      getPlatformFlag() {
+        let flags = super.getFlags();
+        return flags.length === 1 && flags[0].getName() === "platform" ? flags[0] : null;
+      }
+    };
+    exports2.From = From;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/healthcheck.js
+var require_healthcheck = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/healthcheck.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Healthcheck = void 0;
+    var modifiableInstruction_1 = require_modifiableInstruction();
+    var Healthcheck = class extends modifiableInstruction_1.ModifiableInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      stopSearchingForFlags(argument) {
+        argument = argument.toUpperCase();
+        return argument === "CMD" || argument === "NONE";
+      }
+      getSubcommand() {
+        let args = this.getArguments();
+        return args.length !== 0 ? args[0] : null;
+      }
+    };
+    exports2.Healthcheck = Healthcheck;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/label.js
+var require_label = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/label.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Label = void 0;
+    var propertyInstruction_1 = require_propertyInstruction();
+    var util_1 = require_util();
+    var Label = class extends propertyInstruction_1.PropertyInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      getVariables() {
+        const variables = super.getVariables();
+        const properties = this.getProperties();
+        for (const property of properties) {
+          const value = property.getUnescapedValue();
+          if (value !== null && value.length > 2 && value.charAt(0) === "'" && value.charAt(value.length - 1) === "'") {
+            const range = property.getValueRange();
+            for (let i = 0; i < variables.length; i++) {
+              if (util_1.Util.isInsideRange(variables[i].getRange().start, range)) {
+                variables.splice(i, 1);
+                i--;
+              }
+            }
+          }
+        }
+        return variables;
+      }
+      getProperties() {
+        return super.getProperties();
+      }
+    };
+    exports2.Label = Label;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/onbuild.js
+var require_onbuild = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/onbuild.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Onbuild = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var parser_1 = require_parser2();
+    var instruction_1 = require_instruction();
+    var Onbuild = class extends instruction_1.Instruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      getTrigger() {
+        let trigger = this.getTriggerWord();
+        return trigger === null ? null : trigger.toUpperCase();
+      }
+      getTriggerWord() {
+        return this.getRangeContent(this.getTriggerRange());
+      }
+      getTriggerRange() {
+        let args = this.getArguments();
+        return args.length > 0 ? args[0].getRange() : null;
+      }
+      getTriggerInstruction() {
+        let triggerRange = this.getTriggerRange();
+        if (triggerRange === null) {
+          return null;
+        }
+        let args = this.getArguments();
+        return parser_1.Parser.createInstruction(this.document, this.dockerfile, this.escapeChar, vscode_languageserver_types_1.Range.create(args[0].getRange().start, this.getRange().end), this.getTriggerWord(), triggerRange);
+      }
+    };
+    exports2.Onbuild = Onbuild;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/run.js
+var require_run = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/run.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Run = void 0;
+    var jsonInstruction_1 = require_jsonInstruction();
+    var Run = class extends jsonInstruction_1.JSONInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      stopSearchingForFlags(argument) {
+        return argument.indexOf("--") === -1;
+      }
+      /**
+       * Returns there here-documents that are defined in this RUN
+       * instruction.
+       *
+       * This API is experimental and subject to change.
+       */
+      getHeredocs() {
+        return super.getHeredocs();
+      }
+    };
+    exports2.Run = Run;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/shell.js
+var require_shell = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/shell.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Shell = void 0;
+    var jsonInstruction_1 = require_jsonInstruction();
+    var Shell = class extends jsonInstruction_1.JSONInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+    };
+    exports2.Shell = Shell;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/stopsignal.js
+var require_stopsignal = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/stopsignal.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Stopsignal = void 0;
+    var instruction_1 = require_instruction();
+    var Stopsignal = class extends instruction_1.Instruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+    };
+    exports2.Stopsignal = Stopsignal;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/workdir.js
+var require_workdir = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/workdir.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Workdir = void 0;
+    var instruction_1 = require_instruction();
+    var Workdir = class extends instruction_1.Instruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      /**
+       * Returns the path that has been defined. Note that this path may
+       * be absolute or relative depending on what was written in the
+       * instruction.
+       *
+       * @return the working directory's path, or null if this
+       *         instruction has no arguments
+       */
+      getPath() {
+        return this.getArgumentsContent();
+      }
+      /**
+       * Returns the absolute path that this instruction resolves to. The
+       * function will inspect prior WORKDIR instructions in the current
+       * image or another build stage in the Dockerfile to try to
+       * determine this.
+       *
+       * @return the absolute path of the working directory, or null if
+       *         this instruction has no arguments, or undefined if it
+       *         cannot be determined because only relative paths could be
+       *         found
+       */
+      getAbsolutePath() {
+        const path = this.getPath();
+        if (path === null || path.startsWith("/")) {
+          return path;
+        }
+        const startLine = this.getRange().start.line;
+        const hierarchy = this.dockerfile.getStageHierarchy(startLine);
+        for (let i = hierarchy.length - 1; i >= 0; i--) {
+          const workdirs = hierarchy[i].getWORKDIRs();
+          for (let j = workdirs.length - 1; j >= 0; j--) {
+            if (workdirs[j].getRange().start.line < startLine) {
+              const parent = workdirs[j].getAbsolutePath();
+              if (parent === void 0 || parent === null) {
+                return void 0;
+              }
+              return parent.endsWith("/") ? parent + path : parent + "/" + path;
+            }
+          }
+        }
+        return void 0;
+      }
+    };
+    exports2.Workdir = Workdir;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/user.js
+var require_user = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/user.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.User = void 0;
+    var instruction_1 = require_instruction();
+    var User = class extends instruction_1.Instruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+    };
+    exports2.User = User;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/instructions/volume.js
+var require_volume = __commonJS({
+  "node_modules/dockerfile-ast/lib/instructions/volume.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Volume = void 0;
+    var jsonInstruction_1 = require_jsonInstruction();
+    var Volume = class extends jsonInstruction_1.JSONInstruction {
+      constructor(document, range, dockerfile, escapeChar, instruction, instructionRange) {
+        super(document, range, dockerfile, escapeChar, instruction, instructionRange);
+      }
+    };
+    exports2.Volume = Volume;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/imageTemplate.js
+var require_imageTemplate = __commonJS({
+  "node_modules/dockerfile-ast/lib/imageTemplate.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.ImageTemplate = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var arg_1 = require_arg();
+    var cmd_1 = require_cmd();
+    var copy_1 = require_copy();
+    var env_1 = require_env();
+    var entrypoint_1 = require_entrypoint();
+    var from_1 = require_from();
+    var healthcheck_1 = require_healthcheck();
+    var onbuild_1 = require_onbuild();
+    var util_1 = require_util();
+    var workdir_1 = require_workdir();
+    var ImageTemplate = class {
+      constructor() {
+        this.comments = [];
+        this.instructions = [];
+      }
+      addComment(comment) {
+        this.comments.push(comment);
+      }
+      getComments() {
+        return this.comments;
+      }
+      addInstruction(instruction) {
+        this.instructions.push(instruction);
+      }
+      getInstructions() {
+        return this.instructions;
+      }
+      getInstructionAt(line) {
+        for (let instruction of this.instructions) {
+          if (util_1.Util.isInsideRange(vscode_languageserver_types_1.Position.create(line, 0), instruction.getRange())) {
+            return instruction;
+          }
+        }
+        return null;
+      }
+      /**
+       * Gets all the ARG instructions that are defined in this image.
+       */
+      getARGs() {
+        let args = [];
+        for (let instruction of this.instructions) {
+          if (instruction instanceof arg_1.Arg) {
+            args.push(instruction);
+          }
+        }
+        return args;
+      }
+      /**
+       * Gets all the CMD instructions that are defined in this image.
+       */
+      getCMDs() {
+        let cmds = [];
+        for (let instruction of this.instructions) {
+          if (instruction instanceof cmd_1.Cmd) {
+            cmds.push(instruction);
+          }
+        }
+        return cmds;
+      }
+      /**
+       * Gets all the COPY instructions that are defined in this image.
+       */
+      getCOPYs() {
+        let copies = [];
+        for (let instruction of this.instructions) {
+          if (instruction instanceof copy_1.Copy) {
+            copies.push(instruction);
+          }
+        }
+        return copies;
+      }
+      /**
+       * Gets all the ENTRYPOINT instructions that are defined in this image.
+       */
+      getENTRYPOINTs() {
+        let froms = [];
+        for (let instruction of this.instructions) {
+          if (instruction instanceof entrypoint_1.Entrypoint) {
+            froms.push(instruction);
+          }
+        }
+        return froms;
+      }
+      /**
+       * Gets all the ENV instructions that are defined in this image.
+       */
+      getENVs() {
+        let args = [];
+        for (let instruction of this.instructions) {
+          if (instruction instanceof env_1.Env) {
+            args.push(instruction);
+          }
+        }
+        return args;
+      }
+      getFROM() {
+        for (const instruction of this.instructions) {
+          if (instruction instanceof from_1.From) {
+            return instruction;
+          }
+        }
+        return null;
+      }
+      /**
+       * Gets all the FROM instructions that are defined in this image.
+       */
+      getFROMs() {
+        let froms = [];
+        for (let instruction of this.instructions) {
+          if (instruction instanceof from_1.From) {
+            froms.push(instruction);
+          }
+        }
+        return froms;
+      }
+      /**
+       * Gets all the HEALTHCHECK instructions that are defined in this image.
+       */
+      getHEALTHCHECKs() {
+        let froms = [];
+        for (let instruction of this.instructions) {
+          if (instruction instanceof healthcheck_1.Healthcheck) {
+            froms.push(instruction);
+          }
+        }
+        return froms;
+      }
+      getWORKDIRs() {
+        const workdirs = [];
+        for (const instruction of this.instructions) {
+          if (instruction instanceof workdir_1.Workdir) {
+            workdirs.push(instruction);
+          }
+        }
+        return workdirs;
+      }
+      getOnbuildTriggers() {
+        let triggers = [];
+        for (let instruction of this.instructions) {
+          if (instruction instanceof onbuild_1.Onbuild) {
+            let trigger = instruction.getTriggerInstruction();
+            if (trigger) {
+              triggers.push(trigger);
+            }
+          }
+        }
+        return triggers;
+      }
+      getAvailableVariables(currentLine) {
+        const variables = [];
+        for (const arg of this.getARGs()) {
+          if (arg.isBefore(currentLine)) {
+            const property = arg.getProperty();
+            if (property) {
+              const variable = property.getName();
+              if (variables.indexOf(variable) === -1) {
+                variables.push(variable);
+              }
+            }
+          }
+        }
+        for (const env of this.getENVs()) {
+          if (env.isBefore(currentLine)) {
+            for (const property of env.getProperties()) {
+              const variable = property.getName();
+              if (variables.indexOf(variable) === -1) {
+                variables.push(variable);
+              }
+            }
+          }
+        }
+        return variables;
+      }
+      /**
+       * Resolves a variable with the given name at the specified line
+       * to its value. If null is returned, then the variable has been
+       * defined but no value was given. If undefined is returned, then
+       * a variable with the given name has not been defined yet as of
+       * the given line.
+       *
+       * @param variable the name of the variable to resolve
+       * @param line the line number that the variable is on, zero-based
+       * @return the value of the variable as defined by an ARG or ENV
+       *         instruction, or null if no value has been specified, or
+       *         undefined if a variable with the given name has not
+       *         been defined
+       */
+      resolveVariable(variable, line) {
+        let envs = this.getENVs();
+        for (let i = envs.length - 1; i >= 0; i--) {
+          if (envs[i].isBefore(line)) {
+            for (let property of envs[i].getProperties()) {
+              if (property.getName() === variable) {
+                return property.getValue();
+              }
+            }
+          }
+        }
+        let args = this.getARGs();
+        for (let i = args.length - 1; i >= 0; i--) {
+          if (args[i].isBefore(line)) {
+            let property = args[i].getProperty();
+            if (property && property.getName() === variable) {
+              return property.getValue();
+            }
+          }
+        }
+        return void 0;
+      }
+      getRange() {
+        const instructions = this.getInstructions();
+        if (instructions.length === 0) {
+          return vscode_languageserver_types_1.Range.create(0, 0, 0, 0);
+        }
+        const instructionStart = instructions[0].getRange().start;
+        const instructionEnd = instructions[instructions.length - 1].getRange().end;
+        return vscode_languageserver_types_1.Range.create(instructionStart, instructionEnd);
+      }
+      contains(position) {
+        const range = this.getRange();
+        if (range === null) {
+          return false;
+        }
+        return util_1.Util.isInsideRange(position, range);
+      }
+    };
+    exports2.ImageTemplate = ImageTemplate;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/dockerfile.js
+var require_dockerfile = __commonJS({
+  "node_modules/dockerfile-ast/lib/dockerfile.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Dockerfile = void 0;
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var ast = require_main();
+    var imageTemplate_1 = require_imageTemplate();
+    var from_1 = require_from();
+    var util_1 = require_util();
+    var main_1 = require_main();
+    var Dockerfile = class extends imageTemplate_1.ImageTemplate {
+      constructor(document) {
+        super();
+        this.initialInstructions = new imageTemplate_1.ImageTemplate();
+        this.buildStages = [];
+        this.directives = [];
+        this.foundFrom = false;
+        this.document = document;
+      }
+      getEscapeCharacter() {
+        for (const directive of this.directives) {
+          if (directive.getDirective() === ast.Directive.escape) {
+            const value = directive.getValue();
+            if (value === "\\" || value === "`") {
+              return value;
+            }
+          }
+        }
+        return "\\";
+      }
+      getInitialARGs() {
+        return this.initialInstructions.getARGs();
+      }
+      getContainingImage(position) {
+        let range = vscode_languageserver_types_1.Range.create(vscode_languageserver_types_1.Position.create(0, 0), this.document.positionAt(this.document.getText().length));
+        if (!util_1.Util.isInsideRange(position, range)) {
+          return null;
+        }
+        if (this.initialInstructions.getComments().length > 0 || this.initialInstructions.getInstructions().length > 0) {
+          if (util_1.Util.isInsideRange(position, this.initialInstructions.getRange())) {
+            return this.initialInstructions;
+          }
+        }
+        for (const buildStage of this.buildStages) {
+          if (util_1.Util.isInsideRange(position, buildStage.getRange())) {
+            return buildStage;
+          }
+        }
+        return this;
+      }
+      addInstruction(instruction) {
+        if (instruction.getKeyword() === main_1.Keyword.FROM) {
+          this.currentBuildStage = new imageTemplate_1.ImageTemplate();
+          this.buildStages.push(this.currentBuildStage);
+          this.foundFrom = true;
+        } else if (!this.foundFrom) {
+          this.initialInstructions.addInstruction(instruction);
+        }
+        if (this.foundFrom) {
+          this.currentBuildStage.addInstruction(instruction);
+        }
+        super.addInstruction(instruction);
+      }
+      setDirectives(directives2) {
+        this.directives = directives2;
+      }
+      getDirective() {
+        return this.directives.length === 0 ? null : this.directives[0];
+      }
+      getDirectives() {
+        return this.directives;
+      }
+      resolveVariable(variable, line) {
+        for (let from of this.getFROMs()) {
+          let range = from.getRange();
+          if (range.start.line <= line && line <= range.end.line) {
+            let initialARGs = new imageTemplate_1.ImageTemplate();
+            for (let instruction of this.initialInstructions.getARGs()) {
+              initialARGs.addInstruction(instruction);
+            }
+            return initialARGs.resolveVariable(variable, line);
+          }
+        }
+        let image = this.getContainingImage(vscode_languageserver_types_1.Position.create(line, 0));
+        if (image === null) {
+          return void 0;
+        }
+        let resolvedVariable = image.resolveVariable(variable, line);
+        if (resolvedVariable === null) {
+          let initialARGs = new imageTemplate_1.ImageTemplate();
+          for (let instruction of this.initialInstructions.getARGs()) {
+            initialARGs.addInstruction(instruction);
+          }
+          return initialARGs.resolveVariable(variable, line);
+        }
+        return resolvedVariable;
+      }
+      getAvailableVariables(currentLine) {
+        if (this.getInstructionAt(currentLine) instanceof from_1.From) {
+          let variables = [];
+          for (let arg of this.getInitialARGs()) {
+            let property = arg.getProperty();
+            if (property) {
+              variables.push(property.getName());
+            }
+          }
+          return variables;
+        }
+        let image = this.getContainingImage(vscode_languageserver_types_1.Position.create(currentLine, 0));
+        return image ? image.getAvailableVariables(currentLine) : [];
+      }
+      getParentStage(image) {
+        const templateFrom = image.getFROM();
+        const imageName = templateFrom === null ? null : templateFrom.getImageName();
+        if (imageName === null) {
+          return null;
+        }
+        for (const from of this.getFROMs()) {
+          if (from.getBuildStage() === imageName) {
+            const range = from.getRange();
+            if (range.start.line === templateFrom.getRange().start.line) {
+              return null;
+            }
+            return this.getContainingImage(range.start);
+          }
+        }
+        return null;
+      }
+      getStageHierarchy(line) {
+        const image = this.getContainingImage(vscode_languageserver_types_1.Position.create(line, 0));
+        if (image === null) {
+          return [];
+        }
+        const stages = [image];
+        let stage = this.getParentStage(image);
+        while (stage !== null) {
+          stages.splice(0, 0, stage);
+          stage = this.getParentStage(stage);
+        }
+        return stages;
+      }
+      getAvailableWorkingDirectories(line) {
+        const availableDirectories = /* @__PURE__ */ new Set();
+        for (const image of this.getStageHierarchy(line)) {
+          for (const workdir of image.getWORKDIRs()) {
+            if (workdir.getRange().end.line < line) {
+              let directory = workdir.getAbsolutePath();
+              if (directory !== void 0 && directory !== null) {
+                if (!directory.endsWith("/")) {
+                  directory += "/";
+                }
+                availableDirectories.add(directory);
+              }
+            }
+          }
+        }
+        return Array.from(availableDirectories);
+      }
+      /**
+       * Internally reorganize the comments in the Dockerfile and allocate
+       * them to the relevant build stages that they belong to.
+       */
+      organizeComments() {
+        const comments = this.getComments();
+        for (let i = 0; i < comments.length; i++) {
+          if (util_1.Util.isInsideRange(comments[i].getRange().end, this.initialInstructions.getRange())) {
+            this.initialInstructions.addComment(comments[i]);
+          } else {
+            for (const buildStage of this.buildStages) {
+              if (util_1.Util.isInsideRange(comments[i].getRange().start, buildStage.getRange())) {
+                buildStage.addComment(comments[i]);
+              }
+            }
+          }
+        }
+      }
+      getRange() {
+        const comments = this.getComments();
+        const instructions = this.getInstructions();
+        let range = null;
+        if (comments.length === 0) {
+          if (instructions.length > 0) {
+            range = vscode_languageserver_types_1.Range.create(instructions[0].getRange().start, instructions[instructions.length - 1].getRange().end);
+          }
+        } else if (instructions.length === 0) {
+          range = vscode_languageserver_types_1.Range.create(comments[0].getRange().start, comments[comments.length - 1].getRange().end);
+        } else {
+          const commentStart = comments[0].getRange().start;
+          const commentEnd2 = comments[comments.length - 1].getRange().end;
+          const instructionStart = instructions[0].getRange().start;
+          const instructionEnd = instructions[instructions.length - 1].getRange().end;
+          if (commentStart.line < instructionStart.line) {
+            if (commentEnd2.line < instructionEnd.line) {
+              range = vscode_languageserver_types_1.Range.create(commentStart, instructionEnd);
+            }
+            range = vscode_languageserver_types_1.Range.create(commentStart, commentEnd2);
+          } else if (commentEnd2.line < instructionEnd.line) {
+            range = vscode_languageserver_types_1.Range.create(instructionStart, instructionEnd);
+          } else {
+            range = vscode_languageserver_types_1.Range.create(instructionStart, commentEnd2);
+          }
+        }
+        if (range === null) {
+          if (this.directives.length === 0) {
+            return null;
+          }
+          return this.directives[0].getRange();
+        } else if (this.directives.length === 0) {
+          return range;
+        }
+        return vscode_languageserver_types_1.Range.create(this.directives[0].getRange().start, range.end);
+      }
+    };
+    exports2.Dockerfile = Dockerfile;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/parser.js
+var require_parser2 = __commonJS({
+  "node_modules/dockerfile-ast/lib/parser.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Parser = void 0;
+    var vscode_languageserver_textdocument_1 = (init_main2(), __toCommonJS(main_exports2));
+    var vscode_languageserver_types_1 = (init_main(), __toCommonJS(main_exports));
+    var comment_1 = require_comment();
+    var parserDirective_1 = require_parserDirective();
+    var instruction_1 = require_instruction();
+    var add_1 = require_add();
+    var arg_1 = require_arg();
+    var cmd_1 = require_cmd();
+    var copy_1 = require_copy();
+    var env_1 = require_env();
+    var entrypoint_1 = require_entrypoint();
+    var from_1 = require_from();
+    var healthcheck_1 = require_healthcheck();
+    var label_1 = require_label();
+    var onbuild_1 = require_onbuild();
+    var run_1 = require_run();
+    var shell_1 = require_shell();
+    var stopsignal_1 = require_stopsignal();
+    var workdir_1 = require_workdir();
+    var user_1 = require_user();
+    var volume_1 = require_volume();
+    var dockerfile_1 = require_dockerfile();
+    var util_1 = require_util();
+    var main_1 = require_main();
+    var Parser = class _Parser {
+      constructor() {
+        this.escapeChar = null;
+      }
+      static createInstruction(document, dockerfile, escapeChar, lineRange, instruction, instructionRange) {
+        switch (instruction.toUpperCase()) {
+          case "ADD":
+            return new add_1.Add(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "ARG":
+            return new arg_1.Arg(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "CMD":
+            return new cmd_1.Cmd(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "COPY":
+            return new copy_1.Copy(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "ENTRYPOINT":
+            return new entrypoint_1.Entrypoint(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "ENV":
+            return new env_1.Env(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "FROM":
+            return new from_1.From(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "HEALTHCHECK":
+            return new healthcheck_1.Healthcheck(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "LABEL":
+            return new label_1.Label(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "ONBUILD":
+            return new onbuild_1.Onbuild(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "RUN":
+            return new run_1.Run(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "SHELL":
+            return new shell_1.Shell(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "STOPSIGNAL":
+            return new stopsignal_1.Stopsignal(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "WORKDIR":
+            return new workdir_1.Workdir(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "USER":
+            return new user_1.User(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+          case "VOLUME":
+            return new volume_1.Volume(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+        }
+        return new instruction_1.Instruction(document, lineRange, dockerfile, escapeChar, instruction, instructionRange);
+      }
+      getParserDirectives(document, buffer) {
+        const directives2 = [];
+        this.escapeChar = "";
+        const offset = util_1.Util.isUTF8BOM(buffer.substring(0, 1)) ? 1 : 0;
+        directiveCheck: for (let i = offset; i < buffer.length; i++) {
+          switch (buffer.charAt(i)) {
+            case " ":
+            case "	":
+              break;
+            case "\r":
+            case "\n":
+              break directiveCheck;
+            case "#":
+              let directiveStart = -1;
+              let directiveEnd = -1;
+              for (let j = i + 1; j < buffer.length; j++) {
+                let char = buffer.charAt(j);
+                switch (char) {
+                  case " ":
+                  case "	":
+                    if (directiveStart !== -1 && directiveEnd === -1) {
+                      directiveEnd = j;
+                    }
+                    break;
+                  case "\r":
+                  case "\n":
+                    break directiveCheck;
+                  case "=":
+                    let valueStart = -1;
+                    let valueEnd = -1;
+                    if (directiveEnd === -1) {
+                      directiveEnd = j;
+                    }
+                    let lineEnd2 = buffer.length;
+                    directiveValue: for (let k = j + 1; k < buffer.length; k++) {
+                      char = buffer.charAt(k);
+                      switch (char) {
+                        case "\r":
+                        case "\n":
+                          if (valueStart !== -1 && valueEnd === -1) {
+                            valueEnd = k;
+                          }
+                          lineEnd2 = k;
+                          break directiveValue;
+                        case "	":
+                        case " ":
+                          if (valueStart !== -1 && valueEnd === -1) {
+                            valueEnd = k;
+                          }
+                          continue;
+                        default:
+                          if (valueStart === -1) {
+                            valueStart = k;
+                          }
+                          break;
+                      }
+                    }
+                    if (directiveStart === -1) {
+                      break directiveCheck;
+                    }
+                    if (valueStart === -1) {
+                      valueStart = j + 1;
+                      valueEnd = lineEnd2;
+                    } else if (valueEnd === -1) {
+                      valueEnd = buffer.length;
+                    }
+                    const lineRange = vscode_languageserver_types_1.Range.create(document.positionAt(i), document.positionAt(lineEnd2));
+                    const nameRange = vscode_languageserver_types_1.Range.create(document.positionAt(directiveStart), document.positionAt(directiveEnd));
+                    const valueRange = vscode_languageserver_types_1.Range.create(document.positionAt(valueStart), document.positionAt(valueEnd));
+                    directives2.push(new parserDirective_1.ParserDirective(document, lineRange, nameRange, valueRange));
+                    directiveStart = -1;
+                    if (buffer.charAt(valueEnd) === "\r") {
+                      i = valueEnd + 1;
+                    } else {
+                      i = valueEnd;
+                    }
+                    continue directiveCheck;
+                  default:
+                    if (directiveStart === -1) {
+                      directiveStart = j;
+                    }
+                    break;
+                }
+              }
+              break;
+            default:
+              break directiveCheck;
+          }
+        }
+        return directives2;
+      }
+      parse(buffer) {
+        this.document = vscode_languageserver_textdocument_1.TextDocument.create("", "", 0, buffer);
+        this.buffer = buffer;
+        let dockerfile = new dockerfile_1.Dockerfile(this.document);
+        let directives2 = this.getParserDirectives(this.document, this.buffer);
+        let offset = 0;
+        this.escapeChar = "\\";
+        if (directives2.length > 0) {
+          dockerfile.setDirectives(directives2);
+          this.escapeChar = dockerfile.getEscapeCharacter();
+          offset = this.document.offsetAt(vscode_languageserver_types_1.Position.create(directives2.length, 0));
+        } else if (util_1.Util.isUTF8BOM(buffer.substring(0, 1))) {
+          offset = 1;
+        }
+        for (let i = offset; i < this.buffer.length; i++) {
+          const char = this.buffer.charAt(i);
+          switch (char) {
+            case " ":
+            case "	":
+            case "\r":
+            case "\n":
+              break;
+            case "#":
+              i = this.processComment(dockerfile, i);
+              break;
+            default:
+              i = this.processInstruction(dockerfile, char, i);
+              break;
+          }
+        }
+        dockerfile.organizeComments();
+        return dockerfile;
+      }
+      processInstruction(dockerfile, char, start) {
+        let instruction = char;
+        let instructionEnd = -1;
+        let escapedInstruction = false;
+        instructionCheck: for (let i = start + 1; i < this.buffer.length; i++) {
+          char = this.buffer.charAt(i);
+          switch (char) {
+            case this.escapeChar:
+              escapedInstruction = true;
+              char = this.buffer.charAt(i + 1);
+              if (char === "\r" || char === "\n") {
+                if (instructionEnd === -1) {
+                  instructionEnd = i;
+                }
+                i++;
+              } else if (char === " " || char === "	") {
+                for (let j = i + 2; j < this.buffer.length; j++) {
+                  switch (this.buffer.charAt(j)) {
+                    case " ":
+                    case "	":
+                      break;
+                    case "\r":
+                    case "\n":
+                      i = j;
+                      continue instructionCheck;
+                    default:
+                      instructionEnd = i + 1;
+                      instruction = instruction + this.escapeChar;
+                      i = j - 2;
+                      continue instructionCheck;
+                  }
+                }
+                instructionEnd = i + 1;
+                instruction = instruction + this.escapeChar;
+                break instructionCheck;
+              } else {
+                instructionEnd = i + 1;
+                instruction = instruction + this.escapeChar;
+                escapedInstruction = false;
+              }
+              break;
+            case " ":
+            case "	":
+              if (escapedInstruction) {
+                escapeCheck: for (let j = i + 1; j < this.buffer.length; j++) {
+                  switch (this.buffer.charAt(j)) {
+                    case " ":
+                    case "	":
+                      break;
+                    case "\r":
+                    case "\n":
+                      i = j;
+                      continue instructionCheck;
+                    default:
+                      break escapeCheck;
+                  }
+                }
+                escapedInstruction = false;
+              }
+              if (instructionEnd === -1) {
+                instructionEnd = i;
+              }
+              i = this.processArguments(dockerfile, instruction, instructionEnd, start, i);
+              dockerfile.addInstruction(this.createInstruction(dockerfile, instruction, start, instructionEnd, i));
+              return i;
+            case "\r":
+            case "\n":
+              if (escapedInstruction) {
+                continue;
+              }
+              if (instructionEnd === -1) {
+                instructionEnd = i;
+              }
+              dockerfile.addInstruction(this.createInstruction(dockerfile, instruction, start, i, i));
+              return i;
+            case "#":
+              if (escapedInstruction) {
+                continue;
+              }
+            default:
+              instructionEnd = i + 1;
+              instruction = instruction + char;
+              escapedInstruction = false;
+              break;
+          }
+        }
+        if (instructionEnd === -1) {
+          instructionEnd = this.buffer.length;
+        }
+        dockerfile.addInstruction(this.createInstruction(dockerfile, instruction, start, instructionEnd, this.buffer.length));
+        return this.buffer.length;
+      }
+      processHeredocs(instruction, offset) {
+        let keyword = instruction.getKeyword();
+        if (keyword === main_1.Keyword.ONBUILD) {
+          instruction = instruction.getTriggerInstruction();
+          if (instruction === null) {
+            return offset;
+          }
+          keyword = instruction.getKeyword();
+        }
+        if (keyword !== main_1.Keyword.ADD && keyword !== main_1.Keyword.COPY && keyword !== main_1.Keyword.RUN) {
+          return offset;
+        }
+        const heredocs = [];
+        let tabbed = false;
+        for (const arg of instruction.getArguments()) {
+          const value = arg.getValue();
+          if (value.startsWith("<<") && value.length > 2) {
+            if (value.startsWith("<<-")) {
+              tabbed = true;
+            }
+            const name = util_1.Util.parseHeredocName(value);
+            if (name !== null) {
+              heredocs.push(name);
+            }
+          }
+        }
+        if (heredocs.length > 0) {
+          for (const heredoc of heredocs) {
+            offset = this.parseHeredoc(heredoc, offset, tabbed);
+          }
+        }
+        return offset;
+      }
+      processArguments(dockerfile, instruction, instructionEnd, start, offset) {
+        let escaped2 = false;
+        argumentsCheck: for (let i = offset + 1; i < this.buffer.length; i++) {
+          switch (this.buffer.charAt(i)) {
+            case "\r":
+            case "\n":
+              if (escaped2) {
+                continue;
+              }
+              return this.processHeredocs(this.createInstruction(dockerfile, instruction, start, instructionEnd, i), i);
+            case this.escapeChar:
+              const next = this.buffer.charAt(i + 1);
+              if (next === "\n" || next === "\r") {
+                escaped2 = true;
+                i++;
+              } else if (next === " " || next === "	") {
+                for (let j = i + 2; j < this.buffer.length; j++) {
+                  switch (this.buffer.charAt(j)) {
+                    case " ":
+                    case "	":
+                      break;
+                    case "\r":
+                    case "\n":
+                      escaped2 = true;
+                    default:
+                      i = j;
+                      continue argumentsCheck;
+                  }
+                }
+                return this.buffer.length;
+              }
+              continue;
+            case "#":
+              if (escaped2) {
+                i = this.processComment(dockerfile, i);
+                continue argumentsCheck;
+              }
+              break;
+            case " ":
+            case "	":
+              break;
+            default:
+              if (escaped2) {
+                escaped2 = false;
+              }
+              break;
+          }
+        }
+        return this.buffer.length;
+      }
+      processComment(dockerfile, start) {
+        let end = this.buffer.length;
+        commentLoop: for (let i = start + 1; i < this.buffer.length; i++) {
+          switch (this.buffer.charAt(i)) {
+            case "\r":
+            case "\n":
+              end = i;
+              break commentLoop;
+          }
+        }
+        const range = vscode_languageserver_types_1.Range.create(this.document.positionAt(start), this.document.positionAt(end));
+        dockerfile.addComment(new comment_1.Comment(this.document, range));
+        return end;
+      }
+      parseHeredoc(heredocName2, offset, tabbed) {
+        let startWord = -1;
+        let lineStart = true;
+        for (let i = offset; i < this.buffer.length; i++) {
+          switch (this.buffer.charAt(i)) {
+            case " ":
+              lineStart = false;
+              break;
+            case "	":
+              if (!tabbed) {
+                lineStart = false;
+              }
+              break;
+            case "\r":
+            case "\n":
+              if (startWord !== -1 && heredocName2 === this.buffer.substring(startWord, i)) {
+                return i;
+              }
+              startWord = -1;
+              lineStart = true;
+              break;
+            default:
+              if (lineStart) {
+                startWord = i;
+                lineStart = false;
+              }
+              break;
+          }
+        }
+        return this.buffer.length;
+      }
+      createInstruction(dockerfile, instruction, start, instructionEnd, end) {
+        const startPosition = this.document.positionAt(start);
+        const instructionRange = vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(instructionEnd));
+        const lineRange = vscode_languageserver_types_1.Range.create(startPosition, this.document.positionAt(end));
+        return _Parser.createInstruction(this.document, dockerfile, this.escapeChar, lineRange, instruction, instructionRange);
+      }
+    };
+    exports2.Parser = Parser;
+  }
+});
+
+// node_modules/dockerfile-ast/lib/main.js
+var require_main = __commonJS({
+  "node_modules/dockerfile-ast/lib/main.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.DockerfileParser = exports2.DefaultVariables = exports2.Directive = exports2.Keyword = exports2.Workdir = exports2.Volume = exports2.User = exports2.Stopsignal = exports2.Shell = exports2.Run = exports2.PropertyInstruction = exports2.Onbuild = exports2.ModifiableInstruction = exports2.Label = exports2.JSONInstruction = exports2.Heredoc = exports2.Healthcheck = exports2.From = exports2.Env = exports2.Entrypoint = exports2.Copy = exports2.Cmd = exports2.Arg = exports2.Add = exports2.Variable = exports2.Property = exports2.ParserDirective = exports2.Line = exports2.Instruction = exports2.Flag = exports2.Comment = exports2.JSONArgument = exports2.Argument = void 0;
+    var argument_1 = require_argument();
+    Object.defineProperty(exports2, "Argument", { enumerable: true, get: function() {
+      return argument_1.Argument;
+    } });
+    var jsonArgument_1 = require_jsonArgument();
+    Object.defineProperty(exports2, "JSONArgument", { enumerable: true, get: function() {
+      return jsonArgument_1.JSONArgument;
+    } });
+    var comment_1 = require_comment();
+    Object.defineProperty(exports2, "Comment", { enumerable: true, get: function() {
+      return comment_1.Comment;
+    } });
+    var parser_1 = require_parser2();
+    var flag_1 = require_flag();
+    Object.defineProperty(exports2, "Flag", { enumerable: true, get: function() {
+      return flag_1.Flag;
+    } });
+    var instruction_1 = require_instruction();
+    Object.defineProperty(exports2, "Instruction", { enumerable: true, get: function() {
+      return instruction_1.Instruction;
+    } });
+    var line_1 = require_line();
+    Object.defineProperty(exports2, "Line", { enumerable: true, get: function() {
+      return line_1.Line;
+    } });
+    var parserDirective_1 = require_parserDirective();
+    Object.defineProperty(exports2, "ParserDirective", { enumerable: true, get: function() {
+      return parserDirective_1.ParserDirective;
+    } });
+    var property_1 = require_property();
+    Object.defineProperty(exports2, "Property", { enumerable: true, get: function() {
+      return property_1.Property;
+    } });
+    var variable_1 = require_variable();
+    Object.defineProperty(exports2, "Variable", { enumerable: true, get: function() {
+      return variable_1.Variable;
+    } });
+    var add_1 = require_add();
+    Object.defineProperty(exports2, "Add", { enumerable: true, get: function() {
+      return add_1.Add;
+    } });
+    var arg_1 = require_arg();
+    Object.defineProperty(exports2, "Arg", { enumerable: true, get: function() {
+      return arg_1.Arg;
+    } });
+    var cmd_1 = require_cmd();
+    Object.defineProperty(exports2, "Cmd", { enumerable: true, get: function() {
+      return cmd_1.Cmd;
+    } });
+    var copy_1 = require_copy();
+    Object.defineProperty(exports2, "Copy", { enumerable: true, get: function() {
+      return copy_1.Copy;
+    } });
+    var entrypoint_1 = require_entrypoint();
+    Object.defineProperty(exports2, "Entrypoint", { enumerable: true, get: function() {
+      return entrypoint_1.Entrypoint;
+    } });
+    var env_1 = require_env();
+    Object.defineProperty(exports2, "Env", { enumerable: true, get: function() {
+      return env_1.Env;
+    } });
+    var from_1 = require_from();
+    Object.defineProperty(exports2, "From", { enumerable: true, get: function() {
+      return from_1.From;
+    } });
+    var healthcheck_1 = require_healthcheck();
+    Object.defineProperty(exports2, "Healthcheck", { enumerable: true, get: function() {
+      return healthcheck_1.Healthcheck;
+    } });
+    var heredoc_1 = require_heredoc();
+    Object.defineProperty(exports2, "Heredoc", { enumerable: true, get: function() {
+      return heredoc_1.Heredoc;
+    } });
+    var jsonInstruction_1 = require_jsonInstruction();
+    Object.defineProperty(exports2, "JSONInstruction", { enumerable: true, get: function() {
+      return jsonInstruction_1.JSONInstruction;
+    } });
+    var label_1 = require_label();
+    Object.defineProperty(exports2, "Label", { enumerable: true, get: function() {
+      return label_1.Label;
+    } });
+    var modifiableInstruction_1 = require_modifiableInstruction();
+    Object.defineProperty(exports2, "ModifiableInstruction", { enumerable: true, get: function() {
+      return modifiableInstruction_1.ModifiableInstruction;
+    } });
+    var onbuild_1 = require_onbuild();
+    Object.defineProperty(exports2, "Onbuild", { enumerable: true, get: function() {
+      return onbuild_1.Onbuild;
+    } });
+    var propertyInstruction_1 = require_propertyInstruction();
+    Object.defineProperty(exports2, "PropertyInstruction", { enumerable: true, get: function() {
+      return propertyInstruction_1.PropertyInstruction;
+    } });
+    var run_1 = require_run();
+    Object.defineProperty(exports2, "Run", { enumerable: true, get: function() {
+      return run_1.Run;
+    } });
+    var shell_1 = require_shell();
+    Object.defineProperty(exports2, "Shell", { enumerable: true, get: function() {
+      return shell_1.Shell;
+    } });
+    var stopsignal_1 = require_stopsignal();
+    Object.defineProperty(exports2, "Stopsignal", { enumerable: true, get: function() {
+      return stopsignal_1.Stopsignal;
+    } });
+    var user_1 = require_user();
+    Object.defineProperty(exports2, "User", { enumerable: true, get: function() {
+      return user_1.User;
+    } });
+    var volume_1 = require_volume();
+    Object.defineProperty(exports2, "Volume", { enumerable: true, get: function() {
+      return volume_1.Volume;
+    } });
+    var workdir_1 = require_workdir();
+    Object.defineProperty(exports2, "Workdir", { enumerable: true, get: function() {
+      return workdir_1.Workdir;
+    } });
+    var Keyword;
+    (function(Keyword2) {
+      Keyword2["ADD"] = "ADD";
+      Keyword2["ARG"] = "ARG";
+      Keyword2["CMD"] = "CMD";
+      Keyword2["COPY"] = "COPY";
+      Keyword2["ENTRYPOINT"] = "ENTRYPOINT";
+      Keyword2["ENV"] = "ENV";
+      Keyword2["EXPOSE"] = "EXPOSE";
+      Keyword2["FROM"] = "FROM";
+      Keyword2["HEALTHCHECK"] = "HEALTHCHECK";
+      Keyword2["LABEL"] = "LABEL";
+      Keyword2["MAINTAINER"] = "MAINTAINER";
+      Keyword2["ONBUILD"] = "ONBUILD";
+      Keyword2["RUN"] = "RUN";
+      Keyword2["SHELL"] = "SHELL";
+      Keyword2["STOPSIGNAL"] = "STOPSIGNAL";
+      Keyword2["USER"] = "USER";
+      Keyword2["VOLUME"] = "VOLUME";
+      Keyword2["WORKDIR"] = "WORKDIR";
+    })(Keyword || (exports2.Keyword = Keyword = {}));
+    var Directive;
+    (function(Directive2) {
+      Directive2["escape"] = "escape";
+      Directive2["syntax"] = "syntax";
+    })(Directive || (exports2.Directive = Directive = {}));
+    exports2.DefaultVariables = [
+      "ALL_PROXY",
+      "all_proxy",
+      "FTP_PROXY",
+      "ftp_proxy",
+      "HTTP_PROXY",
+      "http_proxy",
+      "HTTPS_PROXY",
+      "https_proxy",
+      "NO_PROXY",
+      "no_proxy"
+    ];
+    var DockerfileParser3;
+    (function(DockerfileParser4) {
+      function parse5(content) {
+        let parser = new parser_1.Parser();
+        return parser.parse(content);
+      }
+      DockerfileParser4.parse = parse5;
+    })(DockerfileParser3 || (exports2.DockerfileParser = DockerfileParser3 = {}));
+  }
+});
+
+// node_modules/lru-cache/dist/commonjs/node/index.min.js
+var require_index_min = __commonJS({
+  "node_modules/lru-cache/dist/commonjs/node/index.min.js"(exports2) {
+    "use strict";
+    var j = (u, t) => () => (t || u((t = { exports: {} }).exports, t), t.exports);
+    var I = j((O) => {
+      "use strict";
+      Object.defineProperty(O, "__esModule", { value: true });
+      O.tracing = O.metrics = void 0;
+      var U = __require("node:diagnostics_channel");
+      O.metrics = (0, U.channel)("lru-cache:metrics");
+      O.tracing = (0, U.tracingChannel)("lru-cache");
+    });
+    var P = j((R) => {
+      "use strict";
+      Object.defineProperty(R, "__esModule", { value: true });
+      R.defaultPerf = void 0;
+      R.defaultPerf = typeof performance == "object" && performance && typeof performance.now == "function" ? performance : Date;
+    });
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.LRUCache = void 0;
+    var g = I();
+    var N = P();
+    var C = () => g.metrics.hasSubscribers || g.tracing.hasSubscribers;
+    var k = /* @__PURE__ */ new Set();
+    var G = typeof process == "object" && process ? process : {};
+    var V = (u, t, e, i) => {
+      typeof G.emitWarning == "function" ? G.emitWarning(u, t, e, i) : console.error(`[${e}] ${t}: ${u}`);
+    };
+    var q = (u) => !k.has(u);
+    var T = (u) => !!u && u === Math.floor(u) && u > 0 && isFinite(u);
+    var H = (u) => T(u) ? u <= Math.pow(2, 8) ? Uint8Array : u <= Math.pow(2, 16) ? Uint16Array : u <= Math.pow(2, 32) ? Uint32Array : u <= Number.MAX_SAFE_INTEGER ? W : null : null;
+    var W = class extends Array {
+      constructor(t) {
+        super(t), this.fill(0);
+      }
+    };
+    var L = class u {
+      heap;
+      length;
+      static #o = false;
+      static create(t) {
+        let e = H(t);
+        if (!e) return [];
+        u.#o = true;
+        let i = new u(t, e);
+        return u.#o = false, i;
+      }
+      constructor(t, e) {
+        if (!u.#o) throw new TypeError("instantiate Stack using Stack.create(n)");
+        this.heap = new e(t), this.length = 0;
+      }
+      push(t) {
+        this.heap[this.length++] = t;
+      }
+      pop() {
+        return this.heap[--this.length];
+      }
+    };
+    var M = class u {
+      #o;
+      #c;
+      #m;
+      #W;
+      #S;
+      #x;
+      #j;
+      #w;
+      get perf() {
+        return this.#w;
+      }
+      ttl;
+      ttlResolution;
+      ttlAutopurge;
+      updateAgeOnGet;
+      updateAgeOnHas;
+      allowStale;
+      noDisposeOnSet;
+      noUpdateTTL;
+      maxEntrySize;
+      sizeCalculation;
+      noDeleteOnFetchRejection;
+      noDeleteOnStaleGet;
+      allowStaleOnFetchAbort;
+      allowStaleOnFetchRejection;
+      ignoreFetchAbort;
+      backgroundFetchSize;
+      #n;
+      #b;
+      #s;
+      #i;
+      #t;
+      #l;
+      #u;
+      #a;
+      #h;
+      #_;
+      #r;
+      #y;
+      #F;
+      #d;
+      #g;
+      #T;
+      #U;
+      #f;
+      #R;
+      static unsafeExposeInternals(t) {
+        return { starts: t.#F, ttls: t.#d, autopurgeTimers: t.#g, sizes: t.#y, keyMap: t.#s, keyList: t.#i, valList: t.#t, next: t.#l, prev: t.#u, get head() {
+          return t.#a;
+        }, get tail() {
+          return t.#h;
+        }, free: t.#_, isBackgroundFetch: (e) => t.#e(e), backgroundFetch: (e, i, s, n) => t.#G(e, i, s, n), moveToTail: (e) => t.#M(e), indexes: (e) => t.#A(e), rindexes: (e) => t.#z(e), isStale: (e) => t.#p(e) };
+      }
+      get max() {
+        return this.#o;
+      }
+      get maxSize() {
+        return this.#c;
+      }
+      get calculatedSize() {
+        return this.#b;
+      }
+      get size() {
+        return this.#n;
+      }
+      get fetchMethod() {
+        return this.#x;
+      }
+      get memoMethod() {
+        return this.#j;
+      }
+      get dispose() {
+        return this.#m;
+      }
+      get onInsert() {
+        return this.#W;
+      }
+      get disposeAfter() {
+        return this.#S;
+      }
+      constructor(t) {
+        let { max: e = 0, ttl: i, ttlResolution: s = 1, ttlAutopurge: n, updateAgeOnGet: o, updateAgeOnHas: l, allowStale: h, dispose: r, onInsert: c, disposeAfter: w, noDisposeOnSet: y, noUpdateTTL: d, maxSize: p = 0, maxEntrySize: f = 0, sizeCalculation: _, fetchMethod: a, memoMethod: S, noDeleteOnFetchRejection: F, noDeleteOnStaleGet: b, allowStaleOnFetchRejection: m, allowStaleOnFetchAbort: A, ignoreFetchAbort: z, backgroundFetchSize: x = 1, perf: v } = t;
+        if (this.backgroundFetchSize = x, v !== void 0 && typeof v?.now != "function") throw new TypeError("perf option must have a now() method if specified");
+        if (this.#w = v ?? N.defaultPerf, e !== 0 && !T(e)) throw new TypeError("max option must be a nonnegative integer");
+        let E = e ? H(e) : Array;
+        if (!E) throw new Error("invalid max value: " + e);
+        if (this.#o = e, this.#c = p, this.maxEntrySize = f || this.#c, this.sizeCalculation = _, this.sizeCalculation) {
+          if (!this.#c && !this.maxEntrySize) throw new TypeError("cannot set sizeCalculation without setting maxSize or maxEntrySize");
+          if (typeof this.sizeCalculation != "function") throw new TypeError("sizeCalculation set to non-function");
+        }
+        if (S !== void 0 && typeof S != "function") throw new TypeError("memoMethod must be a function if defined");
+        if (this.#j = S, a !== void 0 && typeof a != "function") throw new TypeError("fetchMethod must be a function if specified");
+        if (this.#x = a, this.#U = !!a, this.#s = /* @__PURE__ */ new Map(), this.#i = Array.from({ length: e }).fill(void 0), this.#t = Array.from({ length: e }).fill(void 0), this.#l = new E(e), this.#u = new E(e), this.#a = 0, this.#h = 0, this.#_ = L.create(e), this.#n = 0, this.#b = 0, typeof r == "function" && (this.#m = r), typeof c == "function" && (this.#W = c), typeof w == "function" ? (this.#S = w, this.#r = []) : (this.#S = void 0, this.#r = void 0), this.#T = !!this.#m, this.#R = !!this.#W, this.#f = !!this.#S, this.noDisposeOnSet = !!y, this.noUpdateTTL = !!d, this.noDeleteOnFetchRejection = !!F, this.allowStaleOnFetchRejection = !!m, this.allowStaleOnFetchAbort = !!A, this.ignoreFetchAbort = !!z, this.maxEntrySize !== 0) {
+          if (this.#c !== 0 && !T(this.#c)) throw new TypeError("maxSize must be a positive integer if specified");
+          if (!T(this.maxEntrySize)) throw new TypeError("maxEntrySize must be a positive integer if specified");
+          this.#X();
+        }
+        if (this.allowStale = !!h, this.noDeleteOnStaleGet = !!b, this.updateAgeOnGet = !!o, this.updateAgeOnHas = !!l, this.ttlResolution = T(s) || s === 0 ? s : 1, this.ttlAutopurge = !!n, this.ttl = i || 0, this.ttl) {
+          if (!T(this.ttl)) throw new TypeError("ttl must be a positive integer if specified");
+          this.#k();
+        }
+        if (this.#o === 0 && this.ttl === 0 && this.#c === 0) throw new TypeError("At least one of max, maxSize, or ttl is required");
+        if (!this.ttlAutopurge && !this.#o && !this.#c) {
+          let D = "LRU_CACHE_UNBOUNDED";
+          q(D) && (k.add(D), V("TTL caching without ttlAutopurge, max, or maxSize can result in unbounded memory consumption.", "UnboundedCacheWarning", D, u));
+        }
+      }
+      getRemainingTTL(t) {
+        return this.#s.has(t) ? 1 / 0 : 0;
+      }
+      #k() {
+        let t = new W(this.#o), e = new W(this.#o);
+        this.#d = t, this.#F = e;
+        let i = this.ttlAutopurge ? Array.from({ length: this.#o }) : void 0;
+        this.#g = i, this.#H = (h, r, c = this.#w.now()) => {
+          e[h] = r !== 0 ? c : 0, t[h] = r, s(h, r);
+        }, this.#D = (h) => {
+          e[h] = t[h] !== 0 ? this.#w.now() : 0, s(h, t[h]);
+        };
+        let s = this.ttlAutopurge ? (h, r) => {
+          if (i?.[h] && (clearTimeout(i[h]), i[h] = void 0), r && r !== 0 && i) {
+            let c = setTimeout(() => {
+              this.#p(h) ? (this.#v(this.#i[h], "expire"), i[h] = void 0) : s(h, l(h));
+            }, r + 1);
+            c.unref && c.unref(), i[h] = c;
+          }
+        } : () => {
+        };
+        this.#E = (h, r) => {
+          if (t[r]) {
+            let c = t[r], w = e[r];
+            if (!c || !w) return;
+            h.ttl = c, h.start = w, h.now = n || o();
+            let y = h.now - w;
+            h.remainingTTL = c - y;
+          }
+        };
+        let n = 0, o = () => {
+          let h = this.#w.now();
+          if (this.ttlResolution > 0) {
+            n = h;
+            let r = setTimeout(() => n = 0, this.ttlResolution);
+            r.unref && r.unref();
+          }
+          return h;
+        };
+        this.getRemainingTTL = (h) => {
+          let r = this.#s.get(h);
+          return r === void 0 ? 0 : l(r);
+        };
+        let l = (h) => {
+          let r = t[h], c = e[h];
+          if (!r || !c) return 1 / 0;
+          let w = (n || o()) - c;
+          return r - w;
+        };
+        this.#p = (h) => {
+          let r = e[h], c = t[h];
+          return !!c && !!r && (n || o()) - r > c;
+        };
+      }
+      #D = () => {
+      };
+      #E = () => {
+      };
+      #H = () => {
+      };
+      #p = () => false;
+      #X() {
+        let t = new W(this.#o);
+        this.#b = 0, this.#y = t, this.#C = (e) => {
+          this.#b -= t[e], t[e] = 0;
+        }, this.#N = (e, i, s, n) => {
+          if (!T(s)) {
+            if (this.#e(i)) return this.backgroundFetchSize;
+            if (n) {
+              if (typeof n != "function") throw new TypeError("sizeCalculation must be a function");
+              if (s = n(i, e), !T(s)) throw new TypeError("sizeCalculation return invalid (expect positive integer)");
+            } else throw new TypeError("invalid size value (must be positive integer). When maxSize or maxEntrySize is used, sizeCalculation or size must be set.");
+          }
+          return s;
+        }, this.#I = (e, i, s) => {
+          if (t[e] = i, this.#c) {
+            let n = this.#c - t[e];
+            for (; this.#b > n; ) this.#P(true);
+          }
+          this.#b += t[e], s && (s.entrySize = i, s.totalCalculatedSize = this.#b);
+        };
+      }
+      #C = (t) => {
+      };
+      #I = (t, e, i) => {
+      };
+      #N = (t, e, i, s) => {
+        if (i || s) throw new TypeError("cannot set size without setting maxSize or maxEntrySize on cache");
+        return 0;
+      };
+      *#A({ allowStale: t = this.allowStale } = {}) {
+        if (this.#n) for (let e = this.#h; this.#V(e) && ((t || !this.#p(e)) && (yield e), e !== this.#a); ) e = this.#u[e];
+      }
+      *#z({ allowStale: t = this.allowStale } = {}) {
+        if (this.#n) for (let e = this.#a; this.#V(e) && ((t || !this.#p(e)) && (yield e), e !== this.#h); ) e = this.#l[e];
+      }
+      #V(t) {
+        return t !== void 0 && this.#s.get(this.#i[t]) === t;
+      }
+      *entries() {
+        for (let t of this.#A()) this.#t[t] !== void 0 && this.#i[t] !== void 0 && !this.#e(this.#t[t]) && (yield [this.#i[t], this.#t[t]]);
+      }
+      *rentries() {
+        for (let t of this.#z()) this.#t[t] !== void 0 && this.#i[t] !== void 0 && !this.#e(this.#t[t]) && (yield [this.#i[t], this.#t[t]]);
+      }
+      *keys() {
+        for (let t of this.#A()) {
+          let e = this.#i[t];
+          e !== void 0 && !this.#e(this.#t[t]) && (yield e);
+        }
+      }
+      *rkeys() {
+        for (let t of this.#z()) {
+          let e = this.#i[t];
+          e !== void 0 && !this.#e(this.#t[t]) && (yield e);
+        }
+      }
+      *values() {
+        for (let t of this.#A()) this.#t[t] !== void 0 && !this.#e(this.#t[t]) && (yield this.#t[t]);
+      }
+      *rvalues() {
+        for (let t of this.#z()) this.#t[t] !== void 0 && !this.#e(this.#t[t]) && (yield this.#t[t]);
+      }
+      [Symbol.iterator]() {
+        return this.entries();
+      }
+      [Symbol.toStringTag] = "LRUCache";
+      find(t, e = {}) {
+        for (let i of this.#A()) {
+          let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
+          if (n !== void 0 && t(n, this.#i[i], this)) return this.#L(this.#i[i], e);
+        }
+      }
+      forEach(t, e = this) {
+        for (let i of this.#A()) {
+          let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
+          n !== void 0 && t.call(e, n, this.#i[i], this);
+        }
+      }
+      rforEach(t, e = this) {
+        for (let i of this.#z()) {
+          let s = this.#t[i], n = this.#e(s) ? s.__staleWhileFetching : s;
+          n !== void 0 && t.call(e, n, this.#i[i], this);
+        }
+      }
+      purgeStale() {
+        let t = false;
+        for (let e of this.#z({ allowStale: true })) this.#p(e) && (this.#v(this.#i[e], "expire"), t = true);
+        return t;
+      }
+      info(t) {
+        let e = this.#s.get(t);
+        if (e === void 0) return;
+        let i = this.#t[e], s = this.#e(i) ? i.__staleWhileFetching : i;
+        if (s === void 0) return;
+        let n = { value: s };
+        if (this.#d && this.#F) {
+          let o = this.#d[e], l = this.#F[e];
+          if (o && l) {
+            let h = o - (this.#w.now() - l);
+            n.ttl = h, n.start = Date.now();
+          }
+        }
+        return this.#y && (n.size = this.#y[e]), n;
+      }
+      dump() {
+        let t = [];
+        for (let e of this.#A({ allowStale: true })) {
+          let i = this.#i[e], s = this.#t[e], n = this.#e(s) ? s.__staleWhileFetching : s;
+          if (n === void 0 || i === void 0) continue;
+          let o = { value: n };
+          if (this.#d && this.#F) {
+            o.ttl = this.#d[e];
+            let l = this.#w.now() - this.#F[e];
+            o.start = Math.floor(Date.now() - l);
+          }
+          this.#y && (o.size = this.#y[e]), t.unshift([i, o]);
+        }
+        return t;
+      }
+      load(t) {
+        this.clear();
+        for (let [e, i] of t) {
+          if (i.start) {
+            let s = Date.now() - i.start;
+            i.start = this.#w.now() - s;
+          }
+          this.#O(e, i.value, i);
+        }
+      }
+      set(t, e, i = {}) {
+        let { status: s = g.metrics.hasSubscribers ? {} : void 0 } = i;
+        i.status = s, s && (s.op = "set", s.key = t, e !== void 0 && (s.value = e), s.cache = this);
+        let n = this.#O(t, e, i);
+        return s && g.metrics.hasSubscribers && g.metrics.publish(s), n;
+      }
+      #O(t, e, i, s) {
+        let { ttl: n = this.ttl, start: o, noDisposeOnSet: l = this.noDisposeOnSet, sizeCalculation: h = this.sizeCalculation, status: r } = i, c = this.#e(e);
+        if (e === void 0) return r && (r.set = "deleted"), this.delete(t), this;
+        let { noUpdateTTL: w = this.noUpdateTTL } = i;
+        r && !c && (r.value = e);
+        let y = this.#N(t, e, i.size || 0, h, r);
+        if (this.maxEntrySize && y > this.maxEntrySize) return this.#v(t, "set"), r && (r.set = "miss", r.maxEntrySizeExceeded = true), this;
+        let d = this.#n === 0 ? void 0 : this.#s.get(t);
+        if (d === void 0) d = this.#n === 0 ? this.#h : this.#_.length !== 0 ? this.#_.pop() : this.#n === this.#o ? this.#P(false) : this.#n, this.#i[d] = t, this.#t[d] = e, this.#s.set(t, d), this.#l[this.#h] = d, this.#u[d] = this.#h, this.#h = d, this.#n++, this.#I(d, y, r), r && (r.set = "add"), w = false, this.#R && !c && this.#W?.(e, t, "add");
+        else {
+          this.#M(d);
+          let p = this.#t[d];
+          if (e !== p) {
+            if (!l) if (this.#e(p)) {
+              p !== s && p.__abortController.abort(new Error("replaced"));
+              let { __staleWhileFetching: f } = p;
+              f !== void 0 && f !== e && (this.#T && this.#m?.(f, t, "set"), this.#f && this.#r?.push([f, t, "set"]));
+            } else this.#T && this.#m?.(p, t, "set"), this.#f && this.#r?.push([p, t, "set"]);
+            if (this.#C(d), this.#I(d, y, r), this.#t[d] = e, !c) {
+              let f = p && this.#e(p) ? p.__staleWhileFetching : p, _ = f === void 0 ? "add" : e !== f ? "replace" : "update";
+              r && (r.set = _, f !== void 0 && (r.oldValue = f)), this.#R && this.onInsert?.(e, t, _);
+            }
+          } else c || (r && (r.set = "update"), this.#R && this.onInsert?.(e, t, "update"));
+        }
+        if (n !== 0 && !this.#d && this.#k(), this.#d && (w || this.#H(d, n, o), r && this.#E(r, d)), !l && this.#f && this.#r) {
+          let p = this.#r, f;
+          for (; f = p?.shift(); ) this.#S?.(...f);
+        }
+        return this;
+      }
+      pop() {
+        try {
+          for (; this.#n; ) {
+            let t = this.#t[this.#a];
+            if (this.#P(true), this.#e(t)) {
+              if (t.__staleWhileFetching) return t.__staleWhileFetching;
+            } else if (t !== void 0) return t;
+          }
+        } finally {
+          if (this.#f && this.#r) {
+            let t = this.#r, e;
+            for (; e = t?.shift(); ) this.#S?.(...e);
+          }
+        }
+      }
+      #P(t) {
+        let e = this.#a, i = this.#i[e], s = this.#t[e], n = this.#e(s);
+        n && s.__abortController.abort(new Error("evicted"));
+        let o = n ? s.__staleWhileFetching : s;
+        return (this.#T || this.#f) && o !== void 0 && (this.#T && this.#m?.(o, i, "evict"), this.#f && this.#r?.push([o, i, "evict"])), this.#C(e), this.#g?.[e] && (clearTimeout(this.#g[e]), this.#g[e] = void 0), t && (this.#i[e] = void 0, this.#t[e] = void 0, this.#_.push(e)), this.#n === 1 ? (this.#a = this.#h = 0, this.#_.length = 0) : this.#a = this.#l[e], this.#s.delete(i), this.#n--, e;
+      }
+      has(t, e = {}) {
+        let { status: i = g.metrics.hasSubscribers ? {} : void 0 } = e;
+        e.status = i, i && (i.op = "has", i.key = t, i.cache = this);
+        let s = this.#Y(t, e);
+        return g.metrics.hasSubscribers && g.metrics.publish(i), s;
+      }
+      #Y(t, e = {}) {
+        let { updateAgeOnHas: i = this.updateAgeOnHas, status: s } = e, n = this.#s.get(t);
+        if (n !== void 0) {
+          let o = this.#t[n];
+          if (this.#e(o) && o.__staleWhileFetching === void 0) return false;
+          if (this.#p(n)) s && (s.has = "stale", this.#E(s, n));
+          else return i && this.#D(n), s && (s.has = "hit", this.#E(s, n)), true;
+        } else s && (s.has = "miss");
+        return false;
+      }
+      peek(t, e = {}) {
+        let { status: i = C() ? {} : void 0 } = e;
+        i && (i.op = "peek", i.key = t, i.cache = this), e.status = i;
+        let s = this.#J(t, e);
+        return g.metrics.hasSubscribers && g.metrics.publish(i), s;
+      }
+      #J(t, e) {
+        let { status: i, allowStale: s = this.allowStale } = e, n = this.#s.get(t);
+        if (n === void 0 || !s && this.#p(n)) {
+          i && (i.peek = n === void 0 ? "miss" : "stale");
+          return;
+        }
+        let o = this.#t[n], l = this.#e(o) ? o.__staleWhileFetching : o;
+        return i && (l !== void 0 ? (i.peek = "hit", i.value = l) : i.peek = "miss"), l;
+      }
+      #G(t, e, i, s) {
+        let n = e === void 0 ? void 0 : this.#t[e];
+        if (this.#e(n)) return n;
+        let o = new AbortController(), { signal: l } = i;
+        l?.addEventListener("abort", () => o.abort(l.reason), { signal: o.signal });
+        let h = { signal: o.signal, options: i, context: s }, r = (f, _ = false) => {
+          let { aborted: a } = o.signal, S = i.ignoreFetchAbort && f !== void 0, F = i.ignoreFetchAbort || !!(i.allowStaleOnFetchAbort && f !== void 0);
+          if (i.status && (a && !_ ? (i.status.fetchAborted = true, i.status.fetchError = o.signal.reason, S && (i.status.fetchAbortIgnored = true)) : i.status.fetchResolved = true), a && !S && !_) return w(o.signal.reason, F);
+          let b = d, m = this.#t[e];
+          return (m === d || m === void 0 && S && _) && (f === void 0 ? b.__staleWhileFetching !== void 0 ? this.#t[e] = b.__staleWhileFetching : this.#v(t, "fetch") : (i.status && (i.status.fetchUpdated = true), this.#O(t, f, h.options, b))), f;
+        }, c = (f) => (i.status && (i.status.fetchRejected = true, i.status.fetchError = f), w(f, false)), w = (f, _) => {
+          let { aborted: a } = o.signal, S = a && i.allowStaleOnFetchAbort, F = S || i.allowStaleOnFetchRejection, b = F || i.noDeleteOnFetchRejection, m = d;
+          if (this.#t[e] === d && (!b || !_ && m.__staleWhileFetching === void 0 ? this.#v(t, "fetch") : S || (this.#t[e] = m.__staleWhileFetching)), F) return i.status && m.__staleWhileFetching !== void 0 && (i.status.returnedStale = true), m.__staleWhileFetching;
+          if (m.__returned === m) throw f;
+        }, y = (f, _) => {
+          let a = this.#x?.(t, n, h);
+          o.signal.addEventListener("abort", () => {
+            (!i.ignoreFetchAbort || i.allowStaleOnFetchAbort) && (f(void 0), i.allowStaleOnFetchAbort && (f = (S) => r(S, true)));
+          }), a && a instanceof Promise ? a.then((S) => f(S === void 0 ? void 0 : S), _) : a !== void 0 && f(a);
+        };
+        i.status && (i.status.fetchDispatched = true);
+        let d = new Promise(y).then(r, c), p = Object.assign(d, { __abortController: o, __staleWhileFetching: n, __returned: void 0 });
+        return e === void 0 ? (this.#O(t, p, { ...h.options, status: void 0 }), e = this.#s.get(t)) : this.#t[e] = p, p;
+      }
+      #e(t) {
+        if (!this.#U) return false;
+        let e = t;
+        return !!e && e instanceof Promise && e.hasOwnProperty("__staleWhileFetching") && e.__abortController instanceof AbortController;
+      }
+      fetch(t, e = {}) {
+        let i = g.tracing.hasSubscribers, { status: s = C() ? {} : void 0 } = e;
+        e.status = s, s && e.context && (s.context = e.context);
+        let n = this.#q(t, e);
+        return s && i && (s.trace = true, g.tracing.tracePromise(() => n, s).catch(() => {
+        })), n;
+      }
+      async #q(t, e = {}) {
+        let { allowStale: i = this.allowStale, updateAgeOnGet: s = this.updateAgeOnGet, noDeleteOnStaleGet: n = this.noDeleteOnStaleGet, ttl: o = this.ttl, noDisposeOnSet: l = this.noDisposeOnSet, size: h = 0, sizeCalculation: r = this.sizeCalculation, noUpdateTTL: c = this.noUpdateTTL, noDeleteOnFetchRejection: w = this.noDeleteOnFetchRejection, allowStaleOnFetchRejection: y = this.allowStaleOnFetchRejection, ignoreFetchAbort: d = this.ignoreFetchAbort, allowStaleOnFetchAbort: p = this.allowStaleOnFetchAbort, context: f, forceRefresh: _ = false, status: a, signal: S } = e;
+        if (a && (a.op = "fetch", a.key = t, _ && (a.forceRefresh = true), a.cache = this), !this.#U) return a && (a.fetch = "get"), this.#L(t, { allowStale: i, updateAgeOnGet: s, noDeleteOnStaleGet: n, status: a });
+        let F = { allowStale: i, updateAgeOnGet: s, noDeleteOnStaleGet: n, ttl: o, noDisposeOnSet: l, size: h, sizeCalculation: r, noUpdateTTL: c, noDeleteOnFetchRejection: w, allowStaleOnFetchRejection: y, allowStaleOnFetchAbort: p, ignoreFetchAbort: d, status: a, signal: S }, b = this.#s.get(t);
+        if (b === void 0) {
+          a && (a.fetch = "miss");
+          let m = this.#G(t, b, F, f);
+          return m.__returned = m;
+        } else {
+          let m = this.#t[b];
+          if (this.#e(m)) {
+            let E = i && m.__staleWhileFetching !== void 0;
+            return a && (a.fetch = "inflight", E && (a.returnedStale = true)), E ? m.__staleWhileFetching : m.__returned = m;
+          }
+          let A = this.#p(b);
+          if (!_ && !A) return a && (a.fetch = "hit"), this.#M(b), s && this.#D(b), a && this.#E(a, b), m;
+          let z = this.#G(t, b, F, f), v = z.__staleWhileFetching !== void 0 && i;
+          return a && (a.fetch = A ? "stale" : "refresh", v && A && (a.returnedStale = true)), v ? z.__staleWhileFetching : z.__returned = z;
+        }
+      }
+      forceFetch(t, e = {}) {
+        let i = g.tracing.hasSubscribers, { status: s = C() ? {} : void 0 } = e;
+        e.status = s, s && e.context && (s.context = e.context);
+        let n = this.#K(t, e);
+        return s && i && (s.trace = true, g.tracing.tracePromise(() => n, s).catch(() => {
+        })), n;
+      }
+      async #K(t, e = {}) {
+        let i = await this.#q(t, e);
+        if (i === void 0) throw new Error("fetch() returned undefined");
+        return i;
+      }
+      memo(t, e = {}) {
+        let { status: i = g.metrics.hasSubscribers ? {} : void 0 } = e;
+        e.status = i, i && (i.op = "memo", i.key = t, e.context && (i.context = e.context), i.cache = this);
+        let s = this.#Q(t, e);
+        return i && (i.value = s), g.metrics.hasSubscribers && g.metrics.publish(i), s;
+      }
+      #Q(t, e = {}) {
+        let i = this.#j;
+        if (!i) throw new Error("no memoMethod provided to constructor");
+        let { context: s, status: n, forceRefresh: o, ...l } = e;
+        n && o && (n.forceRefresh = true);
+        let h = this.#L(t, l), r = o || h === void 0;
+        if (n && (n.memo = r ? "miss" : "hit", r || (n.value = h)), !r) return h;
+        let c = i(t, h, { options: l, context: s });
+        return n && (n.value = c), this.#O(t, c, l), c;
+      }
+      get(t, e = {}) {
+        let { status: i = g.metrics.hasSubscribers ? {} : void 0 } = e;
+        e.status = i, i && (i.op = "get", i.key = t, i.cache = this);
+        let s = this.#L(t, e);
+        return i && (s !== void 0 && (i.value = s), g.metrics.hasSubscribers && g.metrics.publish(i)), s;
+      }
+      #L(t, e = {}) {
+        let { allowStale: i = this.allowStale, updateAgeOnGet: s = this.updateAgeOnGet, noDeleteOnStaleGet: n = this.noDeleteOnStaleGet, status: o } = e, l = this.#s.get(t);
+        if (l === void 0) {
+          o && (o.get = "miss");
+          return;
+        }
+        let h = this.#t[l], r = this.#e(h);
+        return o && this.#E(o, l), this.#p(l) ? r ? (o && (o.get = "stale-fetching"), i && h.__staleWhileFetching !== void 0 ? (o && (o.returnedStale = true), h.__staleWhileFetching) : void 0) : (n || this.#v(t, "expire"), o && (o.get = "stale"), i ? (o && (o.returnedStale = true), h) : void 0) : (o && (o.get = r ? "fetching" : "hit"), this.#M(l), s && this.#D(l), r ? h.__staleWhileFetching : h);
+      }
+      #B(t, e) {
+        this.#u[e] = t, this.#l[t] = e;
+      }
+      #M(t) {
+        t !== this.#h && (t === this.#a ? this.#a = this.#l[t] : this.#B(this.#u[t], this.#l[t]), this.#B(this.#h, t), this.#h = t);
+      }
+      delete(t) {
+        return this.#v(t, "delete");
+      }
+      #v(t, e) {
+        g.metrics.hasSubscribers && g.metrics.publish({ op: "delete", delete: e, key: t, cache: this });
+        let i = false;
+        if (this.#n !== 0) {
+          let s = this.#s.get(t);
+          if (s !== void 0) if (this.#g?.[s] && (clearTimeout(this.#g[s]), this.#g[s] = void 0), i = true, this.#n === 1) this.#$(e);
+          else {
+            this.#C(s);
+            let n = this.#t[s];
+            if (this.#e(n) ? n.__abortController.abort(new Error("deleted")) : (this.#T || this.#f) && (this.#T && this.#m?.(n, t, e), this.#f && this.#r?.push([n, t, e])), this.#s.delete(t), this.#i[s] = void 0, this.#t[s] = void 0, s === this.#h) this.#h = this.#u[s];
+            else if (s === this.#a) this.#a = this.#l[s];
+            else {
+              let o = this.#u[s];
+              this.#l[o] = this.#l[s];
+              let l = this.#l[s];
+              this.#u[l] = this.#u[s];
+            }
+            this.#n--, this.#_.push(s);
+          }
+        }
+        if (this.#f && this.#r?.length) {
+          let s = this.#r, n;
+          for (; n = s?.shift(); ) this.#S?.(...n);
+        }
+        return i;
+      }
+      clear() {
+        return this.#$("delete");
+      }
+      #$(t) {
+        for (let e of this.#z({ allowStale: true })) {
+          let i = this.#t[e];
+          if (this.#e(i)) i.__abortController.abort(new Error("deleted"));
+          else {
+            let s = this.#i[e];
+            this.#T && this.#m?.(i, s, t), this.#f && this.#r?.push([i, s, t]);
+          }
+        }
+        if (this.#s.clear(), this.#t.fill(void 0), this.#i.fill(void 0), this.#d && this.#F) {
+          this.#d.fill(0), this.#F.fill(0);
+          for (let e of this.#g ?? []) e !== void 0 && clearTimeout(e);
+          this.#g?.fill(void 0);
+        }
+        if (this.#y && this.#y.fill(0), this.#a = 0, this.#h = 0, this.#_.length = 0, this.#b = 0, this.#n = 0, this.#f && this.#r) {
+          let e = this.#r, i;
+          for (; i = e?.shift(); ) this.#S?.(...i);
+        }
+      }
+    };
+    exports2.LRUCache = M;
+  }
+});
+
+// node_modules/hosted-git-info/lib/hosts.js
+var require_hosts = __commonJS({
+  "node_modules/hosted-git-info/lib/hosts.js"(exports2, module) {
+    "use strict";
+    var maybeJoin = (...args) => args.every((arg) => arg) ? args.join("") : "";
+    var maybeEncode = (arg) => arg ? encodeURIComponent(arg) : "";
+    var formatHashFragment = (f) => f.toLowerCase().replace(/^\W+/g, "").replace(/(?<!\W)\W+$/, "").replace(/\//g, "").replace(/\W+/g, "-");
+    var defaults = {
+      sshtemplate: ({ domain, user, project, committish }) => `git@${domain}:${user}/${project}.git${maybeJoin("#", committish)}`,
+      sshurltemplate: ({ domain, user, project, committish }) => `git+ssh://git@${domain}/${user}/${project}.git${maybeJoin("#", committish)}`,
+      edittemplate: ({ domain, user, project, committish, editpath, path }) => `https://${domain}/${user}/${project}${maybeJoin("/", editpath, "/", maybeEncode(committish || "HEAD"), "/", path)}`,
+      browsetemplate: ({ domain, user, project, committish, treepath }) => `https://${domain}/${user}/${project}${maybeJoin("/", treepath, "/", maybeEncode(committish))}`,
+      browsetreetemplate: ({ domain, user, project, committish, treepath, path, fragment, hashformat }) => `https://${domain}/${user}/${project}/${treepath}/${maybeEncode(committish || "HEAD")}/${path}${maybeJoin("#", hashformat(fragment || ""))}`,
+      browseblobtemplate: ({ domain, user, project, committish, blobpath, path, fragment, hashformat }) => `https://${domain}/${user}/${project}/${blobpath}/${maybeEncode(committish || "HEAD")}/${path}${maybeJoin("#", hashformat(fragment || ""))}`,
+      docstemplate: ({ domain, user, project, treepath, committish }) => `https://${domain}/${user}/${project}${maybeJoin("/", treepath, "/", maybeEncode(committish))}#readme`,
+      httpstemplate: ({ auth, domain, user, project, committish }) => `git+https://${maybeJoin(auth, "@")}${domain}/${user}/${project}.git${maybeJoin("#", committish)}`,
+      filetemplate: ({ domain, user, project, committish, path }) => `https://${domain}/${user}/${project}/raw/${maybeEncode(committish || "HEAD")}/${path}`,
+      shortcuttemplate: ({ type, user, project, committish }) => `${type}:${user}/${project}${maybeJoin("#", committish)}`,
+      pathtemplate: ({ user, project, committish }) => `${user}/${project}${maybeJoin("#", committish)}`,
+      bugstemplate: ({ domain, user, project }) => `https://${domain}/${user}/${project}/issues`,
+      hashformat: formatHashFragment
+    };
+    var hosts = {};
+    hosts.github = {
+      // First two are insecure and generally shouldn't be used any more, but
+      // they are still supported.
+      protocols: ["git:", "http:", "git+ssh:", "git+https:", "ssh:", "https:"],
+      domain: "github.com",
+      treepath: "tree",
+      blobpath: "blob",
+      editpath: "edit",
+      filetemplate: ({ auth, user, project, committish, path }) => `https://${maybeJoin(auth, "@")}raw.githubusercontent.com/${user}/${project}/${maybeEncode(committish || "HEAD")}/${path}`,
+      gittemplate: ({ auth, domain, user, project, committish }) => `git://${maybeJoin(auth, "@")}${domain}/${user}/${project}.git${maybeJoin("#", committish)}`,
+      tarballtemplate: ({ domain, user, project, committish }) => `https://codeload.${domain}/${user}/${project}/tar.gz/${maybeEncode(committish || "HEAD")}`,
+      extract: (url) => {
+        let [, user, project, type, committish] = url.pathname.split("/", 5);
+        if (type && type !== "tree") {
+          return;
+        }
+        if (!type) {
+          committish = url.hash.slice(1);
+        }
+        if (project && project.endsWith(".git")) {
+          project = project.slice(0, -4);
+        }
+        if (!user || !project) {
+          return;
+        }
+        return { user, project, committish };
+      }
+    };
+    hosts.bitbucket = {
+      protocols: ["git+ssh:", "git+https:", "ssh:", "https:"],
+      domain: "bitbucket.org",
+      treepath: "src",
+      blobpath: "src",
+      editpath: "?mode=edit",
+      edittemplate: ({ domain, user, project, committish, treepath, path, editpath }) => `https://${domain}/${user}/${project}${maybeJoin("/", treepath, "/", maybeEncode(committish || "HEAD"), "/", path, editpath)}`,
+      tarballtemplate: ({ domain, user, project, committish }) => `https://${domain}/${user}/${project}/get/${maybeEncode(committish || "HEAD")}.tar.gz`,
+      extract: (url) => {
+        let [, user, project, aux] = url.pathname.split("/", 4);
+        if (["get"].includes(aux)) {
+          return;
+        }
+        if (project && project.endsWith(".git")) {
+          project = project.slice(0, -4);
+        }
+        if (!user || !project) {
+          return;
+        }
+        return { user, project, committish: url.hash.slice(1) };
+      }
+    };
+    hosts.gitlab = {
+      protocols: ["git+ssh:", "git+https:", "ssh:", "https:"],
+      domain: "gitlab.com",
+      treepath: "tree",
+      blobpath: "tree",
+      editpath: "-/edit",
+      tarballtemplate: ({ domain, user, project, committish }) => `https://${domain}/api/v4/projects/${maybeEncode(user + "/" + project)}/repository/archive.tar.gz?sha=${maybeEncode(committish || "HEAD")}`,
+      extract: (url) => {
+        const path = url.pathname.slice(1);
+        if (path.includes("/-/") || path.includes("/archive.tar.gz")) {
+          return;
+        }
+        const segments = path.split("/");
+        let project = segments.pop();
+        if (project.endsWith(".git")) {
+          project = project.slice(0, -4);
+        }
+        const user = segments.join("/");
+        if (!user || !project) {
+          return;
+        }
+        return { user, project, committish: url.hash.slice(1) };
+      }
+    };
+    hosts.gist = {
+      protocols: ["git:", "git+ssh:", "git+https:", "ssh:", "https:"],
+      domain: "gist.github.com",
+      editpath: "edit",
+      sshtemplate: ({ domain, project, committish }) => `git@${domain}:${project}.git${maybeJoin("#", committish)}`,
+      sshurltemplate: ({ domain, project, committish }) => `git+ssh://git@${domain}/${project}.git${maybeJoin("#", committish)}`,
+      edittemplate: ({ domain, user, project, committish, editpath }) => `https://${domain}/${user}/${project}${maybeJoin("/", maybeEncode(committish))}/${editpath}`,
+      browsetemplate: ({ domain, project, committish }) => `https://${domain}/${project}${maybeJoin("/", maybeEncode(committish))}`,
+      browsetreetemplate: ({ domain, project, committish, path, hashformat }) => `https://${domain}/${project}${maybeJoin("/", maybeEncode(committish))}${maybeJoin("#", hashformat(path))}`,
+      browseblobtemplate: ({ domain, project, committish, path, hashformat }) => `https://${domain}/${project}${maybeJoin("/", maybeEncode(committish))}${maybeJoin("#", hashformat(path))}`,
+      docstemplate: ({ domain, project, committish }) => `https://${domain}/${project}${maybeJoin("/", maybeEncode(committish))}`,
+      httpstemplate: ({ domain, project, committish }) => `git+https://${domain}/${project}.git${maybeJoin("#", committish)}`,
+      filetemplate: ({ user, project, committish, path }) => `https://gist.githubusercontent.com/${user}/${project}/raw${maybeJoin("/", maybeEncode(committish))}/${path}`,
+      shortcuttemplate: ({ type, project, committish }) => `${type}:${project}${maybeJoin("#", committish)}`,
+      pathtemplate: ({ project, committish }) => `${project}${maybeJoin("#", committish)}`,
+      bugstemplate: ({ domain, project }) => `https://${domain}/${project}`,
+      gittemplate: ({ domain, project, committish }) => `git://${domain}/${project}.git${maybeJoin("#", committish)}`,
+      tarballtemplate: ({ project, committish }) => `https://codeload.github.com/gist/${project}/tar.gz/${maybeEncode(committish || "HEAD")}`,
+      extract: (url) => {
+        let [, user, project, aux] = url.pathname.split("/", 4);
+        if (aux === "raw") {
+          return;
+        }
+        if (!project) {
+          if (!user) {
+            return;
+          }
+          project = user;
+          user = null;
+        }
+        if (project.endsWith(".git")) {
+          project = project.slice(0, -4);
+        }
+        return { user, project, committish: url.hash.slice(1) };
+      },
+      hashformat: function(fragment) {
+        return fragment && "file-" + formatHashFragment(fragment);
+      }
+    };
+    hosts.sourcehut = {
+      protocols: ["git+ssh:", "https:"],
+      domain: "git.sr.ht",
+      treepath: "tree",
+      blobpath: "tree",
+      filetemplate: ({ domain, user, project, committish, path }) => `https://${domain}/${user}/${project}/blob/${maybeEncode(committish) || "HEAD"}/${path}`,
+      httpstemplate: ({ domain, user, project, committish }) => `https://${domain}/${user}/${project}${maybeJoin("#", committish)}`,
+      tarballtemplate: ({ domain, user, project, committish }) => `https://${domain}/${user}/${project}/archive/${maybeEncode(committish) || "HEAD"}.tar.gz`,
+      bugstemplate: () => null,
+      extract: (url) => {
+        let [, user, project, aux] = url.pathname.split("/", 4);
+        if (["archive"].includes(aux)) {
+          return;
+        }
+        if (project && project.endsWith(".git")) {
+          project = project.slice(0, -4);
+        }
+        if (!user || !project) {
+          return;
+        }
+        return { user, project, committish: url.hash.slice(1) };
+      }
+    };
+    for (const [name, host] of Object.entries(hosts)) {
+      hosts[name] = Object.assign({}, defaults, host);
+    }
+    module.exports = hosts;
+  }
+});
+
+// node_modules/hosted-git-info/lib/parse-url.js
+var require_parse_url = __commonJS({
+  "node_modules/hosted-git-info/lib/parse-url.js"(exports2, module) {
+    var url = __require("url");
+    var lastIndexOfBefore = (str, char, beforeChar) => {
+      const startPosition = str.indexOf(beforeChar);
+      return str.lastIndexOf(char, startPosition > -1 ? startPosition : Infinity);
+    };
+    var safeUrl = (u) => {
+      try {
+        return new url.URL(u);
+      } catch {
+      }
+    };
+    var correctProtocol = (arg, protocols) => {
+      const firstColon = arg.indexOf(":");
+      const proto = arg.slice(0, firstColon + 1);
+      if (Object.prototype.hasOwnProperty.call(protocols, proto)) {
+        return arg;
+      }
+      if (arg.substr(firstColon, 3) === "://") {
+        return arg;
+      }
+      const firstAt = arg.indexOf("@");
+      if (firstAt > -1) {
+        if (firstAt > firstColon) {
+          return `git+ssh://${arg}`;
+        } else {
+          return arg;
+        }
+      }
+      return `${arg.slice(0, firstColon + 1)}//${arg.slice(firstColon + 1)}`;
+    };
+    var correctUrl = (giturl) => {
+      const firstAt = lastIndexOfBefore(giturl, "@", "#");
+      const lastColonBeforeHash = lastIndexOfBefore(giturl, ":", "#");
+      if (lastColonBeforeHash > firstAt) {
+        giturl = giturl.slice(0, lastColonBeforeHash) + "/" + giturl.slice(lastColonBeforeHash + 1);
+      }
+      if (lastIndexOfBefore(giturl, ":", "#") === -1 && giturl.indexOf("//") === -1) {
+        giturl = `git+ssh://${giturl}`;
+      }
+      return giturl;
+    };
+    module.exports = (giturl, protocols) => {
+      const withProtocol = protocols ? correctProtocol(giturl, protocols) : giturl;
+      return safeUrl(withProtocol) || safeUrl(correctUrl(withProtocol));
+    };
+  }
+});
+
+// node_modules/hosted-git-info/lib/from-url.js
+var require_from_url = __commonJS({
+  "node_modules/hosted-git-info/lib/from-url.js"(exports2, module) {
+    "use strict";
+    var parseUrl = require_parse_url();
+    var isGitHubShorthand = (arg) => {
+      const firstHash = arg.indexOf("#");
+      const firstSlash = arg.indexOf("/");
+      const secondSlash = arg.indexOf("/", firstSlash + 1);
+      const firstColon = arg.indexOf(":");
+      const firstSpace = /\s/.exec(arg);
+      const firstAt = arg.indexOf("@");
+      const spaceOnlyAfterHash = !firstSpace || firstHash > -1 && firstSpace.index > firstHash;
+      const atOnlyAfterHash = firstAt === -1 || firstHash > -1 && firstAt > firstHash;
+      const colonOnlyAfterHash = firstColon === -1 || firstHash > -1 && firstColon > firstHash;
+      const secondSlashOnlyAfterHash = secondSlash === -1 || firstHash > -1 && secondSlash > firstHash;
+      const hasSlash = firstSlash > 0;
+      const doesNotEndWithSlash = firstHash > -1 ? arg[firstHash - 1] !== "/" : !arg.endsWith("/");
+      const doesNotStartWithDot = !arg.startsWith(".");
+      return spaceOnlyAfterHash && hasSlash && doesNotEndWithSlash && doesNotStartWithDot && atOnlyAfterHash && colonOnlyAfterHash && secondSlashOnlyAfterHash;
+    };
+    module.exports = (giturl, opts, { gitHosts, protocols }) => {
+      if (!giturl) {
+        return;
+      }
+      const correctedUrl = isGitHubShorthand(giturl) ? `github:${giturl}` : giturl;
+      const parsed = parseUrl(correctedUrl, protocols);
+      if (!parsed) {
+        return;
+      }
+      const gitHostShortcut = gitHosts.byShortcut[parsed.protocol];
+      const gitHostDomain = gitHosts.byDomain[parsed.hostname.startsWith("www.") ? parsed.hostname.slice(4) : parsed.hostname];
+      const gitHostName = gitHostShortcut || gitHostDomain;
+      if (!gitHostName) {
+        return;
+      }
+      const gitHostInfo = gitHosts[gitHostShortcut || gitHostDomain];
+      let auth = null;
+      if (protocols[parsed.protocol]?.auth && (parsed.username || parsed.password)) {
+        auth = `${parsed.username}${parsed.password ? ":" + parsed.password : ""}`;
+      }
+      let committish = null;
+      let user = null;
+      let project = null;
+      let defaultRepresentation = null;
+      try {
+        if (gitHostShortcut) {
+          let pathname = parsed.pathname.startsWith("/") ? parsed.pathname.slice(1) : parsed.pathname;
+          const firstAt = pathname.indexOf("@");
+          if (firstAt > -1) {
+            pathname = pathname.slice(firstAt + 1);
+          }
+          const lastSlash = pathname.lastIndexOf("/");
+          if (lastSlash > -1) {
+            user = decodeURIComponent(pathname.slice(0, lastSlash));
+            if (!user) {
+              user = null;
+            }
+            project = decodeURIComponent(pathname.slice(lastSlash + 1));
+          } else {
+            project = decodeURIComponent(pathname);
+          }
+          if (project.endsWith(".git")) {
+            project = project.slice(0, -4);
+          }
+          if (parsed.hash) {
+            committish = decodeURIComponent(parsed.hash.slice(1));
+          }
+          defaultRepresentation = "shortcut";
+        } else {
+          if (!gitHostInfo.protocols.includes(parsed.protocol)) {
+            return;
+          }
+          const segments = gitHostInfo.extract(parsed);
+          if (!segments) {
+            return;
+          }
+          user = segments.user && decodeURIComponent(segments.user);
+          project = decodeURIComponent(segments.project);
+          committish = decodeURIComponent(segments.committish);
+          defaultRepresentation = protocols[parsed.protocol]?.name || parsed.protocol.slice(0, -1);
+        }
+      } catch (err) {
+        if (err instanceof URIError) {
+          return;
+        } else {
+          throw err;
+        }
+      }
+      return [gitHostName, user, auth, project, committish, defaultRepresentation, opts];
+    };
+  }
+});
+
+// node_modules/hosted-git-info/lib/index.js
+var require_lib = __commonJS({
+  "node_modules/hosted-git-info/lib/index.js"(exports2, module) {
+    "use strict";
+    var { LRUCache } = require_index_min();
+    var hosts = require_hosts();
+    var fromUrl = require_from_url();
+    var parseUrl = require_parse_url();
+    var cache = new LRUCache({ max: 1e3 });
+    function unknownHostedUrl(url) {
+      try {
+        const {
+          protocol,
+          hostname,
+          pathname
+        } = new URL(url);
+        if (!hostname) {
+          return null;
+        }
+        const proto = /(?:git\+)http:$/.test(protocol) ? "http:" : "https:";
+        const path = pathname.replace(/\.git$/, "");
+        return `${proto}//${hostname}${path}`;
+      } catch {
+        return null;
+      }
+    }
+    var GitHost = class _GitHost {
+      constructor(type, user, auth, project, committish, defaultRepresentation, opts = {}) {
+        Object.assign(this, _GitHost.#gitHosts[type], {
+          type,
+          user,
+          auth,
+          project,
+          committish,
+          default: defaultRepresentation,
+          opts
+        });
+      }
+      static #gitHosts = { byShortcut: {}, byDomain: {} };
+      static #protocols = {
+        "git+ssh:": { name: "sshurl" },
+        "ssh:": { name: "sshurl" },
+        "git+https:": { name: "https", auth: true },
+        "git:": { auth: true },
+        "http:": { auth: true },
+        "https:": { auth: true },
+        "git+http:": { auth: true }
+      };
+      static addHost(name, host) {
+        _GitHost.#gitHosts[name] = host;
+        _GitHost.#gitHosts.byDomain[host.domain] = name;
+        _GitHost.#gitHosts.byShortcut[`${name}:`] = name;
+        _GitHost.#protocols[`${name}:`] = { name };
+      }
+      static fromUrl(giturl, opts) {
+        if (typeof giturl !== "string") {
+          return;
+        }
+        const key = giturl + JSON.stringify(opts || {});
+        if (!cache.has(key)) {
+          const hostArgs = fromUrl(giturl, opts, {
+            gitHosts: _GitHost.#gitHosts,
+            protocols: _GitHost.#protocols
+          });
+          cache.set(key, hostArgs ? new _GitHost(...hostArgs) : void 0);
+        }
+        return cache.get(key);
+      }
+      static fromManifest(manifest, opts = {}) {
+        if (!manifest || typeof manifest !== "object") {
+          return;
+        }
+        const r = manifest.repository;
+        const rurl = r && (typeof r === "string" ? r : typeof r === "object" && typeof r.url === "string" ? r.url : null);
+        if (!rurl) {
+          throw new Error("no repository");
+        }
+        const info = rurl && _GitHost.fromUrl(rurl.replace(/^git\+/, ""), opts) || null;
+        if (info) {
+          return info;
+        }
+        const unk = unknownHostedUrl(rurl);
+        return _GitHost.fromUrl(unk, opts) || unk;
+      }
+      static parseUrl(url) {
+        return parseUrl(url);
+      }
+      #fill(template, opts) {
+        if (typeof template !== "function") {
+          return null;
+        }
+        const options = { ...this, ...this.opts, ...opts };
+        if (!options.path) {
+          options.path = "";
+        }
+        if (options.path.startsWith("/")) {
+          options.path = options.path.slice(1);
+        }
+        if (options.noCommittish) {
+          options.committish = null;
+        }
+        const result2 = template(options);
+        return options.noGitPlus && result2.startsWith("git+") ? result2.slice(4) : result2;
+      }
+      hash() {
+        return this.committish ? `#${this.committish}` : "";
+      }
+      ssh(opts) {
+        return this.#fill(this.sshtemplate, opts);
+      }
+      sshurl(opts) {
+        return this.#fill(this.sshurltemplate, opts);
+      }
+      browse(path, ...args) {
+        if (typeof path !== "string") {
+          return this.#fill(this.browsetemplate, path);
+        }
+        if (typeof args[0] !== "string") {
+          return this.#fill(this.browsetreetemplate, { ...args[0], path });
+        }
+        return this.#fill(this.browsetreetemplate, { ...args[1], fragment: args[0], path });
+      }
+      // If the path is known to be a file, then browseFile should be used. For some hosts
+      // the url is the same as browse, but for others like GitHub a file can use both `/tree/`
+      // and `/blob/` in the path. When using a default committish of `HEAD` then the `/tree/`
+      // path will redirect to a specific commit. Using the `/blob/` path avoids this and
+      // does not redirect to a different commit.
+      browseFile(path, ...args) {
+        if (typeof args[0] !== "string") {
+          return this.#fill(this.browseblobtemplate, { ...args[0], path });
+        }
+        return this.#fill(this.browseblobtemplate, { ...args[1], fragment: args[0], path });
+      }
+      docs(opts) {
+        return this.#fill(this.docstemplate, opts);
+      }
+      bugs(opts) {
+        return this.#fill(this.bugstemplate, opts);
+      }
+      https(opts) {
+        return this.#fill(this.httpstemplate, opts);
+      }
+      git(opts) {
+        return this.#fill(this.gittemplate, opts);
+      }
+      shortcut(opts) {
+        return this.#fill(this.shortcuttemplate, opts);
+      }
+      path(opts) {
+        return this.#fill(this.pathtemplate, opts);
+      }
+      tarball(opts) {
+        return this.#fill(this.tarballtemplate, { ...opts, noCommittish: false });
+      }
+      file(path, opts) {
+        return this.#fill(this.filetemplate, { ...opts, path });
+      }
+      edit(path, opts) {
+        return this.#fill(this.edittemplate, { ...opts, path });
+      }
+      getDefaultRepresentation() {
+        return this.default;
+      }
+      toString(opts) {
+        if (this.default && typeof this[this.default] === "function") {
+          return this[this.default](opts);
+        }
+        return this.sshurl(opts);
+      }
+    };
+    for (const [name, host] of Object.entries(hosts)) {
+      GitHost.addHost(name, host);
+    }
+    module.exports = GitHost;
+  }
+});
+
+// node_modules/semver/internal/constants.js
+var require_constants2 = __commonJS({
+  "node_modules/semver/internal/constants.js"(exports2, module) {
+    "use strict";
+    var SEMVER_SPEC_VERSION = "2.0.0";
+    var MAX_LENGTH = 256;
+    var MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER || /* istanbul ignore next */
+    9007199254740991;
+    var MAX_SAFE_COMPONENT_LENGTH = 16;
+    var MAX_SAFE_BUILD_LENGTH = MAX_LENGTH - 6;
+    var WHITESPACE_CHARACTERS = [
+      "	",
+      "\n",
+      "\v",
+      "\f",
+      "\r",
+      " ",
+      "\xA0",
+      "\u1680",
+      "\u2000",
+      "\u2001",
+      "\u2002",
+      "\u2003",
+      "\u2004",
+      "\u2005",
+      "\u2006",
+      "\u2007",
+      "\u2008",
+      "\u2009",
+      "\u200A",
+      "\u2028",
+      "\u2029",
+      "\u202F",
+      "\u205F",
+      "\u3000",
+      "\uFEFF"
+    ];
+    var RELEASE_TYPES = [
+      "major",
+      "premajor",
+      "minor",
+      "preminor",
+      "patch",
+      "prepatch",
+      "prerelease"
+    ];
+    module.exports = {
+      MAX_LENGTH,
+      MAX_SAFE_COMPONENT_LENGTH,
+      MAX_SAFE_BUILD_LENGTH,
+      MAX_SAFE_INTEGER,
+      WHITESPACE_CHARACTERS,
+      RELEASE_TYPES,
+      SEMVER_SPEC_VERSION,
+      FLAG_INCLUDE_PRERELEASE: 1,
+      FLAG_LOOSE: 2
+    };
+  }
+});
+
+// node_modules/semver/internal/debug.js
+var require_debug = __commonJS({
+  "node_modules/semver/internal/debug.js"(exports2, module) {
+    "use strict";
+    var debug = typeof process === "object" && process.env && process.env.NODE_DEBUG && /\bsemver\b/i.test(process.env.NODE_DEBUG) ? (...args) => console.error("SEMVER", ...args) : () => {
+    };
+    module.exports = debug;
+  }
+});
+
+// node_modules/semver/internal/re.js
+var require_re = __commonJS({
+  "node_modules/semver/internal/re.js"(exports2, module) {
+    "use strict";
+    var {
+      MAX_SAFE_COMPONENT_LENGTH,
+      MAX_SAFE_BUILD_LENGTH,
+      MAX_LENGTH
+    } = require_constants2();
+    var debug = require_debug();
+    exports2 = module.exports = {};
+    var re = exports2.re = [];
+    var safeRe = exports2.safeRe = [];
+    var src = exports2.src = [];
+    var safeSrc = exports2.safeSrc = [];
+    var t = exports2.t = {};
+    var R = 0;
+    var LETTERDASHNUMBER = "[a-zA-Z0-9-]";
+    var safeRegexReplacements = [
+      ["\\s", 1],
+      ["\\d", MAX_LENGTH],
+      [LETTERDASHNUMBER, MAX_SAFE_BUILD_LENGTH]
+    ];
+    var makeSafeRegex = (value) => {
+      for (const [token2, max] of safeRegexReplacements) {
+        value = value.split(`${token2}*`).join(`${token2}{0,${max}}`).split(`${token2}+`).join(`${token2}{1,${max}}`);
+      }
+      return value;
+    };
+    var createToken = (name, value, isGlobal) => {
+      const safe = makeSafeRegex(value);
+      const index = R++;
+      debug(name, index, value);
+      t[name] = index;
+      src[index] = value;
+      safeSrc[index] = safe;
+      re[index] = new RegExp(value, isGlobal ? "g" : void 0);
+      safeRe[index] = new RegExp(safe, isGlobal ? "g" : void 0);
+    };
+    createToken("NUMERICIDENTIFIER", "0|[1-9]\\d*");
+    createToken("NUMERICIDENTIFIERLOOSE", "\\d+");
+    createToken("NONNUMERICIDENTIFIER", `\\d*[a-zA-Z-]${LETTERDASHNUMBER}*`);
+    createToken("MAINVERSION", `(${src[t.NUMERICIDENTIFIER]})\\.(${src[t.NUMERICIDENTIFIER]})\\.(${src[t.NUMERICIDENTIFIER]})`);
+    createToken("MAINVERSIONLOOSE", `(${src[t.NUMERICIDENTIFIERLOOSE]})\\.(${src[t.NUMERICIDENTIFIERLOOSE]})\\.(${src[t.NUMERICIDENTIFIERLOOSE]})`);
+    createToken("PRERELEASEIDENTIFIER", `(?:${src[t.NONNUMERICIDENTIFIER]}|${src[t.NUMERICIDENTIFIER]})`);
+    createToken("PRERELEASEIDENTIFIERLOOSE", `(?:${src[t.NONNUMERICIDENTIFIER]}|${src[t.NUMERICIDENTIFIERLOOSE]})`);
+    createToken("PRERELEASE", `(?:-(${src[t.PRERELEASEIDENTIFIER]}(?:\\.${src[t.PRERELEASEIDENTIFIER]})*))`);
+    createToken("PRERELEASELOOSE", `(?:-?(${src[t.PRERELEASEIDENTIFIERLOOSE]}(?:\\.${src[t.PRERELEASEIDENTIFIERLOOSE]})*))`);
+    createToken("BUILDIDENTIFIER", `${LETTERDASHNUMBER}+`);
+    createToken("BUILD", `(?:\\+(${src[t.BUILDIDENTIFIER]}(?:\\.${src[t.BUILDIDENTIFIER]})*))`);
+    createToken("FULLPLAIN", `v?${src[t.MAINVERSION]}${src[t.PRERELEASE]}?${src[t.BUILD]}?`);
+    createToken("FULL", `^${src[t.FULLPLAIN]}$`);
+    createToken("LOOSEPLAIN", `[v=\\s]*${src[t.MAINVERSIONLOOSE]}${src[t.PRERELEASELOOSE]}?${src[t.BUILD]}?`);
+    createToken("LOOSE", `^${src[t.LOOSEPLAIN]}$`);
+    createToken("GTLT", "((?:<|>)?=?)");
+    createToken("XRANGEIDENTIFIERLOOSE", `${src[t.NUMERICIDENTIFIERLOOSE]}|x|X|\\*`);
+    createToken("XRANGEIDENTIFIER", `${src[t.NUMERICIDENTIFIER]}|x|X|\\*`);
+    createToken("XRANGEPLAIN", `[v=\\s]*(${src[t.XRANGEIDENTIFIER]})(?:\\.(${src[t.XRANGEIDENTIFIER]})(?:\\.(${src[t.XRANGEIDENTIFIER]})(?:${src[t.PRERELEASE]})?${src[t.BUILD]}?)?)?`);
+    createToken("XRANGEPLAINLOOSE", `[v=\\s]*(${src[t.XRANGEIDENTIFIERLOOSE]})(?:\\.(${src[t.XRANGEIDENTIFIERLOOSE]})(?:\\.(${src[t.XRANGEIDENTIFIERLOOSE]})(?:${src[t.PRERELEASELOOSE]})?${src[t.BUILD]}?)?)?`);
+    createToken("XRANGE", `^${src[t.GTLT]}\\s*${src[t.XRANGEPLAIN]}$`);
+    createToken("XRANGELOOSE", `^${src[t.GTLT]}\\s*${src[t.XRANGEPLAINLOOSE]}$`);
+    createToken("COERCEPLAIN", `${"(^|[^\\d])(\\d{1,"}${MAX_SAFE_COMPONENT_LENGTH}})(?:\\.(\\d{1,${MAX_SAFE_COMPONENT_LENGTH}}))?(?:\\.(\\d{1,${MAX_SAFE_COMPONENT_LENGTH}}))?`);
+    createToken("COERCE", `${src[t.COERCEPLAIN]}(?:$|[^\\d])`);
+    createToken("COERCEFULL", src[t.COERCEPLAIN] + `(?:${src[t.PRERELEASE]})?(?:${src[t.BUILD]})?(?:$|[^\\d])`);
+    createToken("COERCERTL", src[t.COERCE], true);
+    createToken("COERCERTLFULL", src[t.COERCEFULL], true);
+    createToken("LONETILDE", "(?:~>?)");
+    createToken("TILDETRIM", `(\\s*)${src[t.LONETILDE]}\\s+`, true);
+    exports2.tildeTrimReplace = "$1~";
+    createToken("TILDE", `^${src[t.LONETILDE]}${src[t.XRANGEPLAIN]}$`);
+    createToken("TILDELOOSE", `^${src[t.LONETILDE]}${src[t.XRANGEPLAINLOOSE]}$`);
+    createToken("LONECARET", "(?:\\^)");
+    createToken("CARETTRIM", `(\\s*)${src[t.LONECARET]}\\s+`, true);
+    exports2.caretTrimReplace = "$1^";
+    createToken("CARET", `^${src[t.LONECARET]}${src[t.XRANGEPLAIN]}$`);
+    createToken("CARETLOOSE", `^${src[t.LONECARET]}${src[t.XRANGEPLAINLOOSE]}$`);
+    createToken("COMPARATORLOOSE", `^${src[t.GTLT]}\\s*(${src[t.LOOSEPLAIN]})$|^$`);
+    createToken("COMPARATOR", `^${src[t.GTLT]}\\s*(${src[t.FULLPLAIN]})$|^$`);
+    createToken("COMPARATORTRIM", `(\\s*)${src[t.GTLT]}\\s*(${src[t.LOOSEPLAIN]}|${src[t.XRANGEPLAIN]})`, true);
+    exports2.comparatorTrimReplace = "$1$2$3";
+    createToken("HYPHENRANGE", `^\\s*(${src[t.XRANGEPLAIN]})\\s+-\\s+(${src[t.XRANGEPLAIN]})\\s*$`);
+    createToken("HYPHENRANGELOOSE", `^\\s*(${src[t.XRANGEPLAINLOOSE]})\\s+-\\s+(${src[t.XRANGEPLAINLOOSE]})\\s*$`);
+    createToken("STAR", "(<|>)?=?\\s*\\*");
+    createToken("GTE0", "^\\s*>=\\s*0\\.0\\.0\\s*$");
+    createToken("GTE0PRE", "^\\s*>=\\s*0\\.0\\.0-0\\s*$");
+  }
+});
+
+// node_modules/semver/internal/parse-options.js
+var require_parse_options = __commonJS({
+  "node_modules/semver/internal/parse-options.js"(exports2, module) {
+    "use strict";
+    var looseOption = Object.freeze({ loose: true });
+    var emptyOpts = Object.freeze({});
+    var parseOptions = (options) => {
+      if (!options) {
+        return emptyOpts;
+      }
+      if (typeof options !== "object") {
+        return looseOption;
+      }
+      return options;
+    };
+    module.exports = parseOptions;
+  }
+});
+
+// node_modules/semver/internal/identifiers.js
+var require_identifiers = __commonJS({
+  "node_modules/semver/internal/identifiers.js"(exports2, module) {
+    "use strict";
+    var numeric = /^[0-9]+$/;
+    var compareIdentifiers = (a, b) => {
+      if (typeof a === "number" && typeof b === "number") {
+        return a === b ? 0 : a < b ? -1 : 1;
+      }
+      const anum = numeric.test(a);
+      const bnum = numeric.test(b);
+      if (anum && bnum) {
+        a = +a;
+        b = +b;
+      }
+      return a === b ? 0 : anum && !bnum ? -1 : bnum && !anum ? 1 : a < b ? -1 : 1;
+    };
+    var rcompareIdentifiers = (a, b) => compareIdentifiers(b, a);
+    module.exports = {
+      compareIdentifiers,
+      rcompareIdentifiers
+    };
+  }
+});
+
+// node_modules/semver/classes/semver.js
+var require_semver = __commonJS({
+  "node_modules/semver/classes/semver.js"(exports2, module) {
+    "use strict";
+    var debug = require_debug();
+    var { MAX_LENGTH, MAX_SAFE_INTEGER } = require_constants2();
+    var { safeRe: re, t } = require_re();
+    var parseOptions = require_parse_options();
+    var { compareIdentifiers } = require_identifiers();
+    var isPrereleaseIdentifier = (prerelease, identifier) => {
+      const identifiers = identifier.split(".");
+      if (identifiers.length > prerelease.length) {
+        return false;
+      }
+      for (let i = 0; i < identifiers.length; i++) {
+        if (compareIdentifiers(prerelease[i], identifiers[i]) !== 0) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var SemVer = class _SemVer {
+      constructor(version, options) {
+        options = parseOptions(options);
+        if (version instanceof _SemVer) {
+          if (version.loose === !!options.loose && version.includePrerelease === !!options.includePrerelease) {
+            return version;
+          } else {
+            version = version.version;
+          }
+        } else if (typeof version !== "string") {
+          throw new TypeError(`Invalid version. Must be a string. Got type "${typeof version}".`);
+        }
+        if (version.length > MAX_LENGTH) {
+          throw new TypeError(
+            `version is longer than ${MAX_LENGTH} characters`
+          );
+        }
+        debug("SemVer", version, options);
+        this.options = options;
+        this.loose = !!options.loose;
+        this.includePrerelease = !!options.includePrerelease;
+        const m = version.trim().match(options.loose ? re[t.LOOSE] : re[t.FULL]);
+        if (!m) {
+          throw new TypeError(`Invalid Version: ${version}`);
+        }
+        this.raw = version;
+        this.major = +m[1];
+        this.minor = +m[2];
+        this.patch = +m[3];
+        if (this.major > MAX_SAFE_INTEGER || this.major < 0) {
+          throw new TypeError("Invalid major version");
+        }
+        if (this.minor > MAX_SAFE_INTEGER || this.minor < 0) {
+          throw new TypeError("Invalid minor version");
+        }
+        if (this.patch > MAX_SAFE_INTEGER || this.patch < 0) {
+          throw new TypeError("Invalid patch version");
+        }
+        if (!m[4]) {
+          this.prerelease = [];
+        } else {
+          this.prerelease = m[4].split(".").map((id) => {
+            if (/^[0-9]+$/.test(id)) {
+              const num = +id;
+              if (num >= 0 && num < MAX_SAFE_INTEGER) {
+                return num;
+              }
+            }
+            return id;
+          });
+        }
+        this.build = m[5] ? m[5].split(".") : [];
+        this.format();
+      }
+      format() {
+        this.version = `${this.major}.${this.minor}.${this.patch}`;
+        if (this.prerelease.length) {
+          this.version += `-${this.prerelease.join(".")}`;
+        }
+        return this.version;
+      }
+      toString() {
+        return this.version;
+      }
+      compare(other) {
+        debug("SemVer.compare", this.version, this.options, other);
+        if (!(other instanceof _SemVer)) {
+          if (typeof other === "string" && other === this.version) {
+            return 0;
+          }
+          other = new _SemVer(other, this.options);
+        }
+        if (other.version === this.version) {
+          return 0;
+        }
+        return this.compareMain(other) || this.comparePre(other);
+      }
+      compareMain(other) {
+        if (!(other instanceof _SemVer)) {
+          other = new _SemVer(other, this.options);
+        }
+        if (this.major < other.major) {
+          return -1;
+        }
+        if (this.major > other.major) {
+          return 1;
+        }
+        if (this.minor < other.minor) {
+          return -1;
+        }
+        if (this.minor > other.minor) {
+          return 1;
+        }
+        if (this.patch < other.patch) {
+          return -1;
+        }
+        if (this.patch > other.patch) {
+          return 1;
+        }
+        return 0;
+      }
+      comparePre(other) {
+        if (!(other instanceof _SemVer)) {
+          other = new _SemVer(other, this.options);
+        }
+        if (this.prerelease.length && !other.prerelease.length) {
+          return -1;
+        } else if (!this.prerelease.length && other.prerelease.length) {
+          return 1;
+        } else if (!this.prerelease.length && !other.prerelease.length) {
+          return 0;
+        }
+        let i = 0;
+        do {
+          const a = this.prerelease[i];
+          const b = other.prerelease[i];
+          debug("prerelease compare", i, a, b);
+          if (a === void 0 && b === void 0) {
+            return 0;
+          } else if (b === void 0) {
+            return 1;
+          } else if (a === void 0) {
+            return -1;
+          } else if (a === b) {
+            continue;
+          } else {
+            return compareIdentifiers(a, b);
+          }
+        } while (++i);
+      }
+      compareBuild(other) {
+        if (!(other instanceof _SemVer)) {
+          other = new _SemVer(other, this.options);
+        }
+        let i = 0;
+        do {
+          const a = this.build[i];
+          const b = other.build[i];
+          debug("build compare", i, a, b);
+          if (a === void 0 && b === void 0) {
+            return 0;
+          } else if (b === void 0) {
+            return 1;
+          } else if (a === void 0) {
+            return -1;
+          } else if (a === b) {
+            continue;
+          } else {
+            return compareIdentifiers(a, b);
+          }
+        } while (++i);
+      }
+      // preminor will bump the version up to the next minor release, and immediately
+      // down to pre-release. premajor and prepatch work the same way.
+      inc(release2, identifier, identifierBase) {
+        if (release2.startsWith("pre")) {
+          if (!identifier && identifierBase === false) {
+            throw new Error("invalid increment argument: identifier is empty");
+          }
+          if (identifier) {
+            const match = `-${identifier}`.match(this.options.loose ? re[t.PRERELEASELOOSE] : re[t.PRERELEASE]);
+            if (!match || match[1] !== identifier) {
+              throw new Error(`invalid identifier: ${identifier}`);
+            }
+          }
+        }
+        switch (release2) {
+          case "premajor":
+            this.prerelease.length = 0;
+            this.patch = 0;
+            this.minor = 0;
+            this.major++;
+            this.inc("pre", identifier, identifierBase);
+            break;
+          case "preminor":
+            this.prerelease.length = 0;
+            this.patch = 0;
+            this.minor++;
+            this.inc("pre", identifier, identifierBase);
+            break;
+          case "prepatch":
+            this.prerelease.length = 0;
+            this.inc("patch", identifier, identifierBase);
+            this.inc("pre", identifier, identifierBase);
+            break;
+          // If the input is a non-prerelease version, this acts the same as
+          // prepatch.
+          case "prerelease":
+            if (this.prerelease.length === 0) {
+              this.inc("patch", identifier, identifierBase);
+            }
+            this.inc("pre", identifier, identifierBase);
+            break;
+          case "release":
+            if (this.prerelease.length === 0) {
+              throw new Error(`version ${this.raw} is not a prerelease`);
+            }
+            this.prerelease.length = 0;
+            break;
+          case "major":
+            if (this.minor !== 0 || this.patch !== 0 || this.prerelease.length === 0) {
+              this.major++;
+            }
+            this.minor = 0;
+            this.patch = 0;
+            this.prerelease = [];
+            break;
+          case "minor":
+            if (this.patch !== 0 || this.prerelease.length === 0) {
+              this.minor++;
+            }
+            this.patch = 0;
+            this.prerelease = [];
+            break;
+          case "patch":
+            if (this.prerelease.length === 0) {
+              this.patch++;
+            }
+            this.prerelease = [];
+            break;
+          // This probably shouldn't be used publicly.
+          // 1.0.0 'pre' would become 1.0.0-0 which is the wrong direction.
+          case "pre": {
+            const base = Number(identifierBase) ? 1 : 0;
+            if (this.prerelease.length === 0) {
+              this.prerelease = [base];
+            } else {
+              let i = this.prerelease.length;
+              while (--i >= 0) {
+                if (typeof this.prerelease[i] === "number") {
+                  this.prerelease[i]++;
+                  i = -2;
+                }
+              }
+              if (i === -1) {
+                if (identifier === this.prerelease.join(".") && identifierBase === false) {
+                  throw new Error("invalid increment argument: identifier already exists");
+                }
+                this.prerelease.push(base);
+              }
+            }
+            if (identifier) {
+              let prerelease = [identifier, base];
+              if (identifierBase === false) {
+                prerelease = [identifier];
+              }
+              if (isPrereleaseIdentifier(this.prerelease, identifier)) {
+                const prereleaseBase = this.prerelease[identifier.split(".").length];
+                if (isNaN(prereleaseBase)) {
+                  this.prerelease = prerelease;
+                }
+              } else {
+                this.prerelease = prerelease;
+              }
+            }
+            break;
+          }
+          default:
+            throw new Error(`invalid increment argument: ${release2}`);
+        }
+        this.raw = this.format();
+        if (this.build.length) {
+          this.raw += `+${this.build.join(".")}`;
+        }
+        return this;
+      }
+    };
+    module.exports = SemVer;
+  }
+});
+
+// node_modules/semver/functions/parse.js
+var require_parse = __commonJS({
+  "node_modules/semver/functions/parse.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var parse5 = (version, options, throwErrors = false) => {
+      if (version instanceof SemVer) {
+        return version;
+      }
+      try {
+        return new SemVer(version, options);
+      } catch (er) {
+        if (!throwErrors) {
+          return null;
+        }
+        throw er;
+      }
+    };
+    module.exports = parse5;
+  }
+});
+
+// node_modules/semver/functions/valid.js
+var require_valid = __commonJS({
+  "node_modules/semver/functions/valid.js"(exports2, module) {
+    "use strict";
+    var parse5 = require_parse();
+    var valid = (version, options) => {
+      const v = parse5(version, options);
+      return v ? v.version : null;
+    };
+    module.exports = valid;
+  }
+});
+
+// node_modules/semver/functions/clean.js
+var require_clean = __commonJS({
+  "node_modules/semver/functions/clean.js"(exports2, module) {
+    "use strict";
+    var parse5 = require_parse();
+    var clean = (version, options) => {
+      const s = parse5(version.trim().replace(/^[=v]+/, ""), options);
+      return s ? s.version : null;
+    };
+    module.exports = clean;
+  }
+});
+
+// node_modules/semver/functions/inc.js
+var require_inc = __commonJS({
+  "node_modules/semver/functions/inc.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var inc = (version, release2, options, identifier, identifierBase) => {
+      if (typeof options === "string") {
+        identifierBase = identifier;
+        identifier = options;
+        options = void 0;
+      }
+      try {
+        return new SemVer(
+          version instanceof SemVer ? version.version : version,
+          options
+        ).inc(release2, identifier, identifierBase).version;
+      } catch (er) {
+        return null;
+      }
+    };
+    module.exports = inc;
+  }
+});
+
+// node_modules/semver/functions/diff.js
+var require_diff = __commonJS({
+  "node_modules/semver/functions/diff.js"(exports2, module) {
+    "use strict";
+    var parse5 = require_parse();
+    var diff = (version1, version2) => {
+      const v1 = parse5(version1, null, true);
+      const v2 = parse5(version2, null, true);
+      const comparison = v1.compare(v2);
+      if (comparison === 0) {
+        return null;
+      }
+      const v1Higher = comparison > 0;
+      const highVersion = v1Higher ? v1 : v2;
+      const lowVersion = v1Higher ? v2 : v1;
+      const highHasPre = !!highVersion.prerelease.length;
+      const lowHasPre = !!lowVersion.prerelease.length;
+      if (lowHasPre && !highHasPre) {
+        if (!lowVersion.patch && !lowVersion.minor) {
+          return "major";
+        }
+        if (lowVersion.compareMain(highVersion) === 0) {
+          if (lowVersion.minor && !lowVersion.patch) {
+            return "minor";
+          }
+          return "patch";
+        }
+      }
+      const prefix = highHasPre ? "pre" : "";
+      if (v1.major !== v2.major) {
+        return prefix + "major";
+      }
+      if (v1.minor !== v2.minor) {
+        return prefix + "minor";
+      }
+      if (v1.patch !== v2.patch) {
+        return prefix + "patch";
+      }
+      return "prerelease";
+    };
+    module.exports = diff;
+  }
+});
+
+// node_modules/semver/functions/major.js
+var require_major = __commonJS({
+  "node_modules/semver/functions/major.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var major = (a, loose) => new SemVer(a, loose).major;
+    module.exports = major;
+  }
+});
+
+// node_modules/semver/functions/minor.js
+var require_minor = __commonJS({
+  "node_modules/semver/functions/minor.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var minor = (a, loose) => new SemVer(a, loose).minor;
+    module.exports = minor;
+  }
+});
+
+// node_modules/semver/functions/patch.js
+var require_patch = __commonJS({
+  "node_modules/semver/functions/patch.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var patch = (a, loose) => new SemVer(a, loose).patch;
+    module.exports = patch;
+  }
+});
+
+// node_modules/semver/functions/prerelease.js
+var require_prerelease = __commonJS({
+  "node_modules/semver/functions/prerelease.js"(exports2, module) {
+    "use strict";
+    var parse5 = require_parse();
+    var prerelease = (version, options) => {
+      const parsed = parse5(version, options);
+      return parsed && parsed.prerelease.length ? parsed.prerelease : null;
+    };
+    module.exports = prerelease;
+  }
+});
+
+// node_modules/semver/functions/compare.js
+var require_compare = __commonJS({
+  "node_modules/semver/functions/compare.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var compare = (a, b, loose) => new SemVer(a, loose).compare(new SemVer(b, loose));
+    module.exports = compare;
+  }
+});
+
+// node_modules/semver/functions/rcompare.js
+var require_rcompare = __commonJS({
+  "node_modules/semver/functions/rcompare.js"(exports2, module) {
+    "use strict";
+    var compare = require_compare();
+    var rcompare = (a, b, loose) => compare(b, a, loose);
+    module.exports = rcompare;
+  }
+});
+
+// node_modules/semver/functions/compare-loose.js
+var require_compare_loose = __commonJS({
+  "node_modules/semver/functions/compare-loose.js"(exports2, module) {
+    "use strict";
+    var compare = require_compare();
+    var compareLoose = (a, b) => compare(a, b, true);
+    module.exports = compareLoose;
+  }
+});
+
+// node_modules/semver/functions/compare-build.js
+var require_compare_build = __commonJS({
+  "node_modules/semver/functions/compare-build.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var compareBuild = (a, b, loose) => {
+      const versionA = new SemVer(a, loose);
+      const versionB = new SemVer(b, loose);
+      return versionA.compare(versionB) || versionA.compareBuild(versionB);
+    };
+    module.exports = compareBuild;
+  }
+});
+
+// node_modules/semver/functions/sort.js
+var require_sort = __commonJS({
+  "node_modules/semver/functions/sort.js"(exports2, module) {
+    "use strict";
+    var compareBuild = require_compare_build();
+    var sort = (list2, loose) => list2.sort((a, b) => compareBuild(a, b, loose));
+    module.exports = sort;
+  }
+});
+
+// node_modules/semver/functions/rsort.js
+var require_rsort = __commonJS({
+  "node_modules/semver/functions/rsort.js"(exports2, module) {
+    "use strict";
+    var compareBuild = require_compare_build();
+    var rsort = (list2, loose) => list2.sort((a, b) => compareBuild(b, a, loose));
+    module.exports = rsort;
+  }
+});
+
+// node_modules/semver/functions/gt.js
+var require_gt = __commonJS({
+  "node_modules/semver/functions/gt.js"(exports2, module) {
+    "use strict";
+    var compare = require_compare();
+    var gt = (a, b, loose) => compare(a, b, loose) > 0;
+    module.exports = gt;
+  }
+});
+
+// node_modules/semver/functions/lt.js
+var require_lt = __commonJS({
+  "node_modules/semver/functions/lt.js"(exports2, module) {
+    "use strict";
+    var compare = require_compare();
+    var lt = (a, b, loose) => compare(a, b, loose) < 0;
+    module.exports = lt;
+  }
+});
+
+// node_modules/semver/functions/eq.js
+var require_eq = __commonJS({
+  "node_modules/semver/functions/eq.js"(exports2, module) {
+    "use strict";
+    var compare = require_compare();
+    var eq = (a, b, loose) => compare(a, b, loose) === 0;
+    module.exports = eq;
+  }
+});
+
+// node_modules/semver/functions/neq.js
+var require_neq = __commonJS({
+  "node_modules/semver/functions/neq.js"(exports2, module) {
+    "use strict";
+    var compare = require_compare();
+    var neq = (a, b, loose) => compare(a, b, loose) !== 0;
+    module.exports = neq;
+  }
+});
+
+// node_modules/semver/functions/gte.js
+var require_gte = __commonJS({
+  "node_modules/semver/functions/gte.js"(exports2, module) {
+    "use strict";
+    var compare = require_compare();
+    var gte = (a, b, loose) => compare(a, b, loose) >= 0;
+    module.exports = gte;
+  }
+});
+
+// node_modules/semver/functions/lte.js
+var require_lte = __commonJS({
+  "node_modules/semver/functions/lte.js"(exports2, module) {
+    "use strict";
+    var compare = require_compare();
+    var lte = (a, b, loose) => compare(a, b, loose) <= 0;
+    module.exports = lte;
+  }
+});
+
+// node_modules/semver/functions/cmp.js
+var require_cmp = __commonJS({
+  "node_modules/semver/functions/cmp.js"(exports2, module) {
+    "use strict";
+    var eq = require_eq();
+    var neq = require_neq();
+    var gt = require_gt();
+    var gte = require_gte();
+    var lt = require_lt();
+    var lte = require_lte();
+    var cmp = (a, op, b, loose) => {
+      switch (op) {
+        case "===":
+          if (typeof a === "object") {
+            a = a.version;
+          }
+          if (typeof b === "object") {
+            b = b.version;
+          }
+          return a === b;
+        case "!==":
+          if (typeof a === "object") {
+            a = a.version;
+          }
+          if (typeof b === "object") {
+            b = b.version;
+          }
+          return a !== b;
+        case "":
+        case "=":
+        case "==":
+          return eq(a, b, loose);
+        case "!=":
+          return neq(a, b, loose);
+        case ">":
+          return gt(a, b, loose);
+        case ">=":
+          return gte(a, b, loose);
+        case "<":
+          return lt(a, b, loose);
+        case "<=":
+          return lte(a, b, loose);
+        default:
+          throw new TypeError(`Invalid operator: ${op}`);
+      }
+    };
+    module.exports = cmp;
+  }
+});
+
+// node_modules/semver/functions/coerce.js
+var require_coerce = __commonJS({
+  "node_modules/semver/functions/coerce.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var parse5 = require_parse();
+    var { safeRe: re, t } = require_re();
+    var coerce = (version, options) => {
+      if (version instanceof SemVer) {
+        return version;
+      }
+      if (typeof version === "number") {
+        version = String(version);
+      }
+      if (typeof version !== "string") {
+        return null;
+      }
+      options = options || {};
+      let match = null;
+      if (!options.rtl) {
+        match = version.match(options.includePrerelease ? re[t.COERCEFULL] : re[t.COERCE]);
+      } else {
+        const coerceRtlRegex = options.includePrerelease ? re[t.COERCERTLFULL] : re[t.COERCERTL];
+        let next;
+        while ((next = coerceRtlRegex.exec(version)) && (!match || match.index + match[0].length !== version.length)) {
+          if (!match || next.index + next[0].length !== match.index + match[0].length) {
+            match = next;
+          }
+          coerceRtlRegex.lastIndex = next.index + next[1].length + next[2].length;
+        }
+        coerceRtlRegex.lastIndex = -1;
+      }
+      if (match === null) {
+        return null;
+      }
+      const major = match[2];
+      const minor = match[3] || "0";
+      const patch = match[4] || "0";
+      const prerelease = options.includePrerelease && match[5] ? `-${match[5]}` : "";
+      const build = options.includePrerelease && match[6] ? `+${match[6]}` : "";
+      return parse5(`${major}.${minor}.${patch}${prerelease}${build}`, options);
+    };
+    module.exports = coerce;
+  }
+});
+
+// node_modules/semver/functions/truncate.js
+var require_truncate = __commonJS({
+  "node_modules/semver/functions/truncate.js"(exports2, module) {
+    "use strict";
+    var parse5 = require_parse();
+    var constants = require_constants2();
+    var SemVer = require_semver();
+    var truncate = (version, truncation, options) => {
+      if (!constants.RELEASE_TYPES.includes(truncation)) {
+        return null;
+      }
+      const clonedVersion = cloneInputVersion(version, options);
+      return clonedVersion && doTruncation(clonedVersion, truncation);
+    };
+    var cloneInputVersion = (version, options) => {
+      const versionStringToParse = version instanceof SemVer ? version.version : version;
+      return parse5(versionStringToParse, options);
+    };
+    var doTruncation = (version, truncation) => {
+      if (isPrerelease(truncation)) {
+        return version.version;
+      }
+      version.prerelease = [];
+      switch (truncation) {
+        case "major":
+          version.minor = 0;
+          version.patch = 0;
+          break;
+        case "minor":
+          version.patch = 0;
+          break;
+      }
+      return version.format();
+    };
+    var isPrerelease = (type) => {
+      return type.startsWith("pre");
+    };
+    module.exports = truncate;
+  }
+});
+
+// node_modules/semver/internal/lrucache.js
+var require_lrucache = __commonJS({
+  "node_modules/semver/internal/lrucache.js"(exports2, module) {
+    "use strict";
+    var LRUCache = class {
+      constructor() {
+        this.max = 1e3;
+        this.map = /* @__PURE__ */ new Map();
+      }
+      get(key) {
+        const value = this.map.get(key);
+        if (value === void 0) {
+          return void 0;
+        } else {
+          this.map.delete(key);
+          this.map.set(key, value);
+          return value;
+        }
+      }
+      delete(key) {
+        return this.map.delete(key);
+      }
+      set(key, value) {
+        const deleted = this.delete(key);
+        if (!deleted && value !== void 0) {
+          if (this.map.size >= this.max) {
+            const firstKey = this.map.keys().next().value;
+            this.delete(firstKey);
+          }
+          this.map.set(key, value);
+        }
+        return this;
+      }
+    };
+    module.exports = LRUCache;
+  }
+});
+
+// node_modules/semver/internal/trim-comparator-whitespace.js
+var require_trim_comparator_whitespace = __commonJS({
+  "node_modules/semver/internal/trim-comparator-whitespace.js"(exports2, module) {
+    "use strict";
+    var {
+      MAX_LENGTH,
+      MAX_SAFE_BUILD_LENGTH,
+      WHITESPACE_CHARACTERS
+    } = require_constants2();
+    var whitespace = new Uint8Array(65536);
+    for (const char of WHITESPACE_CHARACTERS) {
+      whitespace[char.charCodeAt(0)] = 1;
+    }
+    var isWhitespace2 = (char) => char !== void 0 && whitespace[char.charCodeAt(0)] === 1;
+    var isVersionPrefix = (char) => char === "v" || char === "=" || isWhitespace2(char);
+    var isDigit2 = (char) => char !== void 0 && char >= "0" && char <= "9";
+    var isLetter = (char) => char !== void 0 && (char >= "a" && char <= "z" || char >= "A" && char <= "Z");
+    var isIdentifierCharacter = (char) => isDigit2(char) || isLetter(char) || char === "-";
+    var isVersionStart = (char) => isDigit2(char) || char === "x" || char === "X" || char === "*";
+    var findDigitsEndIndex = (range, start, limit, digitRuns) => {
+      if (!isDigit2(range[start])) {
+        return start;
+      }
+      if (start >= digitRuns.start && start < digitRuns.end) {
+        return Math.min(start + limit, digitRuns.end);
+      }
+      if (start >= digitRuns.previousStart && start < digitRuns.previousEnd) {
+        return Math.min(start + limit, digitRuns.previousEnd);
+      }
+      let end = start + 1;
+      while (isDigit2(range[end])) {
+        end++;
+      }
+      digitRuns.previousStart = digitRuns.start;
+      digitRuns.previousEnd = digitRuns.end;
+      digitRuns.start = start;
+      digitRuns.end = end;
+      return Math.min(start + limit, end);
+    };
+    var findVersionNumberEndIndex = (range, start, loose, digitRuns) => {
+      if (!loose && range[start] === "0") {
+        return start + 1;
+      }
+      return findDigitsEndIndex(range, start, loose ? MAX_LENGTH : MAX_LENGTH + 1, digitRuns);
+    };
+    var findPrereleaseIdentifierEndIndex = (range, start, loose, digitRuns) => {
+      const digitsEnd = findDigitsEndIndex(range, start, MAX_LENGTH, digitRuns);
+      if (isLetter(range[digitsEnd]) || range[digitsEnd] === "-") {
+        let end = digitsEnd + 1;
+        const limit = end + MAX_SAFE_BUILD_LENGTH;
+        while (end < limit && isIdentifierCharacter(range[end])) {
+          end++;
+        }
+        return end;
+      }
+      return findVersionNumberEndIndex(range, start, loose, digitRuns);
+    };
+    var findPrereleaseEndIndex = (range, start, loose, digitRuns) => {
+      const hyphen = range[start] === "-";
+      if (!loose && !hyphen) {
+        return start;
+      }
+      const identifierStart = start + (hyphen ? 1 : 0);
+      let end = findPrereleaseIdentifierEndIndex(range, identifierStart, loose, digitRuns);
+      if (end === identifierStart) {
+        if (!loose || !hyphen) {
+          return start;
+        }
+        end = findPrereleaseIdentifierEndIndex(range, start, loose, digitRuns);
+      }
+      while (range[end] === ".") {
+        const next = findPrereleaseIdentifierEndIndex(range, end + 1, loose, digitRuns);
+        if (next === end + 1) {
+          break;
+        }
+        end = next;
+      }
+      return end;
+    };
+    var findBuildIdentifierEndIndex = (range, start) => {
+      let end = start;
+      while (end - start < MAX_SAFE_BUILD_LENGTH && isIdentifierCharacter(range[end])) {
+        end++;
+      }
+      return end;
+    };
+    var findBuildEndIndex = (range, start) => {
+      if (range[start] !== "+") {
+        return start;
+      }
+      let end = findBuildIdentifierEndIndex(range, start + 1);
+      if (end === start + 1) {
+        return start;
+      }
+      while (range[end] === ".") {
+        const next = findBuildIdentifierEndIndex(range, end + 1);
+        if (next === end + 1) {
+          break;
+        }
+        end = next;
+      }
+      return end;
+    };
+    var findLooseFullVersionEndIndex = (range, start, digitRuns) => {
+      let end = start;
+      for (let component = 0; component < 3; component++) {
+        const next = findVersionNumberEndIndex(range, end, true, digitRuns);
+        if (next === end) {
+          return start;
+        }
+        end = next;
+        if (component < 2) {
+          if (range[end] !== ".") {
+            return start;
+          }
+          end++;
+        }
+      }
+      const prereleaseEnd = findPrereleaseEndIndex(range, end, true, digitRuns);
+      return findBuildEndIndex(range, prereleaseEnd);
+    };
+    var findPartialVersionComponentEndIndex = (range, start, digitRuns) => {
+      if (isDigit2(range[start])) {
+        return findVersionNumberEndIndex(range, start, false, digitRuns);
+      }
+      return isVersionStart(range[start]) ? start + 1 : start;
+    };
+    var findPartialVersionEndIndex = (range, start, digitRuns) => {
+      let end = findPartialVersionComponentEndIndex(range, start, digitRuns);
+      for (let component = 0; component < 2; component++) {
+        if (range[end] !== ".") {
+          return end;
+        }
+        const next = findPartialVersionComponentEndIndex(range, end + 1, digitRuns);
+        if (next === end + 1) {
+          return end;
+        }
+        end = next;
+      }
+      const prereleaseEnd = findPrereleaseEndIndex(range, end, false, digitRuns);
+      return findBuildEndIndex(range, prereleaseEnd);
+    };
+    var findVersionEndIndex = (range, start, digitRuns) => {
+      const fullVersionEnd = findLooseFullVersionEndIndex(range, start, digitRuns);
+      return fullVersionEnd !== start ? fullVersionEnd : findPartialVersionEndIndex(range, start, digitRuns);
+    };
+    var findRemovableWhitespaceIndex = (range, matchStart) => {
+      let position = matchStart;
+      if (isWhitespace2(range[position])) {
+        position++;
+      }
+      if (range[position] === "<" || range[position] === ">") {
+        position++;
+      }
+      if (range[position] === "=") {
+        position++;
+      }
+      return isWhitespace2(range[position]) ? position : -1;
+    };
+    var trimComparatorWhitespace = (range) => {
+      let result2 = "";
+      let copyFrom = 0;
+      let cursor = 0;
+      const digitRuns = { start: -1, end: -1, previousStart: -1, previousEnd: -1 };
+      while (cursor < range.length) {
+        const matchStart = cursor;
+        if (range[cursor] === "<" || range[cursor] === ">") {
+          cursor++;
+        } else if (!isVersionPrefix(range[cursor]) && !isVersionStart(range[cursor])) {
+          cursor++;
+          continue;
+        }
+        while (cursor < range.length && isVersionPrefix(range[cursor])) {
+          cursor++;
+        }
+        if (!isVersionStart(range[cursor])) {
+          continue;
+        }
+        const whitespacePosition = findRemovableWhitespaceIndex(range, matchStart);
+        if (whitespacePosition !== -1) {
+          result2 += range.slice(copyFrom, whitespacePosition);
+          copyFrom = whitespacePosition + 1;
+        }
+        cursor = findVersionEndIndex(range, cursor, digitRuns);
+      }
+      return result2 + range.slice(copyFrom);
+    };
+    module.exports = trimComparatorWhitespace;
+  }
+});
+
+// node_modules/semver/classes/range.js
+var require_range = __commonJS({
+  "node_modules/semver/classes/range.js"(exports2, module) {
+    "use strict";
+    var SPACE_CHARACTERS = /\s+/g;
+    var Range2 = class _Range {
+      constructor(range, options) {
+        options = parseOptions(options);
+        if (range instanceof _Range) {
+          if (range.loose === !!options.loose && range.includePrerelease === !!options.includePrerelease) {
+            return range;
+          } else {
+            return new _Range(range.raw, options);
+          }
+        }
+        if (range instanceof Comparator) {
+          this.raw = range.value;
+          this.set = [[range]];
+          this.formatted = void 0;
+          return this;
+        }
+        this.options = options;
+        this.loose = !!options.loose;
+        this.includePrerelease = !!options.includePrerelease;
+        this.raw = range.trim().replace(SPACE_CHARACTERS, " ");
+        this.set = this.raw.split("||").map((r) => this.parseRange(r.trim())).filter((c) => c.length);
+        if (!this.set.length) {
+          throw new TypeError(`Invalid SemVer Range: ${this.raw}`);
+        }
+        if (this.set.length > 1) {
+          const first = this.set[0];
+          this.set = this.set.filter((c) => !isNullSet(c[0]));
+          if (this.set.length === 0) {
+            this.set = [first];
+          } else if (this.set.length > 1) {
+            for (const c of this.set) {
+              if (c.length === 1 && isAny(c[0])) {
+                this.set = [c];
+                break;
+              }
+            }
+          }
+        }
+        this.formatted = void 0;
+      }
+      get range() {
+        if (this.formatted === void 0) {
+          this.formatted = "";
+          for (let i = 0; i < this.set.length; i++) {
+            if (i > 0) {
+              this.formatted += "||";
+            }
+            const comps = this.set[i];
+            for (let k = 0; k < comps.length; k++) {
+              if (k > 0) {
+                this.formatted += " ";
+              }
+              this.formatted += comps[k].toString().trim();
+            }
+          }
+        }
+        return this.formatted;
+      }
+      format() {
+        return this.range;
+      }
+      toString() {
+        return this.range;
+      }
+      parseRange(range) {
+        range = range.replace(BUILDSTRIPRE, "");
+        const memoOpts = (this.options.includePrerelease && FLAG_INCLUDE_PRERELEASE) | (this.options.loose && FLAG_LOOSE);
+        const memoKey = memoOpts + ":" + range;
+        const cached = cache.get(memoKey);
+        if (cached) {
+          return cached;
+        }
+        const loose = this.options.loose;
+        const hr = loose ? re[t.HYPHENRANGELOOSE] : re[t.HYPHENRANGE];
+        range = range.replace(hr, hyphenReplace(this.options.includePrerelease));
+        debug("hyphen replace", range);
+        range = trimComparatorWhitespace(range);
+        debug("comparator trim", range);
+        range = range.replace(re[t.TILDETRIM], tildeTrimReplace);
+        debug("tilde trim", range);
+        range = range.replace(re[t.CARETTRIM], caretTrimReplace);
+        debug("caret trim", range);
+        let rangeList = range.split(" ").map((comp) => parseComparator(comp, this.options)).join(" ").split(/\s+/).map((comp) => replaceGTE0(comp, this.options));
+        if (loose) {
+          rangeList = rangeList.filter((comp) => {
+            debug("loose invalid filter", comp, this.options);
+            return !!comp.match(re[t.COMPARATORLOOSE]);
+          });
+        }
+        debug("range list", rangeList);
+        const rangeMap = /* @__PURE__ */ new Map();
+        const comparators = rangeList.map((comp) => new Comparator(comp, this.options));
+        for (const comp of comparators) {
+          if (isNullSet(comp)) {
+            return [comp];
+          }
+          rangeMap.set(comp.value, comp);
+        }
+        if (rangeMap.size > 1 && rangeMap.has("")) {
+          rangeMap.delete("");
+        }
+        const result2 = [...rangeMap.values()];
+        cache.set(memoKey, result2);
+        return result2;
+      }
+      intersects(range, options) {
+        if (!(range instanceof _Range)) {
+          throw new TypeError("a Range is required");
+        }
+        return this.set.some((thisComparators) => {
+          return isSatisfiable(thisComparators, options) && range.set.some((rangeComparators) => {
+            return isSatisfiable(rangeComparators, options) && thisComparators.every((thisComparator) => {
+              return rangeComparators.every((rangeComparator) => {
+                return thisComparator.intersects(rangeComparator, options);
+              });
+            });
+          });
+        });
+      }
+      // if ANY of the sets match ALL of its comparators, then pass
+      test(version) {
+        if (!version) {
+          return false;
+        }
+        if (typeof version === "string") {
+          try {
+            version = new SemVer(version, this.options);
+          } catch (er) {
+            return false;
+          }
+        }
+        for (let i = 0; i < this.set.length; i++) {
+          if (testSet(this.set[i], version, this.options)) {
+            return true;
+          }
+        }
+        return false;
+      }
+    };
+    module.exports = Range2;
+    var LRU = require_lrucache();
+    var cache = new LRU();
+    var parseOptions = require_parse_options();
+    var Comparator = require_comparator();
+    var debug = require_debug();
+    var SemVer = require_semver();
+    var trimComparatorWhitespace = require_trim_comparator_whitespace();
+    var {
+      safeRe: re,
+      src,
+      t,
+      tildeTrimReplace,
+      caretTrimReplace
+    } = require_re();
+    var { FLAG_INCLUDE_PRERELEASE, FLAG_LOOSE } = require_constants2();
+    var BUILDSTRIPRE = new RegExp(src[t.BUILD], "g");
+    var isNullSet = (c) => c.value === "<0.0.0-0";
+    var isAny = (c) => c.value === "";
+    var isSatisfiable = (comparators, options) => {
+      let result2 = true;
+      const remainingComparators = comparators.slice();
+      let testComparator = remainingComparators.pop();
+      while (result2 && remainingComparators.length) {
+        result2 = remainingComparators.every((otherComparator) => {
+          return testComparator.intersects(otherComparator, options);
+        });
+        testComparator = remainingComparators.pop();
+      }
+      return result2;
+    };
+    var parseComparator = (comp, options) => {
+      comp = comp.replace(re[t.BUILD], "");
+      debug("comp", comp, options);
+      comp = replaceCarets(comp, options);
+      debug("caret", comp);
+      comp = replaceTildes(comp, options);
+      debug("tildes", comp);
+      comp = replaceXRanges(comp, options);
+      debug("xrange", comp);
+      comp = replaceStars(comp, options);
+      debug("stars", comp);
+      return comp;
+    };
+    var isX = (id) => !id || id.toLowerCase() === "x" || id === "*";
+    var invalidXRangeOrder = (M, m, p) => isX(M) && !isX(m) || isX(m) && p && !isX(p);
+    var replaceTildes = (comp, options) => {
+      return comp.trim().split(/\s+/).map((c) => replaceTilde(c, options)).join(" ");
+    };
+    var replaceTilde = (comp, options) => {
+      const r = options.loose ? re[t.TILDELOOSE] : re[t.TILDE];
+      const z = options.includePrerelease ? "-0" : "";
+      return comp.replace(r, (_, M, m, p, pr) => {
+        debug("tilde", comp, _, M, m, p, pr);
+        let ret;
+        if (isX(M)) {
+          ret = "";
+        } else if (isX(m)) {
+          ret = `>=${M}.0.0${z} <${+M + 1}.0.0-0`;
+        } else if (isX(p)) {
+          ret = `>=${M}.${m}.0${z} <${M}.${+m + 1}.0-0`;
+        } else if (pr) {
+          debug("replaceTilde pr", pr);
+          ret = `>=${M}.${m}.${p}-${pr} <${M}.${+m + 1}.0-0`;
+        } else {
+          ret = `>=${M}.${m}.${p} <${M}.${+m + 1}.0-0`;
+        }
+        debug("tilde return", ret);
+        return ret;
+      });
+    };
+    var replaceCarets = (comp, options) => {
+      return comp.trim().split(/\s+/).map((c) => replaceCaret(c, options)).join(" ");
+    };
+    var replaceCaret = (comp, options) => {
+      debug("caret", comp, options);
+      const r = options.loose ? re[t.CARETLOOSE] : re[t.CARET];
+      const z = options.includePrerelease ? "-0" : "";
+      return comp.replace(r, (_, M, m, p, pr) => {
+        debug("caret", comp, _, M, m, p, pr);
+        let ret;
+        if (isX(M)) {
+          ret = "";
+        } else if (isX(m)) {
+          ret = `>=${M}.0.0${z} <${+M + 1}.0.0-0`;
+        } else if (isX(p)) {
+          if (M === "0") {
+            ret = `>=${M}.${m}.0${z} <${M}.${+m + 1}.0-0`;
+          } else {
+            ret = `>=${M}.${m}.0${z} <${+M + 1}.0.0-0`;
+          }
+        } else if (pr) {
+          debug("replaceCaret pr", pr);
+          if (M === "0") {
+            if (m === "0") {
+              ret = `>=${M}.${m}.${p}-${pr} <${M}.${m}.${+p + 1}-0`;
+            } else {
+              ret = `>=${M}.${m}.${p}-${pr} <${M}.${+m + 1}.0-0`;
+            }
+          } else {
+            ret = `>=${M}.${m}.${p}-${pr} <${+M + 1}.0.0-0`;
+          }
+        } else {
+          debug("no pr");
+          if (M === "0") {
+            if (m === "0") {
+              ret = `>=${M}.${m}.${p} <${M}.${m}.${+p + 1}-0`;
+            } else {
+              ret = `>=${M}.${m}.${p} <${M}.${+m + 1}.0-0`;
+            }
+          } else {
+            ret = `>=${M}.${m}.${p} <${+M + 1}.0.0-0`;
+          }
+        }
+        debug("caret return", ret);
+        return ret;
+      });
+    };
+    var replaceXRanges = (comp, options) => {
+      debug("replaceXRanges", comp, options);
+      return comp.split(/\s+/).map((c) => replaceXRange(c, options)).join(" ");
+    };
+    var replaceXRange = (comp, options) => {
+      comp = comp.trim();
+      const r = options.loose ? re[t.XRANGELOOSE] : re[t.XRANGE];
+      return comp.replace(r, (ret, gtlt, M, m, p, pr) => {
+        debug("xRange", comp, ret, gtlt, M, m, p, pr);
+        if (invalidXRangeOrder(M, m, p)) {
+          return comp;
+        }
+        const xM = isX(M);
+        const xm = xM || isX(m);
+        const xp = xm || isX(p);
+        const anyX = xp;
+        if (gtlt === "=" && anyX) {
+          gtlt = "";
+        }
+        pr = options.includePrerelease ? "-0" : "";
+        if (xM) {
+          if (gtlt === ">" || gtlt === "<") {
+            ret = "<0.0.0-0";
+          } else {
+            ret = "*";
+          }
+        } else if (gtlt && anyX) {
+          if (xm) {
+            m = 0;
+          }
+          p = 0;
+          if (gtlt === ">") {
+            gtlt = ">=";
+            if (xm) {
+              M = +M + 1;
+              m = 0;
+              p = 0;
+            } else {
+              m = +m + 1;
+              p = 0;
+            }
+          } else if (gtlt === "<=") {
+            gtlt = "<";
+            if (xm) {
+              M = +M + 1;
+            } else {
+              m = +m + 1;
+            }
+          }
+          if (gtlt === "<") {
+            pr = "-0";
+          }
+          ret = `${gtlt + M}.${m}.${p}${pr}`;
+        } else if (xm) {
+          ret = `>=${M}.0.0${pr} <${+M + 1}.0.0-0`;
+        } else if (xp) {
+          ret = `>=${M}.${m}.0${pr} <${M}.${+m + 1}.0-0`;
+        }
+        debug("xRange return", ret);
+        return ret;
+      });
+    };
+    var replaceStars = (comp, options) => {
+      debug("replaceStars", comp, options);
+      return comp.trim().replace(re[t.STAR], "");
+    };
+    var replaceGTE0 = (comp, options) => {
+      debug("replaceGTE0", comp, options);
+      return comp.trim().replace(re[options.includePrerelease ? t.GTE0PRE : t.GTE0], "");
+    };
+    var hyphenReplace = (incPr) => ($0, from, fM, fm, fp, fpr, fb, to, tM, tm, tp, tpr) => {
+      if (isX(fM)) {
+        from = "";
+      } else if (isX(fm)) {
+        from = `>=${fM}.0.0${incPr ? "-0" : ""}`;
+      } else if (isX(fp)) {
+        from = `>=${fM}.${fm}.0${incPr ? "-0" : ""}`;
+      } else if (fpr) {
+        from = `>=${from}`;
+      } else {
+        from = `>=${from}${incPr ? "-0" : ""}`;
+      }
+      if (isX(tM)) {
+        to = "";
+      } else if (isX(tm)) {
+        to = `<${+tM + 1}.0.0-0`;
+      } else if (isX(tp)) {
+        to = `<${tM}.${+tm + 1}.0-0`;
+      } else if (tpr) {
+        to = `<=${tM}.${tm}.${tp}-${tpr}`;
+      } else if (incPr) {
+        to = `<${tM}.${tm}.${+tp + 1}-0`;
+      } else {
+        to = `<=${to}`;
+      }
+      return `${from} ${to}`.trim();
+    };
+    var testSet = (set, version, options) => {
+      for (let i = 0; i < set.length; i++) {
+        if (!set[i].test(version)) {
+          return false;
+        }
+      }
+      if (version.prerelease.length && !options.includePrerelease) {
+        for (let i = 0; i < set.length; i++) {
+          debug(set[i].semver);
+          if (set[i].semver === Comparator.ANY) {
+            continue;
+          }
+          if (set[i].semver.prerelease.length > 0) {
+            const allowed = set[i].semver;
+            if (allowed.major === version.major && allowed.minor === version.minor && allowed.patch === version.patch) {
+              return true;
+            }
+          }
+        }
+        return false;
+      }
+      return true;
+    };
+  }
+});
+
+// node_modules/semver/classes/comparator.js
+var require_comparator = __commonJS({
+  "node_modules/semver/classes/comparator.js"(exports2, module) {
+    "use strict";
+    var ANY = /* @__PURE__ */ Symbol("SemVer ANY");
+    var Comparator = class _Comparator {
+      static get ANY() {
+        return ANY;
+      }
+      constructor(comp, options) {
+        options = parseOptions(options);
+        if (comp instanceof _Comparator) {
+          if (comp.loose === !!options.loose) {
+            return comp;
+          } else {
+            comp = comp.value;
+          }
+        }
+        comp = comp.trim().split(/\s+/).join(" ");
+        debug("comparator", comp, options);
+        this.options = options;
+        this.loose = !!options.loose;
+        this.parse(comp);
+        if (this.semver === ANY) {
+          this.value = "";
+        } else {
+          this.value = this.operator + this.semver.version;
+        }
+        debug("comp", this);
+      }
+      parse(comp) {
+        const r = this.options.loose ? re[t.COMPARATORLOOSE] : re[t.COMPARATOR];
+        const m = comp.match(r);
+        if (!m) {
+          throw new TypeError(`Invalid comparator: ${comp}`);
+        }
+        this.operator = m[1] !== void 0 ? m[1] : "";
+        if (this.operator === "=") {
+          this.operator = "";
+        }
+        if (!m[2]) {
+          this.semver = ANY;
+        } else {
+          this.semver = new SemVer(m[2], this.options.loose);
+        }
+      }
+      toString() {
+        return this.value;
+      }
+      test(version) {
+        debug("Comparator.test", version, this.options.loose);
+        if (this.semver === ANY || version === ANY) {
+          return true;
+        }
+        if (typeof version === "string") {
+          try {
+            version = new SemVer(version, this.options);
+          } catch (er) {
+            return false;
+          }
+        }
+        return cmp(version, this.operator, this.semver, this.options);
+      }
+      intersects(comp, options) {
+        if (!(comp instanceof _Comparator)) {
+          throw new TypeError("a Comparator is required");
+        }
+        if (this.operator === "") {
+          if (this.value === "") {
+            return true;
+          }
+          return new Range2(comp.value, options).test(this.value);
+        } else if (comp.operator === "") {
+          if (comp.value === "") {
+            return true;
+          }
+          return new Range2(this.value, options).test(comp.semver);
+        }
+        options = parseOptions(options);
+        if (options.includePrerelease && (this.value === "<0.0.0-0" || comp.value === "<0.0.0-0")) {
+          return false;
+        }
+        if (!options.includePrerelease && (this.value.startsWith("<0.0.0") || comp.value.startsWith("<0.0.0"))) {
+          return false;
+        }
+        if (this.operator.startsWith(">") && comp.operator.startsWith(">")) {
+          return true;
+        }
+        if (this.operator.startsWith("<") && comp.operator.startsWith("<")) {
+          return true;
+        }
+        if (this.semver.version === comp.semver.version && this.operator.includes("=") && comp.operator.includes("=")) {
+          return true;
+        }
+        if (cmp(this.semver, "<", comp.semver, options) && this.operator.startsWith(">") && comp.operator.startsWith("<")) {
+          return true;
+        }
+        if (cmp(this.semver, ">", comp.semver, options) && this.operator.startsWith("<") && comp.operator.startsWith(">")) {
+          return true;
+        }
+        return false;
+      }
+    };
+    module.exports = Comparator;
+    var parseOptions = require_parse_options();
+    var { safeRe: re, t } = require_re();
+    var cmp = require_cmp();
+    var debug = require_debug();
+    var SemVer = require_semver();
+    var Range2 = require_range();
+  }
+});
+
+// node_modules/semver/functions/satisfies.js
+var require_satisfies = __commonJS({
+  "node_modules/semver/functions/satisfies.js"(exports2, module) {
+    "use strict";
+    var Range2 = require_range();
+    var satisfies = (version, range, options) => {
+      try {
+        range = new Range2(range, options);
+      } catch (er) {
+        return false;
+      }
+      return range.test(version);
+    };
+    module.exports = satisfies;
+  }
+});
+
+// node_modules/semver/ranges/to-comparators.js
+var require_to_comparators = __commonJS({
+  "node_modules/semver/ranges/to-comparators.js"(exports2, module) {
+    "use strict";
+    var Range2 = require_range();
+    var toComparators = (range, options) => new Range2(range, options).set.map((comp) => comp.map((c) => c.value).join(" ").trim().split(" "));
+    module.exports = toComparators;
+  }
+});
+
+// node_modules/semver/ranges/max-satisfying.js
+var require_max_satisfying = __commonJS({
+  "node_modules/semver/ranges/max-satisfying.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var Range2 = require_range();
+    var maxSatisfying = (versions, range, options) => {
+      let max = null;
+      let maxSV = null;
+      let rangeObj = null;
+      try {
+        rangeObj = new Range2(range, options);
+      } catch (er) {
+        return null;
+      }
+      versions.forEach((v) => {
+        if (rangeObj.test(v)) {
+          if (!max || maxSV.compare(v) === -1) {
+            max = v;
+            maxSV = new SemVer(max, options);
+          }
+        }
+      });
+      return max;
+    };
+    module.exports = maxSatisfying;
+  }
+});
+
+// node_modules/semver/ranges/min-satisfying.js
+var require_min_satisfying = __commonJS({
+  "node_modules/semver/ranges/min-satisfying.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var Range2 = require_range();
+    var minSatisfying = (versions, range, options) => {
+      let min = null;
+      let minSV = null;
+      let rangeObj = null;
+      try {
+        rangeObj = new Range2(range, options);
+      } catch (er) {
+        return null;
+      }
+      versions.forEach((v) => {
+        if (rangeObj.test(v)) {
+          if (!min || minSV.compare(v) === 1) {
+            min = v;
+            minSV = new SemVer(min, options);
+          }
+        }
+      });
+      return min;
+    };
+    module.exports = minSatisfying;
+  }
+});
+
+// node_modules/semver/ranges/min-version.js
+var require_min_version = __commonJS({
+  "node_modules/semver/ranges/min-version.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var Range2 = require_range();
+    var gt = require_gt();
+    var minVersion = (range, loose) => {
+      range = new Range2(range, loose);
+      let minver = new SemVer("0.0.0");
+      if (range.test(minver)) {
+        return minver;
+      }
+      minver = new SemVer("0.0.0-0");
+      if (range.test(minver)) {
+        return minver;
+      }
+      minver = null;
+      for (let i = 0; i < range.set.length; ++i) {
+        const comparators = range.set[i];
+        let setMin = null;
+        comparators.forEach((comparator) => {
+          const compver = new SemVer(comparator.semver.version);
+          switch (comparator.operator) {
+            case ">":
+              if (compver.prerelease.length === 0) {
+                compver.patch++;
+              } else {
+                compver.prerelease.push(0);
+              }
+              compver.raw = compver.format();
+            /* fallthrough */
+            case "":
+            case ">=":
+              if (!setMin || gt(compver, setMin)) {
+                setMin = compver;
+              }
+              break;
+            case "<":
+            case "<=":
+              break;
+            /* istanbul ignore next */
+            default:
+              throw new Error(`Unexpected operation: ${comparator.operator}`);
+          }
+        });
+        if (setMin && (!minver || gt(minver, setMin))) {
+          minver = setMin;
+        }
+      }
+      if (minver && range.test(minver)) {
+        return minver;
+      }
+      return null;
+    };
+    module.exports = minVersion;
+  }
+});
+
+// node_modules/semver/ranges/valid.js
+var require_valid2 = __commonJS({
+  "node_modules/semver/ranges/valid.js"(exports2, module) {
+    "use strict";
+    var Range2 = require_range();
+    var validRange = (range, options) => {
+      try {
+        return new Range2(range, options).range || "*";
+      } catch (er) {
+        return null;
+      }
+    };
+    module.exports = validRange;
+  }
+});
+
+// node_modules/semver/ranges/outside.js
+var require_outside = __commonJS({
+  "node_modules/semver/ranges/outside.js"(exports2, module) {
+    "use strict";
+    var SemVer = require_semver();
+    var Comparator = require_comparator();
+    var { ANY } = Comparator;
+    var Range2 = require_range();
+    var satisfies = require_satisfies();
+    var gt = require_gt();
+    var lt = require_lt();
+    var lte = require_lte();
+    var gte = require_gte();
+    var outside = (version, range, hilo, options) => {
+      version = new SemVer(version, options);
+      range = new Range2(range, options);
+      let gtfn, ltefn, ltfn, comp, ecomp;
+      switch (hilo) {
+        case ">":
+          gtfn = gt;
+          ltefn = lte;
+          ltfn = lt;
+          comp = ">";
+          ecomp = ">=";
+          break;
+        case "<":
+          gtfn = lt;
+          ltefn = gte;
+          ltfn = gt;
+          comp = "<";
+          ecomp = "<=";
+          break;
+        default:
+          throw new TypeError('Must provide a hilo val of "<" or ">"');
+      }
+      if (satisfies(version, range, options)) {
+        return false;
+      }
+      for (let i = 0; i < range.set.length; ++i) {
+        const comparators = range.set[i];
+        let high = null;
+        let low = null;
+        comparators.forEach((comparator) => {
+          if (comparator.semver === ANY) {
+            comparator = new Comparator(">=0.0.0");
+          }
+          high = high || comparator;
+          low = low || comparator;
+          if (gtfn(comparator.semver, high.semver, options)) {
+            high = comparator;
+          } else if (ltfn(comparator.semver, low.semver, options)) {
+            low = comparator;
+          }
+        });
+        if (high.operator === comp || high.operator === ecomp) {
+          return false;
+        }
+        if ((!low.operator || low.operator === comp) && ltefn(version, low.semver)) {
+          return false;
+        } else if (low.operator === ecomp && ltfn(version, low.semver)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    module.exports = outside;
+  }
+});
+
+// node_modules/semver/ranges/gtr.js
+var require_gtr = __commonJS({
+  "node_modules/semver/ranges/gtr.js"(exports2, module) {
+    "use strict";
+    var outside = require_outside();
+    var gtr = (version, range, options) => outside(version, range, ">", options);
+    module.exports = gtr;
+  }
+});
+
+// node_modules/semver/ranges/ltr.js
+var require_ltr = __commonJS({
+  "node_modules/semver/ranges/ltr.js"(exports2, module) {
+    "use strict";
+    var outside = require_outside();
+    var ltr = (version, range, options) => outside(version, range, "<", options);
+    module.exports = ltr;
+  }
+});
+
+// node_modules/semver/ranges/intersects.js
+var require_intersects = __commonJS({
+  "node_modules/semver/ranges/intersects.js"(exports2, module) {
+    "use strict";
+    var Range2 = require_range();
+    var intersects = (r1, r2, options) => {
+      r1 = new Range2(r1, options);
+      r2 = new Range2(r2, options);
+      return r1.intersects(r2, options);
+    };
+    module.exports = intersects;
+  }
+});
+
+// node_modules/semver/ranges/simplify.js
+var require_simplify = __commonJS({
+  "node_modules/semver/ranges/simplify.js"(exports2, module) {
+    "use strict";
+    var satisfies = require_satisfies();
+    var compare = require_compare();
+    module.exports = (versions, range, options) => {
+      const set = [];
+      let first = null;
+      let prev = null;
+      const v = versions.sort((a, b) => compare(a, b, options));
+      for (const version of v) {
+        const included = satisfies(version, range, options);
+        if (included) {
+          prev = version;
+          if (!first) {
+            first = version;
+          }
+        } else {
+          if (prev) {
+            set.push([first, prev]);
+          }
+          prev = null;
+          first = null;
+        }
+      }
+      if (first) {
+        set.push([first, null]);
+      }
+      const ranges = [];
+      for (const [min, max] of set) {
+        if (min === max) {
+          ranges.push(min);
+        } else if (!max && min === v[0]) {
+          ranges.push("*");
+        } else if (!max) {
+          ranges.push(`>=${min}`);
+        } else if (min === v[0]) {
+          ranges.push(`<=${max}`);
+        } else {
+          ranges.push(`${min} - ${max}`);
+        }
+      }
+      const simplified = ranges.join(" || ");
+      const original = typeof range.raw === "string" ? range.raw : String(range);
+      return simplified.length < original.length ? simplified : range;
+    };
+  }
+});
+
+// node_modules/semver/ranges/subset.js
+var require_subset = __commonJS({
+  "node_modules/semver/ranges/subset.js"(exports2, module) {
+    "use strict";
+    var Range2 = require_range();
+    var Comparator = require_comparator();
+    var { ANY } = Comparator;
+    var satisfies = require_satisfies();
+    var compare = require_compare();
+    var subset = (sub, dom, options = {}) => {
+      if (sub === dom) {
+        return true;
+      }
+      sub = new Range2(sub, options);
+      dom = new Range2(dom, options);
+      let sawNonNull = false;
+      OUTER: for (const simpleSub of sub.set) {
+        for (const simpleDom of dom.set) {
+          const isSub = simpleSubset(simpleSub, simpleDom, options);
+          sawNonNull = sawNonNull || isSub !== null;
+          if (isSub) {
+            continue OUTER;
+          }
+        }
+        if (sawNonNull) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var minimumVersionWithPreRelease = [new Comparator(">=0.0.0-0")];
+    var minimumVersion = [new Comparator(">=0.0.0")];
+    var simpleSubset = (sub, dom, options) => {
+      if (sub === dom) {
+        return true;
+      }
+      if (sub.length === 1 && sub[0].semver === ANY) {
+        if (dom.length === 1 && dom[0].semver === ANY) {
+          return true;
+        } else if (options.includePrerelease) {
+          sub = minimumVersionWithPreRelease;
+        } else {
+          sub = minimumVersion;
+        }
+      }
+      if (dom.length === 1 && dom[0].semver === ANY) {
+        if (options.includePrerelease) {
+          return true;
+        } else {
+          dom = minimumVersion;
+        }
+      }
+      const eqSet = /* @__PURE__ */ new Set();
+      let gt, lt;
+      for (const c of sub) {
+        if (c.operator === ">" || c.operator === ">=") {
+          gt = higherGT(gt, c, options);
+        } else if (c.operator === "<" || c.operator === "<=") {
+          lt = lowerLT(lt, c, options);
+        } else {
+          eqSet.add(c.semver);
+        }
+      }
+      if (eqSet.size > 1) {
+        return null;
+      }
+      let gtltComp;
+      if (gt && lt) {
+        gtltComp = compare(gt.semver, lt.semver, options);
+        if (gtltComp > 0) {
+          return null;
+        } else if (gtltComp === 0 && (gt.operator !== ">=" || lt.operator !== "<=")) {
+          return null;
+        }
+      }
+      for (const eq of eqSet) {
+        if (gt && !satisfies(eq, String(gt), options)) {
+          return null;
+        }
+        if (lt && !satisfies(eq, String(lt), options)) {
+          return null;
+        }
+        for (const c of dom) {
+          if (!satisfies(eq, String(c), options)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      let higher, lower;
+      let hasDomLT, hasDomGT;
+      let needDomLTPre = lt && !options.includePrerelease && lt.semver.prerelease.length ? lt.semver : false;
+      let needDomGTPre = gt && !options.includePrerelease && gt.semver.prerelease.length ? gt.semver : false;
+      if (needDomLTPre && needDomLTPre.prerelease.length === 1 && lt.operator === "<" && needDomLTPre.prerelease[0] === 0) {
+        needDomLTPre = false;
+      }
+      for (const c of dom) {
+        hasDomGT = hasDomGT || c.operator === ">" || c.operator === ">=";
+        hasDomLT = hasDomLT || c.operator === "<" || c.operator === "<=";
+        if (gt) {
+          if (needDomGTPre) {
+            if (c.semver.prerelease && c.semver.prerelease.length && c.semver.major === needDomGTPre.major && c.semver.minor === needDomGTPre.minor && c.semver.patch === needDomGTPre.patch) {
+              needDomGTPre = false;
+            }
+          }
+          if (c.operator === ">" || c.operator === ">=") {
+            higher = higherGT(gt, c, options);
+            if (higher === c && higher !== gt) {
+              return false;
+            }
+          } else if (gt.operator === ">=" && !c.test(gt.semver)) {
+            return false;
+          }
+        }
+        if (lt) {
+          if (needDomLTPre) {
+            if (c.semver.prerelease && c.semver.prerelease.length && c.semver.major === needDomLTPre.major && c.semver.minor === needDomLTPre.minor && c.semver.patch === needDomLTPre.patch) {
+              needDomLTPre = false;
+            }
+          }
+          if (c.operator === "<" || c.operator === "<=") {
+            lower = lowerLT(lt, c, options);
+            if (lower === c && lower !== lt) {
+              return false;
+            }
+          } else if (lt.operator === "<=" && !c.test(lt.semver)) {
+            return false;
+          }
+        }
+        if (!c.operator && (lt || gt) && gtltComp !== 0) {
+          return false;
+        }
+      }
+      if (gt && hasDomLT && !lt && gtltComp !== 0) {
+        return false;
+      }
+      if (lt && hasDomGT && !gt && gtltComp !== 0) {
+        return false;
+      }
+      if (needDomGTPre || needDomLTPre) {
+        return false;
+      }
+      return true;
+    };
+    var higherGT = (a, b, options) => {
+      if (!a) {
+        return b;
+      }
+      const comp = compare(a.semver, b.semver, options);
+      return comp > 0 ? a : comp < 0 ? b : b.operator === ">" && a.operator === ">=" ? b : a;
+    };
+    var lowerLT = (a, b, options) => {
+      if (!a) {
+        return b;
+      }
+      const comp = compare(a.semver, b.semver, options);
+      return comp < 0 ? a : comp > 0 ? b : b.operator === "<" && a.operator === "<=" ? b : a;
+    };
+    module.exports = subset;
+  }
+});
+
+// node_modules/semver/index.js
+var require_semver2 = __commonJS({
+  "node_modules/semver/index.js"(exports2, module) {
+    "use strict";
+    var internalRe = require_re();
+    var constants = require_constants2();
+    var SemVer = require_semver();
+    var identifiers = require_identifiers();
+    var parse5 = require_parse();
+    var valid = require_valid();
+    var clean = require_clean();
+    var inc = require_inc();
+    var diff = require_diff();
+    var major = require_major();
+    var minor = require_minor();
+    var patch = require_patch();
+    var prerelease = require_prerelease();
+    var compare = require_compare();
+    var rcompare = require_rcompare();
+    var compareLoose = require_compare_loose();
+    var compareBuild = require_compare_build();
+    var sort = require_sort();
+    var rsort = require_rsort();
+    var gt = require_gt();
+    var lt = require_lt();
+    var eq = require_eq();
+    var neq = require_neq();
+    var gte = require_gte();
+    var lte = require_lte();
+    var cmp = require_cmp();
+    var coerce = require_coerce();
+    var truncate = require_truncate();
+    var Comparator = require_comparator();
+    var Range2 = require_range();
+    var satisfies = require_satisfies();
+    var toComparators = require_to_comparators();
+    var maxSatisfying = require_max_satisfying();
+    var minSatisfying = require_min_satisfying();
+    var minVersion = require_min_version();
+    var validRange = require_valid2();
+    var outside = require_outside();
+    var gtr = require_gtr();
+    var ltr = require_ltr();
+    var intersects = require_intersects();
+    var simplifyRange = require_simplify();
+    var subset = require_subset();
+    module.exports = {
+      parse: parse5,
+      valid,
+      clean,
+      inc,
+      diff,
+      major,
+      minor,
+      patch,
+      prerelease,
+      compare,
+      rcompare,
+      compareLoose,
+      compareBuild,
+      sort,
+      rsort,
+      gt,
+      lt,
+      eq,
+      neq,
+      gte,
+      lte,
+      cmp,
+      coerce,
+      truncate,
+      Comparator,
+      Range: Range2,
+      satisfies,
+      toComparators,
+      maxSatisfying,
+      minSatisfying,
+      minVersion,
+      validRange,
+      outside,
+      gtr,
+      ltr,
+      intersects,
+      simplifyRange,
+      subset,
+      SemVer,
+      re: internalRe.re,
+      src: internalRe.src,
+      tokens: internalRe.t,
+      SEMVER_SPEC_VERSION: constants.SEMVER_SPEC_VERSION,
+      RELEASE_TYPES: constants.RELEASE_TYPES,
+      compareIdentifiers: identifiers.compareIdentifiers,
+      rcompareIdentifiers: identifiers.rcompareIdentifiers
+    };
+  }
+});
+
+// node_modules/validate-npm-package-name/lib/builtin-modules.json
+var require_builtin_modules = __commonJS({
+  "node_modules/validate-npm-package-name/lib/builtin-modules.json"(exports2, module) {
+    module.exports = ["_http_agent", "_http_client", "_http_common", "_http_incoming", "_http_outgoing", "_http_server", "_stream_duplex", "_stream_passthrough", "_stream_readable", "_stream_transform", "_stream_wrap", "_stream_writable", "_tls_common", "_tls_wrap", "assert", "assert/strict", "async_hooks", "buffer", "child_process", "cluster", "console", "constants", "crypto", "dgram", "diagnostics_channel", "dns", "dns/promises", "domain", "events", "fs", "fs/promises", "http", "http2", "https", "inspector", "inspector/promises", "module", "net", "os", "path", "path/posix", "path/win32", "perf_hooks", "process", "punycode", "querystring", "readline", "readline/promises", "repl", "stream", "stream/consumers", "stream/promises", "stream/web", "string_decoder", "sys", "timers", "timers/promises", "tls", "trace_events", "tty", "url", "util", "util/types", "v8", "vm", "wasi", "worker_threads", "zlib", "node:sea", "node:sqlite", "node:test", "node:test/reporters"];
+  }
+});
+
+// node_modules/validate-npm-package-name/lib/index.js
+var require_lib2 = __commonJS({
+  "node_modules/validate-npm-package-name/lib/index.js"(exports2, module) {
+    "use strict";
+    var builtins = require_builtin_modules();
+    var scopedPackagePattern = new RegExp("^(?:@([^/]+?)[/])?([^/]+?)$");
+    var exclusionList = [
+      "node_modules",
+      "favicon.ico"
+    ];
+    function validate2(name) {
+      var warnings = [];
+      var errors = [];
+      if (name === null) {
+        errors.push("name cannot be null");
+        return done(warnings, errors);
+      }
+      if (name === void 0) {
+        errors.push("name cannot be undefined");
+        return done(warnings, errors);
+      }
+      if (typeof name !== "string") {
+        errors.push("name must be a string");
+        return done(warnings, errors);
+      }
+      if (!name.length) {
+        errors.push("name length must be greater than zero");
+      }
+      if (name.startsWith(".")) {
+        errors.push("name cannot start with a period");
+      }
+      if (name.startsWith("-")) {
+        errors.push("name cannot start with a hyphen");
+      }
+      if (name.match(/^_/)) {
+        errors.push("name cannot start with an underscore");
+      }
+      if (name.trim() !== name) {
+        errors.push("name cannot contain leading or trailing spaces");
+      }
+      exclusionList.forEach(function(excludedName) {
+        if (name.toLowerCase() === excludedName) {
+          errors.push(excludedName + " is not a valid package name");
+        }
+      });
+      if (builtins.includes(name.toLowerCase())) {
+        warnings.push(name + " is a core module name");
+      }
+      if (name.length > 214) {
+        warnings.push("name can no longer contain more than 214 characters");
+      }
+      if (name.toLowerCase() !== name) {
+        warnings.push("name can no longer contain capital letters");
+      }
+      if (/[~'!()*]/.test(name.split("/").slice(-1)[0])) {
+        warnings.push(`name can no longer contain special characters ("~'!()*")`);
+      }
+      if (encodeURIComponent(name) !== name) {
+        var nameMatch = name.match(scopedPackagePattern);
+        if (nameMatch) {
+          var user = nameMatch[1];
+          var pkg = nameMatch[2];
+          if (pkg.startsWith(".")) {
+            errors.push("name cannot start with a period");
+          }
+          if (encodeURIComponent(user) === user && encodeURIComponent(pkg) === pkg) {
+            return done(warnings, errors);
+          }
+        }
+        errors.push("name can only contain URL-friendly characters");
+      }
+      return done(warnings, errors);
+    }
+    var done = function(warnings, errors) {
+      var result2 = {
+        validForNewPackages: errors.length === 0 && warnings.length === 0,
+        validForOldPackages: errors.length === 0,
+        warnings,
+        errors
+      };
+      if (!result2.warnings.length) {
+        delete result2.warnings;
+      }
+      if (!result2.errors.length) {
+        delete result2.errors;
+      }
+      return result2;
+    };
+    module.exports = validate2;
+  }
+});
+
+// node_modules/proc-log/lib/index.js
+var require_lib3 = __commonJS({
+  "node_modules/proc-log/lib/index.js"(exports2, module) {
+    var META = /* @__PURE__ */ Symbol("proc-log.meta");
+    module.exports = {
+      META,
+      output: {
+        LEVELS: [
+          "standard",
+          "error",
+          "buffer",
+          "flush"
+        ],
+        KEYS: {
+          standard: "standard",
+          error: "error",
+          buffer: "buffer",
+          flush: "flush"
+        },
+        standard: function(...args) {
+          return process.emit("output", "standard", ...args);
+        },
+        error: function(...args) {
+          return process.emit("output", "error", ...args);
+        },
+        buffer: function(...args) {
+          return process.emit("output", "buffer", ...args);
+        },
+        flush: function(...args) {
+          return process.emit("output", "flush", ...args);
+        }
+      },
+      log: {
+        LEVELS: [
+          "notice",
+          "error",
+          "warn",
+          "info",
+          "verbose",
+          "http",
+          "silly",
+          "timing",
+          "pause",
+          "resume"
+        ],
+        KEYS: {
+          notice: "notice",
+          error: "error",
+          warn: "warn",
+          info: "info",
+          verbose: "verbose",
+          http: "http",
+          silly: "silly",
+          timing: "timing",
+          pause: "pause",
+          resume: "resume"
+        },
+        error: function(...args) {
+          return process.emit("log", "error", ...args);
+        },
+        notice: function(...args) {
+          return process.emit("log", "notice", ...args);
+        },
+        warn: function(...args) {
+          return process.emit("log", "warn", ...args);
+        },
+        info: function(...args) {
+          return process.emit("log", "info", ...args);
+        },
+        verbose: function(...args) {
+          return process.emit("log", "verbose", ...args);
+        },
+        http: function(...args) {
+          return process.emit("log", "http", ...args);
+        },
+        silly: function(...args) {
+          return process.emit("log", "silly", ...args);
+        },
+        timing: function(...args) {
+          return process.emit("log", "timing", ...args);
+        },
+        pause: function() {
+          return process.emit("log", "pause");
+        },
+        resume: function() {
+          return process.emit("log", "resume");
+        }
+      },
+      time: {
+        LEVELS: [
+          "start",
+          "end"
+        ],
+        KEYS: {
+          start: "start",
+          end: "end"
+        },
+        start: function(name, fn) {
+          process.emit("time", "start", name);
+          function end() {
+            return process.emit("time", "end", name);
+          }
+          if (typeof fn === "function") {
+            const res = fn();
+            if (res && res.finally) {
+              return res.finally(end);
+            }
+            end();
+            return res;
+          }
+          return end;
+        },
+        end: function(name) {
+          return process.emit("time", "end", name);
+        }
+      },
+      input: {
+        LEVELS: [
+          "start",
+          "end",
+          "read"
+        ],
+        KEYS: {
+          start: "start",
+          end: "end",
+          read: "read"
+        },
+        start: function(...args) {
+          let fn;
+          if (typeof args[0] === "function") {
+            fn = args.shift();
+          }
+          process.emit("input", "start", ...args);
+          function end() {
+            return process.emit("input", "end", ...args);
+          }
+          if (typeof fn === "function") {
+            const res = fn();
+            if (res && res.finally) {
+              return res.finally(end);
+            }
+            end();
+            return res;
+          }
+          return end;
+        },
+        end: function(...args) {
+          return process.emit("input", "end", ...args);
+        },
+        read: function(...args) {
+          let resolve4, reject;
+          const promise = new Promise((_resolve, _reject) => {
+            resolve4 = _resolve;
+            reject = _reject;
+          });
+          process.emit("input", "read", resolve4, reject, ...args);
+          return promise;
+        }
+      }
+    };
+  }
+});
+
+// node_modules/npm-package-arg/lib/npa.js
+var require_npa = __commonJS({
+  "node_modules/npm-package-arg/lib/npa.js"(exports2, module) {
+    "use strict";
+    var isWindows = process.platform === "win32";
+    var { URL: URL2 } = __require("node:url");
+    var path = isWindows ? __require("node:path/win32") : __require("node:path");
+    var { homedir } = __require("node:os");
+    var HostedGit = require_lib();
+    var semver = require_semver2();
+    var validatePackageName = require_lib2();
+    var { log } = require_lib3();
+    var hasSlashes = isWindows ? /\\|[/]/ : /[/]/;
+    var isURL = /^(?:git[+])?[a-z]+:/i;
+    var isGit = /^[^@]+@[^:.]+\.[^:]+:.+$/i;
+    var isFileType = /[.](?:tgz|tar\.gz|tar)$/i;
+    var isPortNumber = /:[0-9]+(\/|$)/i;
+    var isWindowsFile = /^(?:[.]|~[/]|[/\\]|[a-zA-Z]:)/;
+    var isPosixFile = /^(?:[.]|~[/]|[/]|[a-zA-Z]:)/;
+    var defaultRegistry = "https://registry.npmjs.org";
+    function npa3(arg, where2) {
+      let name;
+      let spec;
+      if (typeof arg === "object") {
+        if (arg instanceof Result && (!where2 || where2 === arg.where)) {
+          return arg;
+        } else if (arg.name && arg.rawSpec) {
+          return npa3.resolve(arg.name, arg.rawSpec, where2 || arg.where);
+        } else {
+          return npa3(arg.raw, where2 || arg.where);
+        }
+      }
+      const nameEndsAt = arg.indexOf("@", 1);
+      const namePart = nameEndsAt > 0 ? arg.slice(0, nameEndsAt) : arg;
+      if (isURL.test(arg)) {
+        spec = arg;
+      } else if (isGit.test(arg)) {
+        spec = `git+ssh://${arg}`;
+      } else if (!namePart.startsWith("@") && (hasSlashes.test(namePart) || isFileType.test(namePart))) {
+        spec = arg;
+      } else if (nameEndsAt > 0) {
+        name = namePart;
+        spec = arg.slice(nameEndsAt + 1) || "*";
+      } else {
+        const valid = validatePackageName(arg);
+        if (valid.validForOldPackages) {
+          name = arg;
+          spec = "*";
+        } else {
+          spec = arg;
+        }
+      }
+      return resolve4(name, spec, where2, arg);
+    }
+    function isFileSpec(spec) {
+      if (!spec) {
+        return false;
+      }
+      if (spec.toLowerCase().startsWith("file:")) {
+        return true;
+      }
+      if (isWindows) {
+        return isWindowsFile.test(spec);
+      }
+      return isPosixFile.test(spec);
+    }
+    function isAliasSpec(spec) {
+      if (!spec) {
+        return false;
+      }
+      return spec.toLowerCase().startsWith("npm:");
+    }
+    function resolve4(name, spec, where2, arg) {
+      const res = new Result({
+        raw: arg,
+        name,
+        rawSpec: spec,
+        fromArgument: arg != null
+      });
+      if (name) {
+        res.name = name;
+      }
+      if (!where2) {
+        where2 = process.cwd();
+      }
+      if (isFileSpec(spec)) {
+        return fromFile(res, where2);
+      } else if (isAliasSpec(spec)) {
+        return fromAlias(res, where2);
+      }
+      const hosted = HostedGit.fromUrl(spec, {
+        noGitPlus: true,
+        noCommittish: true
+      });
+      if (hosted) {
+        return fromHostedGit(res, hosted);
+      } else if (spec && isURL.test(spec)) {
+        return fromURL(res);
+      } else if (spec && (hasSlashes.test(spec) || isFileType.test(spec))) {
+        return fromFile(res, where2);
+      } else {
+        return fromRegistry(res);
+      }
+    }
+    function toPurl2(arg, reg = defaultRegistry) {
+      const res = npa3(arg);
+      if (res.type !== "version") {
+        throw invalidPurlType(res.type, res.raw);
+      }
+      let purl = "pkg:npm/" + res.name.replace(/^@/, "%40") + "@" + res.rawSpec;
+      if (reg !== defaultRegistry) {
+        purl += "?repository_url=" + reg;
+      }
+      return purl;
+    }
+    function invalidPackageName(name, valid, raw) {
+      const err = new Error(`Invalid package name "${name}" of package "${raw}": ${valid.errors.join("; ")}.`);
+      err.code = "EINVALIDPACKAGENAME";
+      return err;
+    }
+    function invalidTagName(name, raw) {
+      const err = new Error(`Invalid tag name "${name}" of package "${raw}": Tags may not have any characters that encodeURIComponent encodes.`);
+      err.code = "EINVALIDTAGNAME";
+      return err;
+    }
+    function invalidPurlType(type, raw) {
+      const err = new Error(`Invalid type "${type}" of package "${raw}": Purl can only be generated for "version" types.`);
+      err.code = "EINVALIDPURLTYPE";
+      return err;
+    }
+    var Result = class {
+      constructor(opts) {
+        this.type = opts.type;
+        this.registry = opts.registry;
+        this.where = opts.where;
+        if (opts.raw == null) {
+          this.raw = opts.name ? `${opts.name}@${opts.rawSpec}` : opts.rawSpec;
+        } else {
+          this.raw = opts.raw;
+        }
+        this.name = void 0;
+        this.escapedName = void 0;
+        this.scope = void 0;
+        this.rawSpec = opts.rawSpec || "";
+        this.saveSpec = opts.saveSpec;
+        this.fetchSpec = opts.fetchSpec;
+        if (opts.name) {
+          this.setName(opts.name);
+        }
+        this.gitRange = opts.gitRange;
+        this.gitCommittish = opts.gitCommittish;
+        this.gitSubdir = opts.gitSubdir;
+        this.hosted = opts.hosted;
+      }
+      // TODO move this to a getter/setter in a semver major
+      setName(name) {
+        const valid = validatePackageName(name);
+        if (!valid.validForOldPackages) {
+          throw invalidPackageName(name, valid, this.raw);
+        }
+        this.name = name;
+        this.scope = name[0] === "@" ? name.slice(0, name.indexOf("/")) : void 0;
+        this.escapedName = name.replace("/", "%2f");
+        return this;
+      }
+      toString() {
+        const full = [];
+        if (this.name != null && this.name !== "") {
+          full.push(this.name);
+        }
+        const spec = this.saveSpec || this.fetchSpec || this.rawSpec;
+        if (spec != null && spec !== "") {
+          full.push(spec);
+        }
+        return full.length ? full.join("@") : this.raw;
+      }
+      toJSON() {
+        const result2 = Object.assign({}, this);
+        delete result2.hosted;
+        return result2;
+      }
+    };
+    function setGitAttrs(res, committish) {
+      if (!committish) {
+        res.gitCommittish = null;
+        return;
+      }
+      for (const part of committish.split("::")) {
+        if (!part.includes(":")) {
+          if (res.gitRange) {
+            throw new Error("cannot override existing semver range with a committish");
+          }
+          if (res.gitCommittish) {
+            throw new Error("cannot override existing committish with a second committish");
+          }
+          res.gitCommittish = part;
+          continue;
+        }
+        const [name, value] = part.split(":");
+        if (name === "semver") {
+          if (res.gitCommittish) {
+            throw new Error("cannot override existing committish with a semver range");
+          }
+          if (res.gitRange) {
+            throw new Error("cannot override existing semver range with a second semver range");
+          }
+          res.gitRange = decodeURIComponent(value);
+          continue;
+        }
+        if (name === "path") {
+          if (res.gitSubdir) {
+            throw new Error("cannot override existing path with a second path");
+          }
+          res.gitSubdir = `/${value}`;
+          continue;
+        }
+        log.warn("npm-package-arg", `ignoring unknown key "${name}"`);
+      }
+    }
+    var encodedPathChars = /* @__PURE__ */ new Map([
+      ["\0", "%00"],
+      ["	", "%09"],
+      ["\n", "%0A"],
+      ["\r", "%0D"],
+      [" ", "%20"],
+      ['"', "%22"],
+      ["#", "%23"],
+      ["%", "%25"],
+      ["?", "%3F"],
+      ["[", "%5B"],
+      ["\\", isWindows ? "/" : "%5C"],
+      ["]", "%5D"],
+      ["^", "%5E"],
+      ["|", "%7C"],
+      ["~", "%7E"]
+    ]);
+    function pathToFileURL(str) {
+      let result2 = "";
+      for (let i = 0; i < str.length; i++) {
+        result2 = `${result2}${encodedPathChars.get(str[i]) ?? str[i]}`;
+      }
+      if (result2.startsWith("file:")) {
+        return result2;
+      }
+      return `file:${result2}`;
+    }
+    function fromFile(res, where2) {
+      res.type = isFileType.test(res.rawSpec) ? "file" : "directory";
+      res.where = where2;
+      let rawSpec = pathToFileURL(res.rawSpec);
+      if (rawSpec.startsWith("file:/")) {
+        if (/^file:\/\/[^/]/.test(rawSpec)) {
+          rawSpec = `file:/${rawSpec.slice(5)}`;
+        }
+        if (/^\/{1,3}\.\.?(\/|$)/.test(rawSpec.slice(5))) {
+          rawSpec = rawSpec.replace(/^file:\/{1,3}/, "file:");
+        }
+      }
+      let resolvedUrl;
+      let specUrl;
+      try {
+        resolvedUrl = new URL2(rawSpec, `${pathToFileURL(path.resolve(where2))}/`);
+        specUrl = new URL2(rawSpec);
+      } catch (originalError) {
+        const er = new Error("Invalid file: URL, must comply with RFC 8089");
+        throw Object.assign(er, {
+          raw: res.rawSpec,
+          spec: res,
+          where: where2,
+          originalError
+        });
+      }
+      let specPath = decodeURIComponent(specUrl.pathname);
+      let resolvedPath = decodeURIComponent(resolvedUrl.pathname);
+      if (isWindows) {
+        specPath = specPath.replace(/^\/+([a-z]:\/)/i, "$1");
+        resolvedPath = resolvedPath.replace(/^\/+([a-z]:\/)/i, "$1");
+      }
+      if (/^\/~(\/|$)/.test(specPath)) {
+        res.saveSpec = `file:${specPath.substr(1)}`;
+        resolvedPath = path.resolve(homedir(), specPath.substr(3));
+      } else if (!path.isAbsolute(rawSpec.slice(5))) {
+        res.saveSpec = `file:${path.relative(where2, resolvedPath)}`;
+      } else {
+        res.saveSpec = `file:${path.resolve(resolvedPath)}`;
+      }
+      res.fetchSpec = path.resolve(where2, resolvedPath);
+      res.saveSpec = res.saveSpec.split("\\").join("/");
+      if (res.saveSpec.startsWith("file://")) {
+        res.saveSpec = `file:/${res.saveSpec.slice(7)}`;
+      }
+      return res;
+    }
+    function fromHostedGit(res, hosted) {
+      res.type = "git";
+      res.hosted = hosted;
+      res.saveSpec = hosted.toString({ noGitPlus: false, noCommittish: false });
+      res.fetchSpec = hosted.getDefaultRepresentation() === "shortcut" ? null : hosted.toString();
+      setGitAttrs(res, hosted.committish);
+      return res;
+    }
+    function unsupportedURLType(protocol, spec) {
+      const err = new Error(`Unsupported URL Type "${protocol}": ${spec}`);
+      err.code = "EUNSUPPORTEDPROTOCOL";
+      return err;
+    }
+    function fromURL(res) {
+      let rawSpec = res.rawSpec;
+      res.saveSpec = rawSpec;
+      if (rawSpec.startsWith("git+ssh:")) {
+        const matched = rawSpec.match(/^git\+ssh:\/\/([^:#]+:[^#]+(?:\.git)?)(?:#(.*))?$/i);
+        if (matched && !matched[1].match(isPortNumber)) {
+          res.type = "git";
+          setGitAttrs(res, matched[2]);
+          res.fetchSpec = matched[1];
+          return res;
+        }
+      } else if (rawSpec.startsWith("git+file://")) {
+        rawSpec = rawSpec.replace(/\\/g, "/");
+      }
+      const parsedUrl = new URL2(rawSpec);
+      switch (parsedUrl.protocol) {
+        case "git:":
+        case "git+http:":
+        case "git+https:":
+        case "git+rsync:":
+        case "git+ftp:":
+        case "git+file:":
+        case "git+ssh:":
+          res.type = "git";
+          setGitAttrs(res, parsedUrl.hash.slice(1));
+          if (parsedUrl.protocol === "git+file:" && /^git\+file:\/\/[a-z]:/i.test(rawSpec)) {
+            res.fetchSpec = `git+file://${parsedUrl.host.toLowerCase()}:${parsedUrl.pathname}`;
+          } else {
+            parsedUrl.hash = "";
+            res.fetchSpec = parsedUrl.toString();
+          }
+          if (res.fetchSpec.startsWith("git+")) {
+            res.fetchSpec = res.fetchSpec.slice(4);
+          }
+          break;
+        case "http:":
+        case "https:":
+          res.type = "remote";
+          res.fetchSpec = res.saveSpec;
+          break;
+        default:
+          throw unsupportedURLType(parsedUrl.protocol, rawSpec);
+      }
+      return res;
+    }
+    function fromAlias(res, where2) {
+      const subSpec = npa3(res.rawSpec.substr(4), where2);
+      if (subSpec.type === "alias") {
+        throw new Error("nested aliases not supported");
+      }
+      if (!subSpec.registry) {
+        throw new Error("aliases only work for registry deps");
+      }
+      if (!subSpec.name) {
+        throw new Error("aliases must have a name");
+      }
+      res.subSpec = subSpec;
+      res.registry = true;
+      res.type = "alias";
+      res.saveSpec = null;
+      res.fetchSpec = null;
+      return res;
+    }
+    function fromRegistry(res) {
+      res.registry = true;
+      const spec = res.rawSpec.trim();
+      res.saveSpec = null;
+      res.fetchSpec = spec;
+      const version = semver.valid(spec, true);
+      const range = semver.validRange(spec, true);
+      if (version) {
+        res.type = "version";
+      } else if (range) {
+        res.type = "range";
+      } else {
+        if (encodeURIComponent(spec) !== spec) {
+          throw invalidTagName(spec, res.raw);
+        }
+        res.type = "tag";
+      }
+      return res;
+    }
+    module.exports = npa3;
+    module.exports.resolve = resolve4;
+    module.exports.toPurl = toPurl2;
+    module.exports.Result = Result;
   }
 });
 
@@ -18696,6 +18696,680 @@ function quoteInput(raw) {
   return `"${shown3}${chars.length > MAX_ECHO ? "\u2026" : ""}"`;
 }
 
+// src/domain/api-version.ts
+var API_VERSION = "0.1.0";
+
+// src/domain/calendar.ts
+var DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+var INSTANT_SHAPE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
+function isLeapYear(y) {
+  return y % 4 === 0 && y % 100 !== 0 || y % 400 === 0;
+}
+function daysInMonth(y, m) {
+  if (m === 2) return isLeapYear(y) ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+function parts(s) {
+  const m = DATE_SHAPE.exec(s);
+  if (!m) return null;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
+  return [y, mo, d];
+}
+function isCalendarDate(s) {
+  return typeof s === "string" && parts(s) !== null;
+}
+function dayNumber([y0, m, d]) {
+  const y = m <= 2 ? y0 - 1 : y0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * ((m + 9) % 12) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+function fromDayNumber(n) {
+  const z = n + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  if (y < 0 || y > 9999) throw new RangeError(`date out of range: year ${y}`);
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+function instantDate(s) {
+  const m = INSTANT_SHAPE.exec(s);
+  if (!m) return null;
+  const [, date, hh, mi, ss, z, sign, oh, om] = m;
+  const p = parts(date ?? "");
+  const h = Number(hh);
+  const min = Number(mi);
+  if (!p || h > 23 || min > 59 || Number(ss) > 60) return null;
+  let offset = 0;
+  if (!z) {
+    if (Number(oh) > 23 || Number(om) > 59) return null;
+    offset = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  }
+  const carry = Math.floor((h * 60 + min - offset) / 1440);
+  try {
+    return fromDayNumber(dayNumber(p) + carry);
+  } catch {
+    return null;
+  }
+}
+function utcDateOf(instant) {
+  if (instant instanceof Date) {
+    const t = instant.getTime();
+    if (Number.isNaN(t)) throw new RangeError("utcDateOf got an invalid Date");
+    return fromDayNumber(Math.floor(t / 864e5));
+  }
+  const d = instantDate(instant);
+  if (d === null) throw new RangeError(`not an RFC 3339 instant: ${quoteInput(String(instant))}`);
+  return d;
+}
+
+// src/domain/component.ts
+var import_packageurl_js = __toESM(require_packageurl_js(), 1);
+
+// src/domain/docker-reference.ts
+var DOCKER_HUB = "docker.io";
+var HUB_ALIASES = /* @__PURE__ */ new Set(["index.docker.io", "registry-1.docker.io"]);
+var ALNUM = "[a-z0-9]+";
+var SEPARATOR = "(?:[._]|__|-+)";
+var PATH_COMPONENT = `${ALNUM}(?:${SEPARATOR}${ALNUM})*`;
+var DOMAIN_COMPONENT = "(?:[a-z0-9]|[a-z0-9][a-z0-9-]*[a-z0-9])";
+var HOST = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[[a-f0-9:]+\\])`;
+var DOMAIN = `${HOST}(?::\\d+)?`;
+var TAG = "\\w[\\w.-]{0,127}";
+var DIGEST = "[a-z][a-z0-9]*(?:[-_+.][a-z][a-z0-9]*)*:[0-9a-f]{32,}";
+var REFERENCE = new RegExp(`^((?:${DOMAIN}/)?[^:@]+)(?::(${TAG}))?(?:@(${DIGEST}))?$`, "i");
+var PATH = new RegExp(`^${PATH_COMPONENT}(?:/${PATH_COMPONENT})*$`);
+var DOMAIN_ONLY = new RegExp(`^${DOMAIN}$`, "i");
+var IMAGE_ID = /^[a-f0-9]{64}$/;
+var NAME_MAX_LENGTH = 255;
+function splitDomain(name) {
+  const i = name.indexOf("/");
+  const first = i === -1 ? "" : name.slice(0, i);
+  if (i === -1 || !/[.:]/.test(first) && first !== "localhost" && first.toLowerCase() === first) {
+    return { domain: DOCKER_HUB, path: name };
+  }
+  return { domain: first, path: name.slice(i + 1) };
+}
+function normaliseDomain(domain) {
+  const d = domain.toLowerCase();
+  return HUB_ALIASES.has(d) ? DOCKER_HUB : d;
+}
+function parseDockerReference(raw) {
+  const m = REFERENCE.exec(raw);
+  if (!m) {
+    if (/[A-Z]/.test(raw.replace(/^[^/]*\//, ""))) return "a repository name must be lower case";
+    return "not an image reference";
+  }
+  const [, name = "", tag, digest] = m;
+  if (name.length > NAME_MAX_LENGTH) return `the repository name is longer than ${NAME_MAX_LENGTH} characters`;
+  if (IMAGE_ID.test(name)) return "a 64-character hex string is an image ID, not a name";
+  const split2 = splitDomain(name);
+  if (split2.domain !== DOCKER_HUB && !DOMAIN_ONLY.test(split2.domain)) return "the registry is not a host name";
+  if (split2.domain !== DOCKER_HUB && !/[.:]/.test(split2.domain) && split2.domain.toLowerCase() !== "localhost") {
+    return "a repository name must be lower case";
+  }
+  if (/[A-Z]/.test(split2.path)) return "a repository name must be lower case";
+  if (!PATH.test(split2.path))
+    return 'the repository path is not lower-case letters and digits joined by ".", "_", "__", "-" or "/"';
+  const domain = normaliseDomain(split2.domain);
+  let path = split2.path;
+  if (domain === DOCKER_HUB && !path.includes("/")) path = `library/${path}`;
+  let d = null;
+  if (digest) {
+    const colon = digest.indexOf(":");
+    const algorithm = digest.slice(0, colon).toLowerCase();
+    const hex = digest.slice(colon + 1).toLowerCase();
+    if (algorithm === "sha256" && hex.length !== 64) return "a sha256 digest has 64 hex digits";
+    if (algorithm === "sha512" && hex.length !== 128) return "a sha512 digest has 128 hex digits";
+    d = `${algorithm}:${hex}`;
+  }
+  return { domain, path, tag: tag ?? null, digest: d };
+}
+function formatDockerReference(r) {
+  const base = `${r.domain}/${r.path}`;
+  if (r.digest) return `${base}${r.tag ? `:${r.tag}` : ""}@${r.digest}`;
+  return `${base}:${r.tag ?? "latest"}`;
+}
+function normaliseDockerReference(raw) {
+  const r = parseDockerReference(raw);
+  return typeof r === "string" ? r : [formatDockerReference(r)];
+}
+function parseDockerId(id) {
+  const r = parseDockerReference(id);
+  if (typeof r === "string") throw new RangeError(`not a normalised docker id: ${id.slice(0, 80)}`);
+  return r;
+}
+
+// src/domain/distro-release.ts
+var DEBIAN_CODENAMES = {
+  forky: "14",
+  trixie: "13",
+  bookworm: "12",
+  bullseye: "11",
+  buster: "10",
+  stretch: "9",
+  jessie: "8",
+  wheezy: "7"
+};
+var UBUNTU_CODENAMES = {
+  questing: "25.10",
+  plucky: "25.04",
+  oracular: "24.10",
+  noble: "24.04",
+  mantic: "23.10",
+  lunar: "23.04",
+  kinetic: "22.10",
+  jammy: "22.04",
+  impish: "21.10",
+  hirsute: "21.04",
+  groovy: "20.10",
+  focal: "20.04",
+  bionic: "18.04",
+  xenial: "16.04",
+  trusty: "14.04"
+};
+var DISTRIBUTIONS = {
+  debian: { product: "debian", precision: "major", codenames: DEBIAN_CODENAMES },
+  ubuntu: { product: "ubuntu", precision: "two", codenames: UBUNTU_CODENAMES },
+  alpine: { product: "alpine-linux", precision: "two" },
+  redhat: { product: "rhel", precision: "major" },
+  rhel: { product: "rhel", precision: "major" },
+  centos: { product: "centos", precision: "major" },
+  rocky: { product: "rocky-linux", precision: "major" },
+  alma: { product: "almalinux", precision: "major" },
+  almalinux: { product: "almalinux", precision: "major" },
+  oracle: { product: "oracle-linux", precision: "major" },
+  ol: { product: "oracle-linux", precision: "major" },
+  amazon: { product: "amazon-linux", precision: "amazon" },
+  amzn: { product: "amazon-linux", precision: "amazon" },
+  fedora: { product: "fedora", precision: "major" },
+  opensuse: { product: "opensuse", precision: "two" },
+  "opensuse-leap": { product: "opensuse", precision: "two" },
+  suse: { product: "sles", precision: "two" },
+  sles: { product: "sles", precision: "two" },
+  photon: { product: "photon", precision: "photon" }
+};
+var NO_LISTING = /* @__PURE__ */ new Set([
+  "wolfi",
+  "chainguard",
+  "azurelinux",
+  "cbl-mariner",
+  "mariner",
+  "arch",
+  "archlinux",
+  "gentoo"
+]);
+var DISTRO_PRODUCTS = new Set(Object.values(DISTRIBUTIONS).map((d) => d.product));
+function release(version, precision) {
+  const parts2 = version.split(".");
+  switch (precision) {
+    case "major":
+      return parts2[0];
+    case "two":
+      return parts2.slice(0, 2).join(".");
+    case "amazon":
+      return /^\d{4}\.\d{2}$/.test(parts2.slice(0, 2).join(".")) && parts2[0] !== "2023" ? parts2.slice(0, 2).join(".") : parts2[0];
+    case "photon":
+      return parts2.length === 1 ? `${parts2[0]}.0` : parts2.slice(0, 2).join(".");
+  }
+}
+function distroRelease(namespace, distro) {
+  const ns = (namespace ?? "").toLowerCase();
+  if (NO_LISTING.has(ns)) return { why: `the end-of-life listing has no release dates for ${ns.slice(0, 30)}` };
+  const d = DISTRIBUTIONS[ns];
+  if (!d) return { why: `Tended knows no end-of-life listing for the distribution "${ns.slice(0, 30)}"` };
+  if (distro === void 0 || distro.trim() === "")
+    return {
+      why: "it names no distribution release (no distro qualifier), and Tended does not guess one from the package version"
+    };
+  const open = distro.indexOf("(");
+  const value = (open < 0 ? distro : distro.slice(0, open)).trim().toLowerCase();
+  const number = /\d+(?:\.\d+)*/.exec(value)?.[0];
+  if (number !== void 0) return `${d.product}/${release(number, d.precision)}`;
+  const word = value.replace(/^[a-z]+-/, "").split(/[\s-]/)[0] ?? "";
+  const byCodename = d.codenames?.[word];
+  if (byCodename) return `${d.product}/${byCodename}`;
+  return {
+    why: `its distro qualifier "${distro.slice(0, 40)}" names no release Tended can match (a rolling release, or an unknown codename)`
+  };
+}
+
+// src/domain/package-names.ts
+var MAVEN_PART_MAX = 200;
+var MAVEN_PART = new RegExp(`^[\\w.-]{1,${MAVEN_PART_MAX}}$`);
+function normaliseMaven(name) {
+  const parts2 = name.includes(":") ? name.split(":") : name.split("/");
+  if (parts2.length !== 2) return "expected groupId:artifactId";
+  const [group = "", artifact = ""] = parts2;
+  if (!MAVEN_PART.test(group) || !MAVEN_PART.test(artifact)) return "a groupId or artifactId with other characters";
+  return [`${group}:${artifact}`];
+}
+var GO_ELEMENT = /^[\w.~-]{1,100}$/;
+var GO_MAX_LENGTH = 500;
+function normaliseGolang(name) {
+  if (name.length > GO_MAX_LENGTH) return `longer than ${GO_MAX_LENGTH} characters`;
+  const elements2 = name.split("/");
+  if (elements2.some((e) => !GO_ELEMENT.test(e) || e.startsWith(".") || e.endsWith(".")))
+    return "an empty element, or one with characters a module path cannot hold";
+  if (!elements2[0].includes(".")) return "the first element must be a domain name such as github.com";
+  return [name];
+}
+var CRATE_NAME = /^[a-z][\w-]{0,63}$/;
+function normaliseCargo(name) {
+  const n = name.toLowerCase();
+  if (!CRATE_NAME.test(n)) return "not a crates.io name";
+  return [n];
+}
+var NUGET_ID = /^[\w.-]{1,100}$/;
+function normaliseNuget(name) {
+  const n = name.toLowerCase();
+  if (!NUGET_ID.test(n) || !/[a-z0-9]/.test(n)) return "not a NuGet package id";
+  return [n];
+}
+var GEM_NAME = /^[\w.-]{1,100}$/;
+function normaliseGem(name) {
+  if (!GEM_NAME.test(name) || !/[a-z]/i.test(name)) return "not a RubyGems name";
+  return [name];
+}
+var COMPOSER_PART = /^[a-z0-9][\w.-]{0,99}$/;
+function normaliseComposer(name) {
+  const parts2 = name.toLowerCase().split("/");
+  if (parts2.length !== 2 || !parts2.every((p) => COMPOSER_PART.test(p))) return "expected vendor/name";
+  return [parts2.join("/")];
+}
+var DISTRO_RELEASE = /^[a-z0-9][a-z0-9.]{0,19}$/;
+function normaliseDistro(name) {
+  const [product = "", release2, ...rest] = name.toLowerCase().split("/");
+  if (release2 === void 0 || rest.length > 0) return "expected product/release";
+  if (!DISTRO_PRODUCTS.has(product)) return `the product is not one of ${[...DISTRO_PRODUCTS].join(", ")}`;
+  if (!DISTRO_RELEASE.test(release2)) return "the release is letters, digits and dots";
+  return [`${product}/${release2}`];
+}
+
+// src/domain/component.ts
+var COMPONENT_KINDS = [
+  "github",
+  "npm",
+  "pypi",
+  "docker",
+  "maven",
+  "golang",
+  "cargo",
+  "nuget",
+  "gem",
+  "composer",
+  "distro"
+];
+function isComponentKind(s) {
+  return COMPONENT_KINDS.includes(s);
+}
+var GITHUB_OWNER = /^[A-Z0-9][A-Z0-9-]{0,38}$/i;
+var GITHUB_REPO = /^[\w.-]{1,100}$/;
+var PEP508_NAME = /^(?:[A-Z0-9]|[A-Z0-9][\w.-]*[A-Z0-9])$/i;
+var NPM_MAX_LENGTH = 214;
+var NPM_RESERVED = /* @__PURE__ */ new Set(["node_modules", "favicon.ico"]);
+var EXPECTED = {
+  github: 'a github component is named owner/repo, for example expressjs/express: an owner of 1 to 39 letters, digits or hyphens, and a repository of 1 to 100 letters, digits, ".", "_" or "-"',
+  npm: 'an npm component is named name or @scope/name, for example express or @babel/core: at most 214 URL-safe characters, not starting with "." or "_"',
+  pypi: 'a pypi component is named as on PyPI, for example requests: letters, digits, ".", "_" and "-", starting and ending with a letter or digit',
+  docker: "a docker component is an image reference, for example node, node:18-alpine, bitnami/redis:7 or ghcr.io/owner/image:1",
+  maven: 'a maven component is groupId:artifactId, for example org.apache.commons:commons-lang3: each letters, digits, ".", "_" or "-"',
+  golang: 'a golang component is a module path, for example github.com/sirupsen/logrus or golang.org/x/net: "/"-separated elements of letters, digits, ".", "_", "~" or "-", the first a domain name with a dot',
+  cargo: 'a cargo component is a crate name, for example serde: letters, digits, "_" and "-", starting with a letter',
+  nuget: 'a nuget component is a package id, for example newtonsoft.json: letters, digits, ".", "_" and "-"',
+  gem: 'a gem component is named as on rubygems.org, for example rails: letters, digits, ".", "_" and "-", with at least one letter',
+  composer: 'a composer component is vendor/name as on Packagist, for example monolog/monolog: letters, digits, ".", "_" and "-"',
+  distro: "a distro component is a distribution release as the end-of-life listing names it, for example debian/12, ubuntu/22.04 or alpine-linux/3.19"
+};
+function nameError(kind, raw, why) {
+  return new ValidationError([
+    {
+      loc: ["name"],
+      msg: `${EXPECTED[kind]}; got ${quoteInput(raw)}${why ? ` (${why})` : ""}`,
+      type: "value_error.component_name"
+    }
+  ]);
+}
+function normaliseGithub(name) {
+  const parts2 = name.split("/");
+  if (parts2.length !== 2) return 'expected exactly one "/"';
+  const [owner = "", repo = ""] = parts2;
+  if (!GITHUB_OWNER.test(owner)) return "the owner is not a GitHub account name";
+  if (!GITHUB_REPO.test(repo) || repo === "." || repo === "..") return "the repository is not a GitHub repository name";
+  return [`${owner}/${repo}`.toLowerCase()];
+}
+var URL_SAFE = /^[\w\-.!~*'()]+$/;
+function urlSafe(s) {
+  return URL_SAFE.test(s);
+}
+function normaliseNpm(name) {
+  if (name.length > NPM_MAX_LENGTH) return `longer than ${NPM_MAX_LENGTH} characters`;
+  if (name.startsWith(".") || name.startsWith("_")) return 'a name cannot start with "." or "_"';
+  if (NPM_RESERVED.has(name.toLowerCase())) return "a reserved name";
+  if (name.startsWith("@")) {
+    const m = /^@([^/]+)\/([^/]+)$/.exec(name);
+    if (!m || !urlSafe(m[1] ?? "") || !urlSafe(m[2] ?? ""))
+      return "a scoped name is @scope/name with URL-safe characters";
+    if (m[2]?.startsWith(".") || m[2]?.startsWith("_")) return 'a name cannot start with "." or "_"';
+    return [name];
+  }
+  if (!urlSafe(name)) return "only URL-safe characters are allowed";
+  return [name];
+}
+function pep503(name) {
+  return name.replace(/[-_.]+/g, "-").toLowerCase();
+}
+function normalisePypi(name) {
+  if (!PEP508_NAME.test(name)) return "not a PEP 508 project name";
+  return [pep503(name)];
+}
+var NORMALISE = {
+  github: normaliseGithub,
+  npm: normaliseNpm,
+  pypi: normalisePypi,
+  docker: normaliseDockerReference,
+  maven: normaliseMaven,
+  golang: normaliseGolang,
+  cargo: normaliseCargo,
+  nuget: normaliseNuget,
+  gem: normaliseGem,
+  composer: normaliseComposer,
+  distro: normaliseDistro
+};
+function normaliseComponent(kind, name) {
+  const k = typeof kind === "string" ? kind.trim().toLowerCase() : "";
+  if (!isComponentKind(k)) {
+    throw new ValidationError([
+      {
+        loc: ["kind"],
+        msg: `kind must be one of ${COMPONENT_KINDS.join(", ")}; got ${quoteInput(String(kind))}`,
+        type: "value_error.component_kind"
+      }
+    ]);
+  }
+  if (typeof name !== "string") throw nameError(k, String(name), "not a string");
+  const n = name.trim();
+  if (n === "") throw nameError(k, name, "empty");
+  const result2 = NORMALISE[k](n);
+  if (typeof result2 === "string") throw nameError(k, name, result2);
+  return { kind: k, id: result2[0] ?? "" };
+}
+function componentPurls(ref) {
+  if (ref.kind !== "docker" && ref.kind !== "distro" && PLAIN_ID.test(ref.id))
+    return [ref.id, `pkg:${ref.kind}/${ref.id}`];
+  return [ref.id, toPurl(ref).toString()];
+}
+var PLAIN_ID = /^[a-z0-9.-]+(?:\/[a-z0-9.-]+)?$/;
+function toPurl(ref) {
+  switch (ref.kind) {
+    case "github": {
+      const [owner, repo] = ref.id.split("/");
+      return new import_packageurl_js.PackageURL("github", owner, repo ?? "");
+    }
+    case "npm": {
+      const slash = ref.id.indexOf("/");
+      return ref.id.startsWith("@") && slash > 0 ? new import_packageurl_js.PackageURL("npm", ref.id.slice(0, slash), ref.id.slice(slash + 1)) : new import_packageurl_js.PackageURL("npm", null, ref.id);
+    }
+    case "pypi":
+      return new import_packageurl_js.PackageURL("pypi", null, ref.id);
+    case "maven": {
+      const colon = ref.id.indexOf(":");
+      return new import_packageurl_js.PackageURL("maven", ref.id.slice(0, colon), ref.id.slice(colon + 1));
+    }
+    case "golang": {
+      const slash = ref.id.lastIndexOf("/");
+      return new import_packageurl_js.PackageURL("golang", ref.id.slice(0, slash), ref.id.slice(slash + 1));
+    }
+    case "gem":
+      return new import_packageurl_js.PackageURL("gem", null, ref.id);
+    case "cargo":
+      return new import_packageurl_js.PackageURL("cargo", null, ref.id);
+    case "nuget":
+      return new import_packageurl_js.PackageURL("nuget", null, ref.id);
+    case "composer": {
+      const slash = ref.id.indexOf("/");
+      return new import_packageurl_js.PackageURL("composer", ref.id.slice(0, slash), ref.id.slice(slash + 1));
+    }
+    case "distro": {
+      const slash = ref.id.indexOf("/");
+      return new import_packageurl_js.PackageURL("generic", null, ref.id.slice(0, slash), ref.id.slice(slash + 1));
+    }
+    case "docker": {
+      const r = parseDockerId(ref.id);
+      const slash = r.path.lastIndexOf("/");
+      const namespace = slash >= 0 ? r.path.slice(0, slash) : null;
+      const name = r.path.slice(slash + 1);
+      const qualifiers = {};
+      if (r.domain !== DOCKER_HUB) qualifiers["repository_url"] = r.domain;
+      if (r.digest && r.tag) qualifiers["tag"] = r.tag;
+      return new import_packageurl_js.PackageURL(
+        "docker",
+        namespace,
+        name,
+        r.digest ?? r.tag ?? null,
+        Object.keys(qualifiers).length > 0 ? qualifiers : null
+      );
+    }
+  }
+}
+
+// src/domain/purl-component.ts
+var import_packageurl_js2 = __toESM(require_packageurl_js(), 1);
+
+// src/domain/text.ts
+function trimTrailing(text4, char) {
+  let end = text4.length;
+  while (end > 0 && text4[end - 1] === char) end -= 1;
+  return end === text4.length ? text4 : text4.slice(0, end);
+}
+var ELLIPSIS = "\u2026";
+function isBreak(code) {
+  return code === 32 || code === 10 || code === 9 || code === 13;
+}
+function wholeCharacters(text4, at2) {
+  const code = text4.charCodeAt(at2 - 1);
+  return at2 > 0 && code >= 55296 && code <= 56319 ? at2 - 1 : at2;
+}
+function headTokens(text4, room) {
+  if (room <= 0) return "";
+  let at2 = Math.min(room, text4.length);
+  if (at2 < text4.length) while (at2 > 0 && !isBreak(text4.charCodeAt(at2))) at2 -= 1;
+  while (at2 > 0 && isBreak(text4.charCodeAt(at2 - 1))) at2 -= 1;
+  return text4.slice(0, at2);
+}
+function tailTokens(text4, room) {
+  if (room <= 0) return "";
+  let at2 = Math.max(text4.length - room, 0);
+  if (at2 > 0) while (at2 < text4.length && !isBreak(text4.charCodeAt(at2 - 1))) at2 += 1;
+  while (at2 < text4.length && isBreak(text4.charCodeAt(at2))) at2 += 1;
+  return text4.slice(at2);
+}
+function excerpt(text4, max = 80, keep = "start") {
+  if (text4.length <= max) return text4;
+  if (max < 1) return "";
+  if (keep === "ends") {
+    const room = max - 3;
+    const head2 = headTokens(text4, Math.ceil(room / 2));
+    const tail = tailTokens(text4, room - head2.length);
+    if (head2 !== "" && tail !== "") return `${head2} ${ELLIPSIS} ${tail}`;
+    const half = (max - 1) / 2;
+    const start = wholeCharacters(text4, Math.ceil(half));
+    let end = text4.length - Math.floor(half);
+    if (end < text4.length && text4.charCodeAt(end) >= 56320 && text4.charCodeAt(end) <= 57343) end += 1;
+    return `${text4.slice(0, start)}${ELLIPSIS}${text4.slice(end)}`;
+  }
+  const head = headTokens(text4, max - 2);
+  if (head !== "") return `${head} ${ELLIPSIS}`;
+  return `${text4.slice(0, wholeCharacters(text4, max - 1))}${ELLIPSIS}`;
+}
+
+// src/domain/purl-component.ts
+var PLAIN_PURL = /^pkg:(npm|pypi|github)\/(?:([a-z0-9.-]+)\/)?([a-z0-9.-]+)(?:@[A-Za-z0-9.-]+)?$/;
+var NPM_REGISTRIES = /* @__PURE__ */ new Set(["registry.npmjs.org", "registry.npmjs.com", "npmjs.com", "www.npmjs.com", "npmjs.org"]);
+var PYPI_REGISTRIES = /* @__PURE__ */ new Set(["pypi.org", "pypi.python.org", "upload.pypi.org", "files.pythonhosted.org"]);
+var MAVEN_CENTRAL = /* @__PURE__ */ new Set(["repo.maven.apache.org", "repo1.maven.org", "central.sonatype.com", "search.maven.org"]);
+function withoutVersion(purl) {
+  const end = purl.search(/[?#]/);
+  const head = end < 0 ? purl : purl.slice(0, end);
+  const at2 = head.lastIndexOf("@");
+  return at2 < 0 ? purl : head.slice(0, at2) + purl.slice(head.length);
+}
+function registryHost(url) {
+  return url.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").split("/", 1)[0].toLowerCase();
+}
+function purlError(raw, why) {
+  return new ValidationError([
+    {
+      loc: ["purl"],
+      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:cargo, pkg:nuget, pkg:gem, pkg:composer, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
+      type: "value_error.purl"
+    }
+  ]);
+}
+function componentFromPurl(purl) {
+  const plain = PLAIN_PURL.exec(purl);
+  if (plain) {
+    const [, type, namespace, name] = plain;
+    try {
+      return normaliseComponent(type, namespace ? `${namespace}/${name}` : type === "github" ? `/${name}` : name);
+    } catch (e) {
+      if (e instanceof ValidationError) throw purlError(purl, `not a valid ${type} name`);
+      throw e;
+    }
+  }
+  let p;
+  try {
+    p = import_packageurl_js2.PackageURL.fromString(/^pkg:\/*golang\//i.test(purl) ? withoutVersion(purl) : purl);
+  } catch (e) {
+    throw purlError(String(purl), e instanceof Error ? e.message.replace(/^Invalid purl: /, "") : "unreadable");
+  }
+  const repositoryUrl = p.qualifiers?.["repository_url"];
+  const wrap = (kind, name) => {
+    try {
+      return normaliseComponent(kind, name);
+    } catch (e) {
+      if (e instanceof ValidationError) throw purlError(purl, `not a valid ${kind} name`);
+      throw e;
+    }
+  };
+  switch (p.type) {
+    case "github":
+      return wrap("github", `${p.namespace ?? ""}/${p.name}`);
+    case "githubactions":
+      return wrap("github", `${p.namespace ?? ""}/${p.name}`.split("/").slice(0, 2).join("/"));
+    case "npm":
+      if (repositoryUrl && !NPM_REGISTRIES.has(registryHost(repositoryUrl))) {
+        throw purlError(purl, "only the public npm registry is observed");
+      }
+      return wrap("npm", p.namespace ? `${p.namespace}/${p.name}` : p.name);
+    case "pypi":
+      if (repositoryUrl && !PYPI_REGISTRIES.has(registryHost(repositoryUrl))) {
+        throw purlError(purl, "only the public PyPI is observed");
+      }
+      return wrap("pypi", p.name);
+    case "docker": {
+      const domain = repositoryUrl ? registryHost(repositoryUrl) : "";
+      const path = p.namespace ? `${p.namespace}/${p.name}` : p.name;
+      const tag = p.qualifiers?.["tag"];
+      let ref = domain && domain !== "hub.docker.com" ? `${domain}/${path}` : path;
+      if (p.version?.includes(":")) ref += `${tag ? `:${tag}` : ""}@${p.version}`;
+      else if (p.version) ref += `:${p.version}`;
+      return wrap("docker", ref);
+    }
+    case "maven":
+      if (repositoryUrl && !MAVEN_CENTRAL.has(registryHost(repositoryUrl)))
+        throw purlError(purl, "only Maven Central is observed");
+      return wrap("maven", `${p.namespace ?? ""}:${p.name}`);
+    case "golang":
+      if (!p.namespace && p.name === "stdlib")
+        throw purlError(purl, "the Go standard library ships with the Go toolchain; no module proxy serves it");
+      return wrap("golang", p.namespace ? `${p.namespace}/${p.name}` : p.name);
+    case "cargo":
+      return wrap("cargo", p.name);
+    case "nuget":
+      return wrap("nuget", p.name);
+    case "composer":
+      return wrap("composer", `${p.namespace ?? ""}/${p.name}`);
+    case "gem":
+      return wrap("gem", p.name);
+    case "deb":
+    case "apk":
+    case "rpm": {
+      const release2 = distroRelease(p.namespace, p.qualifiers?.["distro"]);
+      if (typeof release2 !== "string") throw purlError(purl, release2.why);
+      return wrap("distro", release2);
+    }
+    case "oci": {
+      if (!repositoryUrl) throw purlError(purl, "an oci purl without repository_url names no registry");
+      const repository = trimTrailing(repositoryUrl.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, ""), "/");
+      const tag = p.qualifiers?.["tag"];
+      if (p.version?.includes(":")) return wrap("docker", `${repository}${tag ? `:${tag}` : ""}@${p.version}`);
+      return wrap("docker", tag ? `${repository}:${tag}` : repository);
+    }
+    default:
+      throw purlError(purl, `type "${p.type.slice(0, 20)}" is not observed`);
+  }
+}
+
+// src/parsers/sbom-enrichment.ts
+function isObject(x) {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+function indentOf(text4) {
+  const newline = text4.indexOf("\n");
+  if (newline < 0) return "";
+  let end = newline + 1;
+  while (end < text4.length && end - newline <= 10 && (text4[end] === " " || text4[end] === "	")) end++;
+  return text4.slice(newline + 1, end);
+}
+
+// src/parsers/cyclonedx/enrich.ts
+var CDX_END_OF_LIFE = "cdx:lifecycle:milestone:endOfLife";
+function enrichCycloneDx(doc, namespace, factsOf) {
+  const metadata = doc["metadata"];
+  const lists = [doc["components"]];
+  if (isObject(metadata) && isObject(metadata["component"])) lists.push(metadata["component"]["components"]);
+  while (lists.length > 0) {
+    const list2 = lists.pop();
+    if (!Array.isArray(list2)) continue;
+    for (const component of list2) {
+      if (!isObject(component)) continue;
+      enrichComponent(component, namespace, factsOf);
+      if (component["components"] !== void 0) lists.push(component["components"]);
+    }
+  }
+}
+function enrichComponent(component, namespace, factsOf) {
+  const existing = component["properties"];
+  if (existing !== void 0 && !Array.isArray(existing)) return;
+  const kept = (existing ?? []).filter((p) => !(isObject(p) && ourName(p["name"], namespace)));
+  const purl = component["purl"];
+  const facts = typeof purl === "string" ? factsOf(purl.trim()) : void 0;
+  if (facts !== void 0) {
+    if (facts.endOfLife !== void 0 && !kept.some((p) => isObject(p) && p["name"] === CDX_END_OF_LIFE))
+      kept.push({ name: CDX_END_OF_LIFE, value: facts.endOfLife });
+    for (const [name, value] of facts.pairs) kept.push({ name, value });
+  }
+  if (existing === void 0 && kept.length === 0) return;
+  component["properties"] = kept;
+}
+function ourName(name, namespace) {
+  return typeof name === "string" && name.startsWith(namespace);
+}
+
+// src/parsers/yaml-document.ts
+var import_yaml = __toESM(require_dist(), 1);
+
 // src/parsers/reference.ts
 var MANIFEST_FORMAT_FILES = {
   workflow: { files: "GitHub Actions workflow", lockfile: false },
@@ -18752,6 +19426,1271 @@ var TooComplexError = class extends InputError {
   }
 };
 
+// src/parsers/yaml-document.ts
+var MAX_FLOW_DEPTH = 64;
+var MAX_BLOCK_DEPTH = 64;
+var MAX_YAML_ALIASES = 1e3;
+var MIN_ALIAS_EXPANSION = 1e4;
+var COUNT = MAX_YAML_ALIASES.toLocaleString("en");
+function readYaml(text4) {
+  const lines = new import_yaml.LineCounter();
+  const deep = tooDeep(text4);
+  if (deep !== null) {
+    const [what, bound] = deep.flow ? ["[ ] and { }", MAX_FLOW_DEPTH] : ["indented mappings and lists", MAX_BLOCK_DEPTH];
+    throw new TooComplexError(
+      `its YAML nests ${what} more than ${bound} levels deep (line ${lineAt(text4, deep.offset)}). Real workflows and SBOMs nest about 10; Tended reads YAML nested up to ${bound} levels.`
+    );
+  }
+  let doc;
+  try {
+    doc = (0, import_yaml.parseDocument)(text4, { lineCounter: lines, prettyErrors: false, logLevel: "silent", uniqueKeys: false });
+  } catch (e) {
+    if (e instanceof RangeError) throw tooDeepAfterAll();
+    throw new InputError(
+      `not readable YAML: ${e instanceof Error ? (e.message.split("\n")[0] ?? "").slice(0, 160) : String(e)}`
+    );
+  }
+  const err = doc.errors[0];
+  if (err?.message.includes("call stack")) throw tooDeepAfterAll();
+  if (err) {
+    const line = lines.linePos(err.pos[0]).line;
+    throw new InputError(
+      `not readable YAML${line ? ` at line ${line}` : ""}: ${(err.message.split("\n")[0] ?? "").slice(0, 160)}`
+    );
+  }
+  return { doc, lines, targets: survey(doc, lines) };
+}
+function tooDeep(text4) {
+  let flow = 0;
+  let offset = 0;
+  const indents = [];
+  let lineStart = true;
+  let indent = 0;
+  let onLine = 0;
+  let scalar = false;
+  let header = false;
+  for (const token2 of new import_yaml.Lexer().lex(text4)) {
+    const at2 = offset;
+    offset += token2.length;
+    if (token2 === "") continue;
+    if (token2 === "") {
+      scalar = true;
+      continue;
+    }
+    if (scalar && header) {
+      [scalar, header, lineStart, indent] = [false, false, true, 0];
+      continue;
+    }
+    if (!scalar && (token2 === "\n" || token2 === "\r\n")) {
+      [lineStart, indent] = [true, 0];
+    } else if (!scalar && lineStart && /^[ \t]+$/.test(token2)) indent = token2.length;
+    else if (flow === 0 && (scalar || token2[0] !== "#")) {
+      if (lineStart) {
+        while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
+        indents.push(indent);
+        [lineStart, onLine] = [false, 0];
+      }
+      if (!scalar && (token2 === "-" || token2 === "?" || token2 === ":")) onLine += 1;
+      if (!scalar && (token2[0] === "|" || token2[0] === ">")) header = true;
+      if (indents.length + onLine > MAX_BLOCK_DEPTH) return { offset: at2, flow: false };
+    }
+    scalar = false;
+    if (token2 === "[" || token2 === "{") {
+      flow += 1;
+      if (flow > MAX_FLOW_DEPTH) return { offset: at2, flow: true };
+    } else if ((token2 === "]" || token2 === "}") && flow > 0) flow -= 1;
+  }
+  return null;
+}
+function tooDeepAfterAll() {
+  return new TooComplexError(
+    `its YAML nests deeper than Tended can follow. Real workflows and SBOMs nest about 10 levels; Tended reads YAML nested up to ${MAX_BLOCK_DEPTH} levels.`
+  );
+}
+function lineAt(text4, offset) {
+  let line = 1;
+  for (let i = text4.indexOf("\n"); i >= 0 && i < offset; i = text4.indexOf("\n", i + 1)) line += 1;
+  return line;
+}
+function survey(doc, lines) {
+  const targets = /* @__PURE__ */ new Map();
+  const anchors = /* @__PURE__ */ new Map();
+  const sizes = /* @__PURE__ */ new Map();
+  const lineOf3 = (node2) => node2.range ? lines.linePos(node2.range[0]).line : 0;
+  let written = 0;
+  let expanded = 0;
+  let anchored = 0;
+  let largest = null;
+  const pending = [doc.contents];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (isClose(item)) {
+      sizes.set(item.close, expanded - item.from);
+      continue;
+    }
+    if ((0, import_yaml.isPair)(item)) {
+      pending.push(item.value, item.key);
+      continue;
+    }
+    if (!isNode(item)) continue;
+    written += 1;
+    if ((0, import_yaml.isAlias)(item)) {
+      const target = anchors.get(item.source);
+      if (target === void 0) {
+        throw new InputError(
+          `not readable YAML at line ${lineOf3(item)}: the alias *${item.source.slice(0, 40)} names no anchor (&${item.source.slice(0, 40)}) before it`
+        );
+      }
+      const size2 = sizes.get(target);
+      if (size2 === void 0) {
+        throw new TooComplexError(
+          `the YAML alias *${item.source.slice(0, 40)} (line ${lineOf3(item)}) is inside the node it names, so following it never ends. Tended reads aliases of nodes that are complete before them.`
+        );
+      }
+      targets.set(item, target);
+      if (targets.size > MAX_YAML_ALIASES) {
+        throw new TooComplexError(
+          `it holds more than ${COUNT} YAML aliases (*name; the one past the bound is at line ${lineOf3(item)}). Real workflows and SBOMs use a few dozen; Tended reads up to ${COUNT}.`
+        );
+      }
+      expanded += size2;
+      if (largest === null || size2 > largest.adds) largest = { alias: item, adds: size2 };
+      continue;
+    }
+    expanded += 1;
+    if (item.anchor) {
+      anchored += 1;
+      if (anchored > MAX_YAML_ALIASES) {
+        throw new TooComplexError(
+          `it holds more than ${COUNT} YAML anchors (&name; the one past the bound is at line ${lineOf3(item)}). Real workflows and SBOMs use a few dozen; Tended reads up to ${COUNT}.`
+        );
+      }
+      anchors.set(item.anchor, item);
+      pending.push({ close: item, from: expanded - 1 });
+    }
+    if ((0, import_yaml.isMap)(item)) {
+      const seen = /* @__PURE__ */ new Set();
+      for (const pair of item.items) {
+        if ((0, import_yaml.isScalar)(pair.key)) {
+          const name = String(pair.key.value);
+          if (seen.has(name)) {
+            const line = lineOf3(pair.key);
+            throw new InputError(`not readable YAML${line ? ` at line ${line}` : ""}: map keys must be unique`);
+          }
+          seen.add(name);
+        }
+      }
+    }
+    if ((0, import_yaml.isCollection)(item)) for (let i = item.items.length - 1; i >= 0; i -= 1) pending.push(item.items[i]);
+  }
+  const added = expanded - written;
+  if (largest !== null && added > Math.max(written, MIN_ALIAS_EXPANSION)) {
+    throw new TooComplexError(
+      `its YAML aliases add ${added.toLocaleString("en")} nodes to the ${written.toLocaleString("en")} it writes (*${largest.alias.source.slice(0, 40)} at line ${lineOf3(largest.alias)} alone repeats ${largest.adds.toLocaleString("en")}). Tended reads YAML whose aliases add no more than the file writes itself, or ${MIN_ALIAS_EXPANSION.toLocaleString("en")} nodes.`
+    );
+  }
+  return targets;
+}
+function isClose(item) {
+  return typeof item === "object" && item !== null && "close" in item;
+}
+function isNode(item) {
+  return (0, import_yaml.isAlias)(item) || (0, import_yaml.isScalar)(item) || (0, import_yaml.isCollection)(item);
+}
+
+// src/parsers/yaml-block.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+var MAX_KEY = 1024;
+var Unsupported = class extends Error {
+  constructor(what, at2) {
+    super(what);
+    this.what = what;
+    this.at = at2;
+  }
+  what;
+  at;
+};
+function readBlockYaml(text4) {
+  const reader = new Reader();
+  try {
+    return { value: reader.read(text4) };
+  } catch (e) {
+    if (e instanceof Unsupported) return { unsupported: e.what, line: e.at };
+    throw e;
+  }
+}
+var Reader = class {
+  stack = [];
+  root;
+  line = 1;
+  /** A block scalar's header was read; its body is the next token but one. */
+  block = null;
+  read(text4) {
+    let tokens = [];
+    let started = false;
+    let inner = 0;
+    let atBody = false;
+    for (const token2 of new import_yaml2.Lexer().lex(text4)) {
+      if (token2 === "") continue;
+      if (this.block !== null) {
+        if (!atBody && token2 === "") {
+          atBody = true;
+          continue;
+        }
+        this.resolveBlock(atBody ? token2 : "");
+        if (atBody) {
+          atBody = false;
+          this.line += count(token2, "\n");
+          continue;
+        }
+      }
+      if (token2 === "\n" || token2 === "\r\n") {
+        started = this.entry(tokens, started);
+        this.line += 1 + inner;
+        tokens = [];
+        inner = 0;
+      } else {
+        if (token2.length > 1 && token2.includes("\n")) inner += count(token2, "\n");
+        tokens.push(token2);
+      }
+    }
+    this.entry(tokens, started);
+    if (this.block !== null) this.resolveBlock("");
+    return this.root ?? null;
+  }
+  /** Reads one line's tokens; returns whether the document's content has started. */
+  entry(tokens, started) {
+    let k = 0;
+    let column = 0;
+    if (isSpace(tokens[0])) {
+      if (tokens[0].includes("	")) this.refuse("a tab in the indentation");
+      column = tokens[0].length;
+      k = 1;
+    }
+    if (atEnd(tokens, k)) return started;
+    if (tokens[k] === "---" && !started && column === 0 && atEnd(tokens, k + 1)) return true;
+    let entry;
+    if (tokens[k] === "-") entry = this.item(tokens, k + 1, column);
+    else {
+      const key = this.key(tokens, k);
+      if (key === null) {
+        this.below(tokens, k, column);
+        return true;
+      }
+      entry = { column, key: key.key, ...this.value(tokens, key.next, column, column) };
+    }
+    this.place(entry);
+    return true;
+  }
+  /** A value on the lines below its key or dash (`key:\n  long text`), as writers fold long values. */
+  below(tokens, k, column) {
+    const top = this.stack[this.stack.length - 1];
+    if (top?.pending === void 0 || column <= top.indent) this.refuse(describe(tokens[k]));
+    const { value } = this.value(tokens, k, column, top.indent);
+    if (value === void 0 || !("set" in value)) this.refuse("a block scalar on the line below its key");
+    this.give(top, value.set);
+  }
+  /** A `-` item: nothing yet, a value, or a mapping whose first key is on this line. */
+  item(tokens, from, column) {
+    let k = from;
+    let inner = column + 1;
+    if (isSpace(tokens[k])) {
+      if (tokens[k].includes("	")) this.refuse("a tab after a dash");
+      inner += tokens[k].length;
+      k += 1;
+    }
+    if (tokens[k] === "-") this.refuse("a list item that opens another list on its line");
+    const key = atEnd(tokens, k) ? null : this.key(tokens, k);
+    if (key !== null) {
+      return { column, compact: { column: inner, key: key.key, ...this.value(tokens, key.next, inner, inner) } };
+    }
+    return { column, ...this.value(tokens, k, inner, column) };
+  }
+  /** A single-line key and its `:`, or null when the tokens at `k` are not one. */
+  key(tokens, k) {
+    const scalar = readScalar(tokens, k);
+    if (scalar === null) return null;
+    let next = scalar.next;
+    if (isSpace(tokens[next])) next += 1;
+    if (tokens[next] !== ":") return null;
+    if (scalar.source.includes("\n") || scalar.source.length > MAX_KEY) this.refuse("a key over more than one line");
+    const key = this.scalarValue(scalar.source, scalar.plain, 0);
+    if (typeof key !== "string") this.refuse("a key that is not a string");
+    if (key === "<<" || key === "__proto__") this.refuse(`the key ${key}`);
+    return { key, next: next + 1 };
+  }
+  /**
+   * What follows `:` or `- `: nothing (the value is on the lines below), a scalar, a block scalar
+   * or `[]`/`{}`. `indent` is where `yaml` measures a block scalar from (the key's column, or the
+   * item's after its dash); a continued scalar's lines must be indented past `column`.
+   */
+  value(tokens, from, indent, column) {
+    let k = from;
+    if (isSpace(tokens[k])) k += 1;
+    if (atEnd(tokens, k)) return {};
+    const token2 = tokens[k];
+    if (token2[0] === "|" || token2[0] === ">") {
+      if (/\d/.test(token2) || !atEnd(tokens, k + 1)) this.refuse("a block scalar with an indentation indicator");
+      return { value: { block: token2, indent } };
+    }
+    if ((token2 === "[" || token2 === "{") && endsEmptyFlow(tokens, k))
+      return { value: { set: token2 === "[" ? [] : {} } };
+    const scalar = readScalar(tokens, k);
+    if (scalar === null) this.refuse(describe(token2));
+    if (!atEnd(tokens, scalar.next)) this.refuse(describe(tokens[scalar.next]));
+    return { value: { set: this.scalarValue(scalar.source, scalar.plain, column) } };
+  }
+  /** A scalar's value: single-line plain and quoted text directly, the rest through `yaml`'s own rules. */
+  scalarValue(source, plain, indent) {
+    const multiline = source.includes("\n");
+    if (multiline && !continuationsIndented(source, indent))
+      this.refuse("a value continued on a line indented too little");
+    if (plain) {
+      if (BAD_PLAIN_START.has(source[0])) this.refuse(`a plain value starting with ${source[0]}`);
+      return coreScalar(multiline ? this.resolved("scalar", source) : source);
+    }
+    const quote = source[0];
+    const closed = source.length > 1 && source[source.length - 1] === quote;
+    if (closed && !multiline && quote === "'") return source.slice(1, -1).replaceAll("''", "'");
+    if (closed && !multiline && !source.includes("\\")) return source.slice(1, -1);
+    return this.resolved(quote === "'" ? "single-quoted-scalar" : "double-quoted-scalar", source);
+  }
+  resolved(type, source) {
+    let wrong = false;
+    const r = import_yaml2.CST.resolveAsScalar({ type, offset: 0, indent: 0, source, end: [] }, true, () => wrong = true);
+    if (wrong || r === null) this.refuse("a value YAML does not accept");
+    return r.value;
+  }
+  resolveBlock(body) {
+    const { header, indent, assign } = this.block;
+    this.block = null;
+    let wrong = false;
+    const token2 = {
+      type: "block-scalar",
+      offset: 0,
+      indent,
+      props: [{ type: "block-scalar-header", offset: 0, indent, source: header }],
+      source: body
+    };
+    const r = import_yaml2.CST.resolveAsScalar(token2, true, () => wrong = true);
+    if (wrong || r === null) this.refuse("a block scalar YAML does not accept");
+    assign(r.value);
+  }
+  /** Puts an entry in the collection its column says it belongs to. */
+  place(entry) {
+    const kind = entry.key !== void 0 ? "map" : "seq";
+    const top = this.stack[this.stack.length - 1];
+    if (top?.pending !== void 0) {
+      const nested = entry.column > top.indent || !Array.isArray(top.node) && entry.column === top.indent && kind === "seq";
+      if (nested) {
+        const child = this.open(kind, entry.column, entry.column === top.indent);
+        this.give(top, child.node);
+        this.add(child, entry);
+        return;
+      }
+      this.settle(top);
+    }
+    while ((this.stack[this.stack.length - 1]?.indent ?? -1) > entry.column) this.stack.pop();
+    let frame = this.stack[this.stack.length - 1];
+    if (frame?.indentless && frame.indent === entry.column && kind === "map") {
+      this.stack.pop();
+      frame = this.stack[this.stack.length - 1];
+    }
+    if (frame === void 0 && this.root === void 0) frame = this.open(kind, entry.column, false);
+    if (frame === void 0 || frame.indent !== entry.column || Array.isArray(frame.node) !== (kind === "seq"))
+      this.refuse("a line indented where no mapping or list of the document is");
+    this.add(frame, entry);
+  }
+  open(kind, indent, indentless) {
+    const frame = { node: kind === "map" ? {} : [], indent, indentless };
+    this.root ??= frame.node;
+    this.stack.push(frame);
+    return frame;
+  }
+  add(frame, entry) {
+    if (entry.compact) {
+      const map = this.open("map", entry.compact.column, false);
+      frame.node.push(map.node);
+      this.add(map, entry.compact);
+      return;
+    }
+    if (entry.key !== void 0 && Object.hasOwn(frame.node, entry.key))
+      throw new InputError(`not readable YAML at line ${this.line}: map keys must be unique`);
+    const value = entry.value !== void 0 && "set" in entry.value ? entry.value.set : null;
+    const at2 = entry.key ?? frame.node.push(value) - 1;
+    if (entry.key !== void 0) setKey(frame.node, at2, value);
+    if (entry.value === void 0) frame.pending = entry.key ?? true;
+    else if ("block" in entry.value) {
+      const node2 = frame.node;
+      this.block = { header: entry.value.block, indent: entry.value.indent, assign: (v) => setKey(node2, at2, v) };
+    }
+  }
+  /** Gives the value still to come to the frame's pending key or item. */
+  give(frame, value) {
+    const at2 = frame.pending === true ? frame.node.length - 1 : frame.pending;
+    setKey(frame.node, at2, value);
+    delete frame.pending;
+  }
+  /** No value came for the pending key or item: it stays null. */
+  settle(frame) {
+    delete frame.pending;
+  }
+  refuse(what) {
+    throw new Unsupported(what, this.line);
+  }
+};
+function setKey(node2, at2, value) {
+  if (Array.isArray(node2) || Object.hasOwn(node2, at2) || !(at2 in node2))
+    node2[at2] = value;
+  else Object.defineProperty(node2, at2, { value, writable: true, enumerable: true, configurable: true });
+}
+function readScalar(tokens, k) {
+  const token2 = tokens[k];
+  if (token2 === "" && tokens[k + 1] !== void 0) return { source: tokens[k + 1], plain: true, next: k + 2 };
+  if (token2 !== void 0 && (token2[0] === '"' || token2[0] === "'"))
+    return { source: token2, plain: false, next: k + 1 };
+  return null;
+}
+function isSpace(token2) {
+  return token2 !== void 0 && (token2[0] === " " || token2[0] === "	");
+}
+function atEnd(tokens, k) {
+  let i = k;
+  if (isSpace(tokens[i])) i += 1;
+  if (tokens[i]?.[0] === "#" && (i === 0 || isSpace(tokens[i - 1]))) i += 1;
+  return i >= tokens.length;
+}
+function endsEmptyFlow(tokens, k) {
+  const close2 = tokens[k] === "[" ? "]" : "}";
+  const at2 = isSpace(tokens[k + 1]) ? k + 2 : k + 1;
+  return tokens[at2] === close2 && atEnd(tokens, at2 + 1);
+}
+function continuationsIndented(source, indent) {
+  for (let at2 = source.indexOf("\n"); at2 >= 0; at2 = source.indexOf("\n", at2 + 1)) {
+    let spaces = 0;
+    while (source[at2 + 1 + spaces] === " ") spaces += 1;
+    const next = source[at2 + 1 + spaces];
+    const blank = next === void 0 || next === "\n" || next === "\r";
+    if (!blank && spaces <= indent) return false;
+  }
+  return true;
+}
+function describe(token2) {
+  const what = {
+    "&": "a YAML anchor (&name)",
+    "*": "a YAML alias (*name)",
+    "!": "a YAML tag (!tag)",
+    "%": "a YAML directive",
+    "?": "a `?` key",
+    "[": "a flow list ([a, b])",
+    "{": "a flow mapping ({a: b})",
+    "-": "a second document (---) or a misplaced dash",
+    ".": "a document end (...)"
+  };
+  return what[token2[0] ?? ""] ?? "a line that is not `key: value` or `- item`";
+}
+function count(text4, char) {
+  let n = 0;
+  for (let at2 = text4.indexOf(char); at2 >= 0; at2 = text4.indexOf(char, at2 + 1)) n += 1;
+  return n;
+}
+var BAD_PLAIN_START = /* @__PURE__ */ new Set(["	", ",", "%", "|", ">", "@", "`"]);
+var NULL = /^(?:~|[Nn]ull|NULL)?$/;
+var BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+var INT_OCT = /^0o[0-7]+$/;
+var INT = /^[-+]?\d+$/;
+var INT_HEX = /^0x[0-9a-fA-F]+$/;
+var FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+var FLOAT_EXP = /^[-+]?(?:\.\d+|\d+(?:\.\d*)?)e[-+]?\d+$/i;
+var FLOAT = /^[-+]?(?:\.\d+|\d+\.\d*)$/;
+function coreScalar(text4) {
+  const first = text4.charCodeAt(0);
+  const letter = first >= 65 && first <= 90 || first >= 97 && first <= 122;
+  if (letter && !"nNtTfF".includes(text4[0])) return text4;
+  if (NULL.test(text4)) return null;
+  if (BOOL.test(text4)) return text4[0] === "t" || text4[0] === "T";
+  if (INT_OCT.test(text4)) return parseInt(text4.substring(2), 8);
+  if (INT.test(text4)) return parseInt(text4, 10);
+  if (INT_HEX.test(text4)) return parseInt(text4.substring(2), 16);
+  if (FLOAT_NAN.test(text4))
+    return text4.slice(-3).toLowerCase() === "nan" ? NaN : text4[0] === "-" ? -Infinity : Infinity;
+  if (FLOAT_EXP.test(text4) || FLOAT.test(text4)) return parseFloat(text4);
+  return text4;
+}
+
+// src/parsers/json-depth.ts
+var MAX_JSON_DEPTH = 256;
+function checkJsonDepth(text4) {
+  let depth = 0;
+  for (let i = 0; i < text4.length; i += 1) {
+    const c = text4.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i += 1; i < text4.length; i += 1) {
+        const d = text4.charCodeAt(i);
+        if (d === BACKSLASH) i += 1;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      depth += 1;
+      if (depth > MAX_JSON_DEPTH) {
+        throw new TooComplexError(
+          `its JSON nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (line ${lineAt2(text4, i)}). Real manifests and SBOMs nest fewer than 20 levels; Tended reads JSON up to ${MAX_JSON_DEPTH} levels deep.`
+        );
+      }
+    } else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && depth > 0) depth -= 1;
+  }
+}
+function lineAt2(text4, offset) {
+  let line = 1;
+  for (let i = text4.indexOf("\n"); i >= 0 && i < offset; i = text4.indexOf("\n", i + 1)) line += 1;
+  return line;
+}
+var QUOTE = 34;
+var BACKSLASH = 92;
+var OPEN_OBJECT = 123;
+var CLOSE_OBJECT = 125;
+var OPEN_ARRAY = 91;
+var CLOSE_ARRAY = 93;
+
+// src/parsers/purl-entry.ts
+var OBSERVED_TYPES = [
+  "github",
+  "githubactions",
+  "npm",
+  "pypi",
+  "docker",
+  "oci",
+  "maven",
+  "golang",
+  "cargo",
+  "nuget",
+  "gem",
+  "composer",
+  "deb",
+  "apk",
+  "rpm"
+];
+var NO_PURL_REASON = "names no package URL (purl), so it cannot be looked up";
+function accountEntry(acc, purl, label, location) {
+  if (purl === void 0 || purl === null || typeof purl === "string" && purl.trim() === "") {
+    addUnresolved(acc, { input: label, location, reason: NO_PURL_REASON });
+    return;
+  }
+  if (typeof purl !== "string") {
+    addUnresolved(acc, {
+      input: label,
+      location,
+      reason: `its package URL (purl) is a ${Array.isArray(purl) ? "list" : typeof purl}, not a string, so it cannot be looked up`
+    });
+    return;
+  }
+  const input2 = purl.trim();
+  const type = /^pkg:\/*([A-Za-z][A-Za-z0-9.+-]*)\//.exec(input2)?.[1]?.toLowerCase();
+  if (type !== void 0 && !OBSERVED_TYPES.includes(type)) {
+    addUnresolved(acc, {
+      input: input2,
+      location,
+      reason: `its package URL is of type "${type.slice(0, 20)}", and Tended observes only ${OBSERVED_TYPES.slice(0, -1).join(", ")} and ${OBSERVED_TYPES.at(-1)} packages`
+    });
+    return;
+  }
+  try {
+    acc.references.push({ ref: componentFromPurl(input2), input: input2, location });
+  } catch (e) {
+    const why = e instanceof ValidationError ? e.message : "it could not be read as a package URL";
+    addUnresolved(acc, { input: input2, location, reason: why });
+  }
+}
+function entryLabel(name, version, group) {
+  const n = typeof name === "string" && name !== "" ? name : "(unnamed)";
+  const g = typeof group === "string" && group !== "" ? `${group}/` : "";
+  const v = typeof version === "string" && version !== "" && version !== "NOASSERTION" ? `@${version}` : "";
+  return `${g}${n}${v}`;
+}
+function shownValue(x) {
+  if (Array.isArray(x)) return "(a list)";
+  if (typeof x === "string") return x.slice(0, 40);
+  if (typeof x === "number" || typeof x === "boolean" || x === null) return String(x);
+  return `(a ${typeof x})`;
+}
+function text(x) {
+  return typeof x === "string" && x.trim() !== "" ? x.trim() : void 0;
+}
+function sbomSubject(fields) {
+  const name = text(fields.name);
+  const group = text(fields.group);
+  const version = text(fields.version);
+  const purl = text(fields.purl);
+  const ref = text(fields.ref);
+  if (name === void 0 && purl === void 0 && ref === void 0) return null;
+  return {
+    name: `${group !== void 0 ? `${group}/` : ""}${name ?? "(unnamed)"}`,
+    ...version !== void 0 && version !== "NOASSERTION" ? { version } : {},
+    ...purl !== void 0 ? { purl } : {},
+    ...ref !== void 0 ? { bom_ref: ref } : {}
+  };
+}
+
+// src/parsers/spdx/tag-value.ts
+var SECTION_ENDS = /* @__PURE__ */ new Set(["FileName", "SnippetSPDXID", "LicenseID"]);
+var VALUED_TAGS = /* @__PURE__ */ new Set(["SPDXVersion", "Relationship", "SPDXID", "PackageName", "PackageVersion", "ExternalRef"]);
+function isPackageManagerCategory(category) {
+  if (typeof category !== "string") return false;
+  return category.replace(/^.*referenceCategory_/, "").replace(/[-_\s]/g, "").toLowerCase() === "packagemanager";
+}
+function shown(line) {
+  return JSON.stringify(excerpt(line, 41));
+}
+function readTagValue(text4) {
+  const lines = text4.split(/\r\n|\r|\n/);
+  const doc = { version: "", packages: [], describes: [], relationships: [] };
+  let current;
+  let documentId = "SPDXRef-DOCUMENT";
+  let inHeader = true;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = (lines[i] ?? "").replace(/^\uFEFF/, "");
+    const lineNo = i + 1;
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    const m = /^\s*([A-Z][\w-]*)\s*:\s?(.*)$/i.exec(line);
+    if (!m) {
+      throw new InputError(`Expected an SPDX tag-value line "Tag: value" on line ${lineNo}, but found ${shown(line)}.`);
+    }
+    const tag = m[1] ?? "";
+    let value = (m[2] ?? "").trim();
+    if (value.startsWith("<text>")) {
+      let j = i;
+      let last = value;
+      while (!last.includes("</text>")) {
+        j += 1;
+        if (j >= lines.length) {
+          throw new InputError(
+            `The <text> value of "${tag}" that starts on line ${lineNo} is never closed with </text>.`
+          );
+        }
+        last = lines[j] ?? "";
+      }
+      if (VALUED_TAGS.has(tag)) {
+        const text5 = [value.slice("<text>".length), ...lines.slice(i + 1, j + 1)].join("\n");
+        value = text5.slice(0, text5.indexOf("</text>")).trim();
+      } else value = "";
+      i = j;
+    }
+    if (doc.version === "") {
+      if (tag !== "SPDXVersion") {
+        throw new InputError(
+          `Expected SPDX tag-value to begin with "SPDXVersion:", but line ${lineNo} is ${shown(line)}.`
+        );
+      }
+      doc.version = value;
+      continue;
+    }
+    if (tag === "Relationship") {
+      const [from, type, to] = value.split(/\s+/);
+      if (type === "DESCRIBES" && from === documentId && to) doc.describes.push(to);
+      else if (type === "DESCRIBED_BY" && to === documentId && from) doc.describes.push(from);
+      if (from && type && to) doc.relationships.push({ from, type, to });
+    } else if (tag === "SPDXID" && inHeader) {
+      documentId = value;
+      inHeader = false;
+    } else if (tag === "PackageName") {
+      inHeader = false;
+      current = { name: value, line: lineNo };
+      doc.packages.push(current);
+    } else if (SECTION_ENDS.has(tag)) {
+      inHeader = false;
+      current = void 0;
+    } else if (current) {
+      if (tag === "SPDXID" && current.spdxId === void 0) current.spdxId = value;
+      else if (tag === "PackageVersion") current.version = value;
+      else if (tag === "ExternalRef" && current.purl === void 0) {
+        const [category, type, locator] = value.split(/\s+/);
+        if (isPackageManagerCategory(category) && type === "purl" && locator) current.purl = locator;
+      }
+    }
+  }
+  if (doc.version === "")
+    throw new InputError('Expected SPDX tag-value beginning with "SPDXVersion:", but the text has no tags.');
+  return doc;
+}
+
+// src/parsers/dependency-graph.ts
+var MAX_VIA_NAMES = 16;
+var HALF = MAX_VIA_NAMES / 2;
+var DependencyGraph = class {
+  nodes = /* @__PURE__ */ new Map();
+  edges = /* @__PURE__ */ new Map();
+  direct = [];
+  addNode(node2) {
+    if (!this.nodes.has(node2.key)) this.nodes.set(node2.key, node2);
+  }
+  /** `from` depends on `to`. Keys the graph never gets a node for are left out of every path. */
+  addEdge(from, to) {
+    const list2 = this.edges.get(from);
+    if (list2) list2.push(to);
+    else this.edges.set(from, [to]);
+  }
+  addDirect(dependency) {
+    this.direct.push(dependency);
+  }
+  get size() {
+    return this.nodes.size;
+  }
+  /**
+   * Each node's place. A node no direct dependency reaches is `transitive` with no `via` (the file
+   * lists it, so something needs it, but its graph does not say what). With no direct dependency
+   * known at all (go.sum, a gradle.lockfile alone) no scope is given: the file does not say.
+   */
+  places() {
+    const reached = this.walk(this.direct.map((d) => d.key));
+    const devKnown = this.direct.some((d) => d.dev !== void 0);
+    const notDev = devKnown ? this.reachable(this.direct.filter((d) => !d.dev).map((d) => d.key)) : null;
+    const optionalKnown = this.direct.some((d) => d.optional !== void 0);
+    const notOptional = optionalKnown ? this.reachable(this.direct.filter((d) => !d.optional).map((d) => d.key)) : null;
+    const places = /* @__PURE__ */ new Map();
+    for (const [key, node2] of this.nodes) {
+      const place2 = {};
+      if (node2.version !== void 0) place2.resolvedVersion = node2.version;
+      const at2 = reached.get(key);
+      if (at2) {
+        place2.scope = at2.depth === 0 ? "direct" : "transitive";
+        Object.assign(place2, this.pathOf(at2, reached));
+      } else if (this.direct.length > 0) place2.scope = "transitive";
+      const dev = node2.dev ?? (notDev && at2 ? !notDev.has(key) : void 0);
+      if (dev) place2.dev = true;
+      const optional = node2.optional ?? (notOptional && at2 ? !notOptional.has(key) : void 0);
+      if (optional) place2.optional = true;
+      places.set(key, place2);
+    }
+    return places;
+  }
+  walk(roots) {
+    const reached = /* @__PURE__ */ new Map();
+    const queue = [];
+    for (const key of roots)
+      if (this.nodes.has(key) && !reached.has(key)) {
+        reached.set(key, { parent: null, depth: 0, head: [], unresolved: void 0 });
+        queue.push(key);
+      }
+    for (let i = 0; i < queue.length; i++) {
+      const key = queue[i];
+      const at2 = reached.get(key);
+      const node2 = this.nodes.get(key);
+      const head = at2.head.length < HALF ? [...at2.head, node2.name] : at2.head;
+      const unresolved = at2.unresolved ?? (node2.resolvable === false ? node2.name : void 0);
+      for (const child of this.edges.get(key) ?? []) {
+        if (reached.has(child) || !this.nodes.has(child)) continue;
+        reached.set(child, { parent: key, depth: at2.depth + 1, head, unresolved });
+        queue.push(child);
+      }
+    }
+    return reached;
+  }
+  reachable(roots) {
+    return new Set(this.walk(roots).keys());
+  }
+  pathOf(at2, reached) {
+    const unresolved = at2.unresolved ? { viaUnresolved: at2.unresolved } : {};
+    if (at2.depth <= MAX_VIA_NAMES) {
+      const via = [];
+      for (let p2 = at2.parent; p2 !== null; p2 = reached.get(p2).parent) via.push(this.nodes.get(p2).name);
+      return { via: via.reverse(), ...unresolved };
+    }
+    const tail = [];
+    let p = at2.parent;
+    for (let n = 0; n < HALF && p !== null; n++, p = reached.get(p).parent) tail.push(this.nodes.get(p).name);
+    return { via: [...at2.head, ...tail.reverse()], viaElided: at2.depth - MAX_VIA_NAMES, ...unresolved };
+  }
+};
+
+// src/parsers/sbom-tree.ts
+function sbomVersion(x) {
+  if (typeof x !== "string") return void 0;
+  const v = x.trim();
+  return v === "" || v === "NOASSERTION" || v === "NONE" ? void 0 : v.slice(0, 200);
+}
+function purlVersion(purl) {
+  const end = purl.search(/[?#]/);
+  const head = end === -1 ? purl : purl.slice(0, end);
+  const at2 = head.lastIndexOf("@");
+  if (at2 === -1 || head.indexOf("/", at2) !== -1) return void 0;
+  try {
+    return sbomVersion(decodeURIComponent(head.slice(at2 + 1)));
+  } catch {
+    return void 0;
+  }
+}
+var SbomTree = class {
+  graph = new DependencyGraph();
+  placed = [];
+  subjects = /* @__PURE__ */ new Set();
+  directs = 0;
+  /**
+   * One package entry, just accounted in `acc` (`before` is the reference count before it): when
+   * it became a reference, that reference gets a place. An entry with no usable purl is still a
+   * node, so a path through it is kept and says so (viaUnresolved).
+   */
+  package(acc, before, key, name, version) {
+    const reference = acc.references.length > before ? acc.references[acc.references.length - 1] : void 0;
+    if (key !== void 0)
+      this.graph.addNode({
+        key,
+        name,
+        ...version !== void 0 ? { version } : {},
+        resolvable: reference !== void 0
+      });
+    if (reference) this.placed.push({ reference, key, version: version ?? purlVersion(reference.input) });
+  }
+  /**
+   * What the SBOM describes (the project): its dependencies are the direct ones, and it is not one
+   * of its own dependencies, so it gets a version but no scope and stands in no path.
+   */
+  subject(key) {
+    this.subjects.add(key);
+  }
+  isSubject(key) {
+    return this.subjects.has(key);
+  }
+  /** `from` depends on `to`. Edges from or to the subject are the direct set's business, not the graph's. */
+  edge(from, to) {
+    if (this.subjects.has(from) || this.subjects.has(to)) return;
+    this.graph.addEdge(from, to);
+  }
+  direct(key, how = {}) {
+    if (this.subjects.has(key)) return;
+    this.directs += 1;
+    this.graph.addDirect({ key, ...how });
+  }
+  /**
+   * Puts a place on every reference. With `graph` false (the SBOM has no dependency graph at all)
+   * only the version is given: nothing says what is direct. A reference with no identifier cannot
+   * be in the graph; when the graph names direct dependencies it is `transitive` with no path,
+   * like any package the graph lists but no direct dependency reaches (DependencyGraph's rule).
+   */
+  placeAll(graph) {
+    const places = graph ? this.graph.places() : /* @__PURE__ */ new Map();
+    const unplaced = graph && this.directs > 0 ? { scope: "transitive" } : {};
+    for (const { reference, key, version } of this.placed) {
+      const found = key !== void 0 && !this.subjects.has(key) ? places.get(key) : void 0;
+      const place2 = { ...found ?? (key !== void 0 && this.subjects.has(key) ? {} : unplaced) };
+      delete place2.resolvedVersion;
+      if (version !== void 0) reference.tree = { resolvedVersion: version, ...place2 };
+      else if (Object.keys(place2).length > 0) reference.tree = place2;
+    }
+  }
+};
+
+// src/parsers/spdx/dependencies.ts
+var DEPENDENCY_OF = {
+  DEPENDENCY_OF: {},
+  DEV_DEPENDENCY_OF: { dev: true },
+  TEST_DEPENDENCY_OF: { dev: true },
+  OPTIONAL_DEPENDENCY_OF: { optional: true },
+  BUILD_DEPENDENCY_OF: {},
+  RUNTIME_DEPENDENCY_OF: {},
+  PROVIDED_DEPENDENCY_OF: {}
+};
+var DEPENDS = {
+  DEPENDS_ON: {},
+  dependsOn: {},
+  hasOptionalDependency: { optional: true },
+  hasProvidedDependency: {}
+};
+function dependencyEdge(a, type, b) {
+  if (typeof a !== "string" || typeof b !== "string" || typeof type !== "string" || a === "" || b === "")
+    return void 0;
+  if (Object.hasOwn(DEPENDS, type)) return { from: a, to: b, ...DEPENDS[type] };
+  if (Object.hasOwn(DEPENDENCY_OF, type)) return { from: b, to: a, ...DEPENDENCY_OF[type] };
+  return void 0;
+}
+function readDependencies(tree, described, edges) {
+  for (const id of described) if (typeof id === "string" && id !== "") tree.subject(id);
+  for (const e of edges) {
+    if (tree.isSubject(e.from))
+      tree.direct(e.to, { ...e.dev ? { dev: true } : {}, ...e.optional ? { optional: true } : {} });
+    else tree.edge(e.from, e.to);
+  }
+  tree.placeAll(true);
+}
+
+// src/parsers/spdx/parse.ts
+var SPDX3_CONTEXT = /spdx\.org\/rdf\/(3(?:\.\d+)*)/;
+var MAX_YAML_LIBRARY_BYTES = 1024 * 1024;
+var SPDX3_PACKAGE_TYPES = /* @__PURE__ */ new Set(["software_Package", "ai_AIPackage", "dataset_DatasetPackage"]);
+function isObject2(x) {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+function message(e) {
+  return (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
+}
+function parseSpdx(text4) {
+  const body = text4.replace(/^\uFEFF/, "").trimStart();
+  if (body.startsWith("{")) {
+    let doc2;
+    checkJsonDepth(body);
+    try {
+      doc2 = JSON.parse(body);
+    } catch (e) {
+      throw new InputError(`Expected SPDX JSON, but the JSON is malformed: ${message(e)}.`);
+    }
+    const context = isObject2(doc2) ? contextVersion(doc2["@context"]) : void 0;
+    if (context !== void 0 && isObject2(doc2)) return fromSpdx3(doc2, context);
+    return fromSpdx2(doc2, "JSON");
+  }
+  const firstTag = firstContentLine(body);
+  if (firstTag !== void 0 && /^\s*SPDXVersion\s*:/.test(firstTag)) return fromTagValue(body);
+  let doc;
+  try {
+    doc = readSpdxYaml(body);
+  } catch (e) {
+    if (e instanceof TooComplexError) throw e;
+    throw new InputError(
+      `Expected SPDX as JSON, YAML or tag-value (beginning with "SPDXVersion:"), but it is none of them; as YAML: ${message(e)}.`
+    );
+  }
+  return fromSpdx2(doc, "YAML");
+}
+function readSpdxYaml(body) {
+  const block = readBlockYaml(body);
+  if ("value" in block) return block.value;
+  if (body.length > MAX_YAML_LIBRARY_BYTES) {
+    throw new TooComplexError(
+      `it is ${(body.length / 1024 / 1024).toFixed(1)} MB of SPDX YAML, and line ${block.line} holds ${block.unsupported}. Tended reads SPDX YAML over 1 MB only in the block style SPDX tools write (mappings, lists, and plain, quoted or block text); send this one as SPDX JSON, or without that.`
+    );
+  }
+  return readYaml(body).doc.toJS({ maxAliasCount: -1 });
+}
+function describedSubject(described, packageOf, subjectOf) {
+  const ids = /* @__PURE__ */ new Set();
+  for (const id of described) if (typeof id === "string" && packageOf(id) !== void 0) ids.add(id);
+  if (ids.size !== 1) return null;
+  const only = [...ids][0];
+  return subjectOf(packageOf(only), only);
+}
+function contextVersion(context) {
+  const all = Array.isArray(context) ? context : [context];
+  for (const c of all) {
+    const m = typeof c === "string" ? SPDX3_CONTEXT.exec(c) : null;
+    if (m) return m[1];
+  }
+  return void 0;
+}
+function purlOf(externalRefs) {
+  if (!Array.isArray(externalRefs)) return void 0;
+  for (const r of externalRefs) {
+    if (!isObject2(r) || !isPackageManagerCategory(r["referenceCategory"])) continue;
+    const type = r["referenceType"];
+    if (typeof type === "string" && (type === "purl" || type.endsWith("/purl"))) return r["referenceLocator"];
+  }
+  return void 0;
+}
+function fromSpdx2(doc, syntax) {
+  const version = isObject2(doc) ? doc["spdxVersion"] : void 0;
+  if (!isObject2(doc) || typeof version !== "string" || !version.startsWith("SPDX-")) {
+    throw new InputError(
+      `Expected an SPDX ${syntax} document with "spdxVersion" (for example "SPDX-2.3") at the top level, but it has none.`
+    );
+  }
+  const packages = doc["packages"] ?? [];
+  if (!Array.isArray(packages))
+    throw new InputError(
+      `Expected "packages" to be a list in the SPDX ${syntax} document, but it is a ${typeof packages}.`
+    );
+  const acc = { references: [], unresolved: [] };
+  const tree = new SbomTree();
+  const byId = /* @__PURE__ */ new Map();
+  packages.forEach((p, i) => {
+    const at2 = `packages[${i}]`;
+    if (!isObject2(p)) {
+      addUnresolved(acc, {
+        input: shownValue(p),
+        location: at2,
+        reason: "is not a package object, so it names nothing to look up"
+      });
+      return;
+    }
+    const id = p["SPDXID"];
+    if (typeof id === "string" && id !== "" && !byId.has(id)) byId.set(id, p);
+    const before = acc.references.length;
+    accountEntry(
+      acc,
+      purlOf(p["externalRefs"]),
+      entryLabel(p["name"], p["versionInfo"]),
+      typeof id === "string" && id !== "" ? id : at2
+    );
+    tree.package(
+      acc,
+      before,
+      typeof id === "string" && id !== "" ? id : void 0,
+      nameOf(p["name"]),
+      sbomVersion(p["versionInfo"])
+    );
+  });
+  const described = described2(doc);
+  readDependencies(tree, described, relationships2(doc["relationships"]));
+  const subject = describedSubject(
+    described,
+    (id) => byId.get(id),
+    (p, id) => sbomSubject({ name: p["name"], version: p["versionInfo"], purl: purlOf(p["externalRefs"]), ref: id })
+  );
+  return { format: "spdx", variant: `SPDX ${version.slice(5, 15)} ${syntax}`, ...acc, subject };
+}
+function nameOf(name) {
+  return typeof name === "string" && name !== "" ? name.slice(0, 200) : "(unnamed)";
+}
+function* relationships2(list2) {
+  if (!Array.isArray(list2)) return;
+  for (const r of list2) {
+    if (!isObject2(r)) continue;
+    const edge = dependencyEdge(r["spdxElementId"], r["relationshipType"], r["relatedSpdxElement"]);
+    if (edge) yield edge;
+  }
+}
+function firstContentLine(body) {
+  const breaks = /\r\n|\r|\n/g;
+  let at2 = 0;
+  while (at2 <= body.length) {
+    const br = breaks.exec(body);
+    const end = br === null ? body.length : br.index;
+    const line = body.slice(at2, end);
+    if (line.trim() !== "" && !line.trimStart().startsWith("#")) return line;
+    if (br === null) return void 0;
+    at2 = end + br[0].length;
+  }
+  return void 0;
+}
+function described2(doc) {
+  const self = typeof doc["SPDXID"] === "string" ? doc["SPDXID"] : "SPDXRef-DOCUMENT";
+  const describes = doc["documentDescribes"];
+  const out = Array.isArray(describes) ? [...describes] : [];
+  const relationships = doc["relationships"];
+  if (Array.isArray(relationships)) {
+    for (const r of relationships) {
+      if (!isObject2(r)) continue;
+      if (r["relationshipType"] === "DESCRIBES" && r["spdxElementId"] === self) out.push(r["relatedSpdxElement"]);
+      if (r["relationshipType"] === "DESCRIBED_BY" && r["relatedSpdxElement"] === self) out.push(r["spdxElementId"]);
+    }
+  }
+  return out;
+}
+function fromTagValue(body) {
+  const doc = readTagValue(body);
+  const acc = { references: [], unresolved: [] };
+  const tree = new SbomTree();
+  for (const p of doc.packages) {
+    const before = acc.references.length;
+    accountEntry(acc, p.purl, entryLabel(p.name, p.version), p.spdxId ?? `package on line ${p.line}`);
+    tree.package(acc, before, p.spdxId, nameOf(p.name), sbomVersion(p.version));
+  }
+  readDependencies(
+    tree,
+    doc.describes,
+    (function* () {
+      for (const r of doc.relationships) {
+        const edge = dependencyEdge(r.from, r.type, r.to);
+        if (edge) yield edge;
+      }
+    })()
+  );
+  const bySpdxId = /* @__PURE__ */ new Map();
+  for (const p of doc.packages) if (p.spdxId !== void 0 && !bySpdxId.has(p.spdxId)) bySpdxId.set(p.spdxId, p);
+  const subject = describedSubject(
+    doc.describes,
+    (id) => bySpdxId.get(id),
+    (p, id) => sbomSubject({ name: p.name, version: p.version, purl: p.purl, ref: id })
+  );
+  return {
+    format: "spdx",
+    variant: `SPDX ${doc.version.replace(/^SPDX-/, "").slice(0, 10)} tag-value`,
+    ...acc,
+    subject
+  };
+}
+function spdx3Purl(el) {
+  if (el["software_packageUrl"] !== void 0) return el["software_packageUrl"];
+  const ids = el["externalIdentifier"];
+  if (!Array.isArray(ids)) return void 0;
+  const hit = ids.find((x) => isObject2(x) && x["externalIdentifierType"] === "packageUrl");
+  return isObject2(hit) ? hit["identifier"] : void 0;
+}
+function fromSpdx3(doc, version) {
+  const key = Array.isArray(doc["@graph"]) ? "@graph" : "element";
+  const elements2 = doc[key] ?? [];
+  if (!Array.isArray(elements2))
+    throw new InputError(
+      `Expected "${key}" to be a list of elements in the SPDX 3 JSON-LD document, but it is a ${typeof elements2}.`
+    );
+  const acc = { references: [], unresolved: [] };
+  const tree = new SbomTree();
+  const byId = /* @__PURE__ */ new Map();
+  const roots = [];
+  const edges = [];
+  elements2.forEach((el, i) => {
+    if (!isObject2(el)) return;
+    const type = el["type"] ?? el["@type"];
+    if (type === "Relationship" || type === "LifecycleScopedRelationship") spdx3Edges(el, edges);
+    if (type === "SpdxDocument" || type === "software_Sbom") {
+      const root = el["rootElement"];
+      for (const r of Array.isArray(root) ? root : [root]) roots.push(r);
+    }
+    if (typeof type !== "string" || !SPDX3_PACKAGE_TYPES.has(type)) return;
+    const id = el["spdxId"] ?? el["@id"];
+    if (typeof id === "string" && id !== "" && !byId.has(id)) byId.set(id, el);
+    const before = acc.references.length;
+    accountEntry(
+      acc,
+      spdx3Purl(el),
+      entryLabel(el["name"], el["software_packageVersion"]),
+      typeof id === "string" && id !== "" ? id : `${key}[${i}]`
+    );
+    tree.package(
+      acc,
+      before,
+      typeof id === "string" && id !== "" ? id : void 0,
+      nameOf(el["name"]),
+      sbomVersion(el["software_packageVersion"])
+    );
+  });
+  readDependencies(tree, roots, edges);
+  const subject = describedSubject(
+    roots,
+    (id) => byId.get(id),
+    (el, id) => sbomSubject({ name: el["name"], version: el["software_packageVersion"], purl: spdx3Purl(el), ref: id })
+  );
+  return { format: "spdx", variant: `SPDX ${version} JSON-LD`, ...acc, subject };
+}
+function lastWord(x) {
+  return typeof x === "string" ? x.slice(x.lastIndexOf("/") + 1) : x;
+}
+function spdx3Edges(el, out) {
+  const scope = lastWord(el["scope"]);
+  const to = el["to"];
+  for (const target of Array.isArray(to) ? to : [to]) {
+    const edge = dependencyEdge(el["from"], lastWord(el["relationshipType"]), target);
+    if (!edge) continue;
+    if (scope === "development" || scope === "test") edge.dev = true;
+    out.push(edge);
+  }
+}
+
+// src/parsers/spdx/enrich.ts
+function enrichSpdx(doc, annotation, factsOf) {
+  const packages = doc["packages"];
+  if (!Array.isArray(packages)) return;
+  for (const p of packages) {
+    if (!isObject(p)) continue;
+    const existing = p["annotations"];
+    if (existing !== void 0 && !Array.isArray(existing)) continue;
+    const kept = (existing ?? []).filter(
+      (a) => !(isObject(a) && typeof a["annotator"] === "string" && a["annotator"].startsWith(annotation.annotatorPrefix))
+    );
+    const purl = purlOf(p["externalRefs"]);
+    const facts = typeof purl === "string" ? factsOf(purl.trim()) : void 0;
+    if (facts !== void 0)
+      kept.push({
+        annotationDate: annotation.date,
+        annotationType: "OTHER",
+        annotator: annotation.annotator,
+        comment: facts.pairs.map(([name, value]) => `${name}=${value}`).join("\n")
+      });
+    if (existing === void 0 && kept.length === 0) continue;
+    p["annotations"] = kept;
+  }
+}
+
+// src/operations/sbom-enrichment.ts
+var ENRICHMENT_NAMESPACE = "tended:";
+var SBOM_FORMATS = ["cyclonedx", "spdx"];
+var ENRICHED_MEDIA_TYPES = {
+  cyclonedx: "application/vnd.cyclonedx+json",
+  spdx: "application/spdx+json"
+};
+function componentFacts(r) {
+  const pairs = [
+    ["state", r.state],
+    ["as_of", r.as_of],
+    ["observation_date", r.observation_date],
+    ["censoring_status", r.censoring_status],
+    ["source", r.source],
+    ["leaf_index", r.leaf_index === null ? null : String(r.leaf_index)],
+    ["successor", r.successor === void 0 ? null : successorPurl(r.successor)]
+  ].filter((pair) => pair[1] !== null).map(([name, value]) => [`${ENRICHMENT_NAMESPACE}${name}`, value.replace(/[\r\n]+/g, " ")]);
+  if (r.state !== "eol") return { pairs };
+  const declared = r.evidence?.["eol_from"];
+  const endOfLife = typeof declared === "string" && isCalendarDate(declared) ? declared : r.observation_date;
+  return endOfLife === null ? { pairs } : { pairs, endOfLife };
+}
+function successorPurl(s) {
+  try {
+    return componentPurls({ kind: s.kind, id: s.name })[1];
+  } catch {
+    return `${s.kind}:${s.name}`;
+  }
+}
+var API_WORDS = {
+  option: (f) => `format=${f}`,
+  plain: "leave format out for the JSON answer",
+  sent: "submission"
+};
+function writableSbom(text4, parsed, asked, words = API_WORDS) {
+  const variant = parsed.variant ?? parsed.format;
+  const refuse = (msg) => new ValidationError([{ loc: ["query", "format"], msg, type: "value_error.format" }]);
+  if (parsed.format !== asked) {
+    const own = parsed.format === "cyclonedx" || parsed.format === "spdx" ? ` ask ${words.option(parsed.format)} for it, or` : "";
+    throw refuse(
+      `${words.option(asked)} returns the submitted SBOM enriched in its own format, and this ${words.sent} is ${variant}, not ${asked === "cyclonedx" ? "CycloneDX" : "SPDX"}: Tended does not convert between formats;${own} ${words.plain}.`
+    );
+  }
+  if (!/ JSON$/.test(variant) || asked === "spdx" && !/^SPDX 2\.[23] /.test(variant))
+    throw refuse(
+      `${variant} cannot be written back yet: ${words.option(asked)} enriches CycloneDX JSON (1.3 and later) and SPDX 2.2/2.3 JSON; convert the SBOM to one of them (for example with cyclonedx-cli or spdx-tools), or ${words.plain}.`
+    );
+  const body = text4.replace(/^\uFEFF/, "");
+  const doc = JSON.parse(body);
+  if (!isObject(doc)) throw refuse("The SBOM is not a JSON object, so there is nothing to enrich.");
+  const indent = indentOf(body);
+  if (asked === "spdx") return { format: asked, doc, indent, mediaType: ENRICHED_MEDIA_TYPES.spdx };
+  const spec = typeof doc["specVersion"] === "string" ? doc["specVersion"] : "";
+  if (!/^1\.(?:[3-9]|\d{2,})$/.test(spec))
+    throw refuse(
+      `CycloneDX ${spec.slice(0, 10) || "(no specVersion)"} has no component properties (they came in 1.3), so nothing can be written into it; upgrade the SBOM to 1.3 or later (cyclonedx-cli convert), or ${words.plain}.`
+    );
+  return { format: asked, doc, indent, mediaType: `${ENRICHED_MEDIA_TYPES.cyclonedx}; version=${spec}` };
+}
+function enrichedSbom(sbom, results) {
+  const factsOf = factsByPurl(results);
+  if (sbom.format === "cyclonedx") enrichCycloneDx(sbom.doc, ENRICHMENT_NAMESPACE, factsOf);
+  else {
+    const asOf = results[0]?.as_of ?? "1970-01-01";
+    enrichSpdx(
+      sbom.doc,
+      { annotator: `Tool: tended-${API_VERSION}`, annotatorPrefix: "Tool: tended-", date: `${asOf}T00:00:00Z` },
+      factsOf
+    );
+  }
+  return `${JSON.stringify(sbom.doc, null, sbom.indent)}${sbom.indent === "" ? "" : "\n"}`;
+}
+function factsByPurl(results) {
+  const byComponent = /* @__PURE__ */ new Map();
+  for (const r of results) byComponent.set(`${r.kind}:${r.purl[0]}`, r);
+  const seen = /* @__PURE__ */ new Map();
+  return (purl) => {
+    if (seen.has(purl)) return seen.get(purl);
+    let facts;
+    try {
+      const ref = componentFromPurl(purl);
+      const r = byComponent.get(`${ref.kind}:${ref.id}`);
+      facts = r === void 0 ? void 0 : componentFacts(r);
+    } catch {
+      facts = void 0;
+    }
+    seen.set(purl, facts);
+    return facts;
+  };
+}
+function isSbomFormat(value) {
+  return SBOM_FORMATS.includes(value);
+}
+
 // src/cli/check-dir.ts
 import { basename, dirname, posix } from "node:path";
 
@@ -18786,53 +20725,6 @@ function cycloneDxNamespace(rootTag) {
   if (!ROOT_BOM.test(rootTag)) return null;
   const ns = CYCLONEDX_XMLNS.exec(rootTag);
   return ns ? ns[1] ?? "" : null;
-}
-
-// src/domain/text.ts
-function trimTrailing(text4, char) {
-  let end = text4.length;
-  while (end > 0 && text4[end - 1] === char) end -= 1;
-  return end === text4.length ? text4 : text4.slice(0, end);
-}
-var ELLIPSIS = "\u2026";
-function isBreak(code) {
-  return code === 32 || code === 10 || code === 9 || code === 13;
-}
-function wholeCharacters(text4, at2) {
-  const code = text4.charCodeAt(at2 - 1);
-  return at2 > 0 && code >= 55296 && code <= 56319 ? at2 - 1 : at2;
-}
-function headTokens(text4, room) {
-  if (room <= 0) return "";
-  let at2 = Math.min(room, text4.length);
-  if (at2 < text4.length) while (at2 > 0 && !isBreak(text4.charCodeAt(at2))) at2 -= 1;
-  while (at2 > 0 && isBreak(text4.charCodeAt(at2 - 1))) at2 -= 1;
-  return text4.slice(0, at2);
-}
-function tailTokens(text4, room) {
-  if (room <= 0) return "";
-  let at2 = Math.max(text4.length - room, 0);
-  if (at2 > 0) while (at2 < text4.length && !isBreak(text4.charCodeAt(at2 - 1))) at2 += 1;
-  while (at2 < text4.length && isBreak(text4.charCodeAt(at2))) at2 += 1;
-  return text4.slice(at2);
-}
-function excerpt(text4, max = 80, keep = "start") {
-  if (text4.length <= max) return text4;
-  if (max < 1) return "";
-  if (keep === "ends") {
-    const room = max - 3;
-    const head2 = headTokens(text4, Math.ceil(room / 2));
-    const tail = tailTokens(text4, room - head2.length);
-    if (head2 !== "" && tail !== "") return `${head2} ${ELLIPSIS} ${tail}`;
-    const half = (max - 1) / 2;
-    const start = wholeCharacters(text4, Math.ceil(half));
-    let end = text4.length - Math.floor(half);
-    if (end < text4.length && text4.charCodeAt(end) >= 56320 && text4.charCodeAt(end) <= 57343) end += 1;
-    return `${text4.slice(0, start)}${ELLIPSIS}${text4.slice(end)}`;
-  }
-  const head = headTokens(text4, max - 2);
-  if (head !== "") return `${head} ${ELLIPSIS}`;
-  return `${text4.slice(0, wholeCharacters(text4, max - 1))}${ELLIPSIS}`;
 }
 
 // node_modules/fast-xml-parser/src/util.js
@@ -23049,8 +24941,8 @@ function nonElementEnd(body, at2) {
   const close2 = body.indexOf(closer, at2 + 2);
   return close2 < 0 ? body.length : close2 + closer.length;
 }
-var isSpace = (c) => c === 32 || c === 9 || c === 10 || c === 13;
-var endsName = (c) => isSpace(c) || c === 47 || c === 62 || c === 61 || c === 34 || c === 39 || c === 60;
+var isSpace2 = (c) => c === 32 || c === 9 || c === 10 || c === 13;
+var endsName = (c) => isSpace2(c) || c === 47 || c === 62 || c === 61 || c === 34 || c === 39 || c === 60;
 var CLOSING = "a closing tag with a";
 function checkBounds(body, bounds) {
   let depth = 0;
@@ -23105,7 +24997,7 @@ function checkBounds(body, bounds) {
       if (c === 34 || c === 39) {
         const close2 = body.indexOf(c === 34 ? '"' : "'", i + 1);
         i = close2 < 0 ? body.length : close2 + 1;
-      } else if (isSpace(c) || c === 47 || c === 61) {
+      } else if (isSpace2(c) || c === 47 || c === 61) {
         i += 1;
       } else {
         if (++attributes > MAX_XML_ATTRIBUTES) {
@@ -23186,728 +25078,11 @@ function checkXml(body, what, bounds) {
   }
 }
 
-// src/domain/purl-component.ts
-var import_packageurl_js2 = __toESM(require_packageurl_js(), 1);
-
-// src/domain/component.ts
-var import_packageurl_js = __toESM(require_packageurl_js(), 1);
-
-// src/domain/docker-reference.ts
-var DOCKER_HUB = "docker.io";
-var HUB_ALIASES = /* @__PURE__ */ new Set(["index.docker.io", "registry-1.docker.io"]);
-var ALNUM = "[a-z0-9]+";
-var SEPARATOR = "(?:[._]|__|-+)";
-var PATH_COMPONENT = `${ALNUM}(?:${SEPARATOR}${ALNUM})*`;
-var DOMAIN_COMPONENT = "(?:[a-z0-9]|[a-z0-9][a-z0-9-]*[a-z0-9])";
-var HOST = `(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[[a-f0-9:]+\\])`;
-var DOMAIN = `${HOST}(?::\\d+)?`;
-var TAG = "\\w[\\w.-]{0,127}";
-var DIGEST = "[a-z][a-z0-9]*(?:[-_+.][a-z][a-z0-9]*)*:[0-9a-f]{32,}";
-var REFERENCE = new RegExp(`^((?:${DOMAIN}/)?[^:@]+)(?::(${TAG}))?(?:@(${DIGEST}))?$`, "i");
-var PATH = new RegExp(`^${PATH_COMPONENT}(?:/${PATH_COMPONENT})*$`);
-var DOMAIN_ONLY = new RegExp(`^${DOMAIN}$`, "i");
-var IMAGE_ID = /^[a-f0-9]{64}$/;
-var NAME_MAX_LENGTH = 255;
-function splitDomain(name) {
-  const i = name.indexOf("/");
-  const first = i === -1 ? "" : name.slice(0, i);
-  if (i === -1 || !/[.:]/.test(first) && first !== "localhost" && first.toLowerCase() === first) {
-    return { domain: DOCKER_HUB, path: name };
-  }
-  return { domain: first, path: name.slice(i + 1) };
-}
-function normaliseDomain(domain) {
-  const d = domain.toLowerCase();
-  return HUB_ALIASES.has(d) ? DOCKER_HUB : d;
-}
-function parseDockerReference(raw) {
-  const m = REFERENCE.exec(raw);
-  if (!m) {
-    if (/[A-Z]/.test(raw.replace(/^[^/]*\//, ""))) return "a repository name must be lower case";
-    return "not an image reference";
-  }
-  const [, name = "", tag, digest] = m;
-  if (name.length > NAME_MAX_LENGTH) return `the repository name is longer than ${NAME_MAX_LENGTH} characters`;
-  if (IMAGE_ID.test(name)) return "a 64-character hex string is an image ID, not a name";
-  const split2 = splitDomain(name);
-  if (split2.domain !== DOCKER_HUB && !DOMAIN_ONLY.test(split2.domain)) return "the registry is not a host name";
-  if (split2.domain !== DOCKER_HUB && !/[.:]/.test(split2.domain) && split2.domain.toLowerCase() !== "localhost") {
-    return "a repository name must be lower case";
-  }
-  if (/[A-Z]/.test(split2.path)) return "a repository name must be lower case";
-  if (!PATH.test(split2.path))
-    return 'the repository path is not lower-case letters and digits joined by ".", "_", "__", "-" or "/"';
-  const domain = normaliseDomain(split2.domain);
-  let path = split2.path;
-  if (domain === DOCKER_HUB && !path.includes("/")) path = `library/${path}`;
-  let d = null;
-  if (digest) {
-    const colon = digest.indexOf(":");
-    const algorithm = digest.slice(0, colon).toLowerCase();
-    const hex = digest.slice(colon + 1).toLowerCase();
-    if (algorithm === "sha256" && hex.length !== 64) return "a sha256 digest has 64 hex digits";
-    if (algorithm === "sha512" && hex.length !== 128) return "a sha512 digest has 128 hex digits";
-    d = `${algorithm}:${hex}`;
-  }
-  return { domain, path, tag: tag ?? null, digest: d };
-}
-function formatDockerReference(r) {
-  const base = `${r.domain}/${r.path}`;
-  if (r.digest) return `${base}${r.tag ? `:${r.tag}` : ""}@${r.digest}`;
-  return `${base}:${r.tag ?? "latest"}`;
-}
-function normaliseDockerReference(raw) {
-  const r = parseDockerReference(raw);
-  return typeof r === "string" ? r : [formatDockerReference(r)];
-}
-
-// src/domain/distro-release.ts
-var DEBIAN_CODENAMES = {
-  forky: "14",
-  trixie: "13",
-  bookworm: "12",
-  bullseye: "11",
-  buster: "10",
-  stretch: "9",
-  jessie: "8",
-  wheezy: "7"
-};
-var UBUNTU_CODENAMES = {
-  questing: "25.10",
-  plucky: "25.04",
-  oracular: "24.10",
-  noble: "24.04",
-  mantic: "23.10",
-  lunar: "23.04",
-  kinetic: "22.10",
-  jammy: "22.04",
-  impish: "21.10",
-  hirsute: "21.04",
-  groovy: "20.10",
-  focal: "20.04",
-  bionic: "18.04",
-  xenial: "16.04",
-  trusty: "14.04"
-};
-var DISTRIBUTIONS = {
-  debian: { product: "debian", precision: "major", codenames: DEBIAN_CODENAMES },
-  ubuntu: { product: "ubuntu", precision: "two", codenames: UBUNTU_CODENAMES },
-  alpine: { product: "alpine-linux", precision: "two" },
-  redhat: { product: "rhel", precision: "major" },
-  rhel: { product: "rhel", precision: "major" },
-  centos: { product: "centos", precision: "major" },
-  rocky: { product: "rocky-linux", precision: "major" },
-  alma: { product: "almalinux", precision: "major" },
-  almalinux: { product: "almalinux", precision: "major" },
-  oracle: { product: "oracle-linux", precision: "major" },
-  ol: { product: "oracle-linux", precision: "major" },
-  amazon: { product: "amazon-linux", precision: "amazon" },
-  amzn: { product: "amazon-linux", precision: "amazon" },
-  fedora: { product: "fedora", precision: "major" },
-  opensuse: { product: "opensuse", precision: "two" },
-  "opensuse-leap": { product: "opensuse", precision: "two" },
-  suse: { product: "sles", precision: "two" },
-  sles: { product: "sles", precision: "two" },
-  photon: { product: "photon", precision: "photon" }
-};
-var NO_LISTING = /* @__PURE__ */ new Set([
-  "wolfi",
-  "chainguard",
-  "azurelinux",
-  "cbl-mariner",
-  "mariner",
-  "arch",
-  "archlinux",
-  "gentoo"
-]);
-var DISTRO_PRODUCTS = new Set(Object.values(DISTRIBUTIONS).map((d) => d.product));
-function release(version, precision) {
-  const parts2 = version.split(".");
-  switch (precision) {
-    case "major":
-      return parts2[0];
-    case "two":
-      return parts2.slice(0, 2).join(".");
-    case "amazon":
-      return /^\d{4}\.\d{2}$/.test(parts2.slice(0, 2).join(".")) && parts2[0] !== "2023" ? parts2.slice(0, 2).join(".") : parts2[0];
-    case "photon":
-      return parts2.length === 1 ? `${parts2[0]}.0` : parts2.slice(0, 2).join(".");
-  }
-}
-function distroRelease(namespace, distro) {
-  const ns = (namespace ?? "").toLowerCase();
-  if (NO_LISTING.has(ns)) return { why: `the end-of-life listing has no release dates for ${ns.slice(0, 30)}` };
-  const d = DISTRIBUTIONS[ns];
-  if (!d) return { why: `Tended knows no end-of-life listing for the distribution "${ns.slice(0, 30)}"` };
-  if (distro === void 0 || distro.trim() === "")
-    return {
-      why: "it names no distribution release (no distro qualifier), and Tended does not guess one from the package version"
-    };
-  const open = distro.indexOf("(");
-  const value = (open < 0 ? distro : distro.slice(0, open)).trim().toLowerCase();
-  const number = /\d+(?:\.\d+)*/.exec(value)?.[0];
-  if (number !== void 0) return `${d.product}/${release(number, d.precision)}`;
-  const word = value.replace(/^[a-z]+-/, "").split(/[\s-]/)[0] ?? "";
-  const byCodename = d.codenames?.[word];
-  if (byCodename) return `${d.product}/${byCodename}`;
-  return {
-    why: `its distro qualifier "${distro.slice(0, 40)}" names no release Tended can match (a rolling release, or an unknown codename)`
-  };
-}
-
-// src/domain/package-names.ts
-var MAVEN_PART_MAX = 200;
-var MAVEN_PART = new RegExp(`^[\\w.-]{1,${MAVEN_PART_MAX}}$`);
-function normaliseMaven(name) {
-  const parts2 = name.includes(":") ? name.split(":") : name.split("/");
-  if (parts2.length !== 2) return "expected groupId:artifactId";
-  const [group = "", artifact = ""] = parts2;
-  if (!MAVEN_PART.test(group) || !MAVEN_PART.test(artifact)) return "a groupId or artifactId with other characters";
-  return [`${group}:${artifact}`];
-}
-var GO_ELEMENT = /^[\w.~-]{1,100}$/;
-var GO_MAX_LENGTH = 500;
-function normaliseGolang(name) {
-  if (name.length > GO_MAX_LENGTH) return `longer than ${GO_MAX_LENGTH} characters`;
-  const elements2 = name.split("/");
-  if (elements2.some((e) => !GO_ELEMENT.test(e) || e.startsWith(".") || e.endsWith(".")))
-    return "an empty element, or one with characters a module path cannot hold";
-  if (!elements2[0].includes(".")) return "the first element must be a domain name such as github.com";
-  return [name];
-}
-var CRATE_NAME = /^[a-z][\w-]{0,63}$/;
-function normaliseCargo(name) {
-  const n = name.toLowerCase();
-  if (!CRATE_NAME.test(n)) return "not a crates.io name";
-  return [n];
-}
-var NUGET_ID = /^[\w.-]{1,100}$/;
-function normaliseNuget(name) {
-  const n = name.toLowerCase();
-  if (!NUGET_ID.test(n) || !/[a-z0-9]/.test(n)) return "not a NuGet package id";
-  return [n];
-}
-var GEM_NAME = /^[\w.-]{1,100}$/;
-function normaliseGem(name) {
-  if (!GEM_NAME.test(name) || !/[a-z]/i.test(name)) return "not a RubyGems name";
-  return [name];
-}
-var COMPOSER_PART = /^[a-z0-9][\w.-]{0,99}$/;
-function normaliseComposer(name) {
-  const parts2 = name.toLowerCase().split("/");
-  if (parts2.length !== 2 || !parts2.every((p) => COMPOSER_PART.test(p))) return "expected vendor/name";
-  return [parts2.join("/")];
-}
-var DISTRO_RELEASE = /^[a-z0-9][a-z0-9.]{0,19}$/;
-function normaliseDistro(name) {
-  const [product = "", release2, ...rest] = name.toLowerCase().split("/");
-  if (release2 === void 0 || rest.length > 0) return "expected product/release";
-  if (!DISTRO_PRODUCTS.has(product)) return `the product is not one of ${[...DISTRO_PRODUCTS].join(", ")}`;
-  if (!DISTRO_RELEASE.test(release2)) return "the release is letters, digits and dots";
-  return [`${product}/${release2}`];
-}
-
-// src/domain/component.ts
-var COMPONENT_KINDS = [
-  "github",
-  "npm",
-  "pypi",
-  "docker",
-  "maven",
-  "golang",
-  "cargo",
-  "nuget",
-  "gem",
-  "composer",
-  "distro"
-];
-function isComponentKind(s) {
-  return COMPONENT_KINDS.includes(s);
-}
-var GITHUB_OWNER = /^[A-Z0-9][A-Z0-9-]{0,38}$/i;
-var GITHUB_REPO = /^[\w.-]{1,100}$/;
-var PEP508_NAME = /^(?:[A-Z0-9]|[A-Z0-9][\w.-]*[A-Z0-9])$/i;
-var NPM_MAX_LENGTH = 214;
-var NPM_RESERVED = /* @__PURE__ */ new Set(["node_modules", "favicon.ico"]);
-var EXPECTED = {
-  github: 'a github component is named owner/repo, for example expressjs/express: an owner of 1 to 39 letters, digits or hyphens, and a repository of 1 to 100 letters, digits, ".", "_" or "-"',
-  npm: 'an npm component is named name or @scope/name, for example express or @babel/core: at most 214 URL-safe characters, not starting with "." or "_"',
-  pypi: 'a pypi component is named as on PyPI, for example requests: letters, digits, ".", "_" and "-", starting and ending with a letter or digit',
-  docker: "a docker component is an image reference, for example node, node:18-alpine, bitnami/redis:7 or ghcr.io/owner/image:1",
-  maven: 'a maven component is groupId:artifactId, for example org.apache.commons:commons-lang3: each letters, digits, ".", "_" or "-"',
-  golang: 'a golang component is a module path, for example github.com/sirupsen/logrus or golang.org/x/net: "/"-separated elements of letters, digits, ".", "_", "~" or "-", the first a domain name with a dot',
-  cargo: 'a cargo component is a crate name, for example serde: letters, digits, "_" and "-", starting with a letter',
-  nuget: 'a nuget component is a package id, for example newtonsoft.json: letters, digits, ".", "_" and "-"',
-  gem: 'a gem component is named as on rubygems.org, for example rails: letters, digits, ".", "_" and "-", with at least one letter',
-  composer: 'a composer component is vendor/name as on Packagist, for example monolog/monolog: letters, digits, ".", "_" and "-"',
-  distro: "a distro component is a distribution release as the end-of-life listing names it, for example debian/12, ubuntu/22.04 or alpine-linux/3.19"
-};
-function nameError(kind, raw, why) {
-  return new ValidationError([
-    {
-      loc: ["name"],
-      msg: `${EXPECTED[kind]}; got ${quoteInput(raw)}${why ? ` (${why})` : ""}`,
-      type: "value_error.component_name"
-    }
-  ]);
-}
-function normaliseGithub(name) {
-  const parts2 = name.split("/");
-  if (parts2.length !== 2) return 'expected exactly one "/"';
-  const [owner = "", repo = ""] = parts2;
-  if (!GITHUB_OWNER.test(owner)) return "the owner is not a GitHub account name";
-  if (!GITHUB_REPO.test(repo) || repo === "." || repo === "..") return "the repository is not a GitHub repository name";
-  return [`${owner}/${repo}`.toLowerCase()];
-}
-var URL_SAFE = /^[\w\-.!~*'()]+$/;
-function urlSafe(s) {
-  return URL_SAFE.test(s);
-}
-function normaliseNpm(name) {
-  if (name.length > NPM_MAX_LENGTH) return `longer than ${NPM_MAX_LENGTH} characters`;
-  if (name.startsWith(".") || name.startsWith("_")) return 'a name cannot start with "." or "_"';
-  if (NPM_RESERVED.has(name.toLowerCase())) return "a reserved name";
-  if (name.startsWith("@")) {
-    const m = /^@([^/]+)\/([^/]+)$/.exec(name);
-    if (!m || !urlSafe(m[1] ?? "") || !urlSafe(m[2] ?? ""))
-      return "a scoped name is @scope/name with URL-safe characters";
-    if (m[2]?.startsWith(".") || m[2]?.startsWith("_")) return 'a name cannot start with "." or "_"';
-    return [name];
-  }
-  if (!urlSafe(name)) return "only URL-safe characters are allowed";
-  return [name];
-}
-function pep503(name) {
-  return name.replace(/[-_.]+/g, "-").toLowerCase();
-}
-function normalisePypi(name) {
-  if (!PEP508_NAME.test(name)) return "not a PEP 508 project name";
-  return [pep503(name)];
-}
-var NORMALISE = {
-  github: normaliseGithub,
-  npm: normaliseNpm,
-  pypi: normalisePypi,
-  docker: normaliseDockerReference,
-  maven: normaliseMaven,
-  golang: normaliseGolang,
-  cargo: normaliseCargo,
-  nuget: normaliseNuget,
-  gem: normaliseGem,
-  composer: normaliseComposer,
-  distro: normaliseDistro
-};
-function normaliseComponent(kind, name) {
-  const k = typeof kind === "string" ? kind.trim().toLowerCase() : "";
-  if (!isComponentKind(k)) {
-    throw new ValidationError([
-      {
-        loc: ["kind"],
-        msg: `kind must be one of ${COMPONENT_KINDS.join(", ")}; got ${quoteInput(String(kind))}`,
-        type: "value_error.component_kind"
-      }
-    ]);
-  }
-  if (typeof name !== "string") throw nameError(k, String(name), "not a string");
-  const n = name.trim();
-  if (n === "") throw nameError(k, name, "empty");
-  const result2 = NORMALISE[k](n);
-  if (typeof result2 === "string") throw nameError(k, name, result2);
-  return { kind: k, id: result2[0] ?? "" };
-}
-
-// src/domain/purl-component.ts
-var PLAIN_PURL = /^pkg:(npm|pypi|github)\/(?:([a-z0-9.-]+)\/)?([a-z0-9.-]+)(?:@[A-Za-z0-9.-]+)?$/;
-var NPM_REGISTRIES = /* @__PURE__ */ new Set(["registry.npmjs.org", "registry.npmjs.com", "npmjs.com", "www.npmjs.com", "npmjs.org"]);
-var PYPI_REGISTRIES = /* @__PURE__ */ new Set(["pypi.org", "pypi.python.org", "upload.pypi.org", "files.pythonhosted.org"]);
-var MAVEN_CENTRAL = /* @__PURE__ */ new Set(["repo.maven.apache.org", "repo1.maven.org", "central.sonatype.com", "search.maven.org"]);
-function withoutVersion(purl) {
-  const end = purl.search(/[?#]/);
-  const head = end < 0 ? purl : purl.slice(0, end);
-  const at2 = head.lastIndexOf("@");
-  return at2 < 0 ? purl : head.slice(0, at2) + purl.slice(head.length);
-}
-function registryHost(url) {
-  return url.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").split("/", 1)[0].toLowerCase();
-}
-function purlError(raw, why) {
-  return new ValidationError([
-    {
-      loc: ["purl"],
-      msg: `a component purl must be pkg:github, pkg:githubactions, pkg:npm, pkg:pypi, pkg:docker, pkg:oci, pkg:maven, pkg:golang, pkg:cargo, pkg:nuget, pkg:gem, pkg:composer, pkg:deb, pkg:apk or pkg:rpm, for example pkg:npm/express; got ${quoteInput(raw)} (${why.slice(0, 80)})`,
-      type: "value_error.purl"
-    }
-  ]);
-}
-function componentFromPurl(purl) {
-  const plain = PLAIN_PURL.exec(purl);
-  if (plain) {
-    const [, type, namespace, name] = plain;
-    try {
-      return normaliseComponent(type, namespace ? `${namespace}/${name}` : type === "github" ? `/${name}` : name);
-    } catch (e) {
-      if (e instanceof ValidationError) throw purlError(purl, `not a valid ${type} name`);
-      throw e;
-    }
-  }
-  let p;
-  try {
-    p = import_packageurl_js2.PackageURL.fromString(/^pkg:\/*golang\//i.test(purl) ? withoutVersion(purl) : purl);
-  } catch (e) {
-    throw purlError(String(purl), e instanceof Error ? e.message.replace(/^Invalid purl: /, "") : "unreadable");
-  }
-  const repositoryUrl = p.qualifiers?.["repository_url"];
-  const wrap = (kind, name) => {
-    try {
-      return normaliseComponent(kind, name);
-    } catch (e) {
-      if (e instanceof ValidationError) throw purlError(purl, `not a valid ${kind} name`);
-      throw e;
-    }
-  };
-  switch (p.type) {
-    case "github":
-      return wrap("github", `${p.namespace ?? ""}/${p.name}`);
-    case "githubactions":
-      return wrap("github", `${p.namespace ?? ""}/${p.name}`.split("/").slice(0, 2).join("/"));
-    case "npm":
-      if (repositoryUrl && !NPM_REGISTRIES.has(registryHost(repositoryUrl))) {
-        throw purlError(purl, "only the public npm registry is observed");
-      }
-      return wrap("npm", p.namespace ? `${p.namespace}/${p.name}` : p.name);
-    case "pypi":
-      if (repositoryUrl && !PYPI_REGISTRIES.has(registryHost(repositoryUrl))) {
-        throw purlError(purl, "only the public PyPI is observed");
-      }
-      return wrap("pypi", p.name);
-    case "docker": {
-      const domain = repositoryUrl ? registryHost(repositoryUrl) : "";
-      const path = p.namespace ? `${p.namespace}/${p.name}` : p.name;
-      const tag = p.qualifiers?.["tag"];
-      let ref = domain && domain !== "hub.docker.com" ? `${domain}/${path}` : path;
-      if (p.version?.includes(":")) ref += `${tag ? `:${tag}` : ""}@${p.version}`;
-      else if (p.version) ref += `:${p.version}`;
-      return wrap("docker", ref);
-    }
-    case "maven":
-      if (repositoryUrl && !MAVEN_CENTRAL.has(registryHost(repositoryUrl)))
-        throw purlError(purl, "only Maven Central is observed");
-      return wrap("maven", `${p.namespace ?? ""}:${p.name}`);
-    case "golang":
-      if (!p.namespace && p.name === "stdlib")
-        throw purlError(purl, "the Go standard library ships with the Go toolchain; no module proxy serves it");
-      return wrap("golang", p.namespace ? `${p.namespace}/${p.name}` : p.name);
-    case "cargo":
-      return wrap("cargo", p.name);
-    case "nuget":
-      return wrap("nuget", p.name);
-    case "composer":
-      return wrap("composer", `${p.namespace ?? ""}/${p.name}`);
-    case "gem":
-      return wrap("gem", p.name);
-    case "deb":
-    case "apk":
-    case "rpm": {
-      const release2 = distroRelease(p.namespace, p.qualifiers?.["distro"]);
-      if (typeof release2 !== "string") throw purlError(purl, release2.why);
-      return wrap("distro", release2);
-    }
-    case "oci": {
-      if (!repositoryUrl) throw purlError(purl, "an oci purl without repository_url names no registry");
-      const repository = trimTrailing(repositoryUrl.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, ""), "/");
-      const tag = p.qualifiers?.["tag"];
-      if (p.version?.includes(":")) return wrap("docker", `${repository}${tag ? `:${tag}` : ""}@${p.version}`);
-      return wrap("docker", tag ? `${repository}:${tag}` : repository);
-    }
-    default:
-      throw purlError(purl, `type "${p.type.slice(0, 20)}" is not observed`);
-  }
-}
-
-// src/parsers/purl-entry.ts
-var OBSERVED_TYPES = [
-  "github",
-  "githubactions",
-  "npm",
-  "pypi",
-  "docker",
-  "oci",
-  "maven",
-  "golang",
-  "cargo",
-  "nuget",
-  "gem",
-  "composer",
-  "deb",
-  "apk",
-  "rpm"
-];
-var NO_PURL_REASON = "names no package URL (purl), so it cannot be looked up";
-function accountEntry(acc, purl, label, location) {
-  if (purl === void 0 || purl === null || typeof purl === "string" && purl.trim() === "") {
-    addUnresolved(acc, { input: label, location, reason: NO_PURL_REASON });
-    return;
-  }
-  if (typeof purl !== "string") {
-    addUnresolved(acc, {
-      input: label,
-      location,
-      reason: `its package URL (purl) is a ${Array.isArray(purl) ? "list" : typeof purl}, not a string, so it cannot be looked up`
-    });
-    return;
-  }
-  const input2 = purl.trim();
-  const type = /^pkg:\/*([A-Za-z][A-Za-z0-9.+-]*)\//.exec(input2)?.[1]?.toLowerCase();
-  if (type !== void 0 && !OBSERVED_TYPES.includes(type)) {
-    addUnresolved(acc, {
-      input: input2,
-      location,
-      reason: `its package URL is of type "${type.slice(0, 20)}", and Tended observes only ${OBSERVED_TYPES.slice(0, -1).join(", ")} and ${OBSERVED_TYPES.at(-1)} packages`
-    });
-    return;
-  }
-  try {
-    acc.references.push({ ref: componentFromPurl(input2), input: input2, location });
-  } catch (e) {
-    const why = e instanceof ValidationError ? e.message : "it could not be read as a package URL";
-    addUnresolved(acc, { input: input2, location, reason: why });
-  }
-}
-function entryLabel(name, version, group) {
-  const n = typeof name === "string" && name !== "" ? name : "(unnamed)";
-  const g = typeof group === "string" && group !== "" ? `${group}/` : "";
-  const v = typeof version === "string" && version !== "" && version !== "NOASSERTION" ? `@${version}` : "";
-  return `${g}${n}${v}`;
-}
-function shownValue(x) {
-  if (Array.isArray(x)) return "(a list)";
-  if (typeof x === "string") return x.slice(0, 40);
-  if (typeof x === "number" || typeof x === "boolean" || x === null) return String(x);
-  return `(a ${typeof x})`;
-}
-function text(x) {
-  return typeof x === "string" && x.trim() !== "" ? x.trim() : void 0;
-}
-function sbomSubject(fields) {
-  const name = text(fields.name);
-  const group = text(fields.group);
-  const version = text(fields.version);
-  const purl = text(fields.purl);
-  const ref = text(fields.ref);
-  if (name === void 0 && purl === void 0 && ref === void 0) return null;
-  return {
-    name: `${group !== void 0 ? `${group}/` : ""}${name ?? "(unnamed)"}`,
-    ...version !== void 0 && version !== "NOASSERTION" ? { version } : {},
-    ...purl !== void 0 ? { purl } : {},
-    ...ref !== void 0 ? { bom_ref: ref } : {}
-  };
-}
-
-// src/parsers/json-depth.ts
-var MAX_JSON_DEPTH = 256;
-function checkJsonDepth(text4) {
-  let depth = 0;
-  for (let i = 0; i < text4.length; i += 1) {
-    const c = text4.charCodeAt(i);
-    if (c === QUOTE) {
-      for (i += 1; i < text4.length; i += 1) {
-        const d = text4.charCodeAt(i);
-        if (d === BACKSLASH) i += 1;
-        else if (d === QUOTE) break;
-      }
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      depth += 1;
-      if (depth > MAX_JSON_DEPTH) {
-        throw new TooComplexError(
-          `its JSON nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (line ${lineAt(text4, i)}). Real manifests and SBOMs nest fewer than 20 levels; Tended reads JSON up to ${MAX_JSON_DEPTH} levels deep.`
-        );
-      }
-    } else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && depth > 0) depth -= 1;
-  }
-}
-function lineAt(text4, offset) {
-  let line = 1;
-  for (let i = text4.indexOf("\n"); i >= 0 && i < offset; i = text4.indexOf("\n", i + 1)) line += 1;
-  return line;
-}
-var QUOTE = 34;
-var BACKSLASH = 92;
-var OPEN_OBJECT = 123;
-var CLOSE_OBJECT = 125;
-var OPEN_ARRAY = 91;
-var CLOSE_ARRAY = 93;
-
-// src/parsers/dependency-graph.ts
-var MAX_VIA_NAMES = 16;
-var HALF = MAX_VIA_NAMES / 2;
-var DependencyGraph = class {
-  nodes = /* @__PURE__ */ new Map();
-  edges = /* @__PURE__ */ new Map();
-  direct = [];
-  addNode(node2) {
-    if (!this.nodes.has(node2.key)) this.nodes.set(node2.key, node2);
-  }
-  /** `from` depends on `to`. Keys the graph never gets a node for are left out of every path. */
-  addEdge(from, to) {
-    const list2 = this.edges.get(from);
-    if (list2) list2.push(to);
-    else this.edges.set(from, [to]);
-  }
-  addDirect(dependency) {
-    this.direct.push(dependency);
-  }
-  get size() {
-    return this.nodes.size;
-  }
-  /**
-   * Each node's place. A node no direct dependency reaches is `transitive` with no `via` (the file
-   * lists it, so something needs it, but its graph does not say what). With no direct dependency
-   * known at all (go.sum, a gradle.lockfile alone) no scope is given: the file does not say.
-   */
-  places() {
-    const reached = this.walk(this.direct.map((d) => d.key));
-    const devKnown = this.direct.some((d) => d.dev !== void 0);
-    const notDev = devKnown ? this.reachable(this.direct.filter((d) => !d.dev).map((d) => d.key)) : null;
-    const optionalKnown = this.direct.some((d) => d.optional !== void 0);
-    const notOptional = optionalKnown ? this.reachable(this.direct.filter((d) => !d.optional).map((d) => d.key)) : null;
-    const places = /* @__PURE__ */ new Map();
-    for (const [key, node2] of this.nodes) {
-      const place2 = {};
-      if (node2.version !== void 0) place2.resolvedVersion = node2.version;
-      const at2 = reached.get(key);
-      if (at2) {
-        place2.scope = at2.depth === 0 ? "direct" : "transitive";
-        Object.assign(place2, this.pathOf(at2, reached));
-      } else if (this.direct.length > 0) place2.scope = "transitive";
-      const dev = node2.dev ?? (notDev && at2 ? !notDev.has(key) : void 0);
-      if (dev) place2.dev = true;
-      const optional = node2.optional ?? (notOptional && at2 ? !notOptional.has(key) : void 0);
-      if (optional) place2.optional = true;
-      places.set(key, place2);
-    }
-    return places;
-  }
-  walk(roots) {
-    const reached = /* @__PURE__ */ new Map();
-    const queue = [];
-    for (const key of roots)
-      if (this.nodes.has(key) && !reached.has(key)) {
-        reached.set(key, { parent: null, depth: 0, head: [], unresolved: void 0 });
-        queue.push(key);
-      }
-    for (let i = 0; i < queue.length; i++) {
-      const key = queue[i];
-      const at2 = reached.get(key);
-      const node2 = this.nodes.get(key);
-      const head = at2.head.length < HALF ? [...at2.head, node2.name] : at2.head;
-      const unresolved = at2.unresolved ?? (node2.resolvable === false ? node2.name : void 0);
-      for (const child of this.edges.get(key) ?? []) {
-        if (reached.has(child) || !this.nodes.has(child)) continue;
-        reached.set(child, { parent: key, depth: at2.depth + 1, head, unresolved });
-        queue.push(child);
-      }
-    }
-    return reached;
-  }
-  reachable(roots) {
-    return new Set(this.walk(roots).keys());
-  }
-  pathOf(at2, reached) {
-    const unresolved = at2.unresolved ? { viaUnresolved: at2.unresolved } : {};
-    if (at2.depth <= MAX_VIA_NAMES) {
-      const via = [];
-      for (let p2 = at2.parent; p2 !== null; p2 = reached.get(p2).parent) via.push(this.nodes.get(p2).name);
-      return { via: via.reverse(), ...unresolved };
-    }
-    const tail = [];
-    let p = at2.parent;
-    for (let n = 0; n < HALF && p !== null; n++, p = reached.get(p).parent) tail.push(this.nodes.get(p).name);
-    return { via: [...at2.head, ...tail.reverse()], viaElided: at2.depth - MAX_VIA_NAMES, ...unresolved };
-  }
-};
-
-// src/parsers/sbom-tree.ts
-function sbomVersion(x) {
-  if (typeof x !== "string") return void 0;
-  const v = x.trim();
-  return v === "" || v === "NOASSERTION" || v === "NONE" ? void 0 : v.slice(0, 200);
-}
-function purlVersion(purl) {
-  const end = purl.search(/[?#]/);
-  const head = end === -1 ? purl : purl.slice(0, end);
-  const at2 = head.lastIndexOf("@");
-  if (at2 === -1 || head.indexOf("/", at2) !== -1) return void 0;
-  try {
-    return sbomVersion(decodeURIComponent(head.slice(at2 + 1)));
-  } catch {
-    return void 0;
-  }
-}
-var SbomTree = class {
-  graph = new DependencyGraph();
-  placed = [];
-  subjects = /* @__PURE__ */ new Set();
-  directs = 0;
-  /**
-   * One package entry, just accounted in `acc` (`before` is the reference count before it): when
-   * it became a reference, that reference gets a place. An entry with no usable purl is still a
-   * node, so a path through it is kept and says so (viaUnresolved).
-   */
-  package(acc, before, key, name, version) {
-    const reference = acc.references.length > before ? acc.references[acc.references.length - 1] : void 0;
-    if (key !== void 0)
-      this.graph.addNode({
-        key,
-        name,
-        ...version !== void 0 ? { version } : {},
-        resolvable: reference !== void 0
-      });
-    if (reference) this.placed.push({ reference, key, version: version ?? purlVersion(reference.input) });
-  }
-  /**
-   * What the SBOM describes (the project): its dependencies are the direct ones, and it is not one
-   * of its own dependencies, so it gets a version but no scope and stands in no path.
-   */
-  subject(key) {
-    this.subjects.add(key);
-  }
-  isSubject(key) {
-    return this.subjects.has(key);
-  }
-  /** `from` depends on `to`. Edges from or to the subject are the direct set's business, not the graph's. */
-  edge(from, to) {
-    if (this.subjects.has(from) || this.subjects.has(to)) return;
-    this.graph.addEdge(from, to);
-  }
-  direct(key, how = {}) {
-    if (this.subjects.has(key)) return;
-    this.directs += 1;
-    this.graph.addDirect({ key, ...how });
-  }
-  /**
-   * Puts a place on every reference. With `graph` false (the SBOM has no dependency graph at all)
-   * only the version is given: nothing says what is direct. A reference with no identifier cannot
-   * be in the graph; when the graph names direct dependencies it is `transitive` with no path,
-   * like any package the graph lists but no direct dependency reaches (DependencyGraph's rule).
-   */
-  placeAll(graph) {
-    const places = graph ? this.graph.places() : /* @__PURE__ */ new Map();
-    const unplaced = graph && this.directs > 0 ? { scope: "transitive" } : {};
-    for (const { reference, key, version } of this.placed) {
-      const found = key !== void 0 && !this.subjects.has(key) ? places.get(key) : void 0;
-      const place2 = { ...found ?? (key !== void 0 && this.subjects.has(key) ? {} : unplaced) };
-      delete place2.resolvedVersion;
-      if (version !== void 0) reference.tree = { resolvedVersion: version, ...place2 };
-      else if (Object.keys(place2).length > 0) reference.tree = place2;
-    }
-  }
-};
-
 // src/parsers/cyclonedx/parse.ts
 var MAX_COMPONENT_DEPTH = 64;
 var MAX_XML_ELEMENT_DEPTH = MAX_COMPONENT_DEPTH * 2 + 32;
 var MAX_XML_NAMES = 500;
-function isObject(x) {
+function isObject3(x) {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 function parseCycloneDx(text4) {
@@ -23929,7 +25104,7 @@ function walk(acc, tree, list2, path, depth, adapt, keys) {
     );
   }
   list2.forEach((raw, i) => {
-    if (!isObject(raw)) {
+    if (!isObject3(raw)) {
       addUnresolved(acc, {
         input: shownValue(raw),
         location: `${path}[${i}]`,
@@ -23979,7 +25154,7 @@ function readGraph(tree, entries, subject, parts2) {
 }
 function* jsonDependencies(list2) {
   for (const d of list2) {
-    if (!isObject(d)) continue;
+    if (!isObject3(d)) continue;
     yield { ref: d["ref"], dependsOn: Array.isArray(d["dependsOn"]) ? d["dependsOn"] : [] };
   }
 }
@@ -23993,7 +25168,7 @@ function parseJson(body) {
       `Expected CycloneDX JSON, but the JSON is malformed: ${e instanceof Error ? e.message : String(e)}.`
     );
   }
-  if (!isObject(doc) || doc["bomFormat"] !== "CycloneDX") {
+  if (!isObject3(doc) || doc["bomFormat"] !== "CycloneDX") {
     throw new InputError(
       'Expected a CycloneDX JSON document with "bomFormat": "CycloneDX" at the top level, but it has none.'
     );
@@ -24005,7 +25180,7 @@ function parseJson(body) {
   let subject = null;
   let subjectRef;
   const parts2 = /* @__PURE__ */ new Set();
-  if (isObject(metadata) && isObject(metadata["component"])) {
+  if (isObject3(metadata) && isObject3(metadata["component"])) {
     const c = metadata["component"];
     subject = sbomSubject({
       name: c["name"],
@@ -24024,11 +25199,11 @@ function parseJson(body) {
   return { format: "cyclonedx", variant: `CycloneDX ${spec}JSON`, ...acc, subject };
 }
 function xmlText(x) {
-  const text4 = isObject(x) ? x["#text"] : x;
+  const text4 = isObject3(x) ? x["#text"] : x;
   return typeof text4 === "string" ? decodeXmlText(text4) : text4;
 }
 function xmlComponents(nested) {
-  if (!isObject(nested)) return nested;
+  if (!isObject3(nested)) return nested;
   const listed2 = nested["component"];
   return listed2 === void 0 ? [] : Array.isArray(listed2) ? listed2 : [listed2];
 }
@@ -24047,11 +25222,11 @@ function* xmlDependencies(top) {
   const stack = [...top];
   while (stack.length > 0) {
     const d = stack.pop();
-    if (!isObject(d)) continue;
+    if (!isObject3(d)) continue;
     const children = xmlList(d["dependency"]);
     const dependsOn = [];
     for (const child of children) {
-      if (!isObject(child)) continue;
+      if (!isObject3(child)) continue;
       dependsOn.push(xmlText(child["@_ref"]));
       if (child["dependency"] !== void 0) stack.push(child);
     }
@@ -24070,7 +25245,7 @@ function parseXml2(body) {
       `Expected CycloneDX XML, but it could not be read: ${excerpt(e instanceof Error ? e.message : String(e), 160)}.`
     );
   }
-  const bom = isObject(doc) ? doc["bom"] : void 0;
+  const bom = isObject3(doc) ? doc["bom"] : void 0;
   if (!version || bom === void 0) {
     throw new InputError(
       "Expected a CycloneDX XML document whose root element is <bom> in the namespace http://cyclonedx.org/schema/bom/1.N, but none was found."
@@ -24082,10 +25257,10 @@ function parseXml2(body) {
   let graph = false;
   let subjectRef;
   const parts2 = /* @__PURE__ */ new Set();
-  if (isObject(bom)) {
+  if (isObject3(bom)) {
     const metadata = bom["metadata"];
-    const c = isObject(metadata) ? metadata["component"] : void 0;
-    if (isObject(c)) {
+    const c = isObject3(metadata) ? metadata["component"] : void 0;
+    if (isObject3(c)) {
       subject = sbomSubject({
         name: xmlText(c["name"]),
         version: xmlText(c["version"]),
@@ -24100,7 +25275,7 @@ function parseXml2(body) {
     walk(acc, tree, xmlComponents(bom["components"]), "components", 1, fromXml);
     const dependencies = bom["dependencies"];
     graph = dependencies !== void 0;
-    if (isObject(dependencies))
+    if (isObject3(dependencies))
       readGraph(tree, xmlDependencies(xmlList(dependencies["dependency"])), subjectRef, parts2);
   }
   tree.placeAll(graph);
@@ -25611,7 +26786,7 @@ function checkTomlDepth(text4, what = "Cargo.toml") {
   const deeper = (to, at2) => {
     if (to > MAX_TOML_DEPTH) {
       throw new TooComplexError(
-        `its TOML nests tables, arrays and dotted keys more than ${MAX_TOML_DEPTH} levels deep (line ${lineAt2(text4, at2)}). Real ${what} files nest fewer than 10 levels; Tended reads TOML up to ${MAX_TOML_DEPTH} levels deep.`
+        `its TOML nests tables, arrays and dotted keys more than ${MAX_TOML_DEPTH} levels deep (line ${lineAt3(text4, at2)}). Real ${what} files nest fewer than 10 levels; Tended reads TOML up to ${MAX_TOML_DEPTH} levels deep.`
       );
     }
     return to;
@@ -25704,7 +26879,7 @@ function lineEnd(text4, at2) {
   const end = text4.indexOf("\n", at2);
   return end < 0 ? text4.length : end;
 }
-function lineAt2(text4, offset) {
+function lineAt3(text4, offset) {
   let line = 1;
   for (let i = text4.indexOf("\n"); i >= 0 && i < offset; i = text4.indexOf("\n", i + 1)) line += 1;
   return line;
@@ -27007,501 +28182,6 @@ function looksPnpmLock(text4) {
 
 // src/parsers/pnpm-lock/read.ts
 var import_yaml3 = __toESM(require_dist(), 1);
-
-// src/parsers/yaml-block.ts
-var import_yaml = __toESM(require_dist(), 1);
-var MAX_KEY = 1024;
-var Unsupported = class extends Error {
-  constructor(what, at2) {
-    super(what);
-    this.what = what;
-    this.at = at2;
-  }
-  what;
-  at;
-};
-function readBlockYaml(text4) {
-  const reader = new Reader();
-  try {
-    return { value: reader.read(text4) };
-  } catch (e) {
-    if (e instanceof Unsupported) return { unsupported: e.what, line: e.at };
-    throw e;
-  }
-}
-var Reader = class {
-  stack = [];
-  root;
-  line = 1;
-  /** A block scalar's header was read; its body is the next token but one. */
-  block = null;
-  read(text4) {
-    let tokens = [];
-    let started = false;
-    let inner = 0;
-    let atBody = false;
-    for (const token2 of new import_yaml.Lexer().lex(text4)) {
-      if (token2 === "") continue;
-      if (this.block !== null) {
-        if (!atBody && token2 === "") {
-          atBody = true;
-          continue;
-        }
-        this.resolveBlock(atBody ? token2 : "");
-        if (atBody) {
-          atBody = false;
-          this.line += count(token2, "\n");
-          continue;
-        }
-      }
-      if (token2 === "\n" || token2 === "\r\n") {
-        started = this.entry(tokens, started);
-        this.line += 1 + inner;
-        tokens = [];
-        inner = 0;
-      } else {
-        if (token2.length > 1 && token2.includes("\n")) inner += count(token2, "\n");
-        tokens.push(token2);
-      }
-    }
-    this.entry(tokens, started);
-    if (this.block !== null) this.resolveBlock("");
-    return this.root ?? null;
-  }
-  /** Reads one line's tokens; returns whether the document's content has started. */
-  entry(tokens, started) {
-    let k = 0;
-    let column = 0;
-    if (isSpace2(tokens[0])) {
-      if (tokens[0].includes("	")) this.refuse("a tab in the indentation");
-      column = tokens[0].length;
-      k = 1;
-    }
-    if (atEnd(tokens, k)) return started;
-    if (tokens[k] === "---" && !started && column === 0 && atEnd(tokens, k + 1)) return true;
-    let entry;
-    if (tokens[k] === "-") entry = this.item(tokens, k + 1, column);
-    else {
-      const key = this.key(tokens, k);
-      if (key === null) {
-        this.below(tokens, k, column);
-        return true;
-      }
-      entry = { column, key: key.key, ...this.value(tokens, key.next, column, column) };
-    }
-    this.place(entry);
-    return true;
-  }
-  /** A value on the lines below its key or dash (`key:\n  long text`), as writers fold long values. */
-  below(tokens, k, column) {
-    const top = this.stack[this.stack.length - 1];
-    if (top?.pending === void 0 || column <= top.indent) this.refuse(describe(tokens[k]));
-    const { value } = this.value(tokens, k, column, top.indent);
-    if (value === void 0 || !("set" in value)) this.refuse("a block scalar on the line below its key");
-    this.give(top, value.set);
-  }
-  /** A `-` item: nothing yet, a value, or a mapping whose first key is on this line. */
-  item(tokens, from, column) {
-    let k = from;
-    let inner = column + 1;
-    if (isSpace2(tokens[k])) {
-      if (tokens[k].includes("	")) this.refuse("a tab after a dash");
-      inner += tokens[k].length;
-      k += 1;
-    }
-    if (tokens[k] === "-") this.refuse("a list item that opens another list on its line");
-    const key = atEnd(tokens, k) ? null : this.key(tokens, k);
-    if (key !== null) {
-      return { column, compact: { column: inner, key: key.key, ...this.value(tokens, key.next, inner, inner) } };
-    }
-    return { column, ...this.value(tokens, k, inner, column) };
-  }
-  /** A single-line key and its `:`, or null when the tokens at `k` are not one. */
-  key(tokens, k) {
-    const scalar = readScalar(tokens, k);
-    if (scalar === null) return null;
-    let next = scalar.next;
-    if (isSpace2(tokens[next])) next += 1;
-    if (tokens[next] !== ":") return null;
-    if (scalar.source.includes("\n") || scalar.source.length > MAX_KEY) this.refuse("a key over more than one line");
-    const key = this.scalarValue(scalar.source, scalar.plain, 0);
-    if (typeof key !== "string") this.refuse("a key that is not a string");
-    if (key === "<<" || key === "__proto__") this.refuse(`the key ${key}`);
-    return { key, next: next + 1 };
-  }
-  /**
-   * What follows `:` or `- `: nothing (the value is on the lines below), a scalar, a block scalar
-   * or `[]`/`{}`. `indent` is where `yaml` measures a block scalar from (the key's column, or the
-   * item's after its dash); a continued scalar's lines must be indented past `column`.
-   */
-  value(tokens, from, indent, column) {
-    let k = from;
-    if (isSpace2(tokens[k])) k += 1;
-    if (atEnd(tokens, k)) return {};
-    const token2 = tokens[k];
-    if (token2[0] === "|" || token2[0] === ">") {
-      if (/\d/.test(token2) || !atEnd(tokens, k + 1)) this.refuse("a block scalar with an indentation indicator");
-      return { value: { block: token2, indent } };
-    }
-    if ((token2 === "[" || token2 === "{") && endsEmptyFlow(tokens, k))
-      return { value: { set: token2 === "[" ? [] : {} } };
-    const scalar = readScalar(tokens, k);
-    if (scalar === null) this.refuse(describe(token2));
-    if (!atEnd(tokens, scalar.next)) this.refuse(describe(tokens[scalar.next]));
-    return { value: { set: this.scalarValue(scalar.source, scalar.plain, column) } };
-  }
-  /** A scalar's value: single-line plain and quoted text directly, the rest through `yaml`'s own rules. */
-  scalarValue(source, plain, indent) {
-    const multiline = source.includes("\n");
-    if (multiline && !continuationsIndented(source, indent))
-      this.refuse("a value continued on a line indented too little");
-    if (plain) {
-      if (BAD_PLAIN_START.has(source[0])) this.refuse(`a plain value starting with ${source[0]}`);
-      return coreScalar(multiline ? this.resolved("scalar", source) : source);
-    }
-    const quote = source[0];
-    const closed = source.length > 1 && source[source.length - 1] === quote;
-    if (closed && !multiline && quote === "'") return source.slice(1, -1).replaceAll("''", "'");
-    if (closed && !multiline && !source.includes("\\")) return source.slice(1, -1);
-    return this.resolved(quote === "'" ? "single-quoted-scalar" : "double-quoted-scalar", source);
-  }
-  resolved(type, source) {
-    let wrong = false;
-    const r = import_yaml.CST.resolveAsScalar({ type, offset: 0, indent: 0, source, end: [] }, true, () => wrong = true);
-    if (wrong || r === null) this.refuse("a value YAML does not accept");
-    return r.value;
-  }
-  resolveBlock(body) {
-    const { header, indent, assign } = this.block;
-    this.block = null;
-    let wrong = false;
-    const token2 = {
-      type: "block-scalar",
-      offset: 0,
-      indent,
-      props: [{ type: "block-scalar-header", offset: 0, indent, source: header }],
-      source: body
-    };
-    const r = import_yaml.CST.resolveAsScalar(token2, true, () => wrong = true);
-    if (wrong || r === null) this.refuse("a block scalar YAML does not accept");
-    assign(r.value);
-  }
-  /** Puts an entry in the collection its column says it belongs to. */
-  place(entry) {
-    const kind = entry.key !== void 0 ? "map" : "seq";
-    const top = this.stack[this.stack.length - 1];
-    if (top?.pending !== void 0) {
-      const nested = entry.column > top.indent || !Array.isArray(top.node) && entry.column === top.indent && kind === "seq";
-      if (nested) {
-        const child = this.open(kind, entry.column, entry.column === top.indent);
-        this.give(top, child.node);
-        this.add(child, entry);
-        return;
-      }
-      this.settle(top);
-    }
-    while ((this.stack[this.stack.length - 1]?.indent ?? -1) > entry.column) this.stack.pop();
-    let frame = this.stack[this.stack.length - 1];
-    if (frame?.indentless && frame.indent === entry.column && kind === "map") {
-      this.stack.pop();
-      frame = this.stack[this.stack.length - 1];
-    }
-    if (frame === void 0 && this.root === void 0) frame = this.open(kind, entry.column, false);
-    if (frame === void 0 || frame.indent !== entry.column || Array.isArray(frame.node) !== (kind === "seq"))
-      this.refuse("a line indented where no mapping or list of the document is");
-    this.add(frame, entry);
-  }
-  open(kind, indent, indentless) {
-    const frame = { node: kind === "map" ? {} : [], indent, indentless };
-    this.root ??= frame.node;
-    this.stack.push(frame);
-    return frame;
-  }
-  add(frame, entry) {
-    if (entry.compact) {
-      const map = this.open("map", entry.compact.column, false);
-      frame.node.push(map.node);
-      this.add(map, entry.compact);
-      return;
-    }
-    if (entry.key !== void 0 && Object.hasOwn(frame.node, entry.key))
-      throw new InputError(`not readable YAML at line ${this.line}: map keys must be unique`);
-    const value = entry.value !== void 0 && "set" in entry.value ? entry.value.set : null;
-    const at2 = entry.key ?? frame.node.push(value) - 1;
-    if (entry.key !== void 0) setKey(frame.node, at2, value);
-    if (entry.value === void 0) frame.pending = entry.key ?? true;
-    else if ("block" in entry.value) {
-      const node2 = frame.node;
-      this.block = { header: entry.value.block, indent: entry.value.indent, assign: (v) => setKey(node2, at2, v) };
-    }
-  }
-  /** Gives the value still to come to the frame's pending key or item. */
-  give(frame, value) {
-    const at2 = frame.pending === true ? frame.node.length - 1 : frame.pending;
-    setKey(frame.node, at2, value);
-    delete frame.pending;
-  }
-  /** No value came for the pending key or item: it stays null. */
-  settle(frame) {
-    delete frame.pending;
-  }
-  refuse(what) {
-    throw new Unsupported(what, this.line);
-  }
-};
-function setKey(node2, at2, value) {
-  if (Array.isArray(node2) || Object.hasOwn(node2, at2) || !(at2 in node2))
-    node2[at2] = value;
-  else Object.defineProperty(node2, at2, { value, writable: true, enumerable: true, configurable: true });
-}
-function readScalar(tokens, k) {
-  const token2 = tokens[k];
-  if (token2 === "" && tokens[k + 1] !== void 0) return { source: tokens[k + 1], plain: true, next: k + 2 };
-  if (token2 !== void 0 && (token2[0] === '"' || token2[0] === "'"))
-    return { source: token2, plain: false, next: k + 1 };
-  return null;
-}
-function isSpace2(token2) {
-  return token2 !== void 0 && (token2[0] === " " || token2[0] === "	");
-}
-function atEnd(tokens, k) {
-  let i = k;
-  if (isSpace2(tokens[i])) i += 1;
-  if (tokens[i]?.[0] === "#" && (i === 0 || isSpace2(tokens[i - 1]))) i += 1;
-  return i >= tokens.length;
-}
-function endsEmptyFlow(tokens, k) {
-  const close2 = tokens[k] === "[" ? "]" : "}";
-  const at2 = isSpace2(tokens[k + 1]) ? k + 2 : k + 1;
-  return tokens[at2] === close2 && atEnd(tokens, at2 + 1);
-}
-function continuationsIndented(source, indent) {
-  for (let at2 = source.indexOf("\n"); at2 >= 0; at2 = source.indexOf("\n", at2 + 1)) {
-    let spaces = 0;
-    while (source[at2 + 1 + spaces] === " ") spaces += 1;
-    const next = source[at2 + 1 + spaces];
-    const blank = next === void 0 || next === "\n" || next === "\r";
-    if (!blank && spaces <= indent) return false;
-  }
-  return true;
-}
-function describe(token2) {
-  const what = {
-    "&": "a YAML anchor (&name)",
-    "*": "a YAML alias (*name)",
-    "!": "a YAML tag (!tag)",
-    "%": "a YAML directive",
-    "?": "a `?` key",
-    "[": "a flow list ([a, b])",
-    "{": "a flow mapping ({a: b})",
-    "-": "a second document (---) or a misplaced dash",
-    ".": "a document end (...)"
-  };
-  return what[token2[0] ?? ""] ?? "a line that is not `key: value` or `- item`";
-}
-function count(text4, char) {
-  let n = 0;
-  for (let at2 = text4.indexOf(char); at2 >= 0; at2 = text4.indexOf(char, at2 + 1)) n += 1;
-  return n;
-}
-var BAD_PLAIN_START = /* @__PURE__ */ new Set(["	", ",", "%", "|", ">", "@", "`"]);
-var NULL = /^(?:~|[Nn]ull|NULL)?$/;
-var BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-var INT_OCT = /^0o[0-7]+$/;
-var INT = /^[-+]?\d+$/;
-var INT_HEX = /^0x[0-9a-fA-F]+$/;
-var FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-var FLOAT_EXP = /^[-+]?(?:\.\d+|\d+(?:\.\d*)?)e[-+]?\d+$/i;
-var FLOAT = /^[-+]?(?:\.\d+|\d+\.\d*)$/;
-function coreScalar(text4) {
-  const first = text4.charCodeAt(0);
-  const letter = first >= 65 && first <= 90 || first >= 97 && first <= 122;
-  if (letter && !"nNtTfF".includes(text4[0])) return text4;
-  if (NULL.test(text4)) return null;
-  if (BOOL.test(text4)) return text4[0] === "t" || text4[0] === "T";
-  if (INT_OCT.test(text4)) return parseInt(text4.substring(2), 8);
-  if (INT.test(text4)) return parseInt(text4, 10);
-  if (INT_HEX.test(text4)) return parseInt(text4.substring(2), 16);
-  if (FLOAT_NAN.test(text4))
-    return text4.slice(-3).toLowerCase() === "nan" ? NaN : text4[0] === "-" ? -Infinity : Infinity;
-  if (FLOAT_EXP.test(text4) || FLOAT.test(text4)) return parseFloat(text4);
-  return text4;
-}
-
-// src/parsers/yaml-document.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-var MAX_FLOW_DEPTH = 64;
-var MAX_BLOCK_DEPTH = 64;
-var MAX_YAML_ALIASES = 1e3;
-var MIN_ALIAS_EXPANSION = 1e4;
-var COUNT = MAX_YAML_ALIASES.toLocaleString("en");
-function readYaml(text4) {
-  const lines = new import_yaml2.LineCounter();
-  const deep = tooDeep(text4);
-  if (deep !== null) {
-    const [what, bound] = deep.flow ? ["[ ] and { }", MAX_FLOW_DEPTH] : ["indented mappings and lists", MAX_BLOCK_DEPTH];
-    throw new TooComplexError(
-      `its YAML nests ${what} more than ${bound} levels deep (line ${lineAt3(text4, deep.offset)}). Real workflows and SBOMs nest about 10; Tended reads YAML nested up to ${bound} levels.`
-    );
-  }
-  let doc;
-  try {
-    doc = (0, import_yaml2.parseDocument)(text4, { lineCounter: lines, prettyErrors: false, logLevel: "silent", uniqueKeys: false });
-  } catch (e) {
-    if (e instanceof RangeError) throw tooDeepAfterAll();
-    throw new InputError(
-      `not readable YAML: ${e instanceof Error ? (e.message.split("\n")[0] ?? "").slice(0, 160) : String(e)}`
-    );
-  }
-  const err = doc.errors[0];
-  if (err?.message.includes("call stack")) throw tooDeepAfterAll();
-  if (err) {
-    const line = lines.linePos(err.pos[0]).line;
-    throw new InputError(
-      `not readable YAML${line ? ` at line ${line}` : ""}: ${(err.message.split("\n")[0] ?? "").slice(0, 160)}`
-    );
-  }
-  return { doc, lines, targets: survey(doc, lines) };
-}
-function tooDeep(text4) {
-  let flow = 0;
-  let offset = 0;
-  const indents = [];
-  let lineStart = true;
-  let indent = 0;
-  let onLine = 0;
-  let scalar = false;
-  let header = false;
-  for (const token2 of new import_yaml2.Lexer().lex(text4)) {
-    const at2 = offset;
-    offset += token2.length;
-    if (token2 === "") continue;
-    if (token2 === "") {
-      scalar = true;
-      continue;
-    }
-    if (scalar && header) {
-      [scalar, header, lineStart, indent] = [false, false, true, 0];
-      continue;
-    }
-    if (!scalar && (token2 === "\n" || token2 === "\r\n")) {
-      [lineStart, indent] = [true, 0];
-    } else if (!scalar && lineStart && /^[ \t]+$/.test(token2)) indent = token2.length;
-    else if (flow === 0 && (scalar || token2[0] !== "#")) {
-      if (lineStart) {
-        while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
-        indents.push(indent);
-        [lineStart, onLine] = [false, 0];
-      }
-      if (!scalar && (token2 === "-" || token2 === "?" || token2 === ":")) onLine += 1;
-      if (!scalar && (token2[0] === "|" || token2[0] === ">")) header = true;
-      if (indents.length + onLine > MAX_BLOCK_DEPTH) return { offset: at2, flow: false };
-    }
-    scalar = false;
-    if (token2 === "[" || token2 === "{") {
-      flow += 1;
-      if (flow > MAX_FLOW_DEPTH) return { offset: at2, flow: true };
-    } else if ((token2 === "]" || token2 === "}") && flow > 0) flow -= 1;
-  }
-  return null;
-}
-function tooDeepAfterAll() {
-  return new TooComplexError(
-    `its YAML nests deeper than Tended can follow. Real workflows and SBOMs nest about 10 levels; Tended reads YAML nested up to ${MAX_BLOCK_DEPTH} levels.`
-  );
-}
-function lineAt3(text4, offset) {
-  let line = 1;
-  for (let i = text4.indexOf("\n"); i >= 0 && i < offset; i = text4.indexOf("\n", i + 1)) line += 1;
-  return line;
-}
-function survey(doc, lines) {
-  const targets = /* @__PURE__ */ new Map();
-  const anchors = /* @__PURE__ */ new Map();
-  const sizes = /* @__PURE__ */ new Map();
-  const lineOf3 = (node2) => node2.range ? lines.linePos(node2.range[0]).line : 0;
-  let written = 0;
-  let expanded = 0;
-  let anchored = 0;
-  let largest = null;
-  const pending = [doc.contents];
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (isClose(item)) {
-      sizes.set(item.close, expanded - item.from);
-      continue;
-    }
-    if ((0, import_yaml2.isPair)(item)) {
-      pending.push(item.value, item.key);
-      continue;
-    }
-    if (!isNode(item)) continue;
-    written += 1;
-    if ((0, import_yaml2.isAlias)(item)) {
-      const target = anchors.get(item.source);
-      if (target === void 0) {
-        throw new InputError(
-          `not readable YAML at line ${lineOf3(item)}: the alias *${item.source.slice(0, 40)} names no anchor (&${item.source.slice(0, 40)}) before it`
-        );
-      }
-      const size2 = sizes.get(target);
-      if (size2 === void 0) {
-        throw new TooComplexError(
-          `the YAML alias *${item.source.slice(0, 40)} (line ${lineOf3(item)}) is inside the node it names, so following it never ends. Tended reads aliases of nodes that are complete before them.`
-        );
-      }
-      targets.set(item, target);
-      if (targets.size > MAX_YAML_ALIASES) {
-        throw new TooComplexError(
-          `it holds more than ${COUNT} YAML aliases (*name; the one past the bound is at line ${lineOf3(item)}). Real workflows and SBOMs use a few dozen; Tended reads up to ${COUNT}.`
-        );
-      }
-      expanded += size2;
-      if (largest === null || size2 > largest.adds) largest = { alias: item, adds: size2 };
-      continue;
-    }
-    expanded += 1;
-    if (item.anchor) {
-      anchored += 1;
-      if (anchored > MAX_YAML_ALIASES) {
-        throw new TooComplexError(
-          `it holds more than ${COUNT} YAML anchors (&name; the one past the bound is at line ${lineOf3(item)}). Real workflows and SBOMs use a few dozen; Tended reads up to ${COUNT}.`
-        );
-      }
-      anchors.set(item.anchor, item);
-      pending.push({ close: item, from: expanded - 1 });
-    }
-    if ((0, import_yaml2.isMap)(item)) {
-      const seen = /* @__PURE__ */ new Set();
-      for (const pair of item.items) {
-        if ((0, import_yaml2.isScalar)(pair.key)) {
-          const name = String(pair.key.value);
-          if (seen.has(name)) {
-            const line = lineOf3(pair.key);
-            throw new InputError(`not readable YAML${line ? ` at line ${line}` : ""}: map keys must be unique`);
-          }
-          seen.add(name);
-        }
-      }
-    }
-    if ((0, import_yaml2.isCollection)(item)) for (let i = item.items.length - 1; i >= 0; i -= 1) pending.push(item.items[i]);
-  }
-  const added = expanded - written;
-  if (largest !== null && added > Math.max(written, MIN_ALIAS_EXPANSION)) {
-    throw new TooComplexError(
-      `its YAML aliases add ${added.toLocaleString("en")} nodes to the ${written.toLocaleString("en")} it writes (*${largest.alias.source.slice(0, 40)} at line ${lineOf3(largest.alias)} alone repeats ${largest.adds.toLocaleString("en")}). Tended reads YAML whose aliases add no more than the file writes itself, or ${MIN_ALIAS_EXPANSION.toLocaleString("en")} nodes.`
-    );
-  }
-  return targets;
-}
-function isClose(item) {
-  return typeof item === "object" && item !== null && "close" in item;
-}
-function isNode(item) {
-  return (0, import_yaml2.isAlias)(item) || (0, import_yaml2.isScalar)(item) || (0, import_yaml2.isCollection)(item);
-}
-
-// src/parsers/pnpm-lock/read.ts
 function readPnpmLock(text4) {
   const block = readBlockYaml(quoteFlowValues(text4));
   if ("value" in block) return block.value;
@@ -27550,7 +28230,7 @@ function parsePnpmLock(text4) {
   const sources = /* @__PURE__ */ new Map();
   for (const [key, value] of Object.entries(snapshots)) {
     const entry = isJsonObject(value) ? value : {};
-    const named2 = nameOf(key, lockfile);
+    const named2 = nameOf2(key, lockfile);
     const meta = lockfile === 9 ? packages[baseOf(key)] : entry;
     const info = isJsonObject(meta) ? meta : {};
     const name = typeof info.name === "string" ? info.name : named2.name;
@@ -27641,7 +28321,7 @@ function baseOf(key) {
   const paren = key.indexOf("(");
   return paren > 0 ? key.slice(0, paren) : key;
 }
-function nameOf(key, lockfile) {
+function nameOf2(key, lockfile) {
   let base = baseOf(key);
   if (lockfile !== 9 && base.startsWith("/")) base = base.slice(1);
   if (lockfile === 5) {
@@ -27747,7 +28427,7 @@ function parseYarnLock(text4) {
   const sources = [];
   entries.forEach((e, i) => {
     for (const d of e.descriptors) byDescriptor.set(d, i);
-    const name = nameOf2(e.descriptors[0] ?? "");
+    const name = nameOf3(e.descriptors[0] ?? "");
     const src = sourceOf3(name, e);
     sources.push(src);
     graph.addNode({
@@ -27778,7 +28458,7 @@ function parseYarnLock(text4) {
   entries.forEach((e, i) => {
     const src = sources[i];
     const first = e.descriptors[0] ?? "";
-    const input2 = e.version !== void 0 ? `${nameOf2(first)}@${e.version}` : first;
+    const input2 = e.version !== void 0 ? `${nameOf3(first)}@${e.version}` : first;
     const location = `line ${e.line}`;
     if ("ref" in src)
       out.references.push({ ref: src.ref, input: input2, location, line: e.line, tree: places.get(String(i)) });
@@ -27837,7 +28517,7 @@ function lineIndex(text4) {
   }
   return out;
 }
-function nameOf2(descriptor) {
+function nameOf3(descriptor) {
   const at2 = descriptor.indexOf("@", descriptor.startsWith("@") ? 1 : 0);
   return at2 > 0 ? descriptor.slice(0, at2) : descriptor;
 }
@@ -27858,7 +28538,7 @@ function sourceOf3(name, e) {
   if (/^(?:file|link|portal|exec):/.test(spec)) return { reason: LOCAL_REASON };
   if (protocolAt > 0 && /^(?:https?|git|git\+[a-z]+|github|ssh):/.test(spec)) return sourceOfResolved(real, spec);
   const range = (e.descriptors[0] ?? "").slice(name.length + 1);
-  if (range.startsWith("npm:")) return npmPackage(nameOf2(range.slice(4)));
+  if (range.startsWith("npm:")) return npmPackage(nameOf3(range.slice(4)));
   if (/^(?:file|link|portal|workspace):/.test(range)) return { reason: LOCAL_REASON };
   if (e.resolved === void 0 && /^[.~/]/.test(range)) return { reason: LOCAL_REASON };
   return sourceOfResolved(name, e.resolved);
@@ -28563,381 +29243,6 @@ function spdx3Context(head) {
   return at2 >= 0 && /"https?:\/\/spdx\.org\/rdf\/3/.test(head.slice(at2, at2 + 2048));
 }
 
-// src/parsers/spdx/tag-value.ts
-var SECTION_ENDS = /* @__PURE__ */ new Set(["FileName", "SnippetSPDXID", "LicenseID"]);
-var VALUED_TAGS = /* @__PURE__ */ new Set(["SPDXVersion", "Relationship", "SPDXID", "PackageName", "PackageVersion", "ExternalRef"]);
-function isPackageManagerCategory(category) {
-  if (typeof category !== "string") return false;
-  return category.replace(/^.*referenceCategory_/, "").replace(/[-_\s]/g, "").toLowerCase() === "packagemanager";
-}
-function shown(line) {
-  return JSON.stringify(excerpt(line, 41));
-}
-function readTagValue(text4) {
-  const lines = text4.split(/\r\n|\r|\n/);
-  const doc = { version: "", packages: [], describes: [], relationships: [] };
-  let current;
-  let documentId = "SPDXRef-DOCUMENT";
-  let inHeader = true;
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = (lines[i] ?? "").replace(/^\uFEFF/, "");
-    const lineNo = i + 1;
-    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
-    const m = /^\s*([A-Z][\w-]*)\s*:\s?(.*)$/i.exec(line);
-    if (!m) {
-      throw new InputError(`Expected an SPDX tag-value line "Tag: value" on line ${lineNo}, but found ${shown(line)}.`);
-    }
-    const tag = m[1] ?? "";
-    let value = (m[2] ?? "").trim();
-    if (value.startsWith("<text>")) {
-      let j = i;
-      let last = value;
-      while (!last.includes("</text>")) {
-        j += 1;
-        if (j >= lines.length) {
-          throw new InputError(
-            `The <text> value of "${tag}" that starts on line ${lineNo} is never closed with </text>.`
-          );
-        }
-        last = lines[j] ?? "";
-      }
-      if (VALUED_TAGS.has(tag)) {
-        const text5 = [value.slice("<text>".length), ...lines.slice(i + 1, j + 1)].join("\n");
-        value = text5.slice(0, text5.indexOf("</text>")).trim();
-      } else value = "";
-      i = j;
-    }
-    if (doc.version === "") {
-      if (tag !== "SPDXVersion") {
-        throw new InputError(
-          `Expected SPDX tag-value to begin with "SPDXVersion:", but line ${lineNo} is ${shown(line)}.`
-        );
-      }
-      doc.version = value;
-      continue;
-    }
-    if (tag === "Relationship") {
-      const [from, type, to] = value.split(/\s+/);
-      if (type === "DESCRIBES" && from === documentId && to) doc.describes.push(to);
-      else if (type === "DESCRIBED_BY" && to === documentId && from) doc.describes.push(from);
-      if (from && type && to) doc.relationships.push({ from, type, to });
-    } else if (tag === "SPDXID" && inHeader) {
-      documentId = value;
-      inHeader = false;
-    } else if (tag === "PackageName") {
-      inHeader = false;
-      current = { name: value, line: lineNo };
-      doc.packages.push(current);
-    } else if (SECTION_ENDS.has(tag)) {
-      inHeader = false;
-      current = void 0;
-    } else if (current) {
-      if (tag === "SPDXID" && current.spdxId === void 0) current.spdxId = value;
-      else if (tag === "PackageVersion") current.version = value;
-      else if (tag === "ExternalRef" && current.purl === void 0) {
-        const [category, type, locator] = value.split(/\s+/);
-        if (isPackageManagerCategory(category) && type === "purl" && locator) current.purl = locator;
-      }
-    }
-  }
-  if (doc.version === "")
-    throw new InputError('Expected SPDX tag-value beginning with "SPDXVersion:", but the text has no tags.');
-  return doc;
-}
-
-// src/parsers/spdx/dependencies.ts
-var DEPENDENCY_OF = {
-  DEPENDENCY_OF: {},
-  DEV_DEPENDENCY_OF: { dev: true },
-  TEST_DEPENDENCY_OF: { dev: true },
-  OPTIONAL_DEPENDENCY_OF: { optional: true },
-  BUILD_DEPENDENCY_OF: {},
-  RUNTIME_DEPENDENCY_OF: {},
-  PROVIDED_DEPENDENCY_OF: {}
-};
-var DEPENDS = {
-  DEPENDS_ON: {},
-  dependsOn: {},
-  hasOptionalDependency: { optional: true },
-  hasProvidedDependency: {}
-};
-function dependencyEdge(a, type, b) {
-  if (typeof a !== "string" || typeof b !== "string" || typeof type !== "string" || a === "" || b === "")
-    return void 0;
-  if (Object.hasOwn(DEPENDS, type)) return { from: a, to: b, ...DEPENDS[type] };
-  if (Object.hasOwn(DEPENDENCY_OF, type)) return { from: b, to: a, ...DEPENDENCY_OF[type] };
-  return void 0;
-}
-function readDependencies(tree, described, edges) {
-  for (const id of described) if (typeof id === "string" && id !== "") tree.subject(id);
-  for (const e of edges) {
-    if (tree.isSubject(e.from))
-      tree.direct(e.to, { ...e.dev ? { dev: true } : {}, ...e.optional ? { optional: true } : {} });
-    else tree.edge(e.from, e.to);
-  }
-  tree.placeAll(true);
-}
-
-// src/parsers/spdx/parse.ts
-var SPDX3_CONTEXT = /spdx\.org\/rdf\/(3(?:\.\d+)*)/;
-var MAX_YAML_LIBRARY_BYTES = 1024 * 1024;
-var SPDX3_PACKAGE_TYPES = /* @__PURE__ */ new Set(["software_Package", "ai_AIPackage", "dataset_DatasetPackage"]);
-function isObject2(x) {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-function message(e) {
-  return (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
-}
-function parseSpdx(text4) {
-  const body = text4.replace(/^\uFEFF/, "").trimStart();
-  if (body.startsWith("{")) {
-    let doc2;
-    checkJsonDepth(body);
-    try {
-      doc2 = JSON.parse(body);
-    } catch (e) {
-      throw new InputError(`Expected SPDX JSON, but the JSON is malformed: ${message(e)}.`);
-    }
-    const context = isObject2(doc2) ? contextVersion(doc2["@context"]) : void 0;
-    if (context !== void 0 && isObject2(doc2)) return fromSpdx3(doc2, context);
-    return fromSpdx2(doc2, "JSON");
-  }
-  const firstTag = firstContentLine(body);
-  if (firstTag !== void 0 && /^\s*SPDXVersion\s*:/.test(firstTag)) return fromTagValue(body);
-  let doc;
-  try {
-    doc = readSpdxYaml(body);
-  } catch (e) {
-    if (e instanceof TooComplexError) throw e;
-    throw new InputError(
-      `Expected SPDX as JSON, YAML or tag-value (beginning with "SPDXVersion:"), but it is none of them; as YAML: ${message(e)}.`
-    );
-  }
-  return fromSpdx2(doc, "YAML");
-}
-function readSpdxYaml(body) {
-  const block = readBlockYaml(body);
-  if ("value" in block) return block.value;
-  if (body.length > MAX_YAML_LIBRARY_BYTES) {
-    throw new TooComplexError(
-      `it is ${(body.length / 1024 / 1024).toFixed(1)} MB of SPDX YAML, and line ${block.line} holds ${block.unsupported}. Tended reads SPDX YAML over 1 MB only in the block style SPDX tools write (mappings, lists, and plain, quoted or block text); send this one as SPDX JSON, or without that.`
-    );
-  }
-  return readYaml(body).doc.toJS({ maxAliasCount: -1 });
-}
-function describedSubject(described, packageOf, subjectOf) {
-  const ids = /* @__PURE__ */ new Set();
-  for (const id of described) if (typeof id === "string" && packageOf(id) !== void 0) ids.add(id);
-  if (ids.size !== 1) return null;
-  const only = [...ids][0];
-  return subjectOf(packageOf(only), only);
-}
-function contextVersion(context) {
-  const all = Array.isArray(context) ? context : [context];
-  for (const c of all) {
-    const m = typeof c === "string" ? SPDX3_CONTEXT.exec(c) : null;
-    if (m) return m[1];
-  }
-  return void 0;
-}
-function purlOf(externalRefs) {
-  if (!Array.isArray(externalRefs)) return void 0;
-  for (const r of externalRefs) {
-    if (!isObject2(r) || !isPackageManagerCategory(r["referenceCategory"])) continue;
-    const type = r["referenceType"];
-    if (typeof type === "string" && (type === "purl" || type.endsWith("/purl"))) return r["referenceLocator"];
-  }
-  return void 0;
-}
-function fromSpdx2(doc, syntax) {
-  const version = isObject2(doc) ? doc["spdxVersion"] : void 0;
-  if (!isObject2(doc) || typeof version !== "string" || !version.startsWith("SPDX-")) {
-    throw new InputError(
-      `Expected an SPDX ${syntax} document with "spdxVersion" (for example "SPDX-2.3") at the top level, but it has none.`
-    );
-  }
-  const packages = doc["packages"] ?? [];
-  if (!Array.isArray(packages))
-    throw new InputError(
-      `Expected "packages" to be a list in the SPDX ${syntax} document, but it is a ${typeof packages}.`
-    );
-  const acc = { references: [], unresolved: [] };
-  const tree = new SbomTree();
-  const byId = /* @__PURE__ */ new Map();
-  packages.forEach((p, i) => {
-    const at2 = `packages[${i}]`;
-    if (!isObject2(p)) {
-      addUnresolved(acc, {
-        input: shownValue(p),
-        location: at2,
-        reason: "is not a package object, so it names nothing to look up"
-      });
-      return;
-    }
-    const id = p["SPDXID"];
-    if (typeof id === "string" && id !== "" && !byId.has(id)) byId.set(id, p);
-    const before = acc.references.length;
-    accountEntry(
-      acc,
-      purlOf(p["externalRefs"]),
-      entryLabel(p["name"], p["versionInfo"]),
-      typeof id === "string" && id !== "" ? id : at2
-    );
-    tree.package(
-      acc,
-      before,
-      typeof id === "string" && id !== "" ? id : void 0,
-      nameOf3(p["name"]),
-      sbomVersion(p["versionInfo"])
-    );
-  });
-  const described = described2(doc);
-  readDependencies(tree, described, relationships2(doc["relationships"]));
-  const subject = describedSubject(
-    described,
-    (id) => byId.get(id),
-    (p, id) => sbomSubject({ name: p["name"], version: p["versionInfo"], purl: purlOf(p["externalRefs"]), ref: id })
-  );
-  return { format: "spdx", variant: `SPDX ${version.slice(5, 15)} ${syntax}`, ...acc, subject };
-}
-function nameOf3(name) {
-  return typeof name === "string" && name !== "" ? name.slice(0, 200) : "(unnamed)";
-}
-function* relationships2(list2) {
-  if (!Array.isArray(list2)) return;
-  for (const r of list2) {
-    if (!isObject2(r)) continue;
-    const edge = dependencyEdge(r["spdxElementId"], r["relationshipType"], r["relatedSpdxElement"]);
-    if (edge) yield edge;
-  }
-}
-function firstContentLine(body) {
-  const breaks = /\r\n|\r|\n/g;
-  let at2 = 0;
-  while (at2 <= body.length) {
-    const br = breaks.exec(body);
-    const end = br === null ? body.length : br.index;
-    const line = body.slice(at2, end);
-    if (line.trim() !== "" && !line.trimStart().startsWith("#")) return line;
-    if (br === null) return void 0;
-    at2 = end + br[0].length;
-  }
-  return void 0;
-}
-function described2(doc) {
-  const self = typeof doc["SPDXID"] === "string" ? doc["SPDXID"] : "SPDXRef-DOCUMENT";
-  const describes = doc["documentDescribes"];
-  const out = Array.isArray(describes) ? [...describes] : [];
-  const relationships = doc["relationships"];
-  if (Array.isArray(relationships)) {
-    for (const r of relationships) {
-      if (!isObject2(r)) continue;
-      if (r["relationshipType"] === "DESCRIBES" && r["spdxElementId"] === self) out.push(r["relatedSpdxElement"]);
-      if (r["relationshipType"] === "DESCRIBED_BY" && r["relatedSpdxElement"] === self) out.push(r["spdxElementId"]);
-    }
-  }
-  return out;
-}
-function fromTagValue(body) {
-  const doc = readTagValue(body);
-  const acc = { references: [], unresolved: [] };
-  const tree = new SbomTree();
-  for (const p of doc.packages) {
-    const before = acc.references.length;
-    accountEntry(acc, p.purl, entryLabel(p.name, p.version), p.spdxId ?? `package on line ${p.line}`);
-    tree.package(acc, before, p.spdxId, nameOf3(p.name), sbomVersion(p.version));
-  }
-  readDependencies(
-    tree,
-    doc.describes,
-    (function* () {
-      for (const r of doc.relationships) {
-        const edge = dependencyEdge(r.from, r.type, r.to);
-        if (edge) yield edge;
-      }
-    })()
-  );
-  const bySpdxId = /* @__PURE__ */ new Map();
-  for (const p of doc.packages) if (p.spdxId !== void 0 && !bySpdxId.has(p.spdxId)) bySpdxId.set(p.spdxId, p);
-  const subject = describedSubject(
-    doc.describes,
-    (id) => bySpdxId.get(id),
-    (p, id) => sbomSubject({ name: p.name, version: p.version, purl: p.purl, ref: id })
-  );
-  return {
-    format: "spdx",
-    variant: `SPDX ${doc.version.replace(/^SPDX-/, "").slice(0, 10)} tag-value`,
-    ...acc,
-    subject
-  };
-}
-function spdx3Purl(el) {
-  if (el["software_packageUrl"] !== void 0) return el["software_packageUrl"];
-  const ids = el["externalIdentifier"];
-  if (!Array.isArray(ids)) return void 0;
-  const hit = ids.find((x) => isObject2(x) && x["externalIdentifierType"] === "packageUrl");
-  return isObject2(hit) ? hit["identifier"] : void 0;
-}
-function fromSpdx3(doc, version) {
-  const key = Array.isArray(doc["@graph"]) ? "@graph" : "element";
-  const elements2 = doc[key] ?? [];
-  if (!Array.isArray(elements2))
-    throw new InputError(
-      `Expected "${key}" to be a list of elements in the SPDX 3 JSON-LD document, but it is a ${typeof elements2}.`
-    );
-  const acc = { references: [], unresolved: [] };
-  const tree = new SbomTree();
-  const byId = /* @__PURE__ */ new Map();
-  const roots = [];
-  const edges = [];
-  elements2.forEach((el, i) => {
-    if (!isObject2(el)) return;
-    const type = el["type"] ?? el["@type"];
-    if (type === "Relationship" || type === "LifecycleScopedRelationship") spdx3Edges(el, edges);
-    if (type === "SpdxDocument" || type === "software_Sbom") {
-      const root = el["rootElement"];
-      for (const r of Array.isArray(root) ? root : [root]) roots.push(r);
-    }
-    if (typeof type !== "string" || !SPDX3_PACKAGE_TYPES.has(type)) return;
-    const id = el["spdxId"] ?? el["@id"];
-    if (typeof id === "string" && id !== "" && !byId.has(id)) byId.set(id, el);
-    const before = acc.references.length;
-    accountEntry(
-      acc,
-      spdx3Purl(el),
-      entryLabel(el["name"], el["software_packageVersion"]),
-      typeof id === "string" && id !== "" ? id : `${key}[${i}]`
-    );
-    tree.package(
-      acc,
-      before,
-      typeof id === "string" && id !== "" ? id : void 0,
-      nameOf3(el["name"]),
-      sbomVersion(el["software_packageVersion"])
-    );
-  });
-  readDependencies(tree, roots, edges);
-  const subject = describedSubject(
-    roots,
-    (id) => byId.get(id),
-    (el, id) => sbomSubject({ name: el["name"], version: el["software_packageVersion"], purl: spdx3Purl(el), ref: id })
-  );
-  return { format: "spdx", variant: `SPDX ${version} JSON-LD`, ...acc, subject };
-}
-function lastWord(x) {
-  return typeof x === "string" ? x.slice(x.lastIndexOf("/") + 1) : x;
-}
-function spdx3Edges(el, out) {
-  const scope = lastWord(el["scope"]);
-  const to = el["to"];
-  for (const target of Array.isArray(to) ? to : [to]) {
-    const edge = dependencyEdge(el["from"], lastWord(el["relationshipType"]), target);
-    if (!edge) continue;
-    if (scope === "development" || scope === "test") edge.dev = true;
-    out.push(edge);
-  }
-}
-
 // src/parsers/uv-lock/detect.ts
 function looksUvLock(text4) {
   const head = text4.replace(/^\uFEFF/, "").slice(0, 5e4);
@@ -29457,80 +29762,6 @@ function isSbom(parsed) {
   return parsed.format === "cyclonedx" || parsed.format === "spdx";
 }
 
-// src/domain/calendar.ts
-var DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
-var INSTANT_SHAPE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
-function isLeapYear(y) {
-  return y % 4 === 0 && y % 100 !== 0 || y % 400 === 0;
-}
-function daysInMonth(y, m) {
-  if (m === 2) return isLeapYear(y) ? 29 : 28;
-  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
-}
-function parts(s) {
-  const m = DATE_SHAPE.exec(s);
-  if (!m) return null;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  return [y, mo, d];
-}
-function isCalendarDate(s) {
-  return typeof s === "string" && parts(s) !== null;
-}
-function dayNumber([y0, m, d]) {
-  const y = m <= 2 ? y0 - 1 : y0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * ((m + 9) % 12) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-function fromDayNumber(n) {
-  const z = n + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  if (y < 0 || y > 9999) throw new RangeError(`date out of range: year ${y}`);
-  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
-}
-function instantDate(s) {
-  const m = INSTANT_SHAPE.exec(s);
-  if (!m) return null;
-  const [, date, hh, mi, ss, z, sign, oh, om] = m;
-  const p = parts(date ?? "");
-  const h = Number(hh);
-  const min = Number(mi);
-  if (!p || h > 23 || min > 59 || Number(ss) > 60) return null;
-  let offset = 0;
-  if (!z) {
-    if (Number(oh) > 23 || Number(om) > 59) return null;
-    offset = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om));
-  }
-  const carry = Math.floor((h * 60 + min - offset) / 1440);
-  try {
-    return fromDayNumber(dayNumber(p) + carry);
-  } catch {
-    return null;
-  }
-}
-function utcDateOf(instant) {
-  if (instant instanceof Date) {
-    const t = instant.getTime();
-    if (Number.isNaN(t)) throw new RangeError("utcDateOf got an invalid Date");
-    return fromDayNumber(Math.floor(t / 864e5));
-  }
-  const d = instantDate(instant);
-  if (d === null) throw new RangeError(`not an RFC 3339 instant: ${quoteInput(String(instant))}`);
-  return d;
-}
-
 // src/domain/state.ts
 var STATES = [
   "alive",
@@ -29630,7 +29861,7 @@ function countsAsDirect(r) {
 // src/cli/check-options.ts
 var NAMED_IN_GATE = 10;
 var FAILING = ["abandoned", "archived", "deleted", "eol"];
-var FORMATS = ["table", "json", "sarif", "markdown"];
+var FORMATS = ["table", "json", "sarif", "markdown", "cyclonedx", "spdx"];
 function checkOptions(opts, hasLocal) {
   const failOn = failingStates(opts["fail-on"]);
   if (typeof failOn === "string") return failOn;
@@ -29643,7 +29874,8 @@ function checkOptions(opts, hasLocal) {
   const asOf = opts["as-of"];
   const asOfWrong = asOf === void 0 ? null : dateProblem("--as-of", asOf, utcDateOf(/* @__PURE__ */ new Date()));
   if (asOfWrong !== null) return asOfWrong;
-  if (opts.format !== void 0 && !FORMATS.includes(opts.format)) return "--format is table, json, sarif or markdown";
+  if (opts.format !== void 0 && !FORMATS.includes(opts.format))
+    return "--format is table, json, sarif, markdown, cyclonedx or spdx";
   if (!opts.url && !hasLocal) return "check needs --url: the address of a Tended service";
   return { failOn, byDefault: opts["fail-on"] === void 0, directOnly: opts.scope === "direct" };
 }
@@ -29872,9 +30104,6 @@ function row(cells) {
 function cell(text4) {
   return text4.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("<", "&lt;").replaceAll("\r", " ").replaceAll("\n", " ");
 }
-
-// src/domain/api-version.ts
-var API_VERSION = "0.1.0";
 
 // src/operations/sarif-report.ts
 var SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -30798,12 +31027,21 @@ async function runCheck(streams, file, opts, local) {
     if (error instanceof PolicyError || error instanceof InputFileError) return usage(error.message);
     throw error;
   }
-  if (isDirectory(file)) return runDirectoryCheck(streams, file, opts, gate, local);
+  const sbomFormat = opts.format !== void 0 && isSbomFormat(opts.format) ? opts.format : void 0;
+  if (isDirectory(file)) {
+    if (sbomFormat !== void 0)
+      return usage(
+        `--format ${sbomFormat} writes one SBOM back to stdout, so it checks one file, and ${file} is a directory: name the SBOM inside it (tended check ${file}/bom.json --format ${sbomFormat}), or use --format table, json, sarif or markdown for the whole directory`
+      );
+    return runDirectoryCheck(streams, file, opts, gate, local);
+  }
   let answer;
   let parsed;
+  let writable;
   try {
     const read = parseCheckedFile(readCheckedFile(file), file, basename2(file));
     parsed = read.parsed;
+    writable = sbomFormat === void 0 ? void 0 : writableSbom(read.text, parsed, sbomFormat, CLI_WORDS);
     answer = opts.url ? await remoteCheck(opts.url, read.text, basename2(file), isSbom(parsed), asOf, opts.queue === true) : (await local([parsed], asOf, opts.observe === true))[0];
   } catch (error) {
     if (error instanceof InputFileError) return usage(error.message);
@@ -30822,7 +31060,15 @@ async function runCheck(streams, file, opts, local) {
     gate,
     answer.as_of
   );
-  streams.stdout.write(report(answer, opts.format, file, lines));
+  streams.stdout.write(
+    writable === void 0 ? report(answer, opts.format, file, lines) : enrichedSbom(writable, answer.results)
+  );
+  const omitted = answer.results_omitted ?? 0;
+  if (writable !== void 0 && omitted > 0)
+    streams.stderr.write(
+      `tended: the service left ${plural(omitted, "result", "results")} out of its answer (its size limit), so those components of ${file} are written back without Tended's properties
+`
+    );
   if (answer.results_count === 0 && answer.unresolved_count > 0)
     streams.stderr.write(
       `tended: none of the ${plural(answer.unresolved_count, "entry", "entries")} of ${file}, read as ${answer.format}, names a component Tended reads: nothing was checked. Is it the file you meant?
@@ -30839,6 +31085,11 @@ async function runCheck(streams, file, opts, local) {
   if (judged.gate === void 0) return { exit: EXIT.ok, answer, lines, failing };
   return { exit: EXIT.failed, answer, lines, failing, gate: judged.gate };
 }
+var CLI_WORDS = {
+  option: (format) => `--format ${format}`,
+  plain: "use --format table, json, sarif or markdown for the report",
+  sent: "file"
+};
 function isDirectory(path) {
   try {
     return statSync3(path).isDirectory();
