@@ -131,7 +131,8 @@ describe('package pages of every registry with a census', () => {
     const body = text((await get('/composer/acme/rocket-php')).text);
     expect(body).toContain('alive → archived observed 2026-04-02');
     expect(body).toMatch(
-      /2025-11-20 alive 2025-09-01 — .*2026-04-02 archived 2025-09-01 abandoned; the author suggests/,
+      // Newest first.
+      /2026-04-02 archived 2025-09-01 abandoned; the author suggests.*2025-11-20 alive 2025-09-01 —/,
     );
     const pypi = text((await get('/pypi/tiny-parser?as_of=2025-12-31')).text);
     expect(pypi).toContain('State as of 2025-12-31 dormant');

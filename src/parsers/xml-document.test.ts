@@ -68,7 +68,7 @@ describe('checkXml bounds', () => {
     const e = refusal(`<a>\n<${name(3_000)}/></a>`);
     expect(e).toBeInstanceOf(TooComplexError);
     expect(e?.message).toBe(
-      `This file is too complex to check: an element name of 3,000 characters on line 2 ("${'n'.repeat(24)}…"); Tended reads names of up to ${MAX_XML_NAME} characters, and real ones are under 100.`,
+      `This file is too complex to check: an element name of 3,000 characters on line 2 ("${'n'.repeat(23)}…"); Tended reads names of up to ${MAX_XML_NAME} characters, and real ones are under 100.`,
     );
   });
 
