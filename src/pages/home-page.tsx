@@ -76,6 +76,14 @@ export function renderHome(
           ).
         </li>
       </ul>
+      <h2>Not on record yet?</h2>
+      <p>
+        A component this record has never read answers “not checked” (<code>not_observed</code>), never “gone”. On your
+        own Tended, <code>npm start</code>, then <code>npx tended observe npm express</code> reads a package now and{' '}
+        <code>/v1/trust_score/npm/express</code> answers it; or send a manifest with <code>?queue=true</code> and the
+        next observer pass, within a minute, reads what the record lacks (
+        <a href="/api/v1/reference">the API reference</a>).
+      </p>
       <p>
         States are defined in the <a href="/methodology">methodology</a>. The record is kept apart from payment and
         advice: <a href="/separation">separation</a>.
