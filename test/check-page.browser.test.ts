@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
@@ -7,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, chromiumToDrive } from './support/chromium.js';
 import { checkPageApp, RIPGREP_LOCK } from './support/check-record.js';
 
-/** Issue 37's screenshots go here when the folder exists (the lead's machine), desktop and phone. */
-const SHOTS = '/work/shots/check';
+/** Issue 37's screenshots, desktop and phone, beside the other pages' (CI prints their paths). */
+const SHOTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
 let checked: Awaited<ReturnType<typeof checkPageApp>>;
 let server: ServerType;
@@ -79,11 +80,10 @@ describe('/check in Chromium', () => {
     if (js) {
       // axe (evaluated through the DevTools protocol) needs script; the page itself runs none.
       expect(await axeViolations(page)).toEqual([]);
-      if (existsSync(SHOTS)) {
-        await page.screenshot({ path: join(SHOTS, `check-results-${width}.png`), fullPage: false });
-        await page.goto(`${base}/check`);
-        await page.screenshot({ path: join(SHOTS, `check-form-${width}.png`), fullPage: true });
-      }
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: join(SHOTS, `check-results-${width}.png`), fullPage: false });
+      await page.goto(`${base}/check`);
+      await page.screenshot({ path: join(SHOTS, `check-form-${width}.png`), fullPage: true });
     }
     await page.close();
   });
