@@ -8,6 +8,7 @@ import { successorInWords } from '../domain/successor.js';
 import type { CheckAnswer, ComponentCheck } from '../operations/check-components.js';
 import { pathInWords, scopeInWords, versionInWords } from '../operations/tree-words.js';
 import { Layout, StateBadge, renderDocument } from './layout.js';
+import { BreakableText } from './breakable-text.js';
 
 export const CHECK_PATH = '/check';
 export const CHECK_SARIF_PATH = '/check/sarif';
@@ -172,12 +173,16 @@ function ResultRow(props: { r: ComponentCheck; tree: boolean }) {
       <td data-label="Observed">{r.observation_date ?? 'not checked'}</td>
       <td data-label="Censoring">{r.censoring_status}</td>
       <td data-label="Source">
-        {/^https:\/\//.test(r.source) ? (
+        {/* Nothing read: the Observed cell already says "not checked", and the sentence the answer
+            gives as its source would only repeat it on every such row. */}
+        {r.observation_date === null ? (
+          '—'
+        ) : /^https:\/\//.test(r.source) ? (
           <a class="mono" href={r.source} rel="nofollow noopener">
             {r.source}
           </a>
         ) : (
-          r.source
+          <BreakableText text={r.source} />
         )}
       </td>
       <td data-label="Successor">{r.successor ? <span class="mono">{successorInWords(r.successor)}</span> : '—'}</td>
