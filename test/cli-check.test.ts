@@ -110,7 +110,7 @@ describe('tended check, as a CI user meets it', () => {
       'answers in something that is not HTTP',
       'http',
       (c: Socket) => c.end('SSH-2.0-OpenSSH_9.2\r\n'),
-      /could not speak HTTP to .*: what it sent back is not HTTP \(HPE_[A-Z_]+\); is it a Tended server\?/,
+      /could not speak HTTP to .*: what it sent back is not HTTP \((HPE_[A-Z_]+|HTTPParserError)\); is it a Tended server\?/,
     ],
   ])('--url at a port that %s: a sentence, never a bare code', async (_what, scheme, answer, said) => {
     const odd = createNetServer((c) => c.once('data', () => answer(c)).on('error', () => undefined));

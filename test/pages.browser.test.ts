@@ -444,7 +444,7 @@ describe('the API reference page', () => {
     const { page: home } = await open('/');
     await Promise.all([
       home.waitForURL(`${base}/api/v1/reference`),
-      home.locator('a[href="/api/v1/reference"]').click(),
+      home.locator('a[href="/api/v1/reference"]').first().click(),
     ]);
     expect(await home.locator('h1').innerText()).toBe('API reference');
     expect(await home.locator('section.operation h2').allInnerTexts()).toEqual(described);

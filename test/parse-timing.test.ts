@@ -38,7 +38,14 @@ function budgetPerMb(input: AdversarialInput): number {
   // place and path (DependencyGraph): 500–1,000 ms per MB measured on this machine under load on 2026-11-29.
   if (input.format === 'package-lock' || input.format === 'bun-lock') return 1_500;
   // fast-xml-parser builds a node per element: a POM of nothing but tiny elements is its worst case.
-  if (input.format === 'pom' || input.format === 'nuget-project' || input.format === 'cargo-toml') return 600;
+  // CycloneDX XML is read by the same parser (100–140 ms/MB quiet on 2026-11-29, 210–250 on a loaded CI run).
+  if (
+    input.format === 'pom' ||
+    input.format === 'nuget-project' ||
+    input.format === 'cargo-toml' ||
+    input.format === 'application/vnd.cyclonedx+xml'
+  )
+    return 600;
   // A name a line (each one normalised and kept): 250–400 ms per MB measured on this machine on
   // 2026-11-29 with the parsers unchanged since the 200 was set; the ×4 ratio above still holds it linear.
   if (input.format === 'requirements') return 450;
@@ -82,9 +89,11 @@ describe('parsing time grows linearly with the input', () => {
       const answer = await timed({ name, small: SMALL, ratioLimit: RATIO_LIMIT, budgetPerMb: budgetPerMb(input) });
       if ('error' in answer) throw new Error(answer.error);
       for (const line of answer.lines) console.log(line);
-      const { ratio, perMb } = answer;
+      const { ratio, perMb, budgetPerMb: budget } = answer;
       expect(ratio, `time grew ×${ratio.toFixed(1)} when the input grew ×4`).toBeLessThan(RATIO_LIMIT);
-      expect(perMb, `${perMb.toFixed(0)} ms per MB`).toBeLessThan(budgetPerMb(input));
+      // The budget as stretched by how loaded the machine was at the time (parse-timing-worker.ts).
+      expect(perMb, `${perMb.toFixed(0)} ms per MB`).toBeLessThan(budget);
+      expect(budget).toBeGreaterThanOrEqual(budgetPerMb(input));
     },
   );
 });

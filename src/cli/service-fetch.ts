@@ -69,12 +69,18 @@ const NETWORK_PROBLEMS: Record<string, { said: string; notHttp: boolean }> = {
 function networkProblem(error: unknown, timeoutMs: number): { said: string; notHttp: boolean } {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
     return { said: `no answer within ${timeoutMs / 1000} s`, notHttp: false };
-  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const cause =
+    error instanceof Error
+      ? (error.cause as { name?: unknown; code?: unknown; message?: unknown } | undefined)
+      : undefined;
   const code = typeof cause?.code === 'string' ? cause.code : '';
   const known = NETWORK_PROBLEMS[code];
   if (known) return known;
-  // llhttp's parse errors: the bytes that came back are not an HTTP response.
+  // llhttp's parse errors: the bytes that came back are not an HTTP response. Node 20's undici
+  // names llhttp's code (HPE_INVALID_CONSTANT); Node 24's leaves the code out and keeps the class.
   if (code.startsWith('HPE_')) return { said: `what it sent back is not HTTP (${code})`, notHttp: true };
+  if (cause?.name === 'HTTPParserError')
+    return { said: 'what it sent back is not HTTP (HTTPParserError)', notHttp: true };
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
     return {
       said: `the TLS connection failed (${code}): is it https at an http port, or a certificate this machine does not trust?`,
