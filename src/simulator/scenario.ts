@@ -40,6 +40,7 @@ export const FAILS = {
   endoflife: [...COMMON_FAILS],
   dependents: [...COMMON_FAILS],
   osv: [...COMMON_FAILS],
+  osvExport: [...COMMON_FAILS],
 } as const;
 export type Fail = (typeof FAILS)[keyof typeof FAILS][number];
 /** How GitHub's GraphQL endpoint can fail a whole query (a repository's own failure is its phase's). */
@@ -299,7 +300,12 @@ export interface Scenario {
   dependents_registry?: string;
   /** Failures of the dependents source's listing pages (dependents.ts): a page fails `times` times, then answers. */
   dependents_listing_faults?: ListingFault[];
+  /** OSV's export bucket, in dated phases: from `from` on, every object of it fails so (none: it answers). */
+  osv_export?: OsvExportPhase[];
 }
+
+const OsvExportPhase = z.strictObject({ ...base, fail: z.enum(FAILS.osvExport).optional() });
+export type OsvExportPhase = z.infer<typeof OsvExportPhase>;
 
 export const LISTING_FAILS = ['server_error', 'rate_limit_429', 'malformed', 'timeout', 'reset'] as const;
 export interface ListingFault {
@@ -366,6 +372,7 @@ export function parseScenario(input: unknown): Scenario {
           }),
         )
         .optional(),
+      osv_export: z.array(OsvExportPhase).optional(),
     })
     .safeParse(input);
   if (!top.success) throw new ScenarioError(top.error.issues.map((i) => `scenario${where(i.path)}: ${i.message}`));
@@ -375,6 +382,10 @@ export function parseScenario(input: unknown): Scenario {
   if (top.data.dependents_registry !== undefined) out.dependents_registry = top.data.dependents_registry;
   if (top.data.dependents_listing_faults !== undefined)
     out.dependents_listing_faults = top.data.dependents_listing_faults;
+  if (top.data.osv_export !== undefined) {
+    checkOrder(top.data.osv_export, 'osv_export', problems);
+    out.osv_export = top.data.osv_export;
+  }
 
   for (const [key, phases] of Object.entries(top.data.components)) {
     const at = `components[${JSON.stringify(key)}]`;
