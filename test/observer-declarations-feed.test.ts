@@ -3,10 +3,11 @@ import { addDays } from '../src/domain/calendar.js';
 import type { ComponentRef } from '../src/domain/component.js';
 import { nextSweepDay } from '../src/domain/follow-schedule.js';
 import type { CratesPosition } from '../src/followers/cargo/list.js';
-import { createFollower } from '../src/followers/followers.js';
-import { followOnce } from '../src/observer/follow-loop.js';
+import { followConfiguredOnce } from '../src/cli/follow-commands.js';
+import { loadConfig } from '../src/config/config.js';
 import { observeDue, type ObserverDeps } from '../src/operations/observe.js';
 import { parseScenario } from '../src/simulator/scenario.js';
+import { upstreamEnv } from '../src/simulator/env.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { createSources } from '../src/upstreams/sources.js';
 import { changesBetween } from './support/followed-registries.js';
@@ -88,17 +89,16 @@ describe.each(
     await sim.close();
   });
 
-  /** crates.io's follower's pass (as `observe --once` runs it), then the reads it made due. */
+  /** crates.io's follower's pass as `observe --once` runs it from its configuration, then the reads it made due. */
   async function followThenObserve(day: string) {
     now.at = new Date(at8(day));
-    const follower = createFollower('cargo', {
-      urls: sim.feeds,
-      osvExport: sim.urls.osvExport,
-      userAgent: 'tended-test/0.1.0 (+simulator)',
-      timeoutMs: 5_000,
-      clock: clock.now,
+    const config = loadConfig({
+      ...upstreamEnv(sim.urls),
+      TENDED_FOLLOW: 'cargo',
+      TENDED_FEED_CARGO_URL: sim.feeds.cargo,
+      GITHUB_TOKEN: 'ghp_test',
     });
-    const [pass] = await followOnce({ store: t.store, clock }, [follower]);
+    const [pass] = await followConfiguredOnce(config, { store: t.store, clock });
     expect(pass?.error).toBeNull();
     const report = await observeDue(deps, { batch: 200, concurrency: 8, leaseMs: 60_000, sweepDays: SWEEP_DAYS });
     return { summary: pass!.summary!, report };
