@@ -5,7 +5,7 @@
  * each listed from the instant the world says it appeared: the start of the phase that first holds
  * it as it is (a phase that changes a record, a withdrawal say, modifies it then), once the instants
  * that phase names have passed, as every answer is cut (seen-at.ts). A missing object is Cloud
- * Storage's XML NoSuchKey; the scenario's `osv_export` phases make the bucket fail.
+ * Storage's XML NoSuchKey; the scenario's `osv_export` phases make the bucket, or its records only, fail.
  */
 import { commonFailure, isCommonFail, json, notFound, text, type Ctx, type SimAnswer } from './answer.js';
 import { phaseAt, type CargoPhase } from './scenario.js';
@@ -48,6 +48,8 @@ export function answerOsvExport(ctx: Ctx, world: World): SimAnswer {
       .map(([id, p]) => `${stamp(p.at)},${id}\n`);
     return text(200, lines.join(''), 'text/csv', {}, false);
   }
+  if (health?.records_fail && isCommonFail(health.records_fail))
+    return commonFailure('osvexport', health.records_fail, ctx, health.status);
   const m = RECORD_PATH.exec(ctx.path);
   const found = m ? published(world, nowMs).get(decodeURIComponent(m[1]!)) : undefined;
   return found ? json(200, found.record, {}, false) : notFound('osvexport', ctx);

@@ -300,11 +300,16 @@ export interface Scenario {
   dependents_registry?: string;
   /** Failures of the dependents source's listing pages (dependents.ts): a page fails `times` times, then answers. */
   dependents_listing_faults?: ListingFault[];
-  /** OSV's export bucket, in dated phases: from `from` on, every object of it fails so (none: it answers). */
+  /** OSV's export bucket, in dated phases: from `from` on, every object (or every record) fails so (neither: it answers). */
   osv_export?: OsvExportPhase[];
 }
 
-const OsvExportPhase = z.strictObject({ ...base, fail: z.enum(FAILS.osvExport).optional() });
+const OsvExportPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.osvExport).optional(),
+  /** Only the records (`<ID>.json`) fail so; modified_id.csv answers (`not_found`: listed before written). */
+  records_fail: z.enum(FAILS.osvExport).optional(),
+});
 export type OsvExportPhase = z.infer<typeof OsvExportPhase>;
 
 export const LISTING_FAILS = ['server_error', 'rate_limit_429', 'malformed', 'timeout', 'reset'] as const;
@@ -438,7 +443,7 @@ export function parseScenario(input: unknown): Scenario {
 }
 
 /** Fields that hold for their own phase only. */
-const NOT_INHERITED = new Set(['fail', 'status', 'dependents_fail', 'osv_fail', 'from']);
+const NOT_INHERITED = new Set(['fail', 'status', 'dependents_fail', 'osv_fail', 'records_fail', 'from']);
 
 /** The phase in force on `today`: every phase from on or before it, merged in order. Null before the first. */
 export function phaseAt<P extends { from: string }>(phases: readonly P[], today: string): P | null {

@@ -233,6 +233,38 @@ describe('following the simulated export', () => {
     expect(new Set([...one.hints, ...two.hints].map((h) => h.component.id)).size).toBe(RECORDS_PER_STEP + 20);
   });
 
+  it('passes over a record the bucket does not hold, and stops at one it cannot reach until it answers', async () => {
+    const advisory = { from: '2026-03-15', advisories: [record('RUSTSEC-2026-0001', 'quiet', 'unmaintained')] };
+    const healthy = parseScenario({ components: { 'cargo:quiet': [advisory] } });
+    const first = await follow(healthy, '2026-03-14T12:00:00Z', null);
+    const key = 'RUSTSEC-2026-0001@2026-03-15T00:00:00.000Z';
+
+    // Listed before it was written: passed over (the crate's usual reads still ask OSV's API).
+    const missing = parseScenario({ ...healthy, osv_export: [{ from: '2026-03-15', records_fail: 'not_found' }] });
+    const passed = await follow(missing, '2026-03-15T12:00:00Z', first.next);
+    expect(passed.hints).toEqual([]);
+    expect(passed.next?.seen).toEqual([key]);
+    expect(passed.notes).toEqual([
+      expect.objectContaining({
+        kind: 'unreachable',
+        detail: expect.stringMatching(/RUSTSEC-2026-0001 passed over: .*HTTP 404/) as unknown,
+      }),
+    ]);
+
+    // A 5xx or a time-out: the record and everything after it wait for the next pass.
+    const failing = parseScenario({ ...healthy, osv_export: [{ from: '2026-03-15', records_fail: 'server_error' }] });
+    const stopped = await follow(failing, '2026-03-15T12:00:00Z', first.next);
+    expect(stopped).toMatchObject({ hints: [], done: true, next: first.next });
+    expect(stopped.notes).toEqual([
+      expect.objectContaining({
+        kind: 'unreachable',
+        detail: expect.stringMatching(/RUSTSEC-2026-0001\.json: server_error/) as unknown,
+      }),
+    ]);
+    const healed = await follow(healthy, '2026-03-15T13:00:00Z', stopped.next);
+    expect(healed.hints.map((h) => [h.component.id, h.marker])).toEqual([['quiet', key]]);
+  });
+
   it.each([
     ['server_error', /server_error.*503/],
     ['malformed', /not a modified_id\.csv/],
