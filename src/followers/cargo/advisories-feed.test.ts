@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario, type Scenario } from '../../simulator/scenario.js';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
-import { createFeedClient } from '../feed-client.js';
+import { createFeedClient, isUnreachable } from '../feed-client.js';
+import { createCratesListing, type CratesPosition } from './list.js';
 import {
   advance,
   followAdvisories,
@@ -287,5 +288,31 @@ describe('following the simulated export', () => {
     expect((await follow(healthy, '2026-03-15T13:00:00Z', step.next)).hints.map((h) => h.component.id)).toEqual([
       'quiet',
     ]);
+  });
+
+  it('a re-listing after a break resumes the advisories where they were left; a backfill at the head', async () => {
+    clock.now = new Date('2026-03-15T12:00:00Z');
+    sim = await startSimulator({
+      scenario: { components: {} },
+      clock: () => clock.now,
+      registries: { seed: 37, scale: { cargo: 0.0005 }, registries: ['cargo'] },
+    });
+    const client = createFeedClient('cargo-feed', sim.feeds.cargo, {
+      userAgent: 'tended-test/0.1.0',
+      timeoutMs: 5_000,
+    });
+    const left: CratesPosition = { since: 1, at_since: [], dump: 1, advisories: { since: 5, from: 0, seen: ['A@x'] } };
+    const head: CratesPosition = { since: 2, at_since: [], dump: null, advisories: { since: 9, from: 0, seen: [] } };
+    const listed = async (changedAfter: CratesPosition | null) => {
+      const list = createCratesListing(client, sim!.feeds.cargo);
+      for (let at: string | null = null; ;) {
+        const page = await list(at, { changedAfter, followFrom: head });
+        if (isUnreachable(page)) throw new Error(page.unreachable);
+        if (page.next === null) return page.followFrom!.advisories;
+        at = page.next;
+      }
+    };
+    expect(await listed(left)).toEqual(left.advisories);
+    expect(await listed(null)).toEqual(head.advisories);
   });
 });
