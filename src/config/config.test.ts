@@ -63,6 +63,7 @@ describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
       gem: 'https://rubygems.org',
       composer: 'https://packagist.org',
     });
+    expect(follow.osvExport).toBe('https://osv-vulnerabilities.storage.googleapis.com');
   });
 
   it('takes a comma list of registries, a sweep length and a feed base URL', () => {
@@ -71,7 +72,9 @@ describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
       GITHUB_TOKEN: 'ghp_test',
       TENDED_SWEEP_DAYS: '14',
       TENDED_FEED_NPM_URL: 'http://127.0.0.1:9000/replicate/',
+      TENDED_OSV_EXPORT_URL: 'http://127.0.0.1:9000/osvexport/',
     });
+    expect(follow.osvExport).toBe('http://127.0.0.1:9000/osvexport');
     expect(follow.registries).toEqual(['npm', 'pypi']);
     expect(follow.sweepDays).toBe(14);
     expect(follow.feeds.npm).toBe('http://127.0.0.1:9000/replicate');
@@ -91,6 +94,7 @@ describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
     [{ TENDED_SWEEP_DAYS: '365' }, /TENDED_SWEEP_DAYS must be at most 180/],
     [{ TENDED_SWEEP_DAYS: 'monthly' }, /TENDED_SWEEP_DAYS/],
     [{ TENDED_FEED_PYPI_URL: 'ftp://mirror' }, /TENDED_FEED_PYPI_URL/],
+    [{ TENDED_OSV_EXPORT_URL: 'gs://osv-vulnerabilities' }, /TENDED_OSV_EXPORT_URL/],
   ])('refuses %o with a sentence naming the variable', (env, why) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(why);

@@ -65,6 +65,8 @@ export interface Config {
     readonly registries: readonly FollowedRegistry[];
     readonly sweepDays: number;
     readonly feeds: Readonly<FeedUrls>;
+    /** TENDED_OSV_EXPORT_URL: OSV's export bucket, whose RustSec advisories crates.io's follower follows. */
+    readonly osvExport: string;
   };
   /** TENDED_BUDGET_<UPSTREAM>: each upstream host's request budget, the defaults with the overrides. */
   readonly budgets: BudgetLimits;
@@ -119,6 +121,7 @@ const Env = z.object({
   TENDED_CRATES_INDEX_URL: url.default('https://index.crates.io'),
   TENDED_NUGET_URL: url.default('https://api.nuget.org'),
   TENDED_OSV_URL: url.default('https://api.osv.dev'),
+  TENDED_OSV_EXPORT_URL: url.default('https://osv-vulnerabilities.storage.googleapis.com'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   TENDED_OBSERVER: onOff.default('on'),
   TENDED_SIGNING_KEY: z.string().min(1).optional(),
@@ -368,6 +371,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           FOLLOWED_REGISTRIES.map((r) => [r, strip(String((e as Record<string, unknown>)[FEED_DEFAULTS[r].variable]))]),
         ) as FeedUrls,
       ),
+      osvExport: strip(e.TENDED_OSV_EXPORT_URL),
     }),
     budgets: budgetLimits(e.GITHUB_TOKEN !== undefined, budgets.overrides),
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
