@@ -238,7 +238,7 @@ await sim.close();
     );
     const run = async (at: string) => {
       const clock = clockedNode(at);
-      const { stdout } = await promisify(execFile)(process.execPath, [...clock.args, script], {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...clock.args, script], {
         cwd: process.cwd(),
         timeout: 20_000,
         env: { ...process.env, ...clock.env },
