@@ -86,10 +86,23 @@ export function parseOwnerNamespace(raw: string): OwnerNamespace {
   try {
     normalised = componentOwner(normaliseComponent(kind, kind === 'maven' ? `${owner}:x` : `${owner}/x`));
   } catch {
-    throw refuse(`${owner} is not an owner namespace of ${kind} names`);
+    throw refuse(
+      ownerless(kind)
+        ? `${kind} names have no owner namespace; name the components instead`
+        : `${owner} is not an owner namespace of ${kind} names`,
+    );
   }
   if (normalised === '') throw refuse(`${kind} names have no owner namespace; name the components instead`);
   return { kind, owner: normalised };
+}
+
+/** A kind whose plain names have no owner part (PyPI, crates, gems…). */
+function ownerless(kind: ComponentKind): boolean {
+  try {
+    return componentOwner(normaliseComponent(kind, 'x')) === '';
+  } catch {
+    return false;
+  }
 }
 
 /** Reads a subscription body's filter, every bad entry named at its place; nothing is stored on failure. */
