@@ -121,24 +121,27 @@ const deleteRouteDoc = createRoute({
   responses: { 204: { description: 'Deleted.' }, ...needsKey, ...errorResponses },
 });
 
+const ChangeSchema = z.object({
+  component: z.string(),
+  kind: z.string(),
+  purl: z.array(z.string()),
+  from: asserted,
+  to: asserted,
+  observed: z.string(),
+  interval: z.object({ after: z.string(), on_or_before: z.string() }).nullable(),
+  leaf_index: z.number().int(),
+  correction: z.object({ corrects: z.number().int() }).nullable(),
+  logged_at: z.string(),
+});
+
 const FeedSchema = z
   .object({
     subscription: z.string(),
     after: z.number().int(),
     entries: z.array(
-      z.object({
+      ChangeSchema.extend({
         seq: z.number().int(),
         webhook_id: z.string(),
-        component: z.string(),
-        kind: z.string(),
-        purl: z.array(z.string()),
-        from: asserted,
-        to: asserted,
-        observed: z.string(),
-        interval: z.object({ after: z.string(), on_or_before: z.string() }).nullable(),
-        leaf_index: z.number().int(),
-        correction: z.object({ corrects: z.number().int() }).nullable(),
-        logged_at: z.string(),
         delivered_at: z.string().nullable(),
         attempts: z.number().int(),
       }),
@@ -178,6 +181,54 @@ const feedRouteDoc = createRoute({
   },
 });
 
+/** The body of each delivery (operations/webhook-delivery.ts deliveryBody), for the document's `webhooks`. */
+const WebhookMessage = z
+  .object({
+    type: z.literal('component.state_changed'),
+    timestamp: z.string().openapi({ description: 'When the change was logged (the same on every retry).' }),
+    data: z.object({
+      subscription: z.string(),
+      change: ChangeSchema,
+      observation: z
+        .object({
+          observed_at: z.string(),
+          observation_date: z.string(),
+          state: z.string(),
+          source: z.string(),
+          evidence: z.record(z.string(), z.unknown()),
+          method: z.string(),
+          corrects: z.number().int().nullable(),
+          leaf_index: z.number().int(),
+        })
+        .nullable(),
+      leaf_index: z.number().int(),
+      leaf: z.string().openapi({ description: 'The leaf’s entry in the log, to prove it.' }),
+      license: z.literal('CC-BY-4.0'),
+    }),
+  })
+  .openapi('WebhookMessage');
+
+const signedHeader = (description: string) => ({ description });
+const stateChangedWebhook = createRoute({
+  method: 'post',
+  path: 'componentStateChanged',
+  operationId: 'componentStateChanged',
+  summary: 'What Tended POSTs to a subscription’s endpoint for each matching state change',
+  description:
+    'A Standard Webhooks message: verify `webhook-signature` (v1, base64 HMAC-SHA256 of `id.timestamp.body` keyed by the secret) before trusting it, and deduplicate by `webhook-id` (delivery is at least once).',
+  request: {
+    headers: z.object({
+      'webhook-id': z.string().openapi(signedHeader('The delivery’s stable id, the same on every retry.')),
+      'webhook-timestamp': z.string().openapi(signedHeader('Seconds since the epoch when this attempt was signed.')),
+      'webhook-signature': z.string().openapi(signedHeader('`v1,<base64 HMAC-SHA256>`.')),
+    }),
+    body: { content: { 'application/json': { schema: WebhookMessage } }, required: true },
+  },
+  responses: {
+    200: { description: 'Any 2xx: delivered. Anything else, no answer in 10 s or a redirect: retried with back-off.' },
+  },
+});
+
 export function registerSubscriptionRoutes(app: OpenAPIHono, deps: SubscriptionDeps & { publicUrl?: string }): void {
   const checkKey = apiKeyChecker(deps.store, KEY_CACHE_MS);
   /** The id of the request's valid API key, or the 401 answer to give. */
@@ -198,6 +249,7 @@ export function registerSubscriptionRoutes(app: OpenAPIHono, deps: SubscriptionD
   };
   for (const route of [createRouteDoc, readRouteDoc, deleteRouteDoc, feedRouteDoc])
     app.openAPIRegistry.registerPath(route);
+  app.openAPIRegistry.registerWebhook(stateChangedWebhook);
 
   app.post('/api/v1/subscriptions', async (c) => {
     const key = await keyOf(c);
