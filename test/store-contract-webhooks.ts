@@ -126,9 +126,9 @@ export function storeWebhooksContract(backend: 'sqlite' | 'postgres', open: () =
       const again = await claimAll(other, '2030-01-01T00:01:00.001Z', '2030-01-01T00:02:00.000Z');
       expect(again.map((d) => d.msg_id)).toEqual([...first, ...second].map((d) => d.msg_id));
       // The dead sender's late outcome is not this claim's: it changes nothing.
-      await store.deliverySucceeded([...first, ...second][0]!, '2030-01-01T00:01:30.000Z');
+      await store.deliveriesSucceeded([...first, ...second], '2030-01-01T00:01:30.000Z');
       expect((await store.subscription('s'))!.pending).toBe(1);
-      await store.deliverySucceeded(again[0]!, '2030-01-01T00:01:30.000Z');
+      await store.deliveriesSucceeded([again[0]!], '2030-01-01T00:01:30.000Z');
       expect(await store.subscription('s')).toMatchObject({ pending: 0, last_success_at: '2030-01-01T00:01:30.000Z' });
       expect(await claimAll(store, '2030-02-01T00:00:00.000Z', '2030-02-01T00:01:00.000Z')).toEqual([]);
       const feed = await store.subscriptionFeed('s', 0, 10);
@@ -169,8 +169,8 @@ export function storeWebhooksContract(backend: 'sqlite' | 'postgres', open: () =
       // Once the circuit's time is up, one more try; a success closes it.
       const retried = await claimAll(store, '2030-01-02T00:00:01.000Z', '2030-01-02T00:01:00.000Z');
       expect(retried.map((d) => d.subscription_id)).toContain('bad');
-      await store.deliverySucceeded(
-        retried.find((d) => d.subscription_id === 'bad')!,
+      await store.deliveriesSucceeded(
+        retried.filter((d) => d.subscription_id === 'bad'),
         '2030-01-02T00:00:02.000Z',
       );
       expect(await store.subscription('bad')).toMatchObject({

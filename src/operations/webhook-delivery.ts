@@ -1,3 +1,4 @@
+import type { Observation } from '../domain/observation.js';
 import type { ClaimedDelivery } from '../storage/subscription-records.js';
 import type { RecordDeps } from './deps.js';
 import { changeEntry } from './read-changes.js';
@@ -60,7 +61,22 @@ export async function deliverDue(
       settings.concurrency,
       new Date(now.getTime() + settings.timeoutMs + LEASE_MARGIN_MS).toISOString(),
     );
-    await Promise.all(claimed.map((d) => deliverOne(deps, settings, d, random, report)));
+    // Several subscriptions' deliveries of one change read its observation once per step.
+    const observations = new Map<number, Promise<Observation | null>>();
+    const observationOf = (d: ClaimedDelivery) => {
+      let found = observations.get(d.change.leaf_index);
+      if (!found) {
+        found = deps.store.observationAt(d.change.component, d.change.leaf_index);
+        observations.set(d.change.leaf_index, found);
+      }
+      return found;
+    };
+    const delivered: ClaimedDelivery[] = [];
+    await Promise.all(claimed.map((d) => deliverOne(deps, settings, d, observationOf, random, report, delivered)));
+    // The step's successes are written together once its sends are done: a sender dying before
+    // that sends them again (at least once), never loses one.
+    await deps.store.deliveriesSucceeded(delivered, deps.clock.now().toISOString());
+    report.delivered += delivered.length;
     if (claimed.length < settings.concurrency) return report;
   }
 }
@@ -69,10 +85,12 @@ async function deliverOne(
   deps: DeliveryDeps,
   settings: DeliverySettings,
   d: ClaimedDelivery,
+  observationOf: (d: ClaimedDelivery) => Promise<Observation | null>,
   random: () => number,
   report: DeliveryReport,
+  delivered: ClaimedDelivery[],
 ): Promise<void> {
-  const body = await deliveryBody(deps, d);
+  const body = deliveryBody(deps, d, await observationOf(d));
   const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
   const headers = {
     'webhook-id': d.msg_id,
@@ -85,12 +103,11 @@ async function deliverOne(
   } catch (error) {
     outcome = { ok: false, reason: `error: ${error instanceof Error ? error.message : String(error)}`.slice(0, 200) };
   }
-  const at = deps.clock.now();
   if (outcome.ok) {
-    await deps.store.deliverySucceeded(d, at.toISOString());
-    report.delivered++;
+    delivered.push(d);
     return;
   }
+  const at = deps.clock.now();
   // Exponential back-off with jitter: half the delay fixed, half random, so endpoints that failed
   // together do not all come due again in the same instant.
   const delay = Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** Math.min(d.attempts, 30));
@@ -109,9 +126,8 @@ async function deliverOne(
  * (its date, state, evidence and source, from the record) and its leaf, with where to prove it.
  * Built from the record alone, the same on every attempt.
  */
-export async function deliveryBody(deps: DeliveryDeps, d: ClaimedDelivery): Promise<string> {
+export function deliveryBody(deps: DeliveryDeps, d: ClaimedDelivery, observation: Observation | null): string {
   const change = changeEntry(d.change);
-  const observation = await deps.store.observationAt(d.change.component, d.change.leaf_index);
   const base = deps.publicUrl;
   return JSON.stringify({
     type: 'component.state_changed',

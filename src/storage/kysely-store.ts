@@ -362,8 +362,8 @@ export class KyselyStore implements Store {
     return subscriptions.claim(this.db, this.backend, now, limit, leaseUntil);
   }
 
-  deliverySucceeded(delivery: ClaimedDelivery, at: string) {
-    return subscriptions.succeeded(this.db, delivery, at);
+  deliveriesSucceeded(deliveries: ClaimedDelivery[], at: string) {
+    return subscriptions.succeeded(this.db, deliveries, at);
   }
 
   deliveryFailed(delivery: ClaimedDelivery, failure: DeliveryFailure) {

@@ -207,19 +207,37 @@ export async function claim(db: Db, backend: Backend, now: string, limit: number
   });
 }
 
-export async function succeeded(db: Db, d: ClaimedDelivery, at: string): Promise<void> {
+/**
+ * Retires deliveries that were answered 2xx, in one transaction: a step's successes cost a few
+ * statements, not a transaction each (a hot subscription's row would otherwise serialise them).
+ * Rows whose lease is no longer the one they were claimed under (it lapsed and another sender took
+ * them) are left to that sender.
+ */
+export async function succeeded(db: Db, done: ClaimedDelivery[], at: string): Promise<void> {
+  if (done.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    const done = await trx
-      .updateTable('webhook_outbox')
-      .set({ due_at: null, lease_until: null, delivered_at: at, attempts: sql`attempts + 1`, last_error: null })
-      .where('msg_id', '=', d.msg_id)
-      .where('lease_until', '=', d.lease_until)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) === 0) return;
+    const byLease = new Map<string, ClaimedDelivery[]>();
+    for (const d of done) byLease.set(d.lease_until, [...(byLease.get(d.lease_until) ?? []), d]);
+    const retired = new Set<string>();
+    for (const [lease, list] of byLease) {
+      const rows = await trx
+        .updateTable('webhook_outbox')
+        .set({ due_at: null, lease_until: null, delivered_at: at, attempts: sql`attempts + 1`, last_error: null })
+        .where(
+          'msg_id',
+          'in',
+          list.map((d) => d.msg_id),
+        )
+        .where('lease_until', '=', lease)
+        .returning('subscription_id')
+        .execute();
+      for (const row of rows) retired.add(row.subscription_id);
+    }
+    if (retired.size === 0) return;
     await trx
       .updateTable('subscriptions')
       .set({ consecutive_failures: 0, last_success_at: at, paused_until: null })
-      .where('id', '=', d.subscription_id)
+      .where('id', 'in', [...retired].sort())
       .execute();
   });
 }

@@ -238,8 +238,11 @@ export interface Store {
    * get the same row while its lease runs; a lapsed lease (a killed sender) makes it claimable again.
    */
   claimDeliveries(now: string, limit: number, leaseUntil: string): Promise<ClaimedDelivery[]>;
-  /** A delivery answered 2xx: the row is done, the endpoint's failures reset. No-op if the lease was lost. */
-  deliverySucceeded(delivery: ClaimedDelivery, at: string): Promise<void>;
+  /**
+   * Deliveries answered 2xx: their rows are done, their endpoints' failures reset, in one
+   * transaction. A row whose lease was lost (it lapsed and another sender claimed it) is left alone.
+   */
+  deliveriesSucceeded(deliveries: ClaimedDelivery[], at: string): Promise<void>;
   /** A delivery failed: retried at failure.retry_at; the endpoint's circuit opens after enough in a row. */
   deliveryFailed(delivery: ClaimedDelivery, failure: DeliveryFailure): Promise<void>;
   /** The changes matched for a subscription after `afterSeq`, oldest first, at most `limit`. */
