@@ -134,6 +134,10 @@ export function storeWebhooksContract(backend: 'sqlite' | 'postgres', open: () =
       const feed = await store.subscriptionFeed('s', 0, 10);
       expect(feed).toHaveLength(1);
       expect(feed[0]).toMatchObject({ delivered_at: '2030-01-01T00:01:30.000Z', attempts: 1 });
+      // Kept for the feed until pruned; pending rows never are.
+      expect(await store.pruneDeliveries('2030-01-01T00:01:30.000Z', 10)).toBe(0);
+      expect(await store.pruneDeliveries('2030-01-31T00:00:00.000Z', 10)).toBe(1);
+      expect(await store.subscriptionFeed('s', 0, 10)).toEqual([]);
     });
 
     it('retries a failure when it falls due, and opens the circuit after K in a row for that subscription only', async () => {

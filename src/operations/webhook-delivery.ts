@@ -47,6 +47,13 @@ export interface DeliveryDeps extends RecordDeps {
   readonly publicUrl: string;
 }
 
+/**
+ * How long a made delivery stays in the outbox, for the subscription's feed: then it is pruned, so
+ * the outbox holds what is pending and a month of what was sent, not every delivery ever made.
+ */
+export const DELIVERED_KEPT_DAYS = 30;
+const PRUNED_PER_STEP = 1_000;
+
 /** Sends every due delivery, step by step, until none is due; returns what it did. */
 export async function deliverDue(
   deps: DeliveryDeps,
@@ -54,6 +61,8 @@ export async function deliverDue(
   random: () => number = Math.random,
 ): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, failed: 0 };
+  const keptFrom = new Date(deps.clock.now().getTime() - DELIVERED_KEPT_DAYS * 86_400_000);
+  await deps.store.pruneDeliveries(keptFrom.toISOString(), PRUNED_PER_STEP);
   for (;;) {
     const now = deps.clock.now();
     const claimed = await deps.store.claimDeliveries(

@@ -370,6 +370,10 @@ export class KyselyStore implements Store {
     return subscriptions.failed(this.db, delivery, failure);
   }
 
+  pruneDeliveries(before: string, limit: number) {
+    return subscriptions.prune(this.db, before, limit);
+  }
+
   subscriptionFeed(id: string, afterSeq: number, limit: number) {
     return subscriptions.feed(this.db, id, afterSeq, limit);
   }

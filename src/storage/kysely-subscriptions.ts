@@ -264,6 +264,22 @@ export async function failed(db: Db, d: ClaimedDelivery, f: DeliveryFailure): Pr
   });
 }
 
+/** Deletes up to `limit` rows delivered before `before`, oldest first; returns how many. */
+export async function prune(db: Db, before: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_outbox')
+    .where('seq', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_outbox')
+        .select('seq')
+        .where('delivered_at', '<', before)
+        .orderBy('delivered_at')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function feed(db: Db, id: string, afterSeq: number, limit: number): Promise<SubscriptionDelivery[]> {
   const rows = await db
     .selectFrom('webhook_outbox')

@@ -245,6 +245,8 @@ export interface Store {
   deliveriesSucceeded(deliveries: ClaimedDelivery[], at: string): Promise<void>;
   /** A delivery failed: retried at failure.retry_at; the endpoint's circuit opens after enough in a row. */
   deliveryFailed(delivery: ClaimedDelivery, failure: DeliveryFailure): Promise<void>;
+  /** Forgets up to `limit` deliveries made before `before`, oldest first; returns how many. */
+  pruneDeliveries(before: string, limit: number): Promise<number>;
   /** The changes matched for a subscription after `afterSeq`, oldest first, at most `limit`. */
   subscriptionFeed(id: string, afterSeq: number, limit: number): Promise<SubscriptionDelivery[]>;
 

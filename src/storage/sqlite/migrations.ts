@@ -223,6 +223,8 @@ export const sqliteMigrations: Migration[] = [
       `CREATE TABLE webhook_outbox (seq integer PRIMARY KEY AUTOINCREMENT, msg_id text NOT NULL UNIQUE, subscription_id text NOT NULL REFERENCES subscriptions (id), leaf_index integer NOT NULL, kind text NOT NULL, native_id text NOT NULL, from_state text NOT NULL, to_state text NOT NULL, observation_date text NOT NULL, previous_date text NOT NULL, previous_leaf_index integer NOT NULL, corrects integer, logged_at text NOT NULL, enqueued_at text NOT NULL, due_at text, lease_until text, attempts integer NOT NULL DEFAULT 0, delivered_at text, last_error text)`,
       `CREATE INDEX webhook_outbox_due ON webhook_outbox (due_at)`,
       `CREATE INDEX webhook_outbox_by_subscription ON webhook_outbox (subscription_id, seq)`,
+      // Delivered rows are kept a while for the subscription's feed, then pruned oldest first.
+      `CREATE INDEX webhook_outbox_delivered ON webhook_outbox (delivered_at)`,
     ],
   },
 ];
