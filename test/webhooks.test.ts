@@ -16,7 +16,7 @@ import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';
 import { jsonOf } from './support/json.js';
-import { postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
+import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
 /**
  * Webhooks end to end (issue 38, DESIGN §8f), over loopback on both backends: a subscription made
@@ -37,7 +37,7 @@ interface Received {
 }
 
 /** A webhook receiver: records each POST and answers with `status()` (or holds the request when null). */
-async function receiver(status: () => number | null = () => 204) {
+async function receiver(status: () => number | null = () => 204, delayMs = 0) {
   const received: Received[] = [];
   const held: ServerResponse[] = [];
   const arrivals: (() => void)[] = [];
@@ -49,7 +49,7 @@ async function receiver(status: () => number | null = () => 204) {
       arrivals.splice(0).forEach((f) => f());
       const s = status();
       if (s === null) held.push(res);
-      else res.writeHead(s).end('ok');
+      else setTimeout(() => res.writeHead(s).end('ok'), delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -247,6 +247,42 @@ describe.each([
     expect(hook.received[1]!.body).toBe(hook.received[0]!.body);
     expect(signatureHolds(sub.secret, hook.received[1]!)).toBe(true);
     expect((await read(sub.id)).delivery.pending).toBe(0);
+  }, 60_000);
+
+  it('two sender processes racing on one outbox send each delivery once', async () => {
+    // A slow receiver keeps each sender's steps long enough for the two to overlap.
+    const hook = await receiver(() => 204, 150);
+    closers.push(hook.close);
+    await subscribe({ endpoint: hook.url, states: ['archived'] });
+    const repos = Array.from({ length: 40 }, (_, i) => `acme/r${i}`);
+    await t.store.appendObservations(
+      repos.map((r) => githubObservation(r, BEFORE, 'alive')),
+      deps.notary.seal,
+    );
+    await t.store.appendObservations(
+      repos.map((r) => githubObservation(r, DAY_D, 'archived')),
+      deps.notary.seal,
+    );
+    const run = () =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', fileURLToPath(new URL('./support/deliver-process.ts', import.meta.url)), t.url],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(err))));
+      });
+    const reports = (await Promise.all([run(), run()])).map(
+      (out) => JSON.parse(out.slice(out.indexOf('{'))) as { delivered: number },
+    );
+    expect(reports[0]!.delivered + reports[1]!.delivered).toBe(40);
+    const ids = hook.received.map((r) => String(r.headers['webhook-id']));
+    expect(ids).toHaveLength(40);
+    expect(new Set(ids).size).toBe(40);
   }, 60_000);
 
   it('retries a failing endpoint with back-off, then pauses it, while another subscription still receives', async () => {
