@@ -169,4 +169,12 @@ console.log(
   `deliveries per appended observation: ${(report.delivered / appended).toFixed(2)}; delivery rate / append rate with subscriptions: ${(report.delivered / drainSeconds / rate(seconds.subscribed)).toFixed(3)}`,
 );
 for (const store of Object.values(stores)) await store.close();
+if (POSTGRES) {
+  // The bench's schemas go with it.
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: POSTGRES });
+  await client.connect();
+  for (const name of names) await client.query(`DROP SCHEMA IF EXISTS bench_webhooks_${name}_${process.pid} CASCADE`);
+  await client.end();
+}
 rmSync(dir, { recursive: true, force: true });
