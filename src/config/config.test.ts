@@ -15,6 +15,14 @@ describe('TENDED_ANSWER_CACHE_BYTES', () => {
   });
 });
 
+describe('TENDED_WEBHOOK_ALLOW_PRIVATE', () => {
+  it('is off by default (webhooks to public addresses only) and takes on or off, nothing else', () => {
+    expect(loadConfig({}).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ TENDED_WEBHOOK_ALLOW_PRIVATE: 'on' }).webhookAllowPrivate).toBe(true);
+    expect(() => loadConfig({ TENDED_WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/TENDED_WEBHOOK_ALLOW_PRIVATE/);
+  });
+});
+
 describe('TENDED_DISCOVERY_SHARE', () => {
   it('defaults to 1,000 names a client a day, never more than the daily bound, and takes a whole number', () => {
     expect(loadConfig({}).discovery).toEqual({ enabled: true, dailyCap: 100_000, clientShare: 1_000 });

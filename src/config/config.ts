@@ -39,6 +39,8 @@ export interface Config {
   };
   readonly githubToken: string | null;
   readonly observer: boolean;
+  /** TENDED_WEBHOOK_ALLOW_PRIVATE: webhooks may go to loopback and private addresses (and plain http). */
+  readonly webhookAllowPrivate: boolean;
   readonly signingKeyPath: string;
   readonly origin: string;
   readonly verdicts: boolean;
@@ -124,6 +126,8 @@ const Env = z.object({
   TENDED_OSV_EXPORT_URL: url.default('https://osv-vulnerabilities.storage.googleapis.com'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   TENDED_OBSERVER: onOff.default('on'),
+  // Off by default (SSRF): a subscription cannot make the service POST into its own network.
+  TENDED_WEBHOOK_ALLOW_PRIVATE: onOff.default('off'),
   TENDED_SIGNING_KEY: z.string().min(1).optional(),
   TENDED_ORIGIN: z
     .string()
@@ -336,6 +340,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }),
     githubToken: e.GITHUB_TOKEN ?? null,
     observer: e.TENDED_OBSERVER === 'on',
+    webhookAllowPrivate: e.TENDED_WEBHOOK_ALLOW_PRIVATE === 'on',
     signingKeyPath: e.TENDED_SIGNING_KEY ?? `${dataDir}/checkpoint-key.pem`,
     origin: e.TENDED_ORIGIN,
     verdicts: e.TENDED_VERDICTS === 'on',
