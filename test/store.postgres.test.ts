@@ -5,6 +5,7 @@ import { storeLayoutContract } from './store-contract-layout.js';
 import { storeFollowContract } from './store-contract-follow.js';
 import { storeAdoptionContract } from './store-contract-adoption.js';
 import { storeScheduleContract } from './store-contract-schedule.js';
+import { storeWitnessContract } from './store-contract-witness.js';
 import { postgresTestStore } from './support/record.js';
 
 // No skip: this suite needs PostgreSQL and fails loudly when it cannot reach it (TENDED_TEST_POSTGRES_URL).
@@ -15,3 +16,4 @@ storeLayoutContract('postgres', postgresTestStore);
 storeFollowContract('postgres', postgresTestStore);
 storeAdoptionContract('postgres', postgresTestStore);
 storeScheduleContract('postgres', postgresTestStore);
+storeWitnessContract('postgres', postgresTestStore);
