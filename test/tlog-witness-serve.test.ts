@@ -4,7 +4,9 @@
  * its cosignature; appends by another process are witnessed too. A witness that refuses the log's
  * history (422) is logged as such.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,24 @@ import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { githubObservation } from './support/record.js';
 import { serveAt, waitFor } from './support/tended-processes.js';
 import { startWitness, type TestWitness } from './support/test-witness.js';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+function tendedVerify(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'verify', ...args], {
+      env: { ...process.env, TENDED_OBSERVER: 'off', ...env },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
 
 let dir: string;
 const stops: (() => Promise<void>)[] = [];
@@ -125,5 +145,21 @@ describe('tended serve with TENDED_WITNESSES', () => {
     });
     const note = await (await fetch(`${fork.url}/tlog/checkpoint`)).text();
     expect(note).not.toContain(witness.name);
+    await fork.stop();
+
+    // `tended verify` of each local store with the witness as the policy: the real one meets it,
+    // the fork does not, and says what the witness answered.
+    const real = await tendedVerify(['--witness', witness.vkey], { DATABASE_URL: `sqlite:${join(dir, 'tended.db')}` });
+    expect(real.err).not.toMatch(/NOT/);
+    expect(real.code).toBe(0);
+    expect(real.out).toContain(`witness ok: ${witness.name}: cosigned size 5 at `);
+    const forked = await tendedVerify(['--witness', witness.vkey], {
+      DATABASE_URL: `sqlite:${join(dir, 'fork.db')}`,
+      TENDED_SIGNING_KEY: join(dir, 'checkpoint-key.pem'),
+    });
+    expect(forked.code).toBe(1);
+    expect(forked.out).toContain('verified: 6 leaves');
+    expect(forked.out).toMatch(/for size 6: 422: the witness refused the checkpoint as inconsistent/);
+    expect(forked.err).toContain('the witness policy is NOT met: 0 of the 1 named witnesses');
   });
 });

@@ -5,6 +5,8 @@
  * same key and origin with another history — is refused by the witness (422) and reported.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -212,6 +214,52 @@ describe.each([
       ['w403.example/witness', null, null],
       ['w404.example/witness', 404, null],
     ]);
+  });
+
+  it('a witness that does not answer in time, or answers 200 without its own valid cosignature, is not taken at its word', async () => {
+    const { deps, append } = await log();
+    await append(2);
+    const w = await witness('w1.example/witness', []); // for its key only: the fake below answers in its name
+    let mode: 'hang' | 'other-key' | 'bad-signature' | 'bad-409' = 'hang';
+    const fake = createServer((req, res) => {
+      req.resume();
+      if (mode === 'hang') return; // never answers
+      const line = (keyId: string) =>
+        `\u2014 ${w.name} ${Buffer.concat([Buffer.from(keyId, 'hex'), Buffer.alloc(72, 1)]).toString('base64')}\n`;
+      if (mode === 'bad-409') {
+        res.writeHead(409, { 'content-type': 'text/x.tlog.size' });
+        return res.end('lots\n');
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(line(mode === 'other-key' ? '00000000' : w.vkey.split('+')[1]!));
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          fake.closeAllConnections();
+          fake.close(() => resolve());
+        }),
+    );
+    const at = { cosigner: parseCosignerKey(w.vkey), url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}` };
+    expect(await witnessLatestCheckpoint(deps, at, { ...OPTIONS, timeoutMs: 300 })).toMatchObject({
+      kind: 'refused',
+      status: null,
+      reason: 'unreachable: no answer within 300 ms',
+    });
+    mode = 'other-key';
+    expect(await witnessLatestCheckpoint(deps, at, OPTIONS)).toMatchObject({
+      status: 200,
+      reason: 'answered 200 without a cosignature by its configured key',
+    });
+    mode = 'bad-signature';
+    expect(await witnessLatestCheckpoint(deps, at, OPTIONS)).toMatchObject({
+      status: 200,
+      reason: expect.stringContaining('answered 200 with a cosignature that does not verify') as unknown,
+    });
+    mode = 'bad-409';
+    expect(await witnessLatestCheckpoint(deps, at, OPTIONS)).toMatchObject({ status: 409, inconsistent: false });
+    expect((await deps.store.witnessRecords())[0]!.cosigned).toBeNull();
   });
 
   it('a forked log (same key and origin, another history) is refused by the witness (422), kept, not resent, and tended verify reports it', async () => {
