@@ -293,6 +293,14 @@ describe.each([
     );
     expect(verify.err).toContain('the witness policy is NOT met: 0 of the 1 named witnesses');
 
+    // A log with fewer leaves than the witness cosigned (a store restored from an old backup): the
+    // witness answers 409 with its larger size, and no proof can go backwards: a rewritten history.
+    const shorter = await log(real.deps, 'old/r');
+    await shorter.append(4);
+    const behind = await witnessLatestCheckpoint(shorter.deps, configured(w), OPTIONS);
+    expect(behind).toMatchObject({ kind: 'refused', status: 409, tree_size: 4, inconsistent: true });
+    expect((behind as { reason: string }).reason).toMatch(/holds a larger tree of this origin than the log's 4 leaves/);
+
     // The real log goes on being cosigned: the witness's view is the real history.
     await real.append(1);
     expect(await witnessLatestCheckpoint(real.deps, configured(w), OPTIONS)).toMatchObject({

@@ -54,7 +54,7 @@ export async function witnessLatestCheckpoint(
   const { text } = splitNote(head.checkpoint);
   if (record?.cosigned && splitNote(record.cosigned.note).text === text)
     return { witness: name, kind: 'current', tree_size: head.tree_size };
-  if (record?.refusal && record.refusal.status === 422 && record.refusal.tree_size === head.tree_size) {
+  if (record?.refusal && isInconsistency(record.refusal) && record.refusal.tree_size === head.tree_size) {
     // Never again for the same checkpoint: the answer would be the same, and it is on record.
     return { witness: name, kind: 'refused', ...record.refusal, inconsistent: true };
   }
@@ -84,11 +84,7 @@ export async function witnessLatestCheckpoint(
 
   switch (answer.kind) {
     case 'ahead':
-      return refuse(
-        409,
-        `the witness holds a larger tree of this origin than the log's ${size} leaves: it saw another history`,
-        true,
-      );
+      return refuse(409, `${AHEAD} than the log's ${size} leaves: it saw another history`, true);
     case 'conflict':
       return refuse(409, `the witness holds size ${answer.size} again after a proof from there`, false);
     case 'unreachable':
@@ -114,6 +110,13 @@ export async function witnessLatestCheckpoint(
       return { witness: name, kind: 'cosigned', tree_size: size, timestamp: own.timestamp };
     }
   }
+}
+
+const AHEAD = 'the witness holds a larger tree of this origin';
+
+/** A refusal that says the log's history is not the one the witness saw: 422, or a witness ahead of the log. */
+function isInconsistency(refusal: { status: number | null; reason: string }): boolean {
+  return refusal.status === 422 || (refusal.status === 409 && refusal.reason.startsWith(AHEAD));
 }
 
 function lookupFrom(hashes: Uint8Array[]) {
