@@ -114,6 +114,32 @@ describe('/verify with a witness policy', () => {
     expect(result).toMatch(/Witness policy met: 2 of 3 named witnesses cosigned \(2 required\)\.$/);
   });
 
+  it('a witness that cosigned a larger tree than the page read (the log grew meanwhile) is proven consistent the other way', async () => {
+    // The page is handed the checkpoint of 9 leaves, as if it had read the log before the last append.
+    const records = (await (await fetch(`${base}/api/chain/witnesses`)).json()) as {
+      witnesses: { witness: string; cosigned: { note: string } }[];
+    };
+    const nine = records.witnesses.find((w) => w.witness === witnesses[0]!.name)!.cosigned.note;
+    const logOnly = nine
+      .split('\n')
+      .filter((l) => !l.startsWith('\u2014 w'))
+      .join('\n');
+    const page = await context.newPage();
+    await page.route(`${base}/api/chain/checkpoint`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', body: logOnly }),
+    );
+    await page.goto(`${base}/verify?${q(witnesses[0]!.vkey, witnesses[1]!.vkey)}`);
+    const result = page.locator('#verify-result');
+    await expect.poll(() => result.innerText(), { timeout: 15_000 }).toMatch(/Witness policy met|Not verified/);
+    expect(await result.innerText()).toMatch(
+      /^Leaf 8 verified: it is in the log of 9 leaves .* Witness policy met: 2 of 2/,
+    );
+    expect((await page.locator('#verify-steps li').allInnerTexts()).at(-1)).toMatch(
+      /w2\.example\/witness cosigned size 13/,
+    );
+    await page.close();
+  });
+
   it('a policy that is not one is a 422 page with a sentence, before any check', async () => {
     const bad = await fetch(`${base}/verify?witness=nonsense&threshold=1`);
     expect(bad.status).toBe(422);

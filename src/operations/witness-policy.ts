@@ -72,9 +72,9 @@ export async function checkWitnessPolicy(
     const at = new Date(cosigned.timestamp * 1000).toISOString().replace('.000Z', 'Z');
     let consistent: boolean;
     if (tree.size === head.size) consistent = equalBytes(tree.root, head.root);
-    // A cosigned empty tree proves nothing; a larger tree than the head cannot be checked against it.
-    else if (tree.size === 0 || tree.size > head.size) consistent = false;
-    else
+    // A cosigned empty tree proves nothing.
+    else if (tree.size === 0) consistent = false;
+    else if (tree.size < head.size)
       consistent = verifyConsistency(
         tree.size,
         head.size,
@@ -82,6 +82,11 @@ export async function checkWitnessPolicy(
         tree.root,
         head.root,
       );
+    // The log grew while the verifier read it and a witness cosigned the larger tree: the proof runs the other way.
+    else
+      consistent =
+        head.size > 0 &&
+        verifyConsistency(head.size, tree.size, await consistencyProof(head.size, tree.size), head.root, tree.root);
     if (!consistent) {
       findings.push(
         none(
