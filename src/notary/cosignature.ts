@@ -104,7 +104,7 @@ export function verifyCosignatures(note: string, cosigners: Cosigner[]): Verifie
     const ts = new DataView(s.sig.buffer, s.sig.byteOffset, 8).getBigUint64(0);
     if (ts > BigInt(Number.MAX_SAFE_INTEGER)) throw new NoteError(`cosignature by ${s.name} has an impossible time`);
     const timestamp = Number(ts);
-    let ok = false;
+    let ok: boolean;
     try {
       ok = verify(null, cosignedMessage(text, timestamp), cosigner.publicKey, s.sig.subarray(8));
     } catch {
