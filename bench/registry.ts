@@ -133,6 +133,7 @@ const followers = new Map<FollowedRegistry, Follower>(
     r,
     createFollower(r, {
       urls: simulator.feeds,
+      osvExport: simulator.urls.osvExport,
       userAgent: 'tended-bench/0.1.0 (+simulator)',
       timeoutMs: 120_000,
       clock: () => clock.now(),

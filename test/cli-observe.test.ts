@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckAnswer } from '../src/operations/check-components.js';
 import { demoScenario } from '../src/simulator/demo.js';
@@ -11,13 +10,13 @@ import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { clockedNode } from './support/clock.js';
 import { parsedAs } from './support/json.js';
 import { anyOf } from './support/matchers.js';
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
 /**
  * `tended check FILE --observe` on an empty local store: every component of the file is read
  * now from the (simulated) upstreams through the observer's append path, then answered. A name
  * the record never held is recorded only once a read shows it public (discovery's rule).
  */
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const AT = '2026-03-15 12:00:00';
 
 let dir: string;

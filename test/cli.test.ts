@@ -5,7 +5,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
 import type { CheckAnswer } from '../src/operations/check-components.js';
@@ -16,8 +15,7 @@ import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { jsonOf, parsedAs } from './support/json.js';
 import { stringContaining } from './support/matchers.js';
 import { githubObservation, postgresTestStore } from './support/record.js';
-
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
 /** Runs `tended ARGS` as a real process with the given environment. */
 function tended(
@@ -25,7 +23,7 @@ function tended(
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const child = spawn(process.execPath, [MAIN, ...args], {
       env: { ...process.env, TENDED_OBSERVER: 'off', ...env },
     });
     let out = '';
@@ -43,7 +41,7 @@ function tended(
  */
 function inTerminal(args: string): Promise<{ lines: string[] }> {
   return new Promise((resolve) => {
-    const command = `${process.execPath} --import tsx ${MAIN} ${args}`;
+    const command = `${process.execPath} ${MAIN} ${args}`;
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       env: { ...process.env, TENDED_OBSERVER: 'off' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -191,7 +189,7 @@ describe('tended export / import / verify', () => {
 
   it('verifies a running service from its published entries alone', async () => {
     const port = 18000 + Math.floor(Math.random() * 1000);
-    const server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    const server = spawn(process.execPath, [MAIN, 'serve'], {
       env: { ...process.env, ...source, PORT: String(port), TENDED_OBSERVER: 'off' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -261,7 +259,7 @@ describe('tended export / import / verify', () => {
   });
 
   it('checks against a running service with --url: the same answer and exit code as the local store', async () => {
-    const server = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    const server = spawn(process.execPath, [MAIN, 'serve'], {
       env: { ...process.env, ...source, PORT: '0', HOST: '127.0.0.1', TENDED_OBSERVER: 'off' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -378,7 +376,7 @@ describe('tended export / import / verify', () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'pipe', 'tended.db')}` };
     const pairs = Array.from({ length: 4_000 }, (_, i) => ['npm', `piped-${i}`]).flat();
     expect((await tended(['watch', 'add', ...pairs], env)).code).toBe(0);
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'watch', 'list'], {
+    const child = spawn(process.execPath, [MAIN, 'watch', 'list'], {
       env: { ...process.env, TENDED_OBSERVER: 'off', ...env },
     });
     let err = '';

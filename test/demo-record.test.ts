@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoRecord, type DemoRecord } from '../scripts/demo-record.js';
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
 /**
  * The record `npm run demo` shows, built the way the demo builds it (scripts/demo-record.ts: real
@@ -12,7 +12,6 @@ import { buildDemoRecord, type DemoRecord } from '../scripts/demo-record.js';
  * as anyone reads it: its export. No observation may rest on evidence dated after the moment it
  * was read: an upload, a push or a release from the future is a reading no upstream could give.
  */
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 /** Evidence dates that look ahead by nature: an end-of-life listing's declared end dates. */
 const FORWARD = new Set(['eol_from', 'eoes_from']);
 
@@ -32,10 +31,10 @@ let leaves: Leaf[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tended-demo-record-'));
-  demo = await buildDemoRecord(dir, MAIN, () => {}, ['--import', 'tsx']);
+  demo = await buildDemoRecord(dir, MAIN, () => {}, []);
   const file = join(dir, 'export.jsonl');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'export', '--out', file], { env: demo!.env });
+    const child = spawn(process.execPath, [MAIN, 'export', '--out', file], { env: demo!.env });
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`export exited with ${code}`))));
   });
   leaves = readFileSync(file, 'utf8')

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSigningKey } from '../src/config/signing-key.js';
 import { build } from '../src/http/app.js';
@@ -19,13 +18,13 @@ import { createSources } from '../src/upstreams/sources.js';
 import { clockedNode } from './support/clock.js';
 import { jsonOf } from './support/json.js';
 import { fixedClock } from './support/record.js';
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
 /**
  * End to end, as an operator would run it: `tended watch add` and `tended observe --once` as real
  * processes whose clock a test-only preload sets (the only way to read on another date: Tended itself has no option for
  * it), against the simulator answering as of the same date; then the answers over HTTP.
  */
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const DATES = ['2025-02-01', '2025-05-01', '2025-10-15', '2026-02-15', '2026-07-01'];
 const scenario = demoScenario();
 

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normaliseComponent } from '../src/domain/component.js';
 import { upstreamEnv } from '../src/simulator/env.js';
@@ -10,13 +9,13 @@ import { parseScenario } from '../src/simulator/scenario.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { clockedNode } from './support/clock.js';
 import { postgresTestStore, sqliteTestStore, type TestStore, endToEndBackends } from './support/record.js';
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
 /**
  * DESIGN §3 "Rate limits defer", end to end through the real CLI as cron would run it: one
  * `tended observe --once` process per pass, each with its clock set by the test preload. GitHub
  * answers one repository with its primary-limit 403 (or 429), reset ten minutes on.
  */
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const DAY = '2026-03-15';
 const others = ['acme/two', 'acme/three', 'acme/four'];
 const alive = {

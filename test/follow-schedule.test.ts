@@ -82,7 +82,13 @@ describe.each(
     const following = startFollowing(
       { store: t.store, clock },
       FOLLOWED.map((r) =>
-        createFollower(r, { urls: sim.feeds, userAgent: 'tended-test/0.1.0', timeoutMs: 10_000, clock: clock.now }),
+        createFollower(r, {
+          urls: sim.feeds,
+          osvExport: sim.urls.osvExport,
+          userAgent: 'tended-test/0.1.0',
+          timeoutMs: 10_000,
+          clock: clock.now,
+        }),
       ),
       {
         everyMs: { npm: 3_600_000, composer: 3_600_000 },

@@ -106,6 +106,17 @@ async function callsEveryTool(callTool: CallTool) {
     observation_date: '2025-06-01',
     censoring_status: 'interval-censored',
   });
+  // Issue 37: the successor Packagist's `abandoned` names is a field of the answer, in MCP as in the API;
+  // a deprecation message that names no package (left-padded's "Use String.prototype.padStart()") gives none.
+  const abandoned = await call<ComponentToolAnswer>('check_component', { kind: 'composer', name: 'acme/rocket-php' });
+  expect(abandoned).toMatchObject({
+    state: 'archived',
+    observation_date: TODAY,
+    successor: { kind: 'composer', name: 'acme/rocket-next' },
+  });
+  const padded = await call<ComponentToolAnswer>('check_component', { kind: 'npm', name: 'left-padded' });
+  expect(padded).toMatchObject({ state: 'archived' });
+  expect(padded).not.toHaveProperty('successor');
   const unheld = await call<ComponentToolAnswer>('check_component', { kind: 'pypi', name: 'never-watched' });
   expect(unheld).toMatchObject({
     state: 'not_observed',
@@ -151,7 +162,7 @@ async function callsEveryTool(callTool: CallTool) {
   expect(org.components.find((c) => c.purl[0] === 'acme/vanishing')).toMatchObject({ state: 'deleted' });
 
   const head = await call<HeadAnswer>('get_chain_head', {});
-  expect(head.tree_size).toBe(15);
+  expect(head.tree_size).toBe(18);
   expect(head.checkpoint).toContain(`\n${head.tree_size}\n${head.root_hash}\n`);
 
   const proof = await call<InclusionToolAnswer>('prove_inclusion', { leaf_index: rocket.leaf_index });
@@ -246,7 +257,7 @@ describe('the v1 SDK client (@modelcontextprotocol/sdk)', () => {
     expect((badName.content as { type: string; text: string }[])[0]!.text).toMatch(/owner\/repo/);
     const noLeaf = await client.callTool({ name: 'prove_inclusion', arguments: { leaf_index: 10_000 } });
     expect(noLeaf.isError).toBe(true);
-    expect((noLeaf.content as { type: string; text: string }[])[0]!.text).toMatch(/15 leaves/);
+    expect((noLeaf.content as { type: string; text: string }[])[0]!.text).toMatch(/18 leaves/);
     const unreadable = await client.callTool({ name: 'check_sbom', arguments: { content: 'hello' } });
     expect(unreadable.isError).toBe(true);
     expect((unreadable.content as { type: string; text: string }[])[0]!.text).toMatch(/CycloneDX/);
@@ -319,7 +330,7 @@ describe('the v2 SDK client (@modelcontextprotocol/client) in auto version negot
     expect(tools.map((t) => t.name)).toContain('get_chain_head');
     expect(tools).toHaveLength(7);
     const head = structured<HeadAnswer>(await client.callTool({ name: 'get_chain_head', arguments: {} }));
-    expect(head.tree_size).toBe(15);
+    expect(head.tree_size).toBe(18);
     const rocket = structured<ComponentToolAnswer>(
       await client.callTool({ name: 'check_component', arguments: { kind: 'github', name: 'acme/rocket' } }),
     );

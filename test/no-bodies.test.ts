@@ -4,20 +4,19 @@ import { request } from 'node:http';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/operations/api-keys.js';
 import type { CheckAnswer } from '../src/operations/check-components.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { parsedAs } from './support/json.js';
 import type { RpcAnswer, ToolCallResult } from './support/mcp-answers.js';
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
 // "Bodies are never stored or logged": the real `serve` process, its log kept in a file as an
 // operator would keep it, is sent manifests and SBOMs carrying a marker no other run could hold,
 // in answers of every kind (200, 400, 413, 422); the marker is then looked for in the log and in
 // every database file.
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const HOST = '127.0.0.1';
 const MARKER = `bodymarker${randomUUID().replaceAll('-', '')}`;
 /** A string the store must hold: shows the search reads the database files at all. */
@@ -63,7 +62,7 @@ beforeAll(async () => {
   const logFd = openSync(logPath, 'w');
   // No Redis: in-process rate-limit buckets (nothing here is about them).
   const { REDIS_URL: _redis, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
     stdio: ['ignore', logFd, logFd],
     env: {
       ...inherited,

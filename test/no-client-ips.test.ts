@@ -3,14 +3,13 @@ import { request } from 'node:http';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/operations/api-keys.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { throwawayRedis, type ThrowawayRedis } from './support/redis.js';
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 // The server listens on one loopback address; the trusted proxy and a direct client use two others.
 const SERVER = '127.0.0.2';
 const PROXY = '127.0.0.3';
@@ -51,7 +50,7 @@ beforeAll(async () => {
   // The service's log (pino, on stdout) and its stderr go to a file, as an operator would keep them.
   const logPath = join(dir, 'service.log');
   const logFd = openSync(logPath, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
     stdio: ['ignore', logFd, logFd],
     env: {
       ...process.env,

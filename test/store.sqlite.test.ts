@@ -6,6 +6,7 @@ import { storeFollowContract } from './store-contract-follow.js';
 import { storeAdoptionContract } from './store-contract-adoption.js';
 import { storeScheduleContract } from './store-contract-schedule.js';
 import { storeWitnessContract } from './store-contract-witness.js';
+import { storeWebhooksContract } from './store-contract-webhooks.js';
 import { sqliteTestStore } from './support/record.js';
 
 storeContract('sqlite', sqliteTestStore);
@@ -16,3 +17,4 @@ storeFollowContract('sqlite', sqliteTestStore);
 storeAdoptionContract('sqlite', sqliteTestStore);
 storeScheduleContract('sqlite', sqliteTestStore);
 storeWitnessContract('sqlite', sqliteTestStore);
+storeWebhooksContract('sqlite', sqliteTestStore);

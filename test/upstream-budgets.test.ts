@@ -120,6 +120,7 @@ describe('upstream budgets, as the simulator counts them', () => {
     const s = sources(budgets);
     const follower = createFollower('pypi', {
       urls: sim.feeds,
+      osvExport: sim.urls.osvExport,
       userAgent: 'tended-test/0.1.0 (+simulator)',
       timeoutMs: 10_000,
       clock: () => clock.at,

@@ -2,16 +2,15 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generatedScenario } from '../src/simulator/generated-scenario.js';
 import { scenarioComponents } from '../src/simulator/scenario.js';
 import { upstreamEnv } from '../src/simulator/env.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { postgresTestStore, type TestStore } from './support/record.js';
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
 /** DESIGN §8: several `observe` workers on one PostgreSQL share the watch list. */
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const scenario = generatedScenario(60, 11);
 const KEY = join(tmpdir(), `tended-workers-${process.pid}.pem`);
 
@@ -30,7 +29,7 @@ afterAll(async () => {
 
 function observeOnce(): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'observe', '--once'], {
+    const child = spawn(process.execPath, [MAIN, 'observe', '--once'], {
       env: {
         ...process.env,
         DATABASE_URL: t.url,

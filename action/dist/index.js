@@ -30578,6 +30578,8 @@ function networkProblem(error, timeoutMs) {
   const known = NETWORK_PROBLEMS[code];
   if (known) return known;
   if (code.startsWith("HPE_")) return { said: `what it sent back is not HTTP (${code})`, notHttp: true };
+  if (cause?.name === "HTTPParserError")
+    return { said: "what it sent back is not HTTP (HTTPParserError)", notHttp: true };
   if (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
     return {
       said: `the TLS connection failed (${code}): is it https at an http port, or a certificate this machine does not trust?`,

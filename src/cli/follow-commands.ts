@@ -36,6 +36,7 @@ function configuredFollowers(config: Config, deps: { clock: Clock; budgets?: Ups
   return config.follow.registries.map((registry) =>
     createFollower(registry, {
       urls: config.follow.feeds,
+      osvExport: config.follow.osvExport,
       userAgent: USER_AGENT,
       timeoutMs: FEED_TIMEOUT_MS,
       clock: () => deps.clock.now(),

@@ -5,6 +5,9 @@ import { takeCensus } from '../operations/census.js';
 import { withReadPriority } from '../upstreams/read-priority.js';
 import { observeDue, observeNamed, type PassReport } from '../operations/observe.js';
 import { RETRY_AFTER_FAILED_PASS_MS, startSchedule } from '../observer/schedule.js';
+import { startDelivering } from '../observer/webhook-loop.js';
+import { deliverDue } from '../operations/webhook-delivery.js';
+import { deliveryDeps, deliverySettings } from './webhooks.js';
 import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
 import type { CliWiring } from './wiring.js';
 import type { PassSummary } from '../followers/follow-pass.js';
@@ -75,16 +78,31 @@ export async function observeCommand(
           sweepDays: config.follow.sweepDays,
         }),
       );
+      // What the pass appended is pushed to its subscribers before the command ends.
+      const sent = await deliverDue(deliveryDeps(config, deps), deliverySettings(config));
+      if (sent.delivered + sent.failed > 0)
+        wiring.stderr.write(`tended: webhooks delivered ${sent.delivered}; failed ${sent.failed} (retried later)
+`);
     } else {
       wiring.stderr.write(
         'tended: observing on the schedule (a pass every 60 s; components fall due once a UTC day)\n',
       );
+      // The webhook sender runs where the observer does; a pass that appended something nudges it.
+      const delivering = startDelivering(deliveryDeps(config, deps), deliverySettings(config), {
+        onError: (error) =>
+          wiring.stderr.write(
+            `tended: webhook delivery step failed, trying again shortly: ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
+      });
       const schedule = startSchedule(deps, {
         ...PASS_OPTIONS,
         discoveryDailyCap: config.discovery.dailyCap,
         sweepDays: config.follow.sweepDays,
         everyMs: 60_000,
-        onPass: (r) => printReport(wiring, r),
+        onPass: (r) => {
+          printReport(wiring, r);
+          delivering.nudge();
+        },
         // The worker outlives an outage: the pass is said to have failed and is tried again shortly.
         onError: (error) =>
           wiring.stderr.write(
@@ -108,6 +126,7 @@ export async function observeCommand(
       });
       await following?.stop();
       await schedule.stop();
+      await delivering.stop();
     }
     return 0;
   } finally {

@@ -23,6 +23,8 @@ import { parseCosignerKey } from '../notary/cosignature.js';
 import { openVerdicts } from './signing.js';
 import { listenMetrics, ServiceMetrics, watchBudgets, watchFollowers } from './metrics.js';
 import type { CliWiring } from './wiring.js';
+import { startDelivering, type Delivering } from '../observer/webhook-loop.js';
+import { deliveryDeps, deliverySettings } from './webhooks.js';
 
 /** `tended serve`: the HTTP service until SIGINT/SIGTERM, then a clean close of the store. */
 export async function serveCommand(config: Config, wiring: CliWiring): Promise<number> {
@@ -90,6 +92,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
     publicUrl: config.publicUrl,
     exportDir: config.exportDir,
     discovery: config.discovery,
+    allowPrivateWebhooks: config.webhookAllowPrivate,
     ...(metrics ? { requests: metrics.requests } : {}),
     ...(followed.length > 0
       ? { followers: () => followStatus(deps.store, followed, deps.clock, (r) => following?.local(r) ?? null) }
@@ -124,6 +127,17 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
           wiring.stdout.write(`tended: metrics on http://${urlHost(config.metrics!.host)}:${port}/metrics\n`);
         })
       : null;
+  // The webhook sender runs where the observer does (DESIGN §8f); each pass nudges it.
+  const delivering: Delivering | null = config.observer
+    ? startDelivering(deliveryDeps(config, deps), deliverySettings(config), {
+        onReport: (report) => log.info({ ...report }, 'webhook deliveries'),
+        onError: (error) =>
+          log.error(
+            { err: error instanceof Error ? error.message : String(error) },
+            'webhook delivery step failed; trying again shortly',
+          ),
+      })
+    : null;
   const schedule = config.observer
     ? startSchedule(deps, {
         ...PASS_OPTIONS,
@@ -131,6 +145,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
         sweepDays: config.follow.sweepDays,
         everyMs: OBSERVER_PASS_MS,
         onPass: (report) => {
+          delivering?.nudge();
           metrics?.pass(report);
           log.info({ ...report }, 'observer pass');
         },
@@ -207,6 +222,7 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   await following?.stop();
   await schedule?.stop();
   await witnessing?.stop();
+  await delivering?.stop();
   await limiter.close();
   await parsing.close();
   await closeRecord(deps);

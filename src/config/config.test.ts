@@ -16,6 +16,14 @@ describe('TENDED_ANSWER_CACHE_BYTES', () => {
   });
 });
 
+describe('TENDED_WEBHOOK_ALLOW_PRIVATE', () => {
+  it('is off by default (webhooks to public addresses only) and takes on or off, nothing else', () => {
+    expect(loadConfig({}).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ TENDED_WEBHOOK_ALLOW_PRIVATE: 'on' }).webhookAllowPrivate).toBe(true);
+    expect(() => loadConfig({ TENDED_WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/TENDED_WEBHOOK_ALLOW_PRIVATE/);
+  });
+});
+
 describe('TENDED_DISCOVERY_SHARE', () => {
   it('defaults to 1,000 names a client a day, never more than the daily bound, and takes a whole number', () => {
     expect(loadConfig({}).discovery).toEqual({ enabled: true, dailyCap: 100_000, clientShare: 1_000 });
@@ -64,6 +72,7 @@ describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
       gem: 'https://rubygems.org',
       composer: 'https://packagist.org',
     });
+    expect(follow.osvExport).toBe('https://osv-vulnerabilities.storage.googleapis.com');
   });
 
   it('takes a comma list of registries, a sweep length and a feed base URL', () => {
@@ -72,7 +81,9 @@ describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
       GITHUB_TOKEN: 'ghp_test',
       TENDED_SWEEP_DAYS: '14',
       TENDED_FEED_NPM_URL: 'http://127.0.0.1:9000/replicate/',
+      TENDED_OSV_EXPORT_URL: 'http://127.0.0.1:9000/osvexport/',
     });
+    expect(follow.osvExport).toBe('http://127.0.0.1:9000/osvexport');
     expect(follow.registries).toEqual(['npm', 'pypi']);
     expect(follow.sweepDays).toBe(14);
     expect(follow.feeds.npm).toBe('http://127.0.0.1:9000/replicate');
@@ -92,6 +103,7 @@ describe('TENDED_FOLLOW, TENDED_SWEEP_DAYS and the feeds', () => {
     [{ TENDED_SWEEP_DAYS: '365' }, /TENDED_SWEEP_DAYS must be at most 180/],
     [{ TENDED_SWEEP_DAYS: 'monthly' }, /TENDED_SWEEP_DAYS/],
     [{ TENDED_FEED_PYPI_URL: 'ftp://mirror' }, /TENDED_FEED_PYPI_URL/],
+    [{ TENDED_OSV_EXPORT_URL: 'gs://osv-vulnerabilities' }, /TENDED_OSV_EXPORT_URL/],
   ])('refuses %o with a sentence naming the variable', (env, why) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(why);

@@ -40,6 +40,8 @@ export interface Config {
   };
   readonly githubToken: string | null;
   readonly observer: boolean;
+  /** TENDED_WEBHOOK_ALLOW_PRIVATE: webhooks may go to loopback and private addresses (and plain http). */
+  readonly webhookAllowPrivate: boolean;
   readonly signingKeyPath: string;
   readonly origin: string;
   readonly verdicts: boolean;
@@ -66,6 +68,8 @@ export interface Config {
     readonly registries: readonly FollowedRegistry[];
     readonly sweepDays: number;
     readonly feeds: Readonly<FeedUrls>;
+    /** TENDED_OSV_EXPORT_URL: OSV's export bucket, whose RustSec advisories crates.io's follower follows. */
+    readonly osvExport: string;
   };
   /** TENDED_BUDGET_<UPSTREAM>: each upstream host's request budget, the defaults with the overrides. */
   readonly budgets: BudgetLimits;
@@ -124,8 +128,11 @@ const Env = z.object({
   TENDED_CRATES_INDEX_URL: url.default('https://index.crates.io'),
   TENDED_NUGET_URL: url.default('https://api.nuget.org'),
   TENDED_OSV_URL: url.default('https://api.osv.dev'),
+  TENDED_OSV_EXPORT_URL: url.default('https://osv-vulnerabilities.storage.googleapis.com'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   TENDED_OBSERVER: onOff.default('on'),
+  // Off by default (SSRF): a subscription cannot make the service POST into its own network.
+  TENDED_WEBHOOK_ALLOW_PRIVATE: onOff.default('off'),
   TENDED_SIGNING_KEY: z.string().min(1).optional(),
   TENDED_ORIGIN: z
     .string()
@@ -362,6 +369,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }),
     githubToken: e.GITHUB_TOKEN ?? null,
     observer: e.TENDED_OBSERVER === 'on',
+    webhookAllowPrivate: e.TENDED_WEBHOOK_ALLOW_PRIVATE === 'on',
     signingKeyPath: e.TENDED_SIGNING_KEY ?? `${dataDir}/checkpoint-key.pem`,
     origin: e.TENDED_ORIGIN,
     verdicts: e.TENDED_VERDICTS === 'on',
@@ -397,6 +405,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           FOLLOWED_REGISTRIES.map((r) => [r, strip(String((e as Record<string, unknown>)[FEED_DEFAULTS[r].variable]))]),
         ) as FeedUrls,
       ),
+      osvExport: strip(e.TENDED_OSV_EXPORT_URL),
     }),
     budgets: budgetLimits(e.GITHUB_TOKEN !== undefined, budgets.overrides),
     witnesses: Object.freeze((e.TENDED_WITNESSES ?? []).map((w) => Object.freeze(w))),

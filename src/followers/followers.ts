@@ -1,5 +1,6 @@
 /** Builds a follower for each followed registry over its own feed client: each feed has its own limits. */
 import { trimTrailing } from '../domain/text.js';
+import { OSV_EXPORT_BODY_CAP } from './cargo/advisories-feed.js';
 import { createCratesFollower } from './cargo/follow.js';
 import { createComposerFollower } from './composer/follow.js';
 import { createFeedClient, FEED_BODY_CAPS, FEED_BUDGETS, type FeedClientOptions } from './feed-client.js';
@@ -12,6 +13,8 @@ import { createPypiFollower } from './pypi/follow.js';
 
 export interface FollowersOptions extends FeedClientOptions {
   urls: FeedUrls;
+  /** OSV's export bucket (TENDED_OSV_EXPORT_URL): RustSec's advisories, followed beside crates.io's feed. */
+  osvExport: string;
   /** The followers' clock (hint dates, faults, periodic re-listing). */
   clock: () => Date;
   /** npm's trailing window in seq (default TRAILING_WINDOW) and page size (default 10,000). */
@@ -41,8 +44,12 @@ export function createFollower(registry: FollowedRegistry, options: FollowersOpt
       return createNpmFollower(client, base, { ...common, ...options.npm });
     case 'pypi':
       return createPypiFollower(client, base, common);
-    case 'cargo':
-      return createCratesFollower(client, base, common);
+    case 'cargo': {
+      const osvBase = trimTrailing(options.osvExport, '/');
+      const maxBodyBytes = Math.min(options.maxBodyBytes ?? OSV_EXPORT_BODY_CAP, OSV_EXPORT_BODY_CAP);
+      const osv = createFeedClient('osv-export', osvBase, { ...options, maxBodyBytes }, 'osvExport');
+      return createCratesFollower(client, base, { client: osv, base: osvBase }, common);
+    }
     case 'golang':
       return createGoFollower(client, base, common);
     case 'nuget':

@@ -15,6 +15,7 @@ import type { HeadAnswers } from '../operations/read-chain.js';
 import type { DiscoverySettings } from '../operations/discovery.js';
 import type { FollowerStatus } from '../operations/follow.js';
 import { registerDisputeRoute } from '../api/dispute.js';
+import { registerSubscriptionRoutes } from '../api/subscriptions.js';
 import { registerSubmissionRoutes } from '../api/submissions.js';
 import { checkTooLargePage, registerCheckPageRoutes } from '../pages/check-routes.js';
 import { registerVerdictKeysRoute } from '../api/verdict-keys.js';
@@ -70,6 +71,8 @@ export interface AppDeps extends ObserverDeps, PageDeps {
   readonly requests?: RequestMetrics;
   /** The followed registries' health for /healthz (TENDED_FOLLOW); absent when none is followed. */
   readonly followers?: () => Promise<FollowerStatus[]>;
+  /** TENDED_WEBHOOK_ALLOW_PRIVATE: subscriptions may name loopback and private endpoints; off when absent. */
+  readonly allowPrivateWebhooks?: boolean;
 }
 
 /** The HTTP application, without listening: tests call `app.request()`, main.ts serves it. */
@@ -156,6 +159,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerChangesRoute(app, deps);
   registerExportRoutes(app, deps);
   registerDisputeRoute(app, deps);
+  registerSubscriptionRoutes(app, { ...deps, allowPrivateWebhooks: deps.allowPrivateWebhooks ?? false });
   const parsing = deps.parsing ?? sharedParsePool();
   registerSubmissionRoutes(app, { ...deps, parsing });
   registerCheckPageRoutes(app, { ...deps, parsing });

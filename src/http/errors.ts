@@ -8,6 +8,7 @@ import { ParseBusyError } from '../operations/parse-pool.js';
 import { issuesUnder, ValidationError } from '../domain/errors.js';
 import { InputError } from '../parsers/reference.js';
 import { DisputeRefusedError } from '../operations/dispute.js';
+import { SubscriptionLimitError } from '../operations/subscriptions.js';
 import { NotFoundError } from '../operations/read-chain.js';
 import { TileRequestError } from '../operations/read-tiles.js';
 import { VerdictKeyUnavailableError } from '../operations/verdict-keys.js';
@@ -38,7 +39,11 @@ export function errorResponse(c: Context, error: unknown, log: (error: unknown) 
   if (error instanceof NotFoundError) return detailResponse(c, 404, error.message);
   if (error instanceof TileRequestError) return detailResponse(c, 400, error.message);
   if (error instanceof VerdictKeyUnavailableError) return detailResponse(c, 503, error.message);
-  if (error instanceof DuplicateObservationError || error instanceof DisputeRefusedError)
+  if (
+    error instanceof DuplicateObservationError ||
+    error instanceof DisputeRefusedError ||
+    error instanceof SubscriptionLimitError
+  )
     return detailResponse(c, 409, error.message);
   if (error instanceof InputError)
     return validationResponse(c, [{ loc: ['body'], msg: error.message, type: 'value_error.input' }]);

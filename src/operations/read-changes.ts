@@ -81,7 +81,8 @@ export async function readChanges(
   };
 }
 
-function changeEntry(row: StateChange): ChangeEntry {
+/** A change as the feeds and webhook deliveries show it. */
+export function changeEntry(row: StateChange): ChangeEntry {
   const correction = row.corrects === null ? null : { corrects: row.corrects };
   return {
     component: row.component.id,

@@ -18,7 +18,8 @@ export type Upstream =
   | 'cratesindex'
   | 'crates'
   | 'nuget'
-  | 'osv';
+  | 'osv'
+  | 'osvexport';
 
 export interface HttpAnswer {
   status: number;
@@ -118,6 +119,13 @@ const NOT_FOUND: Record<Upstream, (ctx: Ctx) => HttpAnswer> = {
   cratesindex: () => text(404, 'not found', 'text/plain'),
   crates: () => json(404, { errors: [{ detail: 'Not Found' }] }),
   osv: () => json(404, { code: 5, message: 'Not Found' }),
+  // Cloud Storage's answer for an object that does not exist.
+  osvexport: () =>
+    text(
+      404,
+      "<?xml version='1.0' encoding='UTF-8'?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>",
+      'application/xml; charset=UTF-8',
+    ),
   packagist: () => json(404, '404 not found, no packages here'),
   rubygems: () => text(404, 'This rubygem could not be found.', 'text/plain; charset=utf-8'),
   // The proxy's errors are text/plain (research upstreams-more §2.4).

@@ -26,6 +26,7 @@ export const SIMULATED_HOSTS: Readonly<Record<BudgetedUpstream, string>> = {
   cratesStatic: 'cratesstatic',
   nuget: 'nuget',
   osv: 'osv',
+  osvExport: 'osvexport',
 };
 
 /**

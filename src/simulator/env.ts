@@ -1,7 +1,7 @@
 import type { UpstreamUrls } from '../upstreams/source.js';
 
 /** The configuration variables (DESIGN §7) that point Tended at a set of upstream base URLs. */
-export function upstreamEnv(urls: UpstreamUrls): Record<string, string> {
+export function upstreamEnv(urls: UpstreamUrls & { osvExport?: string }): Record<string, string> {
   return {
     TENDED_GITHUB_API_URL: urls.github,
     TENDED_NPM_REGISTRY_URL: urls.npm,
@@ -17,5 +17,7 @@ export function upstreamEnv(urls: UpstreamUrls): Record<string, string> {
     TENDED_CRATES_INDEX_URL: urls.cratesIndex,
     TENDED_NUGET_URL: urls.nuget,
     TENDED_OSV_URL: urls.osv,
+    // OSV's export, which the crates.io follower reads: a simulator's never leaves it at the real bucket.
+    ...(urls.osvExport ? { TENDED_OSV_EXPORT_URL: urls.osvExport } : {}),
   };
 }

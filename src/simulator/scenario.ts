@@ -40,6 +40,7 @@ export const FAILS = {
   endoflife: [...COMMON_FAILS],
   dependents: [...COMMON_FAILS],
   osv: [...COMMON_FAILS],
+  osvExport: [...COMMON_FAILS],
 } as const;
 export type Fail = (typeof FAILS)[keyof typeof FAILS][number];
 /** How GitHub's GraphQL endpoint can fail a whole query (a repository's own failure is its phase's). */
@@ -299,7 +300,17 @@ export interface Scenario {
   dependents_registry?: string;
   /** Failures of the dependents source's listing pages (dependents.ts): a page fails `times` times, then answers. */
   dependents_listing_faults?: ListingFault[];
+  /** OSV's export bucket, in dated phases: from `from` on, every object (or every record) fails so (neither: it answers). */
+  osv_export?: OsvExportPhase[];
 }
+
+const OsvExportPhase = z.strictObject({
+  ...base,
+  fail: z.enum(FAILS.osvExport).optional(),
+  /** Only the records (`<ID>.json`) fail so; modified_id.csv answers (`not_found`: listed before written). */
+  records_fail: z.enum(FAILS.osvExport).optional(),
+});
+export type OsvExportPhase = z.infer<typeof OsvExportPhase>;
 
 export const LISTING_FAILS = ['server_error', 'rate_limit_429', 'malformed', 'timeout', 'reset'] as const;
 export interface ListingFault {
@@ -366,6 +377,7 @@ export function parseScenario(input: unknown): Scenario {
           }),
         )
         .optional(),
+      osv_export: z.array(OsvExportPhase).optional(),
     })
     .safeParse(input);
   if (!top.success) throw new ScenarioError(top.error.issues.map((i) => `scenario${where(i.path)}: ${i.message}`));
@@ -375,6 +387,10 @@ export function parseScenario(input: unknown): Scenario {
   if (top.data.dependents_registry !== undefined) out.dependents_registry = top.data.dependents_registry;
   if (top.data.dependents_listing_faults !== undefined)
     out.dependents_listing_faults = top.data.dependents_listing_faults;
+  if (top.data.osv_export !== undefined) {
+    checkOrder(top.data.osv_export, 'osv_export', problems);
+    out.osv_export = top.data.osv_export;
+  }
 
   for (const [key, phases] of Object.entries(top.data.components)) {
     const at = `components[${JSON.stringify(key)}]`;
@@ -427,7 +443,7 @@ export function parseScenario(input: unknown): Scenario {
 }
 
 /** Fields that hold for their own phase only. */
-const NOT_INHERITED = new Set(['fail', 'status', 'dependents_fail', 'osv_fail', 'from']);
+const NOT_INHERITED = new Set(['fail', 'status', 'dependents_fail', 'osv_fail', 'records_fail', 'from']);
 
 /** The phase in force on `today`: every phase from on or before it, merged in order. Null before the first. */
 export function phaseAt<P extends { from: string }>(phases: readonly P[], today: string): P | null {

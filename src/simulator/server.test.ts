@@ -51,6 +51,7 @@ describe('the simulator server', () => {
       crates: `${sim.url}/crates`,
       nuget: `${sim.url}/nuget`,
       osv: `${sim.url}/osv`,
+      osvExport: `${sim.url}/osvexport`,
     });
   });
 
@@ -63,6 +64,8 @@ describe('the simulator server', () => {
     ['/endoflife/api/v1/products/nodejs/', 200],
     ['/endoflife/api/v1/products/node/', 301],
     ['/dependents/api/v1/registries/npmjs.org/packages/pkg', 404],
+    ['/osvexport/crates.io/modified_id.csv', 200],
+    ['/osvexport/crates.io/RUSTSEC-2020-0036.json', 404],
     ['/nowhere', 404],
   ])('GET %s → %i', async (path, status) => {
     const res = await fetch(`${sim.url}${path}`, { redirect: 'manual' });
@@ -235,7 +238,7 @@ await sim.close();
     );
     const run = async (at: string) => {
       const clock = clockedNode(at);
-      const { stdout } = await promisify(execFile)(process.execPath, [...clock.args, script], {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...clock.args, script], {
         cwd: process.cwd(),
         timeout: 20_000,
         env: { ...process.env, ...clock.env },

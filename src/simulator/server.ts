@@ -24,6 +24,7 @@ import { answerPackagist } from './packagist.js';
 import { answerCratesApi, answerCratesIndex } from './crates.js';
 import { answerNuget } from './nuget.js';
 import { answerOsv } from './osv.js';
+import { answerOsvExport } from './osv-export.js';
 import { answerPypi } from './pypi.js';
 import { seededRandom } from './random.js';
 import { parseScenario, type CommonFail, type Scenario } from './scenario.js';
@@ -64,7 +65,8 @@ export interface SimulatedRequest {
 
 export interface Simulator {
   url: string;
-  urls: UpstreamOptions['urls'];
+  /** Every upstream's base URL, and OSV's export bucket (a feed's, but read only beside crates.io's). */
+  urls: UpstreamOptions['urls'] & { osvExport: string };
   close(): Promise<void>;
   requests: SimulatedRequest[];
   setScenario(s: Scenario): void;
@@ -92,6 +94,7 @@ const HANDLERS: Record<Upstream, (ctx: Ctx, world: World) => SimAnswer> = {
   crates: answerCratesApi,
   nuget: answerNuget,
   osv: answerOsv,
+  osvexport: answerOsvExport,
   dependents: answerDependents,
 };
 const UPSTREAMS = Object.keys(HANDLERS) as Upstream[];
@@ -271,6 +274,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       crates: `${root}/crates`,
       nuget: `${root}/nuget`,
       osv: `${root}/osv`,
+      osvExport: `${root}/osvexport`,
     },
     requests,
     feeds: Object.fromEntries(

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Census, NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { NewObservation, Observation, SeriesEntry } from '../domain/observation.js';
-import { isAsserted } from '../domain/state.js';
+import { isAsserted, type AssertedState } from '../domain/state.js';
 import { EMPTY_ROOT, leafHash } from '../notary/hash.js';
 import { inLeafOrder } from '../notary/leaf.js';
 import type { HeadBlock } from '../notary/head.js';
@@ -15,6 +15,7 @@ import { toHead } from './kysely-read.js';
 import { extendedSeriesRow, readSeriesRows, writeSeriesRows, type SeriesRow } from './kysely-series.js';
 import type { Database } from './schema.js';
 import { HeldSeries } from './series-entries.js';
+import { enqueueDeliveries } from './kysely-subscriptions.js';
 import {
   DuplicateObservationError,
   KeySetConflictError,
@@ -22,6 +23,7 @@ import {
   type AppendResult,
   type HeadSealer,
   type NewKeySet,
+  type StateChange,
 } from './store.js';
 
 type Trx = Transaction<Database>;
@@ -105,6 +107,8 @@ export function appendLeaves(
       /** The batch's latest census read of each component, for census_latest. */
       latestCensus: new Map<number, LatestCensusRow>(),
       key_sets: [] as Database['key_sets'][],
+      /** The batch's state changes, for the webhook outbox (imported leaves are history, not news). */
+      changes: [] as StateChange[],
     };
     const result: AppendResult = {
       observations: [],
@@ -161,7 +165,21 @@ export function appendLeaves(
         const observation = { ...o, leaf_index: index };
         const s = seriesOf(componentId);
         if (isAsserted(o.state)) {
-          if (s.lastAsserted !== null && s.lastAsserted.state !== o.state) previous = s.lastAsserted;
+          if (s.lastAsserted !== null && s.lastAsserted.state !== o.state) {
+            previous = s.lastAsserted;
+            if (entry.logged_at === null)
+              rows.changes.push({
+                component: o.component,
+                from: previous.state as AssertedState,
+                to: o.state,
+                observation_date: o.observation_date,
+                previous_date: previous.observation_date,
+                previous_leaf_index: previous.leaf_index,
+                leaf_index: index,
+                corrects: o.corrects,
+                logged_at: loggedAt,
+              });
+          }
           s.lastAsserted = { leaf_index: index, observation_date: o.observation_date, state: o.state, corrects: null };
         }
         s.added.push(observation);
@@ -212,6 +230,7 @@ export function appendLeaves(
     else await insertChunked(trx, 'tree_nodes', rows.tree_nodes);
     for (const table of ['census', 'key_sets'] as const) await insertChunked(trx, table, rows[table]);
     await keepLatestCensus(trx, rows.latestCensus.values());
+    await enqueueDeliveries(trx, rows.changes, new Date().toISOString());
     result.head = seal({
       tree_size: range.size,
       root: range.root(),

@@ -25,6 +25,8 @@ import { readObservationsOf } from './kysely-series.js';
 import { applyMigrations, type Migration } from './migration.js';
 import * as adoption from './kysely-adoption.js';
 import * as apiKeys from './kysely-api-keys.js';
+import * as subscriptions from './kysely-subscriptions.js';
+import type { ClaimedDelivery, DeliveryFailure, NewSubscription } from './subscription-records.js';
 import * as discovery from './kysely-discovery.js';
 import * as follow from './kysely-follow.js';
 import * as followSchedule from './kysely-follow-schedule.js';
@@ -344,6 +346,38 @@ export class KyselyStore implements Store {
 
   apiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return apiKeys.byHash(this.db, keyHash);
+  }
+
+  subscriptionCreate(subscription: NewSubscription, maxPerKey: number) {
+    return subscriptions.create(this.db, this.backend, subscription, maxPerKey);
+  }
+
+  subscription(id: string) {
+    return subscriptions.read(this.db, id);
+  }
+
+  subscriptionDelete(id: string) {
+    return subscriptions.remove(this.db, id);
+  }
+
+  claimDeliveries(now: string, limit: number, leaseUntil: string) {
+    return subscriptions.claim(this.db, this.backend, now, limit, leaseUntil);
+  }
+
+  deliveriesSucceeded(deliveries: ClaimedDelivery[], at: string) {
+    return subscriptions.succeeded(this.db, deliveries, at);
+  }
+
+  deliveryFailed(delivery: ClaimedDelivery, failure: DeliveryFailure) {
+    return subscriptions.failed(this.db, delivery, failure);
+  }
+
+  pruneDeliveries(before: string, limit: number) {
+    return subscriptions.prune(this.db, before, limit);
+  }
+
+  subscriptionFeed(id: string, afterSeq: number, limit: number) {
+    return subscriptions.feed(this.db, id, afterSeq, limit);
   }
 
   async treeSize(): Promise<number> {

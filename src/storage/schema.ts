@@ -69,7 +69,7 @@ export interface Database {
   upstream_cache: { url: string; etag: string | null; last_modified: string | null; facts: string; stored_at: string };
   api_keys: { id: string; key_hash: string; label: string | null; created_at: string; revoked_at: string | null };
   key_sets: { version: number; document: string; digest: string; envelope: string; leaf_index: number };
-  /** Each configured witness's last answer (kysely-witness.ts); sizes and times are numbers. */
+  /** Each configured witness's last answer (migration 17, kysely-witness.ts); sizes and times are numbers. */
   witness_state: {
     witness: string;
     cosigned_size: number | null;
@@ -80,6 +80,43 @@ export interface Database {
     refused_reason: string | null;
     refused_at: string | null;
     updated_at: string;
+  };
+  /** Webhook subscriptions (migration 16): public names, an endpoint, the signing secret, the circuit. */
+  subscriptions: {
+    id: string;
+    key_id: string;
+    endpoint: string;
+    secret: string;
+    /** The SubscriptionFilter as JSON. */
+    filter: string;
+    created_at: string;
+    consecutive_failures: Generated<number>;
+    last_success_at: string | null;
+    last_failure_at: string | null;
+    last_failure: string | null;
+    paused_until: string | null;
+  };
+  subscription_targets: { target: string; subscription_id: string };
+  webhook_outbox: {
+    seq: Generated<number>;
+    msg_id: string;
+    subscription_id: string;
+    leaf_index: number;
+    kind: string;
+    native_id: string;
+    from_state: string;
+    to_state: string;
+    observation_date: string;
+    previous_date: string;
+    previous_leaf_index: number;
+    corrects: number | null;
+    logged_at: string;
+    enqueued_at: string;
+    due_at: string | null;
+    lease_until: string | null;
+    attempts: Generated<number>;
+    delivered_at: string | null;
+    last_error: string | null;
   };
   schema_migrations: { version: number; name: string; applied_at: string };
 }

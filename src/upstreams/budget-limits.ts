@@ -25,6 +25,7 @@ export const BUDGETED_UPSTREAMS = [
   'cratesStatic',
   'nuget',
   'osv',
+  'osvExport',
 ] as const;
 export type BudgetedUpstream = (typeof BUDGETED_UPSTREAMS)[number];
 
@@ -78,6 +79,10 @@ export const DEFAULT_BUDGETS: BudgetLimits = {
   nuget: { perSecond: 5, perDay: 300_000 },
   // OSV's API publishes no rate limit; one query per crate read, at the crates index's pace or less.
   osv: { perSecond: 10, perDay: 300_000 },
+  // OSV's export bucket (Cloud Storage) publishes no limit: modified_id.csv once a crates.io follow
+  // step (every 10 minutes, 144 a day) and each changed record once; a rewrite of the whole
+  // ecosystem (~2,000 records) fits a day several times over.
+  osvExport: { perSecond: 5, perDay: 20_000 },
 };
 
 /**

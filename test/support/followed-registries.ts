@@ -58,6 +58,7 @@ export async function startFollowed(options: {
     follower: (r, o = {}) =>
       createFollower(r, {
         urls: sim.feeds,
+        osvExport: sim.urls.osvExport,
         userAgent: 'tended-test/0.1.0 (+simulator)',
         timeoutMs: 10_000,
         clock,

@@ -16,6 +16,8 @@ export const OBSERVED = [
   ['npm', 'left-padded'],
   ['pypi', 'tiny-parser'],
   ['docker', 'node:18-alpine'],
+  // Abandoned on Packagist in favour of acme/rocket-next: the answer names its successor.
+  ['composer', 'acme/rocket-php'],
 ] as const;
 
 /**

@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { ComponentRef } from '../../src/domain/component.js';
 import type { Store } from '../../src/storage/store.js';
 import { clockedNode } from './clock.js';
 import { freePort } from './redis.js';
+import { TENDED_MAIN as MAIN } from './tended-bin.js';
 
 /** Real `tended` processes for the fault tests: the CLI as an operator runs it, its clock set by the test preload. */
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
 export interface TendedProcess {
   readonly child: ChildProcess;

@@ -6,12 +6,15 @@
  * the window, a fault, and the registry is listed from the daily dump, which hints every crate
  * updated after the last dump diffed. What changed after that dump is in the next one: the listing
  * is repeated daily (CRATES_RELIST_DAYS), which also hints yanks, which the feed never reports.
+ * Each step also follows OSV's export of RustSec's advisories (advisories-feed.ts), so a crate an
+ * advisory declares unmaintained is read the day the advisory is published.
  */
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../../upstreams/http.js';
 import { isUnreachable, unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ChangeHint } from '../follower.js';
 import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../registry-follower.js';
+import { followAdvisories, initialPosition, MODIFIED_IDS_FACTS } from './advisories-feed.js';
 import { type Publication, UPDATES_FACTS } from './feed.js';
 import { createCratesListing, type CratesPosition } from './list.js';
 
@@ -45,13 +48,35 @@ function positionAfter(
   };
 }
 
-export function createCratesFeed(client: HttpClient, base: string): RegistryFeed<string, CratesPosition> {
+/** Where OSV's export is read from, over a client of its own (its own host and budget). */
+export interface OsvExport {
+  client: HttpClient;
+  base: string;
+}
+
+/** The advisories' first position, or null when the export cannot be read now (the first step tries again). */
+async function advisoriesHead(osv: OsvExport): Promise<CratesPosition['advisories']> {
+  const answer = await osv.client.get(`${osv.base}/crates.io/modified_id.csv`, {
+    accept: 'text/csv',
+    body: 'text',
+    facts: MODIFIED_IDS_FACTS,
+  });
+  return answer.kind === 'facts' ? initialPosition(answer.facts.entries) : null;
+}
+
+export function createCratesFeed(
+  client: HttpClient,
+  base: string,
+  osv: OsvExport,
+  now: () => Date,
+): RegistryFeed<string, CratesPosition> {
   const list = createCratesListing(client, base);
   return {
     registry: 'cargo',
     async head() {
       const items = await readFeed(client, base);
-      return isUnreachable(items) ? items : positionAfter(items, { since: 0, at_since: [] }, null);
+      if (isUnreachable(items)) return items;
+      return { ...positionAfter(items, { since: 0, at_since: [] }, null), advisories: await advisoriesHead(osv) };
     },
     list,
     async follow(from) {
@@ -82,7 +107,14 @@ export function createCratesFeed(client: HttpClient, base: string): RegistryFeed
             detail: `the updates feed now starts at ${new Date(oldest.at).toISOString()}, after the position ${new Date(from.since).toISOString()}`,
           },
         };
-      return { hints, next: positionAfter(items, from, from.dump), caughtUp: true };
+      // The export never stops crates.io's step: failing, its position stays and a note says so.
+      const advisories = await followAdvisories(osv.client, osv.base, from.advisories ?? null, now);
+      return {
+        hints: [...hints, ...advisories.hints],
+        next: { ...positionAfter(items, from, from.dump), advisories: advisories.next },
+        caughtUp: advisories.done,
+        notes: advisories.notes,
+      };
     },
   };
 }
@@ -90,9 +122,10 @@ export function createCratesFeed(client: HttpClient, base: string): RegistryFeed
 export function createCratesFollower(
   client: HttpClient,
   base: string,
+  osv: OsvExport,
   options: { now: () => Date } & Pick<FollowerOptions, 'relistEveryDays'>,
 ): RegistryFollower<string, CratesPosition> {
-  return new RegistryFollower(createCratesFeed(client, base), {
+  return new RegistryFollower(createCratesFeed(client, base, osv, options.now), {
     now: options.now,
     relistEveryDays: options.relistEveryDays === undefined ? CRATES_RELIST_DAYS : options.relistEveryDays,
   });

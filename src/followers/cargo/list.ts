@@ -10,12 +10,21 @@ import type { HttpClient } from '../../upstreams/http.js';
 import { unreachableOf, type Unreachable } from '../feed-client.js';
 import type { ChangeHint, ListedPackage } from '../follower.js';
 import { componentOf, type ListPage } from '../registry-follower.js';
+import type { AdvisoriesPosition } from './advisories-feed.js';
 import { type CratesDump, DUMP_FACTS } from './feed.js';
 
 export const LIST_PAGE = 1_000;
 
-/** The feed's newest instant read, the items read at it, and the newest dump diffed. */
-export type CratesPosition = { since: number; at_since: string[]; dump: number | null };
+/**
+ * The feed's newest instant read, the items read at it, the newest dump diffed, and where OSV's
+ * export of RustSec's advisories was left (null or absent: not read yet; a cursor from before it).
+ */
+export type CratesPosition = {
+  since: number;
+  at_since: string[];
+  dump: number | null;
+  advisories?: AdvisoriesPosition | null;
+};
 
 export function createCratesListing(client: HttpClient, base: string) {
   let held: CratesDump | null = null;
@@ -56,7 +65,10 @@ export function createCratesListing(client: HttpClient, base: string) {
     held = null;
     // An older dump than the one diffed last moves nothing back.
     const diffed = Math.max(dumpMs, diffedTo ?? dumpMs);
-    const resume = around.followFrom ?? { since: dumpMs, at_since: [] };
-    return { listed, hints, next: null, followFrom: { ...resume, dump: diffed } };
+    const resume: CratesPosition = around.followFrom ?? { since: dumpMs, at_since: [], dump: null };
+    // A re-listing after a break resumes the advisories where they were left, not at the head: the
+    // listing hints no advisory, so those published meanwhile are still to be read.
+    const advisories = around.changedAfter?.advisories ?? resume.advisories ?? null;
+    return { listed, hints, next: null, followFrom: { ...resume, dump: diffed, advisories } };
   };
 }

@@ -210,6 +210,28 @@ export const postgresMigrations: Migration[] = [
   },
   {
     version: 16,
+    name: 'webhooks: subscriptions, the targets they match by, and the delivery outbox',
+    statements: [
+      // A subscriber's public names and endpoint (DESIGN §8f). key_id is the operator's API key id
+      // (never the key); the secret signs deliveries, so it is kept as given out. Nothing else about
+      // the subscriber is stored. paused_until: the endpoint's circuit, open until then.
+      `CREATE TABLE subscriptions (id text PRIMARY KEY, key_id text NOT NULL, endpoint text NOT NULL, secret text NOT NULL, filter text NOT NULL, created_at text NOT NULL, consecutive_failures integer NOT NULL DEFAULT 0, last_success_at text, last_failure_at text, last_failure text, paused_until text)`,
+      `CREATE INDEX subscriptions_by_key ON subscriptions (key_id)`,
+      // A filter as index keys (c:kind:id, o:kind:owner, s:state): an append matches its changes
+      // against these with one lookup per batch, whatever the number of subscriptions.
+      `CREATE TABLE subscription_targets (target text NOT NULL, subscription_id text NOT NULL REFERENCES subscriptions (id), PRIMARY KEY (target, subscription_id))`,
+      `CREATE INDEX subscription_targets_by_subscription ON subscription_targets (subscription_id)`,
+      // One row per (change, subscription), written in the append's transaction. due_at is NULL once
+      // delivered (the row stays for the subscription's feed); lease_until is a sender's claim.
+      `CREATE TABLE webhook_outbox (seq bigserial PRIMARY KEY, msg_id text NOT NULL UNIQUE, subscription_id text NOT NULL REFERENCES subscriptions (id), leaf_index bigint NOT NULL, kind text NOT NULL, native_id text NOT NULL, from_state text NOT NULL, to_state text NOT NULL, observation_date text NOT NULL, previous_date text NOT NULL, previous_leaf_index bigint NOT NULL, corrects bigint, logged_at text NOT NULL, enqueued_at text NOT NULL, due_at text, lease_until text, attempts integer NOT NULL DEFAULT 0, delivered_at text, last_error text)`,
+      `CREATE INDEX webhook_outbox_due ON webhook_outbox (due_at)`,
+      `CREATE INDEX webhook_outbox_by_subscription ON webhook_outbox (subscription_id, seq)`,
+      // Delivered rows are kept a while for the subscription's feed, then pruned oldest first.
+      `CREATE INDEX webhook_outbox_delivered ON webhook_outbox (delivered_at)`,
+    ],
+  },
+  {
+    version: 17,
     name: 'witnesses: what each configured tlog witness last said about the log',
     statements: [
       // One row a witness: its latest cosigned checkpoint (the note with its line) and its last refusal.

@@ -46,7 +46,8 @@ function hasFixed(ranges: unknown): boolean {
   return list(ranges).some((r) => list(record(r)?.['events']).some((e) => record(e)?.['fixed'] !== undefined));
 }
 
-function advisoryOf(v: unknown): OsvAdvisory | null {
+/** One OSV record as the rule reads it (the API's answers and the export's `<ID>.json` alike); null without an id. */
+export function advisoryOf(v: unknown): OsvAdvisory | null {
   const a = record(v);
   const id = text(a?.['id'], 100);
   if (!a || id === null) return null;
@@ -93,6 +94,23 @@ export const OSV_QUERY_FACTS: FactsSpec<OsvQueryFacts> = {
     return { advisories, more_pages: typeof doc['next_page_token'] === 'string' && doc['next_page_token'] !== '' };
   },
 };
+
+/** One OSV record as the export publishes it (`<ecosystem>/<ID>.json`). */
+export const OSV_RECORD_FACTS: FactsSpec<OsvAdvisory> = {
+  version: 'osv-record/1',
+  from: import.meta.url,
+  extract(body) {
+    return advisoryOf(body) ?? 'not an OSV record (no id)';
+  },
+};
+
+/**
+ * The crates an advisory speaks of as unmaintained, withdrawn or lifted too: each of those changes
+ * what the rule below answers for the crate, so each is worth a read when the advisory changes.
+ */
+export function unmaintainedCrates(a: OsvAdvisory): string[] {
+  return [...new Set(a.affected.filter((e) => e.informational === 'unmaintained').map((e) => e.name))];
+}
 
 /** Crate names compare as crates.io compares them: case-insensitively, `-` and `_` alike. */
 function sameCrate(a: string, b: string): boolean {
