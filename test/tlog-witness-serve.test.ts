@@ -6,7 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,15 +15,14 @@ import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import { githubObservation } from './support/record.js';
 import { serveAt, waitFor } from './support/tended-processes.js';
 import { startWitness, type TestWitness } from './support/test-witness.js';
-
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
 function tendedVerify(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'verify', ...args], {
+    const child = spawn(process.execPath, [MAIN, 'verify', ...args], {
       env: { ...process.env, TENDED_OBSERVER: 'off', ...env },
     });
     let out = '';

@@ -10,20 +10,19 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseCosignerKey } from '../src/notary/cosignature.js';
 import type { RecordDeps } from '../src/operations/deps.js';
 import { witnessLatestCheckpoint, type ConfiguredWitness } from '../src/operations/witness-checkpoints.js';
 import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 import { serveLog, startWitness, type TestWitness } from './support/test-witness.js';
+import { TENDED_MAIN as MAIN } from './support/tended-bin.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const OPTIONS = { timeoutMs: 5_000, userAgent: 'tended-test' };
 
 function tendedVerify(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'verify', ...args], {
+    const child = spawn(process.execPath, [MAIN, 'verify', ...args], {
       env: { ...process.env, TENDED_OBSERVER: 'off' },
     });
     let out = '';
