@@ -5,6 +5,7 @@ import { storeLayoutContract } from './store-contract-layout.js';
 import { storeFollowContract } from './store-contract-follow.js';
 import { storeAdoptionContract } from './store-contract-adoption.js';
 import { storeScheduleContract } from './store-contract-schedule.js';
+import { storeWitnessContract } from './store-contract-witness.js';
 import { storeWebhooksContract } from './store-contract-webhooks.js';
 import { postgresTestStore } from './support/record.js';
 
@@ -16,4 +17,5 @@ storeLayoutContract('postgres', postgresTestStore);
 storeFollowContract('postgres', postgresTestStore);
 storeAdoptionContract('postgres', postgresTestStore);
 storeScheduleContract('postgres', postgresTestStore);
+storeWitnessContract('postgres', postgresTestStore);
 storeWebhooksContract('postgres', postgresTestStore);

@@ -5,6 +5,7 @@ import { storeLayoutContract } from './store-contract-layout.js';
 import { storeFollowContract } from './store-contract-follow.js';
 import { storeAdoptionContract } from './store-contract-adoption.js';
 import { storeScheduleContract } from './store-contract-schedule.js';
+import { storeWitnessContract } from './store-contract-witness.js';
 import { storeWebhooksContract } from './store-contract-webhooks.js';
 import { sqliteTestStore } from './support/record.js';
 
@@ -15,4 +16,5 @@ storeLayoutContract('sqlite', sqliteTestStore);
 storeFollowContract('sqlite', sqliteTestStore);
 storeAdoptionContract('sqlite', sqliteTestStore);
 storeScheduleContract('sqlite', sqliteTestStore);
+storeWitnessContract('sqlite', sqliteTestStore);
 storeWebhooksContract('sqlite', sqliteTestStore);

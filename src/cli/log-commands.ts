@@ -8,7 +8,10 @@ import type { HeadBlock } from '../notary/head.js';
 import { parseVerifierKey } from '../notary/note.js';
 import { auditLog, AuditError, storeLogSource, type LogSource } from '../operations/audit-log.js';
 import { EXPORT_TYPE, exportLog, importLog, type ExportHeader } from '../operations/transfer-log.js';
-import { readHead } from '../operations/read-chain.js';
+import { readConsistencyProof, readHead } from '../operations/read-chain.js';
+import { hashFromBase64 } from '../notary/hash.js';
+import type { WitnessRecord } from '../storage/store.js';
+import { policyFromFlags, reportWitnessPolicy, type WitnessSource } from './verify-witnesses.js';
 import { auditSegment } from '../operations/audit-segment.js';
 import { writeDailyExports } from '../operations/daily-exports.js';
 import { openRecord } from './record.js';
@@ -23,15 +26,23 @@ import { NoteError } from '../notary/note.js';
 export async function verifyCommand(
   config: Config,
   wiring: CliWiring,
-  opts: { url?: string; file?: string; key?: string },
+  opts: { url?: string; file?: string; key?: string; witness?: string[]; 'witness-threshold'?: string },
 ): Promise<number> {
   if (opts.url && opts.file) return usage(wiring, 'verify takes --url or --file, not both');
+  const policy = policyFromFlags(opts.witness, opts['witness-threshold']);
+  if (typeof policy === 'string') return usage(wiring, policy);
+  if (policy && opts.file)
+    return usage(
+      wiring,
+      'an export carries no cosignatures: check a witness policy with --url or against the local store',
+    );
   // The line being drawn, so a failure part-way ends it before its sentence is written.
   let progress: Progress | null = null;
   try {
     let source: LogSource;
     let vkey: string;
     let total: number | null;
+    let witnesses: WitnessSource | null = null;
 
     if (opts.file) {
       checkReadable(opts.file);
@@ -73,6 +84,14 @@ export async function verifyCommand(
       vkey = opts.key ?? head.verifier_key;
       source = { checkpoint: head.checkpoint, leaves: remoteLeaves(base, head.tree_size) };
       total = head.tree_size;
+      witnesses = {
+        records: async () =>
+          ((await fetchJson(`${base}/api/chain/witnesses`)) as { witnesses: WitnessRecord[] }).witnesses,
+        consistencyProof: async (from, to) =>
+          (
+            (await fetchJson(`${base}/api/chain/proof/consistency?from=${from}&to=${to}`)) as { hashes: string[] }
+          ).hashes.map(hashFromBase64),
+      };
     } else {
       const deps = await openRecord(config, wiring);
       try {
@@ -88,7 +107,19 @@ export async function verifyCommand(
           parseVerifierKey(vkey).name,
         );
         progress.finish();
-        return ok(wiring, report);
+        ok(wiring, report);
+        if (!policy) return 0;
+        return await reportWitnessPolicy(
+          wiring,
+          policy,
+          {
+            records: () => deps.store.witnessRecords(),
+            consistencyProof: async (from, to) =>
+              (await readConsistencyProof(deps, from, to)).hashes.map(hashFromBase64),
+          },
+          { verifiers: Array.isArray(verifiers) ? verifiers : [verifiers], origin: parseVerifierKey(vkey).name },
+          report,
+        );
       } finally {
         await deps.store.close();
       }
@@ -97,7 +128,15 @@ export async function verifyCommand(
     progress = new Progress(wiring.stderr, 'verify', 'leaves', total);
     const report = await auditLog({ ...source, leaves: counted(source.leaves, progress) }, verifier, verifier.name);
     progress.finish();
-    return ok(wiring, report);
+    ok(wiring, report);
+    if (!policy || !witnesses) return 0;
+    return await reportWitnessPolicy(
+      wiring,
+      policy,
+      witnesses,
+      { verifiers: [verifier], origin: verifier.name },
+      report,
+    );
   } catch (error) {
     progress?.interrupt();
     if (error instanceof ServiceError) {

@@ -26,7 +26,13 @@ const COMMANDS: Record<CommandName, (config: Config, wiring: CliWiring, rest: st
   verify: async (config, wiring, rest) => {
     const { values } = parseArgs({
       args: rest,
-      options: { url: { type: 'string' }, file: { type: 'string' }, key: { type: 'string' } },
+      options: {
+        url: { type: 'string' },
+        file: { type: 'string' },
+        key: { type: 'string' },
+        witness: { type: 'string', multiple: true },
+        'witness-threshold': { type: 'string' },
+      },
     });
     return await verifyCommand(config, wiring, values);
   },

@@ -17,7 +17,9 @@ import { OBSERVER_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { startConfiguredFollowing } from './follow-commands.js';
 import { followStatus } from '../operations/follow.js';
 import type { Following } from '../observer/follow-loop.js';
-import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
+import { closeRecord, openObserver, PASS_OPTIONS, USER_AGENT } from './record.js';
+import { startWitnessing } from '../observer/witness-loop.js';
+import { parseCosignerKey } from '../notary/cosignature.js';
 import { openVerdicts } from './signing.js';
 import { listenMetrics, ServiceMetrics, watchBudgets, watchFollowers } from './metrics.js';
 import type { CliWiring } from './wiring.js';
@@ -156,6 +158,33 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
         },
       })
     : null;
+  // Each new checkpoint goes to the configured witnesses (C2SP tlog-witness), whatever appended it.
+  const witnessing =
+    config.witnesses.length > 0
+      ? startWitnessing(
+          deps,
+          config.witnesses.map((w) => ({ cosigner: parseCosignerKey(w.vkey), url: w.url })),
+          {
+            everyMs: config.witnessPeriodMs,
+            timeoutMs: WITNESS_TIMEOUT_MS,
+            userAgent: USER_AGENT,
+            onOutcome: (outcome) => {
+              if (outcome.kind === 'cosigned') log.info({ ...outcome }, 'witness cosigned the checkpoint');
+              else if (outcome.kind === 'refused' && outcome.inconsistent)
+                log.error(
+                  { ...outcome },
+                  'WITNESS REFUSED THE CHECKPOINT AS INCONSISTENT: the log is not the one this witness saw (a fork or a rewritten history); not sent again until a new checkpoint',
+                );
+              else log.warn({ ...outcome }, 'witness did not cosign the checkpoint; trying again after a back-off');
+            },
+            onError: (witness, error) =>
+              log.error(
+                { witness, err: error instanceof Error ? error.message : String(error) },
+                'witness round failed',
+              ),
+          },
+        )
+      : null;
   // The followers feed the observer's watch list, so they run where it does (TENDED_OBSERVER=on).
   following = config.observer
     ? startConfiguredFollowing(config, deps, {
@@ -192,12 +221,16 @@ export async function serveCommand(config: Config, wiring: CliWiring): Promise<n
   await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
   await following?.stop();
   await schedule?.stop();
+  await witnessing?.stop();
   await delivering?.stop();
   await limiter.close();
   await parsing.close();
   await closeRecord(deps);
   return 0;
 }
+
+/** A witness answers add-checkpoint from what it holds: a few seconds is already slow. */
+const WITNESS_TIMEOUT_MS = 10_000;
 
 /** An address as a URL writes it: an IPv6 one in brackets. */
 function urlHost(host: string): string {

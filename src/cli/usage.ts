@@ -39,8 +39,10 @@ export const COMMAND_USAGE = {
   simulate: `  simulate [--scenario FILE] [--port N]
                                 serve simulated upstreams on loopback (for tests and the demo)`,
   verify: `  verify [--url URL | --file EXPORT] [--key VKEY]
+         [--witness VKEY …] [--witness-threshold K]
                                 rebuild the Merkle tree from the store, a running service or an
-                                export, and check it against the signed checkpoint`,
+                                export, and check it against the signed checkpoint; with --witness,
+                                also that K (default all) of the named witnesses cosigned it`,
   export: `  export [--since DATE] [--out FILE]
                                 write the log as JSON Lines (a header, then each leaf's exact bytes)
   export --daily [--dir DIR] [--partial]

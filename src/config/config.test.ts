@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cosignerFromSeed } from '../notary/cosignature.js';
 import { DEFAULT_BUDGETS } from '../upstreams/budget-limits.js';
 import { ANSWER_CACHE_BYTES_DEFAULT, ConfigError, loadConfig } from './config.js';
 
@@ -145,5 +146,48 @@ describe('TENDED_BUDGET_<UPSTREAM>', () => {
     expect(() => loadConfig({ PORT: '99999', TENDED_BUDGET_NPM: 'x', TENDED_BUDGET_X: '1/1' })).toThrow(
       /PORT: [^\n]*\n {2}TENDED_BUDGET_X: [^\n]*\n {2}TENDED_BUDGET_NPM: /,
     );
+  });
+});
+
+describe('TENDED_WITNESSES and TENDED_WITNESS_PERIOD_S', () => {
+  const one = cosignerFromSeed('w1.example/witness', new Uint8Array(32).fill(1)).vkey;
+  const two = cosignerFromSeed('w2.example/witness', new Uint8Array(32).fill(2)).vkey;
+
+  it('sends to no witness by default, once a minute when it does', () => {
+    expect(loadConfig({}).witnesses).toEqual([]);
+    expect(loadConfig({}).witnessPeriodMs).toBe(60_000);
+  });
+
+  it('takes "<vkey> <url>" entries, comma- or newline-separated, the URL without its trailing slash', () => {
+    const config = loadConfig({
+      TENDED_WITNESSES: `${one} https://w1.example/witness/,\n ${two}   http://127.0.0.1:9000\n`,
+      TENDED_WITNESS_PERIOD_S: '10',
+    });
+    expect(config.witnesses).toEqual([
+      { vkey: one, url: 'https://w1.example/witness' },
+      { vkey: two, url: 'http://127.0.0.1:9000' },
+    ]);
+    expect(config.witnessPeriodMs).toBe(10_000);
+  });
+
+  it.each([
+    [{ TENDED_WITNESSES: one }, /TENDED_WITNESSES: each witness is "<vkey> <url>"/],
+    [{ TENDED_WITNESSES: `${one} ftp://w1.example` }, /TENDED_WITNESSES: ftp:\/\/w1.example must be an http\(s\) URL/],
+    [{ TENDED_WITNESSES: `${one} https://w1.example/?x=1` }, /no query or fragment/],
+    [{ TENDED_WITNESSES: `${one.replace('+', '+0')} https://w1.example` }, /is not a witness vkey/],
+    // A log's note key (type 0x01) is not a witness's cosigner key (0x04).
+    [
+      { TENDED_WITNESSES: 'example.com/log+a8ef4f4c+ATpxlTtFtHgfDsKYsWyJ7Dd0GMSMEZDzhJdKF1y0RXT0 https://w1.example' },
+      /type 0x04/,
+    ],
+    [
+      { TENDED_WITNESSES: `${one} https://a.example, ${one} https://b.example` },
+      /names the witness w1.example\/witness twice/,
+    ],
+    [{ TENDED_WITNESS_PERIOD_S: '0' }, /TENDED_WITNESS_PERIOD_S must be at least 1/],
+    [{ TENDED_WITNESS_PERIOD_S: 'hourly' }, /TENDED_WITNESS_PERIOD_S/],
+  ])('refuses %o with a sentence naming the variable', (env, why) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(why);
   });
 });

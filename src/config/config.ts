@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_PARSE_OPTIONS, type ParsePoolOptions } from '../operations/parse-pool.js';
 import { DEFAULT_BODY_BUDGET, type BodyBudgetOptions } from '../api/body-budget.js';
 import { SWEEP_DAYS_DEFAULT } from '../domain/follow-schedule.js';
+import { witnessEntry } from './witnesses.js';
 import { FOLLOWED_REGISTRIES, type FeedUrls, type FollowedRegistry } from '../followers/follower.js';
 import {
   BUDGETED_UPSTREAMS,
@@ -72,6 +73,10 @@ export interface Config {
   };
   /** TENDED_BUDGET_<UPSTREAM>: each upstream host's request budget, the defaults with the overrides. */
   readonly budgets: BudgetLimits;
+  /** TENDED_WITNESSES: the tlog witnesses each new checkpoint is sent to (none by default). */
+  readonly witnesses: readonly { readonly vkey: string; readonly url: string }[];
+  /** TENDED_WITNESS_PERIOD_S: how often the newest checkpoint is sent to the witnesses, in ms. */
+  readonly witnessPeriodMs: number;
 }
 
 /** Each followed registry's feed host (research/registry-feeds.md §1), and the variable that moves it. */
@@ -224,6 +229,30 @@ const Env = z.object({
   ...(Object.fromEntries(
     Object.values(FEED_DEFAULTS).map(({ variable, url: fallback }) => [variable, url.default(fallback)]),
   ) as Record<string, z.ZodDefault<typeof url>>),
+  TENDED_WITNESSES: z
+    .string()
+    .transform((v, ctx) => {
+      const out: { vkey: string; url: string }[] = [];
+      for (const entry of v
+        .split(/[,\n]/)
+        .map((e) => e.trim())
+        .filter((e) => e !== '')) {
+        const witness = witnessEntry(entry);
+        if (typeof witness === 'string') ctx.addIssue({ code: 'custom', message: `TENDED_WITNESSES: ${witness}` });
+        else out.push(witness);
+      }
+      const names = out.map((w) => w.vkey.slice(0, w.vkey.indexOf('+')));
+      const twice = names.find((n, i) => names.indexOf(n) !== i);
+      if (twice) ctx.addIssue({ code: 'custom', message: `TENDED_WITNESSES names the witness ${twice} twice` });
+      return out;
+    })
+    .optional(),
+  TENDED_WITNESS_PERIOD_S: z.coerce
+    .number()
+    .int('TENDED_WITNESS_PERIOD_S is a whole number of seconds, e.g. 60')
+    .min(1, 'TENDED_WITNESS_PERIOD_S must be at least 1')
+    .max(86_400, 'TENDED_WITNESS_PERIOD_S must be at most 86400 (a day)')
+    .default(60),
   // A directory path; a control character in it is always a mistake (often a pasted newline).
   TENDED_EXPORT_DIR: z
     .string()
@@ -379,6 +408,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       osvExport: strip(e.TENDED_OSV_EXPORT_URL),
     }),
     budgets: budgetLimits(e.GITHUB_TOKEN !== undefined, budgets.overrides),
+    witnesses: Object.freeze((e.TENDED_WITNESSES ?? []).map((w) => Object.freeze(w))),
+    witnessPeriodMs: e.TENDED_WITNESS_PERIOD_S * 1000,
     publicUrl: strip(e.TENDED_PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`),
   });
 }

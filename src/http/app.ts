@@ -2,6 +2,7 @@ import { trimTrailing } from '../domain/text.js';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { registerChainRoutes } from '../api/chain.js';
+import { registerTlogRoutes } from '../api/tlog.js';
 import { registerChangesRoute } from '../api/changes.js';
 import { registerExportRoutes } from '../api/exports.js';
 import { registerEntityRoutes } from '../api/entity.js';
@@ -154,6 +155,7 @@ export function build(deps: AppDeps): OpenAPIHono {
   registerHealthRoute(app, deps);
   registerEntityRoutes(app, deps);
   registerChainRoutes(app, deps, deps.headAnswers);
+  registerTlogRoutes(app, deps);
   registerChangesRoute(app, deps);
   registerExportRoutes(app, deps);
   registerDisputeRoute(app, deps);

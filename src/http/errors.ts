@@ -10,6 +10,7 @@ import { InputError } from '../parsers/reference.js';
 import { DisputeRefusedError } from '../operations/dispute.js';
 import { SubscriptionLimitError } from '../operations/subscriptions.js';
 import { NotFoundError } from '../operations/read-chain.js';
+import { TileRequestError } from '../operations/read-tiles.js';
 import { VerdictKeyUnavailableError } from '../operations/verdict-keys.js';
 import { DuplicateObservationError, StoreUnavailableError } from '../storage/store.js';
 
@@ -36,6 +37,7 @@ export function detailResponse(
 export function errorResponse(c: Context, error: unknown, log: (error: unknown) => void): Response {
   if (error instanceof ValidationError) return validationResponse(c, error.issues);
   if (error instanceof NotFoundError) return detailResponse(c, 404, error.message);
+  if (error instanceof TileRequestError) return detailResponse(c, 400, error.message);
   if (error instanceof VerdictKeyUnavailableError) return detailResponse(c, 503, error.message);
   if (
     error instanceof DuplicateObservationError ||

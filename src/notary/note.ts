@@ -130,8 +130,15 @@ export function verifierKey(name: string, publicKey: KeyObject): string {
   return `${name}+${toHex(ed25519KeyId(name, pub))}+${toBase64(typed)}`;
 }
 
-/** Splits name+id+key; base64 may itself contain '+', so only the first two separate fields. */
-function splitKey(text: string, what: string): { name: string; id: string; key: Uint8Array } {
+/**
+ * Splits name+id+key; base64 may itself contain '+', so only the first two separate fields. `alg`
+ * is the key's type byte: 0x01 for a note signer, 0x04 for an Ed25519 cosigner (tlog-cosignature).
+ */
+export function splitKey(
+  text: string,
+  what: string,
+  alg: number = ALG_ED25519,
+): { name: string; id: string; key: Uint8Array } {
   const i = text.indexOf('+');
   const j = i < 0 ? -1 : text.indexOf('+', i + 1);
   if (j < 0) throw new NoteError(`malformed ${what}`);
@@ -144,7 +151,8 @@ function splitKey(text: string, what: string): { name: string; id: string; key: 
   } catch (err) {
     throw new NoteError(`malformed ${what}`, { cause: err });
   }
-  if (key.length !== 33 || key[0] !== ALG_ED25519) throw new NoteError(`${what} is not an Ed25519 key`);
+  if (key.length !== 33 || key[0] !== alg)
+    throw new NoteError(`${what} is not an Ed25519 key of type 0x0${alg.toString(16)}`);
   return { name, id: id.toLowerCase(), key: key.subarray(1) };
 }
 
@@ -197,7 +205,7 @@ export function signNote(text: string, signers: NoteSigner[]): string {
   return out;
 }
 
-interface SignatureLine {
+export interface SignatureLine {
   name: string;
   keyId: Uint8Array;
   sig: Uint8Array;
@@ -221,6 +229,31 @@ function parseSignatureLine(line: string): SignatureLine {
 }
 
 /**
+ * A note's text and its signature lines, parsed but not verified: for cosignatures, whose lines
+ * are checked against a message other than the text alone (tlog-cosignature).
+ */
+export function splitNote(s: string): { text: string; signatures: SignatureLine[] } {
+  if (CONTROL_EXCEPT_NEWLINE.test(s) || LONE_SURROGATE.test(s))
+    throw new NoteError('malformed note: control characters or invalid UTF-8');
+  // The text ends at the last blank line: the text itself may contain blank lines, signatures cannot.
+  const split = s.lastIndexOf('\n\n');
+  if (split < 0 || !s.endsWith('\n')) throw new NoteError('malformed note: no signature block');
+  const text = s.slice(0, split + 1);
+  const lines = s.slice(split + 2, -1).split('\n');
+  if (lines.length === 1 && lines[0] === '') throw new NoteError('malformed note: no signatures');
+  if (lines.length > MAX_SIGNATURES) throw new NoteError(`malformed note: more than ${MAX_SIGNATURES} signatures`);
+  return { text, signatures: lines.map(parseSignatureLine) };
+}
+
+/** One signature line as a note carries it. */
+export function signatureLine(name: string, keyId: Uint8Array, sig: Uint8Array): string {
+  const blob = new Uint8Array(keyId.length + sig.length);
+  blob.set(keyId, 0);
+  blob.set(sig, keyId.length);
+  return `${SIG_PREFIX}${name} ${toBase64(blob)}\n`;
+}
+
+/**
  * Opens a signed note against trusted verifiers and returns its text and the names of the keys
  * whose signatures verified. Accepts the note as text or as the raw bytes it travelled as (then
  * invalid UTF-8 is refused rather than papered over with U+FFFD).
@@ -236,16 +269,7 @@ export function openNote(note: string | Uint8Array, verifiers: NoteVerifier[]): 
       throw new NoteError('malformed note: not valid UTF-8', { cause: err });
     }
   }
-  if (CONTROL_EXCEPT_NEWLINE.test(s) || LONE_SURROGATE.test(s))
-    throw new NoteError('malformed note: control characters or invalid UTF-8');
-  // The text ends at the last blank line: the text itself may contain blank lines, signatures cannot.
-  const split = s.lastIndexOf('\n\n');
-  if (split < 0 || !s.endsWith('\n')) throw new NoteError('malformed note: no signature block');
-  const text = s.slice(0, split + 1);
-  const lines = s.slice(split + 2, -1).split('\n');
-  if (lines.length === 1 && lines[0] === '') throw new NoteError('malformed note: no signatures');
-  if (lines.length > MAX_SIGNATURES) throw new NoteError(`malformed note: more than ${MAX_SIGNATURES} signatures`);
-  const sigs = lines.map(parseSignatureLine);
+  const { text, signatures: sigs } = splitNote(s);
 
   const message = utf8.encode(text);
   const verifiedBy: string[] = [];

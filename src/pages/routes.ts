@@ -26,7 +26,7 @@ import { SITE_CSS } from './site-css.js';
 import { registerSitemapRoutes } from './sitemap-routes.js';
 import { renderMethodology, renderSeparation, renderTerms, type SiteFacts } from './static-pages.js';
 import { VERIFY_JS } from './verify-script.js';
-import { leafProblem, renderVerifyPage, verifyJson } from './verify-page.js';
+import { leafProblem, policyProblem, renderVerifyPage, verifyJson } from './verify-page.js';
 
 export interface PageDeps extends RecordDeps {
   /** Dependents a package's latest census needs for a page (TENDED_PAGE_MIN_DEPENDENTS); default 1. */
@@ -163,6 +163,12 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
         const page = rendered(body, { contentType: HTML, cacheControl: 'no-cache', lastModified: new Date() });
         return send(c, page, problem.status, { vary: 'Accept' });
       }
+    }
+    const witnessProblem = policyProblem(c.req.queries('witness') ?? [], c.req.query('threshold'));
+    if (witnessProblem !== null) {
+      const body = renderVerifyPage(s, `/assets/verify.js?v=${shortHash(VERIFY_JS).slice(0, 10)}`, witnessProblem);
+      const page = rendered(body, { contentType: HTML, cacheControl: 'no-cache', lastModified: new Date() });
+      return send(c, page, 422, { vary: 'Accept' });
     }
     const page = once(`/verify|${s.baseUrl}`, () =>
       rendered(renderVerifyPage(s, `/assets/verify.js?v=${shortHash(VERIFY_JS).slice(0, 10)}`), {

@@ -1,3 +1,5 @@
+import { witnessPolicy } from '../notary/cosignature.js';
+import { NoteError } from '../notary/note.js';
 import type { HeadAnswer } from '../operations/read-chain.js';
 import { Layout, renderDocument } from './layout.js';
 import type { SiteFacts } from './static-pages.js';
@@ -16,6 +18,26 @@ export function leafProblem(asked: string, size: number): { status: 404 | 422; w
     status: 404,
     why: `Leaf ${Number(asked)} is not in the log: it holds ${size} leaves, numbered 0 to ${size - 1}${size === 0 ? ' (none yet)' : ''}. No leaf was checked; the checkpoint below still is.`,
   };
+}
+
+/**
+ * Why the witness policy in the query (?witness=VKEY, repeated or one per line; ?threshold=K) is
+ * not one, or null when it is (or names none). verify.js checks the cosignatures themselves.
+ */
+export function policyProblem(witness: string[], threshold: string | undefined): string | null {
+  const keys = witness.flatMap((v) => v.split(/\s+/)).filter((k) => k !== '');
+  if (keys.length === 0)
+    return threshold === undefined ? null : '?threshold= counts witnesses: name them with ?witness=VKEY.';
+  if (threshold !== undefined && !/^[1-9]\d{0,3}$/.test(threshold))
+    return `“${threshold.slice(0, 20)}” is not a number of witnesses: ?threshold= takes 1, 2, …`;
+  try {
+    witnessPolicy(keys, threshold === undefined ? undefined : Number(threshold));
+    return null;
+  } catch (error) {
+    if (error instanceof NoteError)
+      return `The witness policy is not one: ${error.message}. A witness key is a C2SP cosigner vkey, name+keyid+base64 of 0x04 and an Ed25519 key.`;
+    throw error;
+  }
 }
 
 /** The human form of /verify: the page states the key; the script (verify.js) does the checking. */
@@ -63,6 +85,22 @@ export function renderVerifyPage(site: SiteFacts, scriptPath: string, problem?: 
           </p>
         </div>
       </section>
+      <section aria-labelledby="witness-heading">
+        <h2 id="witness-heading">Your witness policy</h2>
+        <p>
+          Witnesses are independent parties that cosign a checkpoint only once they have checked it is consistent with
+          every one they saw before, so a log cannot show you one history and someone else another. Name the witnesses
+          you trust (their C2SP cosigner keys) and how many of them must have cosigned; this page then checks each
+          cosignature itself, and that the checkpoint each witness cosigned is consistent with the one above.
+        </p>
+        <form method="get" action="/verify" class="check-form">
+          <label for="witness-keys">Witness keys, one per line</label>
+          <textarea id="witness-keys" name="witness" rows={3} spellcheck={false}></textarea>
+          <label for="witness-threshold">How many must have cosigned (default: all)</label>
+          <input id="witness-threshold" name="threshold" type="number" min="1" inputmode="numeric" />
+          <button type="submit">Check with these witnesses</button>
+        </form>
+      </section>
       <h2>By hand</h2>
       <ol>
         <li>
@@ -77,7 +115,13 @@ export function renderVerifyPage(site: SiteFacts, scriptPath: string, problem?: 
           §2.1.3.2) and compare it with the signed root.
         </li>
         <li>
-          <code>tended verify --url URL</code> rebuilds the whole tree and checks every head against a pinned key.
+          <code>tended verify --url URL</code> rebuilds the whole tree and checks every head against a pinned key; add{' '}
+          <code>--witness VKEY</code> (repeated) and <code>--witness-threshold K</code> to check a witness policy.
+        </li>
+        <li>
+          <code>GET /api/chain/witnesses</code>: each witness’s latest cosigned checkpoint; the log is also served as
+          C2SP tlog-tiles under <code>/tlog</code> (<code>/tlog/checkpoint</code> carries the cosignatures of the
+          current checkpoint).
         </li>
       </ol>
       <p>
@@ -110,6 +154,8 @@ export function verifyJson(head: HeadAnswer) {
       entry: '/api/chain/entries/{index}',
       inclusion_proof: '/api/chain/proof/inclusion?index={index}&size={size}',
       consistency_proof: '/api/chain/proof/consistency?from={from}&to={to}',
+      witnesses: '/api/chain/witnesses',
+      tlog_tiles: '/tlog/checkpoint, /tlog/tile/{L}/{N}, /tlog/tile/entries/{N}',
     },
   };
 }

@@ -10,6 +10,11 @@
  *
  * Plain ES2020 in a string, so the build ships it as it is; no template literals inside, so the
  * TypeScript string stays a plain one.
+ *
+ * With ?witness=VKEY (repeated) and ?threshold=K, also the reader's witness policy: each named
+ * witness's latest cosigned checkpoint (/api/chain/witnesses) must carry the log's signature and the
+ * witness's cosignature, and be the verified tree or consistent with it (a consistency proof
+ * checked here); fewer than K → not verified.
  */
 export const VERIFY_JS = String.raw`
 (function () {
@@ -148,6 +153,115 @@ export const VERIFY_JS = String.raw`
     box.appendChild(list);
   }
 
+  // The reader's witness policy (?witness=VKEY, repeated or one per line; ?threshold=K, default all):
+  // cosignatures (C2SP tlog-cosignature v1) checked here, each over a checkpoint this page checks too.
+  var params = new URLSearchParams(location.search);
+  var witnessKeys = [];
+  params.getAll('witness').forEach(function (v) {
+    v.split(/\s+/).forEach(function (k) { if (k) witnessKeys.push(k); });
+  });
+  var threshold = params.get('threshold') !== null ? Number(params.get('threshold')) : witnessKeys.length;
+  function importEd25519(raw) {
+    return crypto.subtle.importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']);
+  }
+  async function parseWitness(vk) {
+    var i = vk.indexOf('+'), j = vk.indexOf('+', i + 1);
+    if (i < 1 || j < 0) throw new Error(vk.slice(0, 40) + ' is not name+id+key');
+    var name = vk.slice(0, i), id = vk.slice(i + 1, j).toLowerCase(), typed = b64(vk.slice(j + 1));
+    if (typed.length !== 33 || typed[0] !== 4) throw new Error(name + ': not a witness cosigner key (type 0x04)');
+    var d = await sha256(concat([enc.encode(name), new Uint8Array([10, 4]), typed.slice(1)]));
+    if (hex(d.slice(0, 4)) !== id) throw new Error(name + ': the key ID does not match the key');
+    return { name: name, id: id, key: await importEd25519(typed.slice(1)) };
+  }
+  function noteLine(noteBody, name, id) {
+    var lines = noteBody.slice(noteBody.lastIndexOf('\n\n') + 2).split('\n');
+    for (var k = 0; k < lines.length; k++) {
+      var m = /^\u2014 (\S+) (\S+)$/.exec(lines[k]);
+      if (m && m[1] === name) {
+        var blob = b64(m[2]);
+        if (hex(blob.slice(0, 4)) === id) return blob.slice(4);
+      }
+    }
+    return null;
+  }
+  async function nodeHash(l, r) { return sha256(concat([new Uint8Array([1]), l, r])); }
+  // RFC 9162 §2.1.4.2, for 0 < first < second.
+  async function consistent(first, second, proof, firstRoot, secondRoot) {
+    if (proof.length === 0) return false;
+    var path = Math.pow(2, Math.round(Math.log2(first))) === first ? [firstRoot].concat(proof) : proof.slice();
+    var fn = first - 1, sn = second - 1;
+    while (fn % 2 === 1) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+    var fr = path[0], sr = path[0];
+    for (var i = 1; i < path.length; i++) {
+      if (sn === 0) return false;
+      if (fn % 2 === 1 || fn === sn) {
+        fr = await nodeHash(path[i], fr);
+        sr = await nodeHash(path[i], sr);
+        while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+      } else {
+        sr = await nodeHash(sr, path[i]);
+      }
+      fn = Math.floor(fn / 2); sn = Math.floor(sn / 2);
+    }
+    return sn === 0 && equal(fr, firstRoot) && equal(sr, secondRoot);
+  }
+  async function witnessFinding(w, record, logKey) {
+    if (!record || !record.cosigned) return w.name + ': no cosigned checkpoint of this log';
+    var n = record.cosigned.note;
+    var ntext = n.slice(0, n.lastIndexOf('\n\n') + 1);
+    var logSig = noteLine(n, keyName, keyId);
+    if (!logSig || !(await crypto.subtle.verify({ name: 'Ed25519' }, logKey, logSig, enc.encode(ntext))))
+      return w.name + ': the checkpoint it cosigned carries no valid signature by ' + keyName;
+    var cos = noteLine(n, w.name, w.id);
+    if (!cos || cos.length !== 72) return w.name + ': no cosignature by its key';
+    var t = 0;
+    for (var b = 0; b < 8; b++) t = t * 256 + cos[b];
+    var message = enc.encode('cosignature/v1\ntime ' + t + '\n' + ntext);
+    if (!(await crypto.subtle.verify({ name: 'Ed25519' }, w.key, cos.slice(8), message)))
+      return w.name + ': its cosignature does not verify';
+    var lines = ntext.slice(0, -1).split('\n');
+    var csize = Number(lines[1]), croot = b64(lines[2]);
+    var ok = false;
+    if (lines[0] !== keyName) return w.name + ': it cosigned a checkpoint of another origin';
+    if (csize === size) ok = equal(croot, rootHash);
+    else if (csize > 0 && csize < size) {
+      var proof = await get('/api/chain/proof/consistency?from=' + csize + '&to=' + size, 'json');
+      ok = await consistent(csize, size, (proof.hashes || []).map(b64), croot, rootHash);
+    } else if (csize > size) {
+      // The log grew since this page read its checkpoint, and the witness cosigned the larger tree.
+      var ahead = await get('/api/chain/proof/consistency?from=' + size + '&to=' + csize, 'json');
+      ok = await consistent(size, csize, (ahead.hashes || []).map(b64), rootHash, croot);
+    }
+    if (!ok) return w.name + ': cosigned size ' + csize + ', NOT consistent with the checkpoint verified above';
+    return { text: w.name + ' cosigned size ' + csize + ' at ' + new Date(t * 1000).toISOString().replace('.000Z', 'Z') };
+  }
+  async function checkWitnesses() {
+    if (witnessKeys.length === 0 || !size || result.className.indexOf('fail') >= 0) return;
+    var s = step('Check your witness policy: ' + threshold + ' of the ' + witnessKeys.length +
+      ' witnesses named must have cosigned a checkpoint consistent with the one verified above.');
+    if (!(threshold >= 1 && threshold <= witnessKeys.length && Math.floor(threshold) === threshold))
+      fail(s, 'the threshold must be a whole number from 1 to ' + witnessKeys.length);
+    var ws = [];
+    for (var i = 0; i < witnessKeys.length; i++) {
+      try { ws.push(await parseWitness(witnessKeys[i])); } catch (e) { fail(s, e.message); }
+    }
+    var records = (await get('/api/chain/witnesses', 'json')).witnesses || [];
+    var logKey = await importEd25519(pub);
+    var counted = [], missing = [];
+    for (var k = 0; k < ws.length; k++) {
+      var record = null;
+      for (var r = 0; r < records.length; r++) if (records[r].witness === ws[k].name) record = records[r];
+      var finding = await witnessFinding(ws[k], record, logKey);
+      if (typeof finding === 'string') missing.push(finding); else counted.push(finding.text);
+    }
+    if (counted.length < threshold)
+      fail(s, 'the witness policy is not met: ' + counted.length + ' of ' + ws.length + ' cosigned, ' + threshold +
+        ' required. ' + counted.concat(missing).join('; '));
+    s.ok(counted.concat(missing).join('; '));
+    result.textContent += ' Witness policy met: ' + counted.length + ' of ' + ws.length + ' named witnesses cosigned (' +
+      threshold + ' required).';
+  }
+
   var keyName, keyId, pub, note, text, size, rootHash, index;
   var s1 = step('Parse the verifier key printed on this page, and check its key ID.');
   Promise.resolve().then(function () {
@@ -229,7 +343,7 @@ export const VERIFY_JS = String.raw`
         });
       });
     });
-  }).catch(function (error) {
+  }).then(checkWitnesses).catch(function (error) {
     if (result.className.indexOf('fail') < 0) {
       result.className = 'result fail';
       result.textContent = 'Not verified: ' + (error && error.message ? error.message : String(error));

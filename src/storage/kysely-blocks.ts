@@ -203,3 +203,37 @@ export async function firstLeafLoggedFrom(db: Db, instant: string, treeSize: num
   const slot = leaves.findIndex((leaf) => leaf.logged_at >= instant);
   return lo * LEAVES_PER_BLOCK + slot;
 }
+
+/**
+ * Hashes of the perfect subtrees at `level` with indices [from, from + limit) that the tree holds,
+ * in index order: what a tlog tile is (level 0: leaf hashes; tile level L: tree level 8·L). From
+ * STORED_NODE_LEVEL up it is one range read of tree_nodes; below, the leaves are read and hashed
+ * (level 0 is the only such level a tile asks for: 256 leaves, 16 blocks).
+ */
+export async function readNodeHashRange(db: Db, level: number, from: number, limit: number): Promise<Hash[]> {
+  if (limit <= 0) return [];
+  if (level >= STORED_NODE_LEVEL) {
+    const rows = await db
+      .selectFrom('tree_nodes')
+      .select(['idx', 'hash'])
+      .where('level', '=', level)
+      .where('idx', '>=', from)
+      .where('idx', '<', from + limit)
+      .orderBy('idx')
+      .execute();
+    const out: Hash[] = [];
+    for (const row of rows) {
+      if (Number(row.idx) !== from + out.length) break;
+      out.push(new Uint8Array(row.hash));
+    }
+    return out;
+  }
+  const span = 2 ** level;
+  const leaves = await readLeafRange(db, from * span, limit * span);
+  const out: Hash[] = [];
+  for (let i = 0; (i + 1) * span <= leaves.length; i++) {
+    const hashes = leaves.slice(i * span, (i + 1) * span).map((leaf) => leafHash(leaf.bytes));
+    out.push(level === 0 ? hashes[0]! : merkleTreeHash(hashes));
+  }
+  return out;
+}

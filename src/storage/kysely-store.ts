@@ -8,7 +8,7 @@ import { encodeLeaf, leafAwaitingLoggedAt } from '../notary/leaf.js';
 import { keySetDigest, keySetLeafRecord, type KeySetDocument } from '../notary/key-set.js';
 import type { NodeCoord } from '../notary/merkle.js';
 import { appendLeaves, initialiseLog } from './kysely-append.js';
-import { firstLeafLoggedFrom, readLeafRange, readNodeHashes, storedLeaf } from './kysely-blocks.js';
+import { firstLeafLoggedFrom, readLeafRange, readNodeHashes, readNodeHashRange, storedLeaf } from './kysely-blocks.js';
 import { readStateChanges } from './kysely-changes.js';
 import {
   readCensusVersion,
@@ -31,6 +31,7 @@ import * as discovery from './kysely-discovery.js';
 import * as follow from './kysely-follow.js';
 import * as followSchedule from './kysely-follow-schedule.js';
 import * as watch from './kysely-watch.js';
+import * as witnesses from './kysely-witness.js';
 import type { Database } from './schema.js';
 import type {
   ApiKeyRecord,
@@ -48,6 +49,7 @@ import type {
   StoredKeySet,
   Store,
   StoredLeaf,
+  WitnessRecord,
 } from './store.js';
 import type { FollowedRead, HeldHint, HeldListing, HoldOptions } from './follow-records.js';
 
@@ -414,6 +416,18 @@ export class KyselyStore implements Store {
 
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]> {
     return readNodeHashes(this.db, coords);
+  }
+
+  nodeHashRange(level: number, from: number, limit: number): Promise<Hash[]> {
+    return readNodeHashRange(this.db, level, from, limit);
+  }
+
+  putWitnessRecord(record: WitnessRecord): Promise<void> {
+    return witnesses.put(this.db, record);
+  }
+
+  witnessRecords(): Promise<WitnessRecord[]> {
+    return witnesses.list(this.db);
   }
 
   async firstLeafLoggedFrom(instant: string): Promise<number | null> {

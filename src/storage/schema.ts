@@ -69,6 +69,18 @@ export interface Database {
   upstream_cache: { url: string; etag: string | null; last_modified: string | null; facts: string; stored_at: string };
   api_keys: { id: string; key_hash: string; label: string | null; created_at: string; revoked_at: string | null };
   key_sets: { version: number; document: string; digest: string; envelope: string; leaf_index: number };
+  /** Each configured witness's last answer (migration 17, kysely-witness.ts); sizes and times are numbers. */
+  witness_state: {
+    witness: string;
+    cosigned_size: number | null;
+    cosigned_note: string | null;
+    cosigned_time: number | null;
+    refused_size: number | null;
+    refused_status: number | null;
+    refused_reason: string | null;
+    refused_at: string | null;
+    updated_at: string;
+  };
   /** Webhook subscriptions (migration 16): public names, an endpoint, the signing secret, the circuit. */
   subscriptions: {
     id: string;

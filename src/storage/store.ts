@@ -262,6 +262,15 @@ export interface Store {
   /** Hashes of stored perfect subtrees (level 0 = leaf hashes), in the order asked. */
   nodeHashes(coords: NodeCoord[]): Promise<Hash[]>;
   /**
+   * The hashes of perfect subtrees at `level`, indices [from, from+limit), as far as the tree holds
+   * them (fewer at its right edge): a tlog tile's hashes, read as one range.
+   */
+  nodeHashRange(level: number, from: number, limit: number): Promise<Hash[]>;
+  /** Records a witness's latest answer, replacing the one before. */
+  putWitnessRecord(record: WitnessRecord): Promise<void>;
+  /** Every witness's latest answer, by name. */
+  witnessRecords(): Promise<WitnessRecord[]>;
+  /**
    * The index of the first leaf logged at or after `instant` (an RFC 3339 instant, or a date for
    * its first moment); null when none is. logged_at never goes backwards, so this splits the log.
    */
@@ -439,6 +448,17 @@ export interface AppendResult {
 export type ImportedLeaf = { bytes: Uint8Array; logged_at: string } & (
   { observation: NewObservation } | { census: NewCensus } | { keyset: { version: number; digest: string } }
 );
+
+/** What a witness (C2SP tlog-witness) last said about this log. */
+export interface WitnessRecord {
+  /** The witness's key name. */
+  witness: string;
+  /** The latest checkpoint it cosigned: the log's note with the witness's cosignature line; null if none yet. */
+  cosigned: { tree_size: number; note: string; timestamp: number } | null;
+  /** Its refusal of a later checkpoint (or a failure to reach it), null once it cosigns again. */
+  refusal: { tree_size: number; status: number | null; reason: string; at: string } | null;
+  updated_at: string;
+}
 
 export interface StoredLeaf {
   index: number;

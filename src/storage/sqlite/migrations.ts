@@ -227,4 +227,12 @@ export const sqliteMigrations: Migration[] = [
       `CREATE INDEX webhook_outbox_delivered ON webhook_outbox (delivered_at)`,
     ],
   },
+  {
+    version: 17,
+    name: 'witnesses: what each configured tlog witness last said about the log',
+    statements: [
+      // One row a witness: its latest cosigned checkpoint (the note with its line) and its last refusal.
+      `CREATE TABLE witness_state (witness text PRIMARY KEY, cosigned_size bigint, cosigned_note text, cosigned_time bigint, refused_size bigint, refused_status integer, refused_reason text, refused_at text, updated_at text NOT NULL)`,
+    ],
+  },
 ];
