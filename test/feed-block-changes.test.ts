@@ -5,7 +5,7 @@ import { addDays } from '../src/domain/calendar.js';
 import type { NewObservation } from '../src/domain/observation.js';
 import { isAsserted, STATES, type State } from '../src/domain/state.js';
 import { openSqliteDatabase } from '../src/storage/sqlite/driver.js';
-import type { StateChange } from '../src/storage/store.js';
+import type { StateChange } from '../src/storage/state-change.js';
 import { githubObservation, postgresTestStore, sqliteTestStore, testNotary, type TestStore } from './support/record.js';
 
 /**

@@ -12,7 +12,7 @@ import {
 } from '../operations/read-changes.js';
 import { ValidationError } from '../domain/errors.js';
 import { errorResponses } from './schemas.js';
-import { answerPath } from '../pages/registries.js';
+import { answerPath } from './answer-path.js';
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const asserted = z.enum(['alive', 'dormant', 'abandoned', 'archived', 'deleted', 'eol']);
@@ -138,7 +138,7 @@ function pageUrl(base: string, page: ChangesPage, after: number, atom: boolean):
   return `${base}/api/v1/changes?${params}`;
 }
 
-/** The component's JSON answer (pages/registries.ts answerPath), absolute. */
+/** The component's JSON answer (answer-path.ts), absolute. */
 export function entityUrl(base: string, e: Pick<ChangeEntry, 'kind' | 'component'>): string {
   return `${base}${answerPath({ kind: e.kind, id: e.component })}`;
 }

@@ -293,3 +293,17 @@ export function componentSearchKeys(ref: ComponentRef): { search_name: string; s
 }
 
 const afterLast = (s: string, separator: string) => s.slice(s.lastIndexOf(separator) + 1);
+
+/**
+ * Native ids grouped by kind: lookups of many components ask `kind = ? AND native_id IN (…)` per
+ * kind, which both backends answer from the (kind, native_id) index (an OR of pairs makes them scan).
+ */
+export function nativeIdsByKind(refs: Iterable<ComponentRef>): Map<ComponentRef['kind'], string[]> {
+  const byKind = new Map<ComponentRef['kind'], string[]>();
+  for (const ref of refs) {
+    const ids = byKind.get(ref.kind);
+    if (ids) ids.push(ref.id);
+    else byKind.set(ref.kind, [ref.id]);
+  }
+  return byKind;
+}

@@ -2,7 +2,8 @@ import { utcDateOf } from '../domain/calendar.js';
 import { CENSUS_KINDS, type Census, type NewCensus } from '../domain/census.js';
 import { normaliseComponent, type ComponentKind, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
-import { LISTING_MAX_PER_PAGE, LISTING_METHOD, type ListedPackage } from '../upstreams/dependents/listing.js';
+import { LISTING_MAX_PER_PAGE, LISTING_METHOD } from '../upstreams/dependents/listing.js';
+import type { ListedPackage } from '../upstreams/source.js';
 import type { ObserverDeps } from './observe.js';
 
 /** How a whole census reads: the listing first, then one by one what it did not reach. */

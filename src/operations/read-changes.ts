@@ -2,7 +2,7 @@ import { isCalendarDate, utcDateOf } from '../domain/calendar.js';
 import { componentPurls, type ComponentKind } from '../domain/component.js';
 import { ValidationError, type ValidationIssue } from '../domain/errors.js';
 import type { AssertedState } from '../domain/state.js';
-import type { StateChange } from '../storage/store.js';
+import type { StateChange } from '../storage/state-change.js';
 import type { RecordDeps } from './deps.js';
 
 export const CHANGES_LIMIT_DEFAULT = 100;

@@ -1,7 +1,8 @@
 import type { EntityResult } from '../operations/entity-answer.js';
 import type { PackageRefusal } from '../operations/read-package.js';
 import { Layout, StateBadge, renderDocument } from './layout.js';
-import { answerPath, badgePath, pageRegistry } from './registries.js';
+import { answerPath } from '../api/answer-path.js';
+import { badgePath, pageRegistry } from './registries.js';
 import { explainNotFound } from './static-pages.js';
 
 /**

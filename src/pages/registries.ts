@@ -352,15 +352,6 @@ export function packagePath(ref: { kind: ComponentKind; id: string }): string {
   return `/${ref.kind}/${ref.id}`;
 }
 
-/**
- * The component's JSON answer: the entity route for a repository; packages and images have no GET
- * entity route (spec §4.1), so their trust_score facts, which carry the same dated state.
- */
-export function answerPath(ref: { kind: ComponentKind; id: string }): string {
-  const id = ref.id.split('/').map(encodeURIComponent).join('/');
-  return ref.kind === 'github' ? `/api/v1/entity/${id}` : `/v1/trust_score/${ref.kind}/${id}`;
-}
-
 /** The component's badge (SVG), as a page shows it and a README embeds it. */
 export function badgePath(ref: { kind: ComponentKind; id: string }): string {
   return `/badge/${ref.kind}/${ref.id}.svg`;

@@ -16,7 +16,8 @@ import {
   renderedPackagePage,
   type PackagePageCache,
 } from './package-answer.js';
-import { answerPath, packagePath, pageRegistry } from './registries.js';
+import { answerPath } from '../api/answer-path.js';
+import { packagePath, pageRegistry } from './registries.js';
 import { heldAnswerJson, heldRefusal, renderHeldAnswer, type HeldRefusal } from './held-answer.js';
 import { nameFragment, searchedComponent, searchHeld, SEARCH_LIMIT } from './search.js';
 import { renderSearchResults } from './search-page.js';

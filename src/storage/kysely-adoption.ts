@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ComponentRef } from '../domain/component.js';
-import { nativeIdsByKind } from './kysely-read.js';
+import { nativeIdsByKind } from '../domain/component.js';
 import type { Database } from './schema.js';
 import { ENTRY_BYTES } from './series-entries.js';
 import type { AdoptedComponent, AdoptedPage, HeldPage } from './store.js';

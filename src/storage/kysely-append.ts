@@ -23,8 +23,8 @@ import {
   type AppendResult,
   type HeadSealer,
   type NewKeySet,
-  type StateChange,
 } from './store.js';
+import type { StateChange } from './state-change.js';
 
 type Trx = Transaction<Database>;
 

@@ -9,7 +9,7 @@ import { blockOf, decodeBlock, LEAVES_PER_BLOCK, type BlockLeaf } from './leaf-b
 import type { Database } from './schema.js';
 import { readSeriesOf } from './kysely-series.js';
 import { assertedBefore } from './series-entries.js';
-import type { StateChange, StateChangeQuery } from './store.js';
+import type { StateChange, StateChangeQuery } from './state-change.js';
 
 /** Leaves read per step of the window: the work stops with the step that fills the page. */
 const STEP = 4_096;

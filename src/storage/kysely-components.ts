@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { componentOwner, componentSearchKeys, type ComponentRef } from '../domain/component.js';
-import { nativeIdsByKind } from './kysely-read.js';
+import { nativeIdsByKind } from '../domain/component.js';
 import type { Database } from './schema.js';
 
 /** Ids, rows or keys asked of the database in one statement: far below either backend's parameter limit. */

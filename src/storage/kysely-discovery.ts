@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { componentOwner, componentSearchKeys, type ComponentRef } from '../domain/component.js';
-import { nativeIdsByKind } from './kysely-read.js';
+import { nativeIdsByKind } from '../domain/component.js';
 import type { Database } from './schema.js';
 import type { QueueOptions, QueueOutcome } from './store.js';
 

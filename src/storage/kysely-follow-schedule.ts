@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import { addDays } from '../domain/calendar.js';
 import { componentOwner, componentSearchKeys, type ComponentRef } from '../domain/component.js';
 import { dueAt, READ_PRIORITY, READ_REASONS, type ReadReason } from '../domain/follow-schedule.js';
-import { nativeIdsByKind } from './kysely-read.js';
+import { nativeIdsByKind } from '../domain/component.js';
 import type { Database } from './schema.js';
 import type {
   FollowedRead,

@@ -38,20 +38,6 @@ export function toHead(row: Database['heads']): HeadBlock {
 }
 
 /**
- * Native ids grouped by kind: lookups of many components ask `kind = ? AND native_id IN (…)` per
- * kind, which both backends answer from the (kind, native_id) index (an OR of pairs makes them scan).
- */
-export function nativeIdsByKind(refs: Iterable<ComponentRef>): Map<ComponentRef['kind'], string[]> {
-  const byKind = new Map<ComponentRef['kind'], string[]>();
-  for (const ref of refs) {
-    const ids = byKind.get(ref.kind);
-    if (ids) ids.push(ref.id);
-    else byKind.set(ref.kind, [ref.id]);
-  }
-  return byKind;
-}
-
-/**
  * One component's series and its reading for `date` in one query: the component's series row (a
  * primary-key read) and the block holding the reading SQL picks from it (tended_series_pick,
  * migration 11), another primary-key read. Raw SQL: kysely's builder costs more than these

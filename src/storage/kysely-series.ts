@@ -4,7 +4,7 @@ import type { Observation, SeriesEntry } from '../domain/observation.js';
 import type { State } from '../domain/state.js';
 import { decodeLeaf } from '../notary/leaf.js';
 import { readBlocks } from './kysely-blocks.js';
-import { nativeIdsByKind } from './kysely-read.js';
+import { nativeIdsByKind } from '../domain/component.js';
 import { blockOf } from './leaf-block.js';
 import type { Database } from './schema.js';
 import { decodeEntries, encodeEntries } from './series-entries.js';

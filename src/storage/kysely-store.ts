@@ -45,12 +45,12 @@ import type {
   NewKeySet,
   QueueOptions,
   SeriesAt,
-  StateChangeQuery,
   StoredKeySet,
   Store,
   StoredLeaf,
   WitnessRecord,
 } from './store.js';
+import type { StateChangeQuery } from './state-change.js';
 import type { FollowedRead, HeldHint, HeldListing, HoldOptions } from './follow-records.js';
 
 // Components per query when reading many at once: well under both backends' parameter limits.

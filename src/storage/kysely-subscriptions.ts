@@ -3,7 +3,7 @@ import type { ComponentKind } from '../domain/component.js';
 import type { AssertedState } from '../domain/state.js';
 import { changeTargets, type SubscriptionFilter } from '../domain/subscription.js';
 import type { Database } from './schema.js';
-import type { StateChange } from './store.js';
+import type { StateChange } from './state-change.js';
 import type {
   ClaimedDelivery,
   DeliveryFailure,

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { componentOwner, componentSearchKeys, isComponentKind, type ComponentRef } from '../domain/component.js';
-import { nativeIdsByKind } from './kysely-read.js';
+import { nativeIdsByKind } from '../domain/component.js';
 import type { Database } from './schema.js';
 import type { ScheduledClaim } from './follow-records.js';
 import type { CachedAnswer, QueueFigures, WatchEntry } from './store.js';

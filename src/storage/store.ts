@@ -1,5 +1,4 @@
 import type { Census, NewCensus } from '../domain/census.js';
-import type { AssertedState } from '../domain/state.js';
 import type {
   FollowedRead,
   FollowFigures,
@@ -11,6 +10,7 @@ import type {
   ScheduledClaim,
 } from './follow-records.js';
 import type { ComponentRef } from '../domain/component.js';
+import type { StateChange, StateChangeQuery } from './state-change.js';
 import type { EvidenceValue, NewObservation, Observation, SeriesEntry } from '../domain/observation.js';
 import type { DsseEnvelope } from '../notary/dsse.js';
 import type { HeadBlock } from '../notary/head.js';
@@ -282,31 +282,6 @@ export interface Store {
    * nothing. Work is bounded by the window, not by the log's size.
    */
   stateChanges(query: StateChangeQuery): Promise<StateChange[]>;
-}
-
-export interface StateChangeQuery {
-  fromLeaf: number;
-  /** Exclusive. */
-  untilLeaf: number;
-  /** Only readings dated on or after this date; null for all. */
-  since: string | null;
-  limit: number;
-}
-
-export interface StateChange {
-  component: ComponentRef;
-  from: AssertedState;
-  to: AssertedState;
-  /** The date of the reading that showed `to` (for a correction: its own date). */
-  observation_date: string;
-  /** The date of the reading `from` comes from: the last time the old state was read. */
-  previous_date: string;
-  previous_leaf_index: number;
-  leaf_index: number;
-  /** Set when the reading is a correction: the leaf it corrects. */
-  corrects: number | null;
-  /** When the reading's leaf was logged. */
-  logged_at: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { SubscriptionFilter } from '../domain/subscription.js';
-import type { StateChange } from './store.js';
+import type { StateChange } from './state-change.js';
 
 /** The store's records of webhook subscriptions and their outbox (DESIGN §8f); see Store. */
 

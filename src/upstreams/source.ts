@@ -6,8 +6,6 @@ import type { ComponentKind, ComponentRef } from '../domain/component.js';
 import type { EvidenceValue } from '../domain/observation.js';
 import type { Signals, UnreachableReason } from '../domain/state.js';
 import type { UpstreamBudgets } from './budget.js';
-import type { OwnerRepositories } from './github/owner-repositories.js';
-import type { ListingAnswer } from './dependents/listing.js';
 
 export interface Reading {
   /** The observer calls classify(signals, observationDate). */
@@ -141,3 +139,42 @@ export type Sources = Record<ComponentKind, UpstreamSource> & {
   /** A GitHub owner's public repositories, for discovery through the org read. */
   githubOwners: OwnerRepositories;
 };
+
+/** An owner's public repositories, one page (github/owner-repositories.ts reads them). */
+export type OwnerListing =
+  | { kind: 'repositories'; names: string[] }
+  | { kind: 'not_found' }
+  /** The listing failed (a rate limit, a 5xx…): try again after `retryAt`, or on a later pass. */
+  | { kind: 'failed'; retryAt: string | null };
+
+export interface OwnerRepositories {
+  list(owner: string): Promise<OwnerListing>;
+}
+
+/** A package of a dependents listing (dependents/listing.ts reads them). */
+export interface ListedPackage {
+  /** The name as the source lists it (its spelling of the registry's names). */
+  name: string;
+  /** null when the entry carries no whole count: such an entry says nothing. */
+  dependents: number | null;
+  dependent_repos_count: number | null;
+  /** ecosyste.ms's own status: null = active; also removed, unpublished, deprecated. */
+  status: string | null;
+}
+
+/** One page of a dependents listing, or why it could not be read (dependents/listing.ts). */
+export type ListingAnswer =
+  | {
+      kind: 'page';
+      url: string;
+      status: 200 | 304;
+      entries: ListedPackage[];
+      evidence: Record<string, EvidenceValue>;
+    }
+  | {
+      kind: 'failed';
+      url: string;
+      /** How long the source asked us to stay away, when it said (a rate limit, a 503 with Retry-After). */
+      retryAfterMs: number | null;
+      evidence: Record<string, EvidenceValue>;
+    };

@@ -7,6 +7,7 @@
  */
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { HttpClient } from '../http.js';
+import type { ListingAnswer } from '../source.js';
 import type { FactsSpec } from '../facts-spec.js';
 import { redirectEvidence } from '../reading.js';
 import { classifyPackageResponse } from './classify-response.js';
@@ -16,32 +17,6 @@ export const LISTING_MAX_PER_PAGE = 1_000;
 
 export const LISTING_METHOD =
   'ecosyste.ms registry packages listing sorted by dependent_packages_count: the count of each package listed (packages in the registry that depend on it)';
-
-export interface ListedPackage {
-  /** The name as the source lists it (its spelling of the registry's names). */
-  name: string;
-  /** null when the entry carries no whole count: such an entry says nothing. */
-  dependents: number | null;
-  dependent_repos_count: number | null;
-  /** ecosyste.ms's own status: null = active; also removed, unpublished, deprecated. */
-  status: string | null;
-}
-
-export type ListingAnswer =
-  | {
-      kind: 'page';
-      url: string;
-      status: 200 | 304;
-      entries: ListedPackage[];
-      evidence: Record<string, EvidenceValue>;
-    }
-  | {
-      kind: 'failed';
-      url: string;
-      /** How long the source asked us to stay away, when it said (a rate limit, a 503 with Retry-After). */
-      retryAfterMs: number | null;
-      evidence: Record<string, EvidenceValue>;
-    };
 
 type ListingFacts = { entries: [string, number | null, number | null, string | null][] } & Record<
   string,

@@ -6,18 +6,9 @@
  */
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { HttpClient } from '../http.js';
+import type { OwnerRepositories } from '../source.js';
 import type { FactsSpec } from '../facts-spec.js';
 import { heldBackUntil, unreachableReading } from '../reading.js';
-
-export type OwnerListing =
-  | { kind: 'repositories'; names: string[] }
-  | { kind: 'not_found' }
-  /** The listing failed (a rate limit, a 5xx…): try again after `retryAt`, or on a later pass. */
-  | { kind: 'failed'; retryAt: string | null };
-
-export interface OwnerRepositories {
-  list(owner: string): Promise<OwnerListing>;
-}
 
 /** One page: GitHub's largest. An owner with more is asked about in full by its repositories' own reads. */
 export const OWNER_PAGE = 100;
