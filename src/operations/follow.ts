@@ -13,7 +13,8 @@ import {
   type FollowedRegistry,
 } from '../followers/follower.js';
 import type { HoldOutcome } from '../storage/follow-records.js';
-import type { FollowCursorRecord, Store } from '../storage/store.js';
+import type { FollowCursorRecord } from '../storage/follow-records.js';
+import type { Store } from '../storage/store.js';
 import type { Clock } from './deps.js';
 
 /**

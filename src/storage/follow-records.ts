@@ -69,3 +69,58 @@ export interface FollowReadCount {
   reason: ReadReason;
   reads: number;
 }
+
+export interface FollowCursorRecord {
+  registry: string;
+  cursor: string;
+  updated_at: string;
+  /** When a batch that continued contiguously was last committed; null when none was. */
+  last_contiguous_at: string | null;
+  /** Faults committed so far, and the newest. */
+  faults_seen: number;
+  last_fault: { kind: string; detail: string; at: string } | null;
+}
+
+export interface FollowProgress {
+  contiguous: boolean;
+  faults: { kind: string; detail: string; at: string }[];
+}
+
+/** The port's following part (Store extends it): cursors, leases and the schedule of followed packages. */
+export interface FollowStore {
+  /** A followed registry's cursor and health (DESIGN §8a), or null before it was ever followed. */
+  followCursor(registry: string): Promise<FollowCursorRecord | null>;
+  /** Commits a follower's cursor once its batch is handled, with whether it read on contiguously and the faults it met. */
+  setFollowCursor(registry: string, cursor: string, at: string, progress: FollowProgress): Promise<void>;
+  /**
+   * Holds what a follower's batch named for reading (follow schedule): a listed package never held
+   * is due at `at` for its backfill (one already held keeps its schedule; only its marker moves);
+   * a hint makes its package due on the hint's day for the event, unless its marker is the one the
+   * package had when last read. Operator-watched and discovered components keep their daily reads.
+   * With `changedSinceHeld` (a re-listing after a break), a listed package whose marker differs
+   * from the held one, or that was not held, is due as an event too.
+   */
+  holdFollowed(listed: HeldListing[], hints: HeldHint[], at: string, options?: HoldOptions): Promise<HoldOutcome>;
+  /**
+   * Claims like claimDue, in priority order (daily, event and threshold reads first, then backfill,
+   * then sweep; oldest due first within each), and says why each claimed component is due.
+   */
+  claimScheduled(now: string, limit: number, leaseUntil: string): Promise<ScheduledClaim[]>;
+  /**
+   * Ends the claims of followed packages just read on `readOn`: each is next due as the schedule
+   * says, or the next day for the event when a hint came while it was being read. Counts each read
+   * by its registry, its reason and the day.
+   */
+  rescheduleFollowed(reads: FollowedRead[], readOn: string): Promise<void>;
+  /** A registry's (a followed kind's) backfill progress and its reads on `day` by reason: small rows, no scan. */
+  followFigures(registry: string, day: string): Promise<FollowFigures>;
+  /** Reads per day, registry and reason for days in [fromDay, toDay], oldest first. */
+  followReads(fromDay: string, toDay: string): Promise<FollowReadCount[]>;
+  /**
+   * Takes or renews the lease on following `registry` until `until`, unless another holder's
+   * lease still runs at `now`: one process of a deployment follows a registry at a time.
+   */
+  leaseFollow(registry: string, holder: string, now: string, until: string): Promise<boolean>;
+  /** Gives the lease up (a stopping process), when `holder` has it. */
+  releaseFollowLease(registry: string, holder: string): Promise<void>;
+}

@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { FollowCursorRecord, FollowProgress } from './store.js';
+import type { FollowCursorRecord, FollowProgress } from './follow-records.js';
 
 /** The table's shape, kept beside its only queries (schema.ts holds the record's tables). */
 type FollowTables = {

@@ -38,7 +38,6 @@ import type {
   AdoptedComponent,
   AppendResult,
   CachedAnswer,
-  FollowProgress,
   HeadSealer,
   ImportedLeaf,
   NewApiKey,
@@ -51,6 +50,7 @@ import type {
   WitnessRecord,
 } from './store.js';
 import type { StateChangeQuery } from './state-change.js';
+import type { FollowProgress } from './follow-records.js';
 import type { FollowedRead, HeldHint, HeldListing, HoldOptions } from './follow-records.js';
 
 // Components per query when reading many at once: well under both backends' parameter limits.

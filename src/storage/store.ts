@@ -1,14 +1,5 @@
 import type { Census, NewCensus } from '../domain/census.js';
-import type {
-  FollowedRead,
-  FollowFigures,
-  FollowReadCount,
-  HeldHint,
-  HeldListing,
-  HoldOptions,
-  HoldOutcome,
-  ScheduledClaim,
-} from './follow-records.js';
+import type { FollowStore } from './follow-records.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { StateChange, StateChangeQuery } from './state-change.js';
 import type { EvidenceValue, NewObservation, Observation, SeriesEntry } from '../domain/observation.js';
@@ -16,20 +7,14 @@ import type { DsseEnvelope } from '../notary/dsse.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { KeySetDocument } from '../notary/key-set.js';
 import type { Hash } from '../notary/hash.js';
-import type {
-  ClaimedDelivery,
-  DeliveryFailure,
-  NewSubscription,
-  SubscriptionDelivery,
-  SubscriptionRecord,
-} from './subscription-records.js';
+import type { SubscriptionStore } from './subscription-records.js';
 import type { NodeCoord } from '../notary/merkle.js';
 
 /**
  * The store port. Two adapters (SQLite, PostgreSQL) implement it with the same query code and are
  * run by one contract suite (test/store-contract.ts). Only operations/ calls the write methods.
  */
-export interface Store {
+export interface Store extends FollowStore, SubscriptionStore {
   readonly backend: 'sqlite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -178,41 +163,6 @@ export interface Store {
   /** Validators and extracted facts of an upstream URL's last full answer (conditional requests). */
   cacheGet(url: string): Promise<CachedAnswer | null>;
   cacheSet(url: string, entry: CachedAnswer): Promise<void>;
-  /** A followed registry's cursor and health (DESIGN §8a), or null before it was ever followed. */
-  followCursor(registry: string): Promise<FollowCursorRecord | null>;
-  /** Commits a follower's cursor once its batch is handled, with whether it read on contiguously and the faults it met. */
-  setFollowCursor(registry: string, cursor: string, at: string, progress: FollowProgress): Promise<void>;
-  /**
-   * Holds what a follower's batch named for reading (follow schedule): a listed package never held
-   * is due at `at` for its backfill (one already held keeps its schedule; only its marker moves);
-   * a hint makes its package due on the hint's day for the event, unless its marker is the one the
-   * package had when last read. Operator-watched and discovered components keep their daily reads.
-   * With `changedSinceHeld` (a re-listing after a break), a listed package whose marker differs
-   * from the held one, or that was not held, is due as an event too.
-   */
-  holdFollowed(listed: HeldListing[], hints: HeldHint[], at: string, options?: HoldOptions): Promise<HoldOutcome>;
-  /**
-   * Claims like claimDue, in priority order (daily, event and threshold reads first, then backfill,
-   * then sweep; oldest due first within each), and says why each claimed component is due.
-   */
-  claimScheduled(now: string, limit: number, leaseUntil: string): Promise<ScheduledClaim[]>;
-  /**
-   * Ends the claims of followed packages just read on `readOn`: each is next due as the schedule
-   * says, or the next day for the event when a hint came while it was being read. Counts each read
-   * by its registry, its reason and the day.
-   */
-  rescheduleFollowed(reads: FollowedRead[], readOn: string): Promise<void>;
-  /** A registry's (a followed kind's) backfill progress and its reads on `day` by reason: small rows, no scan. */
-  followFigures(registry: string, day: string): Promise<FollowFigures>;
-  /** Reads per day, registry and reason for days in [fromDay, toDay], oldest first. */
-  followReads(fromDay: string, toDay: string): Promise<FollowReadCount[]>;
-  /**
-   * Takes or renews the lease on following `registry` until `until`, unless another holder's
-   * lease still runs at `now`: one process of a deployment follows a registry at a time.
-   */
-  leaseFollow(registry: string, holder: string, now: string, until: string): Promise<boolean>;
-  /** Gives the lease up (a stopping process), when `holder` has it. */
-  releaseFollowLease(registry: string, holder: string): Promise<void>;
 
   /** Records an issued API key: its id, label and the SHA-256 (hex) of the key; never the key. */
   apiKeyCreate(key: NewApiKey): Promise<void>;
@@ -222,33 +172,6 @@ export interface Store {
   apiKeys(): Promise<ApiKeyRecord[]>;
   /** The key whose SHA-256 (hex) this is, revoked or not; null when none was issued. */
   apiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
-
-  /**
-   * Records a webhook subscription and its targets, unless its key already holds `maxPerKey`
-   * (counted in the same transaction): false then, and nothing is written.
-   */
-  subscriptionCreate(subscription: NewSubscription, maxPerKey: number): Promise<boolean>;
-  /** The subscription with its delivery status; null when none has that id. */
-  subscription(id: string): Promise<SubscriptionRecord | null>;
-  /** Deletes the subscription, its targets and every outbox row of it, delivered or not; false when none. */
-  subscriptionDelete(id: string): Promise<boolean>;
-  /**
-   * Claims up to `limit` outbox rows due at `now` (not delivered, no running lease, their
-   * subscription's circuit closed) until `leaseUntil`. Claimers on any number of connections never
-   * get the same row while its lease runs; a lapsed lease (a killed sender) makes it claimable again.
-   */
-  claimDeliveries(now: string, limit: number, leaseUntil: string): Promise<ClaimedDelivery[]>;
-  /**
-   * Deliveries answered 2xx: their rows are done, their endpoints' failures reset, in one
-   * transaction. A row whose lease was lost (it lapsed and another sender claimed it) is left alone.
-   */
-  deliveriesSucceeded(deliveries: ClaimedDelivery[], at: string): Promise<void>;
-  /** A delivery failed: retried at failure.retry_at; the endpoint's circuit opens after enough in a row. */
-  deliveryFailed(delivery: ClaimedDelivery, failure: DeliveryFailure): Promise<void>;
-  /** Forgets up to `limit` deliveries made before `before`, oldest first; returns how many. */
-  pruneDeliveries(before: string, limit: number): Promise<number>;
-  /** The changes matched for a subscription after `afterSeq`, oldest first, at most `limit`. */
-  subscriptionFeed(id: string, afterSeq: number, limit: number): Promise<SubscriptionDelivery[]>;
 
   treeSize(): Promise<number>;
   latestHead(): Promise<HeadBlock | null>;
@@ -368,22 +291,6 @@ export interface CachedAnswer {
   etag: string | null;
   last_modified: string | null;
   facts: EvidenceValue;
-}
-
-export interface FollowCursorRecord {
-  registry: string;
-  cursor: string;
-  updated_at: string;
-  /** When a batch that continued contiguously was last committed; null when none was. */
-  last_contiguous_at: string | null;
-  /** Faults committed so far, and the newest. */
-  faults_seen: number;
-  last_fault: { kind: string; detail: string; at: string } | null;
-}
-
-export interface FollowProgress {
-  contiguous: boolean;
-  faults: { kind: string; detail: string; at: string }[];
 }
 
 export interface NewApiKey {

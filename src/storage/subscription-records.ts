@@ -60,3 +60,33 @@ export interface DeliveryFailure {
   circuit_after: number;
   paused_until: string;
 }
+
+/** The port's webhook part (Store extends it): subscriptions, their targets and the delivery outbox. */
+export interface SubscriptionStore {
+  /**
+   * Records a webhook subscription and its targets, unless its key already holds `maxPerKey`
+   * (counted in the same transaction): false then, and nothing is written.
+   */
+  subscriptionCreate(subscription: NewSubscription, maxPerKey: number): Promise<boolean>;
+  /** The subscription with its delivery status; null when none has that id. */
+  subscription(id: string): Promise<SubscriptionRecord | null>;
+  /** Deletes the subscription, its targets and every outbox row of it, delivered or not; false when none. */
+  subscriptionDelete(id: string): Promise<boolean>;
+  /**
+   * Claims up to `limit` outbox rows due at `now` (not delivered, no running lease, their
+   * subscription's circuit closed) until `leaseUntil`. Claimers on any number of connections never
+   * get the same row while its lease runs; a lapsed lease (a killed sender) makes it claimable again.
+   */
+  claimDeliveries(now: string, limit: number, leaseUntil: string): Promise<ClaimedDelivery[]>;
+  /**
+   * Deliveries answered 2xx: their rows are done, their endpoints' failures reset, in one
+   * transaction. A row whose lease was lost (it lapsed and another sender claimed it) is left alone.
+   */
+  deliveriesSucceeded(deliveries: ClaimedDelivery[], at: string): Promise<void>;
+  /** A delivery failed: retried at failure.retry_at; the endpoint's circuit opens after enough in a row. */
+  deliveryFailed(delivery: ClaimedDelivery, failure: DeliveryFailure): Promise<void>;
+  /** Forgets up to `limit` deliveries made before `before`, oldest first; returns how many. */
+  pruneDeliveries(before: string, limit: number): Promise<number>;
+  /** The changes matched for a subscription after `afterSeq`, oldest first, at most `limit`. */
+  subscriptionFeed(id: string, afterSeq: number, limit: number): Promise<SubscriptionDelivery[]>;
+}
