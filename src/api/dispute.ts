@@ -6,7 +6,7 @@ import { disputeComponent } from '../operations/dispute.js';
 import { parseJsonBody } from '../operations/json-manifest.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import { DISPUTE_LIMIT_BYTES, mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
-import { EntityResultSchema, ErrorDetail, errorResponses, json } from './schemas.js';
+import { EntityResultSchema, ErrorDetail, errorResponses, json, ObservationSchema } from './schemas.js';
 
 const NAME_HINT = 'name must name the component, e.g. "left-pad" or "expressjs/express"';
 
@@ -25,17 +25,6 @@ const DisputeBody = z
     { error: 'The body must be a JSON object naming one component: {"kind": "npm", "name": "left-pad"}' },
   )
   .openapi('DisputeRequest');
-
-const ObservationSchema = z.object({
-  observation_date: z.string(),
-  observed_at: z.string(),
-  state: z.string(),
-  source: z.string(),
-  evidence: z.record(z.string(), z.unknown()),
-  method: z.string(),
-  corrects: z.number().int().nullable(),
-  leaf_index: z.number().int(),
-});
 
 const disputeRoute = createRoute({
   method: 'post',

@@ -78,6 +78,18 @@ export const SbomSubjectSchema = z
       'SBOM answers only (absent for manifests). What the SBOM describes: CycloneDX `metadata.component` (never one of the results), the one package an SPDX 2 document DESCRIBES, or the one package root element of an SPDX 3 document (both also among the results). Null when the SBOM names no single subject.',
   });
 
+/** One observation as the log holds it: a dispute's new reading, a webhook's message. */
+export const ObservationSchema = z.object({
+  observation_date: z.string(),
+  observed_at: z.string(),
+  state: z.string(),
+  source: z.string(),
+  evidence: z.record(z.string(), z.unknown()),
+  method: z.string(),
+  corrects: z.number().int().nullable(),
+  leaf_index: z.number().int(),
+});
+
 export const EntityResultSchema = z
   .object({
     purl: z.array(z.string()).openapi({

@@ -20,7 +20,7 @@ import {
   type SubscriptionFeedPage,
 } from '../operations/subscriptions.js';
 import { mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
-import { ErrorDetail, errorResponses, json } from './schemas.js';
+import { ErrorDetail, errorResponses, json, ObservationSchema } from './schemas.js';
 
 /** A subscription names at most SUBSCRIPTION_COMPONENTS_MAX components: well under this. */
 const SUBSCRIPTION_LIMIT_BYTES = 256 * 1024;
@@ -189,18 +189,7 @@ const WebhookMessage = z
     data: z.object({
       subscription: z.string(),
       change: ChangeSchema,
-      observation: z
-        .object({
-          observed_at: z.string(),
-          observation_date: z.string(),
-          state: z.string(),
-          source: z.string(),
-          evidence: z.record(z.string(), z.unknown()),
-          method: z.string(),
-          corrects: z.number().int().nullable(),
-          leaf_index: z.number().int(),
-        })
-        .nullable(),
+      observation: ObservationSchema.nullable(),
       leaf_index: z.number().int(),
       leaf: z.string().openapi({ description: 'The leaf’s entry in the log, to prove it.' }),
       license: z.literal('CC-BY-4.0'),
