@@ -147,7 +147,8 @@ async function feedUpdated(deps: RecordDeps): Promise<string> {
   return (await deps.store.latestHead())?.timestamp ?? new Date(0).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-const escapeXml = (s: string) =>
+/** Text for an Atom element or attribute (both feeds: the record's changes and a subscription's). */
+export const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Atom 1.0 (RFC 4287); paging links as RFC 5005. Entries are ids of leaves, which never change. */

@@ -20,6 +20,7 @@ import {
   type SubscriptionFeedPage,
 } from '../operations/subscriptions.js';
 import { mediaType, readBody, UnsupportedMediaTypeError } from './body.js';
+import { escapeXml } from './changes.js';
 import { ErrorDetail, errorResponses, json, ObservationSchema } from './schemas.js';
 
 /** A subscription names at most SUBSCRIPTION_COMPONENTS_MAX components: well under this. */
@@ -287,9 +288,6 @@ export function registerSubscriptionRoutes(app: OpenAPIHono, deps: SubscriptionD
     return c.json({ ...rest, next }, 200);
   });
 }
-
-const escapeXml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Atom 1.0 (RFC 4287): one entry per delivery, its id the delivery's webhook-id. */
 function atomFeed(base: string, self: string, page: SubscriptionFeedPage, next: string | null): string {
