@@ -1,4 +1,4 @@
-import { witnessPolicy, type WitnessPolicy } from '../notary/cosignature.js';
+import { witnessCount, witnessPolicy, type WitnessPolicy } from '../notary/cosignature.js';
 import { hashFromBase64, type Hash } from '../notary/hash.js';
 import { NoteError, type NoteVerifier } from '../notary/note.js';
 import { checkWitnessPolicy } from '../operations/witness-policy.js';
@@ -24,9 +24,9 @@ export function policyFromFlags(
   }
   let k: number | undefined;
   if (threshold !== undefined) {
-    if (!/^[1-9]\d{0,3}$/.test(threshold))
-      return `--witness-threshold is a whole number of witnesses, got "${threshold.slice(0, 20)}"`;
-    k = Number(threshold);
+    const count = witnessCount(threshold);
+    if (count === null) return `--witness-threshold is a whole number of witnesses, got "${threshold.slice(0, 20)}"`;
+    k = count;
   }
   try {
     return witnessPolicy(witness, k);

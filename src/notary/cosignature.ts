@@ -137,3 +137,8 @@ export function cosignerFromSeed(name: string, seed: Uint8Array): { privateKey: 
   const privateKey = ed25519PrivateKeyFromSeed(seed);
   return { privateKey, vkey: cosignerVkey(name, privateKey) };
 }
+
+/** A policy's threshold as a person writes it (a flag, a query): a whole number of witnesses, 1–9999, or null. */
+export function witnessCount(text: string): number | null {
+  return /^[1-9]\d{0,3}$/.test(text) ? Number(text) : null;
+}

@@ -1,4 +1,4 @@
-import { witnessPolicy } from '../notary/cosignature.js';
+import { witnessCount, witnessPolicy } from '../notary/cosignature.js';
 import { NoteError } from '../notary/note.js';
 import type { HeadAnswer } from '../operations/read-chain.js';
 import { Layout, renderDocument } from './layout.js';
@@ -28,10 +28,10 @@ export function policyProblem(witness: string[], threshold: string | undefined):
   const keys = witness.flatMap((v) => v.split(/\s+/)).filter((k) => k !== '');
   if (keys.length === 0)
     return threshold === undefined ? null : '?threshold= counts witnesses: name them with ?witness=VKEY.';
-  if (threshold !== undefined && !/^[1-9]\d{0,3}$/.test(threshold))
-    return `“${threshold.slice(0, 20)}” is not a number of witnesses: ?threshold= takes 1, 2, …`;
+  const count = threshold === undefined ? undefined : witnessCount(threshold);
+  if (count === null) return `“${threshold!.slice(0, 20)}” is not a number of witnesses: ?threshold= takes 1, 2, …`;
   try {
-    witnessPolicy(keys, threshold === undefined ? undefined : Number(threshold));
+    witnessPolicy(keys, count);
     return null;
   } catch (error) {
     if (error instanceof NoteError)
