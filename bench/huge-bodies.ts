@@ -7,9 +7,9 @@
 // is another's baseline.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CHANGES_PAGE_FACTS } from '../src/followers/npm/feed.js';
-import { HttpClient } from '../src/upstreams/http.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { CHANGES_PAGE_FACTS } from '../src/upstreams/npm/feed.js';
+import { HttpClient } from '../src/upstreams/http/client.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { createNpmSource } from '../src/upstreams/npm/read.js';
 import { probed, startHugeUpstream } from '../test/fixtures/huge-bodies.js';
 

@@ -1,4 +1,4 @@
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { everyUpstreamAt, type Sources } from '../src/upstreams/source.js';
 import { createSources } from '../src/upstreams/sources.js';
 

@@ -7,7 +7,7 @@
  * performance.now(); the simulator counts per real second), so both are given perSecond × K:
  * a rate within perSecond × K a real second is within perSecond a virtual second.
  */
-import type { BudgetLimits } from '../src/upstreams/budget-limits.js';
+import type { BudgetLimits } from '../src/upstreams/http/budget-limits.js';
 
 export class VirtualClock {
   private baseVirtual: number;

@@ -10,7 +10,7 @@ import { addDays, daysBetween, utcDateOf } from '../src/domain/calendar.js';
 import { normaliseComponent, type ComponentRef } from '../src/domain/component.js';
 import type { Observation } from '../src/domain/observation.js';
 import { ALIVE_MAX_DAYS, DORMANT_MAX_DAYS } from '../src/domain/state.js';
-import type { FollowedRegistry } from '../src/followers/follower.js';
+import type { FollowedRegistry } from '../src/upstreams/following/follower.js';
 import type { GeneratedRegistry } from '../src/simulator/registries/registry.js';
 import type { Store } from '../src/storage/store.js';
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseComponent, type ComponentKind } from '../src/domain/component.js';
 import { classify, type State } from '../src/domain/state.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';
 import type { UpstreamUrls } from '../src/upstreams/source.js';
 

@@ -11,12 +11,12 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceValue } from '../src/domain/observation.js';
-import { CHANGES_PAGE_FACTS } from '../src/followers/npm/feed.js';
-import { BigBodyReader } from '../src/upstreams/big-body-reader.js';
-import { PIECE_ITEMS } from '../src/upstreams/big-body-worker.js';
-import { HttpClient, type RequestSpec } from '../src/upstreams/http.js';
-import type { FactsSpec } from '../src/upstreams/facts-spec.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { CHANGES_PAGE_FACTS } from '../src/upstreams/npm/feed.js';
+import { BigBodyReader } from '../src/upstreams/http/big-body-reader.js';
+import { PIECE_ITEMS } from '../src/upstreams/http/big-body-worker.js';
+import { HttpClient, type RequestSpec } from '../src/upstreams/http/client.js';
+import type { FactsSpec } from '../src/upstreams/http/facts-spec.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { PACKUMENT_FACTS } from '../src/upstreams/npm/facts.js';
 import {
   ECHO_FACTS,

@@ -5,7 +5,7 @@ import { takeCensus, type CensusOptions } from '../src/operations/census.js';
 import type { ObserverDeps } from '../src/operations/observe.js';
 import type { Scenario } from '../src/simulator/scenario.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';
 import type { Sources } from '../src/upstreams/source.js';
 import { recordDeps, sqliteTestStore, type TestStore } from './support/record.js';

@@ -13,7 +13,7 @@ import { upstreamEnv } from '../src/simulator/env.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { openSqliteStore } from '../src/storage/sqlite/open.js';
 import type { Store } from '../src/storage/store.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';
 import { clockedNode } from './support/clock.js';
 import { jsonOf } from './support/json.js';

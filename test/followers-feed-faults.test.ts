@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { normaliseComponent } from '../src/domain/component.js';
-import type { FollowBatch } from '../src/followers/follower.js';
+import type { FollowBatch } from '../src/upstreams/following/follower.js';
 import { dumpAt } from '../src/simulator/registries/crates-feed.js';
 import { nugetTimestamp } from '../src/simulator/registries/nuget-feed.js';
 import {

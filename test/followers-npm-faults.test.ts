@@ -3,7 +3,7 @@ import { addDays } from '../src/domain/calendar.js';
 import { draw } from '../src/simulator/registries/draw.js';
 import { FAULT_SALT } from '../src/simulator/registries/faults.js';
 import type { FeedEvent } from '../src/simulator/registries/registry.js';
-import type { FollowBatch } from '../src/followers/follower.js';
+import type { FollowBatch } from '../src/upstreams/following/follower.js';
 import {
   changesBetween,
   DAY,

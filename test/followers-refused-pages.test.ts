@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { followPass } from '../src/followers/follow-pass.js';
+import { followPass } from '../src/upstreams/following/follow-pass.js';
 import { startFollowing } from '../src/observer/follow-loop.js';
 import { followStatus } from '../src/operations/follow.js';
 import type { FeedFaults } from '../src/simulator/registries/faults.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { followPass } from '../src/followers/follow-pass.js';
-import { FOLLOWED_REGISTRIES, type FollowBatch, type FollowedRegistry } from '../src/followers/follower.js';
+import { followPass } from '../src/upstreams/following/follow-pass.js';
+import { FOLLOWED_REGISTRIES, type FollowBatch, type FollowedRegistry } from '../src/upstreams/following/follower.js';
 import { DAY, pass, startFollowed, type Followed } from './support/followed-registries.js';
 import { postgresTestStore, sqliteTestStore, type TestStore, endToEndBackends } from './support/record.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../src/domain/calendar.js';
 import { normaliseComponent } from '../src/domain/component.js';
-import { FOLLOWED_REGISTRIES, type FollowBatch, type FollowedRegistry } from '../src/followers/follower.js';
+import { FOLLOWED_REGISTRIES, type FollowBatch, type FollowedRegistry } from '../src/upstreams/following/follower.js';
 import type { FeedEvent } from '../src/simulator/registries/registry.js';
 import { dumpAt } from '../src/simulator/registries/crates-feed.js';
 import {

@@ -6,9 +6,9 @@
  * read on the big-body thread, the loop stays answering and the facts are the same.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHANGES_PAGE_FACTS } from '../src/followers/npm/feed.js';
-import { HttpClient } from '../src/upstreams/http.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { CHANGES_PAGE_FACTS } from '../src/upstreams/npm/feed.js';
+import { HttpClient } from '../src/upstreams/http/client.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { createNpmSource } from '../src/upstreams/npm/read.js';
 import {
   HUGE_ROWS,

@@ -15,8 +15,8 @@ const SRC = fileURLToPath(new URL('../src', import.meta.url));
 /**
  * The floors, lowest first: each may import only those before it (and itself). DESIGN §4's list,
  * with the folders that came after it placed where their imports put them: limits (request
- * budgets, over the upstreams' hosts), followers (registry feeds, over upstreams and storage),
- * simulator (the upstreams' stand-in, which the CLI starts), and config beside the CLI.
+ * budgets, over the upstreams' hosts), simulator (the upstreams' stand-in, which the CLI starts),
+ * and config beside the CLI. A registry's reader and follower share its folder in upstreams/.
  */
 const FLOORS = [
   'domain',
@@ -25,7 +25,6 @@ const FLOORS = [
   'storage',
   'upstreams',
   'limits',
-  'followers',
   'operations',
   'simulator',
   'observer',
@@ -93,6 +92,49 @@ describe('the layers of src/ (DESIGN §4)', () => {
           upward.push(`${relative(SRC, file)} -> ${relative(SRC, target)} (${from} is below ${to})`);
       }
     expect(upward).toEqual([]);
+  });
+
+  it('keeps the rooms of upstreams/ apart: the HTTP machinery, the port, following, one folder a registry', () => {
+    const UP = join(SRC, 'upstreams');
+    const roomOf = (file: string) => {
+      const parts = relative(UP, file).split('/');
+      return parts.length > 1 ? parts[0]! : `(root) ${parts[0]}`;
+    };
+    const REGISTRIES_READ_BY_OTHERS: Record<string, string[]> = {
+      // An image's or a distribution's support window is the end-of-life listing's answer.
+      docker: ['endoflife'],
+      distro: ['endoflife'],
+    };
+    const wrong: string[] = [];
+    for (const [file, targets] of imports) {
+      if (!file.startsWith(UP + '/')) continue;
+      const from = roomOf(file);
+      for (const target of targets) {
+        if (!target.startsWith(UP + '/')) continue;
+        const to = roomOf(target);
+        if (from === to) continue;
+        const says = `${relative(SRC, file)} -> ${relative(SRC, target)}`;
+        // The machinery knows no reader, no port and no registry.
+        if (from === 'http') wrong.push(`${says} (http/ imports only itself)`);
+        // Following is the machinery of feeds: it names no registry.
+        else if (from === 'following' && to !== 'http' && !to.startsWith('(root)'))
+          wrong.push(`${says} (following/ names no registry)`);
+        // A registry's folder stands alone, but for the answers it is built on.
+        else if (
+          !from.startsWith('(root)') &&
+          from !== 'following' &&
+          !to.startsWith('(root)') &&
+          to !== 'http' &&
+          to !== 'following' &&
+          !(REGISTRIES_READ_BY_OTHERS[from] ?? []).includes(to)
+        )
+          wrong.push(`${says} (one registry's folder imports another's)`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The port is types only: it imports no code, so nothing it names can pull a reader in.
+    const port = readFileSync(join(UP, 'source.ts'), 'utf8');
+    expect(port.match(/^import (?!type )[^;]*;/gm) ?? []).toEqual([]);
   });
 
   it('reads configuration only in the CLI and the composition root', () => {

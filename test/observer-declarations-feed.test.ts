@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../src/domain/calendar.js';
 import type { ComponentRef } from '../src/domain/component.js';
 import { nextSweepDay } from '../src/domain/follow-schedule.js';
-import type { CratesPosition } from '../src/followers/cargo/list.js';
+import type { CratesPosition } from '../src/upstreams/cargo/list.js';
 import { followConfiguredOnce } from '../src/cli/follow-commands.js';
 import { loadConfig } from '../src/config/config.js';
 import { observeDue, type ObserverDeps } from '../src/operations/observe.js';

@@ -3,7 +3,7 @@ import { normaliseComponent, type ComponentRef } from '../src/domain/component.j
 import { observeDue, type ObserverDeps } from '../src/operations/observe.js';
 import { parseScenario } from '../src/simulator/scenario.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';
 import { postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 

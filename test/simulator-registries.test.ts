@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utcDateOf } from '../src/domain/calendar.js';
 import { normaliseComponent } from '../src/domain/component.js';
 import { classify } from '../src/domain/state.js';
-import { FOLLOWED_REGISTRIES, type FollowedRegistry } from '../src/followers/follower.js';
+import { FOLLOWED_REGISTRIES, type FollowedRegistry } from '../src/upstreams/following/follower.js';
 import type { PackageFacts } from '../src/simulator/registries/registry.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';
 import type { Sources } from '../src/upstreams/source.js';
 

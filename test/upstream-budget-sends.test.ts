@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBudgetStore } from '../src/limits/upstream-budgets.js';
-import { UpstreamBudget } from '../src/upstreams/budget.js';
-import { LEASE_POLL_MS, MemoryBudgetStore, type BudgetStore } from '../src/upstreams/budget-store.js';
-import { READ_PRIORITIES } from '../src/upstreams/read-priority.js';
+import { UpstreamBudget } from '../src/upstreams/http/budget.js';
+import { LEASE_POLL_MS, MemoryBudgetStore, type BudgetStore } from '../src/upstreams/http/budget-store.js';
+import { READ_PRIORITIES } from '../src/upstreams/http/read-priority.js';
 import { dropPrefix, REDIS_URL, uniquePrefix } from './support/redis.js';
 
 /**

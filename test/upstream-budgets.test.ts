@@ -1,22 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { normaliseComponent } from '../src/domain/component.js';
-import { FEED_BUDGETS } from '../src/followers/feed-client.js';
-import { FOLLOWED_REGISTRIES } from '../src/followers/follower.js';
-import { createFollower } from '../src/followers/followers.js';
+import { FEED_BUDGETS } from '../src/upstreams/following/feed-client.js';
+import { FOLLOWED_REGISTRIES } from '../src/upstreams/following/follower.js';
+import { createFollower } from '../src/upstreams/followers.js';
 import { disputeComponent, DisputeRefusedError } from '../src/operations/dispute.js';
 import { observeDue, type ObserverDeps } from '../src/operations/observe.js';
 import { SIMULATED_HOSTS, simulatedBudgets } from '../src/simulator/budgets.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
-import { UpstreamBudgets } from '../src/upstreams/budget.js';
+import { UpstreamBudgets } from '../src/upstreams/http/budget.js';
 import {
   BUDGETED_UPSTREAMS,
   budgetLimits,
   type BudgetedUpstream,
   type BudgetLimit,
-} from '../src/upstreams/budget-limits.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+} from '../src/upstreams/http/budget-limits.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { heldBackUntil } from '../src/upstreams/reading.js';
-import { withReadPriority, type ReadPriority } from '../src/upstreams/read-priority.js';
+import { withReadPriority, type ReadPriority } from '../src/upstreams/http/read-priority.js';
 import type { Reading, Sources } from '../src/upstreams/source.js';
 import { createSources } from '../src/upstreams/sources.js';
 import { recordDeps, sqliteTestStore, type TestStore } from './support/record.js';

@@ -13,7 +13,7 @@ import { observeDue, type ObserverDeps } from '../src/operations/observe.js';
 import { DELIVERY_DEFAULTS, deliverDue, type DeliverySettings } from '../src/operations/webhook-delivery.js';
 import { demoScenario } from '../src/simulator/demo.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
-import { MemoryConditionalCache } from '../src/upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';
 import { jsonOf } from './support/json.js';
 import { githubObservation, postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';

@@ -1,12 +1,12 @@
 import type { Config } from '../config/config.js';
-import { FOLLOWED_REGISTRIES, type FollowedRegistry } from '../followers/follower.js';
-import { createFollower } from '../followers/followers.js';
-import type { PassSummary } from '../followers/follow-pass.js';
+import { FOLLOWED_REGISTRIES, type FollowedRegistry } from '../upstreams/following/follower.js';
+import { createFollower } from '../upstreams/followers.js';
+import type { PassSummary } from '../upstreams/following/follow-pass.js';
 import { followOnce, startFollowing, type Following } from '../observer/follow-loop.js';
 import type { Clock } from '../operations/deps.js';
 import { followStatus, type FollowerStatus } from '../operations/follow.js';
 import type { Store } from '../storage/store.js';
-import type { UpstreamBudgets } from '../upstreams/budget.js';
+import type { UpstreamBudgets } from '../upstreams/http/budget.js';
 import { openRecord, USER_AGENT } from './record.js';
 import type { CliWiring } from './wiring.js';
 import { excerpt } from '../domain/text.js';

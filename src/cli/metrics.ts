@@ -7,9 +7,9 @@ import { READ_REASONS } from '../domain/follow-schedule.js';
 import type { PassReport } from '../operations/observe.js';
 import type { ParsePool } from '../operations/parse-pool.js';
 import type { QueueFigures, Store } from '../storage/store.js';
-import type { BudgetUse, UpstreamBudgets } from '../upstreams/budget.js';
-import { READ_PRIORITIES } from '../upstreams/read-priority.js';
-import type { UpstreamOutcome, UpstreamWatcher } from '../upstreams/source.js';
+import type { BudgetUse, UpstreamBudgets } from '../upstreams/http/budget.js';
+import { READ_PRIORITIES } from '../upstreams/http/read-priority.js';
+import type { UpstreamOutcome, UpstreamWatcher } from '../upstreams/http/ports.js';
 import { RequestHistogram } from './request-histogram.js';
 
 /**

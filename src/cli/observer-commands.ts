@@ -2,7 +2,7 @@ import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import type { Config } from '../config/config.js';
 import { takeCensus } from '../operations/census.js';
-import { withReadPriority } from '../upstreams/read-priority.js';
+import { withReadPriority } from '../upstreams/http/read-priority.js';
 import { observeDue, observeNamed, type PassReport } from '../operations/observe.js';
 import { RETRY_AFTER_FAILED_PASS_MS, startSchedule } from '../observer/schedule.js';
 import { startDelivering } from '../observer/webhook-loop.js';
@@ -10,7 +10,7 @@ import { deliverDue } from '../operations/webhook-delivery.js';
 import { deliveryDeps, deliverySettings } from './webhooks.js';
 import { closeRecord, openObserver, PASS_OPTIONS } from './record.js';
 import type { CliWiring } from './wiring.js';
-import type { PassSummary } from '../followers/follow-pass.js';
+import type { PassSummary } from '../upstreams/following/follow-pass.js';
 import { Progress } from './progress.js';
 import { followConfiguredOnce, startConfiguredFollowing } from './follow-commands.js';
 

@@ -4,9 +4,9 @@ import { logNotary, systemClock, type RecordDeps } from '../operations/deps.js';
 import type { CliWiring } from './wiring.js';
 import type { ObserverDeps } from '../operations/observe.js';
 import { RedisBudgetStore } from '../limits/upstream-budgets.js';
-import { UpstreamBudgets } from '../upstreams/budget.js';
+import { UpstreamBudgets } from '../upstreams/http/budget.js';
 import { createSources } from '../upstreams/sources.js';
-import type { UpstreamWatcher } from '../upstreams/source.js';
+import type { UpstreamWatcher } from '../upstreams/http/ports.js';
 
 /** Opens the store and the signing key: what every command that reads or writes the record needs. */
 export async function openRecord(

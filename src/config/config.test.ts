@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cosignerFromSeed } from '../notary/cosignature.js';
-import { DEFAULT_BUDGETS } from '../upstreams/budget-limits.js';
+import { DEFAULT_BUDGETS } from '../upstreams/http/budget-limits.js';
 import { ANSWER_CACHE_BYTES_DEFAULT, ConfigError, loadConfig } from './config.js';
 
 describe('TENDED_ANSWER_CACHE_BYTES', () => {

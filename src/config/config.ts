@@ -5,7 +5,7 @@ import { DEFAULT_PARSE_OPTIONS, type ParsePoolOptions } from '../operations/pars
 import { DEFAULT_BODY_BUDGET, type BodyBudgetOptions } from '../api/body-budget.js';
 import { SWEEP_DAYS_DEFAULT } from '../domain/follow-schedule.js';
 import { witnessEntry } from './witnesses.js';
-import { FOLLOWED_REGISTRIES, type FeedUrls, type FollowedRegistry } from '../followers/follower.js';
+import { FOLLOWED_REGISTRIES, type FeedUrls, type FollowedRegistry } from '../upstreams/following/follower.js';
 import {
   BUDGETED_UPSTREAMS,
   budgetLimits,
@@ -13,7 +13,7 @@ import {
   type BudgetedUpstream,
   type BudgetLimit,
   type BudgetLimits,
-} from '../upstreams/budget-limits.js';
+} from '../upstreams/http/budget-limits.js';
 
 /** The service's configuration, read from the environment once and frozen (DESIGN §7). */
 export interface Config {

@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { isRefusedFeedFault, type FollowedRegistry, type Follower } from '../followers/follower.js';
-import { followPass, type PassSummary } from '../followers/follow-pass.js';
+import { isRefusedFeedFault, type FollowedRegistry, type Follower } from '../upstreams/following/follower.js';
+import { followPass, type PassSummary } from '../upstreams/following/follow-pass.js';
 import type { Clock } from '../operations/deps.js';
 import { holdBatch, type LocalFollowState } from '../operations/follow.js';
 import type { Store } from '../storage/store.js';

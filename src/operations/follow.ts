@@ -11,7 +11,7 @@ import {
   isRefusedFeedFault,
   type FollowBatch,
   type FollowedRegistry,
-} from '../followers/follower.js';
+} from '../upstreams/following/follower.js';
 import type { HoldOutcome } from '../storage/follow-records.js';
 import type { FollowCursorRecord } from '../storage/follow-records.js';
 import type { Store } from '../storage/store.js';

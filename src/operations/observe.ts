@@ -6,7 +6,7 @@ import type { FollowedRead } from '../storage/follow-records.js';
 import { DuplicateObservationError, StoreUnavailableError } from '../storage/store.js';
 import { nextFollowedRead, SWEEP_DAYS_DEFAULT, type ReadReason } from '../domain/follow-schedule.js';
 import { heldBackUntil } from '../upstreams/reading.js';
-import { withReadPriority } from '../upstreams/read-priority.js';
+import { withReadPriority } from '../upstreams/http/read-priority.js';
 import type { Reading, Sources } from '../upstreams/source.js';
 import type { RecordDeps } from './deps.js';
 import { UNCONFIRMED_DAYS } from './discovery.js';

@@ -3,7 +3,7 @@
  * prefix the simulator serves it at, so a test or a benchmark can have the simulator refuse and
  * record (traffic.ts) any request past the very budget the client was given.
  */
-import { BUDGETED_UPSTREAMS, type BudgetedUpstream, type BudgetLimits } from '../upstreams/budget-limits.js';
+import { BUDGETED_UPSTREAMS, type BudgetedUpstream, type BudgetLimits } from '../upstreams/http/budget-limits.js';
 import type { Budget } from './traffic.js';
 
 /** The simulator's path prefix for each budgeted host. */

@@ -2,7 +2,7 @@
  * The simulator with the real readers pointed at it over loopback: what the reader tests, the
  * fault-injection test, the demo and the benchmark all start from.
  */
-import { MemoryConditionalCache } from '../upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../upstreams/http/memory-cache.js';
 import type { Sources } from '../upstreams/source.js';
 import { createSources } from '../upstreams/sources.js';
 import type { Scenario } from './scenario.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMPONENT_KINDS } from '../domain/component.js';
 import { classify, type State } from '../domain/state.js';
-import { MemoryConditionalCache } from '../upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../upstreams/http/memory-cache.js';
 import { createSources } from '../upstreams/sources.js';
 import { demoScenario } from './demo.js';
 import { generatedScenario } from './generated-scenario.js';

@@ -29,7 +29,7 @@ import { answerPypi } from './pypi.js';
 import { seededRandom } from './random.js';
 import { parseScenario, type CommonFail, type Scenario } from './scenario.js';
 import { World } from './world.js';
-import type { FeedUrls, FollowedRegistry } from '../followers/follower.js';
+import type { FeedUrls, FollowedRegistry } from '../upstreams/following/follower.js';
 import type { FeedFaults } from './registries/faults.js';
 import {
   FEED_ONLY_PREFIXES,

@@ -18,7 +18,7 @@ import {
 import { stableId } from './random.js';
 import { eolSeenAt, phaseSeenAt, type Moment } from './seen-at.js';
 import type { ComponentKind } from '../domain/component.js';
-import type { FollowedRegistry } from '../followers/follower.js';
+import type { FollowedRegistry } from '../upstreams/following/follower.js';
 import type { GeneratedRegistry } from './registries/registry.js';
 
 /** Phases for a package no scenario names (the generated registries, registries/registries.ts). */

@@ -12,7 +12,7 @@
  */
 import type { EvidenceValue } from '../domain/observation.js';
 import { excerpt, redirectEvidence, type StatusAnswer, type Verdict } from './reading.js';
-import { contentType } from './response-body.js';
+import { contentType } from './http/response-body.js';
 
 const HTML_START = /^\s*<(?:!doctype\s+html|html[\s>])/i;
 

@@ -2,8 +2,8 @@
 import { isRfc3339Instant, utcDateOf } from '../domain/calendar.js';
 import type { EvidenceValue } from '../domain/observation.js';
 import type { Signals } from '../domain/state.js';
-import { NOT_SENT, type Answer } from './http.js';
-import { messageOf } from './response-body.js';
+import { NOT_SENT, type Answer } from './http/client.js';
+import { messageOf } from './http/response-body.js';
 import type { Reading } from './source.js';
 
 export type Unreachable = Extract<Answer<never>, { kind: 'unreachable' }>;

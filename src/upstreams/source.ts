@@ -4,8 +4,9 @@
  */
 import type { ComponentKind, ComponentRef } from '../domain/component.js';
 import type { EvidenceValue } from '../domain/observation.js';
-import type { Signals, UnreachableReason } from '../domain/state.js';
-import type { UpstreamBudgets } from './budget.js';
+import type { Signals } from '../domain/state.js';
+import type { UpstreamBudgets } from './http/budget.js';
+import type { ConditionalCache, UpstreamWatcher } from './http/ports.js';
 
 export interface Reading {
   /** The observer calls classify(signals, observationDate). */
@@ -40,18 +41,6 @@ export interface DependentsSource {
    * many packages' counts in one request. null for a kind the source counts nothing for.
    */
   list(kind: ComponentKind, page: number, perPage: number): Promise<ListingAnswer | null>;
-}
-
-export interface ConditionalEntry {
-  etag: string | null;
-  last_modified: string | null;
-  facts: EvidenceValue;
-}
-
-/** Remembers, per URL, the validators and the facts extracted from the last 200, so a 304 can re-confirm them. */
-export interface ConditionalCache {
-  get(url: string): Promise<ConditionalEntry | null>;
-  set(url: string, entry: ConditionalEntry): Promise<void>;
 }
 
 export interface UpstreamUrls {
@@ -102,18 +91,6 @@ export function everyUpstreamAt(url: string): UpstreamUrls {
     nuget: url,
     osv: url,
   };
-}
-
-/**
- * What one GET came to, as the metrics count it: a bounded set, never a URL. `held` is a request
- * not sent because the upstream's hold still runs; `rate_limited` an answer that asked to wait.
- */
-export type UpstreamOutcome = 'ok' | 'not_modified' | 'not_found' | 'other_status' | 'held' | UnreachableReason;
-
-export interface UpstreamWatcher {
-  answer(upstream: string, outcome: UpstreamOutcome): void;
-  /** The upstream holds every reader back until `untilMs` (epoch ms, on the client's clock). */
-  hold(upstream: string, untilMs: number): void;
 }
 
 export interface UpstreamOptions {

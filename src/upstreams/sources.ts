@@ -12,7 +12,7 @@ import { createNugetSource } from './nuget/read.js';
 import { createGemSource } from './gem/read.js';
 import { createGolangSource } from './golang/read.js';
 import { createMavenSource } from './maven/read.js';
-import { HttpClient } from './http.js';
+import { HttpClient } from './http/client.js';
 import { createNpmSource } from './npm/read.js';
 import { createPypiSource } from './pypi/read.js';
 import type { Sources, UpstreamOptions } from './source.js';

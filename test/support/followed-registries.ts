@@ -3,8 +3,8 @@
  * the ground truth a follower's listing and hints are checked against.
  */
 import { utcDateOf } from '../../src/domain/calendar.js';
-import { createFollower, type FollowersOptions } from '../../src/followers/followers.js';
-import type { FollowBatch, FollowedRegistry, Follower } from '../../src/followers/follower.js';
+import { createFollower, type FollowersOptions } from '../../src/upstreams/followers.js';
+import type { FollowBatch, FollowedRegistry, Follower } from '../../src/upstreams/following/follower.js';
 import type { FeedFaults } from '../../src/simulator/registries/faults.js';
 import type { FeedEvent, GeneratedRegistry } from '../../src/simulator/registries/registry.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';

@@ -1,6 +1,6 @@
 import { build } from '../../src/http/app.js';
 import { createRateLimiter, type LimiterOptions, type RateLimiter } from '../../src/limits/limiter.js';
-import { MemoryConditionalCache } from '../../src/upstreams/memory-cache.js';
+import { MemoryConditionalCache } from '../../src/upstreams/http/memory-cache.js';
 import { everyUpstreamAt, type Sources } from '../../src/upstreams/source.js';
 import { createSources } from '../../src/upstreams/sources.js';
 import type { Store } from '../../src/storage/store.js';

@@ -3,7 +3,7 @@
  * that name order is number order (listings served sorted by name need no sort, and a follower
  * resuming "after the last name" resumes after the last number).
  */
-import type { FollowedRegistry } from '../../followers/follower.js';
+import type { FollowedRegistry } from '../../upstreams/following/follower.js';
 
 const WIDTH = 8;
 /** npm: one name in NPM_SCOPED_EVERY is scoped, so `@scope%2fname` is exercised at scale. */

@@ -4,7 +4,7 @@
  * scenario's handlers (phases.ts), so what a follower hears and what a reader reads agree.
  */
 import type { ComponentKind } from '../../domain/component.js';
-import type { FollowedRegistry } from '../../followers/follower.js';
+import type { FollowedRegistry } from '../../upstreams/following/follower.js';
 import type { Ctx, SimAnswer } from '../answer.js';
 import type { Moment } from '../seen-at.js';
 import { answerCratesStatic } from './crates-feed.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FOLLOWED_REGISTRIES } from '../../followers/follower.js';
+import { FOLLOWED_REGISTRIES } from '../../upstreams/following/follower.js';
 import { GeneratedRegistry } from './registry.js';
 import { REGISTRY_SHAPES, CREATE_EVERY } from './sizes.js';
 

@@ -20,7 +20,7 @@ import {
   ROUND_DAYS,
   type RegistryShape,
 } from './sizes.js';
-import type { FollowedRegistry } from '../../followers/follower.js';
+import type { FollowedRegistry } from '../../upstreams/following/follower.js';
 import { generatedName, indexOfName } from './names.js';
 
 const DAY_MS = 86_400_000;

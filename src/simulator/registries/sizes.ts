@@ -3,7 +3,7 @@
  * §0 and §3. Where that page marks a figure unverified, or where a figure here is derived from
  * one there, the comment says so; the benchmark extrapolates from these, so they are kept apart.
  */
-import type { FollowedRegistry } from '../../followers/follower.js';
+import type { FollowedRegistry } from '../../upstreams/following/follower.js';
 
 export interface RegistryShape {
   /** Packages at full size (npm: documents; Go: modules). */

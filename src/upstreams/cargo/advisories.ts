@@ -6,7 +6,7 @@
  * is not `withdrawn`, and its ranges name no `fixed` version (a fixed version means the declaration
  * was lifted from that release on). OSV carries no structured alternative: no successor is read.
  */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant } from '../reading.js';
 
 export type OsvAdvisory = {

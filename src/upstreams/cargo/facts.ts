@@ -3,7 +3,7 @@
  * line per version with `yanked` and (for versions published since crates.io began writing it)
  * `pubtime`; from the crates API, one version's `created_at` when the index has no time for it.
  */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
 
 export type IndexFacts = {

@@ -7,7 +7,7 @@
  * unmaintained archives it, like a registry's deprecation flag (advisories.ts has the rule).
  */
 import type { ComponentRef } from '../../domain/component.js';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import type { EvidenceValue } from '../../domain/observation.js';
 import { activityAsOf, redirectEvidence, unexpectedStatus, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';

@@ -3,7 +3,7 @@
  * tagged releases' publication times and the `abandoned` flag. The file is minified ("composer/2.0"):
  * each entry repeats only what changed since the one before it, and "__unset" removes a field.
  */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
 
 export type P2Facts = {

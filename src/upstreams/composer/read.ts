@@ -4,7 +4,7 @@
  * kept as evidence); deleted on Packagist's 404; otherwise the age of the latest release.
  */
 import type { ComponentRef } from '../../domain/component.js';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyP2Response } from './classify-response.js';

@@ -1,5 +1,5 @@
 /** What the reader keeps from the ecosyste.ms packages API (research §2.2). */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 
 export type PackageFacts = {
   name: string | null;

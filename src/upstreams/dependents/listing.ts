@@ -6,9 +6,9 @@
  * answer, so a count read here is the count the per-package read would give, read on this page.
  */
 import type { EvidenceValue } from '../../domain/observation.js';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import type { ListingAnswer } from '../source.js';
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { redirectEvidence } from '../reading.js';
 import { classifyPackageResponse } from './classify-response.js';
 

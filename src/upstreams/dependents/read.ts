@@ -6,7 +6,7 @@
  */
 import { CENSUS_KINDS } from '../../domain/census.js';
 import type { ComponentKind, ComponentRef } from '../../domain/component.js';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import { redirectEvidence } from '../reading.js';
 import type { DependentsReading, DependentsSource } from '../source.js';
 import { classifyPackageResponse } from './classify-response.js';

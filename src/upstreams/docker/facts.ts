@@ -1,5 +1,5 @@
 /** What the reader keeps from a Docker Hub tag answer (research §5.1). */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant } from '../reading.js';
 
 export type TagFacts = {

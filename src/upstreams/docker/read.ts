@@ -7,7 +7,7 @@ import { DOCKER_HUB, parseDockerReference } from '../../domain/docker-reference.
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { EndoflifeReader } from '../endoflife/read.js';
 import { isEolOn } from '../endoflife/facts.js';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyTagResponse } from './classify-response.js';

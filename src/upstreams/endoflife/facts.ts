@@ -1,6 +1,6 @@
 /** What the reader keeps from an endoflife.date v1 product answer (research §4.2). */
 import { isCalendarDate } from '../../domain/calendar.js';
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 
 export type ReleaseFacts = {
   name: string;

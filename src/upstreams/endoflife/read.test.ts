@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
-import { HttpClient } from '../http.js';
-import { MemoryConditionalCache } from '../memory-cache.js';
+import { HttpClient } from '../http/client.js';
+import { MemoryConditionalCache } from '../http/memory-cache.js';
 import { isEolOn, isSupportedOn, type ReleaseFacts } from './facts.js';
 import { EndoflifeReader } from './read.js';
 

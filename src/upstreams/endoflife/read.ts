@@ -4,7 +4,7 @@
  */
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { Signals } from '../../domain/state.js';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import { redirectEvidence } from '../reading.js';
 import { classifyProductResponse } from './classify-response.js';
 import { PRODUCT_FACTS, type ProductFacts } from './facts.js';

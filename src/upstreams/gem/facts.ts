@@ -1,5 +1,5 @@
 /** What the RubyGems reader keeps from `/api/v1/versions/{name}.json` (research upstreams-more §4): the public versions. */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
 
 export type VersionsFacts = {

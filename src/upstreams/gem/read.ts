@@ -5,7 +5,7 @@
  * The registry has no deprecation flag, so a gem is never archived by it.
  */
 import type { ComponentRef } from '../../domain/component.js';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyVersionsResponse } from './classify-response.js';

@@ -1,6 +1,6 @@
 /** What the reader keeps from GitHub's 200 answers: the facts a 304 later re-confirms. */
 import { z } from 'zod';
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant } from '../reading.js';
 
 export type RepoFacts = {

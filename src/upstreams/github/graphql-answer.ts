@@ -4,9 +4,9 @@
  * partial error, a field left null), plus the query's `rateLimit`. Names travel as variables, never
  * spliced into the query text.
  */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant } from '../reading.js';
-import { messageOf } from '../response-body.js';
+import { messageOf } from '../http/response-body.js';
 
 /** GitHub's own cap on `first`/`last`, and the batch size DESIGN §8a names. */
 export const MAX_BATCH = 100;

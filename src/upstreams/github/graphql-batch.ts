@@ -10,8 +10,8 @@
  */
 import type { ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
-import { NOT_SENT, type Answer, type HttpClient } from '../http.js';
-import { DEFAULT_BACKOFF_MS } from '../rate-limit.js';
+import { NOT_SENT, type Answer, type HttpClient } from '../http/client.js';
+import { DEFAULT_BACKOFF_MS } from '../http/rate-limit.js';
 import type { Reading } from '../source.js';
 import { aliasOf, batchQuery, BATCH_FACTS, MAX_BATCH, type BatchFacts, type RateLimitFacts } from './graphql-answer.js';
 import { GITHUB_GRAPHQL_METHODS, graphqlReading } from './graphql-reading.js';

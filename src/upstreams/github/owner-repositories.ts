@@ -5,9 +5,9 @@
  * owner is not public, and the name is forgotten.
  */
 import type { EvidenceValue } from '../../domain/observation.js';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import type { OwnerRepositories } from '../source.js';
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { heldBackUntil, unreachableReading } from '../reading.js';
 
 /** One page: GitHub's largest. An owner with more is asked about in full by its repositories' own reads. */

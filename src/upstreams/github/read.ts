@@ -5,7 +5,7 @@
  */
 import { normaliseComponent, type ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import { activityAsOf, redirectEvidence, unexpectedStatus, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyRepoResponse, isEmptyRepository, settledByRepository } from './classify-response.js';

@@ -1,6 +1,6 @@
 /** What the Go reader keeps from the module proxy (research upstreams-more §2): `@latest` and the latest go.mod. */
 import { instant } from '../reading.js';
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { readGoMod } from './go-mod.js';
 
 export type LatestFacts = {

@@ -4,7 +4,7 @@
  * publication time (the file's Last-Modified, as Renovate reads it) and any relocation.
  */
 import { XMLParser } from 'fast-xml-parser';
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { highestRelease } from './version-order.js';
 
 export type MetadataFacts = {

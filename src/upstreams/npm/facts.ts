@@ -1,5 +1,5 @@
 /** What the reader keeps from a full npm packument (research §2.1): a few facts, not megabytes. */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
 
 export type PackumentFacts = {

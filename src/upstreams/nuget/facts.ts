@@ -3,7 +3,7 @@
  * whether it is listed, when it was published and its deprecation. nuget.org sets `published` to
  * 1900 on unlisted versions, so only listed versions date anything.
  */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
 
 export type Leaf = {

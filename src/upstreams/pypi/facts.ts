@@ -1,5 +1,5 @@
 /** What the reader keeps from PyPI's JSON API and Simple API answers (research §3). */
-import type { FactsSpec } from '../facts-spec.js';
+import type { FactsSpec } from '../http/facts-spec.js';
 import { instant } from '../reading.js';
 
 export const INACTIVE_CLASSIFIER = 'Development Status :: 7 - Inactive';
