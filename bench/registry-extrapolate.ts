@@ -4,9 +4,9 @@
  * for a year of the seven followed registries, Maven Central (no feed: only what is watched or
  * asked about, so nothing here) and GitHub (the repositories the held packages name).
  */
-import { FEED_BUDGETS } from '../src/upstreams/following/feed-client.js';
+import { FEED_BUDGETS } from '../src/upstreams/registries.js';
 import type { FollowedRegistry } from '../src/upstreams/following/follower.js';
-import { FOLLOW_PASS_MS } from '../src/observer/follow-loop.js';
+import { FOLLOW_PASS_MS } from '../src/upstreams/registries.js';
 import { BUDGETED_UPSTREAMS, DEFAULT_BUDGETS, type BudgetedUpstream } from '../src/upstreams/http/budget-limits.js';
 import { SHARE_OF_DAY } from '../src/upstreams/http/budget.js';
 import { REGISTRY_SHAPES } from '../src/simulator/registries/sizes.js';

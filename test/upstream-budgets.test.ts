@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { normaliseComponent } from '../src/domain/component.js';
-import { FEED_BUDGETS } from '../src/upstreams/following/feed-client.js';
+import { FEED_BUDGETS } from '../src/upstreams/registries.js';
 import { FOLLOWED_REGISTRIES } from '../src/upstreams/following/follower.js';
 import { createFollower } from '../src/upstreams/followers.js';
 import { disputeComponent, DisputeRefusedError } from '../src/operations/dispute.js';

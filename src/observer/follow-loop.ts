@@ -13,24 +13,8 @@ import { followPass, type PassSummary } from '../upstreams/following/follow-pass
 import type { Clock } from '../operations/deps.js';
 import { holdBatch, type LocalFollowState } from '../operations/follow.js';
 import type { Store } from '../storage/store.js';
+import { FOLLOW_PASS_MS } from '../upstreams/registries.js';
 
-/**
- * How long a follower waits between passes (a pass itself runs until its feed is caught up). The
- * schedule is by day, so a minute's delay costs nothing but near midnight: npm's and RubyGems'
- * rows carry no time and are dated the day they are read, so those, and the cheap time-stamped
- * feeds (PyPI's journal, Go's index, Packagist's changes), are read every minute. NuGet's catalog
- * index is a large document read whole each pass, and crates.io's RSS keeps at least an hour:
- * five and ten minutes keep them well inside what they allow.
- */
-export const FOLLOW_PASS_MS: Record<FollowedRegistry, number> = {
-  npm: 60_000,
-  pypi: 60_000,
-  cargo: 10 * 60_000,
-  golang: 60_000,
-  nuget: 5 * 60_000,
-  gem: 60_000,
-  composer: 60_000,
-};
 /** The lease on following a registry: renewed with every batch, so a dead holder frees it this soon. */
 export const FOLLOW_LEASE_MS = 5 * 60_000;
 /** After a pass that failed, the next starts this soon (or at the period, if shorter). */
@@ -119,7 +103,7 @@ export function startFollowing(
   deps: { store: Store; clock: Clock },
   followers: Follower[],
   options: {
-    /** Overrides FOLLOW_PASS_MS (tests). */
+    /** Overrides each registry's passEveryMs (FOLLOW_PASS_MS; tests). */
     everyMs?: Partial<Record<FollowedRegistry, number>>;
     leaseMs?: number;
     /** Overrides FOLLOW_BACKOFF_MAX_MS (tests). */

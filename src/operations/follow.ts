@@ -5,8 +5,8 @@
  */
 import { utcDateOf } from '../domain/calendar.js';
 import type { ReadReason } from '../domain/follow-schedule.js';
+import { COMPARABLE_LISTINGS } from '../upstreams/registries.js';
 import {
-  COMPARABLE_LISTINGS,
   isContiguityFault,
   isRefusedFeedFault,
   type FollowBatch,

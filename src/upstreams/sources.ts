@@ -6,30 +6,16 @@ import { createDockerSource } from './docker/read.js';
 import { EndoflifeReader } from './endoflife/read.js';
 import { createOwnerRepositories } from './github/owner-repositories.js';
 import { createGithubSource } from './github/read.js';
-import { createCargoSource } from './cargo/read.js';
-import { createComposerSource } from './composer/read.js';
-import { createNugetSource } from './nuget/read.js';
-import { createGemSource } from './gem/read.js';
-import { createGolangSource } from './golang/read.js';
-import { createMavenSource } from './maven/read.js';
 import { HttpClient } from './http/client.js';
-import { createNpmSource } from './npm/read.js';
-import { createPypiSource } from './pypi/read.js';
-import type { Sources, UpstreamOptions } from './source.js';
+import { PACKAGE_REGISTRIES } from './registries.js';
+import type { HostedUpstream, PackageKind } from './registry.js';
+import type { Sources, UpstreamOptions, UpstreamSource } from './source.js';
 
-const MiB = 1024 * 1024;
-/** Full packuments and PyPI project documents of big projects run to tens of megabytes. */
-const LARGE_BODY = 96 * MiB;
-const SMALL_BODY = 8 * MiB;
-export const CRATES_API_INTERVAL_MS = 1_000;
+const SMALL_BODY = 8 * 1024 * 1024;
 
 export function createSources(options: UpstreamOptions): Sources {
   const base = (url: string) => trimTrailing(url, '/');
-  const client = (
-    upstream: keyof Omit<UpstreamOptions['urls'], 'dependentsRegistry'>,
-    maxBodyBytes: number,
-    minIntervalMs = 0,
-  ) =>
+  const client = (upstream: HostedUpstream, maxBodyBytes: number, minIntervalMs = 0) =>
     new HttpClient({
       minIntervalMs,
       upstream,
@@ -54,24 +40,27 @@ export function createSources(options: UpstreamOptions): Sources {
     graphql: Boolean(options.githubToken),
     ...(options.now ? { now: options.now } : {}),
   });
+  const host = (upstream: HostedUpstream, maxBodyBytes: number, minIntervalMs = 0) => ({
+    client: client(upstream, maxBodyBytes, minIntervalMs),
+    base: base(options.urls[upstream]),
+  });
+  // Each registry's folder builds its reader (registries.ts); Go's follows modules to GitHub
+  // through the same GitHub reader as the repositories', whose limits are per token.
+  const packages = Object.fromEntries(
+    Object.values(PACKAGE_REGISTRIES).map((r) => {
+      const own = (upstream: HostedUpstream, maxBodyBytes: number, minIntervalMs?: number) => {
+        if (!r.readerHosts.includes(upstream))
+          throw new Error(`${r.kind}'s reader asked for ${upstream}, not among its readerHosts`);
+        return host(upstream, maxBodyBytes, minIntervalMs);
+      };
+      return [r.kind, r.reader({ host: own, github })];
+    }),
+  ) as Record<PackageKind, UpstreamSource>;
   return {
+    ...packages,
     github,
     githubOwners: createOwnerRepositories(githubClient, base(options.urls.github)),
-    npm: createNpmSource(client('npm', LARGE_BODY), base(options.urls.npm)),
-    pypi: createPypiSource(client('pypi', LARGE_BODY), base(options.urls.pypi)),
     docker: createDockerSource(client('dockerhub', SMALL_BODY), base(options.urls.dockerhub), endoflife),
-    maven: createMavenSource(client('maven', SMALL_BODY), base(options.urls.maven)),
-    // One GitHub reader for both: GitHub's limits are per token, and one client keeps one hold.
-    golang: createGolangSource(client('goproxy', SMALL_BODY), base(options.urls.goproxy), github),
-    gem: createGemSource(client('rubygems', SMALL_BODY), base(options.urls.rubygems)),
-    cargo: createCargoSource(
-      { client: client('cratesIndex', SMALL_BODY), base: base(options.urls.cratesIndex) },
-      // crates.io's data-access policy: at most one API request a second (the index has no limit).
-      { client: client('crates', SMALL_BODY, CRATES_API_INTERVAL_MS), base: base(options.urls.crates) },
-      { client: client('osv', SMALL_BODY), base: base(options.urls.osv) },
-    ),
-    nuget: createNugetSource(client('nuget', LARGE_BODY), base(options.urls.nuget)),
-    composer: createComposerSource(client('packagist', LARGE_BODY), base(options.urls.packagist)),
     // The same listing client as the images': one product answer serves every release of it.
     distro: createDistroSource(endoflife),
     dependents: createDependentsSource(

@@ -13,7 +13,7 @@ import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../http/client.js';
 import { isUnreachable, unreachableOf, type Unreachable } from '../following/feed-client.js';
 import type { ChangeHint } from '../following/follower.js';
-import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../following/registry-follower.js';
+import { componentOf, type RegistryFeed } from '../following/registry-follower.js';
 import { followAdvisories, initialPosition, MODIFIED_IDS_FACTS } from './advisories-feed.js';
 import { type Publication, UPDATES_FACTS } from './feed.js';
 import { createCratesListing, type CratesPosition } from './list.js';
@@ -117,16 +117,4 @@ export function createCratesFeed(
       };
     },
   };
-}
-
-export function createCratesFollower(
-  client: HttpClient,
-  base: string,
-  osv: OsvExport,
-  options: { now: () => Date } & Pick<FollowerOptions, 'relistEveryDays'>,
-): RegistryFollower<string, CratesPosition> {
-  return new RegistryFollower(createCratesFeed(client, base, osv, options.now), {
-    now: options.now,
-    relistEveryDays: options.relistEveryDays === undefined ? CRATES_RELIST_DAYS : options.relistEveryDays,
-  });
 }

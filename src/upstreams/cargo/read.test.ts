@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
 import type { CargoPhase } from '../../simulator/scenario.js';
-import { CRATES_API_INTERVAL_MS } from '../sources.js';
+import { CRATES_API_INTERVAL_MS } from './registry.js';
 import { indexPath } from './read.js';
 
 const TODAY = '2026-03-01';

@@ -9,7 +9,7 @@ import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../http/client.js';
 import { unreachableOf } from '../following/feed-client.js';
 import type { ChangeHint } from '../following/follower.js';
-import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../following/registry-follower.js';
+import { componentOf, type RegistryFeed } from '../following/registry-follower.js';
 import { packageOf, startingTimestamp, type ComposerPosition, CHANGES_FACTS } from './feed.js';
 import { createComposerListing } from './list.js';
 
@@ -68,15 +68,4 @@ export function createComposerFeed(client: HttpClient, base: string): RegistryFe
       };
     },
   };
-}
-
-export function createComposerFollower(
-  client: HttpClient,
-  base: string,
-  options: { now: () => Date } & Pick<FollowerOptions, 'relistEveryDays'>,
-): RegistryFollower<string, ComposerPosition> {
-  return new RegistryFollower(createComposerFeed(client, base), {
-    now: options.now,
-    relistEveryDays: options.relistEveryDays ?? null,
-  });
 }

@@ -9,7 +9,6 @@ import type { BudgetedUpstream } from '../http/budget-limits.js';
 import { HttpClient, type Answer } from '../http/client.js';
 import type { FactsSpec } from '../http/facts-spec.js';
 import type { ConditionalCache } from '../http/ports.js';
-import type { FollowedRegistry } from './follower.js';
 
 /**
  * A feed that could not be read this time: nothing is assumed, the pass ends and the cursor stays.
@@ -32,7 +31,7 @@ export interface FeedClientOptions {
   timeoutMs: number;
   /**
    * The largest page or file read (default 256 MiB: PyPI's /simple/ and the crates.io dump at
-   * scale; FEED_BODY_CAPS is smaller for feeds whose pages are bounded by what they are asked).
+   * scale; a registry's pageBodyCap is smaller where its pages are bounded by what they are asked).
    */
   maxBodyBytes?: number;
   /** The clock rate-limit holds are measured by. */
@@ -44,24 +43,6 @@ export interface FeedClientOptions {
    */
   budgets?: UpstreamBudgets;
 }
-
-/** The host each registry's feed and listing are read from, as its budget is named. */
-export const FEED_BUDGETS: Readonly<Record<FollowedRegistry, BudgetedUpstream>> = {
-  npm: 'npmReplicate',
-  pypi: 'pypi',
-  cargo: 'cratesStatic',
-  golang: 'goIndex',
-  nuget: 'nuget',
-  gem: 'rubygems',
-  composer: 'packagistOrg',
-};
-
-/**
- * A smaller cap where a feed's largest honest answer is known: npm's root and `_changes` pages of
- * at most 10,000 rows (a row is an id of ≤ 214 characters and a rev: ~3 MB a page at worst).
- * A body past it is refused before it is parsed: a page larger than asked for never fills memory.
- */
-export const FEED_BODY_CAPS: Partial<Record<FollowedRegistry, number>> = { npm: 32 * 1024 * 1024 };
 
 export function createFeedClient(
   upstream: string,

@@ -11,15 +11,6 @@ import type { ComponentRef } from '../../domain/component.js';
 export const FOLLOWED_REGISTRIES = ['npm', 'pypi', 'cargo', 'golang', 'nuget', 'gem', 'composer'] as const;
 export type FollowedRegistry = (typeof FOLLOWED_REGISTRIES)[number];
 
-/**
- * Registries whose listing names each package once, with the marker its feed gives it (npm's rev,
- * RubyGems' /info checksum) or with none (Packagist's names): a re-listing after a break in the
- * feed can be compared with what was held. The others list history (Go's index, NuGet's catalog:
- * a package's old versions too) or mark otherwise (crates.io's dump a time, its feed a version),
- * and hint from their own listing what changed after the break (PyPI's serials, the dump's times).
- */
-export const COMPARABLE_LISTINGS: ReadonlySet<FollowedRegistry> = new Set<FollowedRegistry>(['npm', 'gem', 'composer']);
-
 /** Where each registry's feed and listing are served: the hosts of research/registry-feeds.md §1. */
 export type FeedUrls = Record<FollowedRegistry, string>;
 

@@ -9,13 +9,7 @@ import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../http/client.js';
 import { unreachableOf } from '../following/feed-client.js';
 import type { ChangeHint } from '../following/follower.js';
-import {
-  componentOf,
-  RegistryFollower,
-  type FollowerOptions,
-  type RegistryFeed,
-  type FollowStep,
-} from '../following/registry-follower.js';
+import { componentOf, type RegistryFeed, type FollowStep } from '../following/registry-follower.js';
 import { parseLines, positionAfter, TAIL_BYTES, type GemPosition, WHOLE_VERSIONS_FACTS } from './feed.js';
 import { createGemListing } from './list.js';
 
@@ -71,15 +65,4 @@ export function createGemFeed(client: HttpClient, base: string, now: () => Date)
       return { hints: [...newest.values()], next, caughtUp: true };
     },
   };
-}
-
-export function createGemFollower(
-  client: HttpClient,
-  base: string,
-  options: { now: () => Date } & Pick<FollowerOptions, 'relistEveryDays'>,
-): RegistryFollower<string, GemPosition> {
-  return new RegistryFollower(createGemFeed(client, base, options.now), {
-    now: options.now,
-    relistEveryDays: options.relistEveryDays ?? null,
-  });
 }

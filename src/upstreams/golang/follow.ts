@@ -7,7 +7,7 @@
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../http/client.js';
 import type { ChangeHint } from '../following/follower.js';
-import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../following/registry-follower.js';
+import { componentOf, type RegistryFeed } from '../following/registry-follower.js';
 import type { GoPosition } from './feed.js';
 import { listGo, readIndex } from './list.js';
 
@@ -51,15 +51,4 @@ export function createGoFeed(client: HttpClient, base: string): RegistryFeed<GoP
       };
     },
   };
-}
-
-export function createGoFollower(
-  client: HttpClient,
-  base: string,
-  options: { now: () => Date } & Pick<FollowerOptions, 'relistEveryDays'>,
-): RegistryFollower<GoPosition, GoPosition> {
-  return new RegistryFollower(createGoFeed(client, base), {
-    now: options.now,
-    relistEveryDays: options.relistEveryDays ?? null,
-  });
 }

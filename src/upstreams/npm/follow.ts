@@ -16,13 +16,7 @@
 import type { HttpClient } from '../http/client.js';
 import { isUnreachable, unreachableOf, type Unreachable } from '../following/feed-client.js';
 import type { ChangeHint } from '../following/follower.js';
-import {
-  componentOf,
-  readOn,
-  RegistryFollower,
-  type FollowerOptions,
-  type RegistryFeed,
-} from '../following/registry-follower.js';
+import { componentOf, readOn, type RegistryFeed } from '../following/registry-follower.js';
 import { advance, positionAt, type ChangeRow, type NpmPosition, ROOT_FACTS, CHANGES_PAGE_FACTS } from './feed.js';
 import { listNpm, NPM_PAGE } from './list.js';
 
@@ -120,15 +114,4 @@ export function createNpmFeed(
       };
     },
   };
-}
-
-export function createNpmFollower(
-  client: HttpClient,
-  base: string,
-  options: NpmFeedOptions & Pick<FollowerOptions, 'relistEveryDays'>,
-): RegistryFollower<number, NpmPosition> {
-  return new RegistryFollower(createNpmFeed(client, base, options), {
-    now: options.now,
-    relistEveryDays: options.relistEveryDays === undefined ? NPM_RELIST_DAYS : options.relistEveryDays,
-  });
 }

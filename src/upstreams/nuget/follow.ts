@@ -11,7 +11,7 @@
 import type { HttpClient } from '../http/client.js';
 import { isUnreachable } from '../following/feed-client.js';
 import type { ChangeHint } from '../following/follower.js';
-import { RegistryFollower, type FollowerOptions, type RegistryFeed } from '../following/registry-follower.js';
+import { type RegistryFeed } from '../following/registry-follower.js';
 import { createNugetListing, itemHint, readCatalogIndex, readCatalogPage, type NugetPosition } from './list.js';
 
 export function createNugetFeed(client: HttpClient, base: string): RegistryFeed<number, NugetPosition> {
@@ -50,15 +50,4 @@ export function createNugetFeed(client: HttpClient, base: string): RegistryFeed<
       return { hints: [...newest.values()], next: { commit: index.commit }, caughtUp: true };
     },
   };
-}
-
-export function createNugetFollower(
-  client: HttpClient,
-  base: string,
-  options: { now: () => Date } & Pick<FollowerOptions, 'relistEveryDays'>,
-): RegistryFollower<number, NugetPosition> {
-  return new RegistryFollower(createNugetFeed(client, base), {
-    now: options.now,
-    relistEveryDays: options.relistEveryDays ?? null,
-  });
 }

@@ -12,7 +12,7 @@ import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../http/client.js';
 import { unreachableOf } from '../following/feed-client.js';
 import type { ChangeHint } from '../following/follower.js';
-import { componentOf, RegistryFollower, type FollowerOptions, type RegistryFeed } from '../following/registry-follower.js';
+import { componentOf, type RegistryFeed } from '../following/registry-follower.js';
 import { changelogSinceSerialCall, type JournalRow, JOURNAL_FACTS } from './feed.js';
 import { createPypiListing, type PypiPosition } from './list.js';
 
@@ -64,15 +64,4 @@ export function createPypiFeed(client: HttpClient, base: string, now: () => Date
       return { hints, next, caughtUp: rows.length < JOURNAL_PAGE, page: { asked: JOURNAL_PAGE, rows: rows.length } };
     },
   };
-}
-
-export function createPypiFollower(
-  client: HttpClient,
-  base: string,
-  options: { now: () => Date } & Pick<FollowerOptions, 'relistEveryDays'>,
-): RegistryFollower<string, PypiPosition> {
-  return new RegistryFollower(createPypiFeed(client, base, options.now), {
-    now: options.now,
-    relistEveryDays: options.relistEveryDays ?? null,
-  });
 }

@@ -1,0 +1,26 @@
+/** NuGet: registration indexes from nuget.org's V3 API, followed through its catalog. */
+import { RegistryFollower } from '../following/registry-follower.js';
+import type { PackageRegistry } from '../registry.js';
+import { createNugetFeed } from './follow.js';
+import { createNugetSource } from './read.js';
+
+const MiB = 1024 * 1024;
+
+export const NUGET_REGISTRY: PackageRegistry = {
+  kind: 'nuget',
+  readerHosts: ['nuget'],
+  reader: ({ host }) => {
+    const { client, base } = host('nuget', 96 * MiB);
+    return createNugetSource(client, base);
+  },
+  following: {
+    registry: 'nuget',
+    budget: 'nuget',
+    // The catalog index is a large document read whole each pass: five minutes.
+    passEveryMs: 5 * 60_000,
+    relistEveryDays: null,
+    // The catalog lists old versions as well as new: a re-listing cannot say what changed.
+    comparableListing: false,
+    follow: (client, base, options) => new RegistryFollower(createNugetFeed(client, base), options),
+  },
+};
