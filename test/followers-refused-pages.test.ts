@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceMetrics, watchFollowers } from '../src/cli/metrics.js';
 import { followPass } from '../src/upstreams/following/follow-pass.js';
 import { startFollowing } from '../src/observer/follow-loop.js';
 import { followStatus } from '../src/operations/follow.js';
@@ -74,7 +75,11 @@ async function followHostile(faults: FeedFaults, npm: { window?: number; pageSiz
     peak_rss_gain_mb: Math.round((peak - rss0) / 1048576),
   };
   console.log(`hostile npm feed ${JSON.stringify(faults.npm)}: ${JSON.stringify(figures)}`);
-  return { figures, status: status!, committed, held, cursor: (await t.store.followCursor('npm'))!.cursor };
+  // What /metrics shows for it: the failing gauge and the faults counted (the gauges serve and observe register).
+  const metrics = new ServiceMetrics();
+  watchFollowers(metrics, () => Promise.resolve([status!]));
+  const scraped = await metrics.registry.metrics();
+  return { figures, status: status!, committed, held, cursor: (await t.store.followCursor('npm'))!.cursor, scraped };
 }
 const START_ISO = new Date(START).toISOString();
 
@@ -90,6 +95,8 @@ describe('a feed that cannot bend the follower', () => {
     const r = await followHostile({ npm: { stuckCursor: true } }, { window: 10, pageSize: 20 });
     expect(r.status).toMatchObject({ status: 'failing', last_fault: { kind: 'stuck_cursor' } });
     expect(r.status.local?.last_error).toMatch(/^stuck_cursor: /);
+    expect(r.scraped).toMatch(/^tended_follow_failing\{registry="npm"\} 1$/m);
+    expect(r.scraped).toMatch(/^tended_follow_faults_total\{registry="npm"\} [1-9]\d*$/m);
     // Each pass asks the trailing window and one page more, then stops; passes 0.5, 1, 2, 2 s apart.
     expect(r.figures.changes_pages).toBeLessThanOrEqual(12);
     expect(r.figures.identical_pages).toBeLessThanOrEqual(6);
@@ -106,6 +113,7 @@ describe('a feed that cannot bend the follower', () => {
     async (_what, rows) => {
       const r = await followHostile({ npm: { oversizedPage: { rows } } });
       expect(r.status).toMatchObject({ status: 'failing', last_fault: { kind: 'oversized_page' } });
+      expect(r.scraped).toMatch(/^tended_follow_failing\{registry="npm"\} 1$/m);
       expect(r.figures.changes_pages).toBeLessThanOrEqual(6);
       // Nothing of the page was taken: no made-up name is held, and the cursor did not move.
       expect((await t.store.watchList()).length).toBe(r.held);
