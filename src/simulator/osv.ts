@@ -6,12 +6,9 @@
  */
 import { commonFailure, isCommonFail, json, notFound, type Ctx, type SimAnswer } from './answer.js';
 import type { World } from './world.js';
+import { asJsonObject } from '../domain/json-object.js';
 
 const VULN_PATH = /^\/v1\/vulns\/([^/]+)$/;
-
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
 
 export function answerOsv(ctx: Ctx, world: World): SimAnswer {
   if (ctx.path === '/v1/query') return answerQuery(ctx, world);
@@ -29,11 +26,11 @@ export function answerOsv(ctx: Ctx, world: World): SimAnswer {
 function answerQuery(ctx: Ctx, world: World): SimAnswer {
   let query: Record<string, unknown> | null;
   try {
-    query = record(JSON.parse(ctx.body ?? ''));
+    query = asJsonObject(JSON.parse(ctx.body ?? ''));
   } catch {
     query = null;
   }
-  const pkg = record(query?.['package']);
+  const pkg = asJsonObject(query?.['package']);
   const name = pkg?.['name'];
   if (typeof name !== 'string' || name === '') return json(400, { code: 3, message: 'Invalid query.' });
   if (pkg?.['ecosystem'] !== 'crates.io') return json(200, {});

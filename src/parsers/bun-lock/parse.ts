@@ -14,7 +14,7 @@ import type { ComponentReference, ParseResult, UnlistedEntries, UnresolvedEntry 
 import { LOCAL_REASON, WORKSPACE_REASON, gitSource, npmPackage, sourceOfResolved } from '../npm-source.js';
 import type { NpmSource } from '../npm-source.js';
 import { stripJsonc } from './jsonc.js';
-import { isJsonObject } from '../json-object.js';
+import { isJsonObject } from '../../domain/json-object.js';
 
 /**
  * Keys nested deeper than this (parent/child/…): real lockfiles nest a few levels. Finding a

@@ -23,7 +23,7 @@ import {
   type UnlistedEntries,
   type UnresolvedEntry,
 } from '../reference.js';
-import { isJsonObject } from '../json-object.js';
+import { isJsonObject } from '../../domain/json-object.js';
 
 const SECTIONS = ['packages', 'packages-dev'] as const;
 const PLATFORM = /^(?:php(?:-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.+|lib-.+|composer(?:-plugin-api|-runtime-api)?)$/i;

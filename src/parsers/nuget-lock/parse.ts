@@ -25,7 +25,7 @@ import {
   type UnlistedEntries,
   type UnresolvedEntry,
 } from '../reference.js';
-import { isJsonObject } from '../json-object.js';
+import { isJsonObject } from '../../domain/json-object.js';
 
 const VERSIONS = [1, 2];
 const MAX_INPUT = 200;

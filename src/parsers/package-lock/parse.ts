@@ -13,7 +13,7 @@ import { InputError, TooComplexError, addUnresolved } from '../reference.js';
 import type { ComponentReference, ParseResult, UnresolvedEntry, UnlistedEntries } from '../reference.js';
 import { LOCAL_REASON, WORKSPACE_REASON, npmPackage, sourceOfResolved } from '../npm-source.js';
 import type { NpmSource } from '../npm-source.js';
-import { isJsonObject } from '../json-object.js';
+import { isJsonObject } from '../../domain/json-object.js';
 
 /**
  * Folders nested deeper than this in one key: real trees nest fewer than 10 (npm hoists). Finding

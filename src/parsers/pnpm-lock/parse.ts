@@ -15,7 +15,7 @@ import type { ComponentReference, ParseResult, UnlistedEntries, UnresolvedEntry 
 import { flowValue, readPnpmLock } from './read.js';
 import { LOCAL_REASON, WORKSPACE_REASON, gitSource, npmPackage, sourceOfResolved } from '../npm-source.js';
 import type { NpmSource } from '../npm-source.js';
-import { isJsonObject } from '../json-object.js';
+import { isJsonObject } from '../../domain/json-object.js';
 
 type Lockfile = 5 | 6 | 9;
 

@@ -15,7 +15,7 @@ import { LOCAL_REASON, WORKSPACE_REASON, npmPackage, sourceOfResolved } from '..
 import type { NpmSource } from '../npm-source.js';
 import { readClassic } from './classic.js';
 import type { YarnEntry } from './classic.js';
-import { isJsonObject } from '../json-object.js';
+import { isJsonObject } from '../../domain/json-object.js';
 
 export function parseYarnLock(text: string): ParseResult {
   const source = text.replace(/^\uFEFF/, '');

@@ -8,6 +8,7 @@
  */
 import type { FactsSpec } from '../http/facts-spec.js';
 import { instant } from '../reading.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type OsvAdvisory = {
   id: string;
@@ -30,10 +31,6 @@ export type OsvQueryFacts = {
 const MAX_ADVISORIES = 1_000;
 const MAX_AFFECTED = 100;
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 function text(v: unknown, max: number): string | null {
   return typeof v === 'string' && v !== '' ? v.slice(0, max) : null;
 }
@@ -43,27 +40,29 @@ function list(v: unknown): unknown[] {
 }
 
 function hasFixed(ranges: unknown): boolean {
-  return list(ranges).some((r) => list(record(r)?.['events']).some((e) => record(e)?.['fixed'] !== undefined));
+  return list(ranges).some((r) =>
+    list(asJsonObject(r)?.['events']).some((e) => asJsonObject(e)?.['fixed'] !== undefined),
+  );
 }
 
 /** One OSV record as the rule reads it (the API's answers and the export's `<ID>.json` alike); null without an id. */
 export function advisoryOf(v: unknown): OsvAdvisory | null {
-  const a = record(v);
+  const a = asJsonObject(v);
   const id = text(a?.['id'], 100);
   if (!a || id === null) return null;
   const affected: OsvAdvisory['affected'] = [];
-  for (const entry of list(a['affected']).slice(0, MAX_AFFECTED).map(record)) {
-    const pkg = record(entry?.['package']);
+  for (const entry of list(a['affected']).slice(0, MAX_AFFECTED).map(asJsonObject)) {
+    const pkg = asJsonObject(entry?.['package']);
     const name = text(pkg?.['name'], 100);
     if (!entry || pkg?.['ecosystem'] !== 'crates.io' || name === null) continue;
     affected.push({
       name,
-      informational: text(record(entry['database_specific'])?.['informational'], 40),
+      informational: text(asJsonObject(entry['database_specific'])?.['informational'], 40),
       fixed: hasFixed(entry['ranges']),
     });
   }
   const advisoryRef = list(a['references'])
-    .map(record)
+    .map(asJsonObject)
     .find((r) => r?.['type'] === 'ADVISORY');
   return {
     id,
@@ -80,7 +79,7 @@ export const OSV_QUERY_FACTS: FactsSpec<OsvQueryFacts> = {
   version: 'osv-query/1',
   from: import.meta.url,
   extract(body) {
-    const doc = record(body);
+    const doc = asJsonObject(body);
     if (!doc) return 'not an OSV query answer (not a JSON object)';
     const vulns = doc['vulns'];
     // OSV answers `{}` for a package it holds nothing for.

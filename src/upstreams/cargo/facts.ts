@@ -5,6 +5,7 @@
  */
 import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type IndexFacts = {
   versions: number;
@@ -19,10 +20,6 @@ export type VersionFacts = { created_at: string | null };
 
 const MAX_LINES = 100_000;
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 export const INDEX_FACTS: FactsSpec<IndexFacts> = {
   version: 'crates-index/1',
   from: import.meta.url,
@@ -32,7 +29,7 @@ export const INDEX_FACTS: FactsSpec<IndexFacts> = {
     const entries: Record<string, unknown>[] = [];
     for (const line of lines) {
       try {
-        const entry = record(JSON.parse(line));
+        const entry = asJsonObject(JSON.parse(line));
         if (entry && typeof entry['vers'] === 'string') entries.push(entry);
       } catch {
         return 'a line of the index file is not JSON';
@@ -54,7 +51,7 @@ export const VERSION_FACTS: FactsSpec<VersionFacts> = {
   version: 'crates-version/1',
   from: import.meta.url,
   extract(body) {
-    const version = record(record(body)?.['version']);
+    const version = asJsonObject(asJsonObject(body)?.['version']);
     if (!version) return 'not a crates.io version answer (no version object)';
     return { created_at: instant(version['created_at']) };
   },

@@ -5,6 +5,7 @@
  */
 import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type P2Facts = {
   name: string | null;
@@ -18,16 +19,12 @@ export type P2Facts = {
 
 const MAX_VERSIONS = 100_000;
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 /** The entries of a minified p2 list, each with the fields it inherits. */
 function expanded(list: unknown[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   let previous: Record<string, unknown> = {};
   for (const raw of list.slice(0, MAX_VERSIONS)) {
-    const entry = record(raw);
+    const entry = asJsonObject(raw);
     if (!entry) continue;
     const merged: Record<string, unknown> = { ...previous };
     for (const [k, v] of Object.entries(entry)) {
@@ -44,7 +41,7 @@ export const P2_FACTS: FactsSpec<P2Facts> = {
   version: 'packagist-p2/1',
   from: import.meta.url,
   extract(body) {
-    const packages = record(record(body)?.['packages']);
+    const packages = asJsonObject(asJsonObject(body)?.['packages']);
     if (!packages) return 'not a Packagist p2 document (no packages object)';
     const [name, list] = Object.entries(packages)[0] ?? [null, []];
     if (!Array.isArray(list)) return 'the package entry is not a list of versions';

@@ -5,22 +5,19 @@
  * still carries the `timestamp` to start from; `list.json` answers `{packageNames: [...]}`.
  */
 import { parsedBy } from '../following/feed-client.js';
+import { asJsonObject } from '../../domain/json-object.js';
 export type PackagistAction = { type: 'update' | 'delete' | 'resync'; package: string; time: number };
 export type PackagistChanges = { actions: PackagistAction[]; timestamp: number };
 export type ComposerPosition = { since: number };
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 export function parseChanges(body: unknown): PackagistChanges | string {
-  const doc = record(body);
+  const doc = asJsonObject(body);
   const timestamp = doc?.['timestamp'];
   const actions = doc?.['actions'];
   if (typeof timestamp !== 'number' || !Array.isArray(actions)) return 'not a changes.json answer (actions, timestamp)';
   const out: PackagistAction[] = [];
   for (const a of actions) {
-    const r = record(a);
+    const r = asJsonObject(a);
     const type = r?.['type'];
     const name = r?.['package'];
     const time = r?.['time'];
@@ -37,12 +34,12 @@ export function parseChanges(body: unknown): PackagistChanges | string {
 
 /** The `timestamp` a 400 answer offers to start mirroring from, or null. */
 export function startingTimestamp(body: unknown): number | null {
-  const t = record(body)?.['timestamp'];
+  const t = asJsonObject(body)?.['timestamp'];
   return typeof t === 'number' ? t : null;
 }
 
 export function parsePackageList(body: unknown): string[] | string {
-  const names = record(body)?.['packageNames'];
+  const names = asJsonObject(body)?.['packageNames'];
   if (!Array.isArray(names)) return 'not a list.json answer (packageNames)';
   return names.filter((n): n is string => typeof n === 'string');
 }

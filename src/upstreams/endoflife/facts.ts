@@ -1,6 +1,7 @@
 /** What the reader keeps from an endoflife.date v1 product answer (research §4.2). */
 import { isCalendarDate } from '../../domain/calendar.js';
 import type { FactsSpec } from '../http/facts-spec.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type ReleaseFacts = {
   name: string;
@@ -20,10 +21,6 @@ export type ProductFacts = {
   releases: ReleaseFacts[];
 };
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 /** The listing writes dates as YYYY-MM-DD; anything else (a boolean in v0 style, a typo) is no date. */
 function date(v: unknown): string | null {
   return typeof v === 'string' && isCalendarDate(v.slice(0, 10)) ? v.slice(0, 10) : null;
@@ -34,13 +31,13 @@ export const PRODUCT_FACTS: FactsSpec<ProductFacts> = {
   version: 'endoflife-product/2',
   from: import.meta.url,
   extract(body) {
-    const result = record(record(body)?.['result']);
+    const result = asJsonObject(asJsonObject(body)?.['result']);
     if (!result || typeof result['name'] !== 'string' || !Array.isArray(result['releases'])) {
       return 'not an endoflife.date v1 product (no result.name and result.releases)';
     }
     const releases: ReleaseFacts[] = [];
     for (const raw of result['releases']) {
-      const r = record(raw);
+      const r = asJsonObject(raw);
       if (!r || typeof r['name'] !== 'string') continue;
       releases.push({
         name: r['name'],
@@ -50,8 +47,10 @@ export const PRODUCT_FACTS: FactsSpec<ProductFacts> = {
         is_maintained: typeof r['isMaintained'] === 'boolean' ? r['isMaintained'] : null,
         eoes_from: date(r['eoesFrom']),
         latest:
-          typeof record(r['latest'])?.['name'] === 'string' ? String(record(r['latest'])!['name']).slice(0, 50) : null,
-        latest_date: date(record(r['latest'])?.['date']),
+          typeof asJsonObject(r['latest'])?.['name'] === 'string'
+            ? String(asJsonObject(r['latest'])!['name']).slice(0, 50)
+            : null,
+        latest_date: date(asJsonObject(r['latest'])?.['date']),
       });
     }
     return { name: result['name'], releases };

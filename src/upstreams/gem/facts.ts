@@ -1,6 +1,7 @@
 /** What the RubyGems reader keeps from `/api/v1/versions/{name}.json` (research upstreams-more §4): the public versions. */
 import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type VersionsFacts = {
   versions: number;
@@ -11,10 +12,6 @@ export type VersionsFacts = {
 
 const MAX_VERSIONS = 100_000;
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 export const VERSIONS_FACTS: FactsSpec<VersionsFacts> = {
   version: 'rubygems-versions/1',
   from: import.meta.url,
@@ -22,7 +19,7 @@ export const VERSIONS_FACTS: FactsSpec<VersionsFacts> = {
     if (!Array.isArray(body)) return 'the versions answer is not a JSON list';
     const versions = body
       .slice(0, MAX_VERSIONS)
-      .map(record)
+      .map(asJsonObject)
       .filter((v): v is Record<string, unknown> => v !== null);
     const last = latestInstant(versions.map((v) => instant(v['created_at'])));
     const newest = last === null ? undefined : versions.find((v) => instant(v['created_at']) === last);

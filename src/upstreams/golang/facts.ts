@@ -2,6 +2,7 @@
 import { instant } from '../reading.js';
 import type { FactsSpec } from '../http/facts-spec.js';
 import { readGoMod } from './go-mod.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type LatestFacts = {
   version: string | null;
@@ -13,19 +14,15 @@ export type LatestFacts = {
 
 export type GoModFactsValue = { deprecated: string | null; retracted: string[] };
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 export const LATEST_FACTS: FactsSpec<LatestFacts> = {
   version: 'goproxy-latest/1',
   from: import.meta.url,
   extract(body) {
-    const doc = record(body);
+    const doc = asJsonObject(body);
     if (!doc) return 'the @latest answer is not a JSON object';
     const version = typeof doc['Version'] === 'string' ? doc['Version'].slice(0, 100) : null;
     if (version === null) return 'the @latest answer names no Version';
-    const url = record(doc['Origin'])?.['URL'];
+    const url = asJsonObject(doc['Origin'])?.['URL'];
     return {
       version,
       time: instant(doc['Time']),

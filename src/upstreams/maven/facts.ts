@@ -6,6 +6,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import type { FactsSpec } from '../http/facts-spec.js';
 import { highestRelease } from './version-order.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type MetadataFacts = {
   release_hint: string | null;
@@ -41,10 +42,6 @@ const xml = new XMLParser({
   isArray: (name) => name === 'version',
 });
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 function text(v: unknown, max = 200): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null;
 }
@@ -53,7 +50,7 @@ function parse(body: unknown): Record<string, unknown> | string {
   if (typeof body !== 'string') return 'the body is not text';
   if (!body.trimStart().startsWith('<')) return 'the body is not XML';
   try {
-    return record(xml.parse(body)) ?? 'the body is not an XML document';
+    return asJsonObject(xml.parse(body)) ?? 'the body is not an XML document';
   } catch (error) {
     return `the body is not well-formed XML (${error instanceof Error ? error.message.slice(0, 100) : 'unreadable'})`;
   }
@@ -73,10 +70,10 @@ export const METADATA_FACTS: FactsSpec<MetadataFacts> = {
   extract(body) {
     const doc = parse(body);
     if (typeof doc === 'string') return doc;
-    const metadata = record(doc['metadata']);
+    const metadata = asJsonObject(doc['metadata']);
     if (!metadata) return 'the document has no <metadata> element';
-    const versioning = record(metadata['versioning']) ?? {};
-    const listed = (record(versioning['versions'])?.['version'] ?? []) as unknown[];
+    const versioning = asJsonObject(metadata['versioning']) ?? {};
+    const listed = (asJsonObject(versioning['versions'])?.['version'] ?? []) as unknown[];
     const versions = listed
       .slice(0, MAX_VERSIONS)
       .map((v) => text(v, 100))
@@ -97,14 +94,14 @@ export const POM_FACTS: FactsSpec<PomFacts> = {
   extract(body, headers) {
     const doc = parse(body);
     if (typeof doc === 'string') return doc;
-    const project = record(doc['project']);
+    const project = asJsonObject(doc['project']);
     if (!project) return 'the document has no <project> element';
     const modified = Date.parse(headers.get('last-modified') ?? '');
-    const relocation = record(record(project['distributionManagement'])?.['relocation']);
+    const relocation = asJsonObject(asJsonObject(project['distributionManagement'])?.['relocation']);
     return {
       published: Number.isNaN(modified) ? null : new Date(modified).toISOString().replace('.000Z', 'Z'),
       relocation:
-        relocation === null && record(project['distributionManagement'])?.['relocation'] === undefined
+        relocation === null && asJsonObject(project['distributionManagement'])?.['relocation'] === undefined
           ? null
           : {
               group_id: text(relocation?.['groupId']),

@@ -1,6 +1,7 @@
 /** What the reader keeps from a full npm packument (research §2.1): a few facts, not megabytes. */
 import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type PackumentFacts = {
   name: string | null;
@@ -34,19 +35,15 @@ export type LatestInterface = {
 const MAX_DEPENDENCIES = 300;
 const MAX_ENGINES = 10;
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 /** A non-empty deprecation message; npm clears a deprecation by setting it to "". */
 function deprecation(version: unknown): string | null {
-  const d = record(version)?.['deprecated'];
+  const d = asJsonObject(version)?.['deprecated'];
   return typeof d === 'string' && d.trim() !== '' ? d.slice(0, 500) : null;
 }
 
 function repositoryUrl(v: unknown): string | null {
   if (typeof v === 'string') return v.slice(0, 300);
-  const url = record(v)?.['url'];
+  const url = asJsonObject(v)?.['url'];
   return typeof url === 'string' ? url.slice(0, 300) : null;
 }
 
@@ -54,18 +51,18 @@ function repositoryUrl(v: unknown): string | null {
 function licenseOf(manifest: Record<string, unknown>): string | null {
   const l = manifest['license'];
   if (typeof l === 'string') return l.slice(0, 200);
-  const type = record(l)?.['type'];
+  const type = asJsonObject(l)?.['type'];
   if (typeof type === 'string') return type.slice(0, 200);
   const list = manifest['licenses'];
   if (Array.isArray(list)) {
-    const types = list.map((x) => record(x)?.['type']).filter((t): t is string => typeof t === 'string');
+    const types = list.map((x) => asJsonObject(x)?.['type']).filter((t): t is string => typeof t === 'string');
     if (types.length > 0) return types.join(' OR ').slice(0, 200);
   }
   return null;
 }
 
 function interfaceOf(manifest: Record<string, unknown>): LatestInterface {
-  const engines = Object.entries(record(manifest['engines']) ?? {})
+  const engines = Object.entries(asJsonObject(manifest['engines']) ?? {})
     .filter((e): e is [string, string] => typeof e[1] === 'string')
     .slice(0, MAX_ENGINES)
     .map(([k, v]): [string, string] => [k.slice(0, 50), v.slice(0, 100)]);
@@ -82,16 +79,16 @@ export const PACKUMENT_FACTS: FactsSpec<PackumentFacts> = {
   version: 'npm-packument/2',
   from: import.meta.url,
   extract(body) {
-    const doc = record(body);
+    const doc = asJsonObject(body);
     if (!doc) return 'the packument is not a JSON object';
-    const versions = record(doc['versions']) ?? {};
-    const time = record(doc['time']) ?? {};
-    const distTags = record(doc['dist-tags']) ?? {};
+    const versions = asJsonObject(doc['versions']) ?? {};
+    const time = asJsonObject(doc['time']) ?? {};
+    const distTags = asJsonObject(doc['dist-tags']) ?? {};
     const names = Object.keys(versions);
     const latest = typeof distTags['latest'] === 'string' ? distTags['latest'] : null;
-    const latestManifest = latest ? record(versions[latest]) : null;
+    const latestManifest = latest ? asJsonObject(versions[latest]) : null;
     const last = latestInstant(names.map((v) => instant(time[v])));
-    const unpublished = record(time['unpublished']);
+    const unpublished = asJsonObject(time['unpublished']);
     const unpublishedVersions = Array.isArray(unpublished?.['versions'])
       ? unpublished['versions'].filter((v): v is string => typeof v === 'string')
       : [];
@@ -114,7 +111,7 @@ export const PACKUMENT_FACTS: FactsSpec<PackumentFacts> = {
       repository_url: repositoryUrl(doc['repository']),
       latest_interface: latestManifest ? interfaceOf(latestManifest) : null,
       latest_dependencies: latestManifest
-        ? Object.keys(record(latestManifest['dependencies']) ?? {})
+        ? Object.keys(asJsonObject(latestManifest['dependencies']) ?? {})
             .map((n) => n.slice(0, 214))
             .sort()
             .slice(0, MAX_DEPENDENCIES)

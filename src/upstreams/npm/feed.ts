@@ -8,6 +8,7 @@
  * pass; an entry in it not seen before is a late one, one seen before is not hinted twice.
  */
 import { parsedBy } from '../following/feed-client.js';
+import { asJsonObject } from '../../domain/json-object.js';
 export type ChangeRow = { seq: number; id: string; rev: string | null; deleted: boolean };
 export type ChangesPage = { results: ChangeRow[]; last_seq: number };
 export type ReplicateRoot = { update_seq: number; doc_count: number | null };
@@ -19,32 +20,28 @@ function seqOf(v: unknown): number | null {
   return null;
 }
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 export function parseChangesPage(body: unknown): ChangesPage | string {
-  const page = record(body);
+  const page = asJsonObject(body);
   const results = page?.['results'];
   const last = seqOf(page?.['last_seq']);
   if (!Array.isArray(results) || last === null) return 'not a _changes page: no results array or no numeric last_seq';
   const rows: ChangeRow[] = [];
   for (const r of results) {
-    const row = record(r);
+    const row = asJsonObject(r);
     const seq = seqOf(row?.['seq']);
     const id = row?.['id'];
     if (seq === null || typeof id !== 'string') return 'a _changes row without a numeric seq or a string id';
     // Design documents (`_design/…`) are the database's, not packages.
     if (id.startsWith('_design/')) continue;
     const changes = row?.['changes'];
-    const rev = Array.isArray(changes) ? record(changes[0])?.['rev'] : undefined;
+    const rev = Array.isArray(changes) ? asJsonObject(changes[0])?.['rev'] : undefined;
     rows.push({ seq, id, rev: typeof rev === 'string' ? rev : null, deleted: row?.['deleted'] === true });
   }
   return { results: rows, last_seq: last };
 }
 
 export function parseRoot(body: unknown): ReplicateRoot | string {
-  const root = record(body);
+  const root = asJsonObject(body);
   const head = seqOf(root?.['update_seq']);
   if (head === null) return 'the replication root has no numeric update_seq';
   const count = root?.['doc_count'];

@@ -5,6 +5,7 @@
  */
 import type { FactsSpec } from '../http/facts-spec.js';
 import { instant, latestInstant } from '../reading.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type Leaf = {
   version: string;
@@ -38,12 +39,8 @@ export type LeafSummary = {
 
 const MAX_LEAVES = 100_000;
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 function alternateOf(deprecation: Record<string, unknown> | null): string | null {
-  const id = record(deprecation?.['alternatePackage'])?.['id'];
+  const id = asJsonObject(deprecation?.['alternatePackage'])?.['id'];
   return typeof id === 'string' && id !== '' ? id.slice(0, 100) : null;
 }
 
@@ -51,10 +48,10 @@ function leavesOf(items: unknown): Leaf[] {
   if (!Array.isArray(items)) return [];
   const out: Leaf[] = [];
   for (const item of items.slice(0, MAX_LEAVES)) {
-    const entry = record(record(item)?.['catalogEntry']);
+    const entry = asJsonObject(asJsonObject(item)?.['catalogEntry']);
     if (!entry || typeof entry['version'] !== 'string') continue;
     const published = instant(entry['published']);
-    const deprecation = record(entry['deprecation']);
+    const deprecation = asJsonObject(entry['deprecation']);
     const reasons = Array.isArray(deprecation?.['reasons'])
       ? deprecation['reasons'].filter((r): r is string => typeof r === 'string').map((r) => r.slice(0, 50))
       : null;
@@ -74,11 +71,11 @@ export const REGISTRATION_FACTS: FactsSpec<RegistrationFacts> = {
   version: 'nuget-registration/2',
   from: import.meta.url,
   extract(body) {
-    const pages = record(body)?.['items'];
+    const pages = asJsonObject(body)?.['items'];
     if (!Array.isArray(pages)) return 'not a NuGet registration index (no items)';
     const leaves: Leaf[] = [];
     let lastPage: string | null = null;
-    for (const page of pages.map(record)) {
+    for (const page of pages.map(asJsonObject)) {
       if (!page) continue;
       if (Array.isArray(page['items'])) leaves.push(...leavesOf(page['items']));
       else lastPage = typeof page['@id'] === 'string' ? page['@id'].slice(0, 500) : lastPage;
@@ -91,7 +88,7 @@ export const PAGE_FACTS: FactsSpec<PageFacts> = {
   version: 'nuget-registration-page/2',
   from: import.meta.url,
   extract(body) {
-    const items = record(body)?.['items'];
+    const items = asJsonObject(body)?.['items'];
     if (!Array.isArray(items)) return 'not a NuGet registration page (no items)';
     return { leaves: leavesOf(items) };
   },

@@ -7,12 +7,9 @@
  * always all of them), never as the strings they arrive as.
  */
 import { parsedBy } from '../following/feed-client.js';
+import { asJsonObject } from '../../domain/json-object.js';
 export type CatalogIndex = { commit: string; pages: { url: string; commit: string }[] };
 export type CatalogItem = { id: string; version: string; deleted: boolean; commit: string };
-
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
 
 /** `2015-02-01T06:22:45.8488496Z` → a sortable key with seven fractional digits; null when it is no instant. */
 export function commitKey(ts: unknown): string | null {
@@ -22,14 +19,14 @@ export function commitKey(ts: unknown): string | null {
 }
 
 export function parseCatalogIndex(body: unknown): CatalogIndex | string {
-  const doc = record(body);
+  const doc = asJsonObject(body);
   const commit = commitKey(doc?.['commitTimeStamp']);
   const items = doc?.['items'];
   if (commit === null || !Array.isArray(items)) return 'not a catalog index (commitTimeStamp, items)';
   const pages: CatalogIndex['pages'] = [];
   for (const it of items) {
-    const url = record(it)?.['@id'];
-    const c = commitKey(record(it)?.['commitTimeStamp']);
+    const url = asJsonObject(it)?.['@id'];
+    const c = commitKey(asJsonObject(it)?.['commitTimeStamp']);
     if (typeof url !== 'string' || c === null) return 'a catalog page entry without @id or commitTimeStamp';
     pages.push({ url, commit: c });
   }
@@ -39,11 +36,11 @@ export function parseCatalogIndex(body: unknown): CatalogIndex | string {
 }
 
 export function parseCatalogPage(body: unknown): CatalogItem[] | string {
-  const items = record(body)?.['items'];
+  const items = asJsonObject(body)?.['items'];
   if (!Array.isArray(items)) return 'not a catalog page (items)';
   const out: CatalogItem[] = [];
   for (const it of items) {
-    const r = record(it);
+    const r = asJsonObject(it);
     const id = r?.['nuget:id'];
     const version = r?.['nuget:version'];
     const commit = commitKey(r?.['commitTimeStamp']);

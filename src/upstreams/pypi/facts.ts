@@ -1,6 +1,7 @@
 /** What the reader keeps from PyPI's JSON API and Simple API answers (research §3). */
 import type { FactsSpec } from '../http/facts-spec.js';
 import { instant } from '../reading.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export const INACTIVE_CLASSIFIER = 'Development Status :: 7 - Inactive';
 
@@ -23,18 +24,14 @@ export type SimpleFacts = {
   project_status_reason: string | null;
 };
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 export const PROJECT_FACTS: FactsSpec<ProjectFacts> = {
   version: 'pypi-json/1',
   from: import.meta.url,
   extract(body) {
-    const doc = record(body);
-    const info = record(doc?.['info']);
+    const doc = asJsonObject(body);
+    const info = asJsonObject(doc?.['info']);
     if (!doc || !info) return 'not a PyPI project document (no info object)';
-    const releases = record(doc['releases']) ?? {};
+    const releases = asJsonObject(doc['releases']) ?? {};
     let files = 0;
     let yanked = 0;
     let last: string | null = null;
@@ -43,7 +40,7 @@ export const PROJECT_FACTS: FactsSpec<ProjectFacts> = {
     for (const [version, list] of Object.entries(releases)) {
       if (!Array.isArray(list)) continue;
       for (const file of list) {
-        const f = record(file);
+        const f = asJsonObject(file);
         if (!f) continue;
         files++;
         // `yanked` is per release, repeated on each file.
@@ -78,10 +75,10 @@ export const SIMPLE_FACTS: FactsSpec<SimpleFacts> = {
   version: 'pypi-simple/1',
   from: import.meta.url,
   extract(body) {
-    const doc = record(body);
+    const doc = asJsonObject(body);
     if (!doc) return 'not a Simple API JSON document';
-    const status = record(doc['project-status']);
-    const apiVersion = record(doc['meta'])?.['api-version'];
+    const status = asJsonObject(doc['project-status']);
+    const apiVersion = asJsonObject(doc['meta'])?.['api-version'];
     return {
       api_version: typeof apiVersion === 'string' ? apiVersion : null,
       project_status: typeof status?.['status'] === 'string' ? status['status'].slice(0, 40) : 'active',

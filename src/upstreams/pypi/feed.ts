@@ -6,24 +6,21 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { parsedBy } from '../following/feed-client.js';
+import { asJsonObject } from '../../domain/json-object.js';
 
 export type SimpleIndex = { last_serial: number; projects: [name: string, serial: number][] };
 export type JournalRow = { name: string; version: string | null; timestamp: number; action: string; serial: number };
 
-function record(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 export function parseSimpleIndex(body: unknown): SimpleIndex | string {
-  const doc = record(body);
-  const last = record(doc?.['meta'])?.['_last-serial'];
+  const doc = asJsonObject(body);
+  const last = asJsonObject(doc?.['meta'])?.['_last-serial'];
   const projects = doc?.['projects'];
   if (typeof last !== 'number' || !Array.isArray(projects))
     return 'not a Simple index JSON page (meta._last-serial, projects)';
   const out: [string, number][] = [];
   for (const p of projects) {
-    const name = record(p)?.['name'];
-    const serial = record(p)?.['_last-serial'];
+    const name = asJsonObject(p)?.['name'];
+    const serial = asJsonObject(p)?.['_last-serial'];
     if (typeof name === 'string' && typeof serial === 'number') out.push([name, serial]);
   }
   return { last_serial: last, projects: out };
@@ -45,7 +42,7 @@ function unescapeXml(s: string): string {
 /** An XML-RPC <value>: a string (also untyped), an int, or nil. */
 function scalar(v: unknown): string | number | null | undefined {
   if (typeof v === 'string') return unescapeXml(v);
-  const r = record(v);
+  const r = asJsonObject(v);
   if (!r) return undefined;
   if ('nil' in r) return null;
   for (const t of ['int', 'i4', 'i8']) if (typeof r[t] === 'string') return Number(r[t]);
@@ -61,16 +58,16 @@ export function parseJournal(text: unknown): JournalRow[] | string {
   } catch (error) {
     return `not XML: ${error instanceof Error ? error.message : String(error)}`;
   }
-  const response = record(record(doc)?.['methodResponse']);
+  const response = asJsonObject(asJsonObject(doc)?.['methodResponse']);
   if (!response) return 'not an XML-RPC methodResponse';
   if (response['fault'] !== undefined) return `an XML-RPC fault: ${JSON.stringify(response['fault']).slice(0, 200)}`;
-  const top = record(record(response['params'])?.['param'])?.['value'];
-  const rows = record(record(Array.isArray(top) ? top[0] : undefined)?.['array'])?.['data'];
-  const values = record(rows)?.['value'] ?? [];
+  const top = asJsonObject(asJsonObject(response['params'])?.['param'])?.['value'];
+  const rows = asJsonObject(asJsonObject(Array.isArray(top) ? top[0] : undefined)?.['array'])?.['data'];
+  const values = asJsonObject(rows)?.['value'] ?? [];
   if (!Array.isArray(values)) return 'the answer is not an array of rows';
   const out: JournalRow[] = [];
   for (const v of values) {
-    const cells = record(record(record(v)?.['array'])?.['data'])?.['value'];
+    const cells = asJsonObject(asJsonObject(asJsonObject(v)?.['array'])?.['data'])?.['value'];
     if (!Array.isArray(cells) || cells.length < 5) return 'a journal row without its five values';
     const [name, version, timestamp, action, serial] = cells.map(scalar);
     if (
