@@ -70,6 +70,12 @@ describe('tended CMD --help', () => {
     expect(r.err).toMatch(/^tended: unknown command "exprot"\n\nusage: tended <command>/);
   });
 
+  it('answers `tended help --help` and `help -h` with the command list, as `tended help`', async () => {
+    const list = await inProcess(['help']);
+    for (const flag of ['--help', '-h']) expect(await inProcess(['help', flag])).toEqual(list);
+    expect(list.code).toBe(0);
+  });
+
   it('lists every command in `tended help`', async () => {
     const r = await inProcess(['help']);
     for (const c of COMMANDS) expect(r.out).toContain(`\n  ${c} `);

@@ -138,7 +138,8 @@ function version(): string {
 export async function runCli(argv: string[], wiring: CliWiring): Promise<number> {
   const [command, ...rest] = argv;
   const fail = (message: string) => usageError(wiring, message);
-  if (command === 'help' && rest[0] !== undefined) {
+  // `tended help --help` is a request for help too: the command list, like `tended help`.
+  if (command === 'help' && rest[0] !== undefined && !asksForHelp(rest.slice(0, 1))) {
     if (!isCommand(rest[0])) return fail(`unknown command "${rest[0]}"\n\n${USAGE}`);
     wiring.stdout.write(`${commandUsage(rest[0])}\n`);
     return EXIT.ok;

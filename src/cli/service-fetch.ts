@@ -19,6 +19,11 @@ export class ServiceError extends Error {
 
 /** fetch, with a failure to get any answer said as a sentence: `done` is what did not happen ("checked"). */
 export async function fetchService(url: string, init: RequestInit, timeoutMs: number, done: string): Promise<Response> {
+  // AbortSignal.timeout's timer does not hold the process open, and Node 20's fetch can leave its
+  // promise pending for good when the peer drops the connection at once: with nothing else pending
+  // the process would exit 13 (an unsettled top-level await) without a word. This timer holds it
+  // open until the signal has fired.
+  const holdOpen = setTimeout(() => undefined, timeoutMs + 1_000);
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
@@ -30,6 +35,8 @@ export async function fetchService(url: string, init: RequestInit, timeoutMs: nu
         : `could not reach ${where}: ${problem.said}; check --url and that the service is running. Nothing was ${done}.`,
       problem.notHttp ? EXIT.usage : EXIT.unavailable,
     );
+  } finally {
+    clearTimeout(holdOpen);
   }
 }
 
