@@ -25,7 +25,7 @@ const EXTENSIONS: Record<string, BadgeFormat | undefined> = { '.svg': 'svg', '.j
 const params = z.object({
   kind: z.string().openapi({
     param: { name: 'kind', in: 'path' },
-    description: 'github, npm, pypi, docker, maven, golang, cargo, nuget, gem, composer or distro',
+    description: `${COMPONENT_KINDS.slice(0, -1).join(', ')} or ${COMPONENT_KINDS.at(-1)}`,
     example: 'npm',
   }),
   id: z.string().openapi({

@@ -1,4 +1,5 @@
 /** robots.txt, llms.txt and prices.json (sitemap.xml: sitemap.ts). */
+import { COMPONENT_KINDS } from '../domain/component.js';
 import { NOT_CHECKED, NOT_CHECKED_MEANING, STATE_DEFINITIONS, STATES } from '../domain/state.js';
 
 export function robotsTxt(baseUrl: string): string {
@@ -37,7 +38,7 @@ States (each as the API defines it): ${STATES.map((st) => `${st} (${STATE_DEFINI
 - GET /api/v1/org/{org}?as_of=: the held observations under an owner
 - GET /v1/trust_score/{kind}/{id}: the dated facts a trust decision rests on (state, evidence, series, adoption, inclusion proof); no score is computed. Also /v1/schema_history/{kind}/{id} and /v1/dependency_risk/{kind}/{id}
 - GET /badge/{kind}/{id}.svg: a README badge of the latest state and its date (/badge/{kind}/{id}.json for the same as JSON)
-- POST /api/v1/manifest: {"components":[{"name","kind"}]} (kinds github, npm, pypi, docker, maven, golang, cargo, nuget, gem, composer, distro) or a pasted workflow, Dockerfile, package.json, requirements.txt, go.mod, pom.xml, Cargo.toml, a NuGet project file, Gemfile or composer.json; one dated result per component
+- POST /api/v1/manifest: {"components":[{"name","kind"}]} (kinds ${COMPONENT_KINDS.join(', ')}) or a pasted workflow, Dockerfile, package.json, requirements.txt, go.mod, pom.xml, Cargo.toml, a NuGet project file, Gemfile or composer.json; one dated result per component
 - POST /api/v1/sbom: CycloneDX or SPDX (max 4 MB, never stored); one dated result per component
 - GET /api/chain/head, /api/chain/checkpoint, /api/chain/entries/{index}, /api/chain/proof/inclusion, /api/chain/proof/consistency
 - POST /mcp: the same reads as MCP tools (streamable HTTP, stateless)
