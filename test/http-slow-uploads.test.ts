@@ -61,10 +61,12 @@ describe('slow uploads cannot hold the memory', () => {
     // One buffer for every upload: the test's own memory does not grow with the attack.
     const chunk = Buffer.alloc(UPLOAD - 16, 'a');
     global.gc?.();
-    const before = process.memoryUsage().rss;
-    let peak = before;
+    const before = process.memoryUsage();
+    let [peak, peakBuffers] = [before.rss, before.arrayBuffers];
     const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
+      const now = process.memoryUsage();
+      peak = Math.max(peak, now.rss);
+      peakBuffers = Math.max(peakBuffers, now.arrayBuffers);
     }, 50);
     const uploads: Promise<number>[] = [];
     for (let address = 1; address <= 10; address++)
@@ -90,11 +92,12 @@ describe('slow uploads cannot hold the memory', () => {
     clearInterval(sampler);
     waits.sort((a, b) => a - b);
     const p95 = waits[Math.ceil(waits.length * 0.95) - 1]!;
-    const growth = (peak - before) / (1024 * 1024);
+    const growth = (peak - before.rss) / (1024 * 1024);
+    const buffers = (peakBuffers - before.arrayBuffers) / (1024 * 1024);
     const count = (status: number) => answered.filter((s) => s === status).length;
     const errors = statuses.filter((s) => s !== 200).length;
     console.log(
-      `stalled uploads: ${count(503)} × 503, ${count(408)} × 408, ${count(0)} unanswered; peak RSS +${growth.toFixed(0)} MB; honest: ${waits.length} checks (${waits.map((w) => w.toFixed(0)).join(', ')} ms), p95 ${p95.toFixed(0)} ms, ${errors} errors`,
+      `stalled uploads: ${count(503)} × 503, ${count(408)} × 408, ${count(0)} unanswered; peak RSS +${growth.toFixed(0)} MB (buffers +${buffers.toFixed(0)} MB); honest: ${waits.length} checks (${waits.map((w) => w.toFixed(0)).join(', ')} ms), p95 ${p95.toFixed(0)} ms, ${errors} errors`,
     );
     expect(count(503) + count(408)).toBe(200);
     expect(count(408)).toBeGreaterThan(0);
@@ -102,7 +105,13 @@ describe('slow uploads cannot hold the memory', () => {
     // Loose: on this shared 2-core machine the first check waits while the same process pushes
     // 800 MB of attack through loopback; what is held to account here is the memory, not this wait.
     expect(p95).toBeLessThan(10_000);
-    // The bodies' bound (64 MB) and the Node's own per-socket buffers, far below 200 × 4 MB.
-    expect(growth).toBeLessThan(64 + 150);
+    // What the server holds, measured in 9 runs with the attacker in a process of its own (the
+    // attack writes one shared buffer, never copied, so it adds nothing here): Buffers +60 to +63 MB
+    // (the stalled bodies, within the 64 MB bound), peak RSS +182 to +196 MB (those, and what the
+    // allocator keeps of the reads that dropped the 744 MB of 503'd bodies). With the bound off
+    // (totalBytes 1e12): Buffers +800 MB, RSS +937 MB. With the attack in this process, as here,
+    // Buffers read +72 MB once (its 4 MB chunk and its sockets count). Bounds about twice the worst.
+    expect(buffers).toBeLessThan(128);
+    expect(growth).toBeLessThan(400);
   }, 30_000);
 });
