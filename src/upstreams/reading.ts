@@ -8,6 +8,13 @@ import type { Reading } from './source.js';
 
 export type Unreachable = Extract<Answer<never>, { kind: 'unreachable' }>;
 export type StatusAnswer = Extract<Answer<never>, { kind: 'status' }>;
+export type FactsAnswer<F> = Extract<Answer<F>, { kind: 'facts' }>;
+
+/** An answer without facts, already made into the reader's finished Reading. */
+export interface Settled {
+  kind: 'settled';
+  reading: Reading;
+}
 
 /** What a reader makes of one answer: the signals and the evidence they rest on. */
 export interface Verdict {
@@ -27,6 +34,33 @@ export function unreachableReading(
     evidence: { ...before, ...answer.evidence, unreachable: answer.reason, ...redirectEvidence(answer.redirects) },
     method,
   };
+}
+
+/**
+ * The opening every reader shares for its first request: an unreachable answer is a failed read;
+ * any other status is what the reader's own rule makes of it (its classify-response.ts, where a
+ * not-found stands only when it is the registry's own, not-found.ts), kept with the redirects
+ * that led there; a 200 or 304 is handed back for the reader to read its facts.
+ */
+export function factsOrReading<F>(
+  answer: Answer<F>,
+  method: string,
+  classify: (answer: StatusAnswer) => Verdict,
+): FactsAnswer<F> | Settled {
+  if (answer.kind === 'unreachable') return { kind: 'settled', reading: unreachableReading(answer, method) };
+  if (answer.kind === 'status') {
+    const v = classify(answer);
+    return {
+      kind: 'settled',
+      reading: {
+        signals: v.signals,
+        source: answer.url,
+        evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
+        method,
+      },
+    };
+  }
+  return answer;
 }
 
 /**

@@ -9,7 +9,7 @@
 import type { ComponentRef } from '../../domain/component.js';
 import type { HttpClient } from '../http/client.js';
 import type { EvidenceValue } from '../../domain/observation.js';
-import { activityAsOf, redirectEvidence, unexpectedStatus, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, unexpectedStatus, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { crateDeclarations, OSV_QUERY_FACTS, type OsvAdvisory } from './advisories.js';
 import { classifyIndexResponse } from './classify-response.js';
@@ -42,21 +42,16 @@ async function readCargo(
   ref: ComponentRef,
   today: string,
 ): Promise<Reading> {
-  const answer = await index.get(`${indexBase}/${indexPath(ref.id)}`, {
-    accept: 'text/plain',
-    body: 'text',
-    facts: INDEX_FACTS,
-  });
-  if (answer.kind === 'unreachable') return unreachableReading(answer, CARGO_METHOD);
-  if (answer.kind === 'status') {
-    const v = classifyIndexResponse(answer);
-    return {
-      signals: v.signals,
-      source: answer.url,
-      evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
-      method: CARGO_METHOD,
-    };
-  }
+  const answer = factsOrReading(
+    await index.get(`${indexBase}/${indexPath(ref.id)}`, {
+      accept: 'text/plain',
+      body: 'text',
+      facts: INDEX_FACTS,
+    }),
+    CARGO_METHOD,
+    classifyIndexResponse,
+  );
+  if (answer.kind === 'settled') return answer.reading;
   const f = answer.facts;
   const evidence: Record<string, EvidenceValue> = {
     http_status: answer.status,

@@ -5,7 +5,7 @@
  */
 import type { ComponentRef } from '../../domain/component.js';
 import type { HttpClient } from '../http/client.js';
-import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, redirectEvidence } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyP2Response } from './classify-response.js';
 import { P2_FACTS } from './facts.js';
@@ -19,20 +19,15 @@ export function createComposerSource(client: HttpClient, base: string): Upstream
 
 async function readComposer(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
   const [vendor = '', name = ''] = ref.id.split('/');
-  const answer = await client.get(`${base}/p2/${encodeURIComponent(vendor)}/${encodeURIComponent(name)}.json`, {
-    accept: 'application/json',
-    facts: P2_FACTS,
-  });
-  if (answer.kind === 'unreachable') return unreachableReading(answer, COMPOSER_METHOD);
-  if (answer.kind === 'status') {
-    const v = classifyP2Response(answer);
-    return {
-      signals: v.signals,
-      source: answer.url,
-      evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
-      method: COMPOSER_METHOD,
-    };
-  }
+  const answer = factsOrReading(
+    await client.get(`${base}/p2/${encodeURIComponent(vendor)}/${encodeURIComponent(name)}.json`, {
+      accept: 'application/json',
+      facts: P2_FACTS,
+    }),
+    COMPOSER_METHOD,
+    classifyP2Response,
+  );
+  if (answer.kind === 'settled') return answer.reading;
   const f = answer.facts;
   const at = activityAsOf(f.last_published, today);
   return {

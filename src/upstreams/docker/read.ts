@@ -8,7 +8,7 @@ import type { EvidenceValue } from '../../domain/observation.js';
 import type { EndoflifeReader } from '../endoflife/read.js';
 import { isEolOn } from '../endoflife/facts.js';
 import type { HttpClient } from '../http/client.js';
-import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, redirectEvidence } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyTagResponse } from './classify-response.js';
 import { DEPRECATED_IMAGES } from './deprecated.js';
@@ -61,17 +61,12 @@ async function readDocker(
   if (deeper.length > 0) return unsupported(ref, 'Docker Hub repositories are namespace/name; this path is deeper');
 
   const url = `${hubBase}/v2/namespaces/${encodeURIComponent(namespace)}/repositories/${encodeURIComponent(repository)}/tags/${encodeURIComponent(r.tag)}`;
-  const answer = await hub.get(url, { accept: 'application/json', facts: TAG_FACTS });
-  if (answer.kind === 'unreachable') return unreachableReading(answer, DOCKER_METHOD);
-  if (answer.kind === 'status') {
-    const v = classifyTagResponse(answer);
-    return {
-      signals: v.signals,
-      source: answer.url,
-      evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
-      method: DOCKER_METHOD,
-    };
-  }
+  const answer = factsOrReading(
+    await hub.get(url, { accept: 'application/json', facts: TAG_FACTS }),
+    DOCKER_METHOD,
+    classifyTagResponse,
+  );
+  if (answer.kind === 'settled') return answer.reading;
   const f = answer.facts;
   const evidence: Record<string, EvidenceValue> = {
     http_status: answer.status,

@@ -6,7 +6,7 @@
  */
 import type { ComponentRef } from '../../domain/component.js';
 import type { HttpClient } from '../http/client.js';
-import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, redirectEvidence } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyVersionsResponse } from './classify-response.js';
 import { VERSIONS_FACTS } from './facts.js';
@@ -19,20 +19,15 @@ export function createGemSource(client: HttpClient, base: string): UpstreamSourc
 }
 
 async function readGem(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
-  const answer = await client.get(`${base}/api/v1/versions/${encodeURIComponent(ref.id)}.json`, {
-    accept: 'application/json',
-    facts: VERSIONS_FACTS,
-  });
-  if (answer.kind === 'unreachable') return unreachableReading(answer, GEM_METHOD);
-  if (answer.kind === 'status') {
-    const v = classifyVersionsResponse(answer);
-    return {
-      signals: v.signals,
-      source: answer.url,
-      evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
-      method: GEM_METHOD,
-    };
-  }
+  const answer = factsOrReading(
+    await client.get(`${base}/api/v1/versions/${encodeURIComponent(ref.id)}.json`, {
+      accept: 'application/json',
+      facts: VERSIONS_FACTS,
+    }),
+    GEM_METHOD,
+    classifyVersionsResponse,
+  );
+  if (answer.kind === 'settled') return answer.reading;
   const f = answer.facts;
   const at = activityAsOf(f.last_published, today);
   return {

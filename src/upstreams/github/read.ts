@@ -6,7 +6,7 @@
 import { normaliseComponent, type ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { HttpClient } from '../http/client.js';
-import { activityAsOf, redirectEvidence, unexpectedStatus, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, redirectEvidence, unexpectedStatus, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyRepoResponse, isEmptyRepository, settledByRepository } from './classify-response.js';
 import { COMMIT_FACTS, REPO_FACTS, type RepoFacts } from './facts.js';
@@ -64,17 +64,12 @@ export function createGithubSource(
 }
 
 async function readGithub(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
-  const repo = await client.get(`${base}/repos/${repoPath(ref.id)}`, { ...REQUEST, facts: REPO_FACTS });
-  if (repo.kind === 'unreachable') return unreachableReading(repo, GITHUB_METHODS.repository);
-  if (repo.kind === 'status') {
-    const v = classifyRepoResponse(repo);
-    return {
-      signals: v.signals,
-      source: repo.url,
-      evidence: { ...v.evidence, ...redirectEvidence(repo.redirects) },
-      method: GITHUB_METHODS.repository,
-    };
-  }
+  const repo = factsOrReading(
+    await client.get(`${base}/repos/${repoPath(ref.id)}`, { ...REQUEST, facts: REPO_FACTS }),
+    GITHUB_METHODS.repository,
+    classifyRepoResponse,
+  );
+  if (repo.kind === 'settled') return repo.reading;
   const f = repo.facts;
   const renamed = renameOf(ref, f);
   const evidence: Record<string, EvidenceValue> = {

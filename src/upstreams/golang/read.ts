@@ -8,7 +8,7 @@
 import { normaliseComponent, type ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { HttpClient } from '../http/client.js';
-import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyProxyResponse } from './classify-response.js';
 import { GO_MOD_FACTS, LATEST_FACTS } from './facts.js';
@@ -44,17 +44,12 @@ async function readGolang(
   today: string,
 ): Promise<Reading> {
   const module = `${base}/${escapeModulePath(ref.id)}`;
-  const latest = await client.get(`${module}/@latest`, { accept: 'application/json', facts: LATEST_FACTS });
-  if (latest.kind === 'unreachable') return unreachableReading(latest, GOLANG_METHOD);
-  if (latest.kind === 'status') {
-    const v = classifyProxyResponse(latest);
-    return {
-      signals: v.signals,
-      source: latest.url,
-      evidence: { ...v.evidence, ...redirectEvidence(latest.redirects) },
-      method: GOLANG_METHOD,
-    };
-  }
+  const latest = factsOrReading(
+    await client.get(`${module}/@latest`, { accept: 'application/json', facts: LATEST_FACTS }),
+    GOLANG_METHOD,
+    classifyProxyResponse,
+  );
+  if (latest.kind === 'settled') return latest.reading;
   const l = latest.facts;
   const evidence: Record<string, EvidenceValue> = {
     http_status: latest.status,

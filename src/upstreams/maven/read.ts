@@ -6,7 +6,7 @@
 import type { ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { HttpClient } from '../http/client.js';
-import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, redirectEvidence, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyCentralResponse } from './classify-response.js';
 import { METADATA_FACTS, POM_FACTS } from './facts.js';
@@ -29,21 +29,16 @@ export function createMavenSource(client: HttpClient, base: string): UpstreamSou
 
 async function readMaven(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
   const path = artifactPath(ref.id);
-  const metadata = await client.get(`${base}/${path}/maven-metadata.xml`, {
-    accept: ACCEPT,
-    body: 'text',
-    facts: METADATA_FACTS,
-  });
-  if (metadata.kind === 'unreachable') return unreachableReading(metadata, MAVEN_METHOD);
-  if (metadata.kind === 'status') {
-    const v = classifyCentralResponse(metadata);
-    return {
-      signals: v.signals,
-      source: metadata.url,
-      evidence: { ...v.evidence, ...redirectEvidence(metadata.redirects) },
-      method: MAVEN_METHOD,
-    };
-  }
+  const metadata = factsOrReading(
+    await client.get(`${base}/${path}/maven-metadata.xml`, {
+      accept: ACCEPT,
+      body: 'text',
+      facts: METADATA_FACTS,
+    }),
+    MAVEN_METHOD,
+    classifyCentralResponse,
+  );
+  if (metadata.kind === 'settled') return metadata.reading;
   const m = metadata.facts;
   const evidence: Record<string, EvidenceValue> = {
     http_status: metadata.status,

@@ -6,7 +6,7 @@
 import type { ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { HttpClient } from '../http/client.js';
-import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, redirectEvidence } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyPackumentResponse } from './classify-response.js';
 import { PACKUMENT_FACTS } from './facts.js';
@@ -27,17 +27,12 @@ export function createNpmSource(client: HttpClient, base: string): UpstreamSourc
 }
 
 async function readNpm(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
-  const answer = await client.get(`${base}/${packumentPath(ref.id)}`, { accept: ACCEPT, facts: PACKUMENT_FACTS });
-  if (answer.kind === 'unreachable') return unreachableReading(answer, NPM_METHOD);
-  if (answer.kind === 'status') {
-    const v = classifyPackumentResponse(answer);
-    return {
-      signals: v.signals,
-      source: answer.url,
-      evidence: { ...v.evidence, ...redirectEvidence(answer.redirects) },
-      method: NPM_METHOD,
-    };
-  }
+  const answer = factsOrReading(
+    await client.get(`${base}/${packumentPath(ref.id)}`, { accept: ACCEPT, facts: PACKUMENT_FACTS }),
+    NPM_METHOD,
+    classifyPackumentResponse,
+  );
+  if (answer.kind === 'settled') return answer.reading;
   const f = answer.facts;
   const evidence: Record<string, EvidenceValue> = {
     http_status: answer.status,

@@ -8,7 +8,7 @@
 import type { ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { HttpClient } from '../http/client.js';
-import { activityAsOf, redirectEvidence, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyRegistrationResponse } from './classify-response.js';
 import { PAGE_FACTS, REGISTRATION_FACTS, summarise, type Leaf } from './facts.js';
@@ -21,20 +21,15 @@ export function createNugetSource(client: HttpClient, base: string): UpstreamSou
 }
 
 async function readNuget(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
-  const index = await client.get(`${base}/v3/registration5-gz-semver2/${encodeURIComponent(ref.id)}/index.json`, {
-    accept: 'application/json',
-    facts: REGISTRATION_FACTS,
-  });
-  if (index.kind === 'unreachable') return unreachableReading(index, NUGET_METHOD);
-  if (index.kind === 'status') {
-    const v = classifyRegistrationResponse(index);
-    return {
-      signals: v.signals,
-      source: index.url,
-      evidence: { ...v.evidence, ...redirectEvidence(index.redirects) },
-      method: NUGET_METHOD,
-    };
-  }
+  const index = factsOrReading(
+    await client.get(`${base}/v3/registration5-gz-semver2/${encodeURIComponent(ref.id)}/index.json`, {
+      accept: 'application/json',
+      facts: REGISTRATION_FACTS,
+    }),
+    NUGET_METHOD,
+    classifyRegistrationResponse,
+  );
+  if (index.kind === 'settled') return index.reading;
   const facts = index.facts;
   let leaves: Leaf[] = facts.leaves;
   let source = index.url;

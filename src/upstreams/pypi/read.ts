@@ -5,7 +5,7 @@
 import { pep503, type ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { HttpClient } from '../http/client.js';
-import { activityAsOf, redirectEvidence, unexpectedStatus, unreachableReading } from '../reading.js';
+import { activityAsOf, factsOrReading, redirectEvidence, unexpectedStatus, unreachableReading } from '../reading.js';
 import type { Reading, UpstreamSource } from '../source.js';
 import { classifyProjectResponse, simpleApiMissing } from './classify-response.js';
 import { PROJECT_FACTS, SIMPLE_FACTS } from './facts.js';
@@ -22,20 +22,15 @@ export function createPypiSource(client: HttpClient, base: string): UpstreamSour
 
 async function readPypi(client: HttpClient, base: string, ref: ComponentRef, today: string): Promise<Reading> {
   // A name that is not the normalised one gets a 301 to it (Warehouse), which the client follows.
-  const project = await client.get(`${base}/pypi/${encodeURIComponent(ref.id)}/json`, {
-    accept: 'application/json',
-    facts: PROJECT_FACTS,
-  });
-  if (project.kind === 'unreachable') return unreachableReading(project, PYPI_METHOD);
-  if (project.kind === 'status') {
-    const v = classifyProjectResponse(project);
-    return {
-      signals: v.signals,
-      source: project.url,
-      evidence: { ...v.evidence, ...redirectEvidence(project.redirects) },
-      method: PYPI_METHOD,
-    };
-  }
+  const project = factsOrReading(
+    await client.get(`${base}/pypi/${encodeURIComponent(ref.id)}/json`, {
+      accept: 'application/json',
+      facts: PROJECT_FACTS,
+    }),
+    PYPI_METHOD,
+    classifyProjectResponse,
+  );
+  if (project.kind === 'settled') return project.reading;
   const f = project.facts;
   const evidence: Record<string, EvidenceValue> = {
     http_status: project.status,
