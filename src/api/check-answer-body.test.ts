@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { datedRead } from '../domain/as-of.js';
 import { checkComponents, planCheck, type CheckAnswer } from '../operations/check-components.js';
 import { submittedComponents } from '../operations/submitted-components.js';
 import type { ComponentReference, ParseResult } from '../parsers/reference.js';
@@ -37,7 +38,7 @@ function parsed(count: number, unresolved = 1, repeats = 1): ParseResult {
 
 async function written(input: ParseResult, budget?: number): Promise<{ text: string; answer: CheckAnswer }> {
   const deps = recordDeps(t.store);
-  const plan = await planCheck(deps, submittedComponents(input), undefined);
+  const plan = await planCheck(deps, submittedComponents(input), datedRead(undefined, deps.clock.now()));
   const text = await new Response(checkAnswerBody(plan, budget)).text();
   return { text, answer: parsedAs<CheckAnswer>(text) };
 }
@@ -47,7 +48,8 @@ describe('checkAnswerBody', () => {
   for (const count of [0, 1, 63, 64, 65, 128, 129, 1000]) {
     it(`writes the same answer as the whole-object check for ${count} results`, async () => {
       const { answer } = await written(parsed(count));
-      const whole = await checkComponents(recordDeps(t.store), parsed(count), undefined);
+      const deps = recordDeps(t.store);
+      const whole = await checkComponents(deps, parsed(count), datedRead(undefined, deps.clock.now()));
       expect(answer).toEqual(whole);
       expect(answer.results).toHaveLength(count);
       expect(answer.results_count).toBe(count);

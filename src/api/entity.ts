@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { datedRead } from '../domain/as-of.js';
 import { clientOf } from '../limits/client.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
@@ -40,24 +41,16 @@ export function registerEntityRoutes(
   deps: DiscoveryDeps & { verdicts?: VerdictService | null; entityAnswers?: AnswerCache<EntityJson> },
 ): void {
   const answers = deps.entityAnswers ?? entityAnswerCache(DEFAULT_ANSWER_CACHE_BYTES);
-  app.openAPIRegistry.registerPath(entityRoute);
-  app.get('/api/v1/entity/:owner/:repo', async (c) => {
+  app.openapi(entityRoute, async (c) => {
+    const { owner, repo } = c.req.valid('param');
+    const dated = datedRead(c.req.valid('query').as_of, deps.clock.now());
     // A read of an unheld repository queues it, from its client's discovery share.
-    const answer = await readEntityJson(
-      { ...deps, asker: clientOf(c) },
-      answers,
-      c.req.param('owner'),
-      c.req.param('repo'),
-      c.req.query('as_of'),
-      deps.verdicts,
-    );
+    const answer = await readEntityJson({ ...deps, asker: clientOf(c) }, answers, owner, repo, dated, deps.verdicts);
     // The body is the serialised EntityAnswer the schema describes; it is built by readEntity.
     return c.body(answer.json, 200, { 'content-type': 'application/json', ETag: answer.etag }) as never;
   });
   app.openapi(orgRoute, async (c) => {
-    return c.json(
-      await readOrg({ ...deps, asker: clientOf(c) }, c.req.valid('param').org, c.req.valid('query').as_of),
-      200,
-    );
+    const dated = datedRead(c.req.valid('query').as_of, deps.clock.now());
+    return c.json(await readOrg({ ...deps, asker: clientOf(c) }, c.req.valid('param').org, dated), 200);
   });
 }

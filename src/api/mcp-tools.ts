@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
+import { datedRead } from '../domain/as-of.js';
 import { ValidationError } from '../domain/errors.js';
 import { checkComponents, planCheck } from '../operations/check-components.js';
 import { unheldNote, type DiscoveryDeps } from '../operations/discovery.js';
@@ -68,7 +69,8 @@ async function checkSubmitted(
   submitted: SubmittedComponents,
   args: { as_of?: string | undefined; queue?: boolean | undefined },
 ): Promise<object> {
-  const plan = await planCheck(deps, submitted, args.as_of, deps.verdicts, { queue: args.queue ?? false });
+  const dated = datedRead(args.as_of, deps.clock.now());
+  const plan = await planCheck(deps, submitted, dated, deps.verdicts, { queue: args.queue ?? false });
   const pieces: Buffer[] = [];
   for await (const piece of checkAnswerPieces(plan, Math.max(0, bytes.remaining / ANSWER_SHARE))) pieces.push(piece);
   const text = Buffer.concat(pieces).toString('utf8');
@@ -184,7 +186,7 @@ export const TOOLS = [
       const answer = await checkComponents(
         deps,
         { format: 'components', references: [{ ref, input: args.name, location: 'name' }], unresolved: [] },
-        args.as_of,
+        datedRead(args.as_of, deps.clock.now()),
         deps.verdicts,
         { queue: true },
       );
@@ -237,7 +239,7 @@ export const TOOLS = [
     input: GetSeriesInput,
     output: EntityAnswerSchema,
     run: (deps, args: z.infer<typeof GetSeriesInput>) =>
-      readEntity(deps, args.owner, args.repo, args.as_of, deps.verdicts),
+      readEntity(deps, args.owner, args.repo, datedRead(args.as_of, deps.clock.now()), deps.verdicts),
   }),
   tool({
     name: 'get_org',
@@ -245,7 +247,7 @@ export const TOOLS = [
     description: 'The held observations of every GitHub repository under an owner namespace, at as_of.',
     input: GetOrgInput,
     output: OrgAnswerSchema,
-    run: (deps, args: z.infer<typeof GetOrgInput>) => readOrg(deps, args.org, args.as_of),
+    run: (deps, args: z.infer<typeof GetOrgInput>) => readOrg(deps, args.org, datedRead(args.as_of, deps.clock.now())),
   }),
   tool({
     name: 'get_chain_head',

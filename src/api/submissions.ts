@@ -1,5 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { COMPONENT_KINDS } from '../domain/component.js';
+import { datedRead } from '../domain/as-of.js';
 import { ValidationError } from '../domain/errors.js';
 import { planCheck } from '../operations/check-components.js';
 import { answerBudget, checkAnswerBody } from './check-answer-body.js';
@@ -269,9 +270,8 @@ export function registerSubmissionRoutes(
       clientOf(c)?.parseKey,
     );
     // With ?queue=true the names are queued from the client's discovery share.
-    const plan = await planCheck({ ...deps, asker: clientOf(c) }, submitted, c.req.query('as_of'), deps.verdicts, {
-      queue,
-    });
+    const dated = datedRead(c.req.query('as_of'), deps.clock.now());
+    const plan = await planCheck({ ...deps, asker: clientOf(c) }, submitted, dated, deps.verdicts, { queue });
     return c.body(checkAnswerBody(plan, budget), 200, {
       'Content-Type': 'application/json',
     });
@@ -292,9 +292,8 @@ export function registerSubmissionRoutes(
     );
     // Refused before any result is looked up when the SBOM cannot be written back as asked.
     const writable = text !== undefined && asked !== undefined ? writableSbom(text, submitted, asked) : undefined;
-    const plan = await planCheck({ ...deps, asker: clientOf(c) }, submitted, c.req.query('as_of'), deps.verdicts, {
-      queue,
-    });
+    const dated = datedRead(c.req.query('as_of'), deps.clock.now());
+    const plan = await planCheck({ ...deps, asker: clientOf(c) }, submitted, dated, deps.verdicts, { queue });
     if (writable !== undefined) {
       const results = [];
       for await (const chunk of plan.results(1024)) {

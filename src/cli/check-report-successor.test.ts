@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { datedRead } from '../domain/as-of.js';
 import { normaliseComponent } from '../domain/component.js';
 import { checkComponents, type CheckAnswer } from '../operations/check-components.js';
 import { parsePackageJson } from '../parsers/package-json/parse.js';
@@ -46,7 +47,8 @@ beforeAll(async () => {
   const manifest = parsePackageJson('{\n  "dependencies": { "sourcemap-codec": "^1", "request": "^2" }\n}\n', {
     lines: true,
   });
-  answer = await checkComponents(recordDeps(t.store), manifest, '2026-11-20');
+  const deps = recordDeps(t.store);
+  answer = await checkComponents(deps, manifest, datedRead('2026-11-20', deps.clock.now()));
 });
 afterAll(async () => {
   await t.dispose();

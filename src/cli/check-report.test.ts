@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { datedRead } from '../domain/as-of.js';
 import { normaliseComponent } from '../domain/component.js';
 import { checkComponents, type CheckAnswer } from '../operations/check-components.js';
 import { parsePackageJson } from '../parsers/package-json/parse.js';
@@ -72,10 +73,11 @@ beforeAll(async () => {
     ],
     notary.seal,
   );
+  const deps = recordDeps(t.store);
   answer = await checkComponents(
-    recordDeps(t.store),
+    deps,
     mergeManifestLockfile(manifest, lockfile, 'package.json'),
-    '2026-11-20',
+    datedRead('2026-11-20', deps.clock.now()),
   );
 });
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import { datedRead } from '../domain/as-of.js';
 import { utcDateOf } from '../domain/calendar.js';
 import { checkComponents, type CheckAnswer } from '../operations/check-components.js';
 import type { ParseResult } from '../parsers/reference.js';
@@ -48,7 +49,7 @@ async function localCheck(
     const notShown = observe ? await observeUnread(deps as ObserverDeps, union, wiring) : [];
     const answers: CheckAnswer[] = [];
     for (const parsed of files) {
-      const answer = await checkComponents(deps, parsed, asOf);
+      const answer = await checkComponents(deps, parsed, datedRead(asOf, deps.clock.now()));
       const unheld = answer.results.filter((r) => r.observation_date === null && r.last_asserted === null).length;
       if (unheld > 0 && !observe)
         answer.discovery = {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { effectiveObservations, resolveAsOf, type CensoringStatus } from './as-of.js';
+import { datedRead, effectiveObservations, parseAsOf, resolveAsOf, type CensoringStatus } from './as-of.js';
+import { ValidationError } from './errors.js';
 import { addDays } from './calendar.js';
 import type { Observation } from './observation.js';
 import { STATES, type State } from './state.js';
@@ -254,5 +255,73 @@ describe('properties', () => {
         expect(effectiveObservations(view)).toEqual(view);
       }),
     );
+  });
+});
+
+describe('parseAsOf', () => {
+  const today = '2025-07-01';
+
+  it.each([
+    [undefined, null],
+    ['', null],
+    ['2025-07-01', '2025-07-01'], // today itself is allowed
+    ['2025-06-30', '2025-06-30'],
+    ['2024-02-29', '2024-02-29'],
+    ['1999-01-01', '1999-01-01'], // before any coverage: valid, answered as not observed
+  ])('%j → %j', (raw, expected) => {
+    expect(parseAsOf(raw, today)).toBe(expected);
+  });
+
+  function issueOf(raw: string) {
+    try {
+      parseAsOf(raw, today);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ValidationError);
+      const [issue] = (e as ValidationError).issues;
+      return issue;
+    }
+    throw new Error('expected a ValidationError');
+  }
+
+  it.each(['2025-02-30', '2023-02-29', '2025-13-01', '2025-1-01', 'yesterday', '2025-07-01T00:00:00Z', ' 2025-07-01'])(
+    'refuses %j as malformed, saying what to write',
+    (raw) => {
+      const issue = issueOf(raw);
+      expect(issue).toEqual({
+        loc: ['query', 'as_of'],
+        msg: `as_of must be a real calendar date written YYYY-MM-DD, for example 2025-07-01; got ${JSON.stringify(raw)}`,
+        type: 'value_error.date',
+      });
+    },
+  );
+
+  it.each(['2025-07-02', '2030-01-01'])('refuses %s as later than today, naming today', (raw) => {
+    const issue = issueOf(raw);
+    expect(issue?.type).toBe('value_error.date.future');
+    expect(issue?.loc).toEqual(['query', 'as_of']);
+    expect(issue?.msg).toContain('cannot be later than today');
+    expect(issue?.msg).toContain(today);
+  });
+
+  it('never echoes more than 40 characters of the input', () => {
+    const raw = `2025-07-01${'x'.repeat(5000)}`;
+    const msg = issueOf(raw)?.msg ?? '';
+    expect(msg).toContain(`"${raw.slice(0, 40)}…"`);
+    expect(msg.length).toBeLessThan(160);
+  });
+
+  it('shows control characters as ? so the message stays one line', () => {
+    expect(issueOf('2025\n07\u000001')?.msg).toContain('"2025?07?01"');
+  });
+});
+
+describe('datedRead', () => {
+  it('reads as_of against the UTC date of now', () => {
+    expect(datedRead(undefined, new Date('2025-07-01T23:59:59Z'))).toEqual({ asOf: null, today: '2025-07-01' });
+    expect(datedRead('2025-06-30', new Date('2025-07-01T00:00:00Z'))).toEqual({
+      asOf: '2025-06-30',
+      today: '2025-07-01',
+    });
+    expect(() => datedRead('2025-07-02', new Date('2025-07-01T12:00:00Z'))).toThrow(ValidationError);
   });
 });

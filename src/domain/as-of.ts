@@ -3,7 +3,8 @@
  * it: no nearest-value guess, no look-ahead, and a reading too old to vouch for the date is
  * reported as unknown-stale rather than carried forward.
  */
-import { daysBetween, isCalendarDate } from './calendar.js';
+import { daysBetween, isCalendarDate, utcDateOf } from './calendar.js';
+import { ValidationError, quoteInput } from './errors.js';
 import type { Observation, SeriesEntry } from './observation.js';
 import { STALE_AFTER_DAYS, isAsserted, type AssertedState, type State } from './state.js';
 
@@ -141,4 +142,48 @@ export function resolveAsOf<T extends SeriesEntry>(
     age_days: age,
     last_asserted,
   };
+}
+
+/**
+ * Reads the optional `as_of` query parameter. Absent or empty means "now" (null); anything
+ * else must be a real date no later than `today`, because the service never answers for a
+ * date it cannot have observed yet.
+ */
+export function parseAsOf(raw: string | undefined, today: string): string | null {
+  requireDate(today, 'today');
+  if (raw === undefined || raw === '') return null;
+  if (!isCalendarDate(raw)) {
+    throw new ValidationError([
+      {
+        loc: ['query', 'as_of'],
+        msg: `as_of must be a real calendar date written YYYY-MM-DD, for example 2025-07-01; got ${quoteInput(String(raw))}`,
+        type: 'value_error.date',
+      },
+    ]);
+  }
+  if (raw > today) {
+    throw new ValidationError([
+      {
+        loc: ['query', 'as_of'],
+        msg: `as_of cannot be later than today (${today}, UTC); got "${raw}". Ask for ${today} or an earlier date.`,
+        type: 'value_error.date.future',
+      },
+    ]);
+  }
+  return raw;
+}
+
+/** A read's date: the as_of asked for (null: as of today) and the UTC date it was asked on. */
+export interface DatedRead {
+  asOf: string | null;
+  today: string;
+}
+
+/**
+ * The one reading of a request's `as_of`, made where the request comes in (a route, a page, a badge,
+ * an MCP tool, the hot path) at the clock's `now`; the operations take the DatedRead it gives.
+ */
+export function datedRead(raw: string | undefined, now: Date): DatedRead {
+  const today = utcDateOf(now);
+  return { asOf: parseAsOf(raw, today), today };
 }

@@ -2,14 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  dateOfDayNumber,
+  dayNumber,
   daysBetween,
   isCalendarDate,
   isRfc3339Instant,
   isUtcInstant,
-  parseAsOf,
   utcDateOf,
 } from './calendar.js';
-import { ValidationError } from './errors.js';
 
 describe('isCalendarDate', () => {
   it.each([
@@ -150,59 +150,18 @@ describe('isUtcInstant', () => {
   });
 });
 
-describe('parseAsOf', () => {
-  const today = '2025-07-01';
-
-  it.each([
-    [undefined, null],
-    ['', null],
-    ['2025-07-01', '2025-07-01'], // today itself is allowed
-    ['2025-06-30', '2025-06-30'],
-    ['2024-02-29', '2024-02-29'],
-    ['1999-01-01', '1999-01-01'], // before any coverage: valid, answered as not observed
-  ])('%j → %j', (raw, expected) => {
-    expect(parseAsOf(raw, today)).toBe(expected);
+describe('dayNumber', () => {
+  it('counts whole days from 1970-01-01, as Date.parse does over the dates a series holds', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0xffff }), (d) => {
+        const date = new Date(d * 86_400_000).toISOString().slice(0, 10);
+        expect(dayNumber(date)).toBe(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+        expect(dateOfDayNumber(d)).toBe(date);
+      }),
+    );
   });
 
-  function issueOf(raw: string) {
-    try {
-      parseAsOf(raw, today);
-    } catch (e) {
-      expect(e).toBeInstanceOf(ValidationError);
-      const [issue] = (e as ValidationError).issues;
-      return issue;
-    }
-    throw new Error('expected a ValidationError');
-  }
-
-  it.each(['2025-02-30', '2023-02-29', '2025-13-01', '2025-1-01', 'yesterday', '2025-07-01T00:00:00Z', ' 2025-07-01'])(
-    'refuses %j as malformed, saying what to write',
-    (raw) => {
-      const issue = issueOf(raw);
-      expect(issue).toEqual({
-        loc: ['query', 'as_of'],
-        msg: `as_of must be a real calendar date written YYYY-MM-DD, for example 2025-07-01; got ${JSON.stringify(raw)}`,
-        type: 'value_error.date',
-      });
-    },
-  );
-
-  it.each(['2025-07-02', '2030-01-01'])('refuses %s as later than today, naming today', (raw) => {
-    const issue = issueOf(raw);
-    expect(issue?.type).toBe('value_error.date.future');
-    expect(issue?.loc).toEqual(['query', 'as_of']);
-    expect(issue?.msg).toContain('cannot be later than today');
-    expect(issue?.msg).toContain(today);
-  });
-
-  it('never echoes more than 40 characters of the input', () => {
-    const raw = `2025-07-01${'x'.repeat(5000)}`;
-    const msg = issueOf(raw)?.msg ?? '';
-    expect(msg).toContain(`"${raw.slice(0, 40)}…"`);
-    expect(msg.length).toBeLessThan(160);
-  });
-
-  it('shows control characters as ? so the message stays one line', () => {
-    expect(issueOf('2025\n07\u000001')?.msg).toContain('"2025?07?01"');
+  it('refuses what is not a date', () => {
+    expect(() => dayNumber('2023-02-29')).toThrow(RangeError);
   });
 });

@@ -6,7 +6,10 @@
  * `Date.parse` accepts shapes RFC 3339 does not; a record that is meant to be verified
  * later must not depend on either quirk.
  */
-import { ValidationError, quoteInput } from './errors.js';
+import { quoteInput } from './errors.js';
+
+/** Milliseconds in a UTC day (no leap seconds in POSIX time). */
+export const DAY_MS = 86_400_000;
 
 const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -50,7 +53,7 @@ function requireDate(s: string, what: string): [number, number, number] {
 }
 
 /** Days since 1970-01-01 (proleptic Gregorian). */
-function dayNumber([y0, m, d]: [number, number, number]): number {
+function civilDay([y0, m, d]: [number, number, number]): number {
   const y = m <= 2 ? y0 - 1 : y0;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
@@ -59,7 +62,16 @@ function dayNumber([y0, m, d]: [number, number, number]): number {
   return era * 146097 + doe - 719468;
 }
 
-function fromDayNumber(n: number): string {
+/**
+ * The day number of a date: whole days since 1970-01-01, negative before it. The one conversion of
+ * a date to a number (series entries, the SQL pick, ages in days); throws RangeError for a non-date.
+ */
+export function dayNumber(date: string): number {
+  return civilDay(requireDate(date, 'date'));
+}
+
+/** The date of a day number (days since 1970-01-01); RangeError outside years 0000–9999. */
+export function dateOfDayNumber(n: number): string {
   const z = n + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -76,13 +88,13 @@ function fromDayNumber(n: number): string {
 
 /** Whole days from `from` to `to` (to − from); negative when `to` is earlier. */
 export function daysBetween(from: string, to: string): number {
-  return dayNumber(requireDate(to, 'to')) - dayNumber(requireDate(from, 'from'));
+  return civilDay(requireDate(to, 'to')) - civilDay(requireDate(from, 'from'));
 }
 
 /** The date `n` whole days after `date` (before it when `n` is negative). */
 export function addDays(date: string, n: number): string {
   if (!Number.isSafeInteger(n)) throw new RangeError(`addDays needs a whole number of days; got ${n}`);
-  return fromDayNumber(dayNumber(requireDate(date, 'date')) + n);
+  return dateOfDayNumber(dayNumber(date) + n);
 }
 
 /** True for an RFC 3339 date-time with a real date, a real clock time and an offset. */
@@ -113,7 +125,7 @@ function instantDate(s: string): string | null {
   // Local wall time minus the offset is UTC; only the whole-day carry matters here.
   const carry = Math.floor((h * 60 + min - offset) / 1440);
   try {
-    return fromDayNumber(dayNumber(p) + carry);
+    return dateOfDayNumber(civilDay(p) + carry);
   } catch {
     return null;
   }
@@ -124,38 +136,9 @@ export function utcDateOf(instant: Date | string): string {
   if (instant instanceof Date) {
     const t = instant.getTime();
     if (Number.isNaN(t)) throw new RangeError('utcDateOf got an invalid Date');
-    return fromDayNumber(Math.floor(t / 86_400_000));
+    return dateOfDayNumber(Math.floor(t / DAY_MS));
   }
   const d = instantDate(instant);
   if (d === null) throw new RangeError(`not an RFC 3339 instant: ${quoteInput(String(instant))}`);
   return d;
-}
-
-/**
- * Reads the optional `as_of` query parameter. Absent or empty means "now" (null); anything
- * else must be a real date no later than `today`, because the service never answers for a
- * date it cannot have observed yet.
- */
-export function parseAsOf(raw: string | undefined, today: string): string | null {
-  requireDate(today, 'today');
-  if (raw === undefined || raw === '') return null;
-  if (!isCalendarDate(raw)) {
-    throw new ValidationError([
-      {
-        loc: ['query', 'as_of'],
-        msg: `as_of must be a real calendar date written YYYY-MM-DD, for example 2025-07-01; got ${quoteInput(String(raw))}`,
-        type: 'value_error.date',
-      },
-    ]);
-  }
-  if (raw > today) {
-    throw new ValidationError([
-      {
-        loc: ['query', 'as_of'],
-        msg: `as_of cannot be later than today (${today}, UTC); got "${raw}". Ask for ${today} or an earlier date.`,
-        type: 'value_error.date.future',
-      },
-    ]);
-  }
-  return raw;
 }

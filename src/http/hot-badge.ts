@@ -25,12 +25,12 @@ export function hotBadges(deps: DiscoveryDeps, badges: BadgeCache): HotProvider 
           ? 'json'
           : undefined;
       if (format === undefined) return undefined;
-      const dated = datedQuery(query);
+      const dated = datedQuery(query, deps.clock.now());
       if (dated === undefined) return undefined;
       const kind = path.slice(0, slash);
       const id = path.slice(slash + 1, path.length - format.length - 1);
       return async () => {
-        const target = await heldBadgeTarget(deps, kind, id, dated.asOf);
+        const target = await heldBadgeTarget(deps, kind, id, dated);
         if (target === undefined) return undefined;
         return hotBadge(await renderedBadge(deps, badges, target, format), format);
       };

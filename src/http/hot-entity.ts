@@ -19,17 +19,16 @@ export function hotEntityAnswers(deps: DiscoveryDeps, answers: AnswerCache<Entit
       // Encoded or odd paths and other queries are the router's to read (and to explain).
       if (slash <= 0 || slash !== path.lastIndexOf('/') || slash === path.length - 1 || path.includes('%'))
         return undefined;
-      const dated = datedQuery(query);
+      const dated = datedQuery(query, deps.clock.now());
       if (dated === undefined) return undefined;
-      const { asOf } = dated;
       return async () => {
-        const cached = await heldEntityJson(deps, answers, path.slice(0, slash), path.slice(slash + 1), asOf);
+        const cached = await heldEntityJson(deps, answers, path.slice(0, slash), path.slice(slash + 1), dated);
         if (!cached) return undefined;
         return {
           body: cached.json,
           contentType: 'application/json',
           etag: cached.etag,
-          headers: ['cache-control', answerCacheControl(asOf, deps.clock.now())],
+          headers: ['cache-control', answerCacheControl(dated.asOf ?? undefined, deps.clock.now())],
           licensed: true,
           route: '/api/v1/entity/:owner/:repo',
         };

@@ -45,7 +45,7 @@ export function hotPackagePages(deps: PageDeps, pages: PackagePageCache): HotPro
   return PAGE_PATHS.map(([kind, nameOf]) => ({
     prefix: `/${kind}/`,
     match(path, query, headers, encrypted) {
-      const dated = datedQuery(query);
+      const dated = datedQuery(query, deps.clock.now());
       if (dated === undefined || headers['if-modified-since'] !== undefined) return undefined;
       if (path === '' || path.endsWith('/') || !plainPath(path)) return undefined;
       const name = nameOf(path);
@@ -55,7 +55,7 @@ export function hotPackagePages(deps: PageDeps, pages: PackagePageCache): HotPro
       return async () => {
         const baseUrl = deps.publicUrl ?? new URL(`${encrypted ? 'https' : 'http'}://${host}`).origin;
         // An invalid name rejects here: the framework meets it again and explains it.
-        const v = await packageVersion(deps, kind, name, dated.asOf);
+        const v = await packageVersion(deps, kind, name, dated);
         const page = await renderedPackagePage(deps, pages, v, minDependents, baseUrl);
         return 'reason' in page ? undefined : hotPage(page, pageRoute(kind, path));
       };

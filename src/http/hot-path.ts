@@ -1,4 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { datedRead, type DatedRead } from '../domain/as-of.js';
+import { ValidationError } from '../domain/errors.js';
 import { rateLimitValue, type Take } from '../limits/bucket.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { LICENSE_LINK } from './app.js';
@@ -15,12 +17,18 @@ export type Listener = (req: IncomingMessage, res: ServerResponse) => unknown;
 const AS_OF_QUERY = /^as_of=\d{4}-\d{2}-\d{2}$/;
 
 /**
- * The read's date from its query: `{}` for no query, `{ asOf }` for `as_of=YYYY-MM-DD` alone, and
- * undefined for any other query, which the framework reads (and explains).
+ * The read's date from its query, read at `now` by the one as_of parser: no query or `as_of=` a date
+ * alone. Undefined for any other query and for a date the parser refuses (not a date, or after
+ * today): the framework reads those (and explains).
  */
-export function datedQuery(query: string): { asOf?: string } | undefined {
-  if (query === '') return {};
-  return AS_OF_QUERY.test(query) ? { asOf: query.slice('as_of='.length) } : undefined;
+export function datedQuery(query: string, now: Date): DatedRead | undefined {
+  if (query !== '' && !AS_OF_QUERY.test(query)) return undefined;
+  try {
+    return datedRead(query === '' ? undefined : query.slice('as_of='.length), now);
+  } catch (error) {
+    if (error instanceof ValidationError) return undefined;
+    throw error;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseAsOf, utcDateOf } from '../domain/calendar.js';
+import type { DatedRead } from '../domain/as-of.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { ParseResult, SbomSubject, UnresolvedEntry } from '../parsers/reference.js';
 import {
@@ -118,12 +118,10 @@ export interface CheckPlan extends Omit<CheckAnswer, 'results' | 'states' | 'sta
 export async function planCheck(
   deps: DiscoveryDeps,
   submitted: SubmittedComponents,
-  rawAsOf: string | undefined,
+  { asOf, today }: DatedRead,
   verdicts?: VerdictService | null,
   options: CheckOptions = {},
 ): Promise<CheckPlan> {
-  const today = utcDateOf(deps.clock.now());
-  const asOf = parseAsOf(rawAsOf, today);
   const components = submitted.components;
   const held = await deps.store.observationsOfMany(components.map((m) => m.ref));
   const unheld = components.flatMap((m) => (held.has(keyOf(m.ref)) ? [] : [m.ref]));
@@ -279,12 +277,12 @@ export function checkAnswerTail(
 export async function checkComponents(
   deps: DiscoveryDeps,
   parsed: ParseResult | SubmittedComponents,
-  rawAsOf: string | undefined,
+  dated: DatedRead,
   verdicts?: VerdictService | null,
   options: CheckOptions = {},
 ): Promise<CheckAnswer> {
   const submitted = 'references' in parsed ? submittedComponents(parsed) : parsed;
-  const plan = await planCheck(deps, submitted, rawAsOf, verdicts, options);
+  const plan = await planCheck(deps, submitted, dated, verdicts, options);
   const results: ComponentCheck[] = [];
   for await (const chunk of plan.results(1024)) {
     plan.keep(chunk);

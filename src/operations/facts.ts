@@ -1,5 +1,5 @@
 import { effectiveObservations } from '../domain/as-of.js';
-import { utcDateOf } from '../domain/calendar.js';
+import { daysBetween, utcDateOf } from '../domain/calendar.js';
 import {
   componentPurls,
   isComponentKind,
@@ -100,10 +100,7 @@ export async function trustFacts(
     ...result,
     ...history,
     score_computed: false,
-    evidence_age_days:
-      result.observation_date === null
-        ? null
-        : Math.round((Date.parse(today) - Date.parse(result.observation_date)) / 86_400_000),
+    evidence_age_days: result.observation_date === null ? null : daysBetween(result.observation_date, today),
     adoption: census
       ? {
           dependents: census.dependents,

@@ -1,5 +1,4 @@
-import { parseAsOf, utcDateOf } from '../domain/calendar.js';
-import { resolveAsOf } from '../domain/as-of.js';
+import { resolveAsOf, type DatedRead } from '../domain/as-of.js';
 import type { ComponentRef } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import type { State } from '../domain/state.js';
@@ -33,57 +32,40 @@ export interface BadgeReading {
 }
 
 /**
- * Reads the request's kind, id and as_of, and how far the record holds the component: one indexed
- * lookup, so a cached badge costs no series read. Throws ValidationError (kind, id or as_of at
- * fault). A read naming a component the record does not hold queues it, as an entity read does
- * (DESIGN §3 "Discovery").
+ * How far the record holds the component a badge names (its ref read by `factTarget`, its date by
+ * `datedRead`, in that order: a bad kind or id is reported before a bad date): one indexed lookup,
+ * so a cached badge costs no series read. A read naming a component the record does not hold
+ * queues it, as an entity read does (DESIGN §3 "Discovery").
  */
-export async function badgeTarget(
-  deps: DiscoveryDeps,
-  kind: string | undefined,
-  id: string | undefined,
-  rawAsOf: string | undefined,
-): Promise<BadgeTarget> {
-  const { ref, asOf, today } = badgeRequest(deps, kind, id, rawAsOf);
+export async function badgeTarget(deps: DiscoveryDeps, ref: ComponentRef, dated: DatedRead): Promise<BadgeTarget> {
   const held = await deps.store.componentVersion(ref);
   if (held === null) await queueNamed(deps, ref);
-  return targetOf(ref, asOf, today, held);
+  return targetOf(ref, dated, held);
 }
 
 /**
- * The target of a badge the record already holds, or undefined: a request to explain (a bad kind,
- * id or date) or a component not held, whose read queues discovery. Those are the full read's
+ * The target of a badge the record already holds, or undefined: a request to explain (a bad kind
+ * or id) or a component not held, whose read queues discovery. Those are the full read's
  * (badgeTarget); this one never writes, so the hot path may make it before the framework.
  */
 export async function heldBadgeTarget(
   deps: DiscoveryDeps,
   kind: string,
   id: string,
-  rawAsOf: string | undefined,
+  dated: DatedRead,
 ): Promise<BadgeTarget | undefined> {
-  let request;
+  let ref;
   try {
-    request = badgeRequest(deps, kind, id, rawAsOf);
+    ref = factTarget(kind, id);
   } catch (error) {
     if (error instanceof ValidationError) return undefined;
     throw error;
   }
-  const held = await deps.store.componentVersion(request.ref);
-  return held === null ? undefined : targetOf(request.ref, request.asOf, request.today, held);
+  const held = await deps.store.componentVersion(ref);
+  return held === null ? undefined : targetOf(ref, dated, held);
 }
 
-function badgeRequest(
-  deps: DiscoveryDeps,
-  kind: string | undefined,
-  id: string | undefined,
-  rawAsOf: string | undefined,
-) {
-  const ref = factTarget(kind, id);
-  const today = utcDateOf(deps.clock.now());
-  return { ref, asOf: parseAsOf(rawAsOf, today), today };
-}
-
-function targetOf(ref: ComponentRef, asOf: string | null, today: string, held: number | null): BadgeTarget {
+function targetOf(ref: ComponentRef, { asOf, today }: DatedRead, held: number | null): BadgeTarget {
   const date = asOf ?? today;
   return { ref, asOf, today, past: date < today, held, version: `${ref.kind}:${ref.id}|${date}|${held ?? 'none'}` };
 }

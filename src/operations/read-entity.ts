@@ -1,4 +1,3 @@
-import { parseAsOf, utcDateOf } from '../domain/calendar.js';
 import { AnswerCache, weakTag } from './answer-cache.js';
 import {
   componentOwner,
@@ -9,7 +8,7 @@ import {
 } from '../domain/component.js';
 import { ValidationError } from '../domain/errors.js';
 import { DATA_LICENSE, entitySeries, resolvedResult, type EntityResult, type EntitySeries } from './entity-answer.js';
-import { resolveAsOf, type Resolution } from '../domain/as-of.js';
+import { resolveAsOf, type DatedRead, type Resolution } from '../domain/as-of.js';
 import type { Observation, SeriesEntry } from '../domain/observation.js';
 import type { SeriesAt } from '../storage/store.js';
 import { ownerNote, queueNamed, queueOwnerNamed, unheldNote, type DiscoveryDeps } from './discovery.js';
@@ -67,11 +66,9 @@ export async function readEntity(
   deps: DiscoveryDeps,
   owner: string,
   repo: string,
-  rawAsOf: string | undefined,
+  { asOf, today }: DatedRead,
   verdicts?: VerdictService | null,
 ): Promise<EntityAnswer> {
-  const today = utcDateOf(deps.clock.now());
-  const asOf = parseAsOf(rawAsOf, today);
   const ref = repositoryRef(owner, repo);
   // With verdicts, the head is read first: the observations read after it are all in its tree or newer.
   const head = verdicts ? await verdicts.head() : null;
@@ -155,11 +152,9 @@ export async function readEntityJson(
   cache: AnswerCache<EntityJson>,
   owner: string,
   repo: string,
-  rawAsOf: string | undefined,
+  { asOf, today }: DatedRead,
   verdicts?: VerdictService | null,
 ): Promise<EntityJson> {
-  const today = utcDateOf(deps.clock.now());
-  const asOf = parseAsOf(rawAsOf, today);
   const ref = repositoryRef(owner, repo);
   // A signed answer names the head it was proven under, so it is signed once per head; the
   // readings read after the head are all in its tree or newer.
@@ -183,13 +178,10 @@ export async function heldEntityJson(
   cache: AnswerCache<EntityJson>,
   owner: string,
   repo: string,
-  rawAsOf: string | undefined,
+  { asOf, today }: DatedRead,
 ): Promise<EntityJson | undefined> {
-  const today = utcDateOf(deps.clock.now());
-  let asOf: string | null;
   let ref: ComponentRef;
   try {
-    asOf = parseAsOf(rawAsOf, today);
     ref = normaliseComponent('github', `${owner}/${repo}`);
   } catch (error) {
     if (error instanceof ValidationError) return undefined;
@@ -260,9 +252,7 @@ export interface OrgAnswer {
 }
 
 /** GET /api/v1/org/{org}: the held observations of every repository under an owner namespace. */
-export async function readOrg(deps: DiscoveryDeps, org: string, rawAsOf: string | undefined): Promise<OrgAnswer> {
-  const today = utcDateOf(deps.clock.now());
-  const asOf = parseAsOf(rawAsOf, today);
+export async function readOrg(deps: DiscoveryDeps, org: string, { asOf, today }: DatedRead): Promise<OrgAnswer> {
   const owner = componentOwner(repositoryRef(org, 'x', 'org'));
   const date = asOf ?? today;
   const held = await deps.store.seriesUnderOwner('github', owner, date);

@@ -1,4 +1,4 @@
-import { parseAsOf, utcDateOf } from '../domain/calendar.js';
+import type { DatedRead } from '../domain/as-of.js';
 import { CENSUS_KINDS, type Census } from '../domain/census.js';
 import { ValidationError } from '../domain/errors.js';
 import { normaliseComponent, type ComponentKind, type ComponentRef } from '../domain/component.js';
@@ -46,10 +46,8 @@ export async function packageVersion(
   deps: RecordDeps,
   kind: ComponentKind,
   name: string,
-  rawAsOf: string | undefined,
+  { asOf, today }: DatedRead,
 ): Promise<PackageVersion> {
-  const today = utcDateOf(deps.clock.now());
-  const asOf = parseAsOf(rawAsOf, today);
   const ref = packageRef(kind, name);
   const [observationsVersion, censusVersion] = await Promise.all([
     deps.store.componentVersion(ref),

@@ -1,9 +1,11 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { COMPONENT_KINDS } from '../domain/component.js';
+import { datedRead } from '../domain/as-of.js';
 import { ValidationError } from '../domain/errors.js';
 import { clientOf } from '../limits/client.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
+import { factTarget } from '../operations/facts.js';
 import { badgeTarget } from '../operations/read-badge.js';
 import { badgeEndpointJson, badgeSvg, errorFace, type BadgeFace } from './badge.js';
 import {
@@ -117,7 +119,9 @@ export function registerBadgeRoutes(app: OpenAPIHono, deps: DiscoveryDeps, badge
     let target;
     try {
       // An unheld component's badge queues it, from its client's discovery share.
-      target = await badgeTarget({ ...deps, asker: clientOf(c) }, kind, id, c.req.query('as_of'));
+      const ref = factTarget(kind, id);
+      const dated = datedRead(c.req.query('as_of'), deps.clock.now());
+      target = await badgeTarget({ ...deps, asker: clientOf(c) }, ref, dated);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       const at = error.issues[0]?.loc ?? [];

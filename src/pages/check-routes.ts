@@ -6,6 +6,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { datedRead } from '../domain/as-of.js';
 import { ValidationError } from '../domain/errors.js';
 import { checkComponents, type CheckAnswer } from '../operations/check-components.js';
 import type { DiscoveryDeps } from '../operations/discovery.js';
@@ -128,7 +129,12 @@ async function submission(c: Context, deps: CheckPageDeps): Promise<Submission> 
 }
 
 function check(c: Context, deps: CheckPageDeps, submitted: SubmittedComponents): Promise<CheckAnswer> {
-  return checkComponents({ ...deps, asker: clientOf(c) }, submitted, undefined, deps.verdicts);
+  return checkComponents(
+    { ...deps, asker: clientOf(c) },
+    submitted,
+    datedRead(undefined, deps.clock.now()),
+    deps.verdicts,
+  );
 }
 
 function sbomFormatOf(submitted: SubmittedComponents): 'cyclonedx' | 'spdx' | null {

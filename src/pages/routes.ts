@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { componentSearchKeys, type ComponentKind, type ComponentRef } from '../domain/component.js';
+import { datedRead } from '../domain/as-of.js';
 import { ValidationError } from '../domain/errors.js';
 import { AnswerCache } from '../operations/answer-cache.js';
 import type { RecordDeps } from '../operations/deps.js';
@@ -223,7 +224,7 @@ export function registerPageRoutes(app: OpenAPIHono, deps: PageDeps): void {
     const registry = pageRegistry(kind);
     let v;
     try {
-      v = await packageVersion(deps, kind, name, c.req.query('as_of'));
+      v = await packageVersion(deps, kind, name, datedRead(c.req.query('as_of'), deps.clock.now()));
     } catch (error) {
       if (!(error instanceof ValidationError) || !wantsHtml(c)) throw error;
       const issue = error.issues[0];

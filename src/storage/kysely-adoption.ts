@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { dateOfDayNumber } from '../domain/calendar.js';
 import type { ComponentRef } from '../domain/component.js';
 import { nativeIdsByKind } from '../domain/component.js';
 import type { Database } from './schema.js';
@@ -17,7 +18,6 @@ type Db = Kysely<Database> | Transaction<Database>;
 // Rows per statement: well under both backends' parameter limits (6 columns a row).
 const UPSERT_CHUNK = 500;
 const IDS_PER_QUERY = 200;
-const DAY_MS = 86_400_000;
 
 export interface LatestCensusRow {
   component_id: number;
@@ -62,7 +62,7 @@ function afterKey(after: ComponentRef | null) {
 function lastEntryDate(last: Uint8Array | null): string | null {
   if (last === null || last.byteLength < ENTRY_BYTES) return null;
   const buf = Buffer.from(last.buffer, last.byteOffset, last.byteLength);
-  return new Date(buf.readUInt16BE(6) * DAY_MS).toISOString().slice(0, 10);
+  return dateOfDayNumber(buf.readUInt16BE(6));
 }
 
 /**

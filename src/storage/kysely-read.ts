@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { dayNumber, isCalendarDate } from '../domain/calendar.js';
 import type { Census } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
 import type { Observation } from '../domain/observation.js';
@@ -61,8 +62,7 @@ interface SeriesBlockRow {
 
 /** The day number tended_series_pick compares with: any date, clamped to what a series can hold. */
 function pickDay(date: string): number {
-  const day = Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
-  return Number.isFinite(day) ? Math.min(Math.max(day, -1), 0xffff) : -1;
+  return isCalendarDate(date) ? Math.min(Math.max(dayNumber(date), -1), 0xffff) : -1;
 }
 
 function seriesAtOf(ref: ComponentRef, row: SeriesBlockRow, date: string): SeriesAt {

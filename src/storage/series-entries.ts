@@ -1,3 +1,4 @@
+import { dateOfDayNumber, dayNumber, isCalendarDate } from '../domain/calendar.js';
 import type { SeriesEntry } from '../domain/observation.js';
 import { STATES, type State } from '../domain/state.js';
 import { LogInvariantError } from './store.js';
@@ -16,7 +17,6 @@ import { LogInvariantError } from './store.js';
 export const ENTRY_BYTES = 10;
 const CORRECTION_BYTES = 12;
 const CORRECTION = 1;
-const DAY_MS = 86_400_000;
 
 /**
  * State codes: a state's place in this list, fixed forever (stored rows use them). A new state is
@@ -35,10 +35,10 @@ const STATE_CODES: readonly State[] = [
 if (STATE_CODES.length !== STATES.length || STATES.some((s) => !STATE_CODES.includes(s)))
   throw new Error('every state needs a fixed series code');
 
-export function dayNumber(date: string): number {
-  const day = Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-  if (!Number.isInteger(day) || day < 0 || day > 0xffff)
-    throw new LogInvariantError(`${date} cannot be kept in a series`);
+/** The u16 day an entry keeps for `date`: a LogInvariantError for a date a series cannot hold. */
+function entryDay(date: string): number {
+  const day = isCalendarDate(date) ? dayNumber(date) : -1;
+  if (day < 0 || day > 0xffff) throw new LogInvariantError(`${date} cannot be kept in a series`);
   return day;
 }
 
@@ -49,7 +49,7 @@ const DATES = new Map<number, string>();
 function dateOfDay(day: number): string {
   let date = DATES.get(day);
   if (date === undefined) {
-    date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    date = dateOfDayNumber(day);
     DATES.set(day, date);
   }
   return date;
@@ -64,7 +64,7 @@ export function encodeEntries(readings: SeriesEntry[]): { entries: Uint8Array; c
   readings.forEach((r, i) => {
     const at = i * ENTRY_BYTES;
     entries.writeUIntBE(r.leaf_index, at, 6);
-    entries.writeUInt16BE(dayNumber(r.observation_date), at + 6);
+    entries.writeUInt16BE(entryDay(r.observation_date), at + 6);
     entries[at + 8] = STATE_CODES.indexOf(r.state);
     entries[at + 9] = r.corrects !== null ? CORRECTION : 0;
     if (r.corrects !== null) {
@@ -204,7 +204,7 @@ export class HeldSeries {
 
   /** Whether a reading dated `date`, a correction or not, is held. */
   hasReading(date: string, correction: boolean): boolean {
-    const day = dayNumber(date);
+    const day = entryDay(date);
     for (let at = 0; at < this.buf.length; at += ENTRY_BYTES)
       if (this.buf.readUInt16BE(at + 6) === day && (this.buf[at + 9]! & CORRECTION ? true : false) === correction)
         return true;
