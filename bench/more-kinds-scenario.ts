@@ -5,7 +5,8 @@
  */
 import { addDays } from '../src/domain/calendar.js';
 import { seededRandom } from '../src/simulator/random.js';
-import type { Phase, Scenario } from '../src/simulator/scenario.js';
+import type { Scenario } from '../src/simulator/scenario.js';
+import type { Phase } from '../src/simulator/scenario-phases.js';
 
 const DEBIAN = ['10', '11', '12', '13'];
 

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normaliseComponent } from '../src/domain/component.js';
 import { observeDue, type ObserverDeps } from '../src/operations/observe.js';
-import type { GithubPhase, Scenario } from '../src/simulator/scenario.js';
+import type { Scenario } from '../src/simulator/scenario.js';
+import type { GithubPhase } from '../src/simulator/scenario-phases.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
 import { MemoryConditionalCache } from '../src/upstreams/http/memory-cache.js';
 import { createSources } from '../src/upstreams/sources.js';

@@ -3,7 +3,8 @@ import { normaliseComponent, type ComponentRef } from '../src/domain/component.j
 import type { State } from '../src/domain/state.js';
 import { observeDue, observeNamed } from '../src/operations/observe.js';
 import { startHarness, type Harness } from '../src/simulator/harness.js';
-import { COMMON_FAILS, parseScenario, type Scenario } from '../src/simulator/scenario.js';
+import { parseScenario, type Scenario } from '../src/simulator/scenario.js';
+import { COMMON_FAILS } from '../src/simulator/scenario-phases.js';
 import { postgresTestStore, recordDeps, sqliteTestStore, type TestStore } from './support/record.js';
 
 /**

@@ -2,7 +2,7 @@
  * What a simulated upstream answers, and the failures every upstream shares: the real status
  * codes, headers and body shapes of research/upstreams.md.
  */
-import { COMMON_FAILS, type CommonFail, type Fail } from './scenario.js';
+import { COMMON_FAILS, type CommonFail, type Fail } from './scenario-phases.js';
 
 export type Upstream =
   | 'github'

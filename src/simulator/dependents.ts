@@ -12,7 +12,8 @@ import type { ComponentKind } from '../domain/component.js';
 import { commonFailure, isCommonFail, json, notFound, type Ctx, type SimAnswer } from './answer.js';
 import { AffinePermutation } from './registries/draw.js';
 import type { GeneratedRegistry } from './registries/registry.js';
-import type { Fail, ListingFault, Scenario } from './scenario.js';
+import type { Scenario } from './scenario.js';
+import type { Fail, ListingFault } from './scenario-phases.js';
 import type { World } from './world.js';
 
 /** ecosyste.ms's registry names (its registries' domains) → the kind of the scenario's components. */

@@ -1,6 +1,6 @@
 /** The simulated endoflife.date v1 API: products, their aliases (301) and the HTML 404 (research §4.2). */
 import { commonFailure, isCommonFail, json, notFound, type Ctx, type SimAnswer } from './answer.js';
-import type { EolRelease } from './scenario.js';
+import type { EolRelease } from './scenario-phases.js';
 import type { World } from './world.js';
 
 function release(r: EolRelease, today: string) {

@@ -5,7 +5,8 @@
  */
 import { addDays } from '../domain/calendar.js';
 import { seededRandom } from './random.js';
-import type { DockerPhase, EolProduct, GithubPhase, NpmPhase, Phase, PypiPhase, Scenario } from './scenario.js';
+import type { Scenario } from './scenario.js';
+import type { DockerPhase, EolProduct, GithubPhase, NpmPhase, Phase, PypiPhase } from './scenario-phases.js';
 
 const START = '2023-01-01';
 /** Latest activity dates run over this many days after START (to mid-November 2026). */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GithubPhase, Scenario } from './scenario.js';
+import type { Scenario } from './scenario.js';
+import type { GithubPhase } from './scenario-phases.js';
 import { startSimulator, type Simulator } from './server.js';
 
 const TODAY = '2026-03-01';

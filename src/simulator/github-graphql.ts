@@ -23,7 +23,7 @@ import {
   type ParsedQuery,
   type Selection,
 } from './graphql-query.js';
-import type { GithubGraphqlScenario, GithubPhase } from './scenario.js';
+import type { GithubGraphqlScenario, GithubPhase } from './scenario-phases.js';
 import type { World } from './world.js';
 
 const DOCS = 'https://docs.github.com/graphql';

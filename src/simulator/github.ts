@@ -1,7 +1,7 @@
 /** The simulated GitHub REST API: repositories, their head commit, renames and GitHub's failures (research §1). */
 import { createHash } from 'node:crypto';
 import { commonFailure, isCommonFail, json, notFound, type Ctx, type HttpAnswer, type SimAnswer } from './answer.js';
-import type { GithubPhase } from './scenario.js';
+import type { GithubPhase } from './scenario-phases.js';
 import type { World } from './world.js';
 
 const DOCS = 'https://docs.github.com/rest';

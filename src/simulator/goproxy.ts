@@ -4,7 +4,7 @@
  * `// Deprecated:` notice and `retract` directives when the scenario says so.
  */
 import { commonFailure, isCommonFail, json, notFound, text, type Ctx, type SimAnswer } from './answer.js';
-import type { GolangPhase } from './scenario.js';
+import type { GolangPhase } from './scenario-phases.js';
 import type { World } from './world.js';
 
 /** `github.com/!burnt!sushi/toml` → `github.com/BurntSushi/toml`. */

@@ -4,7 +4,7 @@
  * POMs of a relocated artifact; Sonatype's 403 for excessive use.
  */
 import { commonFailure, isCommonFail, notFound, text, type Ctx, type SimAnswer } from './answer.js';
-import type { MavenPhase } from './scenario.js';
+import type { MavenPhase } from './scenario-phases.js';
 import type { World } from './world.js';
 
 const XML = 'text/xml';

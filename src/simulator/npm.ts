@@ -1,7 +1,7 @@
 /** The simulated npm registry: full packuments, unpublished and security-holding packages (research §2). */
 import { createHash } from 'node:crypto';
 import { commonFailure, isCommonFail, json, notFound, type Ctx, type SimAnswer } from './answer.js';
-import type { NpmPhase } from './scenario.js';
+import type { NpmPhase } from './scenario-phases.js';
 import type { World } from './world.js';
 
 function dist(name: string, version: string, ctx: Ctx) {

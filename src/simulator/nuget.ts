@@ -4,7 +4,7 @@
  * leaves; Azure's XML BlobNotFound for an unknown id.
  */
 import { commonFailure, isCommonFail, json, notFound, type Ctx, type SimAnswer } from './answer.js';
-import type { NugetPhase } from './scenario.js';
+import type { NugetPhase } from './scenario-phases.js';
 import type { World } from './world.js';
 
 const INDEX = /^\/v3\/registration5-gz-semver2\/([^/]+)\/(index|page)\.json$/;

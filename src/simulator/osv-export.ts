@@ -8,7 +8,8 @@
  * Storage's XML NoSuchKey; the scenario's `osv_export` phases make the bucket, or its records only, fail.
  */
 import { commonFailure, isCommonFail, json, notFound, text, type Ctx, type SimAnswer } from './answer.js';
-import { phaseAt, type CargoPhase } from './scenario.js';
+import { phaseAt } from './scenario.js';
+import { type CargoPhase } from './scenario-phases.js';
 import { ownInstants } from './seen-at.js';
 import type { World } from './world.js';
 

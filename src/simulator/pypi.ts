@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { pep503 } from '../domain/component.js';
 import { commonFailure, html, isCommonFail, json, notFound, type Ctx, type SimAnswer } from './answer.js';
-import type { PypiPhase } from './scenario.js';
+import type { PypiPhase } from './scenario-phases.js';
 import type { World } from './world.js';
 
 const SIMPLE_JSON = 'application/vnd.pypi.simple.v1+json';

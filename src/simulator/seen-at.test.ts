@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenario, type EolProduct, type GithubPhase, type NpmPhase, type PypiPhase } from './scenario.js';
+import { parseScenario } from './scenario.js';
+import { type EolProduct, type GithubPhase, type NpmPhase, type PypiPhase } from './scenario-phases.js';
 import { eolSeenAt, phaseSeenAt, type Moment } from './seen-at.js';
 
 const at = (instant: string): Moment => ({ today: instant.slice(0, 10), nowSec: Date.parse(instant) / 1000 });

@@ -13,7 +13,7 @@
  * have passed: write the activity before a phase's `from`, or start the phase on its day.
  */
 import { isRfc3339Instant } from '../domain/calendar.js';
-import type { EolPhase, EolProduct } from './scenario.js';
+import type { EolPhase, EolProduct } from './scenario-phases.js';
 
 /** The moment an answer is served at: its UTC date and its instant in seconds (the simulator's clock). */
 export interface Moment {

@@ -1,4 +1,5 @@
 /** A scenario indexed for answering requests, with the phase in force at the moment it is served at (seen-at.ts). */
+import { type Scenario } from './scenario.js';
 import {
   type DockerPhase,
   type EolPhase,
@@ -13,8 +14,7 @@ import {
   type NpmPhase,
   type Phase,
   type PypiPhase,
-  type Scenario,
-} from './scenario.js';
+} from './scenario-phases.js';
 import { stableId } from './random.js';
 import { eolSeenAt, phaseSeenAt, type Moment } from './seen-at.js';
 import type { ComponentKind } from '../domain/component.js';

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { componentOwner, componentSearchKeys, type ComponentRef } from '../domain/component.js';
 import { nativeIdsByKind } from '../domain/component.js';
 import type { Database } from './schema.js';
-import type { QueueOptions, QueueOutcome } from './store.js';
+import type { QueueOptions, QueueOutcome } from './watch-records.js';
 
 /**
  * Discovery's bookkeeping (DESIGN §3 "Discovery"): names a read queued, kept on the watch list

@@ -1,13 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import { censusLeafBody, type Census, type NewCensus } from '../domain/census.js';
+import type { Census, NewCensus } from '../domain/census.js';
 import type { ComponentRef } from '../domain/component.js';
-import { assertLoggedAt, observationLeafBody, type NewObservation, type Observation } from '../domain/observation.js';
+import type { NewObservation, Observation } from '../domain/observation.js';
 import type { HeadBlock } from '../notary/head.js';
 import type { Hash } from '../notary/hash.js';
-import { encodeLeaf, leafAwaitingLoggedAt } from '../notary/leaf.js';
-import { keySetDigest, keySetLeafRecord, type KeySetDocument } from '../notary/key-set.js';
+import type { KeySetDocument } from '../notary/key-set.js';
 import type { NodeCoord } from '../notary/merkle.js';
 import { appendLeaves, initialiseLog } from './kysely-append.js';
+import { censusLeaves, importedLeaves, keySetLeaves, observationLeaves } from './pending-leaves.js';
 import { firstLeafLoggedFrom, readLeafRange, readNodeHashes, readNodeHashRange, storedLeaf } from './kysely-blocks.js';
 import { readStateChanges } from './kysely-changes.js';
 import {
@@ -37,12 +37,10 @@ import type {
   ApiKeyRecord,
   AdoptedComponent,
   AppendResult,
-  CachedAnswer,
   HeadSealer,
   ImportedLeaf,
   NewApiKey,
   NewKeySet,
-  QueueOptions,
   SeriesAt,
   StoredKeySet,
   Store,
@@ -50,6 +48,7 @@ import type {
   WitnessRecord,
 } from './store.js';
 import type { StateChangeQuery } from './state-change.js';
+import type { CachedAnswer, QueueOptions } from './watch-records.js';
 import type { FollowProgress } from './follow-records.js';
 import type { FollowedRead, HeldHint, HeldListing, HoldOptions } from './follow-records.js';
 
@@ -87,71 +86,19 @@ export class KyselyStore implements Store {
 
   // async: a leaf refused while it is made rejects the append, as it did when made under the lock.
   async appendObservations(observations: NewObservation[], seal: HeadSealer): Promise<AppendResult> {
-    return await appendLeaves(
-      this.db,
-      this.backend,
-      // Each leaf is checked and made before the sequencer's lock, but for its logged_at: appends from
-      // several workers then overlap their work and hold the lock only to fill in the instant.
-      observations.map((observation) => {
-        const awaiting = leafAwaitingLoggedAt(observationLeafBody(observation));
-        return {
-          record: { observation },
-          logged_at: null,
-          bytes: (loggedAt: string) => {
-            assertLoggedAt(loggedAt);
-            return awaiting(loggedAt);
-          },
-        };
-      }),
-      seal,
-    );
+    return await appendLeaves(this.db, this.backend, observationLeaves(observations), seal);
   }
 
   async appendCensus(census: NewCensus[], seal: HeadSealer): Promise<AppendResult> {
-    return await appendLeaves(
-      this.db,
-      this.backend,
-      census.map((c) => ({ record: { census: c }, logged_at: null, bytes: leafAwaitingLoggedAt(censusLeafBody(c)) })),
-      seal,
-    );
+    return await appendLeaves(this.db, this.backend, censusLeaves(census), seal);
   }
 
   importLeaves(leaves: ImportedLeaf[], seal: HeadSealer): Promise<AppendResult> {
-    return appendLeaves(
-      this.db,
-      this.backend,
-      leaves.map((leaf) => ({
-        record:
-          'observation' in leaf
-            ? { observation: leaf.observation }
-            : 'census' in leaf
-              ? { census: leaf.census }
-              : { keyset: { version: leaf.keyset.version, digest: leaf.keyset.digest, full: null } },
-        logged_at: leaf.logged_at,
-        bytes: () => leaf.bytes,
-      })),
-      seal,
-    );
+    return appendLeaves(this.db, this.backend, importedLeaves(leaves), seal);
   }
 
   appendKeySet(keySet: NewKeySet, seal: HeadSealer): Promise<AppendResult> {
-    const { document } = keySet;
-    const digest = keySetDigest(document);
-    return appendLeaves(
-      this.db,
-      this.backend,
-      [
-        {
-          record: { keyset: { version: document.version, digest, full: keySet } },
-          logged_at: null,
-          bytes: (loggedAt) =>
-            encodeLeaf(
-              keySetLeafRecord({ version: document.version, issued_at: document.issued_at, digest }, loggedAt),
-            ),
-        },
-      ],
-      seal,
-    );
+    return appendLeaves(this.db, this.backend, keySetLeaves(keySet), seal);
   }
 
   async keySets(): Promise<StoredKeySet[]> {

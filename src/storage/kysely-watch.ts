@@ -3,7 +3,7 @@ import { componentOwner, componentSearchKeys, isComponentKind, type ComponentRef
 import { nativeIdsByKind } from '../domain/component.js';
 import type { Database } from './schema.js';
 import type { ScheduledClaim } from './follow-records.js';
-import type { CachedAnswer, QueueFigures, WatchEntry } from './store.js';
+import type { CachedAnswer, QueueFigures, WatchEntry } from './watch-records.js';
 import { READ_PRIORITY, READ_REASONS, type ReadReason } from '../domain/follow-schedule.js';
 import { unfollow } from './kysely-follow-schedule.js';
 

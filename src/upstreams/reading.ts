@@ -2,7 +2,7 @@
 import { isRfc3339Instant, utcDateOf } from '../domain/calendar.js';
 import type { EvidenceValue } from '../domain/observation.js';
 import type { Signals } from '../domain/state.js';
-import { NOT_SENT, type Answer } from './http/client.js';
+import { NOT_SENT, type Answer } from './http/answer.js';
 import { messageOf } from './http/response-body.js';
 import type { Reading } from './source.js';
 

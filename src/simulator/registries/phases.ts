@@ -14,7 +14,7 @@ import type {
   NugetPhase,
   Phase,
   PypiPhase,
-} from '../scenario.js';
+} from '../scenario-phases.js';
 import { isoAt } from './feed-request.js';
 import type { PackageFacts } from './registry.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
-import type { CargoPhase } from '../../simulator/scenario.js';
+import type { CargoPhase } from '../../simulator/scenario-phases.js';
 import { CRATES_API_INTERVAL_MS } from './registry.js';
 import { indexPath } from './read.js';
 

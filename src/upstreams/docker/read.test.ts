@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseComponent } from '../../domain/component.js';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
-import type { DockerPhase, EolProduct } from '../../simulator/scenario.js';
+import type { DockerPhase, EolProduct } from '../../simulator/scenario-phases.js';
 import { objectContaining } from '../../../test/support/matchers.js';
 
 const TODAY = '2026-03-01';

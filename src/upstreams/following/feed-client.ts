@@ -6,7 +6,8 @@
 import type { EvidenceValue } from '../../domain/observation.js';
 import type { UpstreamBudgets } from '../http/budget.js';
 import type { BudgetedUpstream } from '../http/budget-limits.js';
-import { HttpClient, type Answer } from '../http/client.js';
+import { HttpClient } from '../http/client.js';
+import { type Answer } from '../http/answer.js';
 import type { FactsSpec } from '../http/facts-spec.js';
 import type { ConditionalCache } from '../http/ports.js';
 

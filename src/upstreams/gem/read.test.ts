@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
-import type { GemPhase } from '../../simulator/scenario.js';
+import type { GemPhase } from '../../simulator/scenario-phases.js';
 
 const TODAY = '2026-03-01';
 const gem = (extra: Omit<GemPhase, 'from'>): GemPhase[] => [{ from: '2020-01-01', ...extra }];

@@ -10,7 +10,8 @@
  */
 import type { ComponentRef } from '../../domain/component.js';
 import type { EvidenceValue } from '../../domain/observation.js';
-import { NOT_SENT, type Answer, type HttpClient } from '../http/client.js';
+import { type HttpClient } from '../http/client.js';
+import { NOT_SENT, type Answer } from '../http/answer.js';
 import { DEFAULT_BACKOFF_MS } from '../http/rate-limit.js';
 import type { Reading } from '../source.js';
 import { aliasOf, batchQuery, BATCH_FACTS, MAX_BATCH, type BatchFacts, type RateLimitFacts } from './graphql-answer.js';

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { classify } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
-import type { GithubPhase, Scenario } from '../../simulator/scenario.js';
+import type { Scenario } from '../../simulator/scenario.js';
+import type { GithubPhase } from '../../simulator/scenario-phases.js';
 import { heldBackUntil } from '../reading.js';
 import type { Reading, Sources } from '../source.js';
 import { RESERVE_POINTS } from './graphql-batch.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
-import type { GithubPhase } from '../../simulator/scenario.js';
+import type { GithubPhase } from '../../simulator/scenario-phases.js';
 import type { Sources } from '../source.js';
 import { stringContaining } from '../../../test/support/matchers.js';
 

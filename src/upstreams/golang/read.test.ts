@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
-import type { GithubPhase, GolangPhase, Phase } from '../../simulator/scenario.js';
+import type { GithubPhase, GolangPhase, Phase } from '../../simulator/scenario-phases.js';
 import { escapeModulePath, githubRepositoryOf } from './read.js';
 
 const TODAY = '2026-03-01';

@@ -8,7 +8,8 @@ import { addDays } from '../../domain/calendar.js';
 import { normaliseComponent, type ComponentRef } from '../../domain/component.js';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness } from '../../simulator/harness.js';
-import type { Phase, Scenario } from '../../simulator/scenario.js';
+import type { Scenario } from '../../simulator/scenario.js';
+import type { Phase } from '../../simulator/scenario-phases.js';
 
 const TODAY = '2026-03-01';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
-import type { MavenPhase } from '../../simulator/scenario.js';
+import type { MavenPhase } from '../../simulator/scenario-phases.js';
 
 const TODAY = '2026-03-01';
 const artifact = (extra: Omit<MavenPhase, 'from'>): MavenPhase[] => [{ from: '2020-01-01', ...extra }];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify, type State } from '../../domain/state.js';
 import { startHarness, type Harness } from '../../simulator/harness.js';
-import type { PypiPhase } from '../../simulator/scenario.js';
+import type { PypiPhase } from '../../simulator/scenario-phases.js';
 
 const TODAY = '2026-03-01';
 const project = (extra: Omit<PypiPhase, 'from'>): PypiPhase[] => [{ from: '2020-01-01', ...extra }];
