@@ -38,7 +38,9 @@ export async function startHarness(options: {
       urls: simulator.urls,
       githubToken: o.githubToken ?? options.githubToken ?? null,
       userAgent: 'tended-test/0.1.0 (+simulator)',
-      timeoutMs: options.timeoutMs ?? 300,
+      // Long enough for a first request on a loaded 2-core machine (300 ms timed some out), short
+      // enough that a scenario's hanging upstream costs a test a second.
+      timeoutMs: options.timeoutMs ?? 1_000,
       concurrency: options.concurrency ?? 4,
       cache,
     });
