@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/storage/postgres/open.js';
-import { StoreUnavailableError } from '../src/storage/store.js';
+import { StoreUnavailableError } from '../src/storage/store-errors.js';
 
 /**
  * A PostgreSQL server shutting down can end a connection in the very packet that completes its

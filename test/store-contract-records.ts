@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeLeaf, encodeLeaf } from '../src/notary/leaf.js';
 import { observationLeafRecord } from '../src/domain/observation.js';
 import { auditLog, storeLogSource } from '../src/operations/audit-log.js';
-import { KeySetConflictError, LogInvariantError, type Store } from '../src/storage/store.js';
+import type { Store } from '../src/storage/store.js';
+import { KeySetConflictError, LogInvariantError } from '../src/storage/store-errors.js';
 import { KEY_SET_LEAF_TYPE, keySetDigest, keySetLeafRecord, type KeySetDocument } from '../src/notary/key-set.js';
 import { githubObservation, testNotary, type TestStore } from './support/record.js';
 

@@ -18681,9 +18681,16 @@ import { statSync as statSync3 } from "node:fs";
 import { basename as basename2 } from "node:path";
 
 // src/domain/errors.ts
-var ValidationError = class extends Error {
+var TendedError = class extends Error {
+  constructor(code, message2) {
+    super(message2);
+    this.code = code;
+  }
+  code;
+};
+var ValidationError = class extends TendedError {
   constructor(issues) {
-    super(issues.map((i) => i.msg).join("; "));
+    super("validation", issues.map((i) => i.msg).join("; "));
     this.issues = issues;
     this.name = "ValidationError";
   }
@@ -19413,15 +19420,15 @@ function addUnresolved(acc, entry) {
   unlisted.count += 1;
   unlisted.byReason.set(entry.reason, (unlisted.byReason.get(entry.reason) ?? 0) + 1);
 }
-var InputError = class extends Error {
-  constructor(message2) {
-    super(message2);
+var InputError = class extends TendedError {
+  constructor(message2, code = "input") {
+    super(code, message2);
     this.name = "InputError";
   }
 };
 var TooComplexError = class extends InputError {
   constructor(why) {
-    super(`This file is too complex to check: ${why}`);
+    super(`This file is too complex to check: ${why}`, "too_complex");
     this.name = "TooComplexError";
   }
 };
@@ -27089,7 +27096,7 @@ function looksComposerLock(text4) {
   return head.startsWith("{") && /"(?:_readme|content-hash)"\s*:/.test(head) && /"packages"\s*:\s*\[/.test(text4.slice(0, 2e4));
 }
 
-// src/parsers/json-object.ts
+// src/domain/json-object.ts
 function isJsonObject(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -8,6 +8,7 @@
  * budget with large stalled uploads do not turn away everyone's small checks. And a body that
  * trickles in below a minimum rate is cut off with a 408.
  */
+import { TendedError } from '../domain/errors.js';
 
 export interface BodyBudgetOptions {
   /** Bytes all unfinished bodies may hold together. */
@@ -32,9 +33,10 @@ export const SMALL_BODY_BYTES = 64 * 1024;
 const SMALL_RESERVE = 1 / 8;
 
 /** The budget of unfinished bodies is spent (by all, or by this client): answered 503 with Retry-After. */
-export class BodyBudgetError extends Error {
+export class BodyBudgetError extends TendedError {
   constructor() {
     super(
+      'body_budget',
       'Tended is receiving as many files as it can hold right now; nothing was read or kept. Send the file again in a few seconds.',
     );
     this.name = 'BodyBudgetError';
@@ -42,9 +44,10 @@ export class BodyBudgetError extends Error {
 }
 
 /** A body that arrived slower than the minimum rate: answered 408 and the connection closed. */
-export class BodyTooSlowError extends Error {
+export class BodyTooSlowError extends TendedError {
   constructor(minBytesPerSecond: number, windowMs: number) {
     super(
+      'body_too_slow',
       `The body arrived slower than ${Math.round(minBytesPerSecond / 1024)} KB/s over ${windowMs / 1000} s, the least Tended waits for; nothing was kept. Send it again over a faster connection.`,
     );
     this.name = 'BodyTooSlowError';

@@ -1,3 +1,4 @@
+import { TendedError } from '../domain/errors.js';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { clientOf } from '../limits/client.js';
@@ -24,19 +25,19 @@ export function bodyTooLargeSentence(limit: number, readsFiles: boolean): string
 }
 
 /** A body over the limit: answered 413 before more of it is read. */
-export class BodyTooLargeError extends Error {
+export class BodyTooLargeError extends TendedError {
   // The bounds that carry files (submissions, MCP) are megabytes; a dispute's is kilobytes.
   constructor(limit: number, readsFiles = limit >= SUBMISSION_LIMIT_BYTES) {
-    super(bodyTooLargeSentence(limit, readsFiles));
+    super('body_too_large', bodyTooLargeSentence(limit, readsFiles));
     this.name = 'BodyTooLargeError';
   }
 }
 
 /** A content type the route does not read: answered 415 naming the ones it does. */
-export class UnsupportedMediaTypeError extends Error {
+export class UnsupportedMediaTypeError extends TendedError {
   constructor(got: string, accepted: string[]) {
     const what = got === '' ? 'A body without a Content-Type' : `Content-Type "${got.slice(0, 60)}"`;
-    super(`${what} is not one this route reads; send one of ${accepted.join(', ')}.`);
+    super('unsupported_media_type', `${what} is not one this route reads; send one of ${accepted.join(', ')}.`);
     this.name = 'UnsupportedMediaTypeError';
   }
 }

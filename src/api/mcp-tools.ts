@@ -1,17 +1,17 @@
 import { z } from '@hono/zod-openapi';
 import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
 import { datedRead } from '../domain/as-of.js';
-import { ValidationError } from '../domain/errors.js';
+import { ERROR_ANSWERS, TendedError, type ValidationError } from '../domain/errors.js';
 import { checkComponents, planCheck } from '../operations/check-components.js';
 import { unheldNote, type DiscoveryDeps } from '../operations/discovery.js';
 import type { VerdictService } from '../operations/verdict.js';
 import { DATA_LICENSE } from '../operations/entity-answer.js';
-import { ParseBusyError, type ParsePool } from '../operations/parse-pool.js';
+import type { ParsePool } from '../operations/parse-pool.js';
 import type { SubmittedComponents } from '../operations/submitted-components.js';
 import { checkAnswerPieces } from './check-answer-body.js';
-import { NotFoundError, readHead, readInclusionProof, readLeaf } from '../operations/read-chain.js';
+import { readHead, readInclusionProof, readLeaf } from '../operations/read-chain.js';
 import { readEntity, readOrg } from '../operations/read-entity.js';
-import { InputError, MANIFEST_FORMATS, manifestFileNames } from '../parsers/reference.js';
+import { MANIFEST_FORMATS, manifestFileNames } from '../parsers/reference.js';
 import {
   EntityAnswerSchema,
   EntityResultSchema,
@@ -21,7 +21,6 @@ import {
 } from './schemas.js';
 import { STORE_UNAVAILABLE_DETAIL } from './health.js';
 import { CheckAnswerSchema } from './submissions.js';
-import { StoreUnavailableError } from '../storage/store.js';
 
 /**
  * The MCP tools: each is the JSON API's read under another name, so an agent gets exactly the
@@ -355,17 +354,16 @@ async function answerTool(deps: ToolDeps, name: string, rawArgs: unknown, bytes:
     bytes.remaining -= ANSWER_SHARE * Buffer.byteLength(text);
     return { content: [{ type: 'text', text }], structuredContent: answer };
   } catch (error) {
-    if (error instanceof ValidationError) {
-      return toolError(
-        `${name} could not answer: ${error.issues.map((i) => `${String(i.loc.at(-1) ?? 'arguments')}: ${i.msg}`).join('; ')}.`,
-      );
+    const said = error instanceof TendedError ? ERROR_ANSWERS[error.code].mcp : undefined;
+    if (said && error instanceof TendedError) {
+      if (said === 'issues')
+        return toolError(
+          `${name} could not answer: ${(error as ValidationError).issues.map((i) => `${String(i.loc.at(-1) ?? 'arguments')}: ${i.msg}`).join('; ')}.`,
+        );
+      // An outage is not the agent's fault: say so, and that the same call may work shortly.
+      if (said === 'outage') return toolError(`${name} could not answer: ${STORE_UNAVAILABLE_DETAIL}`);
+      return toolError(`${name} could not answer: ${error.message}${said === 'clause' ? '.' : ''}`);
     }
-    if (error instanceof NotFoundError || error instanceof InputError)
-      return toolError(`${name} could not answer: ${error.message}.`);
-    // An outage is not the agent's fault: say so, and that the same call may work shortly.
-    if (error instanceof StoreUnavailableError)
-      return toolError(`${name} could not answer: ${STORE_UNAVAILABLE_DETAIL}`);
-    if (error instanceof ParseBusyError) return toolError(`${name} could not answer: ${error.message}`);
     // A fault of Tended's: logged, and the agent told so in a sentence that says nothing of the
     // internals (the SDK would otherwise send the raw message as JSON-RPC -32603).
     deps.logError(error);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import { StoreUnavailableError } from '../storage/store.js';
+import { StoreUnavailableError } from '../storage/store-errors.js';
 import { serveCommand } from './serve.js';
 import { dailyExportCommand, exportCommand, importCommand, verifyCommand } from './log-commands.js';
 import { checkCommand } from './check.js';

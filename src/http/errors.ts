@@ -1,18 +1,8 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { STORE_UNAVAILABLE_DETAIL, STORE_UNAVAILABLE_HEADERS } from '../api/health.js';
-import { BodyTooLargeError, UnsupportedMediaTypeError } from '../api/body.js';
-import { BodyBudgetError, BodyTooSlowError } from '../api/body-budget.js';
-import { MalformedJsonError } from '../operations/json-manifest.js';
-import { ParseBusyError } from '../operations/parse-pool.js';
-import { issuesUnder, ValidationError } from '../domain/errors.js';
-import { InputError } from '../parsers/reference.js';
-import { DisputeRefusedError } from '../operations/dispute.js';
-import { SubscriptionLimitError } from '../operations/subscriptions.js';
-import { NotFoundError } from '../operations/read-chain.js';
-import { TileRequestError } from '../operations/read-tiles.js';
-import { VerdictKeyUnavailableError } from '../operations/verdict-keys.js';
-import { DuplicateObservationError, StoreUnavailableError } from '../storage/store.js';
+import { UnsupportedMediaTypeError } from '../api/body.js';
+import { ERROR_ANSWERS, issuesUnder, TendedError, ValidationError } from '../domain/errors.js';
 
 export type Issue = { loc: (string | number)[]; msg: string; type: string };
 
@@ -25,7 +15,7 @@ export function validationResponse(c: Context, issues: Issue[]): Response {
 /** Every other error: `{"detail": "<sentence>"}`. Never a stack trace. */
 export function detailResponse(
   c: Context,
-  status: 400 | 401 | 404 | 405 | 409 | 408 | 413 | 415 | 429 | 500 | 501 | 503,
+  status: 400 | 401 | 404 | 405 | 409 | 408 | 413 | 415 | 422 | 429 | 500 | 501 | 503,
   detail: string,
   headers?: Record<string, string>,
 ): Response {
@@ -35,29 +25,14 @@ export function detailResponse(
 
 /** Maps what an operation threw to an answer; anything unexpected is logged and becomes a bare 500. */
 export function errorResponse(c: Context, error: unknown, log: (error: unknown) => void): Response {
-  if (error instanceof ValidationError) return validationResponse(c, error.issues);
-  if (error instanceof NotFoundError) return detailResponse(c, 404, error.message);
-  if (error instanceof TileRequestError) return detailResponse(c, 400, error.message);
-  if (error instanceof VerdictKeyUnavailableError) return detailResponse(c, 503, error.message);
-  if (
-    error instanceof DuplicateObservationError ||
-    error instanceof DisputeRefusedError ||
-    error instanceof SubscriptionLimitError
-  )
-    return detailResponse(c, 409, error.message);
-  if (error instanceof InputError)
-    return validationResponse(c, [{ loc: ['body'], msg: error.message, type: 'value_error.input' }]);
-  if (error instanceof BodyTooLargeError) return detailResponse(c, 413, error.message);
-  if (error instanceof BodyBudgetError)
-    return detailResponse(c, 503, error.message, { 'Retry-After': '5', Connection: 'close' });
-  // The rest of a body too slow to wait for is not read: the connection closes after the answer.
-  if (error instanceof BodyTooSlowError) return detailResponse(c, 408, error.message, { Connection: 'close' });
-  if (error instanceof UnsupportedMediaTypeError) return detailResponse(c, 415, error.message);
-  // A body that does not parse is a body Tended cannot read, as a manifest it cannot place is: 422.
-  if (error instanceof MalformedJsonError)
-    return validationResponse(c, [{ loc: ['body'], msg: error.message, type: 'value_error.json' }]);
-  if (error instanceof StoreUnavailableError) return storeUnavailableResponse(c);
-  if (error instanceof ParseBusyError) return detailResponse(c, 503, error.message, { 'Retry-After': '2' });
+  if (error instanceof TendedError) {
+    const answer = ERROR_ANSWERS[error.code];
+    if (answer.body === 'outage') return storeUnavailableResponse(c);
+    if (answer.body === 'issues') return validationResponse(c, (error as ValidationError).issues);
+    if (answer.body !== 'detail')
+      return validationResponse(c, [{ loc: ['body'], msg: error.message, type: answer.body }]);
+    return detailResponse(c, answer.status, error.message, answer.headers);
+  }
   if (error instanceof HTTPException && error.status === 415) {
     // The OpenAPI validator's content-type gate says only "Unsupported Media Type". The routes it
     // guards are those declared with a request body, all of them JSON: name the type to send, as

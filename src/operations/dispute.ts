@@ -1,3 +1,4 @@
+import { TendedError } from '../domain/errors.js';
 import { utcDateOf } from '../domain/calendar.js';
 import { normaliseComponent, type ComponentRef } from '../domain/component.js';
 import type { Observation } from '../domain/observation.js';
@@ -6,9 +7,9 @@ import { entityResult, DATA_LICENSE, type EntityResult } from './entity-answer.j
 import { observationOf, type ObserverDeps } from './observe.js';
 import { NotFoundError } from './read-chain.js';
 
-export class DisputeRefusedError extends Error {
+export class DisputeRefusedError extends TendedError {
   constructor(message: string) {
-    super(message);
+    super('dispute_refused', message);
     this.name = 'DisputeRefusedError';
   }
 }

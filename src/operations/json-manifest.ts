@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COMPONENT_KINDS, normaliseComponent } from '../domain/component.js';
-import { issuesUnder, ValidationError } from '../domain/errors.js';
+import { issuesUnder, TendedError, ValidationError } from '../domain/errors.js';
 import type { ComponentReference, ParseResult } from '../parsers/reference.js';
 import { parseManifest } from './parse-submission.js';
 
@@ -22,9 +22,9 @@ export const PastedBody = z.object({ filename: z.string().max(255).optional(), c
  * A JSON body that does not parse, or an empty one: answered 422 as every other body Tended cannot
  * read (`loc: ["body"]`, `type: "value_error.json"`), with a sentence saying where it broke.
  */
-export class MalformedJsonError extends Error {
+export class MalformedJsonError extends TendedError {
   constructor(sentence: string) {
-    super(sentence);
+    super('malformed_json', sentence);
     this.name = 'MalformedJsonError';
   }
 }

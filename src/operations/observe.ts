@@ -3,7 +3,7 @@ import type { ComponentRef } from '../domain/component.js';
 import type { NewObservation, Observation } from '../domain/observation.js';
 import { classify, type State } from '../domain/state.js';
 import type { FollowedRead } from '../storage/follow-records.js';
-import { DuplicateObservationError, StoreUnavailableError } from '../storage/store.js';
+import { DuplicateObservationError, StoreUnavailableError } from '../storage/store-errors.js';
 import { nextFollowedRead, SWEEP_DAYS_DEFAULT, type ReadReason } from '../domain/follow-schedule.js';
 import { heldBackUntil } from '../upstreams/reading.js';
 import { withReadPriority } from '../upstreams/http/read-priority.js';

@@ -11,9 +11,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { ValidationError, type ValidationIssue } from '../domain/errors.js';
-import { InputError, TooComplexError } from '../parsers/reference.js';
-import { MalformedJsonError } from './json-manifest.js';
+import { TendedError } from '../domain/errors.js';
+import { TooComplexError } from '../parsers/reference.js';
+import { fromWire, type WireError } from './parse-errors.js';
 import { FairQueue, NO_CLIENT } from './parse-fairness.js';
 import type { SubmittedComponents } from './submitted-components.js';
 
@@ -22,12 +22,7 @@ export type ParseJob =
   | { route: 'manifest'; body: Uint8Array | string; json?: boolean; format?: string; filename?: string }
   | { route: 'sbom'; body: Uint8Array | string; contentType?: string };
 
-export interface WorkerError {
-  name: 'ValidationError' | 'MalformedJsonError' | 'TooComplexError' | 'InputError' | 'Fault';
-  message: string;
-  issues?: ValidationIssue[];
-}
-export type WorkerAnswer = { ok: SubmittedComponents } | { error: WorkerError };
+export type WorkerAnswer = { ok: SubmittedComponents } | { error: WireError };
 
 export interface ParsePoolOptions {
   /** Worker threads at most; each parses one submission at a time. */
@@ -48,9 +43,10 @@ export const DEFAULT_PARSE_OPTIONS: ParsePoolOptions = {
 };
 
 /** Every worker is busy and the queue is full, or a task waited past its time: answered 503 with Retry-After. */
-export class ParseBusyError extends Error {
+export class ParseBusyError extends TendedError {
   constructor() {
     super(
+      'parse_busy',
       'Tended is reading as many files as it can right now; nothing was kept. Send the file again in a few seconds.',
     );
     this.name = 'ParseBusyError';
@@ -146,10 +142,10 @@ export class ParsePool {
         return parsed;
       },
       (error: Error) => {
-        if (error instanceof TooComplexError) this.counts.tooComplex++;
-        else if (error instanceof ParseBusyError) this.counts.busy++;
-        else if (error instanceof ValidationError || error instanceof MalformedJsonError || error instanceof InputError)
-          this.counts.refused++;
+        const code = error instanceof TendedError ? error.code : 'fault';
+        if (code === 'too_complex') this.counts.tooComplex++;
+        else if (code === 'parse_busy') this.counts.busy++;
+        else if (code === 'validation' || code === 'malformed_json' || code === 'input') this.counts.refused++;
         else this.counts.failed++;
         throw error;
       },
@@ -252,7 +248,7 @@ export class ParsePool {
       const task = this.finish(slot);
       if (!task) return;
       if ('ok' in message) task.resolve(message.ok);
-      else task.reject(rebuilt(message.error));
+      else task.reject(fromWire(message.error));
       this.dispatch();
     });
     worker.on('error', (error: Error & { code?: string }) => {
@@ -326,27 +322,6 @@ export class ParsePool {
   private async end(slot: Slot): Promise<void> {
     this.slots.delete(slot);
     await slot.worker.terminate();
-  }
-}
-
-function rebuilt(error: WorkerError): Error {
-  switch (error.name) {
-    case 'ValidationError':
-      return new ValidationError(error.issues ?? []);
-    case 'MalformedJsonError':
-    case 'TooComplexError':
-    case 'InputError': {
-      const made =
-        error.name === 'MalformedJsonError'
-          ? new MalformedJsonError('')
-          : error.name === 'TooComplexError'
-            ? new TooComplexError('')
-            : new InputError('');
-      made.message = error.message;
-      return made;
-    }
-    default:
-      return new Error(error.message);
   }
 }
 

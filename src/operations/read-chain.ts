@@ -1,4 +1,4 @@
-import { ValidationError } from '../domain/errors.js';
+import { TendedError, ValidationError } from '../domain/errors.js';
 import { toBase64 } from '../notary/hash.js';
 import type { HeadBlock } from '../notary/head.js';
 import { assembleProof, consistencyProofCoords, inclusionProofCoords, type NodeCoord } from '../notary/merkle.js';
@@ -6,9 +6,9 @@ import type { StoredLeaf } from '../storage/store.js';
 import { weakTag } from './answer-cache.js';
 import type { RecordDeps } from './deps.js';
 
-export class NotFoundError extends Error {
+export class NotFoundError extends TendedError {
   constructor(message: string) {
-    super(message);
+    super('not_found', message);
     this.name = 'NotFoundError';
   }
 }

@@ -1,3 +1,4 @@
+import { TendedError } from '../domain/errors.js';
 import { leafHash } from '../notary/hash.js';
 import { splitNote } from '../notary/note.js';
 import {
@@ -20,9 +21,9 @@ import { NotFoundError, readHead } from './read-chain.js';
  * index range. Nothing is ever rebuilt from the leaves below it.
  */
 
-export class TileRequestError extends Error {
+export class TileRequestError extends TendedError {
   constructor(message: string) {
-    super(message);
+    super('tile_request', message);
     this.name = 'TileRequestError';
   }
 }

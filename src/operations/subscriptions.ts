@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ValidationError } from '../domain/errors.js';
+import { TendedError, ValidationError } from '../domain/errors.js';
 import {
   filterTargets,
   parseEndpoint,
@@ -25,9 +25,9 @@ export interface SubscriptionDeps extends RecordDeps {
 }
 
 /** The key already holds as many subscriptions as it may. */
-export class SubscriptionLimitError extends Error {
+export class SubscriptionLimitError extends TendedError {
   constructor(message: string) {
-    super(message);
+    super('subscription_limit', message);
     this.name = 'SubscriptionLimitError';
   }
 }

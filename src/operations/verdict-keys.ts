@@ -1,3 +1,4 @@
+import { TendedError } from '../domain/errors.js';
 import type { KeyObject } from 'node:crypto';
 import { signEnvelope, verifyEnvelope } from '../notary/dsse.js';
 import {
@@ -9,7 +10,8 @@ import {
   type KeySetDocument,
   type VerdictJwk,
 } from '../notary/key-set.js';
-import { KeySetConflictError, type StoredKeySet } from '../storage/store.js';
+import type { StoredKeySet } from '../storage/store.js';
+import { KeySetConflictError } from '../storage/store-errors.js';
 import type { RecordDeps } from './deps.js';
 
 /** Where verdict private keys are kept (files in the data dir, never in the store): cli/ supplies it. */
@@ -25,9 +27,9 @@ export interface VerdictSigner {
 }
 
 /** The key set could not be used to sign: an operator's fix, answered 503 rather than a crash. */
-export class VerdictKeyUnavailableError extends Error {
+export class VerdictKeyUnavailableError extends TendedError {
   constructor(message: string) {
-    super(message);
+    super('verdict_key_unavailable', message);
     this.name = 'VerdictKeyUnavailableError';
   }
 }

@@ -1,3 +1,4 @@
+import { TendedError } from '../domain/errors.js';
 import type { ComponentRef } from '../domain/component.js';
 
 /**
@@ -146,9 +147,9 @@ export interface ParseResult {
 }
 
 /** The input is not a readable file of the format it was parsed as; the message says what is wrong and where. */
-export class InputError extends Error {
-  constructor(message: string) {
-    super(message);
+export class InputError extends TendedError {
+  constructor(message: string, code: 'input' | 'too_complex' = 'input') {
+    super(code, message);
     this.name = 'InputError';
   }
 }
@@ -160,7 +161,7 @@ export class InputError extends Error {
  */
 export class TooComplexError extends InputError {
   constructor(why: string) {
-    super(`This file is too complex to check: ${why}`);
+    super(`This file is too complex to check: ${why}`, 'too_complex');
     this.name = 'TooComplexError';
   }
 }

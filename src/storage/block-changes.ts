@@ -1,6 +1,6 @@
 import type { SeriesEntry } from '../domain/observation.js';
 import { ENTRY_BYTES, decodeEntries, encodeEntries } from './series-entries.js';
-import { LogInvariantError } from './store.js';
+import { LogInvariantError } from './store-errors.js';
 
 /**
  * The state changes a leaf block holds, kept beside its leaves (leaf_blocks.changes, migration 15)

@@ -16,14 +16,8 @@ import { extendedSeriesRow, readSeriesRows, writeSeriesRows, type SeriesRow } fr
 import type { Database } from './schema.js';
 import { HeldSeries } from './series-entries.js';
 import { enqueueDeliveries } from './kysely-subscriptions.js';
-import {
-  DuplicateObservationError,
-  KeySetConflictError,
-  LogInvariantError,
-  type AppendResult,
-  type HeadSealer,
-  type NewKeySet,
-} from './store.js';
+import type { AppendResult, HeadSealer, NewKeySet } from './store.js';
+import { DuplicateObservationError, KeySetConflictError, LogInvariantError } from './store-errors.js';
 import type { StateChange } from './state-change.js';
 
 type Trx = Transaction<Database>;

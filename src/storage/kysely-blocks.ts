@@ -5,7 +5,8 @@ import { decodeBlockChanges, encodeBlockChanges, type BlockChange } from './bloc
 import { merkleTreeHash, type NodeCoord } from '../notary/merkle.js';
 import { BLOCK_LEVEL, blockOf, decodeBlock, encodeBlock, LEAVES_PER_BLOCK, type BlockLeaf } from './leaf-block.js';
 import type { Database } from './schema.js';
-import { LogInvariantError, type StoredLeaf } from './store.js';
+import type { StoredLeaf } from './store.js';
+import { LogInvariantError } from './store-errors.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

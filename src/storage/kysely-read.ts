@@ -8,7 +8,8 @@ import { observationFromLeaf } from './kysely-series.js';
 import { blockOf, decodeBlock, decodeBlockBytes, LEAVES_PER_BLOCK } from './leaf-block.js';
 import type { Database } from './schema.js';
 import { decodeEntries, ENTRY_BYTES, latestLeaf, pickReading } from './series-entries.js';
-import { LogInvariantError, type SeriesAt } from './store.js';
+import type { SeriesAt } from './store.js';
+import { LogInvariantError } from './store-errors.js';
 
 /** The store's reads of series and the readings they rest on, and row → domain conversions. */
 

@@ -8,7 +8,7 @@ import { nativeIdsByKind } from '../domain/component.js';
 import { blockOf } from './leaf-block.js';
 import type { Database } from './schema.js';
 import { decodeEntries, encodeEntries } from './series-entries.js';
-import { LogInvariantError } from './store.js';
+import { LogInvariantError } from './store-errors.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

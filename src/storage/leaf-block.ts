@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { LogInvariantError } from './store.js';
+import { LogInvariantError } from './store-errors.js';
 
 /**
  * Leaves are kept sixteen to a row, compressed together (DESIGN §8b). Leaves appended together

@@ -1,7 +1,7 @@
 import { dateOfDayNumber, dayNumber, isCalendarDate } from '../domain/calendar.js';
 import type { SeriesEntry } from '../domain/observation.js';
 import { STATES, type State } from '../domain/state.js';
-import { LogInvariantError } from './store.js';
+import { LogInvariantError } from './store-errors.js';
 
 /**
  * A component's series, kept in one row beside its component (DESIGN §8b): every reading's leaf,

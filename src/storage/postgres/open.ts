@@ -6,7 +6,8 @@ import { KyselyStore } from '../kysely-store.js';
 import type { ComponentRef } from '../../domain/component.js';
 import type { HeadBlock } from '../../notary/head.js';
 import type { Database as Schema } from '../schema.js';
-import { OTHER_WRITER_LAG_MS, StoreUnavailableError, type Store } from '../store.js';
+import { OTHER_WRITER_LAG_MS, type Store } from '../store.js';
+import { StoreUnavailableError } from '../store-errors.js';
 import { postgresMigrations } from './migrations.js';
 
 // Leaf indices and tree sizes are bigint columns; they stay far below 2^53, so read them as numbers.
