@@ -18707,6 +18707,7 @@ function quoteInput(raw) {
 var API_VERSION = "0.1.0";
 
 // src/domain/calendar.ts
+var DAY_MS = 864e5;
 var DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
 var INSTANT_SHAPE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
 function isLeapYear(y) {
@@ -18728,7 +18729,7 @@ function parts(s) {
 function isCalendarDate(s) {
   return typeof s === "string" && parts(s) !== null;
 }
-function dayNumber([y0, m, d]) {
+function civilDay([y0, m, d]) {
   const y = m <= 2 ? y0 - 1 : y0;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;
@@ -18736,7 +18737,7 @@ function dayNumber([y0, m, d]) {
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146097 + doe - 719468;
 }
-function fromDayNumber(n) {
+function dateOfDayNumber(n) {
   const z = n + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -18764,7 +18765,7 @@ function instantDate(s) {
   }
   const carry = Math.floor((h * 60 + min - offset) / 1440);
   try {
-    return fromDayNumber(dayNumber(p) + carry);
+    return dateOfDayNumber(civilDay(p) + carry);
   } catch {
     return null;
   }
@@ -18773,7 +18774,7 @@ function utcDateOf(instant) {
   if (instant instanceof Date) {
     const t = instant.getTime();
     if (Number.isNaN(t)) throw new RangeError("utcDateOf got an invalid Date");
-    return fromDayNumber(Math.floor(t / 864e5));
+    return dateOfDayNumber(Math.floor(t / DAY_MS));
   }
   const d = instantDate(instant);
   if (d === null) throw new RangeError(`not an RFC 3339 instant: ${quoteInput(String(instant))}`);
@@ -30544,6 +30545,7 @@ var ServiceError = class extends Error {
   exit;
 };
 async function fetchService(url, init, timeoutMs, done) {
+  const holdOpen = setTimeout(() => void 0, timeoutMs + 1e3);
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
@@ -30553,6 +30555,8 @@ async function fetchService(url, init, timeoutMs, done) {
       problem.notHttp ? `could not speak HTTP to ${where2}: ${problem.said}; is it a Tended server? Check --url (its scheme, host and port). Nothing was ${done}.` : `could not reach ${where2}: ${problem.said}; check --url and that the service is running. Nothing was ${done}.`,
       problem.notHttp ? EXIT.usage : EXIT.unavailable
     );
+  } finally {
+    clearTimeout(holdOpen);
   }
 }
 function refusal(url, response, detail, done) {
