@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { LEASE_MS, LEASE_POLL_MS, MemoryBudgetStore, type BudgetStore, type Spend } from '../upstreams/http/budget-store.js';
+import {
+  LEASE_MS,
+  LEASE_POLL_MS,
+  MemoryBudgetStore,
+  type BudgetStore,
+  type Spend,
+} from '../upstreams/http/budget-store.js';
 
 /**
  * Tended's own upstream request budgets (src/upstreams/budget.ts) kept in Redis, so every process
