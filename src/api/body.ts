@@ -2,7 +2,7 @@ import { TendedError } from '../domain/errors.js';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { clientOf } from '../limits/client.js';
-import { readCappedBody } from '../upstreams/http/response-body.js';
+import { readCappedBody } from '../domain/capped-stream.js';
 import { BodyTooSlowError, requestBodies, type BodyBudget } from './body-budget.js';
 
 export const SUBMISSION_LIMIT_BYTES = 4 * 1024 * 1024;

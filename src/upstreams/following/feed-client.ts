@@ -81,7 +81,7 @@ export function parsedBy<F extends EvidenceValue>(
 export function unreachableOf(answer: Exclude<Answer<unknown>, { kind: 'facts' }>): Unreachable {
   if (answer.kind === 'unreachable') {
     const unreachable = `${answer.url}: ${answer.reason} (${JSON.stringify(answer.evidence).slice(0, 200)})`;
-    // The client's own words for a body past its cap (upstreams/http.ts readCappedBody).
+    // The client's own words for a body past its cap (upstreams/http/client.ts).
     const error = answer.evidence['error'];
     const tooLarge = typeof error === 'string' && /^the body is larger than \d+ bytes/.test(error);
     return tooLarge ? { unreachable, refused: 'oversized_page' } : { unreachable };

@@ -20,7 +20,8 @@ import {
   type BigBodyReader,
 } from './big-body-reader.js';
 import { decodeBody, extractFacts } from './facts-of-body.js';
-import { byteLengthOf, contentType, messageOf, parseJson, readCappedChunks } from './response-body.js';
+import { contentType, messageOf, parseJson } from './response-body.js';
+import { byteLengthOf, readCappedChunks } from '../../domain/capped-stream.js';
 import type { ConditionalCache, UpstreamOutcome, UpstreamWatcher } from './ports.js';
 import { NOT_SENT, type Answer, type Redirect, type RequestSpec } from './answer.js';
 
