@@ -49,6 +49,11 @@ export interface FollowStep<F> {
   page?: PageCount;
 }
 
+/** A step that found the feed behind where it was followed to: it stays there, and the registry is re-listed. */
+export function regressedAt<F>(from: F, detail: string): FollowStep<F> {
+  return { hints: [], next: from, caughtUp: false, fault: { kind: 'cursor_regressed', detail } };
+}
+
 export interface RegistryFeed<L, F> {
   readonly registry: FollowedRegistry;
   /** The feed's position now, for a listing begun now to hand to following; null when the listing says it. */

@@ -7,7 +7,7 @@
 import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../http/client.js';
 import type { ChangeHint } from '../following/follower.js';
-import { componentOf, type RegistryFeed } from '../following/registry-follower.js';
+import { componentOf, type RegistryFeed, regressedAt } from '../following/registry-follower.js';
 import type { GoPosition } from './feed.js';
 import { listGo, readIndex } from './list.js';
 
@@ -20,16 +20,7 @@ export function createGoFeed(client: HttpClient, base: string): RegistryFeed<GoP
     async follow(from) {
       const page = await readIndex(client, base, from);
       if ('unreachable' in page) return page;
-      if (page.behind)
-        return {
-          hints: [],
-          next: from,
-          caughtUp: false,
-          fault: {
-            kind: 'cursor_regressed',
-            detail: `the index answered ${page.behind.timestamp} for since ${from.since}`,
-          },
-        };
+      if (page.behind) return regressedAt(from, `the index answered ${page.behind.timestamp} for since ${from.since}`);
       // One hint per module: its newest version in the page.
       const newest = new Map<string, ChangeHint>();
       for (const row of page.fresh) {

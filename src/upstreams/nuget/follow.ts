@@ -11,7 +11,7 @@
 import type { HttpClient } from '../http/client.js';
 import { isUnreachable } from '../following/feed-client.js';
 import type { ChangeHint } from '../following/follower.js';
-import { type RegistryFeed } from '../following/registry-follower.js';
+import { type RegistryFeed, regressedAt } from '../following/registry-follower.js';
 import { createNugetListing, itemHint, readCatalogIndex, readCatalogPage, type NugetPosition } from './list.js';
 
 export function createNugetFeed(client: HttpClient, base: string): RegistryFeed<number, NugetPosition> {
@@ -27,15 +27,7 @@ export function createNugetFeed(client: HttpClient, base: string): RegistryFeed<
       const index = await readCatalogIndex(client, base);
       if (isUnreachable(index)) return index;
       if (index.commit < from.commit)
-        return {
-          hints: [],
-          next: from,
-          caughtUp: false,
-          fault: {
-            kind: 'cursor_regressed',
-            detail: `the catalog's commitTimeStamp ${index.commit} is behind the cursor ${from.commit}`,
-          },
-        };
+        return regressedAt(from, `the catalog's commitTimeStamp ${index.commit} is behind the cursor ${from.commit}`);
       const newest = new Map<string, ChangeHint>();
       for (const page of index.pages) {
         if (page.commit <= from.commit) continue;

@@ -12,7 +12,7 @@ import { utcDateOf } from '../../domain/calendar.js';
 import type { HttpClient } from '../http/client.js';
 import { unreachableOf } from '../following/feed-client.js';
 import type { ChangeHint } from '../following/follower.js';
-import { componentOf, type RegistryFeed } from '../following/registry-follower.js';
+import { componentOf, type RegistryFeed, regressedAt } from '../following/registry-follower.js';
 import { changelogSinceSerialCall, type JournalRow, JOURNAL_FACTS } from './feed.js';
 import { createPypiListing, type PypiPosition } from './list.js';
 
@@ -36,16 +36,7 @@ export function createPypiFeed(client: HttpClient, base: string, now: () => Date
       if (answer.kind !== 'facts') return unreachableOf(answer);
       const rows = answer.facts;
       const behind = rows.find((r) => r.serial <= from.serial);
-      if (behind)
-        return {
-          hints: [],
-          next: from,
-          caughtUp: false,
-          fault: {
-            kind: 'cursor_regressed',
-            detail: `the journal answered serial ${behind.serial} after serial ${from.serial}`,
-          },
-        };
+      if (behind) return regressedAt(from, `the journal answered serial ${behind.serial} after serial ${from.serial}`);
       // One hint per project: its newest row in the page says when and what.
       const newest = new Map<string, JournalRow>();
       for (const r of rows) newest.set(r.name, r);
