@@ -12,6 +12,12 @@ import type { Follower, FollowedRegistry } from './following/follower.js';
 import type { FollowerOptions } from './following/registry-follower.js';
 import type { UpstreamSource, UpstreamUrls } from './source.js';
 
+const MiB = 1024 * 1024;
+/** The most a reader reads of one answer: most answers are small documents. */
+export const SMALL_BODY = 8 * MiB;
+/** Full packuments and PyPI, NuGet and Packagist documents of big projects run to tens of megabytes. */
+export const LARGE_BODY = 96 * MiB;
+
 /** An upstream's host as a reader is given it: its client (with the host's budget) and its base URL. */
 export interface ReaderHost {
   client: HttpClient;

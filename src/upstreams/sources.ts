@@ -8,18 +8,18 @@ import { createOwnerRepositories } from './github/owner-repositories.js';
 import { createGithubSource } from './github/read.js';
 import { HttpClient } from './http/client.js';
 import { PACKAGE_REGISTRIES } from './registries.js';
-import type { HostedUpstream, PackageKind } from './registry.js';
+import { SMALL_BODY, type HostedUpstream, type PackageKind } from './registry.js';
 import type { Sources, UpstreamOptions, UpstreamSource } from './source.js';
-
-const SMALL_BODY = 8 * 1024 * 1024;
 
 export function createSources(options: UpstreamOptions): Sources {
   const base = (url: string) => trimTrailing(url, '/');
-  const client = (upstream: HostedUpstream, maxBodyBytes: number, minIntervalMs = 0) =>
-    new HttpClient({
+  // One host of an upstream: its client (its own limits and budget) and its base URL.
+  const host = (upstream: HostedUpstream, maxBodyBytes: number, minIntervalMs = 0) => {
+    const at = base(options.urls[upstream]);
+    const client = new HttpClient({
       minIntervalMs,
       upstream,
-      base: base(options.urls[upstream]),
+      base: at,
       userAgent: options.userAgent,
       timeoutMs: options.timeoutMs,
       concurrency: options.concurrency,
@@ -32,17 +32,16 @@ export function createSources(options: UpstreamOptions): Sources {
       // Each reader's client spends its host's budget; the names are the budgets' own.
       ...(options.budgets ? { budget: options.budgets.of(upstream) } : {}),
     });
-  const endoflife = new EndoflifeReader(client('endoflife', SMALL_BODY), base(options.urls.endoflife));
+    return { client, base: at };
+  };
+  const eol = host('endoflife', SMALL_BODY);
+  const endoflife = new EndoflifeReader(eol.client, eol.base);
   // One client for GitHub's readers: its limits are per token, and one client keeps one hold.
-  const githubClient = client('github', SMALL_BODY);
+  const gh = host('github', SMALL_BODY);
   // With a token, repositories are read in GraphQL batches (which answer only with one), REST for the rest.
-  const github = createGithubSource(githubClient, base(options.urls.github), {
+  const github = createGithubSource(gh.client, gh.base, {
     graphql: Boolean(options.githubToken),
     ...(options.now ? { now: options.now } : {}),
-  });
-  const host = (upstream: HostedUpstream, maxBodyBytes: number, minIntervalMs = 0) => ({
-    client: client(upstream, maxBodyBytes, minIntervalMs),
-    base: base(options.urls[upstream]),
   });
   // Each registry's folder builds its reader (registries.ts); Go's follows modules to GitHub
   // through the same GitHub reader as the repositories', whose limits are per token.
@@ -56,17 +55,15 @@ export function createSources(options: UpstreamOptions): Sources {
       return [r.kind, r.reader({ host: own, github })];
     }),
   ) as Record<PackageKind, UpstreamSource>;
+  const hub = host('dockerhub', SMALL_BODY);
+  const dependents = host('dependents', SMALL_BODY);
   return {
     ...packages,
     github,
-    githubOwners: createOwnerRepositories(githubClient, base(options.urls.github)),
-    docker: createDockerSource(client('dockerhub', SMALL_BODY), base(options.urls.dockerhub), endoflife),
+    githubOwners: createOwnerRepositories(gh.client, gh.base),
+    docker: createDockerSource(hub.client, hub.base, endoflife),
     // The same listing client as the images': one product answer serves every release of it.
     distro: createDistroSource(endoflife),
-    dependents: createDependentsSource(
-      client('dependents', SMALL_BODY),
-      base(options.urls.dependents),
-      options.urls.dependentsRegistry,
-    ),
+    dependents: createDependentsSource(dependents.client, dependents.base, options.urls.dependentsRegistry),
   };
 }

@@ -4,12 +4,10 @@
  */
 import { trimTrailing } from '../../domain/text.js';
 import { RegistryFollower } from '../following/registry-follower.js';
-import type { PackageRegistry } from '../registry.js';
+import { SMALL_BODY, type PackageRegistry } from '../registry.js';
 import { OSV_EXPORT_BODY_CAP } from './advisories-feed.js';
 import { createCratesFeed, CRATES_RELIST_DAYS } from './follow.js';
 import { createCargoSource } from './read.js';
-
-const MiB = 1024 * 1024;
 /** crates.io's data-access policy: at most one API request a second (the index has no limit). */
 export const CRATES_API_INTERVAL_MS = 1_000;
 
@@ -18,9 +16,9 @@ export const CARGO_REGISTRY: PackageRegistry = {
   readerHosts: ['cratesIndex', 'crates', 'osv'],
   reader: ({ host }) =>
     createCargoSource(
-      host('cratesIndex', 8 * MiB),
-      host('crates', 8 * MiB, CRATES_API_INTERVAL_MS),
-      host('osv', 8 * MiB),
+      host('cratesIndex', SMALL_BODY),
+      host('crates', SMALL_BODY, CRATES_API_INTERVAL_MS),
+      host('osv', SMALL_BODY),
     ),
   following: {
     registry: 'cargo',

@@ -1,16 +1,14 @@
 /** Packagist: a package's metadata from repo.packagist.org, followed through packagist.org's changes. */
 import { RegistryFollower } from '../following/registry-follower.js';
-import type { PackageRegistry } from '../registry.js';
+import { LARGE_BODY, type PackageRegistry } from '../registry.js';
 import { createComposerFeed } from './follow.js';
 import { createComposerSource } from './read.js';
-
-const MiB = 1024 * 1024;
 
 export const COMPOSER_REGISTRY: PackageRegistry = {
   kind: 'composer',
   readerHosts: ['packagist'],
   reader: ({ host }) => {
-    const { client, base } = host('packagist', 96 * MiB);
+    const { client, base } = host('packagist', LARGE_BODY);
     return createComposerSource(client, base);
   },
   following: {

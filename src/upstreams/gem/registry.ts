@@ -1,16 +1,14 @@
 /** RubyGems: a gem's versions from rubygems.org, followed through the compact index's /versions file. */
 import { RegistryFollower } from '../following/registry-follower.js';
-import type { PackageRegistry } from '../registry.js';
+import { SMALL_BODY, type PackageRegistry } from '../registry.js';
 import { createGemFeed } from './follow.js';
 import { createGemSource } from './read.js';
-
-const MiB = 1024 * 1024;
 
 export const GEM_REGISTRY: PackageRegistry = {
   kind: 'gem',
   readerHosts: ['rubygems'],
   reader: ({ host }) => {
-    const { client, base } = host('rubygems', 8 * MiB);
+    const { client, base } = host('rubygems', SMALL_BODY);
     return createGemSource(client, base);
   },
   following: {

@@ -1,17 +1,15 @@
 /** Go: module versions from the module proxy (and the repository behind one), followed through index.golang.org. */
 import { RegistryFollower } from '../following/registry-follower.js';
-import type { PackageRegistry } from '../registry.js';
+import { SMALL_BODY, type PackageRegistry } from '../registry.js';
 import { createGoFeed } from './follow.js';
 import { createGolangSource } from './read.js';
-
-const MiB = 1024 * 1024;
 
 export const GOLANG_REGISTRY: PackageRegistry = {
   kind: 'golang',
   readerHosts: ['goproxy'],
   // The same GitHub reader as the repositories': GitHub's limits are per token.
   reader: ({ host, github }) => {
-    const { client, base } = host('goproxy', 8 * MiB);
+    const { client, base } = host('goproxy', SMALL_BODY);
     return createGolangSource(client, base, github);
   },
   following: {

@@ -1,16 +1,14 @@
 /** NuGet: registration indexes from nuget.org's V3 API, followed through its catalog. */
 import { RegistryFollower } from '../following/registry-follower.js';
-import type { PackageRegistry } from '../registry.js';
+import { LARGE_BODY, type PackageRegistry } from '../registry.js';
 import { createNugetFeed } from './follow.js';
 import { createNugetSource } from './read.js';
-
-const MiB = 1024 * 1024;
 
 export const NUGET_REGISTRY: PackageRegistry = {
   kind: 'nuget',
   readerHosts: ['nuget'],
   reader: ({ host }) => {
-    const { client, base } = host('nuget', 96 * MiB);
+    const { client, base } = host('nuget', LARGE_BODY);
     return createNugetSource(client, base);
   },
   following: {

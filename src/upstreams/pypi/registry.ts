@@ -1,17 +1,14 @@
 /** PyPI: a project's JSON from pypi.org, followed through its changelog journal and /simple/ listing. */
 import { RegistryFollower } from '../following/registry-follower.js';
-import type { PackageRegistry } from '../registry.js';
+import { LARGE_BODY, type PackageRegistry } from '../registry.js';
 import { createPypiFeed } from './follow.js';
 import { createPypiSource } from './read.js';
-
-const MiB = 1024 * 1024;
 
 export const PYPI_REGISTRY: PackageRegistry = {
   kind: 'pypi',
   readerHosts: ['pypi'],
-  // Project documents of big projects run to tens of megabytes.
   reader: ({ host }) => {
-    const { client, base } = host('pypi', 96 * MiB);
+    const { client, base } = host('pypi', LARGE_BODY);
     return createPypiSource(client, base);
   },
   following: {
